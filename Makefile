@@ -1,0 +1,55 @@
+# Two commands matter on a fresh machine: `make run` and `make test`.
+# Everything they need is installed here, idempotently, into .venv and
+# client_web/node_modules (and, for the tests, chromium and nginx via apt-get).
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+NODE_STAMP := client_web/node_modules/.installed-stamp
+
+.PHONY: run test setup lint typecheck conformance test-js test-py system-deps bench clean
+
+setup: $(STAMP) $(NODE_STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+$(NODE_STAMP): client_web/package.json
+	cd client_web && npm install --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+## Run the server (one process, embedded store) and print the URL to open.
+run: setup
+	$(PY) -m server
+
+## Install everything the tests need, then run the whole suite.
+test: setup system-deps lint typecheck conformance test-js test-py
+
+system-deps:
+	@bash tests/install_system_deps.sh
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+typecheck: $(STAMP)
+	$(PY) -m mypy
+
+conformance: $(STAMP)
+	$(PY) -m server.rules.conformance tests/conformance
+
+test-js: $(NODE_STAMP)
+	node --test client_web/tests/
+
+test-py: $(STAMP)
+	$(PY) -m pytest -q
+
+bench: setup
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) client_web/node_modules .mypy_cache .ruff_cache .pytest_cache
