@@ -1,0 +1,255 @@
+// Aiming geometry: pure functions of positions, no DOM and no state.
+//
+// What the player sees while aiming (the aim line, the ghost ball at the first ball
+// the line meets, the object ball's expected direction, where the line meets a
+// cushion) and what is checked before a ball-in-hand placement is sent. The aim
+// preview is the ideal, frictionless geometry: the server's physics adds throw,
+// squirt and swerve, which is exactly what a player has to learn to allow for.
+
+import { TABLE } from "./table.mjs";
+
+/** @typedef {[number, number]} Vec */
+/** @typedef {{ n: number, x: number, y: number }} BallPos */
+/** @typedef {import("./table.mjs").TableGeometry} TableGeometry */
+
+/**
+ * @typedef {object} BallContact
+ * @property {"ball"} kind
+ * @property {number} ball the object ball the line meets first
+ * @property {number} distance how far the cue ball travels to the contact (m)
+ * @property {Vec} ghost the cue ball's centre at contact
+ * @property {Vec} objectDir unit vector the object ball leaves along (line of centres)
+ * @property {Vec} cueDir unit vector of a stun cue ball after contact (tangent line);
+ *   [0, 0] for a full-ball hit
+ * @property {number} cutAngle radians between the aim and the object ball's path, 0…π/2
+ */
+
+/**
+ * @typedef {object} CushionContact
+ * @property {"cushion"} kind
+ * @property {"head" | "foot" | "near" | "far"} rail head: x = 0, foot: x = length,
+ *   near: y = 0, far: y = width
+ * @property {string | null} pocket the pocket whose mouth the line enters, if any
+ * @property {number} distance
+ * @property {Vec} point the cue ball's centre where it meets the cushion
+ * @property {Vec} reflected unit direction after an ideal (mirror) rebound
+ */
+
+/** @param {number} angle @returns {Vec} */
+export function unitFromAngle(angle) {
+  return [Math.cos(angle), Math.sin(angle)];
+}
+
+/** Angle of the direction from `from` to `to`, in (−π, π]. @param {Vec} from @param {Vec} to */
+export function angleTo(from, to) {
+  return Math.atan2(to[1] - from[1], to[0] - from[0]);
+}
+
+/** @param {Vec} a @param {Vec} b */
+export function distance(a, b) {
+  return Math.hypot(a[0] - b[0], a[1] - b[1]);
+}
+
+/**
+ * Distance along a ray (unit `dir`) from `origin` until a circle of `radius` around
+ * `centre` is reached, or null when the ray misses it or points away from it. A start
+ * inside the circle is a miss: an overlapping ball cannot be hit from where it is.
+ * @param {Vec} origin @param {Vec} dir @param {Vec} centre @param {number} radius
+ * @returns {number | null}
+ */
+export function rayCircle(origin, dir, centre, radius) {
+  const ox = origin[0] - centre[0];
+  const oy = origin[1] - centre[1];
+  const b = dir[0] * ox + dir[1] * oy;
+  const c = ox * ox + oy * oy - radius * radius;
+  if (c < 0) return null;
+  const disc = b * b - c;
+  if (disc < 0) return null;
+  const t = -b - Math.sqrt(disc);
+  return t >= 0 ? t : null;
+}
+
+/**
+ * The first object ball a cue ball sent from `cue` at `angle` would touch, with the
+ * ghost-ball position and the ideal directions both balls leave along.
+ * @param {Vec} cue @param {number} angle @param {Iterable<BallPos>} balls object balls
+ * @param {number} [radius]
+ * @returns {BallContact | null}
+ */
+export function firstBallContact(cue, angle, balls, radius = TABLE.ballRadius) {
+  const dir = unitFromAngle(angle);
+  /** @type {{ n: number, t: number, centre: Vec } | null} */
+  let best = null;
+  for (const b of balls) {
+    if (b.n === 0) continue;
+    const t = rayCircle(cue, dir, [b.x, b.y], 2 * radius);
+    if (t !== null && (best === null || t < best.t)) best = { n: b.n, t, centre: [b.x, b.y] };
+  }
+  if (best === null) return null;
+  const ghost = /** @type {Vec} */ ([cue[0] + dir[0] * best.t, cue[1] + dir[1] * best.t]);
+  const dx = best.centre[0] - ghost[0];
+  const dy = best.centre[1] - ghost[1];
+  const len = Math.hypot(dx, dy) || 1;
+  const objectDir = /** @type {Vec} */ ([dx / len, dy / len]);
+  const cosCut = Math.max(-1, Math.min(1, dir[0] * objectDir[0] + dir[1] * objectDir[1]));
+  const cutAngle = Math.acos(cosCut);
+  // A stun cue ball keeps only the velocity component along the tangent line.
+  const tx = dir[0] - cosCut * objectDir[0];
+  const ty = dir[1] - cosCut * objectDir[1];
+  const tlen = Math.hypot(tx, ty);
+  const cueDir = /** @type {Vec} */ (tlen < 1e-9 ? [0, 0] : [tx / tlen, ty / tlen]);
+  return { kind: "ball", ball: best.n, distance: best.t, ghost, objectDir, cueDir, cutAngle };
+}
+
+/**
+ * Where a ball centre travelling from `origin` at `angle` meets a cushion. The centre
+ * is confined to the bed inset by one radius, so that is the box the ray leaves.
+ * @param {Vec} origin @param {number} angle @param {TableGeometry} [table]
+ * @returns {CushionContact}
+ */
+export function cushionContact(origin, angle, table = TABLE) {
+  const r = table.ballRadius;
+  const dir = unitFromAngle(angle);
+  const minX = r;
+  const maxX = table.length - r;
+  const minY = r;
+  const maxY = table.width - r;
+  /** @type {{ t: number, rail: CushionContact["rail"] }[]} */
+  const hits = [];
+  if (dir[0] < -1e-12) hits.push({ t: (minX - origin[0]) / dir[0], rail: "head" });
+  if (dir[0] > 1e-12) hits.push({ t: (maxX - origin[0]) / dir[0], rail: "foot" });
+  if (dir[1] < -1e-12) hits.push({ t: (minY - origin[1]) / dir[1], rail: "near" });
+  if (dir[1] > 1e-12) hits.push({ t: (maxY - origin[1]) / dir[1], rail: "far" });
+  let best = hits[0];
+  for (const h of hits) if (h.t < best.t) best = h;
+  const t = Math.max(0, best.t);
+  const point = /** @type {Vec} */ ([origin[0] + dir[0] * t, origin[1] + dir[1] * t]);
+  const reflected = /** @type {Vec} */ (
+    best.rail === "head" || best.rail === "foot" ? [-dir[0], dir[1]] : [dir[0], -dir[1]]
+  );
+  return { kind: "cushion", rail: best.rail, pocket: pocketAt(point, table), distance: t, point, reflected };
+}
+
+/**
+ * The pocket whose opening a ball centre at `point` (on the cushion line) is inside, or
+ * null. Corner openings reach along both rails from the corner; side openings are
+ * centred on the side rail.
+ * @param {Vec} point @param {TableGeometry} [table]
+ * @returns {string | null}
+ */
+export function pocketAt(point, table = TABLE) {
+  const r = table.ballRadius;
+  for (const p of table.pockets) {
+    if (p.corner) {
+      const reach = p.mouth / Math.SQRT2 + r;
+      if (Math.abs(point[0] - p.x) <= reach && Math.abs(point[1] - p.y) <= reach) return p.id;
+    } else {
+      const half = p.mouth / 2 - r / 2;
+      if (Math.abs(point[0] - p.x) <= half && Math.abs(point[1] - p.y) <= 2 * r) return p.id;
+    }
+  }
+  return null;
+}
+
+/**
+ * Everything the aim overlay draws for one cue direction: the line to whatever comes
+ * first (an object ball or a cushion), then either the two departing directions after
+ * the contact or the mirror rebound off the cushion.
+ * @param {Vec} cue @param {number} angle @param {Iterable<BallPos>} balls
+ * @param {TableGeometry} [table]
+ * @returns {BallContact | CushionContact}
+ */
+export function aimPreview(cue, angle, balls, table = TABLE) {
+  const ball = firstBallContact(cue, angle, balls, table.ballRadius);
+  const cushion = cushionContact(cue, angle, table);
+  if (ball !== null && ball.distance <= cushion.distance) return ball;
+  return cushion;
+}
+
+/**
+ * Deflection of a rolling (naturally following) cue ball from the aim line after a
+ * frictionless hit at `cutAngle` (radians): about 33.7° at a half-ball hit. Used to
+ * hint where a follow shot goes; a stun shot leaves along the tangent (90° − cut).
+ * @param {number} cutAngle
+ * @returns {number}
+ */
+export function rollingDeflection(cutAngle) {
+  const s = Math.sin(cutAngle);
+  const c = Math.cos(cutAngle);
+  return Math.atan2((5 / 7) * s * c, s * s + (2 / 7) * c * c);
+}
+
+/**
+ * @typedef {object} PlacementCheck
+ * @property {boolean} ok
+ * @property {"outside" | "kitchen" | "overlap" | null} problem
+ * @property {number | null} ball the overlapped ball, for "overlap"
+ * @property {string} message plain words for the player
+ */
+
+/**
+ * Whether the cue ball may be placed at `pos` (R10): on the bed, not touching or
+ * overlapping an object ball, and behind the head string when `kitchenOnly` (the
+ * break, R2). The server decides; this is the check shown before anything is sent.
+ * @param {Vec} pos @param {Iterable<BallPos>} balls @param {boolean} kitchenOnly
+ * @param {TableGeometry} [table]
+ * @returns {PlacementCheck}
+ */
+export function checkPlacement(pos, balls, kitchenOnly, table = TABLE) {
+  const r = table.ballRadius;
+  const [x, y] = pos;
+  if (!Number.isFinite(x) || !Number.isFinite(y) || x < r || x > table.length - r || y < r || y > table.width - r) {
+    return { ok: false, problem: "outside", ball: null, message: "The cue ball must be on the table." };
+  }
+  if (kitchenOnly && x > table.headStringX) {
+    return {
+      ok: false,
+      problem: "kitchen",
+      ball: null,
+      message: "On the break the cue ball goes behind the head string (R2).",
+    };
+  }
+  for (const b of balls) {
+    if (b.n === 0) continue;
+    if (Math.hypot(b.x - x, b.y - y) < 2 * r) {
+      return {
+        ok: false,
+        problem: "overlap",
+        ball: b.n,
+        message: `The cue ball would touch the ${b.n}-ball (R10).`,
+      };
+    }
+  }
+  return { ok: true, problem: null, ball: null, message: "" };
+}
+
+/**
+ * Keeps a dragged cue ball on the bed (and in the kitchen when required) so the
+ * preview follows the pointer without leaving the cloth.
+ * @param {Vec} pos @param {boolean} kitchenOnly @param {TableGeometry} [table]
+ * @returns {Vec}
+ */
+export function clampToBed(pos, kitchenOnly, table = TABLE) {
+  const r = table.ballRadius;
+  const maxX = kitchenOnly ? table.headStringX : table.length - r;
+  return [Math.min(maxX, Math.max(r, pos[0])), Math.min(table.width - r, Math.max(r, pos[1]))];
+}
+
+/**
+ * The lowest-numbered object ball still on the table (R1), or null when none is.
+ * @param {Iterable<BallPos>} balls
+ * @returns {number | null}
+ */
+export function lowestBall(balls) {
+  let low = null;
+  for (const b of balls) if (b.n > 0 && (low === null || b.n < low)) low = b.n;
+  return low;
+}
+
+/**
+ * Whether a cue-tip offset is past the miscue limit (|tip| > 0.5 ball radii).
+ * @param {number} side @param {number} height @param {number} [limit]
+ */
+export function isMiscueZone(side, height, limit = 0.5) {
+  return Math.hypot(side, height) > limit;
+}

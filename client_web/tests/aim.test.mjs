@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  aimPreview,
+  angleTo,
+  checkPlacement,
+  clampToBed,
+  cushionContact,
+  firstBallContact,
+  isMiscueZone,
+  lowestBall,
+  pocketAt,
+  rayCircle,
+  rollingDeflection,
+} from "../aim.mjs";
+import { BALL_RADIUS as R, TABLE } from "../table.mjs";
+
+const close = (a, b, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps, `${a} ≉ ${b}`);
+const deg = (rad) => (rad * 180) / Math.PI;
+
+test("rayCircle: straight on, grazing, missing, behind, starting inside", () => {
+  close(rayCircle([0, 0], [1, 0], [1, 0], 0.1), 0.9);
+  close(rayCircle([0, 0], [1, 0], [1, 0.1], 0.1), 1); // tangent
+  assert.equal(rayCircle([0, 0], [1, 0], [1, 0.2], 0.1), null);
+  assert.equal(rayCircle([0, 0], [1, 0], [-1, 0], 0.1), null);
+  assert.equal(rayCircle([0, 0], [1, 0], [0.05, 0], 0.1), null);
+});
+
+test("full-ball hit: ghost ball one diameter short, object ball straight on", () => {
+  const hit = firstBallContact([0.5, 0.635], 0, [{ n: 1, x: 1.5, y: 0.635 }]);
+  assert.ok(hit);
+  assert.equal(hit.ball, 1);
+  close(hit.ghost[0], 1.5 - 2 * R);
+  close(hit.ghost[1], 0.635);
+  close(hit.objectDir[0], 1);
+  close(hit.objectDir[1], 0);
+  close(hit.cutAngle, 0);
+  assert.deepEqual(hit.cueDir, [0, 0]);
+  close(hit.distance, 1 - 2 * R);
+});
+
+test("half-ball hit: 30° cut, stun cue ball leaves at 90° to the object ball", () => {
+  // Aim through the object ball's edge: the line passes R from its centre.
+  const obj = { n: 3, x: 1.5, y: 0.635 + R };
+  const hit = firstBallContact([0.5, 0.635], 0, [obj]);
+  assert.ok(hit);
+  close(deg(hit.cutAngle), 30, 1e-7);
+  // Ghost ball touches the object ball.
+  close(Math.hypot(obj.x - hit.ghost[0], obj.y - hit.ghost[1]), 2 * R, 1e-12);
+  // Object ball goes up-right at 30°, cue ball down-right, perpendicular.
+  close(deg(Math.atan2(hit.objectDir[1], hit.objectDir[0])), 30, 1e-7);
+  close(hit.objectDir[0] * hit.cueDir[0] + hit.objectDir[1] * hit.cueDir[1], 0, 1e-12);
+  assert.ok(hit.cueDir[1] < 0);
+});
+
+test("the nearest ball along the line is the one met first; balls off the line are ignored", () => {
+  const balls = [
+    { n: 9, x: 2.0, y: 0.635 },
+    { n: 4, x: 1.2, y: 0.64 },
+    { n: 2, x: 1.0, y: 0.9 },
+    { n: 0, x: 0.9, y: 0.635 }, // the cue ball itself never blocks
+  ];
+  const hit = firstBallContact([0.5, 0.635], 0, balls);
+  assert.ok(hit);
+  assert.equal(hit.ball, 4);
+});
+
+test("a ball behind the cue ball is not hit; empty table gives null", () => {
+  assert.equal(firstBallContact([1.0, 0.6], 0, [{ n: 1, x: 0.5, y: 0.6 }]), null);
+  assert.equal(firstBallContact([1.0, 0.6], 0, []), null);
+});
+
+test("cushion contact: the centre stops one radius from the nose, mirror rebound", () => {
+  const c = cushionContact([1.27, 0.635], 0);
+  assert.equal(c.rail, "foot");
+  close(c.point[0], TABLE.length - R);
+  close(c.point[1], 0.635);
+  close(c.reflected[0], -1);
+  const up = cushionContact([1.0, 0.635], Math.PI / 2);
+  assert.equal(up.rail, "far");
+  close(up.point[1], TABLE.width - R);
+  // 45° toward the near side rail from the middle of the table.
+  const diag = cushionContact([1.0, 0.5], -Math.PI / 4);
+  assert.equal(diag.rail, "near");
+  close(diag.point[0], 1.0 + (0.5 - R));
+  close(diag.reflected[1], Math.SQRT1_2, 1e-12);
+});
+
+test("cushion contact reports the pocket the line runs into", () => {
+  // From the table centre straight at the foot-right corner.
+  const ang = angleTo([1.27, 0.635], [TABLE.length, TABLE.width]);
+  assert.equal(cushionContact([1.27, 0.635], ang).pocket, "F1");
+  // Straight across the middle into the side pocket.
+  assert.equal(cushionContact([1.27, 0.635], -Math.PI / 2).pocket, "S0");
+  // A rail well away from any pocket.
+  assert.equal(cushionContact([0.8, 0.635], Math.PI / 2).pocket, null);
+  assert.equal(pocketAt([0.3, R]), null);
+});
+
+test("aim preview picks whichever comes first, ball or cushion", () => {
+  const balls = [{ n: 1, x: 1.905, y: 0.635 }];
+  assert.equal(aimPreview([0.635, 0.635], 0, balls).kind, "ball");
+  assert.equal(aimPreview([0.635, 0.635], Math.PI, balls).kind, "cushion");
+  assert.equal(aimPreview([0.635, 0.635], Math.PI / 2, balls).kind, "cushion");
+});
+
+test("rolling cue ball deflects 33.7° at a half-ball hit, 0° full, 90°-limit thin", () => {
+  close(deg(rollingDeflection(Math.PI / 6)), 33.67, 0.01);
+  close(rollingDeflection(0), 0);
+  assert.ok(deg(rollingDeflection(1.5)) < 10);
+});
+
+test("R10 placement: on the bed, not touching a ball; R2 kitchen on the break", () => {
+  const balls = [{ n: 1, x: 1.905, y: 0.635 }];
+  assert.equal(checkPlacement([0.5, 0.6], balls, true).ok, true);
+  const kitchen = checkPlacement([1.0, 0.6], balls, true);
+  assert.equal(kitchen.problem, "kitchen");
+  assert.equal(checkPlacement([1.0, 0.6], balls, false).ok, true);
+  const overlap = checkPlacement([1.905 + 2 * R - 1e-4, 0.635], balls, false);
+  assert.equal(overlap.problem, "overlap");
+  assert.equal(overlap.ball, 1);
+  assert.match(overlap.message, /1-ball/);
+  assert.equal(checkPlacement([1.905 + 2 * R + 1e-4, 0.635], balls, false).ok, true);
+  assert.equal(checkPlacement([R / 2, 0.6], balls, false).problem, "outside");
+  assert.equal(checkPlacement([Number.NaN, 0.6], balls, false).problem, "outside");
+});
+
+test("clampToBed keeps the dragged ball on the cloth and in the kitchen", () => {
+  assert.deepEqual(clampToBed([-1, 5], false), [R, TABLE.width - R]);
+  assert.deepEqual(clampToBed([2, 0.5], true), [TABLE.headStringX, 0.5]);
+});
+
+test("R1 lowest ball and the miscue zone", () => {
+  assert.equal(lowestBall([{ n: 0, x: 0, y: 0 }, { n: 7, x: 0, y: 0 }, { n: 3, x: 0, y: 0 }]), 3);
+  assert.equal(lowestBall([{ n: 0, x: 0, y: 0 }]), null);
+  assert.equal(isMiscueZone(0.4, 0.35), true);
+  assert.equal(isMiscueZone(0.3, 0.39), false);
+  assert.equal(isMiscueZone(0, -0.5), false);
+});
