@@ -1,0 +1,95 @@
+"""Every error code the server can send, with the meaning a client may rely on.
+
+Codes are stable strings: clients branch on them, humans read the message next to
+them. `protocol/README.md` lists the same table; a test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Frames and messages
+BAD_FRAME: Final = "bad_frame"
+BAD_MESSAGE: Final = "bad_message"
+FRAME_TOO_BIG: Final = "frame_too_big"
+HELLO_REQUIRED: Final = "hello_required"
+ALREADY_HELLO: Final = "already_hello"
+VERSION_MISMATCH: Final = "version_mismatch"
+BAD_TOKEN: Final = "bad_token"
+RATE_LIMITED: Final = "rate_limited"
+# Lobby and rooms
+NO_SUCH_ROOM: Final = "no_such_room"
+BAD_INVITE: Final = "bad_invite"
+ROOM_FULL: Final = "room_full"
+SPECTATORS_FULL: Final = "spectators_full"
+ALREADY_IN_ROOM: Final = "already_in_room"
+NOT_IN_ROOM: Final = "not_in_room"
+NOT_A_PLAYER: Final = "not_a_player"
+ALREADY_QUEUED: Final = "already_queued"
+NOT_QUEUED: Final = "not_queued"
+# The table
+NOT_STARTED: Final = "not_started"
+NOT_YOUR_TURN: Final = "not_your_turn"
+NO_BALL_IN_HAND: Final = "no_ball_in_hand"
+BAD_PLACEMENT: Final = "bad_placement"
+BAD_SHOT: Final = "bad_shot"
+PUSH_OUT_NOT_ALLOWED: Final = "push_out_not_allowed"
+CHOICE_PENDING: Final = "choice_pending"
+NO_CHOICE_PENDING: Final = "no_choice_pending"
+NO_LAG: Final = "no_lag"
+ALREADY_LAGGED: Final = "already_lagged"
+NO_SHOT_CLOCK: Final = "no_shot_clock"
+NO_EXTENSIONS: Final = "no_extensions"
+NO_STALEMATE_PROPOSAL: Final = "no_stalemate_proposal"
+MATCH_OVER: Final = "match_over"
+MATCH_NOT_OVER: Final = "match_not_over"
+INVALID_ACTION: Final = "invalid_action"
+# The server
+SHUTTING_DOWN: Final = "shutting_down"
+INTERNAL: Final = "internal"
+
+#: code -> what it means (the README table is written from this).
+ERROR_CODES: Final[dict[str, str]] = {
+    BAD_FRAME: "The frame is not a MessagePack binary frame (text frames and malformed bytes).",
+    BAD_MESSAGE: "The frame decoded but does not match any message schema: unknown `t`, a "
+    "missing field, an unknown field, a wrong type, a value out of range or too long. "
+    "The message names the offending path, e.g. `$.speed`.",
+    FRAME_TOO_BIG: "The frame exceeds the size limit; the connection closes with 1009.",
+    HELLO_REQUIRED: "The first message on a connection must be `hello`.",
+    ALREADY_HELLO: "`hello` was already accepted on this connection.",
+    VERSION_MISMATCH: "The client's protocol version is not the server's; the connection "
+    "closes with 1008 after this error.",
+    BAD_TOKEN: "The session token is not one this service signed; send `hello` without a "
+    "token to start a new session.",
+    RATE_LIMITED: "Too many chat messages or aim previews; wait and try again.",
+    NO_SUCH_ROOM: "No room with that id (or it has closed).",
+    BAD_INVITE: "No private room with that invite code, or a private room joined without it.",
+    ROOM_FULL: "Both seats are taken; join as a spectator instead.",
+    SPECTATORS_FULL: "The room has reached its spectator limit.",
+    ALREADY_IN_ROOM: "The connection is already in a room; `leave` first.",
+    NOT_IN_ROOM: "The request needs a room and the connection is in none.",
+    NOT_A_PLAYER: "Only a seated player may do this; spectators never act on the table (O1).",
+    ALREADY_QUEUED: "The player is already waiting for a quick match.",
+    NOT_QUEUED: "Cancelling a quick match the player is not waiting for.",
+    NOT_STARTED: "The match has not started (seats not both filled and ready, or the lag "
+    "is still being decided).",
+    NOT_YOUR_TURN: "It is the other player's turn (O1).",
+    NO_BALL_IN_HAND: "The cue ball may only be placed with ball in hand (R10).",
+    BAD_PLACEMENT: "The cue ball may not go there: off the playing surface, touching or "
+    "overlapping a ball, or outside the kitchen on a break (R10). Nothing moved.",
+    BAD_SHOT: "The shot input is out of the documented ranges or not finite (O2).",
+    PUSH_OUT_NOT_ALLOWED: "A push-out may only be declared on the shot right after a legal "
+    "break (R6).",
+    CHOICE_PENDING: "The incoming player must first choose shoot or pass (R6.4).",
+    NO_CHOICE_PENDING: "There is no shoot/pass choice to make.",
+    NO_LAG: "There is no lag being played in this room.",
+    ALREADY_LAGGED: "This player has already played the lag shot.",
+    NO_SHOT_CLOCK: "The room plays without a shot clock.",
+    NO_EXTENSIONS: "No shot-clock extensions left in this game (O3).",
+    NO_STALEMATE_PROPOSAL: "There is no stalemate proposal from the opponent to accept (R14).",
+    MATCH_OVER: "The match is over; only chat, rematch and leave are possible.",
+    MATCH_NOT_OVER: "A rematch can only be asked for once the match is over.",
+    INVALID_ACTION: "The referee refused the action for another reason given in the message.",
+    SHUTTING_DOWN: "The server is shutting down; reconnect (the session token still works).",
+    INTERNAL: "The server failed to handle the request; nothing changed. Please report it.",
+}
