@@ -9,9 +9,10 @@
 export const BALL_RADIUS = 0.028575;
 
 /**
- * @typedef {{ id: string, x: number, y: number, mouth: number, corner: boolean }} Pocket
- * `x`, `y` is the pocket's centre on the cushion-nose line; `mouth` the opening between
- * the jaw points in metres.
+ * @typedef {{ id: string, x: number, y: number, mouth: number, corner: boolean, hole: [number, number], holeRadius: number }} Pocket
+ * `x`, `y` is where the pocket meets the cushion-nose lines (the corner, or the middle
+ * of the side rail); `mouth` the opening between the jaw points in metres; `hole` and
+ * `holeRadius` the circle a ball drops into (a shelf depth past the mouth line).
  */
 
 /**
@@ -24,13 +25,37 @@ export const BALL_RADIUS = 0.028575;
  * @property {[number, number]} headSpot
  * @property {number} railWidth cushion + wood rail width drawn around the bed
  * @property {number} cushionWidth rubber cushion width inside the rail
+ * @property {number} diamondOffset from the cushion nose out to the diamond sights
  * @property {Pocket[]} pockets
  */
 
 const LENGTH = 2.54;
 const WIDTH = 1.27;
-const CORNER_MOUTH = 0.1143;
-const SIDE_MOUTH = 0.127;
+const CORNER_MOUTH = 0.1159;
+const SIDE_MOUTH = 0.1286;
+const CORNER_HOLE = 0.07;
+const SIDE_HOLE = 0.065;
+/** Mouth line to the hole's edge along the pocket axis. */
+const CORNER_SHELF = 0.03;
+const SIDE_SHELF = 0.0095;
+/** How far the corner holes sit out from the corner along the diagonal, per axis. */
+const CORNER_HOLE_OFFSET = (CORNER_SHELF + CORNER_HOLE) / Math.SQRT2 - CORNER_MOUTH / (2 * Math.SQRT2);
+const SIDE_HOLE_OFFSET = SIDE_SHELF + SIDE_HOLE;
+
+/**
+ * @param {string} id @param {number} x @param {number} y @param {number} dx @param {number} dy
+ * @returns {Pocket}
+ */
+function corner(id, x, y, dx, dy) {
+  const k = CORNER_HOLE_OFFSET;
+  return { id, x, y, mouth: CORNER_MOUTH, corner: true, hole: [x + dx * k, y + dy * k], holeRadius: CORNER_HOLE };
+}
+
+/** @param {string} id @param {number} y @param {number} dy @returns {Pocket} */
+function side(id, y, dy) {
+  const x = LENGTH / 2;
+  return { id, x, y, mouth: SIDE_MOUTH, corner: false, hole: [x, y + dy * SIDE_HOLE_OFFSET], holeRadius: SIDE_HOLE };
+}
 
 /** @type {TableGeometry} */
 export const TABLE = Object.freeze({
@@ -40,15 +65,16 @@ export const TABLE = Object.freeze({
   headStringX: LENGTH / 4,
   footSpot: /** @type {[number, number]} */ ([(3 * LENGTH) / 4, WIDTH / 2]),
   headSpot: /** @type {[number, number]} */ ([LENGTH / 4, WIDTH / 2]),
-  railWidth: 0.1,
+  railWidth: 0.135,
   cushionWidth: 0.045,
+  diamondOffset: 0.0935,
   pockets: [
-    { id: "H0", x: 0, y: 0, mouth: CORNER_MOUTH, corner: true },
-    { id: "H1", x: 0, y: WIDTH, mouth: CORNER_MOUTH, corner: true },
-    { id: "S0", x: LENGTH / 2, y: 0, mouth: SIDE_MOUTH, corner: false },
-    { id: "S1", x: LENGTH / 2, y: WIDTH, mouth: SIDE_MOUTH, corner: false },
-    { id: "F0", x: LENGTH, y: 0, mouth: CORNER_MOUTH, corner: true },
-    { id: "F1", x: LENGTH, y: WIDTH, mouth: CORNER_MOUTH, corner: true },
+    corner("H0", 0, 0, -1, -1),
+    corner("H1", 0, WIDTH, -1, 1),
+    side("S0", 0, -1),
+    side("S1", WIDTH, 1),
+    corner("F0", LENGTH, 0, 1, -1),
+    corner("F1", LENGTH, WIDTH, 1, 1),
   ],
 });
 

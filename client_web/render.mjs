@@ -1,0 +1,719 @@
+// Canvas renderer: the table in true 9-ft proportions and the balls as lit, textured
+// spheres whose numbers and stripes turn as they roll.
+//
+// The static table (rails, diamonds, cushions with cut jaws, pockets, cloth, head
+// string, spots) is drawn once per size into an offscreen layer. Each ball is shaded
+// per pixel into its own small sprite, re-rendered only when its orientation changes,
+// so a frame is one layer copy, ten sprite copies and the overlays.
+
+import { BALL_COLOURS, TABLE, isStriped } from "./table.mjs";
+
+/** @typedef {import("./aim.mjs").Vec} Vec */
+/** @typedef {import("./table.mjs").TableGeometry} TableGeometry */
+
+/** Everything drawn around the bed: cushion rubber plus wood. */
+export const MARGIN = TABLE.railWidth;
+
+/**
+ * World (table metres, y up) to screen (CSS pixels, y down). Landscape puts the head
+ * rail on the left; portrait (narrow screens) turns the table a quarter turn with the
+ * head rail at the bottom. Both are rotations of a view from above, so spin and
+ * handedness look right in either.
+ */
+export class View {
+  /** @param {number} cssWidth @param {number} cssHeight */
+  constructor(cssWidth, cssHeight) {
+    const fullL = TABLE.length + 2 * MARGIN;
+    const fullW = TABLE.width + 2 * MARGIN;
+    const landscapeScale = Math.min(cssWidth / fullL, cssHeight / fullW);
+    const portraitScale = Math.min(cssWidth / fullW, cssHeight / fullL);
+    /** @type {boolean} */
+    this.portrait = portraitScale > landscapeScale * 1.15;
+    /** pixels per metre */
+    this.scale = this.portrait ? portraitScale : landscapeScale;
+    const drawnW = (this.portrait ? fullW : fullL) * this.scale;
+    const drawnH = (this.portrait ? fullL : fullW) * this.scale;
+    this.cssWidth = cssWidth;
+    this.cssHeight = cssHeight;
+    /** top-left of the drawn table (outer rail corner) in CSS px */
+    this.ox = (cssWidth - drawnW) / 2;
+    this.oy = (cssHeight - drawnH) / 2;
+  }
+
+  /** @param {number} x @param {number} y @returns {Vec} */
+  toScreen(x, y) {
+    const s = this.scale;
+    if (this.portrait) {
+      return [this.ox + (MARGIN + TABLE.width - y) * s, this.oy + (MARGIN + TABLE.length - x) * s];
+    }
+    return [this.ox + (MARGIN + x) * s, this.oy + (MARGIN + TABLE.width - y) * s];
+  }
+
+  /** @param {number} sx @param {number} sy @returns {Vec} */
+  toWorld(sx, sy) {
+    const s = this.scale;
+    if (this.portrait) {
+      return [MARGIN + TABLE.length - (sy - this.oy) / s, MARGIN + TABLE.width - (sx - this.ox) / s];
+    }
+    return [(sx - this.ox) / s - MARGIN, MARGIN + TABLE.width - (sy - this.oy) / s];
+  }
+
+  /**
+   * A screen-pixel offset turned into a world direction (unit scale): used to shade the
+   * ball sprites, which are drawn in screen orientation.
+   * @param {number} dx @param {number} dy @returns {Vec}
+   */
+  screenDirToWorld(dx, dy) {
+    return this.portrait ? [-dy, -dx] : [dx, -dy];
+  }
+
+  /** Applies the world→screen transform to a context (for paths in metres). @param {CanvasRenderingContext2D} ctx */
+  applyWorld(ctx) {
+    const s = this.scale;
+    if (this.portrait) {
+      // sx = ox + (M + W − y)s, sy = oy + (M + L − x)s
+      ctx.transform(0, -s, -s, 0, this.ox + (MARGIN + TABLE.width) * s, this.oy + (MARGIN + TABLE.length) * s);
+    } else {
+      ctx.transform(s, 0, 0, -s, this.ox + MARGIN * s, this.oy + (MARGIN + TABLE.width) * s);
+    }
+  }
+}
+
+// --- ball orientation ---------------------------------------------------------------
+
+/** A 3×3 rotation, body → world, row-major. @returns {Float64Array} */
+export function identityOrientation() {
+  return new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+}
+
+/**
+ * Turns `m` in place by the rotation vector `w·dt` (world frame), Rodrigues' formula.
+ * @param {Float64Array} m @param {number} wx @param {number} wy @param {number} wz @param {number} dt
+ * @returns {boolean} whether anything turned
+ */
+export function rotateOrientation(m, wx, wy, wz, dt) {
+  const ax = wx * dt;
+  const ay = wy * dt;
+  const az = wz * dt;
+  const th = Math.hypot(ax, ay, az);
+  if (th < 1e-7) return false;
+  const kx = ax / th;
+  const ky = ay / th;
+  const kz = az / th;
+  const c = Math.cos(th);
+  const s = Math.sin(th);
+  const t = 1 - c;
+  const r = [
+    t * kx * kx + c, t * kx * ky - s * kz, t * kx * kz + s * ky,
+    t * kx * ky + s * kz, t * ky * ky + c, t * ky * kz - s * kx,
+    t * kx * kz - s * ky, t * ky * kz + s * kx, t * kz * kz + c,
+  ];
+  const out = new Float64Array(9);
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) {
+      out[i * 3 + j] = r[i * 3] * m[j] + r[i * 3 + 1] * m[3 + j] + r[i * 3 + 2] * m[6 + j];
+    }
+  }
+  // Re-orthonormalise the columns so thousands of small turns do not drift.
+  for (let j = 0; j < 3; j++) {
+    if (j === 1) {
+      const d = out[0] * out[1] + out[3] * out[4] + out[6] * out[7];
+      out[1] -= d * out[0];
+      out[4] -= d * out[3];
+      out[7] -= d * out[6];
+    }
+    const n = Math.hypot(out[j], out[3 + j], out[6 + j]);
+    out[j] /= n;
+    out[3 + j] /= n;
+    out[6 + j] /= n;
+  }
+  // Third column = first × second.
+  out[2] = out[3] * out[7] - out[6] * out[4];
+  out[5] = out[6] * out[1] - out[0] * out[7];
+  out[8] = out[0] * out[4] - out[3] * out[1];
+  m.set(out);
+  return true;
+}
+
+/**
+ * A fresh, pleasant orientation for a ball that is racked: its number facing up and
+ * turned a little by its number, so the rack does not look stamped.
+ * @param {number} n @returns {Float64Array}
+ */
+export function rackOrientation(n) {
+  const m = identityOrientation();
+  rotateOrientation(m, 0, 0, 1, 0.35 * n);
+  if (isStriped(n)) rotateOrientation(m, 0, 1, 0, Math.PI / 2 - 0.25);
+  return m;
+}
+
+// --- ball sprites -------------------------------------------------------------------
+
+/** @param {string} hex @returns {[number, number, number]} */
+function rgb(hex) {
+  const v = Number.parseInt(hex.slice(1), 16);
+  return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
+}
+
+const GLYPH_SIZE = 64;
+/** @type {Map<number, Uint8ClampedArray>} */
+const glyphCache = new Map();
+
+/** The ball number as an alpha mask, GLYPH_SIZE². @param {number} n */
+function glyph(n) {
+  const cached = glyphCache.get(n);
+  if (cached) return cached;
+  const c = document.createElement("canvas");
+  c.width = GLYPH_SIZE;
+  c.height = GLYPH_SIZE;
+  const g = /** @type {CanvasRenderingContext2D} */ (c.getContext("2d", { willReadFrequently: true }));
+  g.fillStyle = "#000";
+  g.textAlign = "center";
+  g.textBaseline = "middle";
+  g.font = `bold ${Math.round(GLYPH_SIZE * 0.78)}px system-ui, sans-serif`;
+  g.fillText(String(n), GLYPH_SIZE / 2, GLYPH_SIZE / 2 + GLYPH_SIZE * 0.04);
+  const data = g.getImageData(0, 0, GLYPH_SIZE, GLYPH_SIZE).data;
+  const alpha = new Uint8ClampedArray(GLYPH_SIZE * GLYPH_SIZE);
+  for (let i = 0; i < alpha.length; i++) alpha[i] = data[i * 4 + 3];
+  glyphCache.set(n, alpha);
+  return alpha;
+}
+
+const LIGHT = (() => {
+  const v = [-0.35, 0.45, 1];
+  const n = Math.hypot(v[0], v[1], v[2]);
+  return [v[0] / n, v[1] / n, v[2] / n];
+})();
+const HALF = (() => {
+  const h = [LIGHT[0], LIGHT[1], LIGHT[2] + 1];
+  const n = Math.hypot(h[0], h[1], h[2]);
+  return [h[0] / n, h[1] / n, h[2] / n];
+})();
+/** cos of the number circle's angular radius (about 29°). */
+const DISC_COS = Math.cos(0.5);
+const DISC_SIN = Math.sin(0.5);
+/** Stripe half-height as the body z it reaches. */
+const STRIPE = 0.56;
+
+/**
+ * Shades ball `n` into `img` (size × size pixels) with orientation `m`.
+ * @param {ImageData} img @param {number} n @param {Float64Array} m @param {View} view
+ */
+function shadeBall(img, n, m, view) {
+  const size = img.width;
+  const r = size / 2 - 1;
+  const cx = size / 2;
+  const data = img.data;
+  const base = rgb(BALL_COLOURS[n]);
+  const white = [250, 248, 240];
+  const striped = isStriped(n);
+  const g = n > 0 ? glyph(n) : null;
+  for (let j = 0; j < size; j++) {
+    for (let i = 0; i < size; i++) {
+      const sx = (i + 0.5 - cx) / r;
+      const sy = (j + 0.5 - cx) / r;
+      const d2 = sx * sx + sy * sy;
+      const o = (j * size + i) * 4;
+      const edge = (1 - Math.sqrt(d2)) * r + 0.5;
+      if (edge <= 0) {
+        data[o + 3] = 0;
+        continue;
+      }
+      const [wx, wy] = view.screenDirToWorld(sx, sy);
+      const wz = Math.sqrt(Math.max(0, 1 - d2));
+      // Body coordinates: b = Mᵀ w.
+      const bx = m[0] * wx + m[3] * wy + m[6] * wz;
+      const by = m[1] * wx + m[4] * wy + m[7] * wz;
+      const bz = m[2] * wx + m[5] * wy + m[8] * wz;
+      /** @type {ArrayLike<number>} */
+      let col = base;
+      let ink = 0;
+      if (n === 0) {
+        // The cue ball carries six small dots so its spin can be seen.
+        const ax = Math.abs(bx);
+        const ay = Math.abs(by);
+        const az = Math.abs(bz);
+        const top = Math.max(ax, ay, az);
+        col = top > 0.975 ? [200, 40, 40] : white;
+      } else {
+        // Number circles on body ±x for stripes (inside the band), ±z for solids.
+        const axis = striped ? bx : bz;
+        const u = striped ? by : bx;
+        const v = striped ? bz : by;
+        if (striped) col = Math.abs(bz) < STRIPE ? base : white;
+        if (Math.abs(axis) > DISC_COS) {
+          col = white;
+          if (g) {
+            const flip = axis > 0 ? 1 : -1;
+            const tu = ((u * flip) / DISC_SIN) * 0.5 + 0.5;
+            const tv = 0.5 - (v / DISC_SIN) * 0.5;
+            const gx = Math.min(GLYPH_SIZE - 1, Math.max(0, Math.floor(tu * GLYPH_SIZE)));
+            const gy = Math.min(GLYPH_SIZE - 1, Math.max(0, Math.floor(tv * GLYPH_SIZE)));
+            ink = g[gy * GLYPH_SIZE + gx] / 255;
+          }
+        }
+      }
+      const lam = Math.max(0, wx * LIGHT[0] + wy * LIGHT[1] + wz * LIGHT[2]);
+      const spec = Math.pow(Math.max(0, wx * HALF[0] + wy * HALF[1] + wz * HALF[2]), 60) * 0.75;
+      const shade = 0.38 + 0.7 * lam;
+      const rim = 0.75 + 0.25 * wz;
+      for (let k = 0; k < 3; k++) {
+        const c = col[k] * (1 - ink) + 20 * ink;
+        data[o + k] = Math.min(255, c * shade * rim + 255 * spec);
+      }
+      data[o + 3] = Math.min(1, edge) * 255;
+    }
+  }
+}
+
+class BallSprite {
+  /** @param {number} n */
+  constructor(n) {
+    this.n = n;
+    this.canvas = document.createElement("canvas");
+    this.ctx = /** @type {CanvasRenderingContext2D} */ (this.canvas.getContext("2d"));
+    /** @type {ImageData | null} */
+    this.img = null;
+    this.dirty = true;
+  }
+
+  /** @param {number} sizePx @param {Float64Array} m @param {View} view */
+  update(sizePx, m, view) {
+    if (this.canvas.width !== sizePx) {
+      this.canvas.width = sizePx;
+      this.canvas.height = sizePx;
+      this.img = this.ctx.createImageData(sizePx, sizePx);
+      this.dirty = true;
+    }
+    if (!this.dirty || !this.img) return;
+    shadeBall(this.img, this.n, m, view);
+    this.ctx.putImageData(this.img, 0, 0);
+    this.dirty = false;
+  }
+}
+
+// --- the static table -----------------------------------------------------------------
+
+const JAW_CORNER = (142 * Math.PI) / 180;
+const JAW_SIDE = (103 * Math.PI) / 180;
+
+/**
+ * The cushion polygons (metres), one per rail segment between pockets, with the jaw
+ * faces cut at the pockets' angles (142° corners, 103° sides).
+ * @param {TableGeometry} t @returns {Vec[][]}
+ */
+export function cushionPolygons(t) {
+  const cw = t.cushionWidth;
+  const L = t.length;
+  const W = t.width;
+  const corner = t.pockets.find((p) => p.corner)?.mouth ?? 0.1143;
+  const side = t.pockets.find((p) => !p.corner)?.mouth ?? 0.127;
+  const dc = corner / Math.SQRT2; // jaw point distance from the corner along each rail
+  const ds = side / 2;
+  // Distance along the rail the jaw face runs back by, over the cushion depth.
+  const backCorner = cw / Math.tan(Math.PI - JAW_CORNER);
+  const backSide = cw / Math.tan(Math.PI - JAW_SIDE);
+  /** Segment along y = 0 (near rail) from a to b, cushion extending to y = −cw. */
+  const along = (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ backA, /** @type {number} */ backB) => [
+    /** @type {Vec} */ ([a, 0]),
+    /** @type {Vec} */ ([b, 0]),
+    /** @type {Vec} */ ([b + backB, -cw]),
+    /** @type {Vec} */ ([a - backA, -cw]),
+  ];
+  const near1 = along(dc, L / 2 - ds, backCorner, backSide);
+  const near2 = along(L / 2 + ds, L - dc, backSide, backCorner);
+  /** @param {Vec[]} poly */
+  const mirrorY = (poly) => poly.map(([x, y]) => /** @type {Vec} */ ([x, W - y]));
+  // Short rails: along x = 0 from y = dc to W − dc, extending to x = −cw.
+  const head = [
+    /** @type {Vec} */ ([0, dc]),
+    /** @type {Vec} */ ([0, W - dc]),
+    /** @type {Vec} */ ([-cw, W - dc + backCorner]),
+    /** @type {Vec} */ ([-cw, dc - backCorner]),
+  ];
+  const foot = head.map(([x, y]) => /** @type {Vec} */ ([L - x, y]));
+  return [near1, near2, mirrorY(near1), mirrorY(near2), head, foot];
+}
+
+/**
+ * Draws the static table into `ctx` (device pixels already scaled to CSS pixels).
+ * @param {CanvasRenderingContext2D} ctx @param {View} view
+ */
+function drawTable(ctx, view) {
+  const t = TABLE;
+  const L = t.length;
+  const W = t.width;
+  const cw = t.cushionWidth;
+  ctx.save();
+  view.applyWorld(ctx);
+  const px = 1 / view.scale;
+
+  // Wood rail with rounded outer corners.
+  const m = MARGIN;
+  const woodGrad = ctx.createLinearGradient(0, -m, 0, W + m);
+  woodGrad.addColorStop(0, "#5a2f17");
+  woodGrad.addColorStop(0.5, "#6e3a1c");
+  woodGrad.addColorStop(1, "#4a2512");
+  ctx.fillStyle = woodGrad;
+  roundRect(ctx, -m, -m, L + 2 * m, W + 2 * m, 0.05);
+  ctx.fill();
+  ctx.strokeStyle = "rgba(0,0,0,0.5)";
+  ctx.lineWidth = 2 * px;
+  ctx.stroke();
+
+  // Cloth under the cushions and the bed.
+  ctx.fillStyle = "#0d6b4f";
+  ctx.fillRect(-cw, -cw, L + 2 * cw, W + 2 * cw);
+  const bed = ctx.createRadialGradient(L / 2, W / 2, 0.1, L / 2, W / 2, L * 0.62);
+  bed.addColorStop(0, "#168a66");
+  bed.addColorStop(1, "#0e6d50");
+  ctx.fillStyle = bed;
+  ctx.fillRect(0, 0, L, W);
+
+  // Pockets: dark holes with a leather rim, set just outside the nose line.
+  for (const p of t.pockets) {
+    const r = p.holeRadius;
+    const [cx, cy] = p.hole;
+    ctx.fillStyle = "#2a1a10";
+    ctx.beginPath();
+    ctx.arc(cx, cy, r + 0.012, 0, Math.PI * 2);
+    ctx.fill();
+    const hole = ctx.createRadialGradient(cx, cy, 0, cx, cy, r);
+    hole.addColorStop(0, "#000");
+    hole.addColorStop(0.8, "#050505");
+    hole.addColorStop(1, "#1a1a1a");
+    ctx.fillStyle = hole;
+    ctx.beginPath();
+    ctx.arc(cx, cy, r, 0, Math.PI * 2);
+    ctx.fill();
+  }
+
+  // Cushions with their jaws.
+  for (const poly of cushionPolygons(t)) {
+    ctx.beginPath();
+    poly.forEach(([x, y], i) => (i === 0 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
+    ctx.closePath();
+    ctx.fillStyle = "#0b5c43";
+    ctx.fill();
+    ctx.strokeStyle = "rgba(0,0,0,0.35)";
+    ctx.lineWidth = 1 * px;
+    ctx.stroke();
+    // Nose highlight.
+    ctx.beginPath();
+    ctx.moveTo(poly[0][0], poly[0][1]);
+    ctx.lineTo(poly[1][0], poly[1][1]);
+    ctx.strokeStyle = "rgba(255,255,255,0.18)";
+    ctx.lineWidth = 1.5 * px;
+    ctx.stroke();
+  }
+
+  // Diamonds: six on each long rail, three on each short rail, mid-wood.
+  const mid = t.diamondOffset;
+  const dsz = Math.max(0.012, 3.2 * px);
+  ctx.fillStyle = "#f3ead2";
+  /** @param {number} x @param {number} y */
+  const diamond = (x, y) => {
+    ctx.beginPath();
+    ctx.moveTo(x - dsz, y);
+    ctx.lineTo(x, y + dsz * 0.7);
+    ctx.lineTo(x + dsz, y);
+    ctx.lineTo(x, y - dsz * 0.7);
+    ctx.closePath();
+    ctx.fill();
+  };
+  for (const k of [1, 2, 3, 5, 6, 7]) {
+    diamond((k * L) / 8, -mid);
+    diamond((k * L) / 8, W + mid);
+  }
+  for (const k of [1, 2, 3]) {
+    diamond(-mid, (k * W) / 4);
+    diamond(L + mid, (k * W) / 4);
+  }
+
+  // Head string and spots.
+  ctx.strokeStyle = "rgba(255,255,255,0.28)";
+  ctx.lineWidth = 1.2 * px;
+  ctx.setLineDash([6 * px, 6 * px]);
+  ctx.beginPath();
+  ctx.moveTo(t.headStringX, 0);
+  ctx.lineTo(t.headStringX, W);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.fillStyle = "rgba(255,255,255,0.55)";
+  for (const [x, y] of [t.footSpot, t.headSpot]) {
+    ctx.beginPath();
+    ctx.arc(x, y, Math.max(0.006, 2.2 * px), 0, Math.PI * 2);
+    ctx.fill();
+  }
+  ctx.restore();
+}
+
+/**
+ * @param {CanvasRenderingContext2D} ctx @param {number} x @param {number} y
+ * @param {number} w @param {number} h @param {number} r
+ */
+function roundRect(ctx, x, y, w, h, r) {
+  ctx.beginPath();
+  ctx.moveTo(x + r, y);
+  ctx.lineTo(x + w - r, y);
+  ctx.arcTo(x + w, y, x + w, y + r, r);
+  ctx.lineTo(x + w, y + h - r);
+  ctx.arcTo(x + w, y + h, x + w - r, y + h, r);
+  ctx.lineTo(x + r, y + h);
+  ctx.arcTo(x, y + h, x, y + h - r, r);
+  ctx.lineTo(x, y + r);
+  ctx.arcTo(x, y, x + r, y, r);
+  ctx.closePath();
+}
+
+// --- the renderer -----------------------------------------------------------------
+
+/**
+ * @typedef {object} BallDraw
+ * @property {number} n
+ * @property {number} x
+ * @property {number} y
+ * @property {number} [alpha] 0…1, for balls dropping into a pocket
+ * @property {number} [scale] 0…1, for balls dropping into a pocket
+ */
+
+/**
+ * @typedef {object} Overlay
+ * @property {number | null} [lowest] ball to ring as the one to hit first
+ * @property {{ cue: Vec, angle: number, power: number, preview: import("./aim.mjs").BallContact | import("./aim.mjs").CushionContact, remote?: boolean } | null} [aim]
+ * @property {{ pos: Vec, ok: boolean, kitchen: boolean } | null} [placing]
+ * @property {boolean} [kitchenHint] shade the kitchen (ball in hand behind the head string)
+ */
+
+export class Renderer {
+  /** @param {HTMLCanvasElement} canvas */
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
+    this.layer = document.createElement("canvas");
+    this.view = new View(1, 1);
+    this.dpr = 1;
+    /** @type {Map<number, BallSprite>} */
+    this.sprites = new Map();
+    /** @type {Map<number, Float64Array>} */
+    this.orientation = new Map();
+    for (let n = 0; n <= 9; n++) {
+      this.sprites.set(n, new BallSprite(n));
+      this.orientation.set(n, rackOrientation(n));
+    }
+  }
+
+  /** Fits the backing store to the element's CSS size × devicePixelRatio. */
+  resize() {
+    const rect = this.canvas.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(rect.width));
+    const h = Math.max(1, Math.round(rect.height));
+    if (
+      this.canvas.width === Math.round(w * dpr) &&
+      this.canvas.height === Math.round(h * dpr) &&
+      this.dpr === dpr
+    ) {
+      return false;
+    }
+    this.dpr = dpr;
+    this.canvas.width = Math.round(w * dpr);
+    this.canvas.height = Math.round(h * dpr);
+    this.view = new View(w, h);
+    this.layer.width = this.canvas.width;
+    this.layer.height = this.canvas.height;
+    const lctx = /** @type {CanvasRenderingContext2D} */ (this.layer.getContext("2d"));
+    lctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawTable(lctx, this.view);
+    for (const s of this.sprites.values()) s.dirty = true;
+    return true;
+  }
+
+  /** Turns ball `n` by its angular velocity over `dt` seconds (world frame, rad/s).
+   * @param {number} n @param {number} wx @param {number} wy @param {number} wz @param {number} dt */
+  spin(n, wx, wy, wz, dt) {
+    const m = this.orientation.get(n);
+    const s = this.sprites.get(n);
+    if (m && s && rotateOrientation(m, wx, wy, wz, dt)) s.dirty = true;
+  }
+
+  /** Resets the orientations for a new rack. */
+  newRack() {
+    for (let n = 0; n <= 9; n++) {
+      this.orientation.set(n, rackOrientation(n));
+      const s = this.sprites.get(n);
+      if (s) s.dirty = true;
+    }
+  }
+
+  /**
+   * Draws one frame.
+   * @param {BallDraw[]} balls @param {Overlay} overlay
+   */
+  draw(balls, overlay) {
+    const ctx = this.ctx;
+    const view = this.view;
+    const dpr = this.dpr;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    ctx.drawImage(this.layer, 0, 0);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const R = TABLE.ballRadius;
+    const rPx = R * view.scale;
+
+    if (overlay.kitchenHint) {
+      ctx.save();
+      view.applyWorld(ctx);
+      ctx.fillStyle = "rgba(255,255,255,0.07)";
+      ctx.fillRect(0, 0, TABLE.headStringX, TABLE.width);
+      ctx.restore();
+    }
+
+    // Shadows first, so no ball's shadow falls across another ball.
+    for (const b of balls) {
+      const [sx, sy] = view.toScreen(b.x, b.y);
+      const k = b.scale ?? 1;
+      ctx.fillStyle = `rgba(0,0,0,${0.28 * (b.alpha ?? 1)})`;
+      ctx.beginPath();
+      ctx.ellipse(sx + rPx * 0.22, sy + rPx * 0.28, rPx * 1.02 * k, rPx * 0.9 * k, 0, 0, Math.PI * 2);
+      ctx.fill();
+    }
+
+    if (overlay.lowest != null) {
+      const low = balls.find((b) => b.n === overlay.lowest);
+      if (low) {
+        const [sx, sy] = view.toScreen(low.x, low.y);
+        const pulse = 0.5 + 0.5 * Math.sin(performance.now() / 260);
+        ctx.strokeStyle = `rgba(255, 236, 120, ${0.55 + 0.4 * pulse})`;
+        ctx.lineWidth = Math.max(1.5, rPx * 0.16);
+        ctx.beginPath();
+        ctx.arc(sx, sy, rPx * (1.32 + 0.08 * pulse), 0, Math.PI * 2);
+        ctx.stroke();
+      }
+    }
+
+    const sizePx = Math.max(4, Math.ceil(2 * rPx * dpr) + 2);
+    for (const b of balls) {
+      const sprite = this.sprites.get(b.n);
+      const m = this.orientation.get(b.n);
+      if (!sprite || !m) continue;
+      sprite.update(sizePx, m, view);
+      const [sx, sy] = view.toScreen(b.x, b.y);
+      const k = b.scale ?? 1;
+      const half = (sizePx / dpr / 2) * k;
+      ctx.globalAlpha = b.alpha ?? 1;
+      ctx.drawImage(sprite.canvas, sx - half, sy - half, 2 * half, 2 * half);
+      ctx.globalAlpha = 1;
+    }
+
+    if (overlay.placing) this.drawPlacing(overlay.placing);
+    if (overlay.aim) this.drawAim(overlay.aim);
+  }
+
+  /** @param {{ pos: Vec, ok: boolean }} placing */
+  drawPlacing(placing) {
+    const ctx = this.ctx;
+    const [sx, sy] = this.view.toScreen(placing.pos[0], placing.pos[1]);
+    const rPx = TABLE.ballRadius * this.view.scale;
+    ctx.lineWidth = Math.max(2, rPx * 0.18);
+    ctx.strokeStyle = placing.ok ? "rgba(120, 255, 160, 0.95)" : "rgba(255, 70, 70, 0.95)";
+    ctx.setLineDash(placing.ok ? [] : [4, 3]);
+    ctx.beginPath();
+    ctx.arc(sx, sy, rPx * 1.35, 0, Math.PI * 2);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    if (!placing.ok) {
+      const d = rPx * 0.7;
+      ctx.beginPath();
+      ctx.moveTo(sx - d, sy - d);
+      ctx.lineTo(sx + d, sy + d);
+      ctx.moveTo(sx + d, sy - d);
+      ctx.lineTo(sx - d, sy + d);
+      ctx.stroke();
+    }
+  }
+
+  /**
+   * Aim line, ghost ball, the object ball's and the cue ball's departures, the cushion
+   * point, and the cue stick pulled back by the power.
+   * @param {NonNullable<Overlay["aim"]>} aim
+   */
+  drawAim(aim) {
+    const ctx = this.ctx;
+    const view = this.view;
+    const R = TABLE.ballRadius;
+    const rPx = R * view.scale;
+    const [cx, cy] = view.toScreen(aim.cue[0], aim.cue[1]);
+    const p = aim.preview;
+    const end = p.kind === "ball" ? p.ghost : p.point;
+    const [ex, ey] = view.toScreen(end[0], end[1]);
+    const colour = aim.remote ? "rgba(160, 200, 255, 0.9)" : "rgba(255, 255, 255, 0.9)";
+    ctx.lineWidth = Math.max(1, rPx * 0.08);
+    ctx.strokeStyle = colour;
+    ctx.beginPath();
+    ctx.moveTo(cx, cy);
+    ctx.lineTo(ex, ey);
+    ctx.stroke();
+    /** @param {Vec} from @param {Vec} dir @param {number} len @param {string} style */
+    const ray = (from, dir, len, style) => {
+      const [ax, ay] = view.toScreen(from[0], from[1]);
+      const [bx, by] = view.toScreen(from[0] + dir[0] * len, from[1] + dir[1] * len);
+      ctx.strokeStyle = style;
+      ctx.beginPath();
+      ctx.moveTo(ax, ay);
+      ctx.lineTo(bx, by);
+      ctx.stroke();
+    };
+    if (p.kind === "ball") {
+      ctx.strokeStyle = colour;
+      ctx.setLineDash([3, 3]);
+      ctx.beginPath();
+      ctx.arc(ex, ey, rPx, 0, Math.PI * 2);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      const len = 0.35 + 0.5 * aim.power;
+      const objFrom = /** @type {Vec} */ ([p.ghost[0] + p.objectDir[0] * 2 * R, p.ghost[1] + p.objectDir[1] * 2 * R]);
+      ctx.lineWidth = Math.max(1.5, rPx * 0.12);
+      ray(objFrom, p.objectDir, len, "rgba(255, 230, 90, 0.95)");
+      ctx.lineWidth = Math.max(1, rPx * 0.07);
+      if (p.cueDir[0] !== 0 || p.cueDir[1] !== 0) ray(p.ghost, p.cueDir, len * 0.6, "rgba(255,255,255,0.45)");
+    } else {
+      ctx.strokeStyle = p.pocket ? "rgba(120,255,160,0.95)" : colour;
+      ctx.beginPath();
+      ctx.arc(ex, ey, rPx, 0, Math.PI * 2);
+      ctx.stroke();
+      ctx.lineWidth = Math.max(1, rPx * 0.06);
+      if (!p.pocket) ray(p.point, p.reflected, 0.3, "rgba(255,255,255,0.35)");
+    }
+    // The cue stick behind the cue ball.
+    const back = rPx * (1.4 + 5 * aim.power);
+    const ang = Math.atan2(ey - cy, ex - cx);
+    const ux = Math.cos(ang);
+    const uy = Math.sin(ang);
+    const stickLen = Math.min(view.scale * 1.45, 600);
+    const tipX = cx - ux * back;
+    const tipY = cy - uy * back;
+    const buttX = tipX - ux * stickLen;
+    const buttY = tipY - uy * stickLen;
+    const grad = ctx.createLinearGradient(tipX, tipY, buttX, buttY);
+    grad.addColorStop(0, "#e8e8f0");
+    grad.addColorStop(0.012, "#2f6fb5");
+    grad.addColorStop(0.03, "#f1deb0");
+    grad.addColorStop(0.65, "#d9b77a");
+    grad.addColorStop(0.7, "#1a1a1a");
+    grad.addColorStop(1, "#3b1f10");
+    ctx.strokeStyle = grad;
+    ctx.lineCap = "round";
+    ctx.lineWidth = Math.max(3, rPx * 0.42);
+    ctx.beginPath();
+    ctx.moveTo(tipX, tipY);
+    ctx.lineTo(tipX - ux * stickLen * 0.5, tipY - uy * stickLen * 0.5);
+    ctx.stroke();
+    ctx.lineWidth = Math.max(4, rPx * 0.62);
+    ctx.beginPath();
+    ctx.moveTo(tipX - ux * stickLen * 0.5, tipY - uy * stickLen * 0.5);
+    ctx.lineTo(buttX, buttY);
+    ctx.stroke();
+    ctx.lineCap = "butt";
+  }
+}
