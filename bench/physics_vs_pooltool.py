@@ -273,6 +273,26 @@ def pooltool_table(params: Mapping[str, Any]) -> dict[str, float]:
     return table
 
 
+def pocket_holes(physics: ModuleType) -> dict[str, float]:
+    """Our pocket drop circles as pooltool's pocket depth and radius, where TABLE shows them.
+
+    Both engines drop a ball when its centre enters a circle behind the mouth. pooltool
+    puts a corner circle's centre ``depth`` out from the corner along the diagonal and a
+    side circle's ``depth`` out from the rail nose; H0 and S0 stand for all six pockets.
+    """
+    pockets = getattr(getattr(physics, "TABLE", None), "pockets", None)
+    try:
+        corner, side = pockets["H0"], pockets["S0"]  # type: ignore[index]
+        return {
+            "corner_pocket_depth": math.hypot(*corner.centre),
+            "corner_pocket_radius": float(corner.radius),
+            "side_pocket_depth": -float(side.centre[1]),
+            "side_pocket_radius": float(side.radius),
+        }
+    except (TypeError, KeyError, AttributeError):
+        return {}
+
+
 def pooltool_coefficients(params: Mapping[str, Any], mode: str) -> dict[str, float]:
     """pooltool BallParams overrides: ours where the meaning is the same, else its own.
 
@@ -350,7 +370,7 @@ def build_inputs(
         layout = random_layout(rng, table)
         shot_list.append({"balls": layout, "shot": random_shot(rng, layout, table.radius)})
     return {
-        "table": pooltool_table(params),
+        "table": {**pooltool_table(params), **pocket_holes(physics)},
         "coefficients": pooltool_coefficients(params, coefficients),
         "break": {
             "balls": break_balls,

@@ -10,7 +10,8 @@ foot rail, y across; angles in degrees, 0 = +x, counter-clockwise::
 
     {"table": {"length", "width", "ball_radius", "ball_mass", "corner_mouth",
                "side_mouth", "corner_jaw_deg", "side_jaw_deg", "cushion_height",
-               "jaw_tip_radius" (optional)},
+               optional: "jaw_tip_radius", "corner_pocket_depth", "corner_pocket_radius",
+               "side_pocket_depth", "side_pocket_radius"},
      "coefficients": {"u_s": ..., "u_r": ..., ...},   # pooltool BallParams names, optional
      "break": {"balls": {"0": [x, y], ...}, "shot": {...}, "repeats": 20},
      "shots": [{"balls": {...}, "shot": {"angle", "speed", "tip": [side, height],
@@ -78,15 +79,21 @@ def table_specs(table: dict[str, float]) -> PocketTableSpecs:
     ``90° + atan(sin(side_pocket_angle))`` with the rail, so 103° is
     ``asin(tan(13°)) ≈ 13.35``. Both measure the mouth between the theoretical jaw
     points and round each point with a circle tangent to nose and facing; the tip radius
-    is ours when given. Pocket depths and radii keep pooltool's defaults (its 7-ft
-    table): they decide where a ball drops, not the mouth it passes.
+    is ours when given. Both drop a ball when its centre enters a circle behind the
+    mouth; its depth and radius are ours when given, else pooltool's 7-ft defaults.
     """
-    tips: dict[str, float] = {}
+    extra: dict[str, float] = {
+        name: float(table[name])
+        for name in (
+            "corner_pocket_depth",
+            "corner_pocket_radius",
+            "side_pocket_depth",
+            "side_pocket_radius",
+        )
+        if name in table
+    }
     if "jaw_tip_radius" in table:
-        tips = {
-            "corner_jaw_radius": table["jaw_tip_radius"],
-            "side_jaw_radius": table["jaw_tip_radius"],
-        }
+        extra["corner_jaw_radius"] = extra["side_jaw_radius"] = float(table["jaw_tip_radius"])
     corner_angle = table["corner_jaw_deg"] - 135.0
     side_angle = math.degrees(math.asin(math.tan(math.radians(table["side_jaw_deg"] - 90.0))))
     return PocketTableSpecs(
@@ -97,7 +104,7 @@ def table_specs(table: dict[str, float]) -> PocketTableSpecs:
         corner_pocket_angle=corner_angle,
         side_pocket_width=table["side_mouth"],
         side_pocket_angle=side_angle,
-        **tips,
+        **extra,
     )
 
 
@@ -251,7 +258,9 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
                 "side_pocket_angle",
                 "corner_jaw_radius",
                 "side_jaw_radius",
+                "corner_pocket_depth",
                 "corner_pocket_radius",
+                "side_pocket_depth",
                 "side_pocket_radius",
             )
         },
