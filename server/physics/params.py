@@ -1,0 +1,123 @@
+"""Every physical coefficient of the simulation, and which model resolves each event kind.
+
+Values are SI. Defaults are the typical values of ``PHYSICS.md`` (Alciatore, Marlow,
+Mathavan et al.); each can be changed per simulation by passing another ``Params``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+from server.physics.table import (
+    BALL_RADIUS,
+    CORNER_JAW_ANGLE,
+    CORNER_MOUTH,
+    CUSHION_HEIGHT,
+    JAW_TIP_RADIUS,
+    SIDE_JAW_ANGLE,
+    SIDE_MOUTH,
+    TABLE_LENGTH,
+    TABLE_WIDTH,
+)
+
+
+class ParamsError(ValueError):
+    """A coefficient out of its physical range, or an unknown model name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Coefficients (SI) and model names.
+
+    * ``mu_slide``: ball–cloth sliding friction; a sliding ball decelerates at mu_slide·g.
+    * ``mu_roll``: rolling resistance as a friction coefficient (deceleration mu_roll·g).
+    * ``mu_spin``: spinning friction; spin about the vertical decays at
+      5·mu_spin·g / (2R) rad/s² (≈ 10 rad/s² by default) in every state.
+    * ``mu_ball``: ball–ball friction at low slip speed. The friction falls with the slip
+      speed v of the contact points as mu_ball·(r + (1 − r)·exp(−c·v)) with
+      r = ``mu_ball_fast_ratio`` and c = ``mu_ball_decay`` — Alciatore's fit to Marlow's
+      data, 0.00995 + 0.108·exp(−1.088·v). ``mu_ball = 0`` makes collisions frictionless.
+    * ``e_ball``, ``e_cushion``: restitution. ``e_cushion`` is the rebound speed ratio of
+      a spinless ball hitting a cushion square on (the way it is measured).
+    * ``mu_cushion``: ball–cushion friction (side spin, running and reverse english).
+    """
+
+    ball_radius: float = BALL_RADIUS
+    ball_mass: float = 0.17
+    g: float = 9.81
+    mu_slide: float = 0.2
+    mu_roll: float = 0.01
+    mu_spin: float = 10.0 * 2.0 * BALL_RADIUS / (5.0 * 9.81)
+    mu_ball: float = 0.00995 + 0.108
+    mu_ball_fast_ratio: float = 0.00995 / (0.00995 + 0.108)
+    mu_ball_decay: float = 1.088
+    e_ball: float = 0.95
+    e_cushion: float = 0.85
+    mu_cushion: float = 0.2
+    cushion_height: float = CUSHION_HEIGHT
+    miscue_limit: float = 0.5
+    miscue_speed_factor: float = 0.25
+    strike_model: str = "instantaneous_point"
+    ball_ball_model: str = "frictional_inelastic"
+    ball_cushion_model: str = "nose_impulse"
+    pocket_model: str = "drop"
+
+    def __post_init__(self) -> None:
+        positive = ("ball_radius", "ball_mass", "g", "mu_slide", "mu_roll", "mu_spin")
+        for name in positive:
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0.0):
+                raise ParamsError(f"{name} must be a positive finite number, got {value!r}")
+        non_negative = ("mu_ball", "mu_ball_decay", "mu_cushion")
+        for name in non_negative:
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value >= 0.0):
+                raise ParamsError(f"{name} must be a finite number >= 0, got {value!r}")
+        unit = ("e_ball", "e_cushion", "mu_ball_fast_ratio", "miscue_speed_factor")
+        for name in unit:
+            value = getattr(self, name)
+            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+                raise ParamsError(f"{name} must be within [0, 1], got {value!r}")
+        if not 0.0 < self.miscue_limit < 1.0:
+            raise ParamsError(f"miscue_limit must be within (0, 1), got {self.miscue_limit!r}")
+        if not self.ball_radius < self.cushion_height < 2.0 * self.ball_radius:
+            raise ParamsError("cushion_height must lie between the ball's centre and its top")
+        # Imported here: the registries import this module for the Params type.
+        from server.physics.resolve import check_model_names
+
+        check_model_names(self)
+
+    @property
+    def spin_decay(self) -> float:
+        """Angular deceleration of the spin about the vertical, rad/s²."""
+        return 5.0 * self.mu_spin * self.g / (2.0 * self.ball_radius)
+
+    @property
+    def cushion_angle(self) -> float:
+        """Elevation of the nose contact above the ball's centre, radians: sinθ = h/R − 1."""
+        return math.asin(self.cushion_height / self.ball_radius - 1.0)
+
+    def mu_ball_at(self, slip_speed: float) -> float:
+        """Ball–ball friction at the contact points' relative slip speed (m/s)."""
+        r = self.mu_ball_fast_ratio
+        return self.mu_ball * (r + (1.0 - r) * math.exp(-self.mu_ball_decay * slip_speed))
+
+
+DEFAULT_PARAMS = Params()
+
+
+def params_dict(params: Params = DEFAULT_PARAMS) -> dict[str, float | str]:
+    """Every constant in use, flat, SI: the coefficients, the models and the table."""
+    out: dict[str, float | str] = dict(asdict(params))
+    out.update(
+        spin_decay=params.spin_decay,
+        table_length=TABLE_LENGTH,
+        table_width=TABLE_WIDTH,
+        corner_mouth=CORNER_MOUTH,
+        side_mouth=SIDE_MOUTH,
+        corner_jaw_angle_deg=CORNER_JAW_ANGLE,
+        side_jaw_angle_deg=SIDE_JAW_ANGLE,
+        jaw_tip_radius=JAW_TIP_RADIUS,
+    )
+    return out

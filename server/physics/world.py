@@ -1,0 +1,121 @@
+"""The table as a pymunk world: cushion shapes, pocket sensors and the bed, for queries.
+
+pymunk holds the static geometry and answers the spatial questions: which cushion pieces
+and pockets a moving ball can reach within a segment (a bounding-box query on the space's
+spatial index), whether a ball placed somewhere overlaps a cushion, a pocket or another
+ball, and whether it lies on the playing surface. Contact *timing* is not pymunk's job:
+the engine solves it in closed form (see README.md for why and for the measurements).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pymunk
+
+from server.physics.table import TABLE, Line, Pocket, Table, Tip
+
+CUSHION = 0b001
+POCKET = 0b010
+BED = 0b100
+BALL = 0b1000
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """Cushion pieces and pockets a ball may reach: ``lines``, ``tips``, ``pockets``."""
+
+    lines: tuple[Line, ...]
+    tips: tuple[Tip, ...]
+    pockets: tuple[Pocket, ...]
+
+
+class TableWorld:
+    """A pymunk space holding one table's cushions, pocket sensors and bed."""
+
+    def __init__(self, table: Table = TABLE) -> None:
+        self.table = table
+        self.space = pymunk.Space()
+        body = self.space.static_body
+        self._index: dict[pymunk.Shape, int] = {}
+        self._items: list[Line | Tip | Pocket] = []
+        shapes: list[pymunk.Shape] = []
+        for line in table.lines:
+            seg = pymunk.Segment(body, line.start, line.end, 0.0)
+            seg.filter = pymunk.ShapeFilter(categories=CUSHION)
+            shapes.append(self._register(seg, line))
+        for tip in table.tips:
+            circle = pymunk.Circle(body, tip.radius, tip.centre)
+            circle.filter = pymunk.ShapeFilter(categories=CUSHION)
+            shapes.append(self._register(circle, tip))
+        for pocket in table.pockets.values():
+            sensor = pymunk.Circle(body, pocket.radius, pocket.centre)
+            sensor.sensor = True
+            sensor.filter = pymunk.ShapeFilter(categories=POCKET)
+            shapes.append(self._register(sensor, pocket))
+        bed = pymunk.Poly(
+            body, [(0.0, 0.0), (table.length, 0.0), (table.length, table.width), (0.0, table.width)]
+        )
+        bed.sensor = True
+        bed.filter = pymunk.ShapeFilter(categories=BED)
+        shapes.append(bed)
+        self.space.add(*shapes)
+        self._cushion_filter = pymunk.ShapeFilter(mask=CUSHION | POCKET)
+        self._bed_filter = pymunk.ShapeFilter(mask=BED)
+        self._solid_filter = pymunk.ShapeFilter(mask=CUSHION | POCKET)
+
+    def _register(self, shape: pymunk.Shape, item: Line | Tip | Pocket) -> pymunk.Shape:
+        self._index[shape] = len(self._items)
+        self._items.append(item)
+        return shape
+
+    def candidates(self, left: float, bottom: float, right: float, top: float) -> Candidates:
+        """Cushion pieces and pockets whose shapes meet the box, in a fixed order."""
+        found = self.space.bb_query(pymunk.BB(left, bottom, right, top), self._cushion_filter)
+        order = sorted(self._index[shape] for shape in found)
+        lines: list[Line] = []
+        tips: list[Tip] = []
+        pockets: list[Pocket] = []
+        for k in order:
+            item = self._items[k]
+            if isinstance(item, Line):
+                lines.append(item)
+            elif isinstance(item, Tip):
+                tips.append(item)
+            else:
+                pockets.append(item)
+        return Candidates(tuple(lines), tuple(tips), tuple(pockets))
+
+    def on_bed(self, pos: Point) -> bool:
+        """True when the point lies on the playing surface between the cushion noses."""
+        hits = self.space.point_query(pos, 0.0, self._bed_filter)
+        return any(hit.distance <= 0.0 for hit in hits)
+
+    def ball_clear_of_table(self, pos: Point, radius: float) -> bool:
+        """True when a ball centred at ``pos`` is on the bed, clear of cushions and holes."""
+        if not self.on_bed(pos):
+            return False
+        hits = self.space.point_query(pos, radius, self._solid_filter)
+        return not any(hit.distance < radius for hit in hits)
+
+    def touching_balls(
+        self, pos: Point, radius: float, balls: Mapping[int, Point], slack: float = 0.0
+    ) -> list[int]:
+        """Ids of the balls a ball at ``pos`` would overlap, or touch within ``slack``."""
+        space = pymunk.Space()
+        index: dict[pymunk.Shape, int] = {}
+        for ball_id in sorted(balls):
+            circle = pymunk.Circle(space.static_body, radius, balls[ball_id])
+            circle.filter = pymunk.ShapeFilter(categories=BALL)
+            index[circle] = ball_id
+            space.add(circle)
+        hits = space.point_query(pos, radius + slack, pymunk.ShapeFilter(mask=BALL))
+        return sorted(
+            index[h.shape] for h in hits if h.shape is not None and h.distance < radius + slack
+        )
+
+
+WORLD = TableWorld()
