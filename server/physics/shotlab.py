@@ -1,0 +1,150 @@
+"""The shot lab: one shot in as JSON on stdin, everything that happened out as JSON.
+
+    python -m server.physics.shotlab < shot.json
+    python -m server.physics.shotlab --rack 7 < shot.json    # rack + cue ball in the kitchen
+    python -m server.physics.shotlab --params                # every constant in use
+
+Input: ``{"balls": {"0": [x, y], …}, "shot": {"angle": …, "speed": …, "tip": [side, height],
+"elevation": …}}`` (``tip`` and ``elevation`` default to 0). Output: ``{"events": […],
+"final": {"0": [x, y] | null, …}, "duration": s, "report": {"first", "rails", "pocketed",
+"off_table"}}``. Bad JSON or values: a one-line message on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+from server.physics.engine import simulate
+from server.physics.outcome import Event, ShotOutcome
+from server.physics.params import DEFAULT_PARAMS, params_dict
+from server.physics.placement import PlacementError, kitchen_spot, rack
+from server.physics.shot import Shot, ShotError
+
+EXIT_BAD_INPUT = 2
+
+
+class InputError(ValueError):
+    """The input is not a valid shot-lab request."""
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"{what} must be a number, got {json.dumps(value)}")
+    return float(value)
+
+
+def _point(value: Any, what: str) -> tuple[float, float]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise InputError(f"{what} must be [x, y], got {json.dumps(value)}")
+    return (_number(value[0], what), _number(value[1], what))
+
+
+def parse_shot(data: Any) -> Shot:
+    if not isinstance(data, dict):
+        raise InputError('"shot" must be an object')
+    unknown = set(data) - {"angle", "speed", "tip", "elevation"}
+    if unknown:
+        raise InputError(f"unknown shot field(s): {', '.join(sorted(unknown))}")
+    for name in ("angle", "speed"):
+        if name not in data:
+            raise InputError(f'shot needs "{name}"')
+    tip = _point(data.get("tip", [0.0, 0.0]), "shot tip")
+    return Shot(
+        angle=_number(data["angle"], "shot angle"),
+        speed=_number(data["speed"], "shot speed"),
+        tip=tip,
+        elevation=_number(data.get("elevation", 0.0), "shot elevation"),
+    )
+
+
+def parse_balls(data: Any) -> dict[int, tuple[float, float]]:
+    if not isinstance(data, dict):
+        raise InputError('"balls" must be an object of "id": [x, y]')
+    balls: dict[int, tuple[float, float]] = {}
+    for key, value in data.items():
+        if not (isinstance(key, str) and key.isdigit() and int(key) <= 9):
+            raise InputError(f'ball ids are "0" … "9", got {json.dumps(key)}')
+        balls[int(key)] = _point(value, f"ball {key}")
+    return balls
+
+
+def parse_request(text: str, rack_seed: int | None) -> tuple[dict[int, tuple[float, float]], Shot]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"bad JSON: {error}") from error
+    if not isinstance(data, dict):
+        raise InputError("the input must be one JSON object")
+    unknown = set(data) - {"balls", "shot"}
+    if unknown:
+        raise InputError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    if "shot" not in data:
+        raise InputError('the input needs "shot"')
+    shot = parse_shot(data["shot"])
+    if rack_seed is not None:
+        if "balls" in data:
+            raise InputError('give "balls" or --rack, not both')
+        return {0: kitchen_spot(), **rack(rack_seed)}, shot
+    if "balls" not in data:
+        raise InputError('the input needs "balls" (or use --rack SEED)')
+    return parse_balls(data["balls"]), shot
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    out: dict[str, Any] = {"t": event.t, "kind": event.kind, "a": event.a}
+    if event.kind == "ball":
+        out["b"] = event.b
+    elif event.kind == "rail":
+        out["rail"] = event.rail
+    else:
+        out["pocket"] = event.pocket
+    return out
+
+
+def outcome_json(outcome: ShotOutcome) -> dict[str, Any]:
+    report = outcome.report
+    return {
+        "events": [event_json(e) for e in outcome.events],
+        "final": {
+            str(k): None if xy is None else [xy[0], xy[1]] for k, xy in outcome.final.items()
+        },
+        "duration": outcome.duration,
+        "report": {
+            "first": report.first,
+            "rails": list(report.rails),
+            "pocketed": list(report.pocketed),
+            "off_table": list(report.off_table),
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m server.physics.shotlab",
+        description="Simulate one shot: JSON on stdin, JSON on stdout.",
+    )
+    parser.add_argument("--rack", type=int, metavar="SEED", help="rack with this seed")
+    parser.add_argument("--params", action="store_true", help="print every constant and exit")
+    args = parser.parse_args(argv)
+    if args.params:
+        sys.stdout.write(json.dumps(params_dict(DEFAULT_PARAMS)) + "\n")
+        return 0
+    try:
+        balls, shot = parse_request(sys.stdin.read(), args.rack)
+        outcome = simulate(balls, shot)
+    except (InputError, ShotError, PlacementError) as error:
+        message = " ".join(str(error).split())
+        sys.stderr.write(f"shotlab: {message}\n")
+        return EXIT_BAD_INPUT
+    text = json.dumps(outcome_json(outcome), allow_nan=False)
+    assert math.isfinite(outcome.duration)
+    sys.stdout.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
