@@ -139,9 +139,10 @@ def _object(value: object, where: str, required: set[str], optional: set[str]) -
     if unknown:
         known = ", ".join(sorted(required | optional))
         raise ScenarioError(f"{where}: unknown key {sorted(unknown)[0]!r} (known: {known})")
-    missing = required - set(value)
+    missing = sorted(required - set(value))
     if missing:
-        raise ScenarioError(f"{where}: missing key {sorted(missing)[0]!r}")
+        keys = ", ".join(repr(key) for key in missing)
+        raise ScenarioError(f"{where}: missing key{'s' if len(missing) > 1 else ''} {keys}")
     return value
 
 

@@ -171,6 +171,9 @@ def _state_problem(s: MatchState) -> str | None:
         return "per-player figures must be two non-negative numbers"
     if max(s.score) > s.settings.race_to or max(s.consecutive_fouls) > 2 or s.rack < 1:
         return "score, foul count or rack number out of range"
+    on_two = tuple(p for p, n in zip(players, s.consecutive_fouls, strict=True) if n == 2)
+    if s.warned != on_two:
+        return "warned must name exactly the players on two consecutive fouls"
     if s.match_over != (s.match_winner is not None) or s.match_over != (
         s.match_ended_by is not None
     ):
