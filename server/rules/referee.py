@@ -170,10 +170,12 @@ def _shot(state: MatchState, shot: ShotAction) -> Outcome:
         # spotted and wins nothing.
         remaining_set.add(NINE)
         spotted = (NINE,)
-        why = "on a push-out" if facts.push_out and not judgement.foul else "on a foul"
         if NINE in facts.object_off_table:
-            why = "off the table"
-        notes.append(("G3", f"The 9 went down {why} and is spotted on the foot spot"))
+            notes.append(("R11", "The 9 left the table: it is spotted (G3)"))
+        elif judgement.foul:
+            notes.append(("G4", "The 9 went down on a foul: it is spotted (G3) and does not win"))
+        else:
+            notes.append(("R6", "The 9 went down on a push-out: it is spotted (G3)"))
     on_table = tuple(sorted(remaining_set))
     counted = facts.object_pocketed - set(spotted)
 
