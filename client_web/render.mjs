@@ -481,7 +481,7 @@ function roundRect(ctx, x, y, w, h, r) {
  * @typedef {object} Overlay
  * @property {number | null} [lowest] ball to ring as the one to hit first
  * @property {{ cue: Vec, angle: number, power: number, preview: import("./aim.mjs").BallContact | import("./aim.mjs").CushionContact, remote?: boolean } | null} [aim]
- * @property {{ pos: Vec, ok: boolean, kitchen: boolean } | null} [placing]
+ * @property {{ pos: Vec, ok: boolean } | null} [placing]
  * @property {boolean} [kitchenHint] shade the kitchen (ball in hand behind the head string)
  */
 

@@ -1,0 +1,162 @@
+// Input widgets that are not plain form controls: the cue-tip (spin) selector with its
+// miscue zone, and the power curve shared by the slider and the drag on the table.
+
+import { isMiscueZone } from "./aim.mjs";
+
+/** Fastest cue-ball speed the server accepts (m/s, O2). */
+export const MAX_SPEED = 12;
+const MIN_SPEED = 0.2;
+/** The tip offset the selector reaches (ball radii); past 0.5 is the miscue zone. */
+export const TIP_LIMIT = 0.9;
+export const MISCUE_LIMIT = 0.5;
+
+/**
+ * Power 0…1 to cue-ball speed. Quadratic, so the soft shots that need precision get
+ * most of the slider and a full break (≈ 10.7 m/s) sits near 94 %.
+ * @param {number} power
+ */
+export function speedFromPower(power) {
+  const p = Math.min(1, Math.max(0, power));
+  return Math.round((MIN_SPEED + (MAX_SPEED - MIN_SPEED) * p * p) * 100) / 100;
+}
+
+/** Inverse of `speedFromPower`. @param {number} speed */
+export function powerFromSpeed(speed) {
+  return Math.sqrt(Math.max(0, speed - MIN_SPEED) / (MAX_SPEED - MIN_SPEED));
+}
+
+/** Plain words for a tip offset. @param {number} side @param {number} height */
+export function describeTip(side, height) {
+  if (Math.hypot(side, height) < 0.02) return "centre ball";
+  const parts = [];
+  if (Math.abs(height) >= 0.02) parts.push(`${height > 0 ? "follow" : "draw"} ${Math.abs(height).toFixed(2)}`);
+  if (Math.abs(side) >= 0.02) parts.push(`${side > 0 ? "right" : "left"} ${Math.abs(side).toFixed(2)}`);
+  const text = parts.join(", ");
+  return isMiscueZone(side, height, MISCUE_LIMIT) ? `${text} — miscue risk` : text;
+}
+
+/**
+ * The cue ball seen from behind, with the point the tip strikes. Drag or click to move
+ * it; arrow keys nudge it, 0 or Home centres it.
+ */
+export class SpinSelector {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {(side: number, height: number) => void} onChange
+   */
+  constructor(canvas, onChange) {
+    this.canvas = canvas;
+    this.onChange = onChange;
+    this.side = 0;
+    this.height = 0;
+    this.enabled = true;
+    const dpr = window.devicePixelRatio || 1;
+    const css = canvas.getBoundingClientRect().width || 120;
+    canvas.width = Math.round(css * dpr);
+    canvas.height = Math.round(css * dpr);
+    canvas.addEventListener("pointerdown", (e) => {
+      if (!this.enabled) return;
+      canvas.setPointerCapture(e.pointerId);
+      this.fromPointer(e);
+    });
+    canvas.addEventListener("pointermove", (e) => {
+      if (this.enabled && canvas.hasPointerCapture(e.pointerId)) this.fromPointer(e);
+    });
+    canvas.addEventListener("keydown", (e) => this.key(e));
+    this.draw();
+  }
+
+  /** @param {PointerEvent} e */
+  fromPointer(e) {
+    const r = this.canvas.getBoundingClientRect();
+    const half = r.width / 2;
+    const side = ((e.clientX - r.left - half) / half) * 1.0;
+    const height = (-(e.clientY - r.top - half) / half) * 1.0;
+    this.set(side, height);
+  }
+
+  /** @param {KeyboardEvent} e */
+  key(e) {
+    if (!this.enabled) return;
+    const step = e.shiftKey ? 0.01 : 0.05;
+    let { side, height } = this;
+    if (e.key === "ArrowLeft") side -= step;
+    else if (e.key === "ArrowRight") side += step;
+    else if (e.key === "ArrowUp") height += step;
+    else if (e.key === "ArrowDown") height -= step;
+    else if (e.key === "0" || e.key === "Home") side = height = 0;
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+    this.set(side, height);
+  }
+
+  /** Sets the tip, kept inside the reachable circle. @param {number} side @param {number} height */
+  set(side, height) {
+    const r = Math.hypot(side, height);
+    if (r > TIP_LIMIT) {
+      side *= TIP_LIMIT / r;
+      height *= TIP_LIMIT / r;
+    }
+    this.side = Math.round(side * 100) / 100;
+    this.height = Math.round(height * 100) / 100;
+    this.canvas.setAttribute("aria-valuenow", Math.hypot(this.side, this.height).toFixed(2));
+    this.canvas.setAttribute("aria-valuetext", describeTip(this.side, this.height));
+    this.draw();
+    this.onChange(this.side, this.height);
+  }
+
+  /** @param {boolean} on */
+  setEnabled(on) {
+    this.enabled = on;
+    this.canvas.setAttribute("aria-disabled", String(!on));
+  }
+
+  draw() {
+    const c = this.canvas;
+    const ctx = /** @type {CanvasRenderingContext2D} */ (c.getContext("2d"));
+    const w = c.width;
+    const half = w / 2;
+    const R = half - 2;
+    ctx.clearRect(0, 0, w, w);
+    const g = ctx.createRadialGradient(half * 0.75, half * 0.7, R * 0.1, half, half, R);
+    g.addColorStop(0, "#ffffff");
+    g.addColorStop(1, "#c9c7bd");
+    ctx.fillStyle = g;
+    ctx.beginPath();
+    ctx.arc(half, half, R, 0, Math.PI * 2);
+    ctx.fill();
+    // The miscue zone: past half a radius the tip slips off.
+    ctx.fillStyle = "rgba(220, 50, 40, 0.28)";
+    ctx.beginPath();
+    ctx.arc(half, half, R, 0, Math.PI * 2);
+    ctx.arc(half, half, R * MISCUE_LIMIT, 0, Math.PI * 2, true);
+    ctx.fill("evenodd");
+    ctx.strokeStyle = "rgba(200, 40, 30, 0.8)";
+    ctx.lineWidth = Math.max(1, w / 120);
+    ctx.setLineDash([w / 40, w / 40]);
+    ctx.beginPath();
+    ctx.arc(half, half, R * MISCUE_LIMIT, 0, Math.PI * 2);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    // Cross hairs.
+    ctx.strokeStyle = "rgba(0,0,0,0.25)";
+    ctx.beginPath();
+    ctx.moveTo(half, half - R);
+    ctx.lineTo(half, half + R);
+    ctx.moveTo(half - R, half);
+    ctx.lineTo(half + R, half);
+    ctx.stroke();
+    // The tip.
+    const x = half + this.side * R;
+    const y = half - this.height * R;
+    const miscue = isMiscueZone(this.side, this.height, MISCUE_LIMIT);
+    ctx.fillStyle = miscue ? "#d8281e" : "#1d5fb0";
+    ctx.beginPath();
+    ctx.arc(x, y, R * 0.13, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.strokeStyle = "#fff";
+    ctx.lineWidth = Math.max(1, w / 80);
+    ctx.stroke();
+  }
+}

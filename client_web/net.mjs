@@ -1,0 +1,281 @@
+// The connection to the server: one WebSocket of MessagePack frames (protocol/README.md),
+// request/reply matching by `id`, room-event ordering by `seq`, and automatic reconnect
+// with the session token so a reload or a dropped network puts the player back in the seat.
+
+import { decode, encode } from "@msgpack/msgpack";
+
+/** The protocol version this client speaks (`PROTOCOL_VERSION`). */
+export const PROTOCOL_VERSION = 1;
+const TOKEN_KEY = "ninepool.token";
+const NAME_KEY = "ninepool.name";
+
+/** Replies that answer a request by its `id`. */
+const REPLIES = new Set(["welcome", "ok", "joined", "error", "pong", "rooms"]);
+/** Room events carrying `seq`. */
+const ROOM_EVENTS = new Set([
+  "snapshot",
+  "shot_result",
+  "ruling",
+  "placed",
+  "chat",
+  "warning",
+  "game_over",
+  "match_over",
+  "presence",
+  "lag_result",
+]);
+
+/** A refused request: `code` from the protocol's error table, `msg` for people. */
+export class ServerError extends Error {
+  /** @param {string} code @param {string} msg */
+  constructor(code, msg) {
+    super(msg);
+    this.code = code;
+    this.msg = msg;
+  }
+}
+
+/** @typedef {"connecting" | "online" | "reconnecting" | "offline"} ConnState */
+/** @typedef {Record<string, any>} Msg */
+
+/** Stored session (token and display name) so a reload resumes. */
+export const session = {
+  /** @returns {string | null} */
+  token() {
+    try {
+      return localStorage.getItem(TOKEN_KEY);
+    } catch {
+      return null;
+    }
+  },
+  /** @param {string | null} token */
+  setToken(token) {
+    try {
+      if (token) localStorage.setItem(TOKEN_KEY, token);
+      else localStorage.removeItem(TOKEN_KEY);
+    } catch {
+      /* storage unavailable (private mode): the session lasts this page only */
+    }
+  },
+  /** @returns {string} */
+  name() {
+    try {
+      return localStorage.getItem(NAME_KEY) || "";
+    } catch {
+      return "";
+    }
+  },
+  /** @param {string} name */
+  setName(name) {
+    try {
+      localStorage.setItem(NAME_KEY, name);
+    } catch {
+      /* ignore */
+    }
+  },
+};
+
+/** Display names the server accepts (protocol `Name`). */
+export const NAME_PATTERN = /^[\w.\-](?:[\w .\-]{0,22}[\w.\-])?$/u;
+
+/**
+ * One logical connection that survives drops: it reconnects by itself, says hello with
+ * the stored token, and tells its listener about every state change and message.
+ */
+export class Connection {
+  /**
+   * @param {object} opts
+   * @param {string} opts.url WebSocket URL
+   * @param {() => string} opts.name display name for `hello`
+   * @param {(msg: Msg) => void} opts.onMessage every server message that is not a reply
+   * @param {(state: ConnState) => void} opts.onState
+   * @param {(welcome: Msg) => void} opts.onWelcome
+   */
+  constructor(opts) {
+    this.opts = opts;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    this.nextId = 1;
+    /** @type {Map<number, { resolve: (m: Msg) => void, reject: (e: Error) => void }>} */
+    this.pending = new Map();
+    /** @type {ConnState} */
+    this.state = "connecting";
+    this.attempt = 0;
+    /** @type {number | null} */
+    this.seq = null;
+    this.resyncing = false;
+    this.closedByUs = false;
+    this.welcomed = false;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.retryTimer = null;
+    /** server clock − local clock, ms */
+    this.clockOffset = 0;
+  }
+
+  start() {
+    this.closedByUs = false;
+    this.open();
+  }
+
+  /** @param {ConnState} s */
+  setState(s) {
+    this.state = s;
+    this.opts.onState(s);
+  }
+
+  open() {
+    this.setState(this.attempt === 0 ? "connecting" : "reconnecting");
+    const ws = new WebSocket(this.opts.url);
+    ws.binaryType = "arraybuffer";
+    this.ws = ws;
+    ws.onopen = () => {
+      this.hello().catch((err) => this.helloFailed(err));
+    };
+    ws.onmessage = (ev) => this.receive(ev.data);
+    ws.onclose = () => this.dropped(ws);
+    ws.onerror = () => {
+      /* onclose follows; the state change is reported there */
+    };
+  }
+
+  async hello() {
+    const token = session.token();
+    const welcome = await this.request({ t: "hello", v: PROTOCOL_VERSION, name: this.opts.name(), token });
+    this.attempt = 0;
+    this.welcomed = true;
+    this.seq = null;
+    this.resyncing = false;
+    session.setToken(welcome.token);
+    if (typeof welcome.now === "number") this.clockOffset = welcome.now - Date.now();
+    this.setState("online");
+    this.opts.onWelcome(welcome);
+  }
+
+  /** @param {unknown} err */
+  helloFailed(err) {
+    if (err instanceof ServerError && err.code === "bad_token") {
+      // A token from another deployment or an expired secret: start a fresh session.
+      session.setToken(null);
+      this.hello().catch((e) => this.helloFailed(e));
+      return;
+    }
+    if (err instanceof ServerError && err.code === "bad_message") {
+      this.setState("offline");
+      return;
+    }
+  }
+
+  /** @param {WebSocket} ws */
+  dropped(ws) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    this.welcomed = false;
+    for (const p of this.pending.values()) p.reject(new ServerError("disconnected", "the connection dropped"));
+    this.pending.clear();
+    if (this.closedByUs) {
+      this.setState("offline");
+      return;
+    }
+    this.attempt += 1;
+    this.setState("reconnecting");
+    const delay = Math.min(5000, 250 * 2 ** Math.min(this.attempt, 5));
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  close() {
+    this.closedByUs = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.ws?.close(1000);
+  }
+
+  /** Drops the socket as a network failure would (used by the reload/resume tests too). */
+  drop() {
+    this.ws?.close(4000);
+  }
+
+  /**
+   * Sends a request and resolves with its reply, or rejects with a `ServerError`.
+   * @param {Msg} msg without `id` @returns {Promise<Msg>}
+   */
+  request(msg) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN || (!this.welcomed && msg.t !== "hello")) {
+      return Promise.reject(new ServerError("offline", "not connected — reconnecting"));
+    }
+    const id = this.nextId;
+    this.nextId = (this.nextId % 2147483647) + 1;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      ws.send(encode({ ...msg, id }));
+    });
+  }
+
+  /**
+   * Sends a message whose reply nobody waits for (the live aim preview).
+   * @param {Msg} msg
+   */
+  fire(msg) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN || !this.welcomed) return;
+    const id = this.nextId;
+    this.nextId = (this.nextId % 2147483647) + 1;
+    ws.send(encode({ ...msg, id }));
+  }
+
+  /** @param {unknown} data */
+  receive(data) {
+    if (!(data instanceof ArrayBuffer)) return;
+    /** @type {Msg} */
+    let msg;
+    try {
+      msg = /** @type {Msg} */ (decode(new Uint8Array(data)));
+    } catch {
+      return;
+    }
+    if (!msg || typeof msg !== "object") return;
+    const t = msg.t;
+    if (REPLIES.has(t) && typeof msg.id === "number" && this.pending.has(msg.id)) {
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (t === "error") p?.reject(new ServerError(msg.code, msg.msg));
+      else p?.resolve(msg);
+      // A `joined` reply is also news for the app (the quick-match pairing arrives so).
+      if (t === "joined") this.opts.onMessage(msg);
+      return;
+    }
+    if (ROOM_EVENTS.has(t) && typeof msg.seq === "number") {
+      if (t === "snapshot") {
+        this.seq = msg.seq;
+        this.resyncing = false;
+      } else if (this.resyncing) {
+        return; // the snapshot asked for replaces everything before it
+      } else if (this.seq !== null && msg.seq !== this.seq + 1) {
+        if (msg.seq <= this.seq) return; // an event already seen
+        // A gap: ask for the whole room again and skip until the snapshot arrives.
+        this.resync();
+        return;
+      } else {
+        this.seq = msg.seq;
+      }
+    }
+    if (t === "pong" && typeof msg.now === "number") this.clockOffset = msg.now - Date.now();
+    this.opts.onMessage(msg);
+  }
+
+  /** Asks for a fresh snapshot (its reply is the snapshot itself) and ignores events until it comes. */
+  resync() {
+    this.resyncing = true;
+    this.fire({ t: "resync" });
+  }
+
+  /** The server's clock now, in epoch ms. */
+  serverNow() {
+    return Date.now() + this.clockOffset;
+  }
+}
+
+/** The WebSocket URL of the page's own server. */
+export function defaultUrl() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/ws`;
+}

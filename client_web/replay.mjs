@@ -1,0 +1,185 @@
+// Stepping through a whole match from `GET /replay/<room>`: every room event in order.
+// Stepping forward onto a shot animates it; stepping back or jumping shows the table as
+// it stood after that event, taken from the events' own table views.
+
+import { decode } from "@msgpack/msgpack";
+
+import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
+import { Renderer } from "./render.mjs";
+import { decodeTracks } from "./trajectory.mjs";
+import { describeLag, describeRuling, describeShot } from "./verdict.mjs";
+
+/** @typedef {Record<string, any>} Msg */
+/** @typedef {import("./playback.mjs").BallFrame} BallFrame */
+
+/** @param {string} id @returns {HTMLElement} */
+function el(id) {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`missing element #${id}`);
+  return e;
+}
+
+/**
+ * One line for any room event.
+ * @param {Msg} e @param {string[]} names
+ * @returns {{ text: string, tone: string }}
+ */
+export function describeEvent(e, names) {
+  switch (e.t) {
+    case "snapshot":
+      return { text: `Table state (${e.view.status})`, tone: "neutral" };
+    case "shot_result": {
+      const d = describeShot(/** @type {any} */ (e), names);
+      return { text: d.headline, tone: d.tone };
+    }
+    case "ruling": {
+      const d = describeRuling(/** @type {any} */ (e), names);
+      return { text: d.headline, tone: d.tone };
+    }
+    case "placed":
+      return { text: `${names[e.seat]} places the cue ball`, tone: "neutral" };
+    case "chat":
+      return { text: `${e.name}: ${e.text}`, tone: "neutral" };
+    case "warning":
+      return { text: e.msg, tone: "foul" };
+    case "game_over":
+      return { text: `${names[e.winner] ?? "Nobody"} wins rack ${e.rack} (${e.reason}) — ${e.score[0]}–${e.score[1]}`, tone: "win" };
+    case "match_over":
+      return { text: `${names[e.winner] ?? "Nobody"} wins the match (${e.reason}) — ${e.score[0]}–${e.score[1]}`, tone: "win" };
+    case "presence":
+      return { text: e.seat === null ? `${e.spectators} watching` : `${names[e.seat]} ${e.connected ? "is back" : "dropped"}`, tone: "neutral" };
+    case "lag_result":
+      return { text: describeLag(/** @type {any} */ (e), names), tone: "neutral" };
+    default:
+      return { text: String(e.t), tone: "neutral" };
+  }
+}
+
+export class ReplayViewer {
+  constructor() {
+    this.renderer = new Renderer(/** @type {HTMLCanvasElement} */ (el("r-table")));
+    /** @type {Msg[]} */
+    this.events = [];
+    this.index = -1;
+    /** @type {string[]} */
+    this.names = ["Player 1", "Player 2"];
+    /** @type {Msg | null} */
+    this.table = null;
+    /** @type {{ playbacks: ShotPlayback[], start: number, last: number } | null} */
+    this.anim = null;
+    /** @type {string} */
+    this.room = "";
+    el("r-next").addEventListener("click", () => this.step(1));
+    el("r-prev").addEventListener("click", () => this.step(-1));
+    el("r-first").addEventListener("click", () => this.go(0));
+    el("r-last").addEventListener("click", () => this.go(this.events.length - 1));
+  }
+
+  /** @param {string} room */
+  async open(room) {
+    if (room === this.room && this.events.length) return;
+    const res = await fetch(`/replay/${encodeURIComponent(room)}`);
+    if (!res.ok) throw new Error(res.status === 404 ? `No replay for table ${room}` : `Replay failed: HTTP ${res.status}`);
+    const doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
+    this.room = room;
+    this.events = doc.events ?? [];
+    if (Array.isArray(doc.players) && doc.players.length === 2) this.names = doc.players.map(String);
+    const log = el("r-log");
+    log.replaceChildren();
+    this.events.forEach((e, i) => {
+      const names = this.namesAt(i);
+      const d = describeEvent(e, names);
+      const li = document.createElement("li");
+      li.className = d.tone;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "small";
+      b.textContent = String(i + 1);
+      b.setAttribute("aria-label", `Go to event ${i + 1}`);
+      b.addEventListener("click", () => this.go(i));
+      li.append(b, " ", d.text);
+      log.append(li);
+    });
+    el("r-line").textContent = `Replay of ${doc.settings?.name || room} · race to ${doc.settings?.race_to ?? "?"}`;
+    this.go(0);
+  }
+
+  /** Seat names as of event `i` (the latest snapshot before it). @param {number} i */
+  namesAt(i) {
+    for (let k = i; k >= 0; k--) {
+      const e = this.events[k];
+      if (e?.t === "snapshot") return [0, 1].map((s) => e.view.seats?.[s]?.name ?? this.names[s]);
+    }
+    return this.names;
+  }
+
+  /** The table after event `i`, from the last event that carries one. @param {number} i */
+  tableAt(i) {
+    /** @type {Msg | null} */
+    let table = null;
+    for (let k = 0; k <= i; k++) {
+      const e = this.events[k];
+      if (e.t === "snapshot") table = e.view.table;
+      else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
+      else if (e.t === "placed" && table) table = Object.assign({}, table, { balls: [e.pos, ...table.balls.slice(1)] });
+    }
+    return table;
+  }
+
+  /** @param {number} d */
+  step(d) {
+    const next = this.index + d;
+    if (next < 0 || next >= this.events.length) return;
+    this.go(next, d > 0);
+  }
+
+  /** @param {number} i @param {boolean} [animate] */
+  go(i, animate = false) {
+    if (!this.events.length) return;
+    this.index = Math.max(0, Math.min(this.events.length - 1, i));
+    const e = this.events[this.index];
+    this.names = this.namesAt(this.index);
+    this.anim = null;
+    if (animate && e.t === "shot_result") {
+      this.table = this.tableAt(this.index - 1);
+      this.anim = { playbacks: [new ShotPlayback(normaliseTracks(decodeTracks(e.traj)), e.duration, e.final)], start: performance.now(), last: 0 };
+    } else if (animate && e.t === "lag_result" && e.lags?.length) {
+      this.table = null;
+      this.anim = {
+        playbacks: e.lags.map((/** @type {Msg} */ l) => new ShotPlayback(normaliseTracks(decodeTracks(l.traj)), l.duration, null)),
+        start: performance.now(),
+        last: 0,
+      };
+    }
+    if (!this.anim) this.table = this.tableAt(this.index);
+    const d = describeEvent(e, this.names);
+    el("r-pos").textContent = `Event ${this.index + 1} of ${this.events.length}: ${d.text}`;
+    const t = this.tableAt(this.index);
+    for (const s of [0, 1]) {
+      el(`r-seat${s}`).textContent = `${this.names[s]}  ${t?.score?.[s] ?? 0}`;
+    }
+    for (const [k, li] of [...el("r-log").children].entries()) li.toggleAttribute("aria-current", k === this.index);
+  }
+
+  /** Draws one frame (called from the page's animation loop). */
+  frame() {
+    this.renderer.resize();
+    /** @type {BallFrame[]} */
+    let balls;
+    const a = this.anim;
+    if (a) {
+      const t = (performance.now() - a.start) / 1000;
+      const dt = Math.max(0, Math.min(0.1, t - a.last));
+      a.last = t;
+      balls = a.playbacks.flatMap((p) => p.frame(t));
+      for (const b of balls) if (b.wx || b.wy || b.wz) this.renderer.spin(b.n, b.wx, b.wy, b.wz, dt);
+      if (a.playbacks.every((p) => p.done(t))) {
+        this.anim = null;
+        this.table = this.tableAt(this.index);
+      }
+    } else {
+      balls = restingBalls(this.table?.balls ?? []);
+    }
+    this.renderer.draw(balls, { lowest: this.anim ? null : (this.table?.lowest ?? null) });
+  }
+}
