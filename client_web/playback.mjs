@@ -157,21 +157,17 @@ export class ShotPlayback {
    * @param {Map<number, Seg[]>} tracks
    * @param {number} duration seconds, from the server
    * @param {ReadonlyArray<readonly [number, number] | null> | null} final where the server says each ball stopped
-   * @param {Map<number, number>} [rename] draw track k as ball rename.get(k) (lag balls)
    */
-  constructor(tracks, duration, final, rename) {
+  constructor(tracks, duration, final) {
     this.tracks = tracks;
     this.duration = Math.max(duration, tracksDuration(tracks));
     this.final = final;
-    this.rename = rename ?? null;
   }
 
   /** @param {number} t seconds into the shot @returns {BallFrame[]} */
   frame(t) {
     if (t >= this.duration && this.final) return restingBalls(this.final);
-    const balls = sampleTracks(this.tracks, Math.min(t, this.duration));
-    if (this.rename) for (const b of balls) b.n = this.rename.get(b.n) ?? b.n;
-    return balls;
+    return sampleTracks(this.tracks, Math.min(t, this.duration));
   }
 
   /** @param {number} t */
