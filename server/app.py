@@ -1,0 +1,113 @@
+"""The server process: wires the store, the physics pool, the lobby, the gateway and
+the HTTP routes onto one port, and shuts them down in order."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+from websockets.asyncio.server import Server as WsServer
+from websockets.asyncio.server import serve
+
+from protocol.messages import MAX_CLIENT_FRAME
+from server.config import Config
+from server.gateway import Gateway
+from server.http import HttpRoutes
+from server.lobby import Lobby
+from server.metrics import Metrics
+from server.sessions import Sessions
+from server.simulation import PhysicsPool
+from server.store import Store, open_store
+
+log = logging.getLogger(__name__)
+
+
+class GameServer:
+    """One server process. `start()` binds and returns once ready; `stop()` drains."""
+
+    def __init__(
+        self, config: Config, store: Store | None = None, pool: PhysicsPool | None = None
+    ) -> None:
+        self.config = config
+        self.metrics = Metrics()
+        self.store = store if store is not None else open_store(config.store)
+        self._own_pool = pool is None
+        self.pool = pool if pool is not None else PhysicsPool(config.workers)
+        self.lobby = Lobby(config, self.store, self.pool, self.metrics)
+        self.gateway = Gateway(self.lobby, Sessions(config.secret), self.metrics)
+        self.routes = HttpRoutes(config.client_dir, self.metrics, self.lobby.replay, self._ready)
+        self.ready = False
+        self._ws: WsServer | None = None
+        self._lag_task: asyncio.Task[None] | None = None
+
+    def _ready(self) -> bool:
+        return self.ready
+
+    @property
+    def port(self) -> int:
+        assert self._ws is not None
+        return int(self._ws.sockets[0].getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        host = self.config.host
+        shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1", "") else host
+        return f"http://{shown}:{self.port}/"
+
+    async def start(self) -> None:
+        if self._own_pool:
+            await self.pool.start()
+        restored = await self.lobby.restore()
+        if restored:
+            log.info("restored %d rooms from the store", restored)
+        self._ws = await serve(
+            self.gateway.handle,
+            self.config.host,
+            self.config.port,
+            process_request=self.routes.process_request,
+            compression=None,
+            max_size=MAX_CLIENT_FRAME,
+            max_queue=32,
+            ping_interval=20,
+            ping_timeout=20,
+            close_timeout=5,
+        )
+        self._lag_task = asyncio.get_running_loop().create_task(self.metrics.watch_loop_lag())
+        self.ready = True
+
+    async def stop(self) -> None:
+        """Graceful: stop taking players, snapshot every room, close clients with 1001."""
+        self.ready = False
+        self.gateway.accepting = False
+        await self.lobby.shutdown()
+        self.gateway.close_all(1001, "server shutting down")
+        if self._ws is not None:
+            self._ws.close(close_connections=True)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._ws.wait_closed(), timeout=10)
+        if self._lag_task is not None:
+            self._lag_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lag_task
+        await self.store.close()
+        if self._own_pool:
+            await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
+
+
+async def run(config: Config) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+    server = GameServer(config)
+    await server.start()
+    print(f"ninepool server ready: open {server.url}", flush=True)
+    if not config.secret_given:
+        log.warning("no --secret given: session tokens will not survive a restart")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("shutting down")
+    await server.stop()

@@ -1,0 +1,104 @@
+"""One connected client as rooms and the lobby see it: who it is and how to reach it.
+
+Sending never waits: a frame is written straight into the connection's buffer (as
+`websockets.broadcast` does), so a room fans a shot out to every member in one pass and
+one slow reader cannot hold the room up. A reader that falls too far behind is
+disconnected instead of growing the buffer without bound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import msgspec
+from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.protocol import State
+
+from protocol import messages as m
+from protocol.codec import encode
+
+if TYPE_CHECKING:
+    from server.metrics import Metrics
+    from server.room import Room
+
+log = logging.getLogger(__name__)
+
+#: Bytes waiting in a connection's write buffer before it counts as too slow.
+MAX_PENDING_BYTES = 4 * 1024 * 1024
+
+
+class TokenBucket:
+    """`capacity` actions at once, refilled at `rate` per second."""
+
+    def __init__(self, capacity: float, rate: float) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = capacity
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Client:
+    def __init__(self, ws: ServerConnection | None, metrics: Metrics | None = None) -> None:
+        self.ws = ws
+        self.metrics = metrics
+        self.player: str | None = None
+        self.name = ""
+        #: The room this connection is in (set when a join is posted, cleared on leave).
+        self.room: Room | None = None
+        self.chat_bucket = TokenBucket(5, 0.5)
+        self.aim_bucket = TokenBucket(20, 20)
+        self._closing: set[asyncio.Task[None]] = set()
+        self.closed = False
+
+    @property
+    def open(self) -> bool:
+        return not self.closed and self.ws is not None and self.ws.state is State.OPEN
+
+    def send(self, data: bytes) -> None:
+        if not self.open or self.ws is None:
+            return
+        transport = self.ws.transport
+        if transport is not None and transport.get_write_buffer_size() > MAX_PENDING_BYTES:
+            log.info("closing a connection that does not keep up")
+            self.close(1008, "too slow")
+            return
+        broadcast([self.ws], data)
+        if self.metrics is not None:
+            self.metrics.frames_out.inc()
+
+    def send_message(self, message: msgspec.Struct) -> None:
+        self.send(encode(message))
+
+    def ok(self, request_id: int) -> None:
+        self.send_message(m.Ok(id=request_id))
+
+    def error(self, request_id: int | None, code: str, message: str) -> None:
+        if self.metrics is not None:
+            self.metrics.errors.labels(code).inc()
+        self.send_message(m.Error(id=request_id, code=code, msg=message))
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closed or self.ws is None:
+            return
+        self.closed = True
+        task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+
+def fan_out(clients: list[Client], data: bytes) -> None:
+    """Send one encoded frame to many clients."""
+    for client in clients:
+        client.send(data)

@@ -1,0 +1,173 @@
+"""The gateway: one coroutine per WebSocket connection.
+
+It decodes and validates every frame against `protocol/` (a bad frame gets an error
+reply and changes nothing), handles the session (`hello`), and hands everything about a
+room to that room's inbox. It holds no game state of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from protocol import errors
+from protocol import messages as m
+from protocol.codec import ProtocolError, decode_client
+from server.client import Client
+from server.lobby import Lobby
+from server.metrics import Metrics
+from server.room import Gone, Request, now_ms
+from server.sessions import Sessions, new_player_id
+
+log = logging.getLogger(__name__)
+
+#: Refused frames in a row before the connection is closed (1008).
+MAX_BAD_FRAMES = 8
+
+ROOM_MESSAGES = (
+    m.Ready,
+    m.Place,
+    m.Aim,
+    m.Shot,
+    m.LagShot,
+    m.Choose,
+    m.Concede,
+    m.Stalemate,
+    m.Extend,
+    m.Chat,
+    m.Rematch,
+    m.Resync,
+)
+
+
+class Gateway:
+    def __init__(self, lobby: Lobby, sessions: Sessions, metrics: Metrics) -> None:
+        self.lobby = lobby
+        self.sessions = sessions
+        self.metrics = metrics
+        self.accepting = True
+        self.clients: set[Client] = set()
+
+    async def handle(self, ws: ServerConnection) -> None:
+        client = Client(ws, self.metrics)
+        if not self.accepting:
+            client.error(None, errors.SHUTTING_DOWN, "the server is shutting down")
+            await ws.close(1001, "server shutting down")
+            return
+        self.clients.add(client)
+        self.metrics.connections.inc()
+        try:
+            await self._serve(client, ws)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.clients.discard(client)
+            self.metrics.connections.dec()
+            self.lobby.disconnected(client)
+            if client.room is not None:
+                client.room.post(Gone(client))
+            client.closed = True
+
+    async def _serve(self, client: Client, ws: ServerConnection) -> None:
+        bad_in_a_row = 0
+        async for frame in ws:
+            self.metrics.frames_in.inc()
+            try:
+                message = decode_client(frame)
+            except ProtocolError as exc:
+                client.error(exc.request_id, exc.code, exc.message)
+                bad_in_a_row += 1
+                if bad_in_a_row >= MAX_BAD_FRAMES:
+                    await ws.close(1008, "too many invalid frames")
+                    return
+                continue
+            bad_in_a_row = 0
+            try:
+                keep_going = self._dispatch(client, message)
+            except Exception:
+                log.exception("failed to handle %s", type(message).__name__)
+                client.error(message.id, errors.INTERNAL, "the server failed; nothing changed")
+                continue
+            if not keep_going:
+                await ws.close(1008, "protocol version mismatch")
+                return
+
+    def _dispatch(self, client: Client, message: m.ClientMessage) -> bool:
+        """Handle one valid message; False closes the connection."""
+        if isinstance(message, m.Hello):
+            return self._hello(client, message)
+        if client.player is None:
+            client.error(message.id, errors.HELLO_REQUIRED, "send hello first")
+            return True
+        if isinstance(message, m.Ping):
+            client.send_message(m.Pong(id=message.id, now=now_ms()))
+        elif isinstance(message, m.Lobby):
+            self.lobby.subscribe(client, message)
+        elif isinstance(message, m.Create):
+            self.lobby.create(client, message)
+        elif isinstance(message, m.Join):
+            self.lobby.join(client, message)
+        elif isinstance(message, m.Quick):
+            self.lobby.quick(client, message)
+        elif isinstance(message, m.Leave):
+            if client.room is not None:
+                client.room.post(Request(client, message))
+            elif self.lobby.unqueue(client):
+                client.ok(message.id)
+            else:
+                client.error(message.id, errors.NOT_IN_ROOM, "not in a room")
+        elif isinstance(message, ROOM_MESSAGES):
+            if isinstance(message, m.Aim) and not client.aim_bucket.take():
+                client.error(message.id, errors.RATE_LIMITED, "at most 20 aim previews a second")
+            elif client.room is None:
+                client.error(message.id, errors.NOT_IN_ROOM, "join a room first")
+            else:
+                client.room.post(Request(client, message))
+        else:  # pragma: no cover - every message type is handled above
+            client.error(message.id, errors.BAD_MESSAGE, "unexpected message")
+        return True
+
+    def _hello(self, client: Client, message: m.Hello) -> bool:
+        if client.player is not None:
+            client.error(message.id, errors.ALREADY_HELLO, "hello was already accepted")
+            return True
+        if message.v != m.PROTOCOL_VERSION:
+            client.error(
+                message.id,
+                errors.VERSION_MISMATCH,
+                f"this server speaks protocol {m.PROTOCOL_VERSION}, not {message.v}",
+            )
+            return False
+        if message.token is not None:
+            player = self.sessions.verify(message.token)
+            if player is None:
+                client.error(message.id, errors.BAD_TOKEN, "unknown or forged session token")
+                return True
+            token = message.token
+        else:
+            player = new_player_id()
+            token = self.sessions.issue(player)
+        client.player = player
+        client.name = message.name
+        seat_room = self.lobby.seated.get(player)
+        room_id = seat_room.id if seat_room is not None and not seat_room.closed else None
+        client.send_message(
+            m.Welcome(
+                id=message.id,
+                v=m.PROTOCOL_VERSION,
+                player=player,
+                name=message.name,
+                token=token,
+                now=now_ms(),
+                room=room_id,
+            )
+        )
+        if room_id is not None:
+            self.lobby.reattach(client)
+        return True
+
+    def close_all(self, code: int, reason: str) -> None:
+        for client in list(self.clients):
+            client.close(code, reason)

@@ -1,0 +1,159 @@
+"""Plain HTTP on the WebSocket port: the browser client, health, metrics and replays.
+
+websockets hands every request to `process_request` before the opening handshake; a
+request that is not a WebSocket upgrade gets an HTTP response from here and never
+becomes a connection.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http
+import mimetypes
+import re
+from collections.abc import Awaitable, Callable
+from email.utils import formatdate
+from pathlib import Path
+
+from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from server.metrics import Metrics
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".map": "application/json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".ico": "image/x-icon",
+    ".webmanifest": "application/manifest+json",
+    ".txt": "text/plain; charset=utf-8",
+    ".woff2": "font/woff2",
+    ".wasm": "application/wasm",
+}
+
+#: Third-party files the browser may load, and nothing else of node_modules.
+NODE_MODULES_ALLOWED = ("node_modules/@msgpack/msgpack/dist.esm/",)
+#: Folders of client_web/ that are not part of the served client.
+PRIVATE_PREFIXES = ("tests/", "node_modules/", ".")
+
+_ROOM_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})$")
+
+ReplayLoader = Callable[[str], Awaitable[bytes | None]]
+
+
+def _response(
+    status: http.HTTPStatus,
+    body: bytes,
+    content_type: str,
+    extra: dict[str, str] | None = None,
+) -> Response:
+    headers = Headers()
+    headers["Date"] = formatdate(usegmt=True)
+    headers["Content-Type"] = content_type
+    headers["Content-Length"] = str(len(body))
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Connection"] = "close"
+    for name, value in (extra or {}).items():
+        headers[name] = value
+    return Response(status.value, status.phrase, headers, body)
+
+
+def text_response(status: http.HTTPStatus, text: str, cache: str = "no-store") -> Response:
+    return _response(status, text.encode(), "text/plain; charset=utf-8", {"Cache-Control": cache})
+
+
+def _is_upgrade(request: Request) -> bool:
+    upgrade = request.headers.get("Upgrade", "")
+    return upgrade.lower() == "websocket"
+
+
+class HttpRoutes:
+    """Everything the port answers over plain HTTP."""
+
+    def __init__(
+        self,
+        client_dir: Path,
+        metrics: Metrics,
+        replay: ReplayLoader,
+        is_ready: Callable[[], bool],
+    ) -> None:
+        self.client_dir = client_dir.resolve()
+        self.metrics = metrics
+        self.replay = replay
+        self.is_ready = is_ready
+
+    async def process_request(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | None:
+        if _is_upgrade(request):
+            return None  # the WebSocket endpoint: any path
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
+            return text_response(http.HTTPStatus.OK, "ok\n")
+        if path == "/readyz":
+            if self.is_ready():
+                return text_response(http.HTTPStatus.OK, "ready\n")
+            return text_response(http.HTTPStatus.SERVICE_UNAVAILABLE, "not ready\n")
+        if path == "/metrics":
+            return _response(
+                http.HTTPStatus.OK,
+                self.metrics.render(),
+                METRICS_CONTENT_TYPE,
+                {"Cache-Control": "no-store"},
+            )
+        match = _ROOM_PATH.match(path)
+        if match:
+            document = await self.replay(match.group(1))
+            if document is None:
+                return text_response(http.HTTPStatus.NOT_FOUND, "no such room\n")
+            return _response(
+                http.HTTPStatus.OK,
+                document,
+                "application/msgpack",
+                {"Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"},
+            )
+        return self.static(path, request.headers.get("If-None-Match"))
+
+    def _resolve(self, path: str) -> Path | None:
+        relative = path.lstrip("/")
+        if relative == "" or relative.endswith("/"):
+            relative += "index.html"
+        if "\\" in relative or "\x00" in relative:
+            return None
+        parts = relative.split("/")
+        if any(part in ("", ".", "..") for part in parts):
+            return None
+        if relative.startswith(PRIVATE_PREFIXES) and not relative.startswith(NODE_MODULES_ALLOWED):
+            return None
+        candidate = (self.client_dir / relative).resolve()
+        if not candidate.is_relative_to(self.client_dir) or not candidate.is_file():
+            return None
+        return candidate
+
+    def static(self, path: str, if_none_match: str | None) -> Response:
+        file = self._resolve(path)
+        if file is None:
+            return text_response(http.HTTPStatus.NOT_FOUND, "not found\n")
+        suffix = file.suffix.lower()
+        content_type = CONTENT_TYPES.get(suffix) or (
+            mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        )
+        body = file.read_bytes()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+        # Third-party files change only with an install; the client's own files must be
+        # revalidated every time so a deploy reaches browsers at once.
+        is_vendor = path.lstrip("/").startswith("node_modules/")
+        cache = "public, max-age=86400" if is_vendor else "no-cache"
+        headers = {"ETag": etag, "Cache-Control": cache}
+        if if_none_match is not None and etag in [v.strip() for v in if_none_match.split(",")]:
+            response = _response(http.HTTPStatus.NOT_MODIFIED, b"", content_type, headers)
+            return response
+        return _response(http.HTTPStatus.OK, body, content_type, headers)

@@ -1,0 +1,122 @@
+"""Shots simulated away from the event loop, in a pool of worker processes.
+
+A simulation is CPU work of several milliseconds; on the event loop it would stall every
+room of the process. `PhysicsPool` runs `run_shot` in a `ProcessPoolExecutor` and the
+worker also encodes the trajectory, so the loop only receives compact bytes and the facts
+the referee needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+import time
+from collections.abc import Mapping
+
+import msgspec
+
+from protocol.trajectory import encode_tracks
+from server import physics
+
+Point = tuple[float, float]
+
+
+class SimResult(msgspec.Struct, frozen=True):
+    """What the room needs from one simulated shot (small, cheap to pickle)."""
+
+    final: dict[int, Point | None]
+    first: int | None
+    rails: tuple[int, ...]
+    pocketed: tuple[int, ...]
+    off_table: tuple[int, ...]
+    traj: bytes
+    duration: float
+    miscue: bool
+    #: For a lag (O6): the ball's distance from the head rail, None if the lag is lost.
+    lag_distance: float | None
+    #: Wall time the worker spent, seconds.
+    cpu_seconds: float
+
+    @property
+    def report(self) -> physics.ShotFacts:
+        return physics.ShotFacts(
+            first=self.first, rails=self.rails, pocketed=self.pocketed, off_table=self.off_table
+        )
+
+
+def run_shot(
+    balls: Mapping[int, Point],
+    angle: float,
+    speed: float,
+    tip: Point,
+    elevation: float,
+    lag: bool = False,
+) -> SimResult:
+    """Simulate one shot and encode its trajectory (runs in a worker process)."""
+    started = time.perf_counter()
+    shot = physics.Shot(angle=angle, speed=speed, tip=tip, elevation=elevation)
+    outcome = physics.simulate(dict(balls), shot)
+    traj = encode_tracks(outcome.tracks)
+    report = outcome.report
+    return SimResult(
+        final=dict(outcome.final),
+        first=report.first,
+        rails=tuple(report.rails),
+        pocketed=tuple(report.pocketed),
+        off_table=tuple(report.off_table),
+        traj=traj,
+        duration=float(outcome.duration),
+        miscue=bool(outcome.miscue),
+        lag_distance=physics.lag_distance(outcome) if lag else None,
+        cpu_seconds=time.perf_counter() - started,
+    )
+
+
+def _warm_up() -> int:
+    """Import and exercise the physics once so the first real shot is not slow."""
+    run_shot({0: (0.5, 0.6), 1: (1.905, 0.635)}, 0.0, 1.0, (0.0, 0.0), 0.0)
+    return 0
+
+
+class PhysicsPool:
+    """The worker pool. `workers=0` runs shots in one thread (for tiny hosts only: the
+    simulation then competes with the event loop for the interpreter)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor: concurrent.futures.Executor
+        if workers > 0:
+            # forkserver: workers never inherit the event loop's threads or sockets.
+            context = multiprocessing.get_context("forkserver")
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=workers, mp_context=context
+            )
+        else:
+            self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+
+    async def start(self) -> None:
+        """Start every worker and load the physics in it before the server is ready."""
+        loop = asyncio.get_running_loop()
+        count = max(1, self.workers)
+        await asyncio.gather(
+            *(loop.run_in_executor(self._executor, _warm_up) for _ in range(count))
+        )
+
+    async def simulate(
+        self, balls: Mapping[int, Point], shot: physics.Shot, lag: bool = False
+    ) -> SimResult:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor,
+            run_shot,
+            dict(balls),
+            float(shot.angle),
+            float(shot.speed),
+            (float(shot.tip[0]), float(shot.tip[1])),
+            float(shot.elevation),
+            lag,
+        )
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)

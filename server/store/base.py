@@ -1,0 +1,61 @@
+"""Where rooms live between events: a small async interface with several backends.
+
+A room keeps two things in the store:
+
+- its **snapshot**: everything needed to bring the room back (opaque bytes the room
+  writes and reads; the store never looks inside), replaced on every change;
+- its **event log**: every room event, in `seq` order, appended and never rewritten.
+  Replays (`GET /replay/<room>`) read it.
+
+`save` replaces the snapshot and appends log entries *atomically*: after a crash a
+reader sees either both or neither. The room awaits `save` before it tells anyone about
+the change, so nothing a client was told is ever lost.
+
+Implementations must be safe to call from one event loop by many rooms at once. They
+must keep entries in the order given and must refuse (raise `StoreError`) an entry whose
+`seq` is not greater than the last one stored for the room.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from typing import NamedTuple
+
+
+class LogEntry(NamedTuple):
+    """One room event: its per-room sequence number and the encoded message."""
+
+    seq: int
+    data: bytes
+
+
+class StoreError(Exception):
+    """The store refused an operation (a corrupt call, or the backend failed)."""
+
+
+class Store(abc.ABC):
+    """Snapshots and event logs of rooms."""
+
+    @abc.abstractmethod
+    async def save(self, room: str, snapshot: bytes, entries: Sequence[LogEntry] = ()) -> None:
+        """Atomically replace `room`'s snapshot and append `entries` to its log."""
+
+    @abc.abstractmethod
+    async def load(self, room: str) -> bytes | None:
+        """The room's latest snapshot, or None if the store has no such room."""
+
+    @abc.abstractmethod
+    async def rooms(self) -> list[str]:
+        """Ids of every room with a snapshot, in no particular order."""
+
+    @abc.abstractmethod
+    async def log(self, room: str, after: int = 0) -> list[LogEntry]:
+        """The room's log entries with `seq > after`, in order (empty for an unknown room)."""
+
+    @abc.abstractmethod
+    async def delete(self, room: str) -> None:
+        """Forget the room: snapshot and log. Deleting an unknown room is not an error."""
+
+    async def close(self) -> None:  # noqa: B027 - optional hook, most stores need nothing
+        """Release connections or files; the store is not used afterwards."""

@@ -1,0 +1,54 @@
+"""From the server's values to the wire's views (pure functions)."""
+
+from __future__ import annotations
+
+from protocol import messages as m
+from server.rules import Verdict
+from server.table import Table, player_seat
+
+
+def seat_of(player: str | None) -> int | None:
+    return player_seat(player)
+
+
+def table_view(table: Table, clock: m.ClockView | None) -> m.TableView:
+    state = table.state
+    lowest = state.on_table[0] if state.on_table else None
+    breaker = player_seat(state.breaker)
+    return m.TableView(
+        rack=state.rack,
+        breaker=breaker if breaker is not None else 0,
+        turn=player_seat(state.turn),
+        ball_in_hand=state.ball_in_hand,
+        push_out_allowed=state.push_out_allowed,
+        choice_pending=state.choice_pending,
+        balls=list(table.balls),
+        lowest=lowest,
+        score=list(state.score),
+        fouls=list(state.consecutive_fouls),
+        warned=sorted(player_seat(p) or 0 for p in state.warned),
+        stalemate_warning=state.stalemate_warning,
+        stalemate_proposed_by=player_seat(state.stalemate_proposed_by),
+        match_over=state.match_over,
+        match_winner=player_seat(state.match_winner),
+        clock=clock,
+    )
+
+
+def verdict_view(verdict: Verdict) -> m.VerdictView:
+    return m.VerdictView(
+        foul=verdict.foul,
+        fouls=list(verdict.fouls),
+        reasons=[(rule, text) for rule, text in verdict.reasons],
+        notes=[(rule, text) for rule, text in verdict.notes],
+        spotted=list(verdict.spotted),
+        game_over=verdict.game_over,
+        game_winner=player_seat(verdict.game_winner),
+        game_end=verdict.game_end,
+        match_over=verdict.match_over,
+        match_winner=player_seat(verdict.match_winner),
+        new_rack=verdict.new_rack,
+        warned=player_seat(verdict.warned),
+        stalemate=verdict.stalemate,
+        stalemate_warning_given=verdict.stalemate_warning_given,
+    )
