@@ -1,0 +1,1 @@
+"""Test vectors shared by the Python and JavaScript decoders, and the script that makes them."""
