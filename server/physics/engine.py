@@ -388,7 +388,7 @@ def simulate(
     final: dict[int, tuple[float, float] | None] = {}
     for i, ball_id in enumerate(sim.ids):
         seg = sim.seg[i]
-        if sim.on_table[i] and not WORLD.ball_clear_of_table(
+        if sim.on_table[i] and not WORLD.ball_resting_ok(
             (seg[1], seg[2]), sim.radius - OFF_TABLE_MARGIN
         ):
             # Never expected: the cushion outline is closed. Reported, not hidden.

@@ -85,7 +85,7 @@ def validate_positions(balls: Mapping[int, Point]) -> dict[int, Point]:
         point = _check_point(balls[ball_id], f"ball {ball_id}")
         # A resting ball may touch a cushion to rounding error; a tolerance keeps positions
         # from a previous shot valid.
-        if not WORLD.ball_clear_of_table(point, R - OVERLAP_TOLERANCE):
+        if not WORLD.ball_resting_ok(point, R - OVERLAP_TOLERANCE):
             raise PlacementError(
                 "off_surface", f"ball {ball_id} at {point} is not on the playing surface"
             )

@@ -56,16 +56,25 @@ class TableWorld:
             sensor.sensor = True
             sensor.filter = pymunk.ShapeFilter(categories=POCKET)
             shapes.append(self._register(sensor, pocket))
-        bed = pymunk.Poly(
-            body, [(0.0, 0.0), (table.length, 0.0), (table.length, table.width), (0.0, table.width)]
-        )
-        bed.sensor = True
-        bed.filter = pymunk.ShapeFilter(categories=BED)
-        shapes.append(bed)
+        # The bed: the surface between the noses, plus each pocket's throat between its
+        # facings (a ball can come to rest there, on the shelf before the hole).
+        outlines = [
+            [(0.0, 0.0), (table.length, 0.0), (table.length, table.width), (0.0, table.width)]
+        ]
+        for pocket in table.pockets.values():
+            j0, j1 = pocket.jaws
+            outlines.append([j0.point, j0.facing.end, j1.facing.end, j1.point])
+        for outline in outlines:
+            bed = pymunk.Poly(body, outline)
+            bed.sensor = True
+            bed.filter = pymunk.ShapeFilter(categories=BED)
+            shapes.append(bed)
         self.space.add(*shapes)
         self._cushion_filter = pymunk.ShapeFilter(mask=CUSHION | POCKET)
         self._bed_filter = pymunk.ShapeFilter(mask=BED)
         self._solid_filter = pymunk.ShapeFilter(mask=CUSHION | POCKET)
+        self._cushion_only = pymunk.ShapeFilter(mask=CUSHION)
+        self._pocket_only = pymunk.ShapeFilter(mask=POCKET)
 
     def _register(self, shape: pymunk.Shape, item: Line | Tip | Pocket) -> pymunk.Shape:
         self._index[shape] = len(self._items)
@@ -90,16 +99,28 @@ class TableWorld:
         return Candidates(tuple(lines), tuple(tips), tuple(pockets))
 
     def on_bed(self, pos: Point) -> bool:
-        """True when the point lies on the playing surface between the cushion noses."""
+        """True when the point lies on the slate: between the noses or in a pocket throat."""
         hits = self.space.point_query(pos, 0.0, self._bed_filter)
         return any(hit.distance <= 0.0 for hit in hits)
 
     def ball_clear_of_table(self, pos: Point, radius: float) -> bool:
-        """True when a ball centred at ``pos`` is on the bed, clear of cushions and holes."""
+        """True when a ball centred at ``pos`` is on the bed, clear of cushions and holes:
+        where a ball may be placed by hand."""
         if not self.on_bed(pos):
             return False
         hits = self.space.point_query(pos, radius, self._solid_filter)
         return not any(hit.distance < radius for hit in hits)
+
+    def ball_resting_ok(self, pos: Point, radius: float) -> bool:
+        """True when a ball can rest with its centre at ``pos``: on the slate, clear of the
+        cushions, its centre not over a hole (it may hang over the edge of one)."""
+        if not self.on_bed(pos):
+            return False
+        hits = self.space.point_query(pos, radius, self._cushion_only)
+        if any(hit.distance < radius for hit in hits):
+            return False
+        holes = self.space.point_query(pos, 0.0, self._pocket_only)
+        return not any(hit.distance < 0.0 for hit in holes)
 
     def touching_balls(
         self, pos: Point, radius: float, balls: Mapping[int, Point], slack: float = 0.0

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from server.physics import DEFAULT_PARAMS, TABLE, Params, Shot, ShotOutcome, simulate
 from server.physics.motion import state_at
 from server.physics.outcome import Segment
+from server.physics.world import WORLD
 
 R = TABLE.ball_radius
 Point = tuple[float, float]
@@ -30,7 +31,7 @@ def segment_at(track: tuple[Segment, ...], t: float) -> Segment:
 
 def velocity_after(outcome: ShotOutcome, ball: int, t: float) -> tuple[float, float]:
     seg = segment_at(outcome.tracks[ball], t)
-    x, y, vx, vy, *_ = state_at(seg, t)
+    _, _, vx, vy, *_ = state_at(seg, t)
     return vx, vy
 
 
@@ -215,7 +216,9 @@ def random_layout(rng: random.Random) -> dict[int, Point]:
                 rng.uniform(margin, TABLE.length - margin),
                 rng.uniform(margin, TABLE.width - margin),
             )
-            if all(math.dist(p, q) >= 2.0 * R + 1e-4 for q in balls.values()):
+            if WORLD.ball_clear_of_table(p, R) and all(
+                math.dist(p, q) >= 2.0 * R + 1e-4 for q in balls.values()
+            ):
                 balls[number] = p
                 break
     return balls
@@ -234,12 +237,10 @@ def random_shot(rng: random.Random) -> Shot:
 
 def final_state_problems(out: ShotOutcome) -> list[str]:
     """Balls resting outside the playing surface or overlapping another ball."""
-    from server.physics.world import WORLD
-
     problems = []
     rest = {k: p for k, p in out.final.items() if p is not None}
     for k, p in rest.items():
-        if not WORLD.ball_clear_of_table(p, R - 1e-7):
+        if not WORLD.ball_resting_ok(p, R - 1e-7):
             problems.append(f"ball {k} off the surface at {p}")
     ids = sorted(rest)
     for i, a in enumerate(ids):
@@ -304,3 +305,32 @@ def jaw_point_shot(speed: float, pocket: str = "F1", jaw: int = 1) -> ShotOutcom
     c = j.tip.centre
     start = (c[0] + 0.3 * u[0], c[1] + 0.3 * u[1])
     return simulate({0: start}, Shot(angle_deg((-u[0], -u[1])), speed, (0.0, 0.4)))
+
+
+def in_flight_problems(out: ShotOutcome, step: float = 0.002) -> list[str]:
+    """Sample every ball's trajectory and report overlaps or balls outside the outline
+    at any moment (not just at rest), and jumps between consecutive segments."""
+    problems: list[str] = []
+    for ball, track in out.tracks.items():
+        for prev, seg in zip(track, track[1:], strict=False):
+            x, y, *_ = state_at(prev, seg.t0)
+            if math.hypot(x - seg.x, y - seg.y) > 1e-9:
+                problems.append(f"ball {ball} jumps at t = {seg.t0}")
+    n = int(out.duration / step) + 2
+    for k in range(n):
+        t = k * step
+        pos: dict[int, Point] = {}
+        for ball, track in out.tracks.items():
+            seg = segment_at(track, t)
+            if seg.state >= 4 and seg.t0 <= t:
+                continue
+            x, y, *_ = state_at(seg, t)
+            pos[ball] = (x, y)
+            if not WORLD.on_bed((x, y)):
+                problems.append(f"ball {ball} off the slate at t = {t:.3f}: {(x, y)}")
+        ids = sorted(pos)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                if math.dist(pos[a], pos[b]) < 2.0 * R - 1e-7:
+                    problems.append(f"balls {a} and {b} overlap at t = {t:.3f}")
+    return problems

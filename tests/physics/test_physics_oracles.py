@@ -1,0 +1,237 @@
+"""The accuracy oracles of the physics issue, each measured on the real table."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+import pytest
+from physics_oracles import (
+    centre_ball_roll,
+    corner_pocket_shot,
+    cushion_rebound_angle,
+    cushion_square_ratio,
+    cut_shot,
+    final_state_problems,
+    in_flight_problems,
+    jaw_point_shot,
+    random_layout,
+    random_shot,
+    rolling_deflection_closed_form,
+    stun_full_ball,
+    thin_cut_makes_contact,
+)
+
+from server.physics import DEFAULT_PARAMS, Params, Shot, simulate
+
+Figure = Callable[[str], None]
+FRICTIONLESS = Params(mu_ball=0.0)
+ELASTIC_FRICTIONLESS = Params(mu_ball=0.0, e_ball=1.0)
+
+
+# 1 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("speed", [0.2, 0.5, 0.7])
+def test_oracle1_centre_ball_rolls_at_five_sevenths(speed: float, figure: Figure) -> None:
+    result = centre_ball_roll(speed)
+    ratio_error = result.roll_ratio / (5.0 / 7.0) - 1.0
+    distance_error = result.distance / result.expected_distance - 1.0
+    figure(
+        f"1 natural roll v={speed}: roll speed error {ratio_error:+.2e}, "
+        f"distance to rest error {distance_error:+.2e}"
+    )
+    assert result.first_state == 2  # a centre-ball hit slides first
+    assert abs(ratio_error) <= 0.005
+    assert abs(distance_error) <= 0.01
+
+
+@pytest.mark.parametrize("speed", [0.5, 3.0, 8.0])
+def test_oracle1_tip_height_04_has_no_sliding_phase(speed: float) -> None:
+    out = simulate({0: (0.3, 0.635)}, Shot(0.0, speed, (0.0, 0.4)))
+    first_contact = out.events[0].t if out.events else math.inf
+    before = [seg for seg in out.tracks[0] if seg.t0 < first_contact]
+    assert before[0].state == 3
+    assert all(seg.state != 2 for seg in before)
+
+
+# 2 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("speed", [0.5, 2.0, 5.0, 10.0])
+def test_oracle2_full_ball_stun_hit(speed: float, figure: Figure) -> None:
+    e = DEFAULT_PARAMS.e_ball
+    cue_ratio, object_ratio = stun_full_ball(speed)
+    figure(
+        f"2 stun full ball v={speed}: cue keeps {cue_ratio:.6f} (limit {(1 - e) / 2:.4f}), "
+        f"object {object_ratio:.6f} (expected {(1 + e) / 2:.4f})"
+    )
+    assert cue_ratio <= (1.0 - e) / 2.0 + 0.01
+    assert object_ratio == pytest.approx((1.0 + e) / 2.0, rel=0.01)
+
+
+# 3 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("speed", [0.5, 2.0, 5.0, 10.0])
+@pytest.mark.parametrize("cut", [0.0, 15.0, 30.0, 45.0, 60.0, 75.0, 85.0])
+def test_oracle3_frictionless_object_ball_follows_line_of_centres(
+    cut: float, speed: float, figure: Figure
+) -> None:
+    result = cut_shot(cut, speed, FRICTIONLESS)
+    error = abs(result.object_dir - result.line_of_centres)
+    figure(
+        f"3 frictionless cut {cut}° v={speed}: object ball off the line of centres by {error:.2e}°"
+    )
+    assert error <= 0.1
+    assert result.line_of_centres == pytest.approx(cut, abs=0.01)
+
+
+@pytest.mark.parametrize("speed", [0.5, 1.0, 3.0, 10.0])
+@pytest.mark.parametrize("cut", [10.0, 30.0, 45.0, 60.0, 80.0])
+def test_oracle3_throw_with_friction(cut: float, speed: float, figure: Figure) -> None:
+    result = cut_shot(cut, speed)
+    figure(f"3 throw cut {cut}° v={speed}: {result.throw:.3f}°")
+    # Cut-induced throw turns the object ball toward the cue ball's path.
+    assert 0.0 < result.throw <= 6.0
+
+
+def test_oracle3_spin_induced_throw_side() -> None:
+    # A full hit with side spin: right english (ω_z > 0, counter-clockwise from above)
+    # moves the cue ball's front contact point toward +y (its left), and the friction
+    # drags the object ball that way: right english throws it left, left english right.
+    cue, obj = (0.5, 0.635), (0.5 + 0.3 + 2 * 0.028575, 0.635)
+    right = simulate({0: cue, 1: obj}, Shot(0.0, 1.0, (0.3, 0.0)))
+    left = simulate({0: cue, 1: obj}, Shot(0.0, 1.0, (-0.3, 0.0)))
+
+    def object_vy(out: object) -> float:
+        seg = next(s for s in out.tracks[1] if s.state != 0)  # type: ignore[attr-defined]
+        return float(seg.vy)
+
+    assert object_vy(right) > 0.0 > object_vy(left)
+
+
+# 4 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cut", [5.0, 20.0, 30.0, 45.0, 60.0, 75.0, 85.0])
+def test_oracle4_stun_cut_separates_at_90_degrees(cut: float, figure: Figure) -> None:
+    elastic = cut_shot(cut, 2.0, ELASTIC_FRICTIONLESS)
+    default_e = cut_shot(cut, 2.0, FRICTIONLESS)
+    figure(
+        f"4 stun cut {cut}°: separation {elastic.separation:.4f}° (e = 1), "
+        f"{default_e.separation:.3f}° (e = {DEFAULT_PARAMS.e_ball})"
+    )
+    assert elastic.separation == pytest.approx(90.0, abs=2.0)
+    if cut >= 40.0:  # with e < 1 the cue ball keeps (1 − e)/2 of the normal speed
+        assert default_e.separation == pytest.approx(90.0, abs=2.0)
+
+
+@pytest.mark.parametrize("cut", [10.0, 20.0, 30.0, 45.0, 60.0, 75.0])
+@pytest.mark.parametrize("e", [1.0, 0.95])
+def test_oracle4_rolling_cue_ball_deflection(cut: float, e: float, figure: Figure) -> None:
+    params = Params(mu_ball=0.0, e_ball=e)
+    result = cut_shot(cut, 2.0, params, stun=False, distance=0.5)
+    measured = -result.cue_final_deflection  # the cue ball turns toward −y
+    expected = rolling_deflection_closed_form(cut, e)
+    figure(f"4 rolling deflection cut {cut}° e={e}: {measured:.4f}° vs {expected:.4f}°")
+    assert measured == pytest.approx(expected, abs=1.0)
+
+
+def test_oracle4_half_ball_deflection_is_33_7_degrees() -> None:
+    assert rolling_deflection_closed_form(30.0, 1.0) == pytest.approx(33.7, abs=0.05)
+    result = cut_shot(30.0, 2.0, ELASTIC_FRICTIONLESS, stun=False, distance=0.5)
+    assert -result.cue_final_deflection == pytest.approx(33.7, abs=1.0)
+
+
+# 5 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cut", [80.0, 85.0, 87.0, 88.0, 89.0, 89.5])
+def test_oracle5_thin_cuts_make_contact_at_10_ms(cut: float) -> None:
+    assert thin_cut_makes_contact(cut, 10.0)
+
+
+def test_oracle5_random_shots_leave_no_ball_off_table_or_overlapping(figure: Figure) -> None:
+    rng = random.Random(20240501)
+    failures = []
+    events = 0
+    for k in range(500):
+        balls = random_layout(rng)
+        out = simulate(balls, random_shot(rng))
+        events += len(out.events)
+        problems = final_state_problems(out)
+        if problems:
+            failures.append((k, problems))
+    figure(
+        f"5 random shots: 500 simulated, {len(failures)} with a ball off the table or "
+        f"overlapping, {events} events"
+    )
+    assert not failures
+
+
+def test_oracle5_no_overlap_or_escape_at_any_moment() -> None:
+    rng = random.Random(7)
+    for _ in range(25):
+        out = simulate(random_layout(rng), random_shot(rng))
+        assert in_flight_problems(out, step=0.005) == []
+
+
+# 6 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("speed", [0.5, 1.0, 2.0, 4.0])
+def test_oracle6_cushion_rebound_ratio(speed: float, figure: Figure) -> None:
+    ratio = cushion_square_ratio(speed)
+    figure(
+        f"6 cushion v={speed}: rebound ratio {ratio:.5f} vs e_cushion "
+        f"{DEFAULT_PARAMS.e_cushion} ({ratio / DEFAULT_PARAMS.e_cushion - 1:+.2e})"
+    )
+    assert ratio == pytest.approx(DEFAULT_PARAMS.e_cushion, rel=0.02)
+
+
+def test_oracle6_running_english_widens_reverse_narrows(figure: Figure) -> None:
+    plain = cushion_rebound_angle(0.0)
+    running = cushion_rebound_angle(-0.3)
+    reverse = cushion_rebound_angle(0.3)
+    figure(f"6 english at 45°: plain {plain:.2f}°, running {running:.2f}°, reverse {reverse:.2f}°")
+    assert running > plain + 1.0
+    assert reverse < plain - 1.0
+
+
+def test_oracle6_han2005_model_is_selectable() -> None:
+    han = Params(ball_cushion_model="han2005")
+    ratio = cushion_square_ratio(2.0, han)
+    theta = han.cushion_angle
+    e = han.e_cushion
+    expected = (1 + e) * math.cos(theta) ** 2 + 2 / 7 * math.sin(theta) ** 2 - 1
+    assert ratio == pytest.approx(expected, rel=0.01)
+
+
+# 7 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pocket", ["H0", "H1", "F0", "F1"])
+@pytest.mark.parametrize("speed", [1.0, 2.0, 4.0, 6.0, 8.0])
+def test_oracle7_ball_rolled_at_corner_pocket_centre_drops(pocket: str, speed: float) -> None:
+    out = corner_pocket_shot(speed, pocket)
+    assert out.report.pocketed == (0,)
+    assert [e.kind for e in out.events] == ["pocket"]
+    assert out.events[0].pocket == pocket
+    assert out.final[0] is None
+    assert out.tracks[0][-1].state == 4
+
+
+@pytest.mark.parametrize(("pocket", "jaw"), [("F1", 0), ("F1", 1), ("H0", 0), ("S0", 0), ("S1", 1)])
+@pytest.mark.parametrize("speed", [1.0, 3.0, 6.0])
+def test_oracle7_ball_driven_into_jaw_point_rattles_out(
+    pocket: str, jaw: int, speed: float
+) -> None:
+    out = jaw_point_shot(speed, pocket, jaw)
+    first = out.events[0]
+    assert first.kind == "rail" and first.jaw == pocket
+    assert not any(e.kind == "pocket" and e.pocket == pocket for e in out.events)
+
+
+# 8 (determinism across processes) is in test_physics_determinism.py.
