@@ -104,9 +104,11 @@ class TableWorld:
         return any(hit.distance <= 0.0 for hit in hits)
 
     def ball_clear_of_table(self, pos: Point, radius: float) -> bool:
-        """True when a ball centred at ``pos`` is on the bed, clear of cushions and holes:
-        where a ball may be placed by hand."""
-        if not self.on_bed(pos):
+        """True when a ball centred at ``pos`` lies wholly on the playing surface between
+        the cushion noses, clear of cushions and holes: where a ball may be placed by hand."""
+        x, y = pos
+        t = self.table
+        if not (radius <= x <= t.length - radius and radius <= y <= t.width - radius):
             return False
         hits = self.space.point_query(pos, radius, self._solid_filter)
         return not any(hit.distance < radius for hit in hits)

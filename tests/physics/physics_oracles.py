@@ -7,6 +7,7 @@ benchmark prints them.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -312,7 +313,7 @@ def in_flight_problems(out: ShotOutcome, step: float = 0.002) -> list[str]:
     at any moment (not just at rest), and jumps between consecutive segments."""
     problems: list[str] = []
     for ball, track in out.tracks.items():
-        for prev, seg in zip(track, track[1:], strict=False):
+        for prev, seg in itertools.pairwise(track):
             x, y, *_ = state_at(prev, seg.t0)
             if math.hypot(x - seg.x, y - seg.y) > 1e-9:
                 problems.append(f"ball {ball} jumps at t = {seg.t0}")
