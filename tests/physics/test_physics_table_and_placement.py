@@ -26,7 +26,7 @@ R = TABLE.ball_radius
 
 def test_table_dimensions_and_markings() -> None:
     assert (TABLE.length, TABLE.width) == (2.54, 1.27)
-    assert 2 * R == pytest.approx(0.05715)
+    assert pytest.approx(0.05715) == 2 * R
     assert TABLE.head_string_x == pytest.approx(2.54 / 4)
     assert TABLE.foot_spot == pytest.approx((2.54 * 3 / 4, 1.27 / 2))
     assert set(TABLE.pockets) == {"H0", "H1", "S0", "S1", "F0", "F1"}
