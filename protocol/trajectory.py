@@ -287,11 +287,10 @@ def _segment_problem(segment: object) -> str:
     return ""
 
 
-def _put_signed(out: bytearray, values: Sequence[int]) -> None:
-    """Zigzag + LEB128: small magnitudes of either sign take one byte."""
+def _put_varints(out: bytearray, values: Sequence[int]) -> None:
+    """LEB128 for non-negative integers: seven bits a byte, low bits first."""
     append = out.append
-    for value in values:
-        z = value << 1 if value >= 0 else ~(value << 1)
+    for z in values:
         if z < 0x80:
             append(z)
         elif z < 0x4000:
@@ -302,13 +301,6 @@ def _put_signed(out: bytearray, values: Sequence[int]) -> None:
                 append((z & 0x7F) | 0x80)
                 z >>= 7
             append(z)
-
-
-def _put_unsigned(out: bytearray, value: int) -> None:
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
 
 
 def _encode_track(out: bytearray, ball: int, track: object) -> None:
@@ -328,8 +320,9 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
     kept = [k for k in range(len(rows)) if k == last or ticks[k + 1] != ticks[k]]
 
     out.append(ball)
-    _put_unsigned(out, len(kept))
-    _put_unsigned(out, ticks[kept[0]])
+    # Everything after the ball number is a varint: counts, durations, head bytes (all
+    # below 0x80, so one byte each) and zigzagged corrections, written in one pass.
+    values = [len(kept), ticks[kept[0]]]
 
     q_p = _Q_POSITION
     inv_p = 1.0 / q_p
@@ -346,7 +339,7 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
         start = ticks[k]
         if j < final:
             n = ticks[kept[j + 1]] - start
-            _put_unsigned(out, n)
+            values.append(n)
             level = n.bit_length()
         else:
             n = 0
@@ -370,10 +363,11 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
         cy = floor((ty - ppy) * inv_p + 0.5)
         px = ppx + cx * q_p
         py = ppy + cy * q_p
-        fields: list[int] = []
+        slot = len(values)
+        values.append(head)
         if cx or cy:
             head |= _HAS_POSITION
-            fields += (cx, cy)
+            values += ((cx << 1) ^ (cx >> 63), (cy << 1) ^ (cy >> 63))
 
         q_v = _Q_VELOCITY[level]
         q_a = _Q_ACCELERATION[level]
@@ -400,7 +394,12 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
             vy = pvy + kvy * q_v
             ax = ax + kax * q_a
             ay = ay + kay * q_a
-            fields += (kvx, kvy, kax, kay)
+            values += (
+                (kvx << 1) ^ (kvx >> 63),
+                (kvy << 1) ^ (kvy >> 63),
+                (kax << 1) ^ (kax >> 63),
+                (kay << 1) ^ (kay >> 63),
+            )
 
         q_dw = _Q_SPIN_RATE[level]
         half_dw = q_dw / 2.0
@@ -431,12 +430,19 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
             dwx = dwx + kdx * q_dw
             dwy = dwy + kdy * q_dw
             dwz = dwz + kdz * q_dw
-            fields += (kwx, kwy, kwz, kdx, kdy, kdz)
+            values += (
+                (kwx << 1) ^ (kwx >> 63),
+                (kwy << 1) ^ (kwy >> 63),
+                (kwz << 1) ^ (kwz >> 63),
+                (kdx << 1) ^ (kdx >> 63),
+                (kdy << 1) ^ (kdy >> 63),
+                (kdz << 1) ^ (kdz >> 63),
+            )
 
-        out.append(head)
-        _put_signed(out, fields)
+        values[slot] = head
         span = n * TICK
         reach = 0.5 * span * span
+    _put_varints(out, values)
 
 
 # --------------------------------------------------------------------------- decoding
@@ -480,8 +486,15 @@ class _Reader:
         raise TrajectoryError(f"malformed trajectory: integer too long in {what}")
 
     def signed(self, what: str) -> int:
+        """Zigzag: 0, 1, 2, 3, … → 0, -1, 1, -2, …; most corrections fit one byte."""
+        pos = self.pos
+        if pos < self.end:
+            b = self.data[pos]
+            if b < 0x80:
+                self.pos = pos + 1
+                return (b >> 1) ^ -(b & 1)
         z = self.unsigned(what)
-        return z >> 1 if not z & 1 else -((z + 1) >> 1)
+        return (z >> 1) ^ -(z & 1)
 
 
 def decode_tracks(data: bytes | bytearray | memoryview) -> dict[int, list[Segment]]:
@@ -582,13 +595,24 @@ def _decode_track(reader: _Reader, ball: int) -> list[Segment]:
 
 def _check_decoded(where: str, s: Segment) -> None:
     """Well-formed bytes can still describe absurd motion; refuse it rather than draw it."""
-    slack = _DECODE_SLACK
-    if (
-        max(abs(s.x), abs(s.y)) > _POSITION_LIMIT + slack
-        or max(abs(s.vx), abs(s.vy)) > _VELOCITY_LIMIT + slack
-        or max(abs(s.ax), abs(s.ay)) > _ACCELERATION_LIMIT + slack
-        or max(abs(s.wx), abs(s.wy), abs(s.wz)) > _SPIN_LIMIT + slack
-        or max(abs(s.dwx), abs(s.dwy), abs(s.dwz)) > _SPIN_RATE_LIMIT + slack
+    p = _POSITION_LIMIT + _DECODE_SLACK
+    v = _VELOCITY_LIMIT + _DECODE_SLACK
+    a = _ACCELERATION_LIMIT + _DECODE_SLACK
+    w = _SPIN_LIMIT + _DECODE_SLACK
+    dw = _SPIN_RATE_LIMIT + _DECODE_SLACK
+    if not (
+        -p <= s.x <= p
+        and -p <= s.y <= p
+        and -v <= s.vx <= v
+        and -v <= s.vy <= v
+        and -a <= s.ax <= a
+        and -a <= s.ay <= a
+        and -w <= s.wx <= w
+        and -w <= s.wy <= w
+        and -w <= s.wz <= w
+        and -dw <= s.dwx <= dw
+        and -dw <= s.dwy <= dw
+        and -dw <= s.dwz <= dw
     ):
         raise TrajectoryError(f"malformed trajectory: {where} value out of range at t={s.t0:g}")
 
