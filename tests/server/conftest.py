@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
 
 import pytest
 
 from server.app import GameServer
 from server.simulation import PhysicsPool
+from server.store import Store
 from tests.server.support import Peer, make_config
 
 
@@ -21,12 +23,29 @@ def physics_pool() -> Iterator[PhysicsPool]:
     pool.close()
 
 
+ServerFactory = Callable[..., Awaitable[GameServer]]
+
+
 @pytest.fixture
-async def server(physics_pool: PhysicsPool) -> AsyncIterator[GameServer]:
-    game_server = GameServer(make_config(), pool=physics_pool)
-    await game_server.start()
-    yield game_server
-    await game_server.stop()
+async def make_server(physics_pool: PhysicsPool) -> AsyncIterator[ServerFactory]:
+    """Start servers with settings of the test's choosing; all are stopped afterwards."""
+    started: list[GameServer] = []
+
+    async def factory(store: Store | None = None, **overrides: Any) -> GameServer:
+        game_server = GameServer(make_config(**overrides), store=store, pool=physics_pool)
+        await game_server.start()
+        started.append(game_server)
+        return game_server
+
+    yield factory
+    for game_server in reversed(started):
+        if game_server.ready:
+            await game_server.stop()
+
+
+@pytest.fixture
+async def server(make_server: ServerFactory) -> GameServer:
+    return await make_server()
 
 
 @pytest.fixture

@@ -44,9 +44,14 @@ class Peer:
         self.gaps = 0
 
     @classmethod
-    async def connect(cls, server: GameServer, name: str, token: str | None = None) -> Peer:
+    async def connect_raw(cls, server: GameServer, name: str = "") -> Peer:
+        """A connection that has not said hello yet."""
         ws = await connect(f"ws://127.0.0.1:{server.port}/ws", compression=None, max_size=2**22)
-        peer = cls(ws, name)
+        return cls(ws, name)
+
+    @classmethod
+    async def connect(cls, server: GameServer, name: str, token: str | None = None) -> Peer:
+        peer = await cls.connect_raw(server, name)
         welcome = await peer.request(
             {"t": "hello", "v": m.PROTOCOL_VERSION, "name": name, "token": token}
         )
