@@ -14,6 +14,7 @@ import math
 import random
 import zlib
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -526,18 +527,41 @@ def test_random_bytes_are_refused(data: bytes) -> None:
 # --------------------------------------------------------------------------- the engine
 
 
-def test_a_real_break_from_the_physics_engine() -> None:
-    """The seam itself: the engine's own tracks, once `server.physics` can simulate a break."""
+def _physics() -> object:
     physics = pytest.importorskip("server.physics")
-    simulate = getattr(physics, "simulate", None)
-    rack = getattr(physics, "rack", None)
-    shot_type = getattr(physics, "Shot", None)
-    if simulate is None or rack is None or shot_type is None:
-        pytest.skip("server.physics does not simulate yet")
-    balls = dict(rack(1))
-    balls.setdefault(0, (0.635, 0.635))
-    cue = balls[0]
+    for name in ("simulate", "rack", "kitchen_spot", "Shot"):
+        if not hasattr(physics, name):
+            pytest.skip(f"server.physics has no {name} yet")
+    return physics
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_real_breaks_from_the_physics_engine(seed: int) -> None:
+    """The seam itself: the engine's own tracks for a 10 m/s break."""
+    physics: Any = _physics()
+    balls = dict(physics.rack(seed))
+    cue = balls[0] = physics.kitchen_spot()
     aim = math.degrees(math.atan2(balls[1][1] - cue[1], balls[1][0] - cue[0]))
-    outcome = simulate(balls, shot_type(angle=aim, speed=10.0, tip=(0.0, 0.0), elevation=0.0))
+    shot = physics.Shot(angle=aim, speed=10.0, tip=(0.0, 0.0), elevation=0.0)
+    outcome = physics.simulate(balls, shot)
     data, _ = roundtrip(outcome.tracks)
     assert len(data) <= 8 * 1024
+
+
+def test_real_shots_from_the_physics_engine() -> None:
+    physics: Any = _physics()
+    rng = random.Random(17)
+    for _ in range(10):
+        balls: dict[int, tuple[float, float]] = {}
+        while len(balls) < 10:
+            spot = (rng.uniform(0.1, 2.44), rng.uniform(0.1, 1.17))
+            if all(math.dist(spot, other) > 0.07 for other in balls.values()):
+                balls[len(balls)] = spot
+        shot = physics.Shot(
+            angle=rng.uniform(0, 360),
+            speed=rng.uniform(0.5, 6),
+            tip=(rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3)),
+            elevation=0.0,
+        )
+        data, _ = roundtrip(physics.simulate(balls, shot).tracks)
+        assert len(data) <= 2 * 1024
