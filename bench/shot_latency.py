@@ -1,0 +1,296 @@
+"""Shot latency: shot input → `shot_result` delivered to 2 players and 10 spectators.
+
+    .venv/bin/python bench/shot_latency.py                  # 1,000 shots, 2 physics workers
+    .venv/bin/python bench/shot_latency.py --shots 200 --json
+
+The server runs in its own process (as in production), with the real physics pool and
+the in-memory store, on loopback. Two scripted players play a real match (aiming at the
+lowest ball; rematches when a match ends) while ten spectators watch; every shot is
+timed from the moment the shooter's frame is sent until the `shot_result` has arrived
+at every one of the twelve clients.
+
+Inside the server process a probe measures the event loop's lag (how late a 5 ms sleep
+wakes) for the whole run. Afterwards each shot is simulated again here, alone, to get
+its simulation time (physics plus trajectory encoding, as a worker does it), so the
+server's own overhead per shot — latency minus simulation — can be reported too.
+Nothing asserts a time; the figures are printed as medians, p95 and p99.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import multiprocessing
+import signal
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import msgpack  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+
+from protocol import messages as m  # noqa: E402
+from protocol.codec import decode_server  # noqa: E402
+from server.app import GameServer  # noqa: E402
+from server.config import Config  # noqa: E402
+from server.simulation import run_shot  # noqa: E402
+
+SPECTATORS = 10
+PROBE_INTERVAL = 0.005
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, math.ceil(q / 100.0 * len(ordered)) - 1))
+    return ordered[k]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {
+        "n": len(values),
+        "p50_ms": percentile(values, 50) * 1000,
+        "p95_ms": percentile(values, 95) * 1000,
+        "p99_ms": percentile(values, 99) * 1000,
+        "max_ms": max(values) * 1000,
+        "mean_ms": statistics.fmean(values) * 1000,
+    }
+
+
+# --- the server process ----------------------------------------------------------------
+
+
+def serve(workers: int, ready: Any, results: Any) -> None:
+    """Child process: the game server plus an event-loop lag probe."""
+
+    async def main() -> None:
+        config = Config(host="127.0.0.1", port=0, workers=workers, log_level="WARNING", seed=7)
+        server = GameServer(config)
+        await server.start()
+        lags: list[float] = []
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+
+        async def probe() -> None:
+            while True:
+                start = loop.time()
+                await asyncio.sleep(PROBE_INTERVAL)
+                lags.append(max(0.0, loop.time() - start - PROBE_INTERVAL))
+
+        probe_task = loop.create_task(probe())
+        ready.send(server.port)
+        await stop.wait()
+        probe_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await probe_task
+        results.send(lags)
+        await server.stop()
+
+    asyncio.run(main())
+
+
+# --- the clients -------------------------------------------------------------------------
+
+
+@dataclass
+class Client:
+    ws: ClientConnection
+    name: str
+    next_id: int = 1
+    table: m.TableView | None = None
+    arrivals: dict[int, float] = field(default_factory=dict)
+    pending: list[m.ServerMessage] = field(default_factory=list)
+    got: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.next_id += 1
+        await self.ws.send(msgpack.packb({**message, "id": self.next_id}))
+
+    async def reader(self) -> None:
+        with contextlib.suppress(Exception):
+            async for frame in self.ws:
+                now = time.perf_counter()
+                message = decode_server(frame)  # type: ignore[arg-type]
+                if isinstance(message, m.ShotResult):
+                    self.arrivals[message.seq] = now
+                table = getattr(message, "table", None)
+                if isinstance(table, m.TableView):
+                    self.table = table
+                if isinstance(message, m.Snapshot) and message.view.table is not None:
+                    self.table = message.view.table
+                self.pending.append(message)
+                self.got.set()
+
+    async def wait_for(self, kind: type, timeout: float = 60.0) -> Any:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            for index, message in enumerate(self.pending):
+                if isinstance(message, kind):
+                    del self.pending[index]
+                    return message
+            self.got.clear()
+            await asyncio.wait_for(self.got.wait(), max(0.01, deadline - loop.time()))
+
+
+async def open_client(port: int, name: str) -> tuple[Client, asyncio.Task[None]]:
+    ws = await connect(f"ws://127.0.0.1:{port}/ws", compression=None, max_size=2**22)
+    client = Client(ws, name)
+    task = asyncio.get_running_loop().create_task(client.reader())
+    await client.send({"t": "hello", "v": m.PROTOCOL_VERSION, "name": name})
+    await client.wait_for(m.Welcome)
+    return client, task
+
+
+def aim(table: m.TableView) -> tuple[float, float]:
+    """Straight at the lowest ball; a hard break when the cue ball is in the kitchen."""
+    cue = table.balls[0]
+    target = table.balls[table.lowest] if table.lowest is not None else None
+    if cue is None or target is None:
+        return 0.0, 2.0
+    angle = math.degrees(math.atan2(target[1] - cue[1], target[0] - cue[0]))
+    return angle, 10.0 if table.ball_in_hand == "kitchen" else 3.0
+
+
+@dataclass
+class Sample:
+    latency_all: float
+    latency_each: list[float]
+    balls: dict[int, tuple[float, float]]
+    angle: float
+    speed: float
+
+
+async def drive(port: int, shots: int) -> tuple[list[Sample], float]:
+    ana, ana_task = await open_client(port, "Ana")
+    ben, ben_task = await open_client(port, "Ben")
+    tasks = [ana_task, ben_task]
+    await ana.send({"t": "create", "settings": {"race_to": 21, "first_break": "draw"}})
+    joined = await ana.wait_for(m.Joined)
+    await ben.send({"t": "join", "room": joined.room})
+    await ben.wait_for(m.Joined)
+    watchers: list[Client] = []
+    for i in range(SPECTATORS):
+        watcher, task = await open_client(port, f"Watcher{i}")
+        await watcher.send({"t": "join", "room": joined.room, "role": "spectator"})
+        await watcher.wait_for(m.Joined)
+        watchers.append(watcher)
+        tasks.append(task)
+    players = [ana, ben]
+    everyone = players + watchers
+    await ana.send({"t": "ready"})
+    await ben.send({"t": "ready"})
+    await ana.wait_for(m.LagResult)
+
+    samples: list[Sample] = []
+    started = time.perf_counter()
+    while len(samples) < shots:
+        table = ana.table
+        assert table is not None
+        if table.match_over:
+            for player in players:
+                await player.send({"t": "rematch"})
+            await ana.wait_for(m.LagResult)
+            continue
+        assert table.turn is not None
+        shooter = players[table.turn]
+        if table.choice_pending:
+            await shooter.send({"t": "choose", "choice": "shoot"})
+            await ana.wait_for(m.Ruling)
+            continue
+        angle, speed = aim(table)
+        balls = {b: p for b, p in enumerate(table.balls) if p is not None}
+        sent = time.perf_counter()
+        await shooter.send({"t": "shot", "angle": angle, "speed": speed})
+        result = await ana.wait_for(m.ShotResult)
+        for client in everyone:
+            while result.seq not in client.arrivals:
+                await client.wait_for(m.ShotResult)
+        each = [client.arrivals[result.seq] - sent for client in everyone]
+        samples.append(Sample(max(each), each, balls, angle, speed))
+        # Other players' copies are not needed any more.
+        for client in everyone:
+            client.pending = [p for p in client.pending if not isinstance(p, m.ShotResult)]
+    elapsed = time.perf_counter() - started
+    for client in everyone:
+        await client.ws.close()
+    for task in tasks:
+        task.cancel()
+    return samples, elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shots", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+
+    context = multiprocessing.get_context("spawn")
+    ready_recv, ready_send = context.Pipe(duplex=False)
+    results_recv, results_send = context.Pipe(duplex=False)
+    child = context.Process(target=serve, args=(args.workers, ready_send, results_send))
+    child.start()
+    port = ready_recv.recv()
+    try:
+        samples, elapsed = asyncio.run(drive(port, args.shots))
+    finally:
+        assert child.pid is not None
+        import os
+
+        os.kill(child.pid, signal.SIGTERM)
+    lags: list[float] = results_recv.recv()
+    child.join(30)
+
+    # Simulation time of each shot, measured alone after the run.
+    sim_times = []
+    for sample in samples:
+        begin = time.perf_counter()
+        run_shot(sample.balls, sample.angle, sample.speed, (0.0, 0.0), 0.0)
+        sim_times.append(time.perf_counter() - begin)
+    overhead = [s.latency_all - sim for s, sim in zip(samples, sim_times, strict=True)]
+    per_client = [value for s in samples for value in s.latency_each]
+    report = {
+        "shots": len(samples),
+        "clients": 2 + SPECTATORS,
+        "workers": args.workers,
+        "shots_per_second": len(samples) / elapsed,
+        "latency_to_all_clients": summary([s.latency_all for s in samples]),
+        "latency_per_client": summary(per_client),
+        "simulation": summary(sim_times),
+        "overhead_latency_minus_simulation": summary(overhead),
+        "event_loop_lag": summary(lags),
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return
+    print(
+        f"{report['shots']} shots, {report['clients']} clients, {args.workers} workers, "
+        f"{report['shots_per_second']:.1f} shots/s"
+    )
+    for key in (
+        "latency_to_all_clients",
+        "latency_per_client",
+        "simulation",
+        "overhead_latency_minus_simulation",
+        "event_loop_lag",
+    ):
+        figures = report[key]
+        assert isinstance(figures, dict)
+        print(
+            f"{key:36s} p50 {figures['p50_ms']:7.2f} ms   p95 {figures['p95_ms']:7.2f} ms   "
+            f"p99 {figures['p99_ms']:7.2f} ms   max {figures['max_ms']:7.2f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
