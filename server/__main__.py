@@ -17,6 +17,9 @@ def main(argv: list[str] | None = None) -> int:
         level=config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    if config.log_level != "DEBUG":
+        # One line per HTTP request and closed connection is noise outside debugging.
+        logging.getLogger("websockets").setLevel(logging.WARNING)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run(config))

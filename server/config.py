@@ -40,10 +40,6 @@ class Config:
     client_dir: Path = CLIENT_DIR
     #: Aim previews are relayed at most this often (seconds).
     aim_interval: float = 0.1
-    #: Seconds a client may lag behind before it is disconnected (slow consumer).
-    max_outbox: int = 512
-    #: Rooms with nobody in them for this long are closed (seconds).
-    idle_room_ttl: float = 600.0
 
 
 def _env(environ: Mapping[str, str], name: str, default: str | None) -> str | None:

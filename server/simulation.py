@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import multiprocessing
 import time
 from collections.abc import Mapping
@@ -20,6 +21,8 @@ from protocol.trajectory import encode_tracks
 from server import physics
 
 Point = tuple[float, float]
+
+log = logging.getLogger(__name__)
 
 
 class SimResult(msgspec.Struct, frozen=True):
@@ -85,15 +88,16 @@ class PhysicsPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._executor: concurrent.futures.Executor
-        if workers > 0:
+        self._executor = self._new_executor()
+
+    def _new_executor(self) -> concurrent.futures.Executor:
+        if self.workers > 0:
             # forkserver: workers never inherit the event loop's threads or sockets.
             context = multiprocessing.get_context("forkserver")
-            self._executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers, mp_context=context
+            return concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context
             )
-        else:
-            self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        return concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
     async def start(self) -> None:
         """Start every worker and load the physics in it before the server is ready."""
@@ -107,9 +111,7 @@ class PhysicsPool:
         self, balls: Mapping[int, Point], shot: physics.Shot, lag: bool = False
     ) -> SimResult:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor,
-            run_shot,
+        args = (
             dict(balls),
             float(shot.angle),
             float(shot.speed),
@@ -117,6 +119,14 @@ class PhysicsPool:
             float(shot.elevation),
             lag,
         )
+        try:
+            return await loop.run_in_executor(self._executor, run_shot, *args)
+        except concurrent.futures.BrokenExecutor:
+            # A worker died (killed, out of memory): replace the pool and try once more.
+            log.error("the physics pool broke; starting a new one")
+            broken, self._executor = self._executor, self._new_executor()
+            broken.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._executor, run_shot, *args)
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
