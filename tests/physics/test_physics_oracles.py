@@ -235,3 +235,13 @@ def test_oracle7_ball_driven_into_jaw_point_rattles_out(
 
 
 # 8 (determinism across processes) is in test_physics_determinism.py.
+
+
+@pytest.mark.parametrize("speed", [0.5, 1.0, 2.0, 4.0, 6.0])
+def test_oracle7_ball_frozen_to_the_rail_runs_into_the_corner(speed: float) -> None:
+    # Rolling along the y0f nose (centre one radius off it) into F0: it brushes the
+    # y0f jaw's point at most, and drops.
+    r = DEFAULT_PARAMS.ball_radius
+    out = simulate({0: (2.0, r)}, Shot(0.0, speed, (0.0, 0.4)))
+    assert out.report.pocketed == (0,)
+    assert out.events[-1].pocket == "F0"
