@@ -384,7 +384,13 @@ def _after_play(
         consecutive_fouls=counts,
         warned=tuple(p for p, c in zip(after.players, counts, strict=True) if c >= FOULS_TO_WARN),
     )
-    after, warning_given, stalemate = _track_progress(after, player, progress, notes)
+    if after.is_break:
+        # R14/R15: a clock foul before the break leaves the rack unbroken, so no game is
+        # under way and no inning of it has been played: it must not count toward (or
+        # bring) the stalemate warning, just as no stalemate can be agreed before the break.
+        warning_given = stalemate = False
+    else:
+        after, warning_given, stalemate = _track_progress(after, player, progress, notes)
     base = msgspec.structs.replace(
         base, notes=tuple(notes), warned=warned, stalemate_warning_given=warning_given
     )
