@@ -623,10 +623,17 @@ def render(report: Mapping[str, Any]) -> str:
         f"pooltool first call {pt['first_call_s']:.2f} s (numba JIT or its cache), warm-up pass "
         f"{pt['warmup_s']:.2f} s; both engines ran every input once untimed before timing",
         "",
-        "targets (issue 3): break CPU median ≤ 20 ms: "
-        f"{_yes(t['break_cpu']['ours']['median'] <= 0.020)}; break ≤ ½ pooltool's (wall median): "
-        f"{_yes(t['break_wall']['ratio']['median'] <= 0.5)}; random shot p95 ≤ 10 ms (wall): "
-        f"{_yes(t['shot_wall']['ours']['p95'] <= 0.010)}; worker RSS ≤ 100 MB: "
+        "targets (issue 3), CPU first (wall time also counts waiting for a busy core):",
+        f"  break median ≤ 20 ms CPU: {_ms(t['break_cpu']['ours']['median'])} "
+        f"{_yes(t['break_cpu']['ours']['median'] <= 0.020)}",
+        f"  break ≤ ½ pooltool's: ratio of medians CPU {t['break_cpu']['ratio']['median']:.3f} "
+        f"{_yes(t['break_cpu']['ratio']['median'] <= 0.5)}, wall "
+        f"{t['break_wall']['ratio']['median']:.3f} "
+        f"{_yes(t['break_wall']['ratio']['median'] <= 0.5)}",
+        f"  random shot p95 ≤ 10 ms: CPU {_ms(t['shot_cpu']['ours']['p95'])} "
+        f"{_yes(t['shot_cpu']['ours']['p95'] <= 0.010)}, wall {_ms(t['shot_wall']['ours']['p95'])} "
+        f"{_yes(t['shot_wall']['ours']['p95'] <= 0.010)}",
+        f"  worker RSS ≤ 100 MB: {rss['rss_after_shots_mb']:.1f} MB "
         f"{_yes(rss['rss_after_shots_mb'] <= 100.0)}",
         "",
         "agreement on the same inputs (different models: reported, not judged)",
@@ -662,7 +669,11 @@ def render(report: Mapping[str, Any]) -> str:
 
 
 def _yes(ok: bool) -> str:
-    return "met" if ok else "NOT met"
+    return "(met)" if ok else "(NOT met)"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000.0:.2f} ms"
 
 
 def _loadavg() -> str:
