@@ -14,6 +14,15 @@ the change, so nothing a client was told is ever lost.
 Implementations must be safe to call from one event loop by many rooms at once. They
 must keep entries in the order given and must refuse (raise `StoreError`) an entry whose
 `seq` is not greater than the last one stored for the room.
+
+**Fencing.** When rooms are owned through leases (several nodes, `server.cluster`), each
+owner holds a fencing epoch that grows with every new owner of the room. It passes that
+epoch as `save(..., fence=epoch)`; a save whose fence is stale raises `FencedError` and
+changes nothing, so an owner that was paused past its lease can never overwrite the
+newer owner's work. A store with a lease service (Redis) checks the fence against the
+lease's current epoch; a store without one refuses a fence lower than the highest fence
+it has already accepted for the room (kept even after `delete`). `fence=None` (a lone
+node) skips the check.
 """
 
 from __future__ import annotations
@@ -34,12 +43,25 @@ class StoreError(Exception):
     """The store refused an operation (a corrupt call, or the backend failed)."""
 
 
+class FencedError(StoreError):
+    """The save carried a stale fencing epoch: another owner has the room now."""
+
+
 class Store(abc.ABC):
     """Snapshots and event logs of rooms."""
 
     @abc.abstractmethod
-    async def save(self, room: str, snapshot: bytes, entries: Sequence[LogEntry] = ()) -> None:
-        """Atomically replace `room`'s snapshot and append `entries` to its log."""
+    async def save(
+        self,
+        room: str,
+        snapshot: bytes,
+        entries: Sequence[LogEntry] = (),
+        *,
+        fence: int | None = None,
+    ) -> None:
+        """Atomically replace `room`'s snapshot and append `entries` to its log.
+
+        With `fence`, raise `FencedError` (and change nothing) if that epoch is stale."""
 
     @abc.abstractmethod
     async def load(self, room: str) -> bytes | None:

@@ -4,15 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from server.store.base import LogEntry, Store, StoreError
+from server.store.base import FencedError, LogEntry, Store, StoreError
 
 
 class MemoryStore(Store):
     def __init__(self) -> None:
         self._snapshots: dict[str, bytes] = {}
         self._logs: dict[str, list[LogEntry]] = {}
+        # Highest fencing epoch accepted per room; outlives `delete` so a stale owner
+        # cannot bring a deleted room back.
+        self._fences: dict[str, int] = {}
 
-    async def save(self, room: str, snapshot: bytes, entries: Sequence[LogEntry] = ()) -> None:
+    async def save(
+        self,
+        room: str,
+        snapshot: bytes,
+        entries: Sequence[LogEntry] = (),
+        *,
+        fence: int | None = None,
+    ) -> None:
+        if fence is not None and fence < self._fences.get(room, fence):
+            raise FencedError(f"room {room}: fence {fence} is stale ({self._fences[room]})")
         log = self._logs.setdefault(room, [])
         last = log[-1].seq if log else -1
         for entry in entries:
@@ -20,6 +32,8 @@ class MemoryStore(Store):
                 raise StoreError(f"room {room}: log entry {entry.seq} does not follow {last}")
             last = entry.seq
         # Checked first, then applied in one step with no await between: atomic for readers.
+        if fence is not None:
+            self._fences[room] = fence
         self._snapshots[room] = bytes(snapshot)
         log.extend(LogEntry(e.seq, bytes(e.data)) for e in entries)
 

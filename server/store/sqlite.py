@@ -1,0 +1,234 @@
+"""The embedded store of a lone node: one SQLite file, so a restart resumes every room.
+
+SQLite calls block, so they never run on the event loop: each store owns one worker
+thread, the only thread that ever touches its connection. Calls queue on that thread and
+run one after another, which also makes every `save` a plain serial transaction.
+
+The file is opened in WAL mode (readers never wait for the writer, a crash mid-write
+leaves the last committed state) with `synchronous=FULL`, so a commit that returned is on
+disk even if the machine loses power right after. A file that is not ours, is corrupt, or
+cannot be written raises `StoreError` when the store is opened, not at the first shot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from server.store.base import FencedError, LogEntry, Store, StoreError
+from server.store.validate import check_after, check_room, check_save
+
+T = TypeVar("T")
+
+#: Stored in the file header (`PRAGMA user_version`); a file with another value is refused.
+SCHEMA_VERSION = 1
+
+_SCHEMA = (
+    # One row per room: the latest snapshot, replaced on every save.
+    "CREATE TABLE rooms (room TEXT PRIMARY KEY, snapshot BLOB NOT NULL)",
+    # The event log; (room, seq) is also the index replays and the seq check read.
+    "CREATE TABLE events (room TEXT NOT NULL, seq INTEGER NOT NULL, data BLOB NOT NULL,"
+    " PRIMARY KEY (room, seq))",
+    # Highest fencing epoch accepted per room; kept when the room is deleted.
+    "CREATE TABLE fences (room TEXT PRIMARY KEY, fence INTEGER NOT NULL)",
+)
+_TABLES = frozenset({"rooms", "events", "fences"})
+
+
+class SqliteStore(Store):
+    """Rooms in one SQLite file. Opening checks the file and raises `StoreError` if unusable."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path).expanduser()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
+        self._connection: sqlite3.Connection | None = None
+        self._closed = False
+        try:
+            # Opening blocks the caller once, at start-up, so a bad file fails loudly there.
+            self._executor.submit(self._open).result()
+        except BaseException:
+            self._executor.shutdown(wait=True)
+            raise
+
+    @property
+    def healthy(self) -> bool:
+        return not self._closed
+
+    async def ping(self) -> bool:
+        """True if the file answers a query (for `/readyz`)."""
+        try:
+            await self._call(lambda db: db.execute("SELECT 1").fetchone())
+        except StoreError:
+            return False
+        return True
+
+    # --- the Store interface --------------------------------------------------------------
+
+    async def save(
+        self,
+        room: str,
+        snapshot: bytes,
+        entries: Sequence[LogEntry] = (),
+        *,
+        fence: int | None = None,
+    ) -> None:
+        room, snapshot, checked, fence = check_save(room, snapshot, entries, fence)
+
+        def write(db: sqlite3.Connection) -> None:
+            if fence is not None:
+                row = db.execute("SELECT fence FROM fences WHERE room = ?", (room,)).fetchone()
+                if row is not None and fence < row[0]:
+                    raise FencedError(f"room {room}: fence {fence} is stale (at {row[0]})")
+                db.execute(
+                    "INSERT INTO fences (room, fence) VALUES (?, ?)"
+                    " ON CONFLICT (room) DO UPDATE SET fence = excluded.fence",
+                    (room, fence),
+                )
+            if checked:
+                (last,) = db.execute(
+                    "SELECT coalesce(max(seq), -1) FROM events WHERE room = ?", (room,)
+                ).fetchone()
+                first = checked[0].seq
+                if first <= last:
+                    raise StoreError(f"room {room}: log entry {first} does not follow {last}")
+            db.execute(
+                "INSERT INTO rooms (room, snapshot) VALUES (?, ?)"
+                " ON CONFLICT (room) DO UPDATE SET snapshot = excluded.snapshot",
+                (room, snapshot),
+            )
+            db.executemany(
+                "INSERT INTO events (room, seq, data) VALUES (?, ?, ?)",
+                [(room, entry.seq, entry.data) for entry in checked],
+            )
+
+        await self._call(lambda db: _transaction(db, write))
+
+    async def load(self, room: str) -> bytes | None:
+        room = check_room(room)
+        row = await self._call(
+            lambda db: db.execute("SELECT snapshot FROM rooms WHERE room = ?", (room,)).fetchone()
+        )
+        return None if row is None else bytes(row[0])
+
+    async def rooms(self) -> list[str]:
+        rows = await self._call(lambda db: db.execute("SELECT room FROM rooms").fetchall())
+        return [str(row[0]) for row in rows]
+
+    async def log(self, room: str, after: int = 0) -> list[LogEntry]:
+        room, after = check_room(room), check_after(after)
+        rows = await self._call(
+            lambda db: db.execute(
+                "SELECT seq, data FROM events WHERE room = ? AND seq > ? ORDER BY seq",
+                (room, after),
+            ).fetchall()
+        )
+        return [LogEntry(int(seq), bytes(data)) for seq, data in rows]
+
+    async def delete(self, room: str) -> None:
+        room = check_room(room)
+
+        def forget(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM rooms WHERE room = ?", (room,))
+            db.execute("DELETE FROM events WHERE room = ?", (room,))
+
+        await self._call(lambda db: _transaction(db, forget))
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        loop = asyncio.get_running_loop()
+        # Queued behind every call already submitted, so those finish first.
+        await loop.run_in_executor(self._executor, self._close_connection)
+        self._executor.shutdown(wait=False)
+
+    # --- on the store's thread ------------------------------------------------------------
+
+    async def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        if self._closed:
+            raise StoreError(f"store {self.path} is closed")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._run, work)
+
+    def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        if self._connection is None:
+            raise StoreError(f"store {self.path} is closed")
+        try:
+            return work(self._connection)
+        except sqlite3.Error as exc:
+            raise StoreError(f"sqlite store {self.path}: {exc}") from exc
+
+    def _open(self) -> None:
+        if self.path.is_dir():
+            raise StoreError(f"sqlite store {self.path}: is a directory, not a database file")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"sqlite store {self.path}: cannot create its folder: {exc}") from exc
+        try:
+            db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"sqlite store {self.path}: cannot open: {exc}") from exc
+        try:
+            _prepare(db, self.path)
+        except sqlite3.Error as exc:
+            db.close()
+            raise StoreError(f"sqlite store {self.path}: unusable file: {exc}") from exc
+        except BaseException:
+            db.close()
+            raise
+        self._connection = db
+
+    def _close_connection(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+
+def _prepare(db: sqlite3.Connection, path: Path) -> None:
+    """Check the file is a room store of this version (creating one in an empty file),
+    switch to WAL, and prove the file is writable with a real write."""
+    # The first read of a file that is not SQLite fails here ("file is not a database").
+    (mode,) = db.execute("PRAGMA journal_mode = WAL").fetchone()
+    if str(mode).lower() != "wal":
+        raise StoreError(f"sqlite store {path}: cannot use WAL mode (got {mode!r})")
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        tables = {
+            str(name)
+            for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if version == 0 and not tables:
+            for statement in _SCHEMA:
+                db.execute(statement)
+        elif version != SCHEMA_VERSION or not tables.issuperset(_TABLES):
+            raise StoreError(
+                f"sqlite store {path}: not a room store of schema {SCHEMA_VERSION}"
+                f" (user_version {version}, tables {sorted(tables)})"
+            )
+        # Rewriting the header is a real write: a read-only file fails here, at open.
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+
+
+def _transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], None]) -> None:
+    """Run `work` in one write transaction: all of it is committed, or none of it."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        work(db)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
