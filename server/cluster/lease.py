@@ -1,0 +1,267 @@
+"""Room ownership: one owner per room at a time, through a lease in Redis.
+
+A lease is the key `room:<id>:lease` holding `<epoch>:<node>` with an expiry (TTL). The
+**fencing epoch** is the counter `room:<id>:epoch`, incremented by every successful
+acquire, so each new owner of a room holds a larger number than every owner before it.
+The owner passes it to `Store.save(..., fence=epoch)`; the Redis store refuses a save
+whose fence is not the room's current epoch. A lease can expire behind an owner's back
+(a long GC pause, a stopped process, a partition): the fence, not the clock, is what
+keeps such an owner from writing once somebody else has the room.
+
+    leases = Leases(client, node="node-a", ttl=10.0)
+    lease = await leases.acquire("r1")            # None: somebody else owns it
+    keeper = leases.keep_alive(lease, on_lost=lambda lease: ...)
+    await store.save("r1", snapshot, entries, fence=lease.epoch)
+    ...
+    await keeper.stop(release=True)
+
+Every call here is one Lua script, so checking and changing happen in one step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import NamedTuple, TypeVar
+
+import redis.asyncio as aioredis
+from redis import exceptions as redis_errors
+
+from server.store.redis import QUICK_BACKOFF, Backoff, RedisKeys, is_transient
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class LeaseError(Exception):
+    """Redis could not be reached to answer a lease call (nothing is known either way)."""
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A lease this node acquired: pass `epoch` as the store's `fence`."""
+
+    room: str
+    node: str
+    epoch: int
+    ttl: float
+    #: Event-loop time when the acquire was sent: the lease is valid until `since + ttl`
+    #: at the latest, whatever the reply's delay.
+    since: float
+
+    @property
+    def token(self) -> str:
+        """The lease key's value: tells this very acquisition apart from any other, even
+        an earlier one by the same node."""
+        return f"{self.epoch}:{self.node}"
+
+
+class Holder(NamedTuple):
+    node: str
+    epoch: int
+
+
+# KEYS: lease, epoch.  ARGV: node, ttl (ms).  Set-if-absent with expiry, and a new epoch.
+_ACQUIRE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+local epoch = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], epoch .. ':' .. ARGV[1], 'NX', 'PX', ARGV[2])
+return epoch
+"""
+
+# KEYS: lease, epoch.  ARGV: token, ttl (ms), epoch.
+# 1: extended.  2: had expired, nobody took the room since (the epoch is still ours), so
+# it is ours again; safe, since any later owner gets a larger epoch.  0: lost.
+_RENEW = """
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if not current and redis.call('GET', KEYS[2]) == ARGV[3] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 2
+end
+return 0
+"""
+
+# KEYS: lease.  ARGV: token.  Only the holder may release (a late release after losing
+# the lease must not free the next owner's lease).
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+class Leases:
+    """This node's side of the room leases, on one Redis client.
+
+    `node` must be unique per running process (e.g. host name plus a random suffix): two
+    processes with one id could renew each other's leases."""
+
+    def __init__(
+        self, client: aioredis.Redis, node: str, *, ttl: float = 10.0, prefix: str = ""
+    ) -> None:
+        if not node:
+            raise ValueError("a node id is required")
+        if not ttl > 0:
+            raise ValueError(f"ttl must be positive, not {ttl}")
+        self.client = client
+        self.node = node
+        self.ttl = ttl
+        self.keys = RedisKeys(prefix)
+        self._acquire = client.register_script(_ACQUIRE)
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
+
+    async def acquire(self, room: str) -> Lease | None:
+        """Own `room` if nobody does: the lease with its new epoch, or None if it is held
+        (by another node, or by an earlier acquisition of this one)."""
+        since = asyncio.get_running_loop().time()
+        epoch = await self._call(
+            self._acquire(
+                keys=[self.keys.lease(room), self.keys.epoch(room)],
+                args=[self.node, _milliseconds(self.ttl)],
+            ),
+            f"acquire {room}",
+        )
+        if not epoch:
+            return None
+        return Lease(room=room, node=self.node, epoch=int(epoch), ttl=self.ttl, since=since)
+
+    async def renew(self, lease: Lease) -> bool:
+        """Extend the lease for another TTL. False if it is lost: another node acquired
+        the room since (then saves with this epoch are refused too)."""
+        result = await self._call(
+            self._renew(
+                keys=[self.keys.lease(lease.room), self.keys.epoch(lease.room)],
+                args=[lease.token, _milliseconds(lease.ttl), str(lease.epoch)],
+            ),
+            f"renew {lease.room}",
+        )
+        if result == 2:
+            log.info("room %s: lease had expired, reclaimed at epoch %d", lease.room, lease.epoch)
+        return bool(result)
+
+    async def release(self, lease: Lease) -> bool:
+        """Give the room up; False if this lease was no longer held (nothing is changed)."""
+        result = await self._call(
+            self._release(keys=[self.keys.lease(lease.room)], args=[lease.token]),
+            f"release {lease.room}",
+        )
+        return bool(result)
+
+    async def holder(self, room: str) -> Holder | None:
+        """Who owns `room` now, or None."""
+        value = await self._call(self.client.get(self.keys.lease(room)), f"holder of {room}")
+        if value is None:
+            return None
+        text = value.decode() if isinstance(value, bytes) else str(value)
+        epoch, _, node = text.partition(":")
+        return Holder(node=node, epoch=int(epoch))
+
+    async def epoch(self, room: str) -> int:
+        """The room's current fencing epoch (0 if it never had an owner)."""
+        value = await self._call(self.client.get(self.keys.epoch(room)), f"epoch of {room}")
+        return 0 if value is None else int(value)
+
+    def keep_alive(
+        self,
+        lease: Lease,
+        on_lost: Callable[[Lease], object] | None = None,
+        *,
+        backoff: Backoff = QUICK_BACKOFF,
+    ) -> LeaseKeeper:
+        """Start renewing `lease` every TTL/3 in a task; see `LeaseKeeper`."""
+        return LeaseKeeper(self, lease, on_lost, backoff)
+
+    async def _call(self, pending: Awaitable[T], what: str) -> T:
+        try:
+            return await pending
+        except Exception as exc:
+            if is_transient(exc):
+                raise LeaseError(f"{what}: redis unavailable: {exc}") from exc
+            if isinstance(exc, redis_errors.RedisError):
+                raise LeaseError(f"{what}: {exc}") from exc
+            raise
+
+
+class LeaseKeeper:
+    """Renews a lease at a third of its TTL until stopped or lost.
+
+    While Redis cannot be reached it keeps trying (with backoff) and does **not** report
+    a loss: nobody else can take the room without Redis either, and once Redis is back
+    the lease is renewed, or reclaimed if it expired meanwhile and nobody took the room.
+    It reports a loss only when Redis says so: then `on_lost(lease)` is called once,
+    `lost` is set, and the task ends. `held` tells whether the lease is confirmed right
+    now (False while Redis is unreachable past the lease's expiry)."""
+
+    def __init__(
+        self,
+        leases: Leases,
+        lease: Lease,
+        on_lost: Callable[[Lease], object] | None,
+        backoff: Backoff,
+    ) -> None:
+        self.lease = lease
+        self.lost = asyncio.Event()
+        self._leases = leases
+        self._on_lost = on_lost
+        self._backoff = backoff
+        self._loop = asyncio.get_running_loop()
+        self.confirmed_until = lease.since + lease.ttl
+        self._task = asyncio.create_task(self._run(), name=f"lease {lease.room}")
+
+    @property
+    def held(self) -> bool:
+        return not self.lost.is_set() and self._loop.time() < self.confirmed_until
+
+    async def stop(self, *, release: bool = False) -> None:
+        """Stop renewing; with `release`, also give the room up (if Redis answers)."""
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        if release and not self.lost.is_set():
+            with contextlib.suppress(LeaseError):
+                await self._leases.release(self.lease)
+
+    async def _run(self) -> None:
+        interval = self.lease.ttl / 3
+        delays = self._backoff.delays()
+        wait = interval
+        while True:
+            await asyncio.sleep(wait)
+            started = self._loop.time()
+            try:
+                renewed = await self._leases.renew(self.lease)
+            except LeaseError as exc:
+                wait = min(next(delays), interval)
+                log.debug("room %s: lease renewal failed (%s); retrying", self.lease.room, exc)
+                continue
+            if not renewed:
+                self._lose()
+                return
+            self.confirmed_until = started + self.lease.ttl
+            delays = self._backoff.delays()
+            wait = interval
+
+    def _lose(self) -> None:
+        log.warning("room %s: lease at epoch %d lost", self.lease.room, self.lease.epoch)
+        self.lost.set()
+        if self._on_lost is not None:
+            try:
+                self._on_lost(self.lease)
+            except Exception:
+                log.exception("room %s: on_lost callback failed", self.lease.room)
+
+
+def _milliseconds(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
