@@ -183,4 +183,14 @@ def _state_problem(s: MatchState) -> str | None:
         return "exactly one player must be to act while the match is live, none otherwise"
     if s.awaiting_lag and (s.breaker is not None or s.rack != 1):
         return "the lag decides the first breaker of the first rack only"
+    if live and NINE not in s.on_table:
+        # G3/G4: the 9 leaves the table for good only on the shot that wins a game.
+        return "the 9 must be on the table while a game is live"
+    if live and (s.ball_in_hand == "kitchen") != s.is_break:
+        # R2/R4.2: the kitchen is for the break only; after it, ball in hand is anywhere.
+        return "ball in hand in the kitchen goes with the break, and only with it"
+    if s.choice_pending and (s.is_break or s.push_out_allowed or s.ball_in_hand is not None):
+        # R6.4: the choice follows a push-out, which follows a legal break and is played
+        # without ball in hand.
+        return "a shoot/pass choice cannot be pending with a break, push-out or ball in hand"
     return None
