@@ -21,6 +21,8 @@ import { describeLag, describeRuling, describeShot } from "./verdict.mjs";
 
 const R = TABLE.ballRadius;
 const DEG = 180 / Math.PI;
+/** Playback speed (`?rate=4` fast-forwards every animation; for watching long matches and for tests). */
+export const PLAYBACK_RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 1));
 
 /** @template {HTMLElement} T @param {string} id @returns {T} */
 function $(id) {
@@ -299,8 +301,8 @@ function onMessage(m) {
     default:
       if (typeof m.seq === "number") {
         if (m.room && app.room && m.room !== app.room) return;
-        if (m.t === "snapshot") {
-          // A snapshot replaces whatever was still waiting to be shown.
+        if (m.t === "snapshot" && m.reset) {
+          // A fresh snapshot (join, resync, reconnect) replaces whatever was still waiting.
           app.queue = [];
           app.anim = null;
         }
@@ -467,8 +469,8 @@ function startAnim(playbacks, offset, hold, label, onDone) {
 function animFrame() {
   const a = app.anim;
   if (!a) return null;
-  const t = a.offset + (performance.now() - a.start) / 1000;
-  const dt = Math.max(0, Math.min(0.1, t - a.last));
+  const t = a.offset + ((performance.now() - a.start) / 1000) * PLAYBACK_RATE;
+  const dt = Math.max(0, Math.min(0.1 * PLAYBACK_RATE, t - a.last));
   a.last = t;
   /** @type {BallFrame[]} */
   const balls = [];
@@ -599,8 +601,11 @@ canvas.addEventListener("pointermove", (e) => {
   const drag = app.drag;
   if (!drag || drag.id !== e.pointerId) return;
   const w = worldOf(e);
-  if (drag.kind === "place") dragPlace(w);
-  else if (drag.kind === "power") dragPower(w);
+  if (drag.kind === "place") {
+    const wasOk = app.placing?.ok;
+    dragPlace(w);
+    if (app.placing?.ok !== wasOk) renderTableUi();
+  } else if (drag.kind === "power") dragPower(w);
   else {
     const cue = cuePos();
     if (cue && distance(w, cue) > R) {
@@ -780,8 +785,8 @@ function renderSeats() {
     const s = v?.seats?.[i];
     const tags = [];
     const isTurn = !!t && status() === "playing" && t.turn === i && !t.match_over;
-    if (isTurn) tags.push(h("span", { class: "tag turn", text: t.choice_pending ? "to choose" : "to shoot" }));
-    if (isTurn && t.ball_in_hand) tags.push(h("span", { class: "tag bih", text: t.ball_in_hand === "kitchen" ? "ball in hand (kitchen)" : "ball in hand" }));
+    if (isTurn) tags.push(h("span", { class: "tag turn", text: app.anim ? "shooting" : t.choice_pending ? "to choose" : "to shoot" }));
+    if (isTurn && t.ball_in_hand && !app.anim) tags.push(h("span", { class: "tag bih", text: t.ball_in_hand === "kitchen" ? "ball in hand (kitchen)" : "ball in hand" }));
     const fouls = t?.fouls?.[i] ?? 0;
     if (fouls > 0) tags.push(h("span", { class: "tag foul", text: `${fouls} foul${fouls > 1 ? "s" : ""}${(t?.warned ?? []).includes(i) ? " — warned" : ""}` }));
     if (t && t.breaker === i && status() === "playing") tags.push(h("span", { class: "tag", text: "breaker" }));
@@ -793,7 +798,7 @@ function renderSeats() {
     if (i === mySeat()) tags.push(h("span", { class: "tag", text: "you" }));
     const score = t?.score?.[i] ?? 0;
     el.replaceChildren(
-      h("span", { class: `dot${s && !s.connected ? " off" : ""}`, "aria-label": s ? (s.connected ? "connected" : "disconnected") : "empty seat" }),
+      h("span", { class: `dot${!s ? " empty" : !s.connected ? " off" : ""}`, role: "img", "aria-label": s ? (s.connected ? "connected" : "disconnected") : "empty seat" }),
       h("div", { class: "who" }, [h("span", { class: "name", text: s ? n[i] : "Empty seat" }), h("div", { class: "tags" }, tags)]),
       h("span", { class: "score", "aria-label": `${s ? n[i] : "seat"} score`, text: String(score) }),
     );
@@ -849,6 +854,9 @@ function prompt() {
   const who = t.turn === null ? "" : n[t.turn];
   const low = t.lowest != null ? `hit the ${t.lowest} first` : "";
   if (t.turn === mySeat()) {
+    if (app.drag?.kind === "place" && app.placing) {
+      return app.placing.ok ? "Release to place the cue ball here." : `Not here: ${app.placing.message}`;
+    }
     if (t.choice_pending) return "Your opponent pushed out: shoot or pass it back (R6).";
     if (app.shotPending) return "Shooting…";
     if (t.ball_in_hand === "kitchen") return `Your break: drag the cue ball behind the head string, then aim — ${low}.`;
@@ -1144,6 +1152,10 @@ async function choose(choice) {
   },
   animating() {
     return !!app.anim || app.queue.length > 0;
+  },
+  /** Whether the table is drawn turned a quarter (narrow screens). */
+  portrait() {
+    return renderer.view.portrait;
   },
 };
 

@@ -245,6 +245,9 @@ export class Connection {
     }
     if (ROOM_EVENTS.has(t) && typeof msg.seq === "number") {
       if (t === "snapshot") {
+        // A broadcast snapshot continues the sequence; any other (join, resync,
+        // reconnect) restarts it and replaces whatever the client still had queued.
+        msg.reset = this.resyncing || this.seq === null || msg.seq !== this.seq + 1;
         this.seq = msg.seq;
         this.resyncing = false;
       } else if (this.resyncing) {

@@ -168,8 +168,9 @@ export class ReplayViewer {
     let balls;
     const a = this.anim;
     if (a) {
-      const t = (performance.now() - a.start) / 1000;
-      const dt = Math.max(0, Math.min(0.1, t - a.last));
+      const rate = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 1));
+      const t = ((performance.now() - a.start) / 1000) * rate;
+      const dt = Math.max(0, Math.min(0.1 * rate, t - a.last));
       a.last = t;
       balls = a.playbacks.flatMap((p) => p.frame(t));
       for (const b of balls) if (b.wx || b.wy || b.wz) this.renderer.spin(b.n, b.wx, b.wy, b.wz, dt);

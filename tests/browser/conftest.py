@@ -1,0 +1,96 @@
+"""Browser tests: the real server in a subprocess, Debian's chromium driven by playwright.
+
+Every page records its console; a test ends by asserting that no page logged an error or
+a warning. Screenshots go to `test-artifacts/` (gitignored) for people to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.support import CHROMIUM, CHROMIUM_ARGS, RATE, ROOT, SEED, Client, Server
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+if not Path(CHROMIUM).exists():
+    pytest.skip("chromium is not installed (make test installs it)", allow_module_level=True)
+if not (ROOT / "client_web" / "node_modules" / "@msgpack" / "msgpack").exists():
+    pytest.skip(
+        "client_web/node_modules is missing (make test runs npm install)", allow_module_level=True
+    )
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    """`python -m server --port 0` with a fixed seed; the URL is read from its banner."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", "0", "--host", "127.0.0.1", "--seed", str(SEED)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+    url = None
+    for line in proc.stdout:
+        lines.append(line)
+        match = re.search(r"ready: open (http://\S+?)/?$", line.strip())
+        if match:
+            url = match.group(1).replace("localhost", "127.0.0.1")
+            break
+    if url is None:
+        proc.kill()
+        pytest.fail("the server did not start:\n" + "".join(lines))
+    try:
+        yield Server(url=url, process=proc, output=lines)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_sync.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def open_client(browser: Any, server: Server) -> Iterator[Callable[..., Client]]:
+    clients: list[Client] = []
+
+    def _open(name: str, width: int = 1280, height: int = 800, dpr: float = 1) -> Client:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=dpr
+        )
+        context.add_init_script(f"localStorage.setItem('ninepool.name', {name!r});")
+        page = context.new_page()
+        client = Client(name=name, page=page, context=context)
+        page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: client.console.append(f"pageerror: {e}"))
+        page.goto(f"{server.url}/?rate={RATE}")
+        page.wait_for_selector("#conn.conn-online")
+        clients.append(client)
+        return client
+
+    yield _open
+    for c in clients:
+        c.context.close()

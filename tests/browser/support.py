@@ -1,0 +1,72 @@
+"""What the browser tests share: the server and page handles, the chromium settings."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: Seed for the rooms' racks, so a rack and every shot on it replay identically.
+SEED = 20240611
+#: Animations run this many times faster than real time in the tests.
+RATE = 6
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[str]
+    output: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Client:
+    """One person at one browser page, with what its console said."""
+
+    name: str
+    page: Any
+    context: Any
+    console: list[str] = field(default_factory=list)
+
+    def state(self, expr: str) -> Any:
+        return self.page.evaluate(f"(() => {{ const a = window.ninepool.app; return {expr}; }})()")
+
+    def wait(self, expr: str, timeout: float = 60_000) -> None:
+        self.page.wait_for_function(
+            "(() => { const a = window.ninepool && window.ninepool.app; "
+            f"return !!a && ({expr}); }})()",
+            timeout=timeout,
+        )
+
+    def idle(self, timeout: float = 90_000) -> None:
+        """Waits until nothing is animating or queued."""
+        self.page.wait_for_function(
+            "window.ninepool && !window.ninepool.animating()", timeout=timeout
+        )
+
+    def screen(self, x: float, y: float) -> tuple[float, float]:
+        sx, sy = self.page.evaluate(f"window.ninepool.screenOf({x}, {y})")
+        return float(sx), float(sy)
+
+    def problems(self) -> list[str]:
+        return [c for c in self.console if c.startswith(("error", "warning", "pageerror"))]
+
+
+def save(client: Client, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    client.page.screenshot(path=str(path))
+    return path

@@ -1,0 +1,318 @@
+"""The browser client against the real server, driven with real mouse and keyboard events.
+
+Rule ids in the names say which rule the interface has to get right (R6 push-out and the
+shoot/pass choice, R10 ball in hand, O5 resuming a seat). Screenshots are written to
+`test-artifacts/` for people to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+import pytest
+
+from tests.browser.support import Client, Server, save
+
+OpenClient = Callable[..., Client]
+BALL_R = 0.028575
+
+
+def start_match(open_client: OpenClient, first_break: str = "draw") -> tuple[Client, Client, str]:
+    """Ana creates a table, Bob joins it from the lobby list, both press ready."""
+    ana = open_client("Ana")
+    bob = open_client("Bob")
+    ana.page.select_option("#c-first", first_break)
+    ana.page.click("#create-form button[type=submit]")
+    ana.page.wait_for_selector("#table-view:not([hidden])")
+    room = ana.state("a.room")
+    bob.page.click(f"tr[data-room='{room}'] button.primary")
+    bob.page.wait_for_selector("#table-view:not([hidden])")
+    ana.page.click("#ready")
+    bob.page.click("#ready")
+    for c in (ana, bob):
+        c.wait("a.view && a.view.status === 'playing' && !!a.table")
+        c.idle()
+    return ana, bob, room
+
+
+def shooter(players: tuple[Client, Client]) -> Client:
+    turn = players[0].state("a.table.turn")
+    return players[turn]
+
+
+def click_table(c: Client, x: float, y: float) -> None:
+    """Aims by clicking on a table point with the real mouse."""
+    sx, sy = c.screen(x, y)
+    c.page.mouse.click(sx, sy)
+
+
+def drag_table(c: Client, start: tuple[float, float], end: tuple[float, float]) -> None:
+    x0, y0 = c.screen(*start)
+    x1, y1 = c.screen(*end)
+    c.page.mouse.move(x0, y0)
+    c.page.mouse.down()
+    for k in range(1, 9):
+        c.page.mouse.move(x0 + (x1 - x0) * k / 8, y0 + (y1 - y0) * k / 8)
+    c.page.mouse.up()
+
+
+def set_power(c: Client, percent: int) -> None:
+    c.page.fill("#power", str(percent))
+
+
+def shoot_at_lowest(c: Client, power: int) -> None:
+    table = c.state("a.table")
+    low = table["balls"][table["lowest"]]
+    click_table(c, low[0], low[1])
+    set_power(c, power)
+    c.page.click("#shoot")
+
+
+def settle(*clients: Client) -> None:
+    for c in clients:
+        c.wait("!a.shotPending")
+        c.idle()
+
+
+def positions(c: Client) -> list[Any]:
+    return c.page.evaluate("window.ninepool.positions()")
+
+
+def server_table(server: Server, room: str) -> dict[str, Any]:
+    """The table as the server last stated it, from its replay document."""
+    with urllib.request.urlopen(f"{server.url}/replay/{room}") as res:
+        doc = msgpack.unpackb(res.read(), raw=False)
+    table = None
+    for e in doc["events"]:
+        if e["t"] == "snapshot" and e["view"]["table"]:
+            table = e["view"]["table"]
+        elif e["t"] in ("shot_result", "ruling", "lag_result") and e.get("table"):
+            table = e["table"]
+        elif e["t"] == "placed" and table is not None:
+            table = {**table, "balls": [e["pos"], *table["balls"][1:]]}
+    assert table is not None
+    return table
+
+
+def assert_quiet(*clients: Client) -> None:
+    for c in clients:
+        assert c.problems() == [], f"{c.name}'s console: {c.problems()}"
+
+
+def test_seeded_rack_played_through_the_ui_and_watched(
+    open_client: OpenClient, server: Server
+) -> None:
+    ana, bob, room = start_match(open_client)
+    cleo = open_client("Cleo")
+    cleo.page.wait_for_selector(f"tr[data-room='{room}']")
+    save(cleo, "lobby.png")
+    cleo.page.click(f"tr[data-room='{room}'] button:has-text('Watch')")
+    cleo.wait(f"a.room === {room!r} && a.role === 'spectator' && !!a.table")
+    players = (ana, bob)
+
+    # The break, aimed at the 1 with a click and struck with the Shoot button.
+    breaker = shooter(players)
+    shoot_at_lowest(breaker, 95)
+    settle(ana, bob, cleo)
+
+    for shot in range(6):
+        c = shooter(players)
+        table = c.state("a.table")
+        if table["match_over"] or table["rack"] > 1:
+            break
+        if table["choice_pending"]:
+            c.page.click("#choose-shoot")
+            c.wait("!a.table.choice_pending")
+            continue
+        if shot == 0:
+            # Spectators see the shooter's live aim before the shot.
+            low = table["balls"][table["lowest"]]
+            click_table(c, low[0] + 0.01, low[1])
+            cleo.wait(f"!!a.remoteAim && a.remoteAim.seat === {table['turn']}")
+        if shot == 2:
+            # The cue pulled back by dragging from the cue ball: release shoots.
+            low = table["balls"][table["lowest"]]
+            click_table(c, low[0], low[1])
+            cue = table["balls"][0]
+            ang = math.atan2(low[1] - cue[1], low[0] - cue[0])
+            back = (cue[0] - math.cos(ang) * 0.3, cue[1] - math.sin(ang) * 0.3)
+            drag_table(c, (cue[0], cue[1]), back)
+        else:
+            shoot_at_lowest(c, 45)
+        if shot == 1:
+            cleo.wait("!!a.anim")
+            cleo.page.wait_for_timeout(150)
+            save(cleo, "table-rolling.png")
+        settle(ana, bob, cleo)
+        if shot == 1:
+            save(ana, "table-midgame.png")
+            save(cleo, "table-midgame-spectator.png")
+
+    final = positions(ana)
+    assert positions(bob) == final
+    assert positions(cleo) == final
+    assert server_table(server, room)["balls"] == final
+    assert cleo.page.locator("#log li").count() >= 3
+    assert_quiet(ana, bob, cleo)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="server/room.py broadcasts a spectator's presence before counting the spectator",
+)
+def test_spectator_count_reaches_the_players(open_client: OpenClient) -> None:
+    ana, _bob, room = start_match(open_client)
+    cleo = open_client("Cleo")
+    cleo.page.wait_for_selector(f"tr[data-room='{room}']")
+    cleo.page.click(f"tr[data-room='{room}'] button:has-text('Watch')")
+    cleo.wait("!!a.table")
+    ana.wait("a.view.spectators === 1", timeout=5000)
+    assert "1 watching" in ana.page.inner_text("#spectators")
+
+
+def test_o6_lag_decides_the_break(open_client: OpenClient) -> None:
+    ana = open_client("Ana")
+    bob = open_client("Bob")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.room")
+    room = ana.state("a.room")
+    bob.page.click(f"tr[data-room='{room}'] button.primary")
+    bob.page.wait_for_selector("#table-view:not([hidden])")
+    ana.page.click("#ready")
+    bob.page.click("#ready")
+    for c in (ana, bob):
+        c.wait("a.view && a.view.status === 'lag'")
+        c.page.wait_for_selector("#lag-controls:not([hidden])")
+    ana.page.fill("#lag-power", "250")
+    ana.page.click("#lag-shoot")
+    bob.page.click("#lag-shoot")
+    for c in (ana, bob):
+        c.page.wait_for_function(
+            "document.getElementById('log').textContent.includes('(O6)')", timeout=60_000
+        )
+        c.idle()
+    text = ana.page.inner_text("#log")
+    assert "wins the lag and breaks (O6)" in text or "Lag again" in text
+    if "wins the lag" in text:
+        for c in (ana, bob):
+            c.wait("a.view.status === 'playing' && a.table.ball_in_hand === 'kitchen'")
+    assert_quiet(ana, bob)
+
+
+def test_r6_push_out_then_pass_back(open_client: OpenClient) -> None:
+    ana, bob, _ = start_match(open_client)
+    players = (ana, bob)
+    shoot_at_lowest(shooter(players), 95)
+    settle(ana, bob)
+    pusher = shooter(players)
+    other = bob if pusher is ana else ana
+    assert pusher.state("a.table.push_out_allowed"), "the seeded break should leave a push-out"
+    pusher.page.check("#pushout")
+    cue = pusher.state("a.table.balls[0]")
+    # A soft push toward the head rail: no ball need be hit (R6.2).
+    click_table(pusher, max(0.1, cue[0] - 0.3), cue[1])
+    set_power(pusher, 12)
+    pusher.page.click("#shoot")
+    settle(ana, bob)
+    dialog = other.page.locator("#choice-dialog")
+    dialog.wait_for(state="visible")
+    assert "shoot or pass" in other.page.inner_text("#status")
+    other.page.click("#choose-pass")
+    for c in players:
+        c.wait(f"a.table.turn === {pusher.state('a.seat')} && !a.table.choice_pending")
+    assert "passes the shot back" in pusher.page.inner_text("#log")
+    assert not dialog.is_visible()
+    assert pusher.page.is_enabled("#shoot")
+    assert_quiet(ana, bob)
+
+
+def test_r10_ball_in_hand_illegal_spots_refused(open_client: OpenClient) -> None:
+    ana, bob, _ = start_match(open_client)
+    players = (ana, bob)
+    breaker = shooter(players)
+    assert breaker.state("a.table.ball_in_hand") == "kitchen"
+    cue = breaker.state("a.table.balls[0]")
+    before = positions(breaker)[0]
+
+    # Outside the kitchen on the break (R2/R10): shown red while dragging, never sent.
+    x0, y0 = breaker.screen(*cue)
+    x1, y1 = breaker.screen(1.2, 0.6)
+    breaker.page.mouse.move(x0, y0)
+    breaker.page.mouse.down()
+    breaker.page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2)
+    breaker.page.mouse.move(x1, y1)
+    assert breaker.state("a.placing && a.placing.ok") is False
+    save(breaker, "ball-in-hand-illegal.png")
+    breaker.page.mouse.up()
+    assert "head string" in breaker.page.inner_text("#toast")
+    assert positions(breaker)[0] == before
+    assert breaker.state("a.placedPending") is None
+
+    # A legal spot in the kitchen is sent and confirmed to everyone.
+    drag_table(breaker, (cue[0], cue[1]), (0.4, 0.45))
+    for c in players:
+        c.wait(
+            "Math.abs(a.table.balls[0][0] - 0.4) < 0.003"
+            " && Math.abs(a.table.balls[0][1] - 0.45) < 0.003"
+        )
+
+    # A foul (no ball hit, R8) gives the opponent ball in hand anywhere.
+    click_table(breaker, 0.1, 0.45)
+    set_power(breaker, 8)
+    breaker.page.click("#shoot")
+    settle(ana, bob)
+    incoming = bob if breaker is ana else ana
+    assert incoming.state("a.table.ball_in_hand") == "table"
+    assert "ball in hand for" in incoming.page.inner_text("#status")
+    one = incoming.state("a.table.balls[1]")
+    cue = incoming.state("a.table.balls[0]")
+    before = positions(incoming)[0]
+    drag_table(incoming, (cue[0], cue[1]), (one[0] + BALL_R, one[1]))
+    assert "would touch the 1-ball" in incoming.page.inner_text("#toast")
+    assert positions(incoming)[0] == before
+    drag_table(incoming, (cue[0], cue[1]), (one[0] - 0.3, one[1]))
+    for c in players:
+        c.wait(f"Math.abs(a.table.balls[0][0] - {one[0] - 0.3}) < 0.003")
+    assert_quiet(ana, bob)
+
+
+def test_o5_reload_puts_the_player_back_in_the_seat(open_client: OpenClient) -> None:
+    ana, bob, room = start_match(open_client)
+    players = (ana, bob)
+    shoot_at_lowest(shooter(players), 95)
+    settle(ana, bob)
+    c = shooter(players)
+    seat = c.state("a.seat")
+    c.page.reload()
+    c.page.wait_for_selector("#conn.conn-online")
+    c.wait(f"a.room === {room!r} && a.seat === {seat} && a.role === 'player' && !!a.table")
+    c.idle()
+    assert c.page.is_visible("#table-view")
+    assert c.page.is_enabled("#shoot")
+    # Back in the seat, and the keyboard alone can play: aim, power, Space.
+    c.page.focus("#table")
+    for key in ("ArrowLeft", "ArrowLeft", "ArrowUp", "ArrowUp"):
+        c.page.keyboard.press(key)
+    c.page.keyboard.press("Space")
+    settle(ana, bob)
+    assert json.dumps(positions(ana)) == json.dumps(positions(bob))
+    assert_quiet(ana, bob)
+
+
+def test_phone_width_portrait_table(open_client: OpenClient) -> None:
+    phone = open_client("Phil", width=360, height=740, dpr=3)
+    save(phone, "lobby-phone.png")
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.page.select_option("#c-first", "draw")
+    phone.page.click("#create-form button[type=submit]")
+    phone.page.wait_for_selector("#table-view:not([hidden])")
+    phone.page.wait_for_timeout(300)
+    assert phone.page.evaluate("window.ninepool.portrait()") is True
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    save(phone, "table-phone.png")
+    assert_quiet(phone)
