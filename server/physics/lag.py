@@ -2,7 +2,10 @@
 and back; the ball that stops closer to the head rail wins.
 
 The server simulates each player's lag alone: ``simulate({0: lag_spot(k)}, lag_shot(speed))``
-— the struck ball is always id 0 — and scores it with :func:`lag_distance`.
+— the struck ball is always id 0 — and scores it with :func:`lag_distance`. With the
+default coefficients a level centre-ball lag of about 1.6–1.8 m/s comes back close to the
+head rail (1.5 m/s stops near the middle, 2 m/s bounces off the head rail). Any further
+lag rule (e.g. touching a side rail) can be judged from ``outcome.events``.
 """
 
 from __future__ import annotations
