@@ -757,11 +757,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "pooltool": {k: v for k, v in theirs.items() if k not in ("break", "shots")},
         "our_params": inputs["our_params"],
     }
-    print(render(report))
     if args.json:
         raw = {**report, "inputs": inputs, "raw": {"ours": ours, "pooltool": theirs}}
         args.json.write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.json}", file=sys.stderr)
+    print(render(report))
     return 0
 
 
