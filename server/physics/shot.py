@@ -7,6 +7,10 @@ from dataclasses import dataclass
 
 MAX_SPEED = 12.0
 MAX_TIP = 1.0  # the cue tip must land on the ball
+# The hardest stroke: the impulse along the cue, per unit ball mass (m/s). The most
+# powerful breaks give the cue ball 11–13 m/s. An elevated cue needs speed / cos(elevation)
+# of it for a cue-ball speed ``speed``, as the bed takes the vertical part.
+MAX_IMPULSE_SPEED = 13.0
 
 
 class ShotError(ValueError):
@@ -26,7 +30,9 @@ class Shot:
     strike, m/s, 0 < speed ≤ 12. ``tip``: (side, height) offset of the tip from the ball's
     centre in ball radii; +side = right english, +height = follow; |tip| < 1, and past
     ``Params.miscue_limit`` (0.5) the cue miscues. ``elevation``: cue elevation in degrees,
-    0 ≤ elevation < 90.
+    0 ≤ elevation < 90. An elevated cue must push harder for the same cue-ball speed, and no
+    stroke pushes harder than ``MAX_IMPULSE_SPEED``: speed ≤ 13·cos(elevation) m/s (12 m/s
+    up to 22.6°, 6.5 m/s at 60°, 2.3 m/s at 80°).
     """
 
     angle: float
@@ -58,6 +64,13 @@ def validate_shot(shot: Shot) -> None:
     if not 0.0 <= shot.elevation < 90.0:
         raise ShotError(
             "bad_elevation", f"elevation must be within [0, 90) degrees, got {shot.elevation}"
+        )
+    limit = MAX_IMPULSE_SPEED * math.cos(math.radians(shot.elevation))
+    if shot.speed > limit:
+        raise ShotError(
+            "bad_speed",
+            f"at elevation {shot.elevation}° the cue-ball speed can be at most "
+            f"{MAX_IMPULSE_SPEED:g}·cos(elevation) = {limit:.3f} m/s, got {shot.speed}",
         )
     if math.hypot(shot.tip[0], shot.tip[1]) >= MAX_TIP:
         raise ShotError(

@@ -228,11 +228,13 @@ def random_layout(rng: random.Random) -> dict[int, Point]:
 def random_shot(rng: random.Random) -> Shot:
     r = 0.5 * math.sqrt(rng.random())
     a = rng.uniform(0.0, 2.0 * math.pi)
+    elevation = rng.choice([0.0, 0.0, rng.uniform(0.0, 75.0)])
+    top = min(12.0, 13.0 * math.cos(math.radians(elevation)))  # the hardest stroke
     return Shot(
         rng.uniform(0.0, 360.0),
-        rng.uniform(0.05, 12.0),
+        rng.uniform(0.05, top),
         (r * math.cos(a), r * math.sin(a)),
-        rng.choice([0.0, 0.0, rng.uniform(0, 60)]),
+        elevation,
     )
 
 

@@ -47,6 +47,8 @@ R = TABLE.ball_radius
         (Shot(True, 1.0), "not_a_number"),  # type: ignore[arg-type]
         (Shot("0", 1.0), "not_a_number"),  # type: ignore[arg-type]
         (Shot(1e9, 1.0), "bad_angle"),
+        (Shot(0.0, 12.0, elevation=30.0), "bad_speed"),  # needs 13.9 m/s along the cue
+        (Shot(0.0, 2.3, elevation=80.0), "bad_speed"),
     ],
 )
 def test_o2_bad_shots_are_rejected_not_clamped(shot: Shot, code: str) -> None:
@@ -58,7 +60,12 @@ def test_o2_bad_shots_are_rejected_not_clamped(shot: Shot, code: str) -> None:
 
 
 def test_o2_extreme_valid_shots_are_accepted() -> None:
-    for shot in (Shot(-360.0, 12.0, (0.0, 0.5), 89.9), Shot(360.0, 1e-3, (-0.35, -0.35))):
+    extremes = (
+        Shot(-360.0, 12.0, (0.0, 0.5), 22.0),
+        Shot(0.0, 0.02, (0.35, -0.35), 89.9),
+        Shot(360.0, 1e-3, (-0.35, -0.35)),
+    )
+    for shot in extremes:
         validate_shot(shot)
         simulate({0: (0.5, 0.5)}, shot)
 
