@@ -116,4 +116,4 @@ def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
     server = RedisServer(tmp_path / "redis")
     server.start()
     yield server
-    server.stop()
+    server.kill()  # its data goes with the temp folder: no need to wait for a clean exit
