@@ -11,12 +11,16 @@ from dataclasses import asdict, dataclass
 
 from server.physics.table import (
     BALL_RADIUS,
+    CORNER_HOLE_RADIUS,
     CORNER_JAW_ANGLE,
     CORNER_MOUTH,
+    CORNER_SHELF,
     CUSHION_HEIGHT,
     JAW_TIP_RADIUS,
+    SIDE_HOLE_RADIUS,
     SIDE_JAW_ANGLE,
     SIDE_MOUTH,
+    SIDE_SHELF,
     TABLE_LENGTH,
     TABLE_WIDTH,
 )
@@ -119,5 +123,9 @@ def params_dict(params: Params = DEFAULT_PARAMS) -> dict[str, float | str]:
         corner_jaw_angle_deg=CORNER_JAW_ANGLE,
         side_jaw_angle_deg=SIDE_JAW_ANGLE,
         jaw_tip_radius=JAW_TIP_RADIUS,
+        corner_shelf=CORNER_SHELF,
+        side_shelf=SIDE_SHELF,
+        corner_hole_radius=CORNER_HOLE_RADIUS,
+        side_hole_radius=SIDE_HOLE_RADIUS,
     )
     return out
