@@ -921,7 +921,8 @@ function renderTableUi() {
   }
   const proposedBy = t?.stalemate_proposed_by;
   const stale = $("stalemate");
-  stale.hidden = !(player && playing);
+  // R14: only once the rack is broken, and only until the warning is in force.
+  stale.hidden = !(player && playing && t.ball_in_hand !== "kitchen" && !t.stalemate_warning);
   stale.textContent = proposedBy !== null && proposedBy !== undefined && proposedBy !== me ? "Accept stalemate" : "Propose stalemate";
   /** @type {HTMLButtonElement} */ (stale).disabled = proposedBy === me;
   $("concede").hidden = !(player && playing);

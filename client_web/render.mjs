@@ -170,7 +170,7 @@ function glyph(n) {
   g.fillStyle = "#000";
   g.textAlign = "center";
   g.textBaseline = "middle";
-  g.font = `bold ${Math.round(GLYPH_SIZE * 0.78)}px system-ui, sans-serif`;
+  g.font = `bold ${Math.round(GLYPH_SIZE * 0.86)}px system-ui, sans-serif`;
   g.fillText(String(n), GLYPH_SIZE / 2, GLYPH_SIZE / 2 + GLYPH_SIZE * 0.04);
   const data = g.getImageData(0, 0, GLYPH_SIZE, GLYPH_SIZE).data;
   const alpha = new Uint8ClampedArray(GLYPH_SIZE * GLYPH_SIZE);
@@ -189,9 +189,9 @@ const HALF = (() => {
   const n = Math.hypot(h[0], h[1], h[2]);
   return [h[0] / n, h[1] / n, h[2] / n];
 })();
-/** cos of the number circle's angular radius (about 29°). */
-const DISC_COS = Math.cos(0.5);
-const DISC_SIN = Math.sin(0.5);
+/** cos of the number circle's angular radius (33°: a little larger than real, to stay legible). */
+const DISC_COS = Math.cos(0.58);
+const DISC_SIN = Math.sin(0.58);
 /** Stripe half-height as the body z it reaches. */
 const STRIPE = 0.56;
 

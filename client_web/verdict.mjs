@@ -213,7 +213,7 @@ export function describeRuling(ruling, names) {
       };
     case "stalemate_accept":
       return {
-        headline: `Stalemate agreed (R14): the rack is replayed, ${who(names, next.breaker ?? null)} breaks again`,
+        headline: `${by} accepts: stalemate warning in force (R14) — three more innings each without a ball pocketed and the rack is replayed`,
         tone: "neutral",
         details,
       };

@@ -121,6 +121,10 @@ test("rulings: R6 choice, R14 stalemate, O3 clock foul, O4 concession", () => {
     "Foul: the shot clock ran out (O3) — ball in hand for Bob",
   );
   assert.match(describeRuling({ by: 0, action: "concede_game", verdict: null, table: table(1) }, names).headline, /Ana concedes the game \(O4\)/);
+  assert.match(
+    describeRuling({ by: 1, action: "stalemate_accept", verdict: null, table: table(0) }, names).headline,
+    /^Bob accepts: stalemate warning in force \(R14\)/,
+  );
 });
 
 test("ball lists and the lag", () => {

@@ -158,6 +158,21 @@ def test_seeded_rack_played_through_the_ui_and_watched(
     assert positions(cleo) == final
     assert server_table(server, room)["balls"] == final
     assert cleo.page.locator("#log li").count() >= 3
+
+    # The whole match, step by step, from the replay endpoint.
+    cleo.page.goto(f"{server.url}/?rate=6#/replay/{room}")
+    cleo.page.wait_for_selector("#replay-view:not([hidden])")
+    cleo.page.wait_for_function(
+        "document.getElementById('r-pos').textContent.startsWith('Event 1 ')"
+    )
+    events = cleo.page.locator("#r-log li").count()
+    assert events >= 5
+    for _ in range(4):
+        cleo.page.click("#r-next")
+    assert cleo.page.inner_text("#r-pos").startswith("Event 5 ")
+    cleo.page.click("#r-last")
+    assert cleo.page.inner_text("#r-pos").startswith(f"Event {events} ")
+    save(cleo, "replay.png")
     assert_quiet(ana, bob, cleo)
 
 
@@ -294,6 +309,13 @@ def test_o5_reload_puts_the_player_back_in_the_seat(open_client: OpenClient) -> 
     c.idle()
     assert c.page.is_visible("#table-view")
     assert c.page.is_enabled("#shoot")
+    # A dropped connection comes back by itself, in the same seat.
+    c.page.evaluate("window.ninepool.conn.drop()")
+    c.page.wait_for_selector("#conn.conn-reconnecting, #conn.conn-online")
+    c.page.wait_for_selector("#conn.conn-online")
+    c.wait(f"a.room === {room!r} && a.seat === {seat} && !!a.table")
+    c.idle()
+    assert c.page.is_enabled("#shoot")
     # Back in the seat, and the keyboard alone can play: aim, power, Space.
     c.page.focus("#table")
     for key in ("ArrowLeft", "ArrowLeft", "ArrowUp", "ArrowUp"):
@@ -301,6 +323,42 @@ def test_o5_reload_puts_the_player_back_in_the_seat(open_client: OpenClient) -> 
     c.page.keyboard.press("Space")
     settle(ana, bob)
     assert json.dumps(positions(ana)) == json.dumps(positions(bob))
+    assert_quiet(ana, bob)
+
+
+def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
+    ana, bob, _ = start_match(open_client)
+    ana.page.click("#concede")
+    ana.page.click("#concede-match")
+    for c in (ana, bob):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+    assert "Bob wins the match" in bob.page.inner_text("#result-title")
+    assert "concedes the match (O4)" in ana.page.inner_text("#log")
+    bob.page.click("#result-rematch")
+    ana.page.click("#result-rematch")
+    for c in (ana, bob):
+        c.wait("a.view.status === 'playing' && !a.table.match_over && a.table.rack === 1")
+        c.idle()
+    assert_quiet(ana, bob)
+
+
+def test_r14_stalemate_proposed_and_accepted(open_client: OpenClient) -> None:
+    ana, bob, _ = start_match(open_client)
+    assert ana.page.is_hidden("#stalemate"), "no stalemate before the break"
+    shoot_at_lowest(shooter((ana, bob)), 95)
+    settle(ana, bob)
+    ana.page.click("#stalemate")
+    bob.wait("a.table.stalemate_proposed_by === 0")
+    assert bob.page.inner_text("#stalemate") == "Accept stalemate"
+    assert ana.page.is_disabled("#stalemate")
+    bob.page.click("#stalemate")
+    for c in (ana, bob):
+        c.page.wait_for_function(
+            "document.getElementById('log').textContent.includes('stalemate warning in force')"
+        )
+        c.wait("a.table.stalemate_warning === true")
+    assert "Stalemate warning" in ana.page.inner_text("#banner")
+    assert ana.page.is_hidden("#stalemate")
     assert_quiet(ana, bob)
 
 
