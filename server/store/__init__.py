@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from server.store.base import FencedError, LogEntry, Store, StoreError
 from server.store.memory import MemoryStore
 
@@ -18,8 +21,10 @@ __all__ = [
     "MemoryStore",
     "Store",
     "StoreError",
+    "monitor_health",
     "open_store",
     "store_healthy",
+    "store_ready",
 ]
 
 SUPPORTED = "memory://, sqlite:///path/to/file.db, sqlite://relative/file.db, redis://host:port/db"
@@ -47,9 +52,25 @@ def open_store(url: str) -> Store:
 
 
 async def store_healthy(store: Store) -> bool:
-    """Whether the store can take writes now (for `/readyz`): asks Redis or SQLite, and
-    is always true for the in-memory store."""
+    """Whether the store can take writes now: asks Redis or SQLite (and updates what
+    `store_ready` says); always true for the in-memory store."""
     ping = getattr(store, "ping", None)
     if ping is None:
         return True
-    return bool(await ping())
+    with contextlib.suppress(StoreError):
+        return bool(await ping())
+    return False
+
+
+def store_ready(store: Store) -> bool:
+    """What the store last knew of its backend, without waiting (for a synchronous
+    `/readyz`): False from a failed Redis call until one succeeds again."""
+    return bool(getattr(store, "healthy", True))
+
+
+async def monitor_health(store: Store, interval: float = 1.0) -> None:
+    """Ping the store every `interval` seconds, forever, so that `store_ready` notices an
+    outage even while no room is writing. Run it as a task; cancel it at shutdown."""
+    while True:
+        await store_healthy(store)
+        await asyncio.sleep(interval)

@@ -16,8 +16,6 @@ class Backend:
     """Opens stores on one body of data, and can restart what sits under them."""
 
     name = ""
-    #: Whether the data outlives the store object (a process restart).
-    persistent = True
 
     def __init__(self) -> None:
         self._epochs: dict[str, int] = {}
@@ -48,7 +46,6 @@ class Backend:
 
 class MemoryBackend(Backend):
     name = "memory"
-    persistent = False
 
     def __init__(self) -> None:
         super().__init__()

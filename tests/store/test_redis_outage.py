@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.store import LogEntry, StoreError, store_healthy
+from server.store import LogEntry, StoreError, monitor_health, store_healthy, store_ready
 from server.store.redis import RedisStore, connect
 from tests.redis_server import RedisServer, free_port
 
@@ -187,22 +187,15 @@ async def test_data_layout_in_redis(own_redis: RedisServer) -> None:
     await store.close()
 
 
-@pytest.mark.parametrize(
-    "call",
-    [
-        lambda s: s.save("", b"s"),
-        lambda s: s.save("r1", "not bytes"),
-        lambda s: s.save("r1", b"s", [LogEntry(True, b"x")]),
-        lambda s: s.save("r1", b"s", [LogEntry(1, "text")]),
-        lambda s: s.save("r1", b"s", [(1, b"a", b"b")]),
-        lambda s: s.save("r1", b"s", fence=-1),
-        lambda s: s.save("r1", b"s", fence="3"),
-        lambda s: s.log("r1", after="0"),
-        lambda s: s.load(""),
-    ],
-)
-async def test_bad_arguments_get_a_clear_error(store: RedisStore, call: object) -> None:
-    assert callable(call)
-    with pytest.raises(StoreError):
-        await call(store)
-    assert await store.rooms() == []
+async def test_readiness_follows_redis_even_when_nobody_writes(
+    own_redis: RedisServer, store: RedisStore
+) -> None:
+    monitor = asyncio.create_task(monitor_health(store, interval=0.05))
+    await wait_until(lambda: store_ready(store), "ready")
+    own_redis.stop()
+    await wait_until(lambda: not store_ready(store), "not ready while Redis is down")
+    own_redis.start()
+    await wait_until(lambda: store_ready(store), "ready again")
+    monitor.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await monitor

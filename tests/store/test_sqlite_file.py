@@ -14,6 +14,7 @@ import pytest
 from server.store import LogEntry, StoreError, open_store
 from server.store.redis import RedisStore
 from server.store.sqlite import SqliteStore
+from server.store.sqlite import _prepare as prepare
 
 
 async def test_url_with_absolute_path(tmp_path: Path) -> None:
@@ -107,6 +108,17 @@ def test_a_path_under_a_plain_file_cannot_be_created(tmp_path: Path) -> None:
         SqliteStore(blocker / "var" / "rooms.db")
 
 
+def test_a_file_that_cannot_be_written_is_refused_at_open(tmp_path: Path) -> None:
+    """The open check does a real write. (As root a chmod cannot make a file read-only,
+    so the file is opened read-only through SQLite itself, as the check meets it.)"""
+    path = tmp_path / "rooms.db"
+    asyncio.run(SqliteStore(path).close())
+    read_only = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        prepare(read_only, path)
+    read_only.close()
+
+
 async def test_the_file_is_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "rooms.db"
     store = SqliteStore(path)
@@ -172,6 +184,7 @@ _CRASHING_WRITER = """
 import asyncio, sys
 from server.store import LogEntry
 from server.store.sqlite import SqliteStore
+from server.store.sqlite import _prepare as prepare
 
 async def main():
     store = SqliteStore(sys.argv[1])

@@ -9,6 +9,8 @@ import pytest
 from server.store import FencedError, LogEntry, Store, StoreError
 from tests.store.backends import Backend
 
+PERSISTENT = ["sqlite", "redis"]
+
 
 def entries(*seqs: int) -> list[LogEntry]:
     return [LogEntry(seq, f"event {seq}".encode()) for seq in seqs]
@@ -143,6 +145,31 @@ async def test_bad_arguments_are_refused_clearly(store: Store) -> None:
     assert await store.load("r1") == b"kept"
 
 
+# The in-memory reference store trusts its typed callers; the others check.
+@pytest.mark.parametrize("backend", PERSISTENT, indirect=True)
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s.save("", b"s"),
+        lambda s: s.save("r1", "not bytes"),
+        lambda s: s.save("r1", b"s", [LogEntry(True, b"x")]),
+        lambda s: s.save("r1", b"s", [LogEntry(1, "text")]),
+        lambda s: s.save("r1", b"s", [(1, b"a", b"b")]),
+        lambda s: s.save("r1", b"s", fence=-1),
+        lambda s: s.save("r1", b"s", fence="3"),
+        lambda s: s.log("r1", after="0"),
+        lambda s: s.load(""),
+    ],
+)
+async def test_bad_arguments_get_a_clear_error_and_change_nothing(
+    store: Store, call: object
+) -> None:
+    assert callable(call)
+    with pytest.raises(StoreError):
+        await call(store)
+    assert await store.rooms() == []
+
+
 # --- fencing ---------------------------------------------------------------------------
 
 
@@ -193,9 +220,8 @@ async def test_delete_does_not_reset_the_fence(store: Store, backend: Backend) -
 # --- restarts --------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("backend", PERSISTENT, indirect=True)
 async def test_everything_acknowledged_survives_a_restart(backend: Backend) -> None:
-    if not backend.persistent:
-        pytest.skip("the memory store lives and dies with its process")
     store = await backend.open()
     epoch = await backend.next_epoch("r1")
     await store.save("r1", b"one", entries(1, 2), fence=epoch)
