@@ -123,9 +123,9 @@ def rack(seed: int) -> dict[int, Point]:
         out[ball_id] = (x + radius * math.cos(angle), y + radius * math.sin(angle))
     # The micro-gaps are built in; the pymunk check guards the construction itself.
     for ball_id, point in out.items():
-        others = {k: p for k, p in out.items() if k != ball_id}
+        neighbours = {k: p for k, p in out.items() if k != ball_id}
         assert WORLD.ball_clear_of_table(point, R), "rack outside the table"
-        assert not WORLD.touching_balls(point, R, others), "racked balls overlap"
+        assert not WORLD.touching_balls(point, R, neighbours), "racked balls overlap"
     return dict(sorted(out.items()))
 
 
