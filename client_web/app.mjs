@@ -351,7 +351,8 @@ function applyEvent(m) {
       return addChat(m);
     case "warning":
       app.warning = m;
-      log(m.msg, m.kind === "clock" ? "neutral" : "foul", []);
+      // The banner carries it; the verdict under the table stays the shot's.
+      log(m.msg, m.kind === "clock" ? "neutral" : "foul", [], true);
       return;
     case "game_over":
       if (app.view && app.table) app.table = { ...app.table, score: m.score };
@@ -747,9 +748,12 @@ function frame() {
 
 // --- the table UI -------------------------------------------------------------------------
 
-/** @param {string} text @param {string} tone @param {string[]} details */
-function log(text, tone, details) {
-  app.lastVerdict = { text, tone };
+/**
+ * Adds a line to the log and, unless `aside`, makes it the verdict shown under the table.
+ * @param {string} text @param {string} tone @param {string[]} details @param {boolean} [aside]
+ */
+function log(text, tone, details, aside = false) {
+  if (!aside) app.lastVerdict = { text, tone };
   const li = h("li", { class: tone }, [text]);
   for (const d of details) li.append(h("span", { class: "detail", text: d }));
   const ol = $("log");

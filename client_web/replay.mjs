@@ -47,7 +47,7 @@ export function describeEvent(e, names) {
     case "match_over":
       return { text: `${names[e.winner] ?? "Nobody"} wins the match (${e.reason}) — ${e.score[0]}–${e.score[1]}`, tone: "win" };
     case "presence":
-      return { text: e.seat === null ? `${e.spectators} watching` : `${names[e.seat]} ${e.connected ? "is back" : "dropped"}`, tone: "neutral" };
+      return { text: e.seat === null ? `Spectators: ${e.spectators}` : `${names[e.seat]} ${e.connected ? "is back" : "dropped"}`, tone: "neutral" };
     case "lag_result":
       return { text: describeLag(/** @type {any} */ (e), names), tone: "neutral" };
     default:
@@ -158,7 +158,10 @@ export class ReplayViewer {
     for (const s of [0, 1]) {
       el(`r-seat${s}`).textContent = `${this.names[s]}  ${t?.score?.[s] ?? 0}`;
     }
-    for (const [k, li] of [...el("r-log").children].entries()) li.toggleAttribute("aria-current", k === this.index);
+    for (const [k, li] of [...el("r-log").children].entries()) {
+      li.toggleAttribute("aria-current", k === this.index);
+      if (k === this.index) li.scrollIntoView({ block: "nearest" });
+    }
   }
 
   /** Draws one frame (called from the page's animation loop). */

@@ -362,6 +362,86 @@ def test_r14_stalemate_proposed_and_accepted(open_client: OpenClient) -> None:
     assert_quiet(ana, bob)
 
 
+def foul_softly(c: Client) -> None:
+    """Rolls the cue ball gently into the head rail without touching a ball (R8 foul)."""
+    cue = c.state("a.table.balls[0]")
+    click_table(c, max(0.05, cue[0] - 0.3), cue[1])
+    set_power(c, 8)
+    c.page.click("#shoot")
+
+
+def test_r13_warning_banner_then_third_foul_loses_the_rack(open_client: OpenClient) -> None:
+    ana, bob, _ = start_match(open_client)
+    players = (ana, bob)
+    first = shooter(players)
+    second = bob if first is ana else ana
+    for c in (first, second, first):
+        assert shooter(players) is c
+        foul_softly(c)
+        settle(ana, bob)
+    for c in players:
+        c.page.locator("#banner").wait_for(state="visible")
+        assert "two consecutive fouls" in c.page.inner_text("#banner")
+        assert "(R13)" in c.page.inner_text("#banner")
+    assert "ball in hand for" in second.page.inner_text("#status")
+    foul_softly(second)
+    settle(ana, bob)
+    assert shooter(players) is first
+    foul_softly(first)
+    settle(ana, bob)
+    second.page.locator("#result-dialog").wait_for(state="visible")
+    assert f"{second.name} wins rack 1" in second.page.inner_text("#result-title")
+    assert "three consecutive fouls" in second.page.inner_text("#log")
+    for c in players:
+        c.page.click("#result-close")
+        c.wait("a.table.rack === 2 && a.table.score.join() !== '0,0'")
+    assert ana.page.is_hidden("#banner")
+    assert_quiet(ana, bob)
+
+
+def test_quick_match_private_code_chat_and_clock(open_client: OpenClient) -> None:
+    ana = open_client("Ana")
+    bob = open_client("Bob")
+    ana.page.select_option("#quick-race", "2")
+    bob.page.select_option("#quick-race", "2")
+    ana.page.click("#quick")
+    assert "Looking for an opponent" in ana.page.inner_text("#quick-status")
+    bob.page.click("#quick")
+    for c in (ana, bob):
+        c.wait("!!a.room && !!a.view && a.role === 'player'")
+    assert ana.state("a.room") == bob.state("a.room")
+    assert "Race to 2" in ana.page.inner_text("#match-line")
+
+    # A private table with a shot clock, joined by its invite code alone.
+    cleo = open_client("Cleo")
+    dan = open_client("Dan")
+    cleo.page.select_option("#c-clock", "30")
+    cleo.page.check("#c-private")
+    cleo.page.select_option("#c-first", "draw")
+    cleo.page.click("#create-form button[type=submit]")
+    cleo.wait("!!a.code && !!a.view")
+    code = cleo.state("a.code")
+    assert code in cleo.page.inner_text("#wait-text")
+    assert dan.page.locator(f"tr[data-room='{cleo.state('a.room')}']").count() == 0
+    dan.page.fill("#join-code", code)
+    dan.page.click("#join-code-form button[type=submit]")
+    dan.wait("a.role === 'player' && a.seat === 1")
+    cleo.page.click("#ready")
+    dan.page.click("#ready")
+    for c in (cleo, dan):
+        c.wait("a.view.status === 'playing' && !!a.table && !!a.table.clock")
+        c.page.locator("#clock").wait_for(state="visible")
+    assert "⏱" in cleo.page.inner_text("#clock")
+
+    dan.page.fill("#chat-input", "good luck")
+    dan.page.press("#chat-input", "Enter")
+    cleo.page.wait_for_function(
+        "document.getElementById('chat-log').textContent.includes('good luck')"
+    )
+    assert "Dan" in cleo.page.inner_text("#chat-log")
+    assert_quiet(ana, bob, cleo, dan)
+
+
 def test_phone_width_portrait_table(open_client: OpenClient) -> None:
     phone = open_client("Phil", width=360, height=740, dpr=3)
     save(phone, "lobby-phone.png")
