@@ -11,7 +11,7 @@ import { Connection, NAME_PATTERN, ServerError, defaultUrl, session } from "./ne
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
-import { TABLE } from "./table.mjs";
+import { BALL_COLOURS, TABLE } from "./table.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { describeLag, describeRuling, describeShot } from "./verdict.mjs";
 
@@ -296,6 +296,7 @@ function onMessage(m) {
       if (m.room === app.room && m.seat !== mySeat()) {
         app.remoteAim = m;
         app.remoteAimAt = performance.now();
+        if (!app.anim) renderTableUi();
       }
       return;
     default:
@@ -814,6 +815,28 @@ function renderSeats() {
   const name = v?.settings?.name ? `${v.settings.name} · ` : "";
   $("match-line").textContent = `${name}Race to ${race}${rack ? ` · Rack ${rack}` : ""}`;
   $("spectators").textContent = v ? `· ${v.spectators} watching` : "";
+  renderRackBalls();
+}
+
+/** The nine object balls, dimmed once down, the lowest one ringed. */
+function renderRackBalls() {
+  const t = app.table;
+  const box = $("rack-balls");
+  box.replaceChildren();
+  if (!t || status() !== "playing") return;
+  const on = [];
+  for (let n = 1; n <= 9; n++) {
+    const here = !!t.balls?.[n];
+    if (here) on.push(n);
+    const colour = BALL_COLOURS[n];
+    const style = n === 9 ? `background: linear-gradient(#fff 0 22%, ${colour} 22% 78%, #fff 78%)` : `background: ${colour}`;
+    box.append(
+      h("span", { class: `mini-ball${here ? "" : " gone"}${n === t.lowest ? " lowest" : ""}`, style, "aria-hidden": "true" }, [
+        h("span", { text: String(n) }),
+      ]),
+    );
+  }
+  box.setAttribute("aria-label", `Balls on the table: ${on.join(", ") || "none"}`);
 }
 
 function renderClock() {
@@ -868,6 +891,10 @@ function prompt() {
     return `Your shot — ${low}. Drag on the table to aim; pull back from the cue ball or press Shoot.`;
   }
   if (t.choice_pending) return `${who} chooses: shoot or pass (R6).`;
+  const ra = app.remoteAim;
+  if (ra && ra.seat === t.turn && performance.now() - app.remoteAimAt < 5000) {
+    return `${who} is aiming: ${ra.speed.toFixed(1)} m/s, ${describeTip(ra.tip[0], ra.tip[1])}${ra.elevation ? `, cue raised ${Math.round(ra.elevation)}°` : ""}.`;
+  }
   return `${who} to shoot${t.ball_in_hand ? " with ball in hand" : ""} — ${low}.`;
 }
 

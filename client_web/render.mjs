@@ -6,6 +6,7 @@
 // per pixel into its own small sprite, re-rendered only when its orientation changes,
 // so a frame is one layer copy, ten sprite copies and the overlays.
 
+import { cushionContact } from "./aim.mjs";
 import { BALL_COLOURS, TABLE, isStriped } from "./table.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -664,6 +665,13 @@ export class Renderer {
       ctx.lineTo(bx, by);
       ctx.stroke();
     };
+    // Lines past the cue ball stay on the cloth.
+    ctx.save();
+    const [bx0, by0] = view.toScreen(0, 0);
+    const [bx1, by1] = view.toScreen(TABLE.length, TABLE.width);
+    ctx.beginPath();
+    ctx.rect(Math.min(bx0, bx1), Math.min(by0, by1), Math.abs(bx1 - bx0), Math.abs(by1 - by0));
+    ctx.clip();
     if (p.kind === "ball") {
       ctx.strokeStyle = colour;
       ctx.setLineDash([3, 3]);
@@ -671,12 +679,24 @@ export class Renderer {
       ctx.arc(ex, ey, rPx, 0, Math.PI * 2);
       ctx.stroke();
       ctx.setLineDash([]);
-      const len = 0.35 + 0.5 * aim.power;
+      // The object ball's path to the cushion, green when it runs into a pocket.
       const objFrom = /** @type {Vec} */ ([p.ghost[0] + p.objectDir[0] * 2 * R, p.ghost[1] + p.objectDir[1] * 2 * R]);
+      const objPath = cushionContact(objFrom, Math.atan2(p.objectDir[1], p.objectDir[0]));
+      const objColour = objPath.pocket ? "rgba(120, 255, 160, 0.95)" : "rgba(255, 230, 90, 0.95)";
       ctx.lineWidth = Math.max(1.5, rPx * 0.12);
-      ray(objFrom, p.objectDir, len, "rgba(255, 230, 90, 0.95)");
+      ray(objFrom, p.objectDir, objPath.distance, objColour);
+      if (objPath.pocket) {
+        const [px, py] = view.toScreen(objPath.point[0], objPath.point[1]);
+        ctx.strokeStyle = objColour;
+        ctx.beginPath();
+        ctx.arc(px, py, rPx, 0, Math.PI * 2);
+        ctx.stroke();
+      }
       ctx.lineWidth = Math.max(1, rPx * 0.07);
-      if (p.cueDir[0] !== 0 || p.cueDir[1] !== 0) ray(p.ghost, p.cueDir, len * 0.6, "rgba(255,255,255,0.45)");
+      if (p.cueDir[0] !== 0 || p.cueDir[1] !== 0) {
+        const cuePath = cushionContact(p.ghost, Math.atan2(p.cueDir[1], p.cueDir[0]));
+        ray(p.ghost, p.cueDir, Math.min(cuePath.distance, 0.25 + 0.5 * aim.power), "rgba(255,255,255,0.45)");
+      }
     } else {
       ctx.strokeStyle = p.pocket ? "rgba(120,255,160,0.95)" : colour;
       ctx.beginPath();
@@ -685,6 +705,7 @@ export class Renderer {
       ctx.lineWidth = Math.max(1, rPx * 0.06);
       if (!p.pocket) ray(p.point, p.reflected, 0.3, "rgba(255,255,255,0.35)");
     }
+    ctx.restore();
     // The cue stick behind the cue ball.
     const back = rPx * (1.4 + 5 * aim.power);
     const ang = Math.atan2(ey - cy, ex - cx);
