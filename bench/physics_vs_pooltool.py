@@ -616,7 +616,7 @@ def render(report: Mapping[str, Any]) -> str:
     pt = report["pooltool"]
     lines += [
         "",
-        f"our worker RSS: {rss['rss_after_shots_mb']:.1f} MB after {report['breaks']} breaks + "
+        f"our worker RSS: {rss['rss_after_shots_mb']:.1f} MB after the break and the "
         f"{report['shots']} shots ({rss['rss_after_import_mb']:.1f} MB after import, "
         f"USS {rss['uss_after_shots_mb']:.1f} MB); pooltool process peak RSS "
         f"{pt['peak_rss_mb']:.1f} MB",
@@ -657,8 +657,9 @@ def render(report: Mapping[str, Any]) -> str:
         f"{a['ball_ball_total']['pooltool']}; cushion contacts: {a['cushion_total']['ours']} vs "
         f"{a['cushion_total']['pooltool']}",
         f"  cue ball final position, distance between engines: median {cue['median'] * 100:.1f} "
-        f"cm, p95 {cue['p95'] * 100:.1f} cm (n={int(cue['n'])}); shots with no ball-ball "
-        f"contact in either: median {cue0['median'] * 100:.1f} cm (n={int(cue0['n'])})",
+        f"cm, p95 {cue['p95'] * 100:.1f} cm (n={int(cue['n'])})",
+        f"  the same, in shots with no ball-ball contact in either engine: median "
+        f"{cue0['median']:.2g} m, max {cue0['max']:.2g} m (n={int(cue0['n'])})",
         f"  every ball that moved, on the table in both: median "
         f"{every['median'] * 100:.1f} cm, p95 {every['p95'] * 100:.1f} cm "
         f"(n={int(every['n'])}); shot duration ours/pooltool median "
