@@ -24,6 +24,7 @@ import contextlib
 import json
 import math
 import multiprocessing
+import os
 import signal
 import statistics
 import sys
@@ -240,14 +241,18 @@ def main() -> None:
     results_recv, results_send = context.Pipe(duplex=False)
     child = context.Process(target=serve, args=(args.workers, ready_send, results_send))
     child.start()
+    if not ready_recv.poll(120):
+        child.kill()
+        raise SystemExit("the server process did not start within 120 s")
     port = ready_recv.recv()
     try:
         samples, elapsed = asyncio.run(drive(port, args.shots))
     finally:
         assert child.pid is not None
-        import os
-
         os.kill(child.pid, signal.SIGTERM)
+    if not results_recv.poll(60):
+        child.kill()
+        raise SystemExit("the server process did not report its event-loop lag")
     lags: list[float] = results_recv.recv()
     child.join(30)
 
