@@ -172,7 +172,11 @@ function glyph(n) {
   g.textAlign = "center";
   g.textBaseline = "middle";
   g.font = `bold ${Math.round(GLYPH_SIZE * 0.86)}px system-ui, sans-serif`;
-  g.fillText(String(n), GLYPH_SIZE / 2, GLYPH_SIZE / 2 + GLYPH_SIZE * 0.04);
+  g.fillText(String(n), GLYPH_SIZE / 2, GLYPH_SIZE / 2 + GLYPH_SIZE * 0.02);
+  if (n === 6 || n === 9) {
+    // As on real balls: a bar under the 6 and the 9 tells them apart upside down.
+    g.fillRect(GLYPH_SIZE * 0.3, GLYPH_SIZE * 0.86, GLYPH_SIZE * 0.4, GLYPH_SIZE * 0.07);
+  }
   const data = g.getImageData(0, 0, GLYPH_SIZE, GLYPH_SIZE).data;
   const alpha = new Uint8ClampedArray(GLYPH_SIZE * GLYPH_SIZE);
   for (let i = 0; i < alpha.length; i++) alpha[i] = data[i * 4 + 3];

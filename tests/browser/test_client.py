@@ -74,8 +74,12 @@ def shoot_at_lowest(c: Client, power: int) -> None:
 
 
 def settle(*clients: Client) -> None:
+    """Waits until every page has seen the latest room event and finished animating it."""
     for c in clients:
         c.wait("!a.shotPending")
+    latest = max(c.page.evaluate("window.ninepool.conn.seq ?? -1") for c in clients)
+    for c in clients:
+        c.page.wait_for_function(f"(window.ninepool.conn.seq ?? -1) >= {latest}")
         c.idle()
 
 
