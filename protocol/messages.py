@@ -40,11 +40,13 @@ EpochMs = Annotated[int, Meta(ge=0)]
 #: trailing space.
 Name = Annotated[
     str,
-    Meta(min_length=1, max_length=24, pattern=r"^[\w.\-](?:[\w .\-]{0,22}[\w.\-])?$"),
+    Meta(min_length=1, max_length=24, pattern=r"^[\w.\-](?:[\w .\-]{0,22}[\w.\-])?\Z"),
 ]
-RoomName = Annotated[str, Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")]
-RoomId = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
-InviteCode = Annotated[str, Meta(min_length=4, max_length=12, pattern=r"^[A-Z0-9]+$")]
+# Patterns end in \Z, not $: Python's $ also matches before one trailing newline.
+#: A room name: up to 40 characters, no control characters (C0, DEL, C1).
+RoomName = Annotated[str, Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f-\x9f]*\Z")]
+RoomId = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+\Z")]
+InviteCode = Annotated[str, Meta(min_length=4, max_length=12, pattern=r"^[A-Z0-9]+\Z")]
 Token = Annotated[str, Meta(min_length=1, max_length=256)]
 ChatText = Annotated[str, Meta(min_length=1, max_length=200)]
 

@@ -79,6 +79,12 @@ def test_every_client_message_decodes_from_reference_codec() -> None:
         ({"t": "place", "id": 1, "pos": [3.0, 0.5]}, "$.pos[0]"),
         ({"t": "place", "id": 1, "pos": [1.0]}, "$.pos"),
         ({"t": "ready", "id": 1, "surprise": 1}, "surprise"),
+        # A trailing newline slips through a `$` pattern; every pattern ends in \Z.
+        ({"t": "hello", "id": 1, "v": 1, "name": "Ana\n"}, "$.name"),
+        ({"t": "join", "id": 1, "room": "abc\n"}, "$.room"),
+        ({"t": "join", "id": 1, "code": "Q7K2MX\n"}, "$.code"),
+        ({"t": "create", "id": 1, "settings": {"name": "Friday\n"}}, "$.settings.name"),
+        ({"t": "create", "id": 1, "settings": {"name": "a\x85b"}}, "$.settings.name"),  # C1
     ],
 )
 def test_o2_out_of_range_is_refused_and_names_the_path(frame: dict[str, Any], path: str) -> None:
