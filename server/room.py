@@ -244,6 +244,10 @@ class Room:
         if self.closed:
             if isinstance(command, Shutdown) and not command.done.done():
                 command.done.set_result(None)
+            elif isinstance(command, Request) and isinstance(command.message, m.Leave):
+                if command.client.room is self:
+                    command.client.room = None
+                command.client.ok(command.message.id)
             elif isinstance(command, Enter | Request):
                 command.client.error(
                     command.request_id if isinstance(command, Enter) else command.message.id,
@@ -255,6 +259,8 @@ class Room:
             elif isinstance(command, SeatPair):
                 for client, request_id in (command.first, command.second):
                     client.error(request_id, errors.NO_SUCH_ROOM, "the room has closed")
+                    if client.room is self:
+                        client.room = None
             return
         self.inbox.put_nowait(command)
 
@@ -271,6 +277,9 @@ class Room:
                 await self._recover()
             if isinstance(command, Shutdown) or self.closed:
                 break
+        # Whatever was queued behind the end is answered as a closed room answers.
+        while not self.inbox.empty():
+            self.post(self.inbox.get_nowait())
 
     def _refuse(self, command: Command, code: str, message: str) -> None:
         if isinstance(command, Request):
@@ -353,8 +362,9 @@ class Room:
         client.send_message(
             m.Joined(id=request_id, room=self.id, role="spectator", seat=None, code=self.code)
         )
-        await self._commit([self._presence(None, True)])
         self.spectators.append(client)
+        # The others hear the new count; the newcomer gets the room as it is now.
+        await self._commit([self._presence(None, True)], exclude=client)
         client.send_message(self._snapshot_message(self.seq))
 
     async def _seat_pair(self, pair: SeatPair) -> None:

@@ -122,6 +122,26 @@ async def test_chat_reaches_everyone_in_the_room(server: GameServer, peers: list
     assert isinstance(created, m.Joined)
     cleo = await open_peer(server, peers, "Cleo")
     await cleo.request({"t": "join", "room": created.room, "role": "spectator"})
+    counted = await ana.expect(m.Presence)  # the players see the spectator arrive
+    assert counted.seat is None and counted.spectators == 1
     assert isinstance(await cleo.request({"t": "chat", "text": "good luck ✓"}), m.Ok)
     heard = await ana.expect(m.ChatRelay)
     assert (heard.name, heard.seat, heard.text) == ("Cleo", None, "good luck ✓")
+
+
+async def test_requests_queued_behind_the_last_leave_are_answered(
+    server: GameServer, peers: list[Peer]
+) -> None:
+    ana = await open_peer(server, peers, "Ana")
+    created = await ana.request({"t": "create"})
+    assert isinstance(created, m.Joined)
+    # Sent back to back: the room closes on the leave, the rest must still get answers.
+    ids = [
+        await ana.send({"t": "leave"}),
+        await ana.send({"t": "chat", "text": "anyone?"}),
+        await ana.send({"t": "leave"}),
+    ]
+    replies = [await ana.reply_to(request_id) for request_id in ids]
+    assert isinstance(replies[0], m.Ok)
+    assert all(isinstance(r, m.Ok | m.Error) for r in replies[1:])
+    assert isinstance(await ana.request({"t": "ping"}), m.Pong)

@@ -129,6 +129,7 @@ async def test_r1_race_to_two_with_foul_push_out_pass_and_warning(
                 assert 0 < snapshot.view.inflight.offset < result.duration
                 assert snapshot.view.inflight.result.traj == result.traj
                 assert snapshot.view.table == result.table
+                assert snapshot.view.spectators == 2
                 match.watchers.append(dana)
                 await match.settle(snapshot.seq)  # the others see the spectator count
             continue
