@@ -455,6 +455,8 @@ class Snapshot(ServerMessage, tag="snapshot"):
     seq: Seq
     now: EpochMs
     view: RoomView
+    #: The `resync` request this snapshot answers; None otherwise.
+    id: RequestId | None = None
 
 
 class ShotResult(ServerMessage, tag="shot_result"):

@@ -489,7 +489,8 @@ class Room:
         if not self._is_member(client):
             raise TableError(errors.NOT_IN_ROOM, "not in this room")
         if isinstance(message, m.Resync):
-            client.send_message(self._snapshot_message(self.seq))
+            snapshot = self._snapshot_message(self.seq)
+            client.send_message(msgspec.structs.replace(snapshot, id=message.id))
             return
         if isinstance(message, m.Chat):
             await self._chat(client, message)

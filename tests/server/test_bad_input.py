@@ -52,9 +52,9 @@ async def started_table(server: GameServer, peers: list[Peer]) -> tuple[Peer, Pe
 
 
 async def snapshot_of(peer: Peer) -> m.RoomView:
-    peer.take(m.Snapshot)
-    await peer.send({"t": "resync"})
-    return (await peer.expect(m.Snapshot)).view
+    reply = await peer.request({"t": "resync"})  # the snapshot echoes the request id
+    assert isinstance(reply, m.Snapshot) and reply.seq == peer.seq
+    return reply.view
 
 
 @pytest.mark.parametrize(
