@@ -297,3 +297,32 @@ def test_room_names_refuse_c1_control_characters(control: str) -> None:
     frame = frames.pack({"t": "create", "id": 1, "settings": {"name": f"a{control}b"}})
     outcome = decode_outcome(frame)
     assert isinstance(outcome, ProtocolError) and outcome.code == errors.BAD_MESSAGE
+
+
+@pytest.mark.skip(
+    reason="server bug: a ball resting over a side pocket's edge (y = -0.0096) is sent in "
+    "shot_result/table although the server schema's Position needs y >= 0, so "
+    "decode_server refuses the frame"
+)
+def test_every_resting_position_the_physics_gives_fits_the_server_schema() -> None:
+    from server import physics
+
+    # A layout found by the live storm's quiet room: the cue ball stops in the mouth of
+    # the y = 0 side pocket.
+    balls = {
+        0: (2.2264996322780313, 0.13548533632300822),
+        1: (1.7099928321210096, 0.855185793440936),
+        2: (0.9665370094881286, 1.0008728883901703),
+        3: (0.5435674115044034, 1.1758002484987122),
+        4: (2.2829767761974744, 0.44669481032053654),
+        5: (0.8716846132367323, 0.9800225343566349),
+        6: (0.9027551214317132, 0.7385859259477593),
+        7: (1.7172082835596505, 1.155932597376149),
+        8: (1.8643275494735863, 0.3727550434666782),
+        9: (0.9266295684509607, 0.13779349287605475),
+    }
+    shot = physics.Shot(angle=105.44460437947988, speed=6.192142871689854)
+    final = physics.simulate(balls, shot).final
+    for position in final.values():
+        if position is not None:
+            msgspec.convert(list(position), m.Position)  # raises if outside the bounds

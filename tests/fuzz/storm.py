@@ -1,0 +1,925 @@
+"""A storm of random and mutated frames against a live server, with a quiet room watched
+while it blows.
+
+Fuzzing connections (`Fuzzer`) send frames from `frames.py` in batches, each batch closed
+by a `ping` barrier, and account for every answer:
+
+- a frame the decoder refuses must get exactly one `error` with `bad_frame`/`bad_message`
+  (or `rate_limited`, should a rate limit answer first);
+- a frame that decodes is a request: it must get its reply (`ok`, `welcome`, `joined`,
+  `pong`, `rooms`, or an `error` with a documented code, never `internal`), matched by its
+  request id, which the fuzzer keeps unique on its connection;
+- eight refused frames in a row must close the connection with 1008, a frame over the
+  size limit with 1009 — the fuzzer then reconnects (with its token, so a seated player
+  gets the seat back) and goes on; any other close is a violation;
+- every frame the server sends must decode with the protocol's server schema.
+
+Some fuzzers sit in rooms of their own (created and started, so shots out of turn, as a
+spectator, placements without ball in hand and the like are refused by the real rules);
+others watch the quiet room as spectators and try to act on it. The quiet room
+(`QuietTable`) has two well-behaved players who keep playing real shots; every shot is
+checked against the physics run locally from the same table (it must land exactly where
+the server says), every room event must follow the previous one by one `seq`, and nothing
+but their own shots, the spectators' comings and goings and chat may appear in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import math
+import multiprocessing
+import random
+import time
+from collections import Counter, deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import msgpack
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import errors
+from protocol import messages as m
+from protocol.codec import decode_server
+from tests.fuzz import frames
+
+T = TypeVar("T", bound=m.ServerMessage)
+
+DECODE_CODES = frozenset({errors.BAD_FRAME, errors.BAD_MESSAGE})
+#: A rate limit may answer any frame before it is even read.
+ANY_FRAME_CODES = frozenset({errors.RATE_LIMITED})
+DOCUMENTED = frozenset(errors.ERROR_CODES) - {errors.INTERNAL}
+MAX_BAD_IN_A_ROW = 8
+WAIT = 30.0
+REPLY_TYPES = (m.Welcome, m.Ok, m.Joined, m.Error, m.Pong, m.Rooms)
+
+#: How often each kind of valid request is picked (room actions dominate).
+TAG_WEIGHTS: dict[str, float] = {
+    "shot": 8,
+    "place": 6,
+    "aim": 6,
+    "lag": 3,
+    "choose": 3,
+    "concede": 0.5,
+    "stalemate": 3,
+    "extend": 3,
+    "ready": 3,
+    "rematch": 3,
+    "chat": 2,
+    "resync": 2,
+    "join": 3,
+    "create": 1,
+    "leave": 0.5,
+    "quick": 1,
+    "lobby": 2,
+    "ping": 2,
+    "hello": 2,
+}
+
+
+def describe(data: bytes | str) -> str:
+    """A frame as it can be pasted into a reproducer."""
+    if isinstance(data, str):
+        return f"text {data[:120]!r}"
+    shown = data[:96].hex()
+    return f"bin[{len(data)}] {shown}{'…' if len(data) > 96 else ''}"
+
+
+@dataclass
+class Expectation:
+    tag: str
+    low: int
+    high: int
+    frame: bytes | str
+    got: int = 0
+    first: asyncio.Future[m.ServerMessage] | None = None
+    #: Sent while this connection's `leave` was still unanswered (see `KNOWN_DROPS`).
+    behind_leave: bool = False
+
+
+@dataclass
+class StormReport:
+    frames: int = 0
+    valid: int = 0
+    refused: int = 0
+    oversize: int = 0
+    by_origin: Counter[str] = field(default_factory=Counter)
+    replies: Counter[str] = field(default_factory=Counter)
+    error_codes: Counter[str] = field(default_factory=Counter)
+    closes: Counter[int] = field(default_factory=Counter)
+    connections: int = 0
+    quiet_shots: int = 0
+    fuzz_shots: int = 0
+    duration: float = 0.0
+    violations: list[str] = field(default_factory=list)
+    server_schema_errors: Counter[str] = field(default_factory=Counter)
+    known_drops: Counter[str] = field(default_factory=Counter)
+    histories: list[str] = field(default_factory=list)
+    suspects: list[bytes | str] = field(default_factory=list)
+
+    def violation(self, text: str, frames_: Iterable[bytes | str] = ()) -> None:
+        if len(self.violations) < 200:
+            self.violations.append(text)
+        for frame in frames_:
+            if len(self.suspects) < 50:
+                self.suspects.append(frame)
+
+    def summary(self) -> str:
+        lines = [
+            f"frames sent {self.frames} in {self.duration:.1f} s "
+            f"({self.frames / max(self.duration, 1e-9):.0f}/s) over {self.connections} "
+            "connections",
+            f"  decoded as requests {self.valid}, refused by the decoder {self.refused}, "
+            f"over the size limit {self.oversize}",
+            f"  kinds {dict(sorted(self.by_origin.items()))}",
+            f"  replies {dict(sorted(self.replies.items()))}",
+            f"  error codes {dict(sorted(self.error_codes.items()))}",
+            f"  closes {dict(sorted(self.closes.items()))}",
+            f"  quiet room shots {self.quiet_shots}, shots played in fuzzed rooms "
+            f"{self.fuzz_shots}",
+            f"  server frames refused by the server schema {dict(self.server_schema_errors)}",
+            f"  requests left unanswered behind a leave (known server bug) "
+            f"{dict(self.known_drops)}",
+            f"  violations {len(self.violations)}",
+        ]
+        lines += [f"    {v}" for v in self.violations[:20]]
+        return "\n".join(lines)
+
+
+@dataclass
+class Shared:
+    """What all the fuzzers of one storm share."""
+
+    url: str
+    #: Tolerate the known bug where a room that closes drops the requests queued behind
+    #: the last member's `leave` (see `test_requests_queued_behind_the_last_leave_are_answered`
+    #: in `test_fuzz_live.py`).
+    tolerate_drops_behind_leave: bool
+    report: StormReport
+    ctx: frames.Context
+    total: int
+    shot_budget: int
+    connect_kwargs: dict[str, Any]
+    sent: int = 0
+
+    def more(self) -> bool:
+        return self.sent < self.total
+
+
+_lenient = msgspec.msgpack.Decoder()
+
+
+def _inside(value: Any) -> Any:
+    """Positions brought back within the documented table bounds (see below)."""
+    if isinstance(value, dict):
+        return {k: _inside(v) for k, v in value.items()}
+    if isinstance(value, list):
+        if len(value) == 2 and all(isinstance(v, float) for v in value):
+            return [min(max(value[0], 0.0), 2.54), min(max(value[1], 0.0), 1.27)]
+        return [_inside(v) for v in value]
+    return value
+
+
+def decode_leniently(raw: bytes, report: StormReport, who: str) -> m.ServerMessage:
+    """`decode_server`; a frame its schema refuses is a violation, then read anyway (with
+    positions clamped to the table) so the client can go on and find more."""
+    try:
+        return decode_server(raw)
+    except msgspec.ValidationError as exc:
+        report.server_schema_errors[str(exc)] += 1
+        if report.server_schema_errors[str(exc)] == 1:
+            report.violation(
+                f"{who}: a server frame its own schema refuses: {exc}: {describe(raw)}"
+            )
+        return msgspec.convert(_inside(_lenient.decode(raw)), m.AnyServerMessage)
+
+
+async def open_ws(url: str, **kwargs: Any) -> ClientConnection:
+    return await connect(
+        url,
+        compression=None,
+        max_size=2**23,
+        ping_interval=None,
+        open_timeout=WAIT,
+        close_timeout=5,
+        **kwargs,
+    )
+
+
+class Fuzzer:
+    """One fuzzing client; it reconnects (with its token) whenever the server closes."""
+
+    def __init__(
+        self,
+        shared: Shared,
+        name: str,
+        seed: int,
+        valid_share: float,
+        oversize: float,
+        reseat: bool = False,
+    ) -> None:
+        self.shared = shared
+        self.report = shared.report
+        self.name = name
+        self.rng = random.Random(seed)
+        self.valid_share = valid_share
+        self.oversize = oversize
+        #: Go back to a table (quick match) whenever the fuzzer finds itself seatless, so
+        #: that most of its frames meet a match in progress.
+        self.reseat = reseat
+        self.ws: ClientConnection | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.expect: dict[int, Expectation] = {}
+        self.used_ids: set[int] = set()
+        self.refused_outstanding = 0
+        self.leaves_unanswered = 0
+        self.bad_run = 0
+        self.close_expected: int | None = None
+        self.recent: deque[bytes | str] = deque(maxlen=12)
+        #: What this connection sent and got, lately (for the reproducer of a violation).
+        self.history: deque[str] = deque(maxlen=60)
+        self.token: str | None = None
+        self.player: str | None = None
+        self.seat: int | None = None
+        self.status = "waiting"
+        self.turn: int | None = None
+        self.lagged = False
+
+    # --- connection --------------------------------------------------------------------
+
+    async def open(self) -> None:
+        self.ws = await open_ws(self.shared.url, **self.shared.connect_kwargs)
+        self.report.connections += 1
+        self.expect.clear()
+        self.refused_outstanding = 0
+        self.leaves_unanswered = 0
+        self.bad_run = 0
+        self.close_expected = None
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+        if self.token is None and self.rng.random() < 0.5:
+            await self._before_hello()
+        if self.token is None and self.rng.random() < 0.2:
+            # A forged token is refused and the connection stays usable.
+            reply = await self.request(
+                {"t": "hello", "v": m.PROTOCOL_VERSION, "name": self.name, "token": "cF8x.AAAA"}
+            )
+            self._check(isinstance(reply, m.Error) and reply.code == errors.BAD_TOKEN, reply)
+        hello = {"t": "hello", "v": m.PROTOCOL_VERSION, "name": self.name, "token": self.token}
+        welcome = await self.request(hello)
+        if not isinstance(welcome, m.Welcome):
+            raise AssertionError(f"{self.name}: hello answered {welcome!r}")
+        self.token, self.player = welcome.token, welcome.player
+
+    async def _before_hello(self) -> None:
+        """Frames before `hello`: refused by the decoder or answered `hello_required`."""
+        for _ in range(self.rng.randint(1, MAX_BAD_IN_A_ROW - 2)):
+            fuzzed = self._next_frame(allow_hello=False, oversize=0.0)
+            if fuzzed is not None:
+                await self._send(fuzzed, before_hello=True)
+        reply = await self.request({"t": "ping"})
+        self._check(isinstance(reply, m.Error) and reply.code == errors.HELLO_REQUIRED, reply)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            with contextlib.suppress(Exception):
+                await self.reader
+
+    def _check(self, ok: bool, what: object) -> None:
+        if not ok:
+            self.report.violation(f"{self.name}: unexpected {what!r}", list(self.recent))
+
+    # --- sending -------------------------------------------------------------------------
+
+    def _fresh_id(self) -> int:
+        while True:
+            candidate = self.rng.randint(0, frames.MAX_ID)
+            if candidate not in self.used_ids:
+                self.used_ids.add(candidate)
+                return candidate
+
+    async def request(self, message: dict[str, Any]) -> m.ServerMessage:
+        """Send a well-formed request and wait for its reply (lockstep)."""
+        message = {**message, "id": self._fresh_id()}
+        data = frames.pack(message)
+        loop = asyncio.get_running_loop()
+        expectation = Expectation(
+            message["t"],
+            1,
+            2,
+            data,
+            first=loop.create_future(),
+            behind_leave=self.leaves_unanswered > 0,
+        )
+        self.expect[message["id"]] = expectation
+        if message["t"] == "leave":
+            self.leaves_unanswered += 1
+        self.bad_run = 0
+        assert self.ws is not None
+        await self.ws.send(data)
+        assert expectation.first is not None
+        return await asyncio.wait_for(expectation.first, WAIT)
+
+    async def barrier(self) -> None:
+        reply = await self.request({"t": "ping"})
+        self._check(isinstance(reply, m.Pong), reply)
+
+    def _frame_id(self, fuzzed: frames.Fuzzed) -> int | None:
+        """The id the server will echo for this frame (None when it cannot read one)."""
+        if fuzzed.message is not None:
+            return fuzzed.message.id
+        if not isinstance(fuzzed.data, bytes):
+            return None
+        try:
+            loose = msgpack.unpackb(fuzzed.data, strict_map_key=False)
+        except Exception:
+            return None
+        if isinstance(loose, dict):
+            value = loose.get("id")
+            if type(value) is int and 0 <= value <= frames.MAX_ID:
+                return value
+        return None
+
+    def _next_frame(self, allow_hello: bool, oversize: float) -> frames.Fuzzed | None:
+        rng = self.rng
+        for _ in range(8):
+            if rng.random() < self.valid_share:
+                tag = rng.choices(list(TAG_WEIGHTS), list(TAG_WEIGHTS.values()))[0]
+                fuzzed = frames.classify(
+                    frames.pack(frames.valid_message(rng, self.shared.ctx, tag)), "valid"
+                )
+            else:
+                fuzzed = frames.fuzzed_frame(rng, self.shared.ctx, oversize)
+            message = fuzzed.message
+            if isinstance(message, m.Hello) and not allow_hello:
+                continue
+            if isinstance(message, m.Shot | m.LagShot) and self._could_play(message):
+                if self.shared.shot_budget <= 0:
+                    continue
+                self.shared.shot_budget -= 1
+            if fuzzed.too_big:
+                return fuzzed
+            frame_id = self._frame_id(fuzzed)
+            if frame_id is not None:
+                if frame_id in self.used_ids:
+                    continue
+                self.used_ids.add(frame_id)
+            return fuzzed
+        return None
+
+    def _could_play(self, message: m.ClientMessage) -> bool:
+        if self.seat is None:
+            return False
+        if isinstance(message, m.LagShot):
+            return self.status == "lag"
+        return self.status == "playing" and self.turn == self.seat
+
+    async def _send(self, fuzzed: frames.Fuzzed, before_hello: bool = False) -> None:
+        report = self.report
+        report.frames += 1
+        self.shared.sent += 1
+        report.by_origin[fuzzed.origin] += 1
+        self.recent.append(fuzzed.data)
+        if fuzzed.too_big:
+            report.oversize += 1
+            self.close_expected = 1009
+        elif fuzzed.message is None:
+            report.refused += 1
+            self.refused_outstanding += 1
+            self.bad_run += 1
+            if self.bad_run >= MAX_BAD_IN_A_ROW:
+                self.close_expected = 1008
+        else:
+            report.valid += 1
+            self.bad_run = 0
+            message = fuzzed.message
+            tag = type(message).__struct_config__.tag
+            low, high = 1, 1
+            if before_hello:
+                pass  # hello_required
+            elif isinstance(message, m.Aim | m.Resync):
+                low = 0  # an accepted aim has no reply; resync answers with a snapshot
+            elif isinstance(message, m.Quick) and message.on:
+                high = 2  # ok now, joined later when matched
+            assert isinstance(tag, str)
+            self.expect[message.id] = Expectation(
+                tag, low, high, fuzzed.data, behind_leave=self.leaves_unanswered > 0
+            )
+            if isinstance(message, m.Leave):
+                self.leaves_unanswered += 1
+        self.history.append(f"> {describe(fuzzed.data)} {fuzzed.message!r}"[:300])
+        assert self.ws is not None
+        await self.ws.send(fuzzed.data)
+
+    # --- the storm -----------------------------------------------------------------------
+
+    async def run(self, batch: int = 24) -> None:
+        if self.ws is None:
+            await self.open()
+        while self.shared.more():
+            for _ in range(batch):
+                fuzzed = self._next_frame(allow_hello=True, oversize=self.oversize)
+                if fuzzed is None:
+                    continue
+                try:
+                    await self._send(fuzzed)
+                except ConnectionClosed:
+                    break
+                if self.close_expected is not None or not self.shared.more():
+                    break
+            if self.close_expected is not None:
+                await self._expected_close()
+                await self.open()
+                continue
+            try:
+                await self.barrier()
+                if self.reseat and (self.seat is None or self.status == "finished"):
+                    if self.seat is not None:
+                        await self.request({"t": "leave"})
+                        self.seat = None
+                    await self.request({"t": "quick", "on": True, "race_to": 9})
+            except (ConnectionClosed, TimeoutError) as exc:
+                self.report.violation(
+                    f"{self.name}: no answer to the barrier ping ({type(exc).__name__})",
+                    list(self.recent),
+                )
+                await self._reset()
+        await self.finish()
+
+    async def _expected_close(self) -> None:
+        expected = self.close_expected
+        assert self.reader is not None and self.ws is not None
+        try:
+            await asyncio.wait_for(asyncio.shield(self.reader), WAIT)
+        except TimeoutError:
+            self.report.violation(
+                f"{self.name}: the server did not close with {expected}", list(self.recent)
+            )
+            await self.ws.close()
+            return
+        code = self.ws.close_code
+        if code != expected:
+            self.report.violation(
+                f"{self.name}: closed with {code}, expected {expected}", list(self.recent)
+            )
+        if self.refused_outstanding and code != 1009:
+            # (1009 is decided as the frame header arrives, so frames still queued behind
+            # it are answered by the close itself.)
+            self.report.violation(
+                f"{self.name}: {self.refused_outstanding} refused frames without an error "
+                f"before the {code} close",
+                list(self.recent),
+            )
+
+    async def _reset(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        await self.open()
+
+    async def finish(self) -> None:
+        """Wait for the answers still due, then report those that never came."""
+        if self.ws is None or self.reader is None or self.reader.done():
+            return
+        with contextlib.suppress(Exception):
+            await self.barrier()
+        started = time.monotonic()
+        tolerated = self.shared.tolerate_drops_behind_leave
+        while time.monotonic() < started + WAIT:
+            due = self._unanswered()
+            if not due or (
+                all(e.behind_leave for _, e in due)
+                and tolerated
+                and time.monotonic() > started + 2.0
+            ):
+                break
+            await asyncio.sleep(0.05)
+        dumped = False
+        for request_id, e in self._unanswered():
+            if e.behind_leave and self.shared.tolerate_drops_behind_leave:
+                self.report.known_drops[e.tag] += 1
+                continue
+            if not dumped:
+                dumped = True
+                self.report.histories.append(f"{self.name}:\n" + "\n".join(self.history))
+            self.report.violation(
+                f"{self.name}: no reply to {e.tag} (id {request_id}): {describe(e.frame)}",
+                [e.frame],
+            )
+        if self.refused_outstanding:
+            self.report.violation(
+                f"{self.name}: {self.refused_outstanding} refused frames never answered",
+                list(self.recent),
+            )
+        await self.close()
+
+    def _unanswered(self) -> list[tuple[int, Expectation]]:
+        return [(i, e) for i, e in self.expect.items() if e.got < e.low]
+
+    # --- reading -------------------------------------------------------------------------
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        ws = self.ws
+        try:
+            async for raw in ws:
+                if not isinstance(raw, bytes):
+                    self.report.violation(f"{self.name}: a text frame from the server: {raw!r}")
+                    continue
+                try:
+                    message = decode_leniently(raw, self.report, self.name)
+                except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                    self.report.violation(f"{self.name}: undecodable server frame: {exc}")
+                    continue
+                self._on_message(message)
+        except ConnectionClosed:
+            pass
+        code = ws.close_code
+        self.report.closes[code if code is not None else -1] += 1
+        if self.close_expected is None and ws is self.ws and self.shared.more():
+            # Closed by the server out of the blue (a client-side close sets no code here
+            # while the storm is still running).
+            self.report.violation(
+                f"{self.name}: the server closed the connection ({code})", list(self.recent)
+            )
+
+    def _on_message(self, message: m.ServerMessage) -> None:
+        report = self.report
+        self.history.append(f"< {message!r}"[:200])
+        report.replies[type(message).__struct_config__.tag] += 1  # type: ignore[index]
+        if isinstance(message, REPLY_TYPES):
+            self._on_reply(message)
+        self._track(message)
+
+    def _on_reply(self, message: Any) -> None:
+        report = self.report
+        request_id = message.id
+        if isinstance(message, m.Error):
+            report.error_codes[message.code] += 1
+            if message.code not in DOCUMENTED:
+                report.violation(
+                    f"{self.name}: error code {message.code!r}: {message.msg}",
+                    list(self.recent)[-3:],
+                )
+        e = self.expect.get(request_id) if request_id is not None else None
+        if e is not None and e.got < e.high:
+            e.got += 1
+            if e.tag == "leave" and e.got == 1:
+                self.leaves_unanswered -= 1
+            if e.first is not None and not e.first.done():
+                e.first.set_result(message)
+            return
+        refusal = isinstance(message, m.Error) and (
+            message.code in DECODE_CODES or message.code in ANY_FRAME_CODES
+        )
+        if refusal and self.refused_outstanding > 0:
+            self.refused_outstanding -= 1
+            return
+        report.violation(f"{self.name}: unexpected reply {message!r}", list(self.recent)[-4:])
+
+    def _track(self, message: m.ServerMessage) -> None:
+        """Follow the fuzzer's own seat and turn, to keep real shots within budget."""
+        if isinstance(message, m.Joined):
+            self.seat = message.seat
+            if message.room not in self.shared.ctx.rooms:
+                self.shared.ctx.rooms.append(message.room)
+            if message.code and message.code not in self.shared.ctx.codes:
+                self.shared.ctx.codes.append(message.code)
+        elif isinstance(message, m.Snapshot):
+            view = message.view
+            self.status = view.status
+            self.seat = next(
+                (s.seat for s in view.seats if s is not None and s.player == self.player), None
+            )
+            self.turn = view.table.turn if view.table is not None else None
+        elif isinstance(message, m.ShotResult | m.Ruling | m.LagResult):
+            if isinstance(message, m.ShotResult):
+                self.report.fuzz_shots += 1
+            if message.table is not None:
+                self.turn = message.table.turn
+                if message.table.match_over:
+                    self.status = "finished"
+                elif isinstance(message, m.LagResult):
+                    self.status = "playing"
+        elif isinstance(message, m.MatchOver):
+            self.status = "finished"
+        elif (
+            isinstance(message, m.Ok)
+            and message.id in self.expect
+            and self.expect[message.id].tag == "leave"
+        ):
+            self.seat = None
+            self.status = "waiting"
+
+
+# --- the quiet room ---------------------------------------------------------------------
+
+
+def final_of(
+    balls: dict[int, tuple[float, float]], angle: float, speed: float
+) -> dict[int, tuple[float, float] | None]:
+    """Where the physics stops every ball (run in the oracle process)."""
+    from server import physics
+
+    return dict(physics.simulate(balls, physics.Shot(angle=angle, speed=speed)).final)
+
+
+class Watcher:
+    """A well-behaved client of the quiet room: checks every event it sees."""
+
+    def __init__(self, name: str, report: StormReport) -> None:
+        self.name = name
+        self.report = report
+        self.ws: ClientConnection | None = None
+        self.queue: asyncio.Queue[m.ServerMessage] = asyncio.Queue()
+        self.kept: list[m.ServerMessage] = []
+        self.reader: asyncio.Task[None] | None = None
+        self.seq: int | None = None
+        self.next_id = 0
+        self.player: str | None = None
+        self.table: m.TableView | None = None
+        self.status = "waiting"
+        #: Snapshots and lag results are only expected while the match is being started.
+        self.starting = True
+        self.closing = False
+
+    async def open(self, url: str, **kwargs: Any) -> None:
+        self.ws = await open_ws(url, **kwargs)
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+        welcome = await self.request({"t": "hello", "v": m.PROTOCOL_VERSION, "name": self.name})
+        assert isinstance(welcome, m.Welcome), welcome
+        self.player = welcome.player
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                assert isinstance(raw, bytes)
+                message = decode_leniently(raw, self.report, self.name)
+                self._check(message)
+                await self.queue.put(message)
+        except ConnectionClosed:
+            if not self.closing:
+                self.report.violation(f"quiet room: {self.name} was disconnected")
+
+    def _check(self, message: m.ServerMessage) -> None:
+        seq = getattr(message, "seq", None)
+        bad = None
+        if isinstance(message, m.Snapshot) and (self.seq is None or message.seq == self.seq):
+            self.seq = message.seq  # the join or resync snapshot (sent to this client alone)
+        elif seq is not None:
+            if self.seq is not None and seq != self.seq + 1:
+                bad = f"seq {seq} after {self.seq}"
+            self.seq = seq
+        if isinstance(message, m.Placed | m.Ruling | m.AimRelay):
+            bad = "an action nobody at the table took"
+        elif isinstance(message, m.Presence) and message.seat is not None and not self.closing:
+            bad = "a player's presence changed"
+        elif isinstance(message, m.ChatRelay) and message.seat is not None:
+            bad = "a player chatted"
+        elif isinstance(message, m.Snapshot | m.LagResult) and not self.starting:
+            bad = "a snapshot while no one restarted anything"
+        if isinstance(message, m.Snapshot):
+            self.status = message.view.status
+            if message.view.table is not None:
+                self.table = message.view.table
+        elif isinstance(message, m.ShotResult | m.LagResult) and message.table is not None:
+            self.table = message.table
+        elif isinstance(message, m.MatchOver):
+            self.status = "finished"
+        if bad is not None:
+            self.report.violation(f"quiet room: {self.name} saw {bad}: {message!r}"[:400])
+
+    async def request(self, message: dict[str, Any]) -> m.ServerMessage:
+        self.next_id += 1
+        assert self.ws is not None
+        await self.ws.send(frames.pack({**message, "id": self.next_id}))
+        return await self.expect(REPLY_TYPES, lambda r: getattr(r, "id", None) == self.next_id)
+
+    async def expect(self, kinds: Any, where: Any = None) -> Any:
+        for index, message in enumerate(self.kept):
+            if isinstance(message, kinds) and (where is None or where(message)):
+                return self.kept.pop(index)
+        while True:
+            message = await asyncio.wait_for(self.queue.get(), WAIT)
+            if isinstance(message, kinds) and (where is None or where(message)):
+                return message
+            self.kept.append(message)
+            if len(self.kept) > 500:
+                del self.kept[:250]
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.ws is not None:
+            await self.ws.close()
+
+
+class QuietTable:
+    """Two players playing real shots, one spectator, all checking what they see."""
+
+    def __init__(self, url: str, report: StormReport, connect_kwargs: dict[str, Any]) -> None:
+        self.url = url
+        self.report = report
+        self.connect_kwargs = connect_kwargs
+        self.players = [Watcher("QuietAna", report), Watcher("QuietBen", report)]
+        self.spectator = Watcher("QuietEve", report)
+        self.room = ""
+        self.shots = 0
+
+    @property
+    def everyone(self) -> list[Watcher]:
+        return [*self.players, self.spectator]
+
+    async def setup(self) -> str:
+        for watcher in self.everyone:
+            await watcher.open(self.url, **self.connect_kwargs)
+        ana, ben = self.players
+        created = await ana.request(
+            {"t": "create", "settings": {"name": "quiet", "race_to": 2, "first_break": "draw"}}
+        )
+        assert isinstance(created, m.Joined), created
+        self.room = created.room
+        joined = await ben.request({"t": "join", "room": self.room})
+        assert isinstance(joined, m.Joined), joined
+        watching = await self.spectator.request(
+            {"t": "join", "room": self.room, "role": "spectator"}
+        )
+        assert isinstance(watching, m.Joined), watching
+        await self._start("ready")
+        return self.room
+
+    async def _start(self, action: str) -> None:
+        """Both players ready (or ask for a rematch): the draw decides the breaker."""
+        for watcher in self.everyone:
+            watcher.starting = True
+        for player in self.players:
+            reply = await player.request({"t": action})
+            if not isinstance(reply, m.Ok):
+                self.report.violation(f"quiet room: {action} answered {reply!r}")
+        for watcher in self.everyone:
+            await watcher.expect(m.LagResult, lambda r: r.winner is not None)
+            await watcher.expect(m.Snapshot, lambda s: s.view.status == "playing")
+        for watcher in self.everyone:
+            watcher.starting = False
+
+    async def play(self, stop: asyncio.Event, pause: float = 0.25) -> None:
+        # The physics, run here as the oracle, in a process of its own so that it does not
+        # hold up this event loop (and the fuzzers on it).
+        loop = asyncio.get_running_loop()
+        context = multiprocessing.get_context("forkserver")
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as oracle:
+            await self._play(stop, pause, lambda *a: loop.run_in_executor(oracle, final_of, *a))
+
+    async def _play(self, stop: asyncio.Event, pause: float, simulate: Any) -> None:
+        while not stop.is_set():
+            table = self.players[0].table
+            if self.players[0].status == "finished" or table is None or table.match_over:
+                await self._start("rematch")
+                continue
+            if table.turn is None:
+                self.report.violation(f"quiet room: no turn on {table!r}")
+                return
+            shooter = self.players[table.turn]
+            if table.choice_pending:
+                reply = await shooter.request({"t": "choose", "choice": "shoot"})
+                self.report.violation(f"quiet room: a push-out choice nobody asked for: {reply}")
+                return
+            balls = {i: (p[0], p[1]) for i, p in enumerate(table.balls) if p is not None}
+            target = table.lowest if table.lowest is not None else 9
+            cue, obj = balls[0], balls[target]
+            angle = math.degrees(math.atan2(obj[1] - cue[1], obj[0] - cue[0]))
+            speed = 2.0 + (self.shots % 5) * 0.8
+            expected = simulate(balls, angle, speed)
+            reply = await shooter.request({"t": "shot", "angle": angle, "speed": speed})
+            if not isinstance(reply, m.Ok):
+                self.report.violation(f"quiet room: shot answered {reply!r}")
+                return
+            results = [await w.expect(m.ShotResult) for w in self.everyone]
+            self.shots += 1
+            self.report.quiet_shots += 1
+            first = results[0]
+            if any(r.seq != first.seq for r in results):
+                self.report.violation("quiet room: the watchers saw different shot results")
+            if first.shooter != table.turn or first.shot.speed != speed:
+                self.report.violation(f"quiet room: not our shot: {first.shot!r}")
+            final = await expected
+            for ball in range(10):
+                want, got = final.get(ball), first.final[ball]
+                if (want is None) != (got is None) or (
+                    want is not None
+                    and got is not None
+                    and max(abs(want[0] - got[0]), abs(want[1] - got[1])) > 1e-9
+                ):
+                    self.report.violation(
+                        f"quiet room: ball {ball} stopped at {got}, the physics says {want}"
+                    )
+                    break
+            await asyncio.sleep(pause)
+
+    async def check_final_state(self) -> None:
+        """A fresh snapshot shows the table exactly as the last event left it."""
+        eve = self.spectator
+        last_table = eve.table
+        reply_seq = eve.seq
+        eve.starting = True  # the resync snapshot is a reply, not an event
+        assert eve.ws is not None
+        eve.next_id += 1
+        await eve.ws.send(frames.pack({"t": "resync", "id": eve.next_id}))
+        snapshot = await eve.expect(m.Snapshot, lambda s: s.seq == reply_seq)
+        if snapshot.view.table != last_table:
+            self.report.violation("quiet room: the resync snapshot differs from the events")
+
+    async def close(self) -> None:
+        for watcher in self.everyone:
+            watcher.closing = True
+        for watcher in reversed(self.everyone):
+            await watcher.close()
+
+
+# --- the whole storm ----------------------------------------------------------------------
+
+
+async def _seat_pair(first: Fuzzer, second: Fuzzer, private: bool) -> None:
+    """Two fuzzers start a real match in a room of their own."""
+    created = await first.request(
+        {"t": "create", "settings": {"first_break": "draw", "private": private, "race_to": 5}}
+    )
+    if not isinstance(created, m.Joined):
+        first.report.violation(f"create answered {created!r}")
+        return
+    join = {"t": "join", "code": created.code} if private else {"t": "join", "room": created.room}
+    joined = await second.request(join)
+    if not isinstance(joined, m.Joined):
+        first.report.violation(f"join answered {joined!r}")
+        return
+    for fuzzer in (first, second):
+        await fuzzer.request({"t": "ready"})
+
+
+async def run_storm(
+    url: str,
+    total: int,
+    connections: int = 10,
+    seed: int = 1,
+    shot_budget: int = 150,
+    connect_kwargs: dict[str, Any] | None = None,
+    tolerate_drops_behind_leave: bool = True,
+) -> StormReport:
+    """Send `total` fuzzed frames over `connections` fuzzers while the quiet room plays."""
+    report = StormReport()
+    started = time.perf_counter()
+    kwargs = connect_kwargs or {}
+    quiet = QuietTable(url, report, kwargs)
+    room = await quiet.setup()
+    shared = frames.Context(rooms=[room])
+    state = Shared(url, tolerate_drops_behind_leave, report, shared, total, shot_budget, kwargs)
+    fuzzers: list[Fuzzer] = []
+    for index in range(max(2, connections)):
+        chaotic = index < 2
+        fuzzers.append(
+            Fuzzer(
+                state,
+                f"fz{index}",
+                seed * 1000 + index,
+                valid_share=0.15 if chaotic else 0.5,
+                oversize=0.003 if chaotic else 0.0005,
+            )
+        )
+    members = fuzzers[2:]
+    for fuzzer in members:
+        await fuzzer.open()
+    # Half the members watch the quiet room (and try to act on it), the rest play in
+    # rooms of their own, in pairs.
+    watchers, players = members[: len(members) // 2], members[len(members) // 2 :]
+    for fuzzer in watchers:
+        reply = await fuzzer.request({"t": "join", "room": room, "role": "spectator"})
+        if not isinstance(reply, m.Joined):
+            report.violation(f"a fuzzer could not watch the quiet room: {reply!r}")
+    for index in range(0, len(players) - 1, 2):
+        await _seat_pair(players[index], players[index + 1], private=index % 4 == 2)
+    for fuzzer in players:
+        fuzzer.reseat = True
+    stop = asyncio.Event()
+    play = asyncio.get_running_loop().create_task(quiet.play(stop))
+
+    async def member(fuzzer: Fuzzer) -> None:
+        with contextlib.suppress(Exception):
+            await fuzzer.barrier()
+        await fuzzer.run()
+
+    try:
+        await asyncio.gather(*(f.run() for f in fuzzers[:2]), *(member(f) for f in members))
+    finally:
+        stop.set()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(play, WAIT)
+        if play.done() and not play.cancelled() and play.exception() is not None:
+            report.violation(f"quiet room: the players stopped: {play.exception()!r}")
+        await quiet.check_final_state()
+        await quiet.close()
+    report.duration = time.perf_counter() - started
+    return report
