@@ -56,6 +56,8 @@ DOCUMENTED = frozenset(errors.ERROR_CODES) - {errors.INTERNAL}
 MAX_BAD_IN_A_ROW = 8
 WAIT = 30.0
 REPLY_TYPES = (m.Welcome, m.Ok, m.Joined, m.Error, m.Pong, m.Rooms)
+#: Replies plus the snapshot that answers a `resync` (it echoes the request id).
+ANSWERS = (*REPLY_TYPES, m.Snapshot)
 
 #: How often each kind of valid request is picked (room actions dominate).
 TAG_WEIGHTS: dict[str, float] = {
@@ -402,8 +404,8 @@ class Fuzzer:
             low, high = 1, 1
             if before_hello:
                 pass  # hello_required
-            elif isinstance(message, m.Aim | m.Resync):
-                low = 0  # an accepted aim has no reply; resync answers with a snapshot
+            elif isinstance(message, m.Aim):
+                low = 0  # an accepted aim has no reply
             elif isinstance(message, m.Quick) and message.on:
                 high = 2  # ok now, joined later when matched
             assert isinstance(tag, str)
@@ -551,7 +553,9 @@ class Fuzzer:
         report = self.report
         self.history.append(f"< {message!r}"[:200])
         report.replies[type(message).__struct_config__.tag] += 1  # type: ignore[index]
-        if isinstance(message, REPLY_TYPES):
+        if isinstance(message, REPLY_TYPES) or (
+            isinstance(message, m.Snapshot) and message.id is not None
+        ):
             self._on_reply(message)
         self._track(message)
 
@@ -698,7 +702,7 @@ class Watcher:
         self.next_id += 1
         assert self.ws is not None
         await self.ws.send(frames.pack({**message, "id": self.next_id}))
-        return await self.expect(REPLY_TYPES, lambda r: getattr(r, "id", None) == self.next_id)
+        return await self.expect(ANSWERS, lambda r: getattr(r, "id", None) == self.next_id)
 
     async def expect(self, kinds: Any, where: Any = None) -> Any:
         for index, message in enumerate(self.kept):
@@ -867,7 +871,7 @@ async def run_storm(
     seed: int = 1,
     shot_budget: int = 150,
     connect_kwargs: dict[str, Any] | None = None,
-    tolerate_drops_behind_leave: bool = True,
+    tolerate_drops_behind_leave: bool = False,
 ) -> StormReport:
     """Send `total` fuzzed frames over `connections` fuzzers while the quiet room plays."""
     report = StormReport()

@@ -267,10 +267,6 @@ def test_corpus_frame_has_its_recorded_outcome(path: Path) -> None:
         assert outcome.code == entry.expect
 
 
-@pytest.mark.skip(
-    reason="server bug: `$` in the schema's patterns lets one trailing newline through "
-    "(names, room ids, invite codes, room names)"
-)
 @pytest.mark.parametrize(
     "message",
     [
@@ -288,10 +284,6 @@ def test_a_trailing_newline_is_refused(message: dict[str, Any]) -> None:
     assert isinstance(outcome, ProtocolError) and outcome.code == errors.BAD_MESSAGE
 
 
-@pytest.mark.skip(
-    reason="server bug: room names accept C1 control characters (U+0080-U+009F); the "
-    "README says no control characters"
-)
 @pytest.mark.parametrize("control", ["\x85", "\x9b"])
 def test_room_names_refuse_c1_control_characters(control: str) -> None:
     frame = frames.pack({"t": "create", "id": 1, "settings": {"name": f"a{control}b"}})
