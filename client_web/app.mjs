@@ -72,6 +72,10 @@ const app = {
   /** @type {Msg | null} */ warning: null,
   lastAimSent: 0,
   aimDirty: false,
+  /** the power before a drag on the cue ball, restored if the drag is called off */
+  powerBeforeDrag: 0.4,
+  /** grows whenever the table changes hands or state, so a new turn re-aims once */
+  tableVersion: 0,
 };
 
 const conn = new Connection({
@@ -160,6 +164,17 @@ function toast(err) {
   el.hidden = false;
   clearTimeout(/** @type {any} */ (el).timer);
   /** @type {any} */ (el).timer = setTimeout(() => (el.hidden = true), 4000);
+}
+
+/**
+ * Makes sure the server knows the name typed in the lobby before sitting down with it:
+ * the name is said in `hello`, so a changed name means saying hello again.
+ */
+async function ensureName() {
+  const v = /** @type {HTMLInputElement} */ ($("name")).value.trim();
+  if (!NAME_PATTERN.test(v) || !app.welcome || app.welcome.name === v || app.room) return;
+  session.setName(v);
+  await conn.reconnectNow();
 }
 
 /** Runs a request and shows its refusal, if any. @param {Msg} msg @returns {Promise<Msg | null>} */
@@ -333,6 +348,7 @@ function applyEvent(m) {
     case "shot_result":
       return applyShot(m, 0);
     case "ruling": {
+      app.tableVersion++;
       app.table = m.table;
       if (app.view) app.view.table = m.table;
       const d = describeRuling(/** @type {any} */ (m), names());
@@ -384,6 +400,7 @@ function applyEvent(m) {
 /** @param {Msg} m */
 function applySnapshot(m) {
   const v = m.view;
+  app.tableVersion++;
   const firstTime = app.room !== v.room || !app.view;
   app.room = v.room;
   app.view = v;
@@ -429,6 +446,7 @@ function applyShot(m, offset) {
   const changed = JSON.stringify(m.final) !== JSON.stringify(m.table.balls);
   const shooter = names()[m.shooter];
   startAnim([pb], offset, changed ? 0.9 : 0, `${shooter} shoots…`, () => {
+    app.tableVersion++;
     app.table = m.table;
     if (app.view) app.view.table = m.table;
     if (m.verdict.new_rack) renderer.newRack();
@@ -441,6 +459,7 @@ function applyShot(m, offset) {
 /** @param {Msg} m */
 function applyLag(m) {
   const done = () => {
+    app.tableVersion++;
     if (m.table) {
       app.table = m.table;
       if (app.view) {
@@ -558,7 +577,7 @@ function sendAim() {
 function defaultAim() {
   const t = app.table;
   if (!t || !canShoot()) return;
-  const key = `${t.rack}:${conn.seq}:${t.turn}`;
+  const key = `${t.rack}:${t.turn}:${app.tableVersion}`;
   if (app.aim.turnKey === key) return;
   app.aim.turnKey = key;
   const cue = cuePos();
@@ -589,6 +608,7 @@ canvas.addEventListener("pointerdown", (e) => {
     dragPlace(w);
   } else if (!bih && d < 2.5 * R) {
     app.drag = { kind: "power", id: e.pointerId };
+    app.powerBeforeDrag = app.aim.power;
     dragPower(w);
   } else {
     app.drag = { kind: "aim", id: e.pointerId };
@@ -629,7 +649,7 @@ function endDrag(e) {
     else toast(`${p.message} The cue ball stays where it was.`);
   } else if (drag.kind === "power") {
     if (e.type === "pointerup" && app.aim.power >= 0.03) shoot();
-    else setPower(app.powerBeforeDrag ?? app.aim.power);
+    else setPower(app.powerBeforeDrag);
   }
   renderTableUi();
 }
@@ -650,13 +670,11 @@ function dragPlace(w) {
 function dragPower(w) {
   const cue = cuePos();
   if (!cue) return;
-  if (app.powerBeforeDrag === undefined || app.drag?.kind !== "power") app.powerBeforeDrag = app.aim.power;
   const ux = Math.cos(app.aim.angle);
   const uy = Math.sin(app.aim.angle);
   const back = -((w[0] - cue[0]) * ux + (w[1] - cue[1]) * uy) - R;
   setPower(Math.min(1, Math.max(0, back / 0.55)));
 }
-/** @type {any} */ (app).powerBeforeDrag = undefined;
 
 /** @param {number} p */
 function setPower(p) {
@@ -772,12 +790,21 @@ function addChat(m) {
   ol.scrollTop = ol.scrollHeight;
 }
 
-/** @param {string} title @param {string} text @param {boolean} match */
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let resultTimer;
+
+/**
+ * Shows a game or match result. A rack result closes by itself after a few seconds so
+ * play goes on; the match result stays until dismissed (it offers the rematch).
+ * @param {string} title @param {string} text @param {boolean} match
+ */
 function showResult(title, text, match) {
   const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
   $("result-title").textContent = title;
   $("result-text").textContent = text;
   $("result-rematch").hidden = !(match && mySeat() !== null);
+  clearTimeout(resultTimer);
+  if (!match) resultTimer = setTimeout(() => dlg.open && dlg.close(), 5000);
   if (!dlg.open) dlg.showModal();
 }
 
@@ -986,7 +1013,10 @@ function renderRooms() {
     const actions = h("td");
     if (r.players.length < 2 && r.status === "waiting") {
       const join = h("button", { type: "button", class: "primary", text: "Join", "aria-label": `Join ${r.name || r.room}` });
-      join.addEventListener("click", () => act({ t: "join", room: r.room, role: "player" }));
+      join.addEventListener("click", async () => {
+        await ensureName();
+        act({ t: "join", room: r.room, role: "player" });
+      });
       actions.append(join);
     }
     const watch = h("button", { type: "button", text: "Watch", "aria-label": `Watch ${r.name || r.room}` });
@@ -1017,19 +1047,23 @@ function wire() {
   const nameInput = /** @type {HTMLInputElement} */ ($("name"));
   nameInput.value = session.name() || currentName();
   nameInput.addEventListener("change", () => {
-    if (NAME_PATTERN.test(nameInput.value.trim())) session.setName(nameInput.value.trim());
+    const v = nameInput.value.trim();
+    if (NAME_PATTERN.test(v)) session.setName(v);
+    else toast("A name is 1–24 letters, digits, spaces, dots, dashes or underscores.");
   });
 
   $("quick").addEventListener("click", async () => {
     const on = !app.quickWaiting;
     const race = Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
+    if (on) await ensureName();
     const ok = await act(on ? { t: "quick", on: true, race_to: race } : { t: "quick", on: false });
     if (ok && ok.t === "ok") app.quickWaiting = on;
     renderQuick();
   });
 
-  $("create-form").addEventListener("submit", (e) => {
+  $("create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
+    await ensureName();
     const val = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).value;
     const clock = val("c-clock");
     act({
@@ -1048,9 +1082,10 @@ function wire() {
     });
   });
 
-  const joinCode = (/** @type {"player" | "spectator"} */ role) => {
+  const joinCode = async (/** @type {"player" | "spectator"} */ role) => {
     const code = /** @type {HTMLInputElement} */ ($("join-code")).value.trim().toUpperCase();
     if (!/^[A-Z0-9]{4,12}$/.test(code)) return toast("An invite code is 4–12 letters and digits.");
+    await ensureName();
     act({ t: "join", code, role });
   };
   $("join-code-form").addEventListener("submit", (e) => {

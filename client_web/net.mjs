@@ -75,8 +75,8 @@ export const session = {
   },
 };
 
-/** Display names the server accepts (protocol `Name`). */
-export const NAME_PATTERN = /^[\w.\-](?:[\w .\-]{0,22}[\w.\-])?$/u;
+/** Display names the server accepts (protocol `Name`; Python's `\w` takes any letter or digit). */
+export const NAME_PATTERN = /^[\p{L}\p{N}_.\-](?:[\p{L}\p{N}_ .\-]{0,22}[\p{L}\p{N}_.\-])?$/u;
 
 /**
  * One logical connection that survives drops: it reconnects by itself, says hello with
@@ -180,6 +180,29 @@ export class Connection {
     this.setState("reconnecting");
     const delay = Math.min(5000, 250 * 2 ** Math.min(this.attempt, 5));
     this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  /**
+   * Reconnects at once (a new `hello` with the same token), e.g. after the player picks
+   * another display name. Resolves with the new `welcome`.
+   * @returns {Promise<Msg>}
+   */
+  reconnectNow() {
+    return new Promise((resolve) => {
+      const onWelcome = this.opts.onWelcome;
+      this.opts.onWelcome = (w) => {
+        this.opts.onWelcome = onWelcome;
+        onWelcome(w);
+        resolve(w);
+      };
+      const ws = this.ws;
+      if (this.retryTimer) clearTimeout(this.retryTimer);
+      this.ws = null;
+      this.welcomed = false;
+      ws?.close(1000);
+      this.attempt = 0;
+      this.open();
+    });
   }
 
   close() {
