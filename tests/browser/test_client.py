@@ -347,7 +347,8 @@ def test_r14_stalemate_proposed_and_accepted(open_client: OpenClient) -> None:
     shoot_at_lowest(shooter((ana, bob)), 95)
     settle(ana, bob)
     ana.page.click("#stalemate")
-    bob.wait("a.table.stalemate_proposed_by === 0")
+    for c in (ana, bob):
+        c.wait("a.table.stalemate_proposed_by === 0")
     assert bob.page.inner_text("#stalemate") == "Accept stalemate"
     assert ana.page.is_disabled("#stalemate")
     bob.page.click("#stalemate")
@@ -405,7 +406,9 @@ def test_quick_match_private_code_chat_and_clock(open_client: OpenClient) -> Non
     ana.page.select_option("#quick-race", "2")
     bob.page.select_option("#quick-race", "2")
     ana.page.click("#quick")
-    assert "Looking for an opponent" in ana.page.inner_text("#quick-status")
+    ana.page.wait_for_function(
+        "document.getElementById('quick-status').textContent.includes('Looking for an opponent')"
+    )
     bob.page.click("#quick")
     for c in (ana, bob):
         c.wait("!!a.room && !!a.view && a.role === 'player'")
