@@ -557,7 +557,11 @@ function aimChanged() {
 
 /** Sends the live aim to the room, at most ten times a second. */
 function sendAim() {
-  if (!app.aimDirty || !canShoot()) return;
+  if (!app.aimDirty) return;
+  if (!canShoot()) {
+    app.aimDirty = false;
+    return;
+  }
   const now = performance.now();
   if (now - app.lastAimSent < 100) return;
   app.lastAimSent = now;
@@ -715,6 +719,11 @@ canvas.addEventListener("keydown", (e) => {
 
 // --- drawing loop -------------------------------------------------------------------------
 
+/** When the table was last drawn while nothing moved (ms). */
+let lastIdleDraw = 0;
+/** Draw times (ms) of the last frames, for `window.ninepool.frameStats()`. */
+const drawTimes = /** @type {number[]} */ ([]);
+
 function frame() {
   requestAnimationFrame(frame);
   if (app.route === "replay" && replay) {
@@ -722,7 +731,12 @@ function frame() {
     return;
   }
   if (app.route !== "table") return;
-  renderer.resize();
+  const now = performance.now();
+  const resized = renderer.resize();
+  // At rest only the highlight pulses: 20 frames a second are plenty and spare the battery.
+  const still = !app.anim && !app.drag && !app.aimDirty && now - app.remoteAimAt > 300;
+  if (still && !resized && now - lastIdleDraw < 50) return;
+  lastIdleDraw = now;
   const animBalls = animFrame();
   /** @type {BallFrame[]} */
   let balls;
@@ -761,7 +775,10 @@ function frame() {
       overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(app.remoteAim.speed), preview: aimPreview(c, ang, objectBalls()), remote: true };
     }
   }
+  const t0 = performance.now();
   renderer.draw(balls, overlay);
+  drawTimes.push(performance.now() - t0);
+  if (drawTimes.length > 600) drawTimes.shift();
   renderClock();
 }
 
@@ -1219,6 +1236,12 @@ async function choose(choice) {
   },
   animating() {
     return !!app.anim || app.queue.length > 0;
+  },
+  /** Median and 95th percentile of the recent frame draw times (ms). */
+  frameStats() {
+    const s = [...drawTimes].sort((x, y) => x - y);
+    const at = (/** @type {number} */ q) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+    return { frames: s.length, median: at(0.5), p95: at(0.95), max: s[s.length - 1] ?? 0 };
   },
   /** Whether the table is drawn turned a quarter (narrow screens). */
   portrait() {
