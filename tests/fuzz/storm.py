@@ -175,14 +175,14 @@ class Shared:
 _lenient = msgspec.msgpack.Decoder()
 
 
-def _inside(value: Any) -> Any:
+def clamp_positions(value: Any) -> Any:
     """Positions brought back within the documented table bounds (see below)."""
     if isinstance(value, dict):
-        return {k: _inside(v) for k, v in value.items()}
+        return {k: clamp_positions(v) for k, v in value.items()}
     if isinstance(value, list):
         if len(value) == 2 and all(isinstance(v, float) for v in value):
             return [min(max(value[0], 0.0), 2.54), min(max(value[1], 0.0), 1.27)]
-        return [_inside(v) for v in value]
+        return [clamp_positions(v) for v in value]
     return value
 
 
@@ -197,7 +197,7 @@ def decode_leniently(raw: bytes, report: StormReport, who: str) -> m.ServerMessa
             report.violation(
                 f"{who}: a server frame its own schema refuses: {exc}: {describe(raw)}"
             )
-        return msgspec.convert(_inside(_lenient.decode(raw)), m.AnyServerMessage)
+        return msgspec.convert(clamp_positions(_lenient.decode(raw)), m.AnyServerMessage)
 
 
 async def open_ws(url: str, **kwargs: Any) -> ClientConnection:
