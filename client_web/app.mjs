@@ -646,6 +646,8 @@ function endDrag(e) {
   const drag = app.drag;
   if (!drag || drag.id !== e.pointerId) return;
   app.drag = null;
+  aimChanged(); // spectators see the cue ball back where it lies
+  invalidate();
   if (drag.kind === "place" && app.placing) {
     const p = app.placing;
     app.placing = null;
@@ -719,6 +721,32 @@ canvas.addEventListener("keydown", (e) => {
 
 // --- drawing loop -------------------------------------------------------------------------
 
+/**
+ * The balls at rest as they should be drawn now: the table's positions, with the cue
+ * ball where it is being dragged (by me, or live by the shooter I am watching).
+ * @returns {BallFrame[]}
+ */
+function restingView() {
+  const balls = restingBalls(app.table?.balls ?? []);
+  const cue = cuePos();
+  const remoteCue = app.remoteAim?.cue;
+  const cueBall = balls.find((b) => b.n === 0);
+  if (cueBall && cue) {
+    cueBall.x = cue[0];
+    cueBall.y = cue[1];
+  }
+  if (cueBall && remoteCue && !canShoot() && performance.now() - app.remoteAimAt < 3000) {
+    cueBall.x = remoteCue[0];
+    cueBall.y = remoteCue[1];
+  }
+  return balls;
+}
+
+/** Asks for the next frame to be drawn even while nothing moves. */
+function invalidate() {
+  lastIdleDraw = 0;
+}
+
 /** When the table was last drawn while nothing moved (ms). */
 let lastIdleDraw = 0;
 /** Draw times (ms) of the last frames, for `window.ninepool.frameStats()`. */
@@ -737,24 +765,7 @@ function frame() {
   const still = !app.anim && !app.drag && !app.aimDirty && now - app.remoteAimAt > 300;
   if (still && !resized && now - lastIdleDraw < 50) return;
   lastIdleDraw = now;
-  const animBalls = animFrame();
-  /** @type {BallFrame[]} */
-  let balls;
-  if (animBalls) balls = animBalls;
-  else {
-    balls = restingBalls(app.table?.balls ?? []);
-    const cue = cuePos();
-    const remoteCue = app.remoteAim?.cue;
-    const cueBall = balls.find((b) => b.n === 0);
-    if (cueBall && cue) {
-      cueBall.x = cue[0];
-      cueBall.y = cue[1];
-    }
-    if (cueBall && remoteCue && !canShoot() && performance.now() - app.remoteAimAt < 3000) {
-      cueBall.x = remoteCue[0];
-      cueBall.y = remoteCue[1];
-    }
-  }
+  const balls = animFrame() ?? restingView();
   app.shown = balls;
   defaultAim();
   sendAim();
@@ -944,6 +955,7 @@ function prompt() {
 
 function renderTableUi() {
   if (!app.view) return;
+  invalidate();
   renderSeats();
   const t = app.table;
   const st = status();
@@ -1225,7 +1237,7 @@ async function choose(choice) {
   positions() {
     /** @type {(Vec | null)[]} */
     const out = Array(10).fill(null);
-    for (const b of app.shown) out[b.n] = [b.x, b.y];
+    for (const b of app.anim ? app.shown : restingView()) out[b.n] = [b.x, b.y];
     return out;
   },
   /** Page coordinates of a table point, for driving the real mouse in tests. @param {number} x @param {number} y */
