@@ -1051,6 +1051,9 @@ function renderRooms() {
     const watch = h("button", { type: "button", text: "Watch", "aria-label": `Watch ${r.name || r.room}` });
     watch.addEventListener("click", () => act({ t: "join", room: r.room, role: "spectator" }));
     actions.append(watch);
+    if (r.status !== "waiting") {
+      actions.append(h("a", { class: "button", href: `#/replay/${r.room}`, text: "Replay", "aria-label": `Replay ${r.name || r.room}` }));
+    }
     body.append(
       h("tr", { "data-room": r.room }, [
         h("td", { text: r.name || r.room }),

@@ -315,11 +315,25 @@ def test_o5_reload_puts_the_player_back_in_the_seat(open_client: OpenClient) -> 
     c.wait(f"a.room === {room!r} && a.seat === {seat} && !!a.table")
     c.idle()
     assert c.page.is_enabled("#shoot")
+    # Away and back (O5): the opponent sees the seat kept with a countdown.
+    other = bob if c is ana else ana
+    c.page.evaluate("window.ninepool.conn.close()")
+    other.page.wait_for_selector(f"#seat{seat} .tag.off")
+    assert "to return" in other.page.inner_text(f"#seat{seat}")
+    c.page.evaluate("window.ninepool.conn.start()")
+    c.page.wait_for_selector("#conn.conn-online")
+    other.page.wait_for_selector(f"#seat{seat} .tag.off", state="detached")
+
     # Back in the seat, and the keyboard alone can play: aim, power, Space.
     c.page.focus("#table")
     for key in ("ArrowLeft", "ArrowLeft", "ArrowUp", "ArrowUp"):
         c.page.keyboard.press(key)
     c.page.keyboard.press("Space")
+    # The opponent reloads while the balls roll: the snapshot carries the shot in flight.
+    c.wait("!!a.anim")
+    other.page.reload()
+    other.page.wait_for_selector("#conn.conn-online")
+    other.wait(f"a.room === {room!r} && !!a.table")
     settle(ana, bob)
     assert json.dumps(positions(ana)) == json.dumps(positions(bob))
     assert_quiet(ana, bob)
