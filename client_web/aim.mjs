@@ -179,6 +179,9 @@ export function rollingDeflection(cutAngle) {
   return Math.atan2((5 / 7) * s * c, s * s + (2 / 7) * c * c);
 }
 
+/** A placed cue ball this close to an object ball touches it (m), as the server counts. */
+export const TOUCH_SLACK = 1e-6;
+
 /**
  * @typedef {object} PlacementCheck
  * @property {boolean} ok
@@ -201,6 +204,11 @@ export function checkPlacement(pos, balls, kitchenOnly, table = TABLE) {
   if (!Number.isFinite(x) || !Number.isFinite(y) || x < r || x > table.length - r || y < r || y > table.width - r) {
     return { ok: false, problem: "outside", ball: null, message: "The cue ball must be on the table." };
   }
+  for (const p of table.pockets) {
+    if (Math.hypot(x - p.hole[0], y - p.hole[1]) < p.holeRadius + r) {
+      return { ok: false, problem: "outside", ball: null, message: "The cue ball would hang over a pocket." };
+    }
+  }
   if (kitchenOnly && x > table.headStringX) {
     return {
       ok: false,
@@ -211,7 +219,8 @@ export function checkPlacement(pos, balls, kitchenOnly, table = TABLE) {
   }
   for (const b of balls) {
     if (b.n === 0) continue;
-    if (Math.hypot(b.x - x, b.y - y) < 2 * r) {
+    // Touching counts, as on the server (within a micrometre).
+    if (Math.hypot(b.x - x, b.y - y) < 2 * r + TOUCH_SLACK) {
       return {
         ok: false,
         problem: "overlap",

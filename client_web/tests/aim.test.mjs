@@ -123,6 +123,14 @@ test("R10 placement: on the bed, not touching a ball; R2 kitchen on the break", 
   assert.match(overlap.message, /1-ball/);
   assert.equal(checkPlacement([1.905 + 2 * R + 1e-4, 0.635], balls, false).ok, true);
   assert.equal(checkPlacement([R / 2, 0.6], balls, false).problem, "outside");
+  // Frozen to the ball counts as touching; a hair away does not.
+  assert.equal(checkPlacement([1.905 - 2 * R, 0.635], balls, false).problem, "overlap");
+  assert.equal(checkPlacement([1.905 - 2 * R - 2e-6, 0.635], balls, false).ok, true);
+  // In the corner the ball would hang over the pocket hole; along a rail it is fine.
+  const corner = checkPlacement([R, R], balls, false);
+  assert.equal(corner.problem, "outside");
+  assert.match(corner.message, /pocket/);
+  assert.equal(checkPlacement([0.4, R], balls, false).ok, true);
   assert.equal(checkPlacement([Number.NaN, 0.6], balls, false).problem, "outside");
 });
 
