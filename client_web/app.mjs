@@ -234,6 +234,7 @@ async function onRoute() {
       await act({ t: "leave" });
       clearRoom();
     } else {
+      toast("You are playing a match: use Leave table to leave it (that concedes the match, O4).");
       location.hash = `#/room/${app.room}`;
     }
   }
@@ -941,7 +942,7 @@ function prompt() {
     }
     if (t.choice_pending) return "Your opponent pushed out: shoot or pass it back (R6).";
     if (app.shotPending) return "Shooting…";
-    if (t.ball_in_hand === "kitchen") return `Your break: drag the cue ball behind the head string, then aim — ${low}.`;
+    if (t.ball_in_hand === "kitchen") return `Your break: move the cue ball anywhere behind the head string if you like, then ${low}, hard (power 85 % or more).`;
     if (t.ball_in_hand) return `Ball in hand: drag the cue ball anywhere, then aim — ${low}.`;
     return `Your shot — ${low}. Drag on the table to aim; pull back from the cue ball or press Shoot.`;
   }
@@ -989,7 +990,7 @@ function renderTableUi() {
   }
 
   // Panels.
-  $("shot-controls").hidden = !(player && (playing || st === "finished"));
+  $("shot-controls").hidden = !(player && playing);
   $("shot-controls").classList.toggle("disabled", !canShoot());
   $("lag-controls").hidden = !lagging;
   $("wait-controls").hidden = !(st === "waiting" && player);
@@ -997,6 +998,7 @@ function renderTableUi() {
   /** @type {HTMLButtonElement} */ ($("lag-shoot")).disabled = !lagging || !!app.anim;
   spin.setEnabled(canShoot());
   $("pushout-wrap").hidden = !(canShoot() && t?.push_out_allowed);
+  $("pushout-help").hidden = $("pushout-wrap").hidden;
   const clock = t?.clock;
   $("extend").hidden = !(canShoot() && clock && (clock.extensions?.[me ?? 0] ?? 0) > 0);
   if (st === "waiting" && player) {
@@ -1015,7 +1017,8 @@ function renderTableUi() {
   $("concede").hidden = !(player && playing);
   $("rematch").hidden = !(player && (st === "finished" || !!t?.match_over));
   const rematchAsked = (app.view.rematch ?? []).includes(me);
-  $("rematch").textContent = rematchAsked ? "Rematch asked…" : "Rematch";
+  const otherAsked = me !== null && (app.view.rematch ?? []).includes(1 - me);
+  $("rematch").textContent = rematchAsked ? "Rematch asked — waiting…" : otherAsked ? `Rematch (${names()[1 - (me ?? 0)]} wants one)` : "Rematch";
   /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchAsked;
   /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
   $("chat-form").hidden = false;
