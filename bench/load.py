@@ -676,8 +676,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every figure to this file")
     args = parser.parse_args(argv)
     soft, hard = raise_fd_limit()
-    needed = 2 * (args.rooms * 2 + args.spectators) + 100
-    print(f"open-files limit {soft} (hard {hard}); this run needs about {needed}")
+    needed = args.rooms * 2 + args.spectators + 100
+    print(f"open-files limit {soft} (hard {hard}); this process and the server each need {needed}")
     print(f"load average before: {os.getloadavg()[0]:.1f} (other work on this machine)")
     server_args = ["--log-level", "WARNING", *shlex.split(args.server_args)]
     server = LiveServer(server_args).start()
