@@ -1026,7 +1026,7 @@ function renderTableUi() {
   // The push-out choice.
   const dlg = /** @type {HTMLDialogElement} */ ($("choice-dialog"));
   const choose = !!t && t.choice_pending && t.turn === me && !app.anim && playing;
-  if (choose && !dlg.open) dlg.showModal();
+  if (choose && !dlg.open) dlg.show();
   if (!choose && dlg.open) dlg.close();
 
   // A description of the table for screen readers.
