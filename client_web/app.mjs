@@ -57,7 +57,7 @@ const app = {
   /** @type {Msg | null} RoomView */ view: null,
   /** @type {Msg | null} TableView */ table: null,
   /** @type {Msg[]} */ queue: [],
-  /** @type {{ playbacks: ShotPlayback[], start: number, offset: number, hold: number, last: number, onDone: () => void, label: string } | null} */
+  /** @type {{ playbacks: ShotPlayback[], t: number, wall: number, hold: number, onDone: () => void, label: string } | null} */
   anim: null,
   /** @type {BallFrame[]} */ shown: [],
   aim: { angle: 0, power: 0.4, side: 0, height: 0, elevation: 0, pushOut: false, turnKey: "" },
@@ -192,6 +192,7 @@ function showConn(s) {
   const el = $("conn");
   el.className = `conn conn-${s}`;
   el.textContent = { connecting: "Connecting…", online: "Online", reconnecting: "Reconnecting…", offline: "Offline" }[s];
+  if (s === "offline" && conn.fatal) toast("This page cannot talk to the server any more — please reload it.");
 }
 
 // --- routing ----------------------------------------------------------------------------
@@ -483,17 +484,25 @@ function applyLag(m) {
  * @param {string} label @param {() => void} onDone
  */
 function startAnim(playbacks, offset, hold, label, onDone) {
-  const now = performance.now();
-  app.anim = { playbacks, start: now, offset, hold, last: offset, onDone, label };
+  if (document.visibilityState === "hidden") {
+    // Nobody is watching this tab: show the outcome at once instead of queueing replays.
+    onDone();
+    return;
+  }
+  app.anim = { playbacks, t: offset, wall: performance.now(), hold, onDone, label };
 }
 
 /** Advances the running animation; returns the balls to draw. */
 function animFrame() {
   const a = app.anim;
   if (!a) return null;
-  const t = a.offset + ((performance.now() - a.start) / 1000) * PLAYBACK_RATE;
-  const dt = Math.max(0, Math.min(0.1 * PLAYBACK_RATE, t - a.last));
-  a.last = t;
+  const now = performance.now();
+  // Shots still waiting behind this one (a tab that was hidden, a slow device) play faster.
+  const behind = app.queue.some((m) => m.t === "shot_result" || m.t === "lag_result");
+  const dt = Math.min(0.25, Math.max(0, (now - a.wall) / 1000)) * PLAYBACK_RATE * (behind ? 4 : 1);
+  a.wall = now;
+  a.t += dt;
+  const t = a.t;
   /** @type {BallFrame[]} */
   const balls = [];
   for (const pb of a.playbacks) balls.push(...pb.frame(t));
@@ -780,11 +789,11 @@ function frame() {
       const c = /** @type {Vec} */ ([cue.x, cue.y]);
       overlay.kitchenHint = ballInHand() === "kitchen";
       if (app.drag?.kind === "place" && app.placing) overlay.placing = app.placing;
-      else overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, preview: aimPreview(c, app.aim.angle, objectBalls()) };
+      else overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, elevation: app.aim.elevation, preview: aimPreview(c, app.aim.angle, objectBalls()) };
     } else if (app.remoteAim && cue && performance.now() - app.remoteAimAt < 5000 && t.turn === app.remoteAim.seat) {
       const c = /** @type {Vec} */ ([cue.x, cue.y]);
       const ang = app.remoteAim.angle / DEG;
-      overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(app.remoteAim.speed), preview: aimPreview(c, ang, objectBalls()), remote: true };
+      overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(app.remoteAim.speed), elevation: app.remoteAim.elevation, preview: aimPreview(c, ang, objectBalls()), remote: true };
     }
   }
   const t0 = performance.now();

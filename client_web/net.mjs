@@ -105,6 +105,8 @@ export class Connection {
     this.seq = null;
     this.resyncing = false;
     this.closedByUs = false;
+    /** the server refused this client for good (protocol version): reloading is the cure */
+    this.fatal = false;
     this.welcomed = false;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.retryTimer = null;
@@ -159,7 +161,10 @@ export class Connection {
       this.hello().catch((e) => this.helloFailed(e));
       return;
     }
-    if (err instanceof ServerError && err.code === "bad_message") {
+    if (err instanceof ServerError && (err.code === "bad_message" || err.code === "version_mismatch")) {
+      // This page cannot talk to this server (an old page after an upgrade): stop trying.
+      this.closedByUs = true;
+      this.fatal = true;
       this.setState("offline");
       return;
     }

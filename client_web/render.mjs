@@ -485,7 +485,7 @@ function roundRect(ctx, x, y, w, h, r) {
 /**
  * @typedef {object} Overlay
  * @property {number | null} [lowest] ball to ring as the one to hit first
- * @property {{ cue: Vec, angle: number, power: number, preview: import("./aim.mjs").BallContact | import("./aim.mjs").CushionContact, remote?: boolean } | null} [aim]
+ * @property {{ cue: Vec, angle: number, power: number, elevation?: number, preview: import("./aim.mjs").BallContact | import("./aim.mjs").CushionContact, remote?: boolean } | null} [aim]
  * @property {{ pos: Vec, ok: boolean } | null} [placing]
  * @property {boolean} [kitchenHint] shade the kitchen (ball in hand behind the head string)
  */
@@ -715,7 +715,8 @@ export class Renderer {
     const ang = Math.atan2(ey - cy, ex - cx);
     const ux = Math.cos(ang);
     const uy = Math.sin(ang);
-    const stickLen = Math.min(view.scale * 1.45, 600);
+    // A raised butt shortens the cue as seen from above.
+    const stickLen = Math.min(view.scale * 1.45, 600) * Math.cos(((aim.elevation ?? 0) * Math.PI) / 180);
     const tipX = cx - ux * back;
     const tipY = cy - uy * back;
     const buttX = tipX - ux * stickLen;

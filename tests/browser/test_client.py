@@ -162,6 +162,12 @@ def test_seeded_rack_played_through_the_ui_and_watched(
     assert server_table(server, room)["balls"] == final
     assert cleo.page.locator("#log li").count() >= 3
 
+    # Replaying the last shot animates it again and ends where it ended.
+    cleo.page.click("#replay-last")
+    cleo.wait("!!a.anim")
+    cleo.idle()
+    assert positions(cleo) == final
+
     # The whole match, step by step, from the replay endpoint.
     cleo.page.goto(f"{server.url}/?rate=6#/replay/{room}")
     cleo.page.wait_for_selector("#replay-view:not([hidden])")
