@@ -5,78 +5,29 @@
 // the queue, so a verdict, a warning or the next placement is shown only once the balls
 // have stopped on screen, exactly where the server says they stopped.
 
-import { aimPreview, angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
+import { aimPreview, angleTo } from "./aim.mjs";
 import { SpinSelector, describeTip, powerFromSpeed, speedFromPower } from "./controls.mjs";
-import { Connection, NAME_PATTERN, ServerError, defaultUrl, session } from "./net.mjs";
+import { $, toast } from "./dom.mjs";
+import { attachTableInput } from "./input.mjs";
+import { addChat, log, renderClock, renderSeats, renderTableUi as renderHud, showResult } from "./hud.mjs";
+import { renderQuick, renderRooms } from "./lobby.mjs";
+import { Connection, NAME_PATTERN, defaultUrl, session } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
-import { BALL_COLOURS, TABLE } from "./table.mjs";
+import { app, ballInHand, canShoot, cuePos, mySeat, names, objectBalls, status } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { describeLag, describeRuling, describeShot } from "./verdict.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
-/** @typedef {Record<string, any>} Msg */
+/** @typedef {import("./state.mjs").Msg} Msg */
 
-const R = TABLE.ballRadius;
 const DEG = 180 / Math.PI;
 /** Playback speed (`?rate=4` fast-forwards every animation; for watching long matches and for tests). */
 export const PLAYBACK_RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 1));
 
-/** @template {HTMLElement} T @param {string} id @returns {T} */
-function $(id) {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`missing element #${id}`);
-  return /** @type {T} */ (el);
-}
 
-/** @param {string} tag @param {Record<string, string>} [attrs] @param {(Node | string)[]} [children] */
-function h(tag, attrs = {}, children = []) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") el.className = v;
-    else if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v);
-  }
-  for (const c of children) el.append(c);
-  return el;
-}
-
-// --- state ----------------------------------------------------------------------------
-
-const app = {
-  /** @type {Msg | null} */ welcome: null,
-  /** @type {"lobby" | "table" | "replay"} */ route: "lobby",
-  /** @type {Map<string, Msg>} */ rooms: new Map(),
-  quickWaiting: false,
-  /** @type {string | null} */ room: null,
-  /** @type {"player" | "spectator" | null} */ role: null,
-  /** @type {number | null} */ seat: null,
-  /** @type {string | null} */ code: null,
-  /** @type {Msg | null} RoomView */ view: null,
-  /** @type {Msg | null} TableView */ table: null,
-  /** @type {Msg[]} */ queue: [],
-  /** @type {{ playbacks: ShotPlayback[], t: number, wall: number, hold: number, onDone: () => void, label: string } | null} */
-  anim: null,
-  /** @type {BallFrame[]} */ shown: [],
-  aim: { angle: 0, power: 0.4, side: 0, height: 0, elevation: 0, pushOut: false, turnKey: "" },
-  /** @type {{ kind: "aim" | "power" | "place", id: number } | null} */ drag: null,
-  /** @type {{ pos: Vec, ok: boolean, message: string } | null} */ placing: null,
-  /** @type {Vec | null} placement sent, waiting for `placed` */ placedPending: null,
-  /** @type {Msg | null} */ remoteAim: null,
-  remoteAimAt: 0,
-  /** @type {Msg | null} */ lastShot: null,
-  shotPending: false,
-  /** @type {{ text: string, tone: string } | null} */ lastVerdict: null,
-  /** @type {Msg | null} */ warning: null,
-  lastAimSent: 0,
-  aimDirty: false,
-  /** the power before a drag on the cue ball, restored if the drag is called off */
-  powerBeforeDrag: 0.4,
-  /** grows whenever the table changes hands or state, so a new turn re-aims once */
-  tableVersion: 0,
-};
 
 const conn = new Connection({
   url: defaultUrl(),
@@ -85,6 +36,8 @@ const conn = new Connection({
   onState: (s) => showConn(s),
   onWelcome: (w) => onWelcome(w),
 });
+
+app.serverNow = () => conn.serverNow();
 
 const renderer = new Renderer(/** @type {HTMLCanvasElement} */ ($("table")));
 /** @type {ReplayViewer | null} */
@@ -110,61 +63,14 @@ function currentName() {
   return fresh;
 }
 
-/** @returns {string[]} */
-function names() {
-  const seats = app.view?.seats ?? [null, null];
-  return [0, 1].map((i) => seats[i]?.name ?? `Seat ${i + 1}`);
-}
 
-function mySeat() {
-  return app.role === "player" ? app.seat : null;
-}
 
-function status() {
-  return app.view?.status ?? "waiting";
-}
 
-function myTurn() {
-  const t = app.table;
-  return !!t && status() === "playing" && !t.match_over && t.turn !== null && t.turn === mySeat() && !app.anim;
-}
 
-function canShoot() {
-  return myTurn() && !app.table?.choice_pending && !app.shotPending;
-}
 
-/** @returns {"table" | "kitchen" | null} */
-function ballInHand() {
-  return canShoot() ? (app.table?.ball_in_hand ?? null) : null;
-}
 
-/** @returns {{ n: number, x: number, y: number }[]} */
-function objectBalls() {
-  /** @type {{ n: number, x: number, y: number }[]} */
-  const out = [];
-  const balls = app.table?.balls ?? [];
-  balls.forEach((/** @type {Vec | null} */ p, /** @type {number} */ n) => {
-    if (p && n > 0) out.push({ n, x: p[0], y: p[1] });
-  });
-  return out;
-}
 
-/** @returns {Vec | null} */
-function cuePos() {
-  if (app.placing && app.drag?.kind === "place") return app.placing.pos;
-  if (app.placedPending) return app.placedPending;
-  const p = app.table?.balls?.[0];
-  return p ? [p[0], p[1]] : null;
-}
 
-/** @param {unknown} err */
-function toast(err) {
-  const el = $("toast");
-  el.textContent = err instanceof ServerError ? err.msg || err.code : String(err instanceof Error ? err.message : err);
-  el.hidden = false;
-  clearTimeout(/** @type {any} */ (el).timer);
-  /** @type {any} */ (el).timer = setTimeout(() => (el.hidden = true), 4000);
-}
 
 /**
  * Makes sure the server knows the name typed in the lobby before sitting down with it:
@@ -600,98 +506,6 @@ function defaultAim() {
   aimChanged();
 }
 
-// --- pointer and keys on the table --------------------------------------------------
-
-const canvas = /** @type {HTMLCanvasElement} */ ($("table"));
-
-/** @param {PointerEvent} e @returns {Vec} */
-function worldOf(e) {
-  const r = canvas.getBoundingClientRect();
-  return renderer.view.toWorld(e.clientX - r.left, e.clientY - r.top);
-}
-
-canvas.addEventListener("pointerdown", (e) => {
-  if (!canShoot()) return;
-  const w = worldOf(e);
-  const cue = cuePos();
-  if (!cue) return;
-  const d = distance(w, cue);
-  const bih = ballInHand();
-  if (bih && d < 2.5 * R) {
-    app.drag = { kind: "place", id: e.pointerId };
-    dragPlace(w);
-  } else if (!bih && d < 2.5 * R) {
-    app.drag = { kind: "power", id: e.pointerId };
-    app.powerBeforeDrag = app.aim.power;
-    dragPower(w);
-  } else {
-    app.drag = { kind: "aim", id: e.pointerId };
-    app.aim.angle = angleTo(cue, w);
-    aimChanged();
-  }
-  canvas.setPointerCapture(e.pointerId);
-  e.preventDefault();
-});
-
-canvas.addEventListener("pointermove", (e) => {
-  const drag = app.drag;
-  if (!drag || drag.id !== e.pointerId) return;
-  const w = worldOf(e);
-  if (drag.kind === "place") {
-    const wasOk = app.placing?.ok;
-    dragPlace(w);
-    if (app.placing?.ok !== wasOk) renderTableUi();
-  } else if (drag.kind === "power") dragPower(w);
-  else {
-    const cue = cuePos();
-    if (cue && distance(w, cue) > R) {
-      app.aim.angle = angleTo(cue, w);
-      aimChanged();
-    }
-  }
-});
-
-/** @param {PointerEvent} e */
-function endDrag(e) {
-  const drag = app.drag;
-  if (!drag || drag.id !== e.pointerId) return;
-  app.drag = null;
-  aimChanged(); // spectators see the cue ball back where it lies
-  invalidate();
-  if (drag.kind === "place" && app.placing) {
-    const p = app.placing;
-    app.placing = null;
-    if (p.ok) place(p.pos);
-    else toast(`${p.message} The cue ball stays where it was.`);
-  } else if (drag.kind === "power") {
-    if (e.type === "pointerup" && app.aim.power >= 0.03) shoot();
-    else setPower(app.powerBeforeDrag);
-  }
-  renderTableUi();
-}
-canvas.addEventListener("pointerup", endDrag);
-canvas.addEventListener("pointercancel", endDrag);
-
-/** @param {Vec} w */
-function dragPlace(w) {
-  const kitchen = ballInHand() === "kitchen";
-  const pos = clampToBed(w, kitchen);
-  // The kitchen clamp would hide the problem: check where the pointer really is.
-  const check = checkPlacement(kitchen ? clampToBed(w, false) : pos, objectBalls(), kitchen);
-  app.placing = { pos: check.ok ? pos : clampToBed(w, false), ok: check.ok, message: check.message };
-  aimChanged();
-}
-
-/** Pulling back from the cue ball, opposite the aim, sets the power. @param {Vec} w */
-function dragPower(w) {
-  const cue = cuePos();
-  if (!cue) return;
-  const ux = Math.cos(app.aim.angle);
-  const uy = Math.sin(app.aim.angle);
-  const back = -((w[0] - cue[0]) * ux + (w[1] - cue[1]) * uy) - R;
-  setPower(Math.min(1, Math.max(0, back / 0.55)));
-}
-
 /** @param {number} p */
 function setPower(p) {
   app.aim.power = p;
@@ -700,34 +514,6 @@ function setPower(p) {
   $("power-out").textContent = `${shotSpeed().toFixed(1)} m/s`;
   aimChanged();
 }
-
-canvas.addEventListener("keydown", (e) => {
-  if (!canShoot()) return;
-  const fine = e.shiftKey ? 0.05 : e.altKey ? 5 : 0.5;
-  const bih = ballInHand();
-  const cue = cuePos();
-  if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
-    app.aim.angle += ((e.key === "ArrowLeft" ? 1 : -1) * fine) / DEG;
-    aimChanged();
-  } else if (e.key === "ArrowUp" || e.key === "ArrowDown") {
-    setPower(Math.min(1, Math.max(0.01, app.aim.power + (e.key === "ArrowUp" ? 0.02 : -0.02))));
-  } else if (e.key === " " || e.key === "Enter") {
-    shoot();
-  } else if (bih && cue && ["w", "a", "s", "d"].includes(e.key.toLowerCase())) {
-    // Ball in hand from the keyboard: WASD moves the cue ball 1 cm (Shift: 1 mm).
-    const step = e.shiftKey ? 0.001 : 0.01;
-    const k = e.key.toLowerCase();
-    const dx = k === "d" ? step : k === "a" ? -step : 0;
-    const dy = k === "w" ? step : k === "s" ? -step : 0;
-    const pos = clampToBed([cue[0] + dx, cue[1] + dy], bih === "kitchen");
-    const check = checkPlacement(pos, objectBalls(), bih === "kitchen");
-    if (check.ok) place(pos);
-    else toast(check.message);
-  } else {
-    return;
-  }
-  e.preventDefault();
-});
 
 // --- drawing loop -------------------------------------------------------------------------
 
@@ -803,286 +589,19 @@ function frame() {
   renderClock();
 }
 
-// --- the table UI -------------------------------------------------------------------------
+attachTableInput(/** @type {HTMLCanvasElement} */ ($("table")), () => renderer.view, {
+  shoot,
+  place,
+  setPower,
+  aimChanged,
+  refresh: renderTableUi,
+});
 
-/**
- * Adds a line to the log and, unless `aside`, makes it the verdict shown under the table.
- * @param {string} text @param {string} tone @param {string[]} details @param {boolean} [aside]
- */
-function log(text, tone, details, aside = false) {
-  if (!aside) app.lastVerdict = { text, tone };
-  const li = h("li", { class: tone }, [text]);
-  for (const d of details) li.append(h("span", { class: "detail", text: d }));
-  const ol = $("log");
-  ol.prepend(li);
-  while (ol.children.length > 60) ol.lastChild?.remove();
-}
-
-/** @param {Msg} m */
-function addChat(m) {
-  const who = m.seat === null ? `${m.name} (watching)` : m.name;
-  const li = h("li", {}, [h("b", { text: `${who}: ` }), m.text]);
-  const ol = $("chat-log");
-  ol.append(li);
-  while (ol.children.length > 100) ol.firstChild?.remove();
-  ol.scrollTop = ol.scrollHeight;
-}
-
-/** @type {ReturnType<typeof setTimeout> | undefined} */
-let resultTimer;
-
-/**
- * Shows a game or match result. A rack result closes by itself after a few seconds so
- * play goes on; the match result stays until dismissed (it offers the rematch).
- * @param {string} title @param {string} text @param {boolean} match
- */
-function showResult(title, text, match) {
-  const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
-  $("result-title").textContent = title;
-  $("result-text").textContent = text;
-  $("result-rematch").hidden = !(match && mySeat() !== null);
-  clearTimeout(resultTimer);
-  if (!match) resultTimer = setTimeout(() => dlg.open && dlg.close(), 5000);
-  if (!dlg.open) dlg.showModal();
-}
-
-function renderSeats() {
-  const v = app.view;
-  const t = app.table;
-  const n = names();
-  for (const i of [0, 1]) {
-    const el = $(`seat${i}`);
-    const s = v?.seats?.[i];
-    const tags = [];
-    const isTurn = !!t && status() === "playing" && t.turn === i && !t.match_over;
-    if (isTurn) tags.push(h("span", { class: "tag turn", text: app.anim ? "shooting" : t.choice_pending ? "to choose" : "to shoot" }));
-    if (isTurn && t.ball_in_hand && !app.anim) tags.push(h("span", { class: "tag bih", text: t.ball_in_hand === "kitchen" ? "ball in hand (kitchen)" : "ball in hand" }));
-    const fouls = t?.fouls?.[i] ?? 0;
-    if (fouls > 0) tags.push(h("span", { class: "tag foul", text: `${fouls} foul${fouls > 1 ? "s" : ""}${(t?.warned ?? []).includes(i) ? " — warned" : ""}` }));
-    if (t && t.breaker === i && status() === "playing") tags.push(h("span", { class: "tag", text: "breaker" }));
-    if (s && !s.connected) {
-      const left = s.grace_until ? Math.max(0, Math.round((s.grace_until - conn.serverNow()) / 1000)) : null;
-      tags.push(h("span", { class: "tag off", text: left !== null ? `away — ${left}s to return` : "away" }));
-    }
-    if (s && status() === "waiting") tags.push(h("span", { class: "tag", text: s.ready ? "ready" : "not ready" }));
-    if (i === mySeat()) tags.push(h("span", { class: "tag", text: "you" }));
-    const score = t?.score?.[i] ?? 0;
-    el.replaceChildren(
-      h("span", { class: `dot${!s ? " empty" : !s.connected ? " off" : ""}`, role: "img", "aria-label": s ? (s.connected ? "connected" : "disconnected") : "empty seat" }),
-      h("div", { class: "who" }, [h("span", { class: "name", text: s ? n[i] : "Empty seat" }), h("div", { class: "tags" }, tags)]),
-      h("span", { class: "score", "aria-label": `${s ? n[i] : "seat"} score`, text: String(score) }),
-    );
-    el.classList.toggle("turn", isTurn);
-    el.setAttribute("aria-label", `${s ? n[i] : "Empty seat"}: ${score} games${isTurn ? ", to shoot" : ""}`);
-  }
-  const race = v?.settings?.race_to ?? 0;
-  const rack = t?.rack ?? 0;
-  const name = v?.settings?.name ? `${v.settings.name} · ` : "";
-  $("match-line").textContent = `${name}Race to ${race}${rack ? ` · Rack ${rack}` : ""}`;
-  $("spectators").textContent = v ? `· ${v.spectators} watching` : "";
-  renderRackBalls();
-}
-
-/** The nine object balls, dimmed once down, the lowest one ringed. */
-function renderRackBalls() {
-  const t = app.table;
-  const box = $("rack-balls");
-  box.replaceChildren();
-  if (!t || status() !== "playing") return;
-  const on = [];
-  for (let n = 1; n <= 9; n++) {
-    const here = !!t.balls?.[n];
-    if (here) on.push(n);
-    const colour = BALL_COLOURS[n];
-    const style = n === 9 ? `background: linear-gradient(#fff 0 22%, ${colour} 22% 78%, #fff 78%)` : `background: ${colour}`;
-    box.append(
-      h("span", { class: `mini-ball${here ? "" : " gone"}${n === t.lowest ? " lowest" : ""}`, style, "aria-hidden": "true" }, [
-        h("span", { text: String(n) }),
-      ]),
-    );
-  }
-  box.setAttribute("aria-label", `Balls on the table: ${on.join(", ") || "none"}`);
-}
-
-function renderClock() {
-  const el = $("clock");
-  const c = app.table?.clock;
-  if (!c || status() !== "playing") {
-    el.hidden = true;
-    return;
-  }
-  el.hidden = false;
-  if (c.deadline === null || c.paused || app.anim) {
-    el.textContent = `⏱ ${c.seconds}s`;
-    el.classList.remove("low");
-    return;
-  }
-  const left = Math.max(0, (c.deadline - conn.serverNow()) / 1000);
-  const s = Math.ceil(left);
-  el.textContent = `⏱ ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-  el.classList.toggle("low", left <= 10);
-  el.setAttribute("aria-label", `Shot clock: ${s} seconds left`);
-}
-
-/** What the player should do now, in one sentence. */
-function prompt() {
-  const t = app.table;
-  const n = names();
-  const st = status();
-  if (!app.view) return "Joining the table…";
-  if (st === "waiting") {
-    const seats = app.view.seats;
-    if (!seats[0] || !seats[1]) return "Waiting for an opponent to sit down.";
-    return "Waiting for both players to be ready.";
-  }
-  if (st === "lag") {
-    const me = mySeat();
-    if (me !== null && !(app.view.lagged ?? []).includes(me)) return "Lag for the break: play your lag shot.";
-    return "The lag: waiting for both players.";
-  }
-  if (!t) return "";
-  if (t.match_over || st === "finished") return "The match is over.";
-  if (app.anim) return app.anim.label;
-  const who = t.turn === null ? "" : n[t.turn];
-  const low = t.lowest != null ? `hit the ${t.lowest} first` : "";
-  if (t.turn === mySeat()) {
-    if (app.drag?.kind === "place" && app.placing) {
-      return app.placing.ok ? "Release to place the cue ball here." : `Not here: ${app.placing.message}`;
-    }
-    if (t.choice_pending) return "Your opponent pushed out: shoot or pass it back (R6).";
-    if (app.shotPending) return "Shooting…";
-    if (t.ball_in_hand === "kitchen") return `Your break: move the cue ball anywhere behind the head string if you like, then ${low}, hard (power 85 % or more).`;
-    if (t.ball_in_hand) return `Ball in hand: drag the cue ball anywhere, then aim — ${low}.`;
-    return `Your shot — ${low}. Drag on the table to aim; pull back from the cue ball or press Shoot.`;
-  }
-  if (t.choice_pending) return `${who} chooses: shoot or pass (R6).`;
-  const ra = app.remoteAim;
-  if (ra && ra.seat === t.turn && performance.now() - app.remoteAimAt < 5000) {
-    return `${who} is aiming: ${ra.speed.toFixed(1)} m/s, ${describeTip(ra.tip[0], ra.tip[1])}${ra.elevation ? `, cue raised ${Math.round(ra.elevation)}°` : ""}.`;
-  }
-  return `${who} to shoot${t.ball_in_hand ? " with ball in hand" : ""} — ${low}.`;
-}
-
+/** Brings the table view's widgets in line with the state. */
 function renderTableUi() {
-  if (!app.view) return;
-  invalidate();
-  renderSeats();
-  const t = app.table;
-  const st = status();
-  const me = mySeat();
-  const player = me !== null;
-  const playing = st === "playing" && !!t && !t.match_over;
-  const lagging = st === "lag" && player && !(app.view.lagged ?? []).includes(me);
-
-  // The verdict of the last shot and what to do now.
-  const statusEl = $("status");
-  const v = app.lastVerdict;
-  statusEl.replaceChildren();
-  if (v && !app.anim) statusEl.append(h("div", { text: v.text }));
-  statusEl.append(h("div", { class: "prompt", text: prompt() }));
-  statusEl.className = `status ${v && !app.anim ? v.tone : ""}`;
-
-  // The banner: the R13 warning stays up while the player is on two fouls.
-  const banner = $("banner");
-  const w = app.warning;
-  const warnedNow = t && w && w.kind === "three_fouls" ? (t.warned ?? []).includes(w.seat) || (t.fouls?.[w.seat] ?? 0) >= 2 : !!w;
-  if (w && warnedNow && (w.kind === "three_fouls" || w.kind === "stalemate")) {
-    banner.hidden = false;
-    banner.className = `banner ${w.kind === "stalemate" ? "stalemate" : ""}`;
-    banner.textContent = w.kind === "three_fouls" ? `⚠ ${w.msg}` : `⚠ ${w.msg}`;
-  } else if (t?.stalemate_warning) {
-    banner.hidden = false;
-    banner.className = "banner stalemate";
-    banner.textContent = "⚠ Stalemate warning (R14): three more innings each without a ball pocketed and the rack is replayed.";
-  } else {
-    banner.hidden = true;
-  }
-
-  // Panels.
-  $("shot-controls").hidden = !(player && playing);
-  $("shot-controls").classList.toggle("disabled", !canShoot());
-  $("lag-controls").hidden = !lagging;
-  $("wait-controls").hidden = !(st === "waiting" && player);
-  /** @type {HTMLButtonElement} */ ($("shoot")).disabled = !canShoot();
-  /** @type {HTMLButtonElement} */ ($("lag-shoot")).disabled = !lagging || !!app.anim;
+  renderHud();
   spin.setEnabled(canShoot());
-  $("pushout-wrap").hidden = !(canShoot() && t?.push_out_allowed);
-  $("pushout-help").hidden = $("pushout-wrap").hidden;
-  const clock = t?.clock;
-  $("extend").hidden = !(canShoot() && clock && (clock.extensions?.[me ?? 0] ?? 0) > 0);
-  if (st === "waiting" && player) {
-    const mine = app.view.seats[me];
-    const code = app.code ? ` Invite code: ${app.code}.` : "";
-    $("wait-text").textContent = `${prompt()}${code} Table id: ${app.room}.`;
-    $("ready").textContent = mine?.ready ? "Not ready" : "I'm ready";
-    $("ready").setAttribute("aria-pressed", String(!!mine?.ready));
-  }
-  const proposedBy = t?.stalemate_proposed_by;
-  const stale = $("stalemate");
-  // R14: only once the rack is broken, and only until the warning is in force.
-  stale.hidden = !(player && playing && t.ball_in_hand !== "kitchen" && !t.stalemate_warning);
-  stale.textContent = proposedBy !== null && proposedBy !== undefined && proposedBy !== me ? "Accept stalemate" : "Propose stalemate";
-  /** @type {HTMLButtonElement} */ (stale).disabled = proposedBy === me;
-  $("concede").hidden = !(player && playing);
-  $("rematch").hidden = !(player && (st === "finished" || !!t?.match_over));
-  const rematchAsked = (app.view.rematch ?? []).includes(me);
-  const otherAsked = me !== null && (app.view.rematch ?? []).includes(1 - me);
-  $("rematch").textContent = rematchAsked ? "Rematch asked — waiting…" : otherAsked ? `Rematch (${names()[1 - (me ?? 0)]} wants one)` : "Rematch";
-  /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchAsked;
-  /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
-  $("chat-form").hidden = false;
-
-  // The push-out choice.
-  const dlg = /** @type {HTMLDialogElement} */ ($("choice-dialog"));
-  const choose = !!t && t.choice_pending && t.turn === me && !app.anim && playing;
-  if (choose && !dlg.open) dlg.show();
-  if (!choose && dlg.open) dlg.close();
-
-  // A description of the table for screen readers.
-  const balls = (t?.balls ?? []).map((/** @type {Vec | null} */ p, /** @type {number} */ n) => (p && n > 0 ? String(n) : null)).filter(Boolean);
-  $("table-desc").textContent = `${prompt()} Balls on the table: ${balls.join(", ") || "none"}.`;
-  canvas.setAttribute("aria-label", `Pool table. ${prompt()}`);
-}
-
-// --- lobby UI -----------------------------------------------------------------------------
-
-function renderRooms() {
-  const body = $("rooms");
-  body.replaceChildren();
-  const rooms = [...app.rooms.values()].sort((a, b) => (a.status === "waiting" ? -1 : 1) - (b.status === "waiting" ? -1 : 1));
-  for (const r of rooms) {
-    const actions = h("td");
-    if (r.players.length < 2 && r.status === "waiting") {
-      const join = h("button", { type: "button", class: "primary", text: "Join", "aria-label": `Join ${r.name || r.room}` });
-      join.addEventListener("click", async () => {
-        await ensureName();
-        act({ t: "join", room: r.room, role: "player" });
-      });
-      actions.append(join);
-    }
-    const watch = h("button", { type: "button", text: "Watch", "aria-label": `Watch ${r.name || r.room}` });
-    watch.addEventListener("click", () => act({ t: "join", room: r.room, role: "spectator" }));
-    actions.append(watch);
-    if (r.status !== "waiting") {
-      actions.append(h("a", { class: "button", href: `#/replay/${r.room}`, text: "Replay", "aria-label": `Replay ${r.name || r.room}` }));
-    }
-    body.append(
-      h("tr", { "data-room": r.room }, [
-        h("td", { text: r.name || r.room }),
-        h("td", { text: r.players.join(" vs ") || "—" }),
-        h("td", { text: `${r.score[0]}–${r.score[1]} (race to ${r.race_to})` }),
-        h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${r.status}${r.spectators ? ` · ${r.spectators} 👁` : ""}` })]),
-        actions,
-      ]),
-    );
-  }
-  $("rooms-empty").hidden = rooms.length > 0;
-  $("room-count").textContent = rooms.length ? `(${rooms.length})` : "";
-}
-
-function renderQuick() {
-  $("quick").textContent = app.quickWaiting ? "Cancel search" : "Quick match";
-  $("quick-status").textContent = app.quickWaiting ? "Looking for an opponent…" : "";
+  invalidate();
 }
 
 // --- wiring -------------------------------------------------------------------------------
@@ -1103,6 +622,15 @@ function wire() {
     const ok = await act(on ? { t: "quick", on: true, race_to: race } : { t: "quick", on: false });
     if (ok && ok.t === "ok") app.quickWaiting = on;
     renderQuick();
+  });
+
+  $("rooms").addEventListener("click", async (e) => {
+    const button = /** @type {HTMLElement} */ (e.target).closest("button[data-join]");
+    const room = button?.closest("tr[data-room]")?.getAttribute("data-room");
+    const role = button?.getAttribute("data-join");
+    if (!room || (role !== "player" && role !== "spectator")) return;
+    if (role === "player") await ensureName();
+    act({ t: "join", room, role });
   });
 
   $("create-form").addEventListener("submit", async (e) => {
@@ -1257,7 +785,7 @@ async function choose(choice) {
   },
   /** Page coordinates of a table point, for driving the real mouse in tests. @param {number} x @param {number} y */
   screenOf(x, y) {
-    const r = canvas.getBoundingClientRect();
+    const r = $("table").getBoundingClientRect();
     const [sx, sy] = renderer.view.toScreen(x, y);
     return [r.left + sx, r.top + sy];
   },

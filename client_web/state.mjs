@@ -1,0 +1,89 @@
+// The client's state, in one object, and the questions every part of the page asks of it
+// (whose turn, may I shoot, where is the cue ball). Changed only by `app.mjs`.
+
+/** @typedef {import("./aim.mjs").Vec} Vec */
+/** @typedef {import("./playback.mjs").BallFrame} BallFrame */
+/** @typedef {import("./playback.mjs").ShotPlayback} ShotPlayback */
+/** @typedef {Record<string, any>} Msg */
+
+export const app = {
+  /** @type {Msg | null} */ welcome: null,
+  /** @type {"lobby" | "table" | "replay"} */ route: "lobby",
+  /** @type {Map<string, Msg>} */ rooms: new Map(),
+  quickWaiting: false,
+  /** @type {string | null} */ room: null,
+  /** @type {"player" | "spectator" | null} */ role: null,
+  /** @type {number | null} */ seat: null,
+  /** @type {string | null} */ code: null,
+  /** @type {Msg | null} RoomView */ view: null,
+  /** @type {Msg | null} TableView */ table: null,
+  /** @type {Msg[]} */ queue: [],
+  /** @type {{ playbacks: ShotPlayback[], t: number, wall: number, hold: number, onDone: () => void, label: string } | null} */
+  anim: null,
+  /** @type {BallFrame[]} */ shown: [],
+  aim: { angle: 0, power: 0.4, side: 0, height: 0, elevation: 0, pushOut: false, turnKey: "" },
+  /** @type {{ kind: "aim" | "power" | "place", id: number } | null} */ drag: null,
+  /** @type {{ pos: Vec, ok: boolean, message: string } | null} */ placing: null,
+  /** @type {Vec | null} placement sent, waiting for `placed` */ placedPending: null,
+  /** @type {Msg | null} */ remoteAim: null,
+  remoteAimAt: 0,
+  /** @type {Msg | null} */ lastShot: null,
+  shotPending: false,
+  /** @type {{ text: string, tone: string } | null} */ lastVerdict: null,
+  /** @type {Msg | null} */ warning: null,
+  lastAimSent: 0,
+  aimDirty: false,
+  /** the power before a drag on the cue ball, restored if the drag is called off */
+  powerBeforeDrag: 0.4,
+  /** grows whenever the table changes hands or state, so a new turn re-aims once */
+  tableVersion: 0,
+  /** the server's clock (epoch ms); the connection replaces it with its estimate */
+  serverNow: () => Date.now(),
+};
+
+/** @returns {string[]} */
+export function names() {
+  const seats = app.view?.seats ?? [null, null];
+  return [0, 1].map((i) => seats[i]?.name ?? `Seat ${i + 1}`);
+}
+
+export function mySeat() {
+  return app.role === "player" ? app.seat : null;
+}
+
+export function status() {
+  return app.view?.status ?? "waiting";
+}
+
+export function myTurn() {
+  const t = app.table;
+  return !!t && status() === "playing" && !t.match_over && t.turn !== null && t.turn === mySeat() && !app.anim;
+}
+
+export function canShoot() {
+  return myTurn() && !app.table?.choice_pending && !app.shotPending;
+}
+
+/** @returns {"table" | "kitchen" | null} */
+export function ballInHand() {
+  return canShoot() ? (app.table?.ball_in_hand ?? null) : null;
+}
+
+/** @returns {{ n: number, x: number, y: number }[]} */
+export function objectBalls() {
+  /** @type {{ n: number, x: number, y: number }[]} */
+  const out = [];
+  const balls = app.table?.balls ?? [];
+  balls.forEach((/** @type {Vec | null} */ p, /** @type {number} */ n) => {
+    if (p && n > 0) out.push({ n, x: p[0], y: p[1] });
+  });
+  return out;
+}
+
+/** @returns {Vec | null} */
+export function cuePos() {
+  if (app.placing && app.drag?.kind === "place") return app.placing.pos;
+  if (app.placedPending) return app.placedPending;
+  const p = app.table?.balls?.[0];
+  return p ? [p[0], p[1]] : null;
+}
