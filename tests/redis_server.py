@@ -8,6 +8,7 @@ every write that was acknowledged, which is what the crash tests check.
 
 from __future__ import annotations
 
+import random
 import shutil
 import signal
 import socket
@@ -23,9 +24,18 @@ START_TIMEOUT = 20.0
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A free loopback port below the kernel's ephemeral range (32768 and up). While a
+    test's Redis is down its clients keep reconnecting; to a closed port in the ephemeral
+    range, a connect can pick that very port as its source and connect to itself."""
+    for _ in range(200):
+        port = random.randrange(20000, 32000)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 20000-32000")
 
 
 class RedisServer:

@@ -26,7 +26,14 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server.store.redis import QUICK_BACKOFF, Backoff, RedisKeys, is_transient, retrying
+from server.store.redis import (
+    QUICK_BACKOFF,
+    Backoff,
+    RedisKeys,
+    cancel_requested,
+    is_transient,
+    retrying,
+)
 
 log = logging.getLogger(__name__)
 
@@ -204,6 +211,8 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                if cancel_requested():
+                    raise asyncio.CancelledError from exc
                 if self._connected:
                     log.warning("bus %s: redis connection lost (%s)", self.node, exc)
                 self._connected = False

@@ -30,7 +30,7 @@ from typing import NamedTuple, TypeVar
 import redis.asyncio as aioredis
 from redis import exceptions as redis_errors
 
-from server.store.redis import QUICK_BACKOFF, Backoff, RedisKeys, is_transient
+from server.store.redis import QUICK_BACKOFF, Backoff, RedisKeys, cancel_requested, is_transient
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +133,8 @@ class Leases:
             ),
             f"acquire {room}",
         )
+        if not isinstance(epoch, int) or epoch < 0:
+            raise LeaseError(f"acquire {room}: unexpected reply {epoch!r}")
         if not epoch:
             return None
         return Lease(room=room, node=self.node, epoch=int(epoch), ttl=self.ttl, since=since)
@@ -147,6 +149,8 @@ class Leases:
             ),
             f"renew {lease.room}",
         )
+        if result not in (0, 1, 2):
+            raise LeaseError(f"renew {lease.room}: unexpected reply {result!r}")
         if result == 2:
             log.info("room %s: lease had expired, reclaimed at epoch %d", lease.room, lease.epoch)
         return bool(result)
@@ -157,6 +161,8 @@ class Leases:
             self._release(keys=[self.keys.lease(lease.room)], args=[lease.token]),
             f"release {lease.room}",
         )
+        if result not in (0, 1):
+            raise LeaseError(f"release {lease.room}: unexpected reply {result!r}")
         return bool(result)
 
     async def holder(self, room: str) -> Holder | None:
@@ -218,6 +224,7 @@ class LeaseKeeper:
         self._backoff = backoff
         self._loop = asyncio.get_running_loop()
         self.confirmed_until = lease.since + lease.ttl
+        self._stopping = asyncio.Event()
         self._task = asyncio.create_task(self._run(), name=f"lease {lease.room}")
 
     @property
@@ -226,6 +233,10 @@ class LeaseKeeper:
 
     async def stop(self, *, release: bool = False) -> None:
         """Stop renewing; with `release`, also give the room up (if Redis answers)."""
+        # The flag, not only the cancellation: a cancel that lands while the Redis client
+        # is timing out can come back as a timeout error (Python 3.11's asyncio.timeout),
+        # and the loop must end all the same.
+        self._stopping.set()
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
@@ -237,15 +248,19 @@ class LeaseKeeper:
         interval = self.lease.ttl / 3
         delays = self._backoff.delays()
         wait = interval
-        while True:
+        while not self._stopping.is_set():
             await asyncio.sleep(wait)
             started = self._loop.time()
             try:
                 renewed = await self._leases.renew(self.lease)
             except LeaseError as exc:
+                if cancel_requested():
+                    raise asyncio.CancelledError from exc
                 wait = min(next(delays), interval)
                 log.debug("room %s: lease renewal failed (%s); retrying", self.lease.room, exc)
                 continue
+            if self._stopping.is_set():
+                return
             if not renewed:
                 self._lose()
                 return

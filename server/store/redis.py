@@ -127,6 +127,14 @@ def is_transient(exc: BaseException) -> bool:
     return False
 
 
+def cancel_requested() -> bool:
+    """Whether the current task was asked to stop. A cancel that lands while the Redis
+    client's own timeout fires can surface as a timeout error (Python 3.11's
+    `asyncio.timeout`); a retry loop must not take that for an outage and go on."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 async def retrying(
     operation: Callable[[int], Awaitable[T]],
     *,
@@ -151,6 +159,8 @@ async def retrying(
             if not is_transient(exc):
                 on_health(True)
                 raise
+            if cancel_requested():
+                raise asyncio.CancelledError from exc
             on_health(False)
             if attempt == 0:
                 log.debug("redis unavailable during %s (%s); retrying", what, exc)
@@ -292,11 +302,15 @@ class RedisStore(Store):
             return await self._save_script(keys=keys, args=[*head, "1" if number else "0", *tail])
 
         try:
-            await self._retry(attempt, f"save of room {room}", deadline=None)
+            reply = await self._retry(attempt, f"save of room {room}", deadline=None)
         except redis_errors.ResponseError as exc:
             raise _refusal(exc) from exc
         except redis_errors.RedisError as exc:
             raise StoreError(f"save of room {room}: {exc}") from exc
+        if reply not in (b"OK", b"APPLIED"):
+            # Only the script's own answers acknowledge a save; never take anything else
+            # (a proxy or a wrong server on the port) for one.
+            raise StoreError(f"save of room {room}: unexpected reply {reply!r}")
 
     async def load(self, room: str) -> bytes | None:
         room = check_room(room)

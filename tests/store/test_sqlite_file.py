@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import queue
 import sqlite3
 import subprocess
 import sys
@@ -207,13 +208,16 @@ def test_a_killed_process_loses_nothing_it_acknowledged(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         cwd=Path(__file__).resolve().parents[2],
     )
-    assert writer.stdout is not None
+    stdout = writer.stdout
+    assert stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in stdout], daemon=True).start()
     acknowledged = 0
-    for line in writer.stdout:
-        acknowledged = int(line)
-        if acknowledged >= 40:
-            break
-    writer.kill()
+    try:
+        while acknowledged < 40:
+            acknowledged = int(lines.get(timeout=60))
+    finally:
+        writer.kill()
     writer.wait()
     assert acknowledged >= 40
 
