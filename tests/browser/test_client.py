@@ -475,8 +475,44 @@ def test_phone_width_portrait_table(open_client: OpenClient) -> None:
     phone.page.click("#create-form button[type=submit]")
     phone.page.wait_for_selector("#table-view:not([hidden])")
     phone.wait("a.view.seats[0].name === 'Phil Ü'")
-    phone.page.wait_for_timeout(300)
     assert phone.page.evaluate("window.ninepool.portrait()") is True
+    room = phone.state("a.room")
+    desk = open_client("Desk")
+    desk.page.click(f"tr[data-room='{room}'] button.primary")
+    desk.page.wait_for_selector("#table-view:not([hidden])")
+    phone.page.click("#ready")
+    desk.page.click("#ready")
+    for c in (phone, desk):
+        c.wait("a.view.status === 'playing' && !!a.table")
+        c.idle()
+    # The break, then a shot from the phone by pulling the cue back from the cue ball.
+    shoot_at_lowest(shooter((phone, desk)), 95)
+    settle(phone, desk)
+    for _ in range(4):
+        if shooter((phone, desk)) is phone and not phone.state("a.table.ball_in_hand"):
+            break
+        c = shooter((phone, desk))
+        if c.state("a.table.choice_pending"):
+            c.page.click("#choose-shoot")
+            c.wait("!a.table.choice_pending")
+            continue
+        shoot_at_lowest(c, 45)
+        settle(phone, desk)
+    assert shooter((phone, desk)) is phone
+    table = phone.state("a.table")
+    low = table["balls"][table["lowest"]]
+    click_table(phone, low[0], low[1])
+    cue = table["balls"][0]
+    ang = math.atan2(low[1] - cue[1], low[0] - cue[0])
+    pulled = (cue[0] - math.cos(ang) * 0.4, cue[1] - math.sin(ang) * 0.4)
+    shots = phone.state("a.lastShot.seq")
+    phone.page.evaluate("window.scrollTo(0, 0)")
+    save(phone, "table-phone-your-turn.png")
+    drag_table(phone, (cue[0], cue[1]), pulled)
+    settle(phone, desk)
+    assert phone.state("a.lastShot.seq") > shots
+    assert phone.state("a.lastShot.shooter") == phone.state("a.seat")
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.page.evaluate("window.scrollTo(0, 0)")
     save(phone, "table-phone.png")
-    assert_quiet(phone)
+    assert_quiet(phone, desk)
