@@ -98,6 +98,10 @@ function showConn(s) {
   const el = $("conn");
   el.className = `conn conn-${s}`;
   el.textContent = { connecting: "Connecting…", online: "Online", reconnecting: "Reconnecting…", offline: "Offline" }[s];
+  if (s === "offline" && conn.replaced) {
+    el.textContent = "Playing in another tab";
+    toast("This seat is now played from another tab or window. Reload this page to play here.");
+  }
   if (s === "offline" && conn.fatal) toast("This page cannot talk to the server any more — please reload it.");
 }
 

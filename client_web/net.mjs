@@ -107,6 +107,8 @@ export class Connection {
     this.closedByUs = false;
     /** the server refused this client for good (protocol version): reloading is the cure */
     this.fatal = false;
+    /** the seat was taken over by a newer connection of the same player (another tab) */
+    this.replaced = false;
     this.welcomed = false;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.retryTimer = null;
@@ -116,6 +118,7 @@ export class Connection {
 
   start() {
     this.closedByUs = false;
+    this.replaced = false;
     this.open();
   }
 
@@ -134,7 +137,7 @@ export class Connection {
       this.hello().catch((err) => this.helloFailed(err));
     };
     ws.onmessage = (ev) => this.receive(ev.data);
-    ws.onclose = () => this.dropped(ws);
+    ws.onclose = (ev) => this.dropped(ws, ev);
     ws.onerror = () => {
       /* onclose follows; the state change is reported there */
     };
@@ -170,13 +173,19 @@ export class Connection {
     }
   }
 
-  /** @param {WebSocket} ws */
-  dropped(ws) {
+  /** @param {WebSocket} ws @param {CloseEvent} [ev] */
+  dropped(ws, ev) {
     if (ws !== this.ws) return;
     this.ws = null;
     this.welcomed = false;
     for (const p of this.pending.values()) p.reject(new ServerError("disconnected", "the connection dropped"));
     this.pending.clear();
+    if (!this.closedByUs && ev?.code === 1000) {
+      // The server closed this connection on purpose: the same player sat down from
+      // another tab or window. Reconnecting would take the seat back and forth.
+      this.closedByUs = true;
+      this.replaced = true;
+    }
     if (this.closedByUs) {
       this.setState("offline");
       return;

@@ -345,6 +345,23 @@ def test_o5_reload_puts_the_player_back_in_the_seat(open_client: OpenClient) -> 
     assert_quiet(ana, bob)
 
 
+def test_o5_second_tab_takes_the_seat_without_a_tug_of_war(open_client: OpenClient) -> None:
+    ana, bob, room = start_match(open_client)
+    seat = ana.state("a.seat")
+    tab = Client(name="Ana (tab 2)", page=ana.context.new_page(), context=ana.context)
+    tab.page.on("console", lambda m: tab.console.append(f"{m.type}: {m.text}"))
+    tab.page.goto(ana.page.url)
+    tab.page.wait_for_selector("#conn.conn-online")
+    tab.wait(f"a.room === {room!r} && a.seat === {seat} && !!a.table")
+    ana.page.wait_for_selector("#conn.conn-offline")
+    assert "another tab" in ana.page.inner_text("#conn")
+    # The old tab stays put: the new one keeps the seat.
+    tab.page.wait_for_timeout(1500)
+    assert ana.page.is_visible("#conn.conn-offline")
+    assert tab.page.is_visible("#conn.conn-online")
+    assert_quiet(tab, bob)
+
+
 def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
     ana, bob, _ = start_match(open_client)
     ana.page.click("#concede")
