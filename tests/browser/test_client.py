@@ -486,6 +486,12 @@ def test_phone_width_portrait_table(open_client: OpenClient) -> None:
     phone = open_client("Phil", width=360, height=740, dpr=3)
     save(phone, "lobby-phone.png")
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    # Nothing in the lobby is wider than the screen (it would scroll sideways inside).
+    wide = phone.page.evaluate(
+        "[...document.querySelectorAll('#lobby *')]"
+        ".filter(e => e.getBoundingClientRect().right > 360.5).map(e => e.id || e.tagName)"
+    )
+    assert wide == []
     # A name typed in the lobby is the name the table shows (any letters, as the server takes).
     phone.page.fill("#name", "Phil Ü")
     phone.page.select_option("#c-first", "draw")
@@ -530,6 +536,11 @@ def test_phone_width_portrait_table(open_client: OpenClient) -> None:
     assert phone.state("a.lastShot.seq") > shots
     assert phone.state("a.lastShot.shooter") == phone.state("a.seat")
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    wide = phone.page.evaluate(
+        "[...document.querySelectorAll('#table-view *')].filter(e => e.offsetParent !== null"
+        " && e.getBoundingClientRect().right > 360.5).map(e => e.id || e.className || e.tagName)"
+    )
+    assert wide == []
     phone.page.evaluate("window.scrollTo(0, 0)")
     save(phone, "table-phone.png")
     assert_quiet(phone, desk)
