@@ -65,8 +65,8 @@ class Client:
         return [c for c in self.console if c.startswith(("error", "warning", "pageerror"))]
 
 
-def save(client: Client, name: str) -> Path:
+def save(client: Client, name: str, full_page: bool = False) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / name
-    client.page.screenshot(path=str(path))
+    client.page.screenshot(path=str(path), full_page=full_page)
     return path

@@ -484,7 +484,7 @@ def test_quick_match_private_code_chat_and_clock(open_client: OpenClient) -> Non
 
 def test_phone_width_portrait_table(open_client: OpenClient) -> None:
     phone = open_client("Phil", width=360, height=740, dpr=3)
-    save(phone, "lobby-phone.png")
+    save(phone, "lobby-phone.png", full_page=True)
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
     # Nothing in the lobby is wider than the screen (it would scroll sideways inside).
     wide = phone.page.evaluate(
