@@ -12,6 +12,11 @@ import { TABLE } from "./table.mjs";
 const R = TABLE.ballRadius;
 const DEG = 180 / Math.PI;
 
+/** The signed smallest turn from angle `a` to angle `b` (radians). @param {number} a @param {number} b */
+function angleBetween(a, b) {
+  return Math.atan2(Math.sin(b - a), Math.cos(b - a));
+}
+
 /**
  * @typedef {object} TableActions what the input may ask the application to do
  * @property {() => void} shoot
@@ -69,7 +74,15 @@ export function attachTableInput(canvas, view, actions) {
     else {
       const cue = cuePos();
       if (cue && distance(w, cue) > R) {
-        app.aim.angle = angleTo(cue, w);
+        const pointer = angleTo(cue, w);
+        if (e.shiftKey) {
+          // Fine aim: with Shift held the cue turns a tenth as far as the pointer.
+          drag.fine ??= { aim: app.aim.angle, pointer };
+          app.aim.angle = drag.fine.aim + angleBetween(drag.fine.pointer, pointer) / 10;
+        } else {
+          drag.fine = null;
+          app.aim.angle = pointer;
+        }
         actions.aimChanged();
       }
     }

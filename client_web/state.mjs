@@ -22,7 +22,7 @@ export const app = {
   anim: null,
   /** @type {BallFrame[]} */ shown: [],
   aim: { angle: 0, power: 0.4, side: 0, height: 0, elevation: 0, pushOut: false, turnKey: "" },
-  /** @type {{ kind: "aim" | "power" | "place", id: number } | null} */ drag: null,
+  /** @type {{ kind: "aim" | "power" | "place", id: number, fine?: { aim: number, pointer: number } | null } | null} */ drag: null,
   /** @type {{ pos: Vec, ok: boolean, message: string } | null} */ placing: null,
   /** @type {Vec | null} placement sent, waiting for `placed` */ placedPending: null,
   /** @type {Msg | null} */ remoteAim: null,

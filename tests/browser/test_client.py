@@ -407,6 +407,26 @@ def foul_softly(c: Client) -> None:
     c.page.click("#shoot")
 
 
+def test_fine_aim_with_shift_turns_the_cue_a_tenth(open_client: OpenClient) -> None:
+    ana, bob, _ = start_match(open_client)
+    c = shooter((ana, bob))
+    cue = c.state("a.table.balls[0]")
+    sx, sy = c.screen(cue[0] + 0.8, cue[1])
+    ex, ey = c.screen(cue[0] + 0.8, cue[1] + 0.4)
+    c.page.mouse.move(sx, sy)
+    c.page.mouse.down()
+    start = c.state("a.aim.angle")
+    c.page.keyboard.down("Shift")
+    c.page.mouse.move(sx + 0.01, sy)
+    c.page.mouse.move(ex, ey, steps=6)
+    c.page.keyboard.up("Shift")
+    c.page.mouse.up()
+    # The pointer swept atan(0.4 / 0.8) ≈ 26.6° around the cue ball; the cue a tenth of it.
+    turned = c.state("a.aim.angle") - start
+    assert abs(turned - math.atan2(0.4, 0.8) / 10) < 0.002
+    assert_quiet(ana, bob)
+
+
 def test_r13_warning_banner_then_third_foul_loses_the_rack(open_client: OpenClient) -> None:
     ana, bob, _ = start_match(open_client)
     players = (ana, bob)
