@@ -11,6 +11,8 @@ import { TABLE } from "./table.mjs";
 
 const R = TABLE.ballRadius;
 const DEG = 180 / Math.PI;
+/** Pulling the cue this far back (m) is full power. */
+const PULL_FULL = 0.55;
 
 /** The signed smallest turn from angle `a` to angle `b` (radians). @param {number} a @param {number} b */
 function angleBetween(a, b) {
@@ -46,13 +48,19 @@ export function attachTableInput(canvas, view, actions) {
     if (!cue) return;
     const d = distance(w, cue);
     const bih = ballInHand();
+    const behind = behindCue(w, cue);
     if (bih && d < 2.5 * R) {
       app.drag = { kind: "place", id: e.pointerId };
       dragPlace(w);
     } else if (!bih && d < 2.5 * R) {
-      app.drag = { kind: "power", id: e.pointerId };
+      // From the cue ball itself: the pull-back distance is the power.
+      app.drag = { kind: "power", id: e.pointerId, from: null };
       app.powerBeforeDrag = app.aim.power;
       dragPower(w);
+    } else if (onCueStick(behind, view().scale)) {
+      // Grabbing the cue stick: pulling it further back adds power from where it was.
+      app.drag = { kind: "power", id: e.pointerId, from: behind.along };
+      app.powerBeforeDrag = app.aim.power;
     } else {
       app.drag = { kind: "aim", id: e.pointerId };
       app.aim.angle = angleTo(cue, w);
@@ -100,7 +108,8 @@ export function attachTableInput(canvas, view, actions) {
       if (p.ok) actions.place(p.pos);
       else toast(`${p.message} The cue ball stays where it was.`);
     } else if (drag.kind === "power") {
-      if (e.type === "pointerup" && app.aim.power >= 0.03) actions.shoot();
+      const pulled = drag.from === null || drag.from === undefined || (drag.pulled ?? 0) > 0.01;
+      if (e.type === "pointerup" && pulled && app.aim.power >= 0.03) actions.shoot();
       else actions.setPower(app.powerBeforeDrag);
     }
     actions.refresh();
@@ -118,14 +127,42 @@ export function attachTableInput(canvas, view, actions) {
     actions.aimChanged();
   }
 
-  /** Pulling back from the cue ball, opposite the aim, sets the power. @param {Vec} w */
+  /** Pulling back, opposite the aim, sets the power. @param {Vec} w */
   function dragPower(w) {
     const cue = cuePos();
-    if (!cue) return;
+    const drag = app.drag;
+    if (!cue || !drag) return;
+    const { along } = behindCue(w, cue);
+    if (drag.from === null || drag.from === undefined) {
+      actions.setPower(Math.min(1, Math.max(0, (along - R) / PULL_FULL)));
+    } else {
+      drag.pulled = Math.max(drag.pulled ?? 0, along - drag.from);
+      actions.setPower(Math.min(1, Math.max(0.01, app.powerBeforeDrag + (along - drag.from) / PULL_FULL)));
+    }
+  }
+
+  /**
+   * Where a table point lies relative to the cue behind the cue ball: how far behind
+   * (along the line opposite the aim) and how far to the side of that line.
+   * @param {Vec} w @param {Vec} cue
+   */
+  function behindCue(w, cue) {
     const ux = Math.cos(app.aim.angle);
     const uy = Math.sin(app.aim.angle);
-    const back = -((w[0] - cue[0]) * ux + (w[1] - cue[1]) * uy) - R;
-    actions.setPower(Math.min(1, Math.max(0, back / 0.55)));
+    const dx = w[0] - cue[0];
+    const dy = w[1] - cue[1];
+    return { along: -(dx * ux + dy * uy), side: Math.abs(dx * uy - dy * ux) };
+  }
+
+  /**
+   * Whether a point is on the drawn cue stick (as `render.mjs` draws it: its tip
+   * 1.4 + 5·power radii behind the ball, about 1.4 m long), with a finger's width of slack.
+   * @param {{ along: number, side: number }} p @param {number} scale pixels per metre
+   */
+  function onCueStick(p, scale) {
+    const tip = R * (1.4 + 5 * app.aim.power);
+    const slack = Math.max(1.5 * R, 14 / scale);
+    return p.along > tip - R && p.along < tip + 1.4 && p.side < slack;
   }
 
 

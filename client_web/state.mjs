@@ -22,7 +22,13 @@ export const app = {
   anim: null,
   /** @type {BallFrame[]} */ shown: [],
   aim: { angle: 0, power: 0.4, side: 0, height: 0, elevation: 0, pushOut: false, turnKey: "" },
-  /** @type {{ kind: "aim" | "power" | "place", id: number, fine?: { aim: number, pointer: number } | null } | null} */ drag: null,
+  /**
+   * The pointer gesture under way. `fine`: Shift-aiming from this aim and pointer angle;
+   * `from`: a grab of the cue stick this far behind the ball (null: grabbed the ball);
+   * `pulled`: how far back the stick has been drawn since.
+   * @type {{ kind: "aim" | "power" | "place", id: number, fine?: { aim: number, pointer: number } | null, from?: number | null, pulled?: number } | null}
+   */
+  drag: null,
   /** @type {{ pos: Vec, ok: boolean, message: string } | null} */ placing: null,
   /** @type {Vec | null} placement sent, waiting for `placed` */ placedPending: null,
   /** @type {Msg | null} */ remoteAim: null,

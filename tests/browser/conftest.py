@@ -32,8 +32,11 @@ if not (ROOT / "client_web" / "node_modules" / "@msgpack" / "msgpack").exists():
 def server() -> Iterator[Server]:
     """`python -m server --port 0` with a fixed seed; the URL is read from its banner."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
+    # An in-memory store: not the lone node's default database file in the repo.
+    command += ["--seed", str(SEED), "--store", "memory://"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", "0", "--host", "127.0.0.1", "--seed", str(SEED)],
+        command,
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

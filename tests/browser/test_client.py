@@ -528,13 +528,14 @@ def test_phone_width_portrait_table(open_client: OpenClient) -> None:
     for c in (phone, desk):
         c.wait("a.view.status === 'playing' && !!a.table")
         c.idle()
-    # The break, then a shot from the phone by pulling the cue back from the cue ball.
+    # The break, then a shot from the phone by grabbing the cue stick and pulling it back
+    # (this works with ball in hand too, where a drag on the ball moves the ball).
     shoot_at_lowest(shooter((phone, desk)), 95)
     settle(phone, desk)
     for _ in range(4):
-        if shooter((phone, desk)) is phone and not phone.state("a.table.ball_in_hand"):
-            break
         c = shooter((phone, desk))
+        if c is phone:
+            break
         if c.state("a.table.choice_pending"):
             c.page.click("#choose-shoot")
             c.wait("!a.table.choice_pending")
@@ -542,16 +543,26 @@ def test_phone_width_portrait_table(open_client: OpenClient) -> None:
         shoot_at_lowest(c, 45)
         settle(phone, desk)
     assert shooter((phone, desk)) is phone
-    table = phone.state("a.table")
-    low = table["balls"][table["lowest"]]
-    click_table(phone, low[0], low[1])
-    cue = table["balls"][0]
-    ang = math.atan2(low[1] - cue[1], low[0] - cue[0])
-    pulled = (cue[0] - math.cos(ang) * 0.4, cue[1] - math.sin(ang) * 0.4)
-    shots = phone.state("a.lastShot.seq")
+    if phone.state("a.table.choice_pending"):
+        phone.page.click("#choose-shoot")
+        phone.wait("!a.table.choice_pending")
     phone.page.evaluate("window.scrollTo(0, 0)")
     save(phone, "table-phone-your-turn.png")
-    drag_table(phone, (cue[0], cue[1]), pulled)
+    table = phone.state("a.table")
+    cue = table["balls"][0]
+    _, cue_y = phone.screen(*cue)
+    phone.page.evaluate(f"window.scrollBy(0, {cue_y} - innerHeight / 2)")
+    # Aim away from the middle of the table so the cue behind the ball lies on the cloth.
+    dx, dy = cue[0] - 1.27, cue[1] - 0.635
+    norm = math.hypot(dx, dy) or 1.0
+    ux, uy = (dx / norm, dy / norm) if math.hypot(dx, dy) > 0.05 else (1.0, 0.0)
+    click_table(phone, cue[0] + ux * 0.1, cue[1] + uy * 0.1)
+    ang = phone.state("a.aim.angle")
+    grab = BALL_R * (1.4 + 5 * phone.state("a.aim.power")) + 0.05
+    start = (cue[0] - math.cos(ang) * grab, cue[1] - math.sin(ang) * grab)
+    end = (cue[0] - math.cos(ang) * (grab + 0.15), cue[1] - math.sin(ang) * (grab + 0.15))
+    shots = phone.state("a.lastShot.seq")
+    drag_table(phone, start, end)
     settle(phone, desk)
     assert phone.state("a.lastShot.seq") > shots
     assert phone.state("a.lastShot.shooter") == phone.state("a.seat")
