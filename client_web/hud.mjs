@@ -158,7 +158,7 @@ export function prompt() {
     if (app.shotPending) return "Shooting…";
     if (t.ball_in_hand === "kitchen") return `Your break: move the cue ball anywhere behind the head string if you like, then ${low}, hard (power 85 % or more).`;
     if (t.ball_in_hand) return `Ball in hand: drag the cue ball anywhere, then aim — ${low}.`;
-    return `Your shot — ${low}. Drag on the table to aim; pull back from the cue ball or press Shoot.`;
+    return `Your shot — ${low}. Drag on the table to aim; pull the cue back and let go, or press Shoot.`;
   }
   if (t.choice_pending) return `${who} chooses: shoot or pass (R6).`;
   const ra = app.remoteAim;
