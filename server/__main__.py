@@ -9,6 +9,7 @@ import sys
 
 from server.app import run
 from server.config import config_from_args
+from server.store import StoreError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run(config))
-    except OSError as exc:  # the port is taken, the host does not exist, …
+    except (OSError, StoreError) as exc:  # the port is taken, the store file unusable, …
         print(f"cannot start the server: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -19,7 +19,7 @@ from server.lobby import Lobby
 from server.metrics import Metrics
 from server.sessions import Sessions
 from server.simulation import PhysicsPool
-from server.store import Store, open_store
+from server.store import MemoryStore, Store, monitor_health, open_store, store_ready
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ class GameServer:
     ) -> None:
         self.config = config
         self.metrics = Metrics()
-        self.store = store if store is not None else open_store(config.store)
+        self.store = store if store is not None else open_config_store(config)
         self._own_pool = pool is None
         self.pool = pool if pool is not None else PhysicsPool(config.workers)
         self.lobby = Lobby(config, self.store, self.pool, self.metrics)
@@ -41,9 +41,11 @@ class GameServer:
         self.ready = False
         self._ws: WsServer | None = None
         self._lag_task: asyncio.Task[None] | None = None
+        self._health_task: asyncio.Task[None] | None = None
 
     def _ready(self) -> bool:
-        return self.ready
+        """Ready to take players: started, not draining, and the store takes writes."""
+        return self.ready and store_ready(self.store)
 
     @property
     def port(self) -> int:
@@ -74,7 +76,9 @@ class GameServer:
             ping_timeout=20,
             close_timeout=5,
         )
-        self._lag_task = asyncio.get_running_loop().create_task(self.metrics.watch_loop_lag())
+        loop = asyncio.get_running_loop()
+        self._lag_task = loop.create_task(self.metrics.watch_loop_lag())
+        self._health_task = loop.create_task(monitor_health(self.store), name="store health")
         self.ready = True
 
     async def stop(self) -> None:
@@ -87,13 +91,21 @@ class GameServer:
             self._ws.close(close_connections=True)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._ws.wait_closed(), timeout=10)
-        if self._lag_task is not None:
-            self._lag_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._lag_task
+        for task in (self._lag_task, self._health_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.store.close()
         if self._own_pool:
             await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
+
+
+def open_config_store(config: Config) -> Store:
+    """The store the settings name; an in-memory one with the replay retention settings."""
+    if config.store.partition("://")[0] == "memory":
+        return MemoryStore(keep_retired=config.replays_kept, retired_max_age=config.replays_max_age)
+    return open_store(config.store)
 
 
 async def run(config: Config) -> None:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 CLIENT_DIR = Path(__file__).resolve().parent.parent / "client_web"
 
@@ -29,7 +31,8 @@ class Config:
     shot_clock: int = 0
     #: O5: how long a dropped player keeps the seat.
     grace: float = 60.0
-    #: Where rooms and logs are kept: `memory://` (default).
+    #: Where rooms and logs are kept. `memory://` here (in-process servers, tests); the
+    #: command line defaults to `LONE_NODE_STORE` (see `store_url`).
     store: str = "memory://"
     #: HMAC key for session tokens; nodes of one service must share it.
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
@@ -40,6 +43,18 @@ class Config:
     client_dir: Path = CLIENT_DIR
     #: Aim previews are relayed at most this often (seconds).
     aim_interval: float = 0.1
+
+    # --- many nodes, and how long finished rooms are kept (server/cluster, store/) -------
+    #: Redis of a cluster (`redis://host:port/db`); None: a lone node on `store`.
+    redis_url: str | None = None
+    #: Seconds a room's lease lasts unrenewed: how long a dead owner's rooms wait.
+    lease_ttl: float = 10.0
+    #: This process's name among the nodes (None: host name, pid and a random suffix).
+    node_id: str | None = None
+    #: In-memory store: finished rooms kept for replays, at most this many ...
+    replays_kept: int = 1000
+    #: ... and for at most this many seconds.
+    replays_max_age: float = 86400.0
 
 
 def _env(environ: Mapping[str, str], name: str, default: str | None) -> str | None:
@@ -87,7 +102,9 @@ def build_parser(environ: Mapping[str, str] = os.environ) -> argparse.ArgumentPa
         help="seconds a disconnected player keeps the seat before forfeiting (O5)",
     )
     parser.add_argument(
-        "--store", default=env("store", defaults.store), help="room store URL (memory://)"
+        "--store",
+        default=env("store", None),
+        help=f"room store URL (default {LONE_NODE_STORE}; the Redis of --redis-url with it)",
     )
     parser.add_argument(
         "--secret",
@@ -112,6 +129,7 @@ def build_parser(environ: Mapping[str, str] = os.environ) -> argparse.ArgumentPa
         default=env("client_dir", defaults.client_dir),
         help="folder of the browser client served at /",
     )
+    _add_cluster_flags(parser, env)
     return parser
 
 
@@ -140,10 +158,86 @@ def config_from_args(
         log_level=args.log_level,
         shot_clock=args.shot_clock,
         grace=args.grace,
-        store=args.store,
+        store=store_url(parser, args),
         secret=secret,
         secret_given=secret_given,
         seed=args.seed,
         spectator_cap=args.spectator_cap,
         client_dir=Path(args.client_dir),
+        **_cluster_settings(parser, args),
     )
+
+
+# --- many nodes, and how long finished rooms are kept ---------------------------------
+
+#: The lone node's store: one SQLite file under the working folder (nothing to install,
+#: and a restart resumes every room).
+LONE_NODE_STORE = "sqlite://var/rooms.db"
+
+
+def _add_cluster_flags(
+    parser: argparse.ArgumentParser, env: Callable[[str, object], str | None]
+) -> None:
+    defaults = Config(secret=b"")
+    parser.add_argument(
+        "--redis-url",
+        default=env("redis_url", None),
+        help="Redis shared by every node (redis://host:port/db): rooms, leases, pub/sub",
+    )
+    parser.add_argument(
+        "--lease-ttl",
+        type=float,
+        default=env("lease_ttl", defaults.lease_ttl),
+        help="seconds a room's lease lasts unrenewed (a dead node's rooms move after this)",
+    )
+    parser.add_argument(
+        "--node-id",
+        default=env("node_id", None),
+        help="this node's name in the cluster (default: host name, pid and a random suffix)",
+    )
+    parser.add_argument(
+        "--replays-kept",
+        type=int,
+        default=env("replays_kept", defaults.replays_kept),
+        help="memory store: finished rooms kept for replays (oldest forgotten first)",
+    )
+    parser.add_argument(
+        "--replays-max-age",
+        type=float,
+        default=env("replays_max_age", defaults.replays_max_age),
+        help="memory store: seconds a finished room is kept for replays",
+    )
+
+
+def store_url(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """`--store` if given; else the Redis of `--redis-url`; else the lone node's file."""
+    store: str | None = args.store
+    redis_url: str | None = args.redis_url
+    if redis_url:
+        if store and store != redis_url:
+            parser.error("--store and --redis-url name different stores; give one of them")
+        return redis_url
+    if store and store.startswith(("redis://", "rediss://", "unix://")):
+        parser.error("a Redis store needs --redis-url (leases and pub/sub live there too)")
+    return store or LONE_NODE_STORE
+
+
+def _cluster_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
+    if not args.lease_ttl > 0.2:
+        parser.error("--lease-ttl must be more than 0.2 seconds")
+    if args.replays_kept < 0:
+        parser.error("--replays-kept must be 0 or more")
+    if not args.replays_max_age >= 0:
+        parser.error("--replays-max-age must be 0 or more")
+    if args.node_id is not None and not _NODE_ID.fullmatch(args.node_id):
+        parser.error("--node-id: 1-64 letters, digits, '.', '_' or '-'")
+    return {
+        "redis_url": args.redis_url or None,
+        "lease_ttl": args.lease_ttl,
+        "node_id": args.node_id,
+        "replays_kept": args.replays_kept,
+        "replays_max_age": args.replays_max_age,
+    }
+
+
+_NODE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")

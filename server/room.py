@@ -153,6 +153,9 @@ class RoomRecord(msgspec.Struct):
     #: Seconds left on the shot clock when the record was written (None: not running).
     clock_left: float | None
     closed: bool = False
+    #: Shots and lag shots played in the room's life: a room closed without one is
+    #: deleted, a room with one keeps its log for replays (`Store.retire`).
+    shots: int = 0
 
 
 _record_decoder = msgspec.msgpack.Decoder(RoomRecord)
@@ -220,6 +223,7 @@ class Room:
         self.spectators: list[Client] = []
         self.table: Table | None = None
         self.match = 0
+        self.shots = 0
         self.lag_shots: dict[int, m.LagShot] = {}
         self.rematch: set[int] = set()
         self.extensions = [settings.extensions, settings.extensions]
@@ -477,7 +481,12 @@ class Room:
         self.closed = True
         for kind in list(self._timers):
             self._cancel_timer(kind)
-        await self._save([])
+        if self.shots:
+            await self._save([])
+            await self.host.store.retire(self.id)
+        else:
+            # Nothing was played: there is no replay worth keeping.
+            await self.host.store.delete(self.id)
         self.host.room_closed(self)
 
     # --- requests -----------------------------------------------------------------------
@@ -586,6 +595,7 @@ class Room:
             await self._commit([self._snapshot_event()])
             return
         results = await asyncio.gather(*(self._simulate_lag(s) for s in (0, 1)))
+        self.shots += 1
         lags = [self._judge_lag(seat, result) for seat, result in enumerate(results)]
         distances = [lag.distance for lag in lags]
         winner: int | None = None
@@ -725,6 +735,7 @@ class Room:
         self.host.metrics.simulate_seconds.observe(time.perf_counter() - sim_started)
         step = complete_shot(self.table, by, message.push_out, result.final, result.report)
         self.table = step.table
+        self.shots += 1
         # The next player's clock starts once the shot has played out on every screen.
         self._restart_clock(result.duration)
         shot_result = m.ShotResult(
@@ -1112,6 +1123,7 @@ class Room:
             extensions=list(self.extensions),
             clock_left=clock_left,
             closed=self.closed,
+            shots=self.shots,
         )
 
     async def _save(self, entries: Sequence[LogEntry]) -> None:
@@ -1138,6 +1150,7 @@ class Room:
         self.status = record.status
         self.table = record.table
         self.match = record.match
+        self.shots = record.shots
         self.lag_shots = dict(record.lag_shots)
         self.rematch = set(record.rematch)
         self.extensions = list(record.extensions)

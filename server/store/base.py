@@ -79,5 +79,10 @@ class Store(abc.ABC):
     async def delete(self, room: str) -> None:
         """Forget the room: snapshot and log. Deleting an unknown room is not an error."""
 
+    async def retire(self, room: str) -> None:  # noqa: B027 - optional hook
+        """The room has closed for good and is kept only for its replay. A store may
+        forget retired rooms by its own retention policy (the in-memory store keeps a
+        bounded number for a bounded time); the disk stores keep them."""
+
     async def close(self) -> None:  # noqa: B027 - optional hook, most stores need nothing
         """Release connections or files; the store is not used afterwards."""

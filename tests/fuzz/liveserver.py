@@ -65,6 +65,8 @@ class LiveServer:
             "127.0.0.1",
             "--port",
             "0",
+            "--store",  # not the lone node's default file in the repo (args may override)
+            "memory://",
             *self.args,
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

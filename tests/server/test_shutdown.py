@@ -67,6 +67,7 @@ async def test_stop_saves_rooms_and_a_restart_gives_players_their_seats_back(
 
 async def test_sigterm_closes_clients_with_1001_and_exits_cleanly() -> None:
     env = {**os.environ, "NINEPOOL_PORT": "0", "NINEPOOL_WORKERS": "1", "NINEPOOL_SECRET": "s"}
+    env["NINEPOOL_STORE"] = "memory://"  # not the lone node's default file in the repo
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",

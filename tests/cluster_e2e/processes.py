@@ -1,0 +1,206 @@
+"""Real processes for the end-to-end tests: server nodes (`python -m server`) and nginx
+rendered from `deploy/nginx.conf`, all on loopback ports of their own."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from pathlib import Path
+
+from tests.redis_server import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+START_TIMEOUT = 60.0
+_READY = re.compile(r"ready: open http://\S+:(\d+)/")
+#: Log lines that mean the server failed somewhere.
+TROUBLE = re.compile(r"Traceback|\bERROR\b|\bCRITICAL\b|Exception in callback|Task exception")
+
+
+class Node:
+    """`python -m server --host 127.0.0.1 --port P …` with its log in `folder`. The port
+    is chosen once, so a restarted node comes back on the same one."""
+
+    def __init__(self, name: str, folder: Path, args: Sequence[str]) -> None:
+        self.name = name
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.args = list(args)
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def log_path(self) -> Path:
+        return self.folder / f"{self.name}.log"
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def start(self) -> None:
+        assert not self.running
+        self.starts += 1
+        banner = self.folder / f"{self.name}.{self.starts}.out"
+        command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {k: v for k, v in env.items() if not k.startswith("NINEPOOL_")}
+        with banner.open("wb") as out, self.log_path.open("ab") as err:
+            err.write(f"--- start {self.starts}\n".encode())
+            err.flush()
+            self.process = subprocess.Popen(
+                [*command, *self.args],
+                cwd=ROOT,
+                stdout=out,
+                stderr=err,
+                stdin=subprocess.DEVNULL,
+                env=env,
+            )
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if _READY.search(banner.read_text(errors="replace")):
+                return
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited at start:\n{self.log()[-3000:]}")
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"{self.name} was not ready in {START_TIMEOUT} s:\n{self.log()[-3000:]}")
+
+    def signal(self, sig: signal.Signals) -> None:
+        assert self.process is not None
+        self.process.send_signal(sig)
+
+    def terminate(self, timeout: float = 30.0) -> int:
+        """SIGTERM: a graceful stop. Returns the exit status."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        code = self.process.wait(timeout)
+        self.process = None
+        return code
+
+    def kill(self) -> None:
+        """SIGKILL: a crash, nothing saved on the way out."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.kill()
+        self.process.wait()
+        self.process = None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def trouble(self) -> list[str]:
+        return [line for line in self.log().splitlines() if TROUBLE.search(line)]
+
+    def ready(self) -> bool:
+        """What `/readyz` says now."""
+        try:
+            with urllib.request.urlopen(f"{self.http_url}/readyz", timeout=5) as response:
+                return bool(response.status == 200)
+        except (urllib.error.URLError, OSError):
+            return False
+
+
+async def wait_until_ready(node: Node, ready: bool, timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while await asyncio.to_thread(node.ready) != ready:
+        assert loop.time() < deadline, f"{node.name}: /readyz never became {ready}"
+        await asyncio.sleep(0.1)
+
+
+class Nginx:
+    """nginx rendered from `deploy/nginx.conf` for loopback: the `# @upstream` lines become
+    the nodes, `# @listen` a free port, `# @client_root` the client folder and
+    `# @runtime` paths a temp folder."""
+
+    def __init__(self, folder: Path, upstreams: Sequence[int]) -> None:
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.conf = self.folder / "nginx.conf"
+        self.conf.write_text(render_nginx_conf(upstreams, self.port, self.folder))
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> None:
+        log = (self.folder / "nginx.log").open("ab")
+        self.process = subprocess.Popen(
+            [NGINX, "-p", str(self.folder), "-c", str(self.conf), "-g", "daemon off;"],
+            stdout=log,
+            stderr=log,
+            stdin=subprocess.DEVNULL,
+        )
+        log.close()
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                text = (self.folder / "nginx.log").read_text(errors="replace")
+                raise RuntimeError(f"nginx exited at start:\n{text}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2):
+                    return
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.05)
+        raise RuntimeError("nginx did not answer")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGQUIT)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+def render_nginx_conf(upstreams: Sequence[int], port: int, runtime: Path) -> str:
+    """`deploy/nginx.conf` with its marked lines replaced for loopback."""
+    lines: list[str] = []
+    upstream_done = False
+    for line in (ROOT / "deploy" / "nginx.conf").read_text().splitlines():
+        indent = line[: len(line) - len(line.lstrip())]
+        if line.rstrip().endswith("# @upstream"):
+            if not upstream_done:
+                lines += [
+                    f"{indent}server 127.0.0.1:{p} max_fails=2 fail_timeout=5s;" for p in upstreams
+                ]
+                upstream_done = True
+            continue
+        if line.rstrip().endswith("# @listen"):
+            lines.append(f"{indent}listen 127.0.0.1:{port};")
+            continue
+        if line.rstrip().endswith("# @client_root"):
+            lines.append(f"{indent}root {ROOT / 'client_web'};")
+            continue
+        if line.rstrip().endswith("# @runtime"):
+            directive = line.split()[0]
+            value = runtime / ("nginx.pid" if directive == "pid" else directive.split("_")[0])
+            lines.append(f"{indent}{directive} {value};")
+            continue
+        lines.append(line)
+    assert upstream_done, "deploy/nginx.conf has no # @upstream line"
+    return "\n".join(lines) + "\n"
