@@ -10,7 +10,8 @@ Conventions, shared by both directions:
   it. Room events carry `seq` instead: a per-room counter that grows by exactly one per
   event, so a client that sees a jump asks for a `resync`.
 - Seats are 0 and 1. Balls are 0 (cue ball) to 9. Positions are metres on the table:
-  x from the head rail toward the foot rail (0 … 2.54), y across (0 … 1.27).
+  x from the head rail toward the foot rail (0 … 2.54), y across (0 … 1.27). A ball the
+  server reports may rest up to `BALL_MARGIN` past the noses (over a pocket's edge).
 - Times the server sends (`now`, `deadline`, `grace_until`) are Unix epoch milliseconds
   from the server clock; `now` in `welcome`, `pong` and `snapshot` lets a client
   estimate its offset from it.
@@ -46,13 +47,28 @@ Name = Annotated[
 #: A room name: up to 40 characters, no control characters (C0, DEL, C1).
 RoomName = Annotated[str, Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f-\x9f]*\Z")]
 RoomId = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+\Z")]
-InviteCode = Annotated[str, Meta(min_length=4, max_length=12, pattern=r"^[A-Z0-9]+\Z")]
+#: An invite code: letters and digits. The server issues 20 characters of a 32-symbol
+#: alphabet (100 random bits); 4–32 are accepted so codes of rooms saved by older servers
+#: still work.
+InviteCode = Annotated[str, Meta(min_length=4, max_length=32, pattern=r"^[A-Z0-9]+\Z")]
 Token = Annotated[str, Meta(min_length=1, max_length=256)]
 ChatText = Annotated[str, Meta(min_length=1, max_length=200)]
 
 X = Annotated[float, Meta(ge=0.0, le=2.54)]
 Y = Annotated[float, Meta(ge=0.0, le=1.27)]
+#: A point on the playing surface, as a client may name one (placements, aim previews).
 Position = tuple[X, Y]
+
+#: How far outside the cushion noses a ball's centre may rest, in metres: a ball radius
+#: (28.575 mm) plus the deepest pocket shelf (30 mm), rounded up. A ball hanging over a
+#: pocket's edge sits past the nose line (the side pockets' facings open outward), so the
+#: positions the server reports must allow for it.
+BALL_MARGIN = 0.06
+BallX = Annotated[float, Meta(ge=-BALL_MARGIN, le=2.54 + BALL_MARGIN)]
+BallY = Annotated[float, Meta(ge=-BALL_MARGIN, le=1.27 + BALL_MARGIN)]
+#: Where a ball is, as the server reports it (ball lists, resting places, relays): the
+#: surface plus `BALL_MARGIN` on every side. Pocketed balls are `None`, never a position.
+BallPosition = tuple[BallX, BallY]
 #: Degrees, 0 = +x (toward the foot rail), counter-clockwise.
 Angle = Annotated[float, Meta(ge=-360.0, le=360.0)]
 #: Cue-ball speed just after the strike, m/s (O2).
@@ -291,7 +307,7 @@ class TableView(Struct, frozen=True):
     push_out_allowed: bool
     choice_pending: bool
     #: Index = ball number; None = pocketed or off the table.
-    balls: list[Position | None]
+    balls: list[BallPosition | None]
     lowest: Ball | None
     score: list[int]
     #: Consecutive fouls per seat (R13).
@@ -473,7 +489,7 @@ class ShotResult(ServerMessage, tag="shot_result"):
     verdict: VerdictView
     table: TableView
     #: Where every ball came to rest after the shot (before any spotting); index = ball.
-    final: list[Position | None]
+    final: list[BallPosition | None]
 
 
 class Ruling(ServerMessage, tag="ruling"):
@@ -504,7 +520,7 @@ class Placed(ServerMessage, tag="placed"):
     room: str
     seq: Seq
     seat: Seat
-    pos: Position
+    pos: BallPosition
 
 
 class AimRelay(ServerMessage, tag="aim"):
@@ -516,7 +532,7 @@ class AimRelay(ServerMessage, tag="aim"):
     speed: float
     tip: tuple[float, float]
     elevation: float
-    cue: Position | None
+    cue: BallPosition | None
 
 
 class ChatRelay(ServerMessage, tag="chat"):
@@ -573,7 +589,7 @@ class LagView(Struct, frozen=True):
     traj: bytes
     duration: float
     #: Where the ball stopped, None if it was pocketed or left the table.
-    final: Position | None
+    final: BallPosition | None
     #: Distance from the head rail in metres, None for a lag that does not count.
     distance: float | None
     #: Why a lag did not count ("no foot rail", "pocketed", …); empty when it counts.

@@ -22,7 +22,7 @@ tips = st.tuples(tip_components, tip_components)
 elevations = st.floats(0.0, 90.0, exclude_max=True, **finite)
 positions = st.tuples(st.floats(0.0, 2.54, **finite), st.floats(0.0, 1.27, **finite))
 room_ids = st.text(string.ascii_letters + string.digits + "_-", min_size=1, max_size=32)
-invite_codes = st.text(string.ascii_uppercase + string.digits, min_size=4, max_size=12)
+invite_codes = st.text(string.ascii_uppercase + string.digits, min_size=4, max_size=32)
 room_names = st.text(
     st.characters(blacklist_categories=("Cs", "Cc")), max_size=40
 )  # no control characters
