@@ -43,6 +43,7 @@ conformance: $(STAMP)
 	$(PY) -m server.rules.conformance tests/conformance
 
 test-js: $(NODE_STAMP)
+	cd client_web && ./node_modules/.bin/tsc -p jsconfig.json
 	node --test client_web/tests/
 
 test-py: $(STAMP)
