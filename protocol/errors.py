@@ -77,7 +77,9 @@ ERROR_CODES: Final[dict[str, str]] = {
     NO_BALL_IN_HAND: "The cue ball may only be placed with ball in hand (R10).",
     BAD_PLACEMENT: "The cue ball may not go there: off the playing surface, touching or "
     "overlapping a ball, or outside the kitchen on a break (R10). Nothing moved.",
-    BAD_SHOT: "The shot input is out of the documented ranges or not finite (O2).",
+    BAD_SHOT: "The shot input is out of the documented ranges or not finite (O2), "
+    "including a speed above 13·cos(elevation) or a tip offset of one ball radius or more; "
+    "the message states the limit. Nothing changed.",
     PUSH_OUT_NOT_ALLOWED: "A push-out may only be declared on the shot right after a legal "
     "break (R6).",
     CHOICE_PENDING: "The incoming player must first choose shoot or pass (R6.4).",
