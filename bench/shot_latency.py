@@ -37,7 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import msgpack  # noqa: E402
+import msgspec  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from protocol import messages as m  # noqa: E402
 from protocol.codec import decode_server  # noqa: E402
@@ -89,11 +91,13 @@ def serve(workers: int, ready: Any, results: Any) -> None:
 
         probe_task = loop.create_task(probe())
         ready.send(server.port)
+        cpu_start = time.process_time()
         await stop.wait()
+        cpu = time.process_time() - cpu_start
         probe_task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await probe_task
-        results.send(lags)
+        results.send((lags, cpu))
         await server.stop()
 
     asyncio.run(main())
@@ -117,10 +121,18 @@ class Client:
         await self.ws.send(msgpack.packb({**message, "id": self.next_id}))
 
     async def reader(self) -> None:
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(ConnectionClosed):
             async for frame in self.ws:
                 now = time.perf_counter()
-                message = decode_server(frame)  # type: ignore[arg-type]
+                try:
+                    message = decode_server(frame)  # type: ignore[arg-type]
+                except msgspec.ValidationError as exc:
+                    print(
+                        f"{self.name}: a server frame does not match the schema: {exc}: "
+                        f"{msgpack.unpackb(frame)}",
+                        file=sys.stderr,
+                    )
+                    raise
                 if isinstance(message, m.ShotResult):
                     self.arrivals[message.seq] = now
                 table = getattr(message, "table", None)
@@ -131,7 +143,7 @@ class Client:
                 self.pending.append(message)
                 self.got.set()
 
-    async def wait_for(self, kind: type, timeout: float = 60.0) -> Any:
+    async def wait_for(self, kind: type | tuple[type, ...], timeout: float = 60.0) -> Any:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -212,7 +224,15 @@ async def drive(port: int, shots: int) -> tuple[list[Sample], float]:
         balls = {b: p for b, p in enumerate(table.balls) if p is not None}
         sent = time.perf_counter()
         await shooter.send({"t": "shot", "angle": angle, "speed": speed})
-        result = await ana.wait_for(m.ShotResult)
+        reply = await shooter.wait_for((m.Ok, m.Error))
+        if isinstance(reply, m.Error):
+            raise SystemExit(f"shot refused: {reply.code}: {reply.msg} ({table})")
+        try:
+            result = await ana.wait_for(m.ShotResult)
+        except TimeoutError:
+            raise SystemExit(
+                f"no shot_result within 60 s for the shot {angle=} {speed=} from {balls}"
+            ) from None
         for client in everyone:
             while result.seq not in client.arrivals:
                 await client.wait_for(m.ShotResult)
@@ -253,7 +273,7 @@ def main() -> None:
     if not results_recv.poll(60):
         child.kill()
         raise SystemExit("the server process did not report its event-loop lag")
-    lags: list[float] = results_recv.recv()
+    lags, server_cpu = results_recv.recv()
     child.join(30)
 
     # Simulation time of each shot, measured alone after the run.
@@ -274,13 +294,16 @@ def main() -> None:
         "simulation": summary(sim_times),
         "overhead_latency_minus_simulation": summary(overhead),
         "event_loop_lag": summary(lags),
+        # CPU of the server's own process (the event loop; workers not included), per shot.
+        "server_cpu_per_shot_ms": server_cpu / len(samples) * 1000,
     }
     if args.json:
         print(json.dumps(report, indent=2))
         return
     print(
         f"{report['shots']} shots, {report['clients']} clients, {args.workers} workers, "
-        f"{report['shots_per_second']:.1f} shots/s"
+        f"{report['shots_per_second']:.1f} shots/s, server loop CPU "
+        f"{report['server_cpu_per_shot_ms']:.2f} ms per shot"
     )
     for key in (
         "latency_to_all_clients",
