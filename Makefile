@@ -49,8 +49,10 @@ test-js: $(NODE_STAMP)
 test-py: $(STAMP)
 	$(PY) -m pytest -q
 
+## Quick benchmarks (see bench/README.md for the long ones: pooltool, load, soak).
 bench: setup
-	$(PY) -m bench
+	$(PY) bench/physics_bench.py
+	$(PY) bench/shot_latency.py --shots 300
 
 clean:
 	rm -rf $(VENV) client_web/node_modules .mypy_cache .ruff_cache .pytest_cache
