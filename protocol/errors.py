@@ -61,7 +61,9 @@ ERROR_CODES: Final[dict[str, str]] = {
     "closes with 1008 after this error.",
     BAD_TOKEN: "The session token is not one this service signed; send `hello` without a "
     "token to start a new session.",
-    RATE_LIMITED: "Too many chat messages or aim previews; wait and try again.",
+    RATE_LIMITED: "Too many messages, aim previews or chat messages in a short time (see "
+    "Limits); the request was not handled. Wait and try again; a client that keeps sending "
+    "is disconnected (1008).",
     NO_SUCH_ROOM: "No room with that id (or it has closed).",
     BAD_INVITE: "No private room with that invite code, or a private room joined without it.",
     ROOM_FULL: "Both seats are taken; join as a spectator instead.",

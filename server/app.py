@@ -11,10 +11,10 @@ import signal
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import serve
 
-from protocol.messages import MAX_CLIENT_FRAME
 from server.config import Config
 from server.gateway import Gateway
 from server.http import HttpRoutes
+from server.limits import serve_options
 from server.lobby import Lobby
 from server.metrics import Metrics
 from server.sessions import Sessions
@@ -36,7 +36,7 @@ class GameServer:
         self._own_pool = pool is None
         self.pool = pool if pool is not None else PhysicsPool(config.workers)
         self.lobby = Lobby(config, self.store, self.pool, self.metrics)
-        self.gateway = Gateway(self.lobby, Sessions(config.secret), self.metrics)
+        self.gateway = Gateway(self.lobby, Sessions(config.secret), self.metrics, config.limits)
         self.routes = HttpRoutes(config.client_dir, self.metrics, self.lobby.replay, self._ready)
         self.ready = False
         self._ws: WsServer | None = None
@@ -68,13 +68,9 @@ class GameServer:
             self.gateway.handle,
             self.config.host,
             self.config.port,
-            process_request=self.routes.process_request,
-            compression=None,
-            max_size=MAX_CLIENT_FRAME,
-            max_queue=32,
-            ping_interval=20,
-            ping_timeout=20,
-            close_timeout=5,
+            # Origin and connections per address are checked before any handshake.
+            process_request=self.gateway.guard.chain(self.routes.process_request),
+            **serve_options(self.config.limits),
         )
         loop = asyncio.get_running_loop()
         self._lag_task = loop.create_task(self.metrics.watch_loop_lag())

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -19,6 +18,7 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import encode
+from server.limits import CHAT_RATE, SLOW_CLOSE, FrameBudget, Limits, TokenBucket
 
 if TYPE_CHECKING:
     from server.metrics import Metrics
@@ -26,41 +26,40 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Bytes waiting in a connection's write buffer before it counts as too slow.
-MAX_PENDING_BYTES = 4 * 1024 * 1024
-
-
-class TokenBucket:
-    """`capacity` actions at once, refilled at `rate` per second."""
-
-    def __init__(self, capacity: float, rate: float) -> None:
-        self.capacity = capacity
-        self.rate = rate
-        self.tokens = capacity
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
 
 class Client:
-    def __init__(self, ws: ServerConnection | None, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self,
+        ws: ServerConnection | None,
+        metrics: Metrics | None = None,
+        limits: Limits | None = None,
+        address: str = "unknown",
+    ) -> None:
         self.ws = ws
         self.metrics = metrics
+        self.limits = limits if limits is not None else Limits()
+        #: Where the connection comes from (through trusted proxies), for per-address limits.
+        self.address = address
         self.player: str | None = None
         self.name = ""
         #: The room this connection is in (set when a join is posted, cleared on leave).
         self.room: Room | None = None
-        self.chat_bucket = TokenBucket(5, 0.5)
-        self.aim_bucket = TokenBucket(20, 20)
+        self.budget = FrameBudget(self.limits, on_chat_refused=self._chat_refused)
         self._closing: set[asyncio.Task[None]] = set()
         self.closed = False
+
+    @property
+    def chat_bucket(self) -> TokenBucket:
+        """Chat messages (the room takes one per message)."""
+        return self.budget.chat
+
+    def hit(self, kind: str) -> None:
+        """Count one limit met (`server.limits` kinds)."""
+        if self.metrics is not None:
+            self.metrics.limit_hits.labels(kind).inc()
+
+    def _chat_refused(self) -> None:
+        self.hit(CHAT_RATE)
 
     @property
     def open(self) -> bool:
@@ -70,8 +69,9 @@ class Client:
         if not self.open or self.ws is None:
             return
         transport = self.ws.transport
-        if transport is not None and transport.get_write_buffer_size() > MAX_PENDING_BYTES:
+        if transport is not None and transport.get_write_buffer_size() > self.limits.hard_send_cap:
             log.info("closing a connection that does not keep up")
+            self.hit(SLOW_CLOSE)
             self.close(1008, "too slow")
             return
         broadcast([self.ws], data)

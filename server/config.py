@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from server.limits import Limits
+
 CLIENT_DIR = Path(__file__).resolve().parent.parent / "client_web"
 
 ENV_PREFIX = "NINEPOOL_"
@@ -55,6 +57,14 @@ class Config:
     replays_kept: int = 1000
     #: ... and for at most this many seconds.
     replays_max_age: float = 86400.0
+
+    # --- limits, session tokens and logs (gateway, sessions, logs) ----------------------
+    #: What one connection or one client address may cost (see `server/limits.py`).
+    limits: Limits = field(default_factory=Limits)
+    #: Seconds a session token stays valid after it was issued (each hello renews it).
+    token_ttl: float = 86400.0
+    #: `json` (one object per line) or `text`.
+    log_format: str = "json"
 
 
 def _env(environ: Mapping[str, str], name: str, default: str | None) -> str | None:
@@ -130,6 +140,7 @@ def build_parser(environ: Mapping[str, str] = os.environ) -> argparse.ArgumentPa
         help="folder of the browser client served at /",
     )
     _add_cluster_flags(parser, env)
+    _add_guard_flags(parser, env)
     return parser
 
 
@@ -165,6 +176,7 @@ def config_from_args(
         spectator_cap=args.spectator_cap,
         client_dir=Path(args.client_dir),
         **_cluster_settings(parser, args),
+        **_guard_settings(parser, args),
     )
 
 
@@ -241,3 +253,131 @@ def _cluster_settings(parser: argparse.ArgumentParser, args: argparse.Namespace)
 
 
 _NODE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+# --- limits, session tokens and logs ----------------------------------------------------
+
+#: (flag, Limits field, type, help) of every limit; the default comes from `Limits`.
+_LIMIT_FLAGS: tuple[tuple[str, str, type, str], ...] = (
+    ("--max-frame", "max_frame", int, "largest frame a client may send, bytes (closed 1009)"),
+    ("--rate", "rate", float, "frames per second per connection, aim previews apart (0 = off)"),
+    ("--burst", "burst", int, "frames a connection may send at once before --rate applies"),
+    ("--aim-rate", "aim_rate", float, "aim previews per second per connection (0 = off)"),
+    ("--aim-burst", "aim_burst", int, "aim previews at once before --aim-rate applies"),
+    ("--chat-rate", "chat_rate", float, "chat messages per second per connection (0 = off)"),
+    ("--chat-burst", "chat_burst", int, "chat messages at once before --chat-rate applies"),
+    (
+        "--abuse-limit",
+        "abuse_limit",
+        int,
+        "frames refused for rate (one more allowed each second) before closing with 1008 "
+        "(0 = never close)",
+    ),
+    (
+        "--conns-per-address",
+        "conns_per_address",
+        int,
+        "open WebSocket connections per client address, IPv6 per /64 (0 = no limit)",
+    ),
+    ("--open-timeout", "open_timeout", float, "seconds for the opening handshake (0 = none)"),
+    ("--hello-timeout", "hello_timeout", float, "seconds to say hello after connecting (0 = none)"),
+    ("--ping-interval", "ping_interval", float, "seconds between keepalive pings (0 = none)"),
+    ("--ping-timeout", "ping_timeout", float, "seconds to answer a ping before closing (0 = none)"),
+    (
+        "--send-buffer",
+        "send_buffer",
+        int,
+        "bytes waiting for one connection before it counts as behind (skipped ahead)",
+    ),
+    (
+        "--lag-limit",
+        "lag_limit",
+        int,
+        "times a spectator may fall behind in ten minutes before it is closed (1013)",
+    ),
+    ("--invite-guesses", "invite_guesses", int, "wrong invite codes per minute per connection"),
+    (
+        "--invite-guesses-per-address",
+        "invite_guesses_per_address",
+        int,
+        "wrong invite codes per minute per client address",
+    ),
+)
+
+
+def _flag_bool(text: str) -> bool:
+    value = text.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off", ""):
+        return False
+    raise argparse.ArgumentTypeError(f"not a yes/no value: {text!r}")
+
+
+def _split_list(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def _add_guard_flags(
+    parser: argparse.ArgumentParser, env: Callable[[str, object], str | None]
+) -> None:
+    limits = Limits()
+    group = parser.add_argument_group("limits (see the Limits section of server/README.md)")
+    for flag, name, kind, text in _LIMIT_FLAGS:
+        default = getattr(limits, name)
+        shown = f"{default:g}" if kind is float else str(default)
+        group.add_argument(
+            flag, type=kind, default=env(name, default), help=f"{text} (default {shown})"
+        )
+    group.add_argument(
+        "--trusted-proxies",
+        type=_split_list,
+        default=env("trusted_proxies", ",".join(limits.trusted_proxies)),
+        help="comma-separated addresses or networks whose X-Forwarded-For is believed "
+        f"(default {','.join(limits.trusted_proxies)})",
+    )
+    group.add_argument(
+        "--origins",
+        type=_split_list,
+        default=env("origins", ",".join(limits.origins)),
+        help="comma-separated origins allowed to open a WebSocket: 'self' (the Host the "
+        "browser asked for), '*', or https://host[:port] (default self)",
+    )
+    group.add_argument(
+        "--allow-no-origin",
+        type=_flag_bool,
+        nargs="?",
+        const=True,
+        default=env("allow_no_origin", "false"),
+        help="accept WebSocket handshakes without an Origin header (bots, scripts)",
+    )
+    defaults = Config(secret=b"")
+    parser.add_argument(
+        "--token-ttl",
+        type=float,
+        default=env("token_ttl", defaults.token_ttl),
+        help="seconds a session token stays valid; each hello renews it (default 86400)",
+    )
+    parser.add_argument(
+        "--log-format",
+        default=env("log_format", defaults.log_format),
+        choices=["json", "text"],
+        type=str.lower,
+        help="json: one JSON object per line (default); text: for reading in a terminal",
+    )
+
+
+def _guard_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
+    values: dict[str, Any] = {name: getattr(args, name) for _, name, _, _ in _LIMIT_FLAGS}
+    limits = Limits(
+        **values,
+        trusted_proxies=tuple(args.trusted_proxies),
+        origins=tuple(args.origins),
+        allow_no_origin=bool(args.allow_no_origin),
+    )
+    problems = limits.problems()
+    if problems:
+        parser.error("; ".join(problems))
+    if not args.token_ttl > 0:
+        parser.error("--token-ttl must be more than 0 seconds")
+    return {"limits": limits, "token_ttl": args.token_ttl, "log_format": args.log_format}

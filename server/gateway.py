@@ -7,6 +7,7 @@ room to that room's inbox. It holds no game state of its own.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from websockets.asyncio.server import ServerConnection
@@ -16,6 +17,19 @@ from protocol import errors
 from protocol import messages as m
 from protocol.codec import ProtocolError, decode_client
 from server.client import Client
+from server.limits import (
+    ABUSE_CLOSE,
+    AIM_RATE,
+    BAD_FRAMES_CLOSE,
+    FRAME_SIZE,
+    HELLO_TIMEOUT,
+    PING_TIMEOUT,
+    RATE,
+    AddressBook,
+    Admission,
+    HandshakeGuard,
+    Limits,
+)
 from server.lobby import Lobby
 from server.metrics import Metrics
 from server.room import Gone, Request, now_ms
@@ -43,26 +57,44 @@ ROOM_MESSAGES = (
 
 
 class Gateway:
-    def __init__(self, lobby: Lobby, sessions: Sessions, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        sessions: Sessions,
+        metrics: Metrics,
+        limits: Limits | None = None,
+    ) -> None:
         self.lobby = lobby
         self.sessions = sessions
         self.metrics = metrics
+        self.limits = limits if limits is not None else Limits()
+        self.addresses = AddressBook(self.limits)
+        #: Runs before every opening handshake (`websockets.serve(process_request=…)`).
+        self.guard = HandshakeGuard(self.limits, self.addresses, metrics)
         self.accepting = True
         self.clients: set[Client] = set()
 
     async def handle(self, ws: ServerConnection) -> None:
-        client = Client(ws, self.metrics)
+        address = self.guard.address_of(ws)
+        client = Client(ws, self.metrics, self.limits, address)
         if not self.accepting:
             client.error(None, errors.SHUTTING_DOWN, "the server is shutting down")
             await ws.close(1001, "server shutting down")
             return
         self.clients.add(client)
         self.metrics.connections.inc()
+        hello_timer = None
+        if self.limits.hello_timeout > 0:
+            hello_timer = asyncio.get_running_loop().call_later(
+                self.limits.hello_timeout, self._hello_overdue, client
+            )
         try:
             await self._serve(client, ws)
-        except ConnectionClosed:
-            pass
+        except ConnectionClosed as exc:
+            self._count_close(exc)
         finally:
+            if hello_timer is not None:
+                hello_timer.cancel()
             self.clients.discard(client)
             self.metrics.connections.dec()
             self.lobby.disconnected(client)
@@ -70,20 +102,60 @@ class Gateway:
                 client.room.post(Gone(client))
             client.closed = True
 
+    def _hello_overdue(self, client: Client) -> None:
+        if client.player is None and client.open:
+            client.hit(HELLO_TIMEOUT)
+            log.info("closing a connection that sent no hello", extra={"address": client.address})
+            client.close(1008, "no hello in time")
+
+    def _count_close(self, exc: ConnectionClosed) -> None:
+        """Closes websockets decides on its own: an oversized frame, a missing pong."""
+        sent = exc.sent
+        if sent is None:
+            return
+        if sent.code == 1009:
+            self.metrics.limit_hits.labels(FRAME_SIZE).inc()
+        elif sent.code == 1011 and "keepalive" in sent.reason:
+            self.metrics.limit_hits.labels(PING_TIMEOUT).inc()
+
     async def _serve(self, client: Client, ws: ServerConnection) -> None:
         bad_in_a_row = 0
         async for frame in ws:
             self.metrics.frames_in.inc()
+            message: m.ClientMessage | None = None
+            refusal: ProtocolError | None = None
             try:
                 message = decode_client(frame)
             except ProtocolError as exc:
-                client.error(exc.request_id, exc.code, exc.message)
-                bad_in_a_row += 1
-                if bad_in_a_row >= MAX_BAD_FRAMES:
-                    await ws.close(1008, "too many invalid frames")
+                refusal = exc
+            bad_in_a_row = bad_in_a_row + 1 if refusal is not None else 0
+            # Every frame is charged, refused ones too; aim previews have their own budget.
+            aim = isinstance(message, m.Aim)
+            admission = client.budget.admit(aim)
+            if admission is not Admission.ADMIT:
+                request_id = refusal.request_id if refusal is not None else None
+                client.hit(AIM_RATE if aim else RATE)
+                client.error(
+                    message.id if message is not None else request_id,
+                    errors.RATE_LIMITED,
+                    _rate_message(self.limits, aim),
+                )
+                if admission is Admission.ABUSIVE:
+                    client.hit(ABUSE_CLOSE)
+                    log.info(
+                        "closing a connection that keeps sending over its rate limit",
+                        extra={"address": client.address, "refused": client.budget.refused},
+                    )
+                    await ws.close(1008, "rate limit exceeded")
                     return
+            elif refusal is not None:
+                client.error(refusal.request_id, refusal.code, refusal.message)
+            if bad_in_a_row >= MAX_BAD_FRAMES:
+                client.hit(BAD_FRAMES_CLOSE)
+                await ws.close(1008, "too many invalid frames")
+                return
+            if message is None or admission is not Admission.ADMIT:
                 continue
-            bad_in_a_row = 0
             try:
                 keep_going = self._dispatch(client, message)
             except Exception:
@@ -119,9 +191,7 @@ class Gateway:
             else:
                 client.error(message.id, errors.NOT_IN_ROOM, "not in a room")
         elif isinstance(message, ROOM_MESSAGES):
-            if isinstance(message, m.Aim) and not client.aim_bucket.take():
-                client.error(message.id, errors.RATE_LIMITED, "at most 20 aim previews a second")
-            elif client.room is None:
+            if client.room is None:
                 client.error(message.id, errors.NOT_IN_ROOM, "join a room first")
             else:
                 client.room.post(Request(client, message))
@@ -171,3 +241,9 @@ class Gateway:
     def close_all(self, code: int, reason: str) -> None:
         for client in list(self.clients):
             client.close(code, reason)
+
+
+def _rate_message(limits: Limits, aim: bool) -> str:
+    if aim:
+        return f"at most {limits.aim_rate:g} aim previews a second; this one was dropped"
+    return f"at most {limits.rate:g} messages a second (bursts of {limits.burst}); slow down"

@@ -8,6 +8,8 @@ import contextlib
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from server.limits import LIMIT_KINDS
+
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -24,6 +26,14 @@ class Metrics:
         self.errors = Counter(
             "ninepool_errors", "Error replies sent, by code", ["code"], registry=r
         )
+        self.limit_hits = Counter(
+            "ninepool_limit_hits",
+            "Limits met by clients, by kind (see server/limits.py)",
+            ["kind"],
+            registry=r,
+        )
+        for kind in LIMIT_KINDS:
+            self.limit_hits.labels(kind)  # every kind is listed from the start, at 0
         self.shots = Counter("ninepool_shots", "Shots simulated and judged", registry=r)
         self.shot_seconds = Histogram(
             "ninepool_shot_seconds",

@@ -36,11 +36,13 @@ from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import msgpack
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+from websockets.typing import Origin
 
 from protocol import errors
 from protocol import messages as m
@@ -91,6 +93,10 @@ def describe(data: bytes | str) -> str:
     return f"bin[{len(data)}] {shown}{'…' if len(data) > 96 else ''}"
 
 
+class Disconnected(Exception):
+    """The connection closed while a request was waiting for its reply."""
+
+
 @dataclass
 class Expectation:
     tag: str
@@ -114,6 +120,8 @@ class StormReport:
     error_codes: Counter[str] = field(default_factory=Counter)
     closes: Counter[int] = field(default_factory=Counter)
     connections: int = 0
+    #: Connections closed for sending past their rate limit (`Shared.rate_limited`).
+    abuse_closes: int = 0
     quiet_shots: int = 0
     fuzz_shots: int = 0
     duration: float = 0.0
@@ -140,7 +148,8 @@ class StormReport:
             f"  kinds {dict(sorted(self.by_origin.items()))}",
             f"  replies {dict(sorted(self.replies.items()))}",
             f"  error codes {dict(sorted(self.error_codes.items()))}",
-            f"  closes {dict(sorted(self.closes.items()))}",
+            f"  closes {dict(sorted(self.closes.items()))}, of them for rate abuse "
+            f"{self.abuse_closes}",
             f"  quiet room shots {self.quiet_shots}, shots played in fuzzed rooms "
             f"{self.fuzz_shots}",
             f"  server frames refused by the server schema {dict(self.server_schema_errors)}",
@@ -166,6 +175,9 @@ class Shared:
     total: int
     shot_budget: int
     connect_kwargs: dict[str, Any]
+    #: The server runs its default rate limits: a fuzzer that keeps sending past them is
+    #: closed with 1008 ("rate limit exceeded"), reconnects and goes on.
+    rate_limited: bool = False
     sent: int = 0
 
     def more(self) -> bool:
@@ -200,7 +212,15 @@ def decode_leniently(raw: bytes, report: StormReport, who: str) -> m.ServerMessa
         return msgspec.convert(clamp_positions(_lenient.decode(raw)), m.AnyServerMessage)
 
 
+def origin_of(url: str) -> Origin:
+    """The origin of the page the server itself serves (its Origin check accepts it)."""
+    parts = urlsplit(url)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    return Origin(f"{scheme}://{parts.netloc}")
+
+
 async def open_ws(url: str, **kwargs: Any) -> ClientConnection:
+    kwargs.setdefault("origin", origin_of(url))
     return await connect(
         url,
         compression=None,
@@ -241,6 +261,8 @@ class Fuzzer:
         self.leaves_unanswered = 0
         self.bad_run = 0
         self.close_expected: int | None = None
+        #: The server closed this connection for rate abuse (allowed with rate limits on).
+        self.abuse_closed = False
         self.recent: deque[bytes | str] = deque(maxlen=12)
         #: What this connection sent and got, lately (for the reproducer of a violation).
         self.history: deque[str] = deque(maxlen=60)
@@ -261,6 +283,7 @@ class Fuzzer:
         self.leaves_unanswered = 0
         self.bad_run = 0
         self.close_expected = None
+        self.abuse_closed = False
         self.reader = asyncio.get_running_loop().create_task(self._read())
         if self.token is None and self.rng.random() < 0.5:
             await self._before_hello()
@@ -293,7 +316,8 @@ class Fuzzer:
                 await self.reader
 
     def _check(self, ok: bool, what: object) -> None:
-        if not ok:
+        limited = isinstance(what, m.Error) and what.code == errors.RATE_LIMITED
+        if not ok and not (limited and self.shared.rate_limited):
             self.report.violation(f"{self.name}: unexpected {what!r}", list(self.recent))
 
     # --- sending -------------------------------------------------------------------------
@@ -434,6 +458,9 @@ class Fuzzer:
                     break
                 if self.close_expected is not None or not self.shared.more():
                     break
+            if await self._closed_for_abuse():
+                await self.open()
+                continue
             if self.close_expected is not None:
                 await self._expected_close()
                 await self.open()
@@ -445,13 +472,24 @@ class Fuzzer:
                         await self.request({"t": "leave"})
                         self.seat = None
                     await self.request({"t": "quick", "on": True, "race_to": 9})
-            except (ConnectionClosed, TimeoutError) as exc:
-                self.report.violation(
-                    f"{self.name}: no answer to the barrier ping ({type(exc).__name__})",
-                    list(self.recent),
-                )
+            except (ConnectionClosed, TimeoutError, Disconnected) as exc:
+                if not await self._closed_for_abuse():
+                    self.report.violation(
+                        f"{self.name}: no answer to the barrier ping ({type(exc).__name__})",
+                        list(self.recent),
+                    )
                 await self._reset()
         await self.finish()
+
+    async def _closed_for_abuse(self) -> bool:
+        """With rate limits on: the server closed this connection for rate abuse (what was
+        sent after the close is never answered, and that is fine)."""
+        if not self.shared.rate_limited or self.reader is None:
+            return False
+        if not self.reader.done() and self.ws is not None and self.ws.close_code is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self.reader), WAIT)
+        return self.abuse_closed
 
     async def _expected_close(self) -> None:
         expected = self.close_expected
@@ -465,6 +503,8 @@ class Fuzzer:
             await self.ws.close()
             return
         code = self.ws.close_code
+        if self.abuse_closed:
+            return  # closed for rate abuse first: the frames behind it were never read
         if code != expected:
             self.report.violation(
                 f"{self.name}: closed with {code}, expected {expected}", list(self.recent)
@@ -540,8 +580,15 @@ class Fuzzer:
                 self._on_message(message)
         except ConnectionClosed:
             pass
+        for expectation in self.expect.values():
+            if expectation.first is not None and not expectation.first.done():
+                expectation.first.set_exception(Disconnected(f"{self.name}: connection closed"))
         code = ws.close_code
         self.report.closes[code if code is not None else -1] += 1
+        if self.shared.rate_limited and code == 1008 and ws.close_reason == "rate limit exceeded":
+            self.abuse_closed = True
+            self.report.abuse_closes += 1
+            return
         if self.close_expected is None and ws is self.ws and self.shared.more():
             # Closed by the server out of the blue (a client-side close sets no code here
             # while the storm is still running).
@@ -872,6 +919,7 @@ async def run_storm(
     shot_budget: int = 150,
     connect_kwargs: dict[str, Any] | None = None,
     tolerate_drops_behind_leave: bool = False,
+    rate_limited: bool = False,
 ) -> StormReport:
     """Send `total` fuzzed frames over `connections` fuzzers while the quiet room plays."""
     report = StormReport()
@@ -880,7 +928,9 @@ async def run_storm(
     quiet = QuietTable(url, report, kwargs)
     room = await quiet.setup()
     shared = frames.Context(rooms=[room])
-    state = Shared(url, tolerate_drops_behind_leave, report, shared, total, shot_budget, kwargs)
+    state = Shared(
+        url, tolerate_drops_behind_leave, report, shared, total, shot_budget, kwargs, rate_limited
+    )
     fuzzers: list[Fuzzer] = []
     for index in range(max(2, connections)):
         chaotic = index < 2

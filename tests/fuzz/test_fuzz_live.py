@@ -37,14 +37,21 @@ from protocol.codec import decode_server
 from tests.fuzz import frames, strategies
 from tests.fuzz.corpus_files import corpus_frames
 from tests.fuzz.liveserver import LiveServer
-from tests.fuzz.storm import DOCUMENTED, Watcher, run_storm
+from tests.fuzz.storm import DOCUMENTED, Watcher, origin_of, run_storm
 
 STORM_FRAMES = int(os.environ.get("NINEPOOL_FUZZ_FRAMES", "100000"))
 
 
+#: The storm sends hundreds of frames a second per connection, far past the default rate
+#: limits: with them on nearly every frame would be answered `rate_limited` and never reach
+#: a handler. This server keeps every other limit (aim previews and chat included) and
+#: never closes for rate; `test_storm_at_the_default_limits` runs the defaults.
+UNMETERED = ["--rate", "0", "--abuse-limit", "0"]
+
+
 @pytest.fixture(scope="module")
 def live() -> Iterator[LiveServer]:
-    server = LiveServer(["--workers", "1", "--log-level", "INFO"]).start()
+    server = LiveServer(["--workers", "1", "--log-level", "INFO", *UNMETERED]).start()
     yield server
     server.stop()
     server.cleanup()
@@ -75,6 +82,46 @@ def test_storm_of_mutated_frames_leaves_the_server_and_a_quiet_room_intact(
     assert report.error_codes[errors.NOT_STARTED] > 0
     assert report.quiet_shots >= 3  # the quiet room kept playing through it all
     assert_healthy(live)
+
+
+def limit_hits(server: LiveServer) -> dict[str, float]:
+    """`ninepool_limit_hits_total` by kind, from the server's /metrics."""
+    with urllib.request.urlopen(f"{server.http_url}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    hits = {}
+    for line in text.splitlines():
+        if line.startswith("ninepool_limit_hits_total{"):
+            kind = line.split('kind="', 1)[1].split('"', 1)[0]
+            hits[kind] = float(line.rsplit(" ", 1)[1])
+    return hits
+
+
+@pytest.fixture
+def defaults_server() -> Iterator[LiveServer]:
+    server = LiveServer(["--workers", "1", "--log-level", "INFO"]).start()
+    yield server
+    server.stop()
+    server.cleanup()
+
+
+def test_storm_at_the_default_limits(defaults_server: LiveServer) -> None:
+    # The same storm against the limits as shipped: the fuzzers, sending as fast as they
+    # can, are answered `rate_limited` and closed (1008) when they keep on; they reconnect
+    # and go on. The quiet room's well-behaved players are never limited, and every frame
+    # is still accounted for.
+    frames_ = max(2000, STORM_FRAMES // 5)
+    report = asyncio.run(
+        run_storm(defaults_server.ws_url, frames_, connections=12, seed=7, rate_limited=True)
+    )
+    hits = limit_hits(defaults_server)
+    print(report.summary())
+    print("limit hits", {kind: int(count) for kind, count in sorted(hits.items()) if count})
+    assert report.violations == [], report.summary() + "\n\n" + "\n\n".join(report.histories)
+    assert report.error_codes[errors.RATE_LIMITED] > frames_ // 4
+    assert report.abuse_closes > 0
+    assert hits["rate"] > 0 and hits["abuse_close"] == report.abuse_closes
+    assert report.quiet_shots >= 3  # and none of them was refused (a violation otherwise)
+    assert_healthy(defaults_server)
 
 
 # --- the corpus -------------------------------------------------------------------------
@@ -133,7 +180,14 @@ def _request(ws: SyncConnection, message: dict[str, Any]) -> m.ServerMessage:
 
 
 def _hello(server: LiveServer, name: str) -> SyncConnection:
-    ws = sync_connect(server.ws_url, compression=None, max_size=2**23, open_timeout=20, legacy=True)
+    ws = sync_connect(
+        server.ws_url,
+        compression=None,
+        max_size=2**23,
+        open_timeout=20,
+        origin=origin_of(server.ws_url),
+        legacy=True,
+    )
     welcome = _request(ws, {"t": "hello", "id": 1, "v": 1, "name": name})
     assert isinstance(welcome, m.Welcome)
     return ws
@@ -273,7 +327,8 @@ def test_every_handler_answers_valid_messages_with_documented_replies(
 def _handshake() -> bytes:
     key = base64.b64encode(os.urandom(16)).decode()
     return (
-        "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
     ).encode()
 

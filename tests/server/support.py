@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import msgpack
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from protocol import messages as m
 from protocol.codec import decode_server
@@ -46,7 +47,12 @@ class Peer:
     @classmethod
     async def connect_raw(cls, server: GameServer, name: str = "") -> Peer:
         """A connection that has not said hello yet."""
-        ws = await connect(f"ws://127.0.0.1:{server.port}/ws", compression=None, max_size=2**22)
+        ws = await connect(
+            f"ws://127.0.0.1:{server.port}/ws",
+            compression=None,
+            max_size=2**22,
+            origin=Origin(f"http://127.0.0.1:{server.port}"),  # as the served page would
+        )
         return cls(ws, name)
 
     @classmethod

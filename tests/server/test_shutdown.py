@@ -13,6 +13,7 @@ import msgpack
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+from websockets.typing import Origin
 
 from protocol import messages as m
 from protocol.codec import decode_server
@@ -83,7 +84,8 @@ async def test_sigterm_closes_clients_with_1001_and_exits_cleanly() -> None:
         found = re.search(rb"open (http://\S+:(\d+)/)", line)
         assert found, line
         port = int(found.group(2))
-        async with connect(f"ws://127.0.0.1:{port}/ws", compression=None) as ws:
+        origin = Origin(f"http://127.0.0.1:{port}")
+        async with connect(f"ws://127.0.0.1:{port}/ws", compression=None, origin=origin) as ws:
             hello = {"t": "hello", "id": 1, "v": m.PROTOCOL_VERSION, "name": "Ana"}
             await ws.send(msgpack.packb(hello))
             assert isinstance(decode_server(await ws.recv()), m.Welcome)  # type: ignore[arg-type]

@@ -1,0 +1,183 @@
+"""The limit rules as pure functions: buckets, client addresses through proxies, origins,
+and the settings (flags, `NINEPOOL_*` variables, refused values)."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.config import config_from_args
+from server.limits import (
+    Admission,
+    FrameBudget,
+    Limits,
+    TokenBucket,
+    address_key,
+    client_address,
+    normalize_origin,
+    origin_allowed,
+    parse_networks,
+)
+
+
+class Clock:
+    """Time that moves only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_token_bucket_allows_a_burst_then_its_rate() -> None:
+    clock = Clock()
+    bucket = TokenBucket(3, 2.0, clock)
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    clock.now += 0.5  # one token back
+    assert bucket.take() and not bucket.take()
+    clock.now += 60.0  # never more than the capacity
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    assert TokenBucket(1, 0.0, clock).unlimited  # rate 0: no limit
+    assert all(TokenBucket(1, 0.0, clock).take() for _ in range(100))
+
+
+def test_frame_budget_keeps_aims_apart_and_strikes_out_abuse() -> None:
+    clock = Clock()
+    limits = Limits(rate=1.0, burst=2, aim_rate=1.0, aim_burst=3, abuse_limit=2)
+    budget = FrameBudget(limits, clock)
+    assert [budget.admit(aim=False) for _ in range(2)] == [Admission.ADMIT] * 2
+    assert [budget.admit(aim=True) for _ in range(3)] == [Admission.ADMIT] * 3
+    assert budget.admit(aim=False) is Admission.LIMITED
+    assert budget.admit(aim=True) is Admission.LIMITED
+    assert budget.admit(aim=False) is Admission.ABUSIVE  # the third refusal in a second
+    clock.now += 5.0  # a pause earns the budget and the strikes back
+    assert budget.admit(aim=False) is Admission.ADMIT
+    never = FrameBudget(Limits(rate=1.0, burst=1, abuse_limit=0), clock)
+    assert never.admit(aim=False) is Admission.ADMIT
+    assert {never.admit(aim=False) for _ in range(50)} == {Admission.LIMITED}
+
+
+LOOPBACK = parse_networks(["127.0.0.0/8", "::1"])
+PROXIES = parse_networks(["10.0.0.0/8"])
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "trusted", "expected"),
+    [
+        ("198.51.100.9", [], LOOPBACK, "198.51.100.9"),  # no proxy
+        ("198.51.100.9", ["203.0.113.7"], LOOPBACK, "198.51.100.9"),  # untrusted peer: ignored
+        ("127.0.0.1", ["203.0.113.7"], LOOPBACK, "203.0.113.7"),  # nginx on loopback
+        ("127.0.0.1", [], LOOPBACK, "127.0.0.1"),  # the proxy's own connection
+        # The client wrote the left entry itself: only the proxy's own entry counts.
+        ("127.0.0.1", ["198.51.100.1, 203.0.113.7"], LOOPBACK, "203.0.113.7"),
+        # Two trusted hops (a load balancer, then nginx), each appending what it saw.
+        ("127.0.0.1", ["203.0.113.7, 10.1.2.3"], LOOPBACK + PROXIES, "203.0.113.7"),
+        ("127.0.0.1", ["203.0.113.7", "10.1.2.3"], LOOPBACK + PROXIES, "203.0.113.7"),
+        # Garbage where an address should be: believe the last proxy that vouched.
+        ("127.0.0.1", ["not-an-ip, 10.1.2.3"], LOOPBACK + PROXIES, "10.1.2.3"),
+        ("127.0.0.1", ["unknown"], LOOPBACK, "127.0.0.1"),
+        ("::1", ["2001:db8::5"], LOOPBACK, "2001:db8::5"),
+        ("::ffff:127.0.0.1", ["203.0.113.7"], LOOPBACK, "203.0.113.7"),  # v4-mapped peer
+        ("127.0.0.1", ["[2001:db8::5]:4431"], LOOPBACK, "2001:db8::5"),
+        ("127.0.0.1", ["203.0.113.7:5050"], LOOPBACK, "203.0.113.7"),
+    ],
+)
+def test_client_address_believes_trusted_proxies_only(
+    peer: str, forwarded: list[str], trusted: tuple, expected: str
+) -> None:
+    assert client_address(peer, forwarded, trusted) == expected
+
+
+def test_ipv6_clients_are_counted_by_their_64() -> None:
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:bbbb::2")
+    assert address_key("2001:db8:1:2::1") != address_key("2001:db8:1:3::1")
+    assert address_key("203.0.113.7") == "203.0.113.7"
+
+
+@pytest.mark.parametrize(
+    ("origin", "normalized"),
+    [
+        ("https://Pool.Example", "https://pool.example"),
+        ("https://pool.example:443", "https://pool.example"),
+        ("http://pool.example:8080/", "http://pool.example:8080"),
+        ("http://[::1]:8000", "http://[::1]:8000"),
+        ("null", None),
+        ("file://", None),
+        ("https://pool.example/path", None),
+        ("https://user@pool.example", None),
+        ("https://pool.example:99999", None),
+    ],
+)
+def test_origins_are_compared_normalized(origin: str, normalized: str | None) -> None:
+    assert normalize_origin(origin) == normalized
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "allowed"),
+    [
+        ("http://127.0.0.1:8000", "127.0.0.1:8000", True),
+        ("http://127.0.0.1:8001", "127.0.0.1:8000", False),
+        ("https://pool.example", "pool.example:443", True),
+        ("http://pool.example", "pool.example:443", False),
+        # A proxy forwarding `$host` drops the port: the host name alone decides.
+        ("https://pool.example:8443", "pool.example", True),
+        ("https://evil.example", "pool.example", False),
+        ("https://pool.example.evil.example", "pool.example", False),
+        ("https://pool.example", None, False),
+        (None, "pool.example", False),  # no Origin: refused unless configured
+    ],
+)
+def test_the_own_origin_is_the_host_asked_for(
+    origin: str | None, host: str | None, allowed: bool
+) -> None:
+    assert origin_allowed(origin, host, Limits()) is allowed
+
+
+def test_origin_lists_any_and_no_origin() -> None:
+    listed = Limits(origins=("https://pool.example", "http://localhost:8000"))
+    assert origin_allowed("https://pool.example", "10.0.0.5:8000", listed)
+    assert origin_allowed("http://localhost:8000", "10.0.0.5:8000", listed)
+    assert not origin_allowed("http://10.0.0.5:8000", "10.0.0.5:8000", listed)  # no `self`
+    assert origin_allowed("https://anything.example", "x", Limits(origins=("*",)))
+    assert origin_allowed(None, "x", Limits(allow_no_origin=True))
+
+
+def test_limit_flags_and_environment_variables() -> None:
+    config = config_from_args(
+        ["--rate", "4", "--origins", "self, https://pool.example", "--allow-no-origin"],
+        {
+            "NINEPOOL_BURST": "9",
+            "NINEPOOL_TRUSTED_PROXIES": "10.0.0.0/8,::1",
+            "NINEPOOL_MAX_FRAME": "2048",
+            "NINEPOOL_TOKEN_TTL": "3600",
+            "NINEPOOL_LOG_FORMAT": "TEXT",
+        },
+    )
+    limits = config.limits
+    assert (limits.rate, limits.burst, limits.max_frame) == (4.0, 9, 2048)
+    assert limits.origins == ("self", "https://pool.example")
+    assert limits.trusted_proxies == ("10.0.0.0/8", "::1")
+    assert limits.allow_no_origin is True
+    assert (config.token_ttl, config.log_format) == (3600.0, "text")
+    defaults = config_from_args([], {})
+    assert defaults.limits == Limits() and defaults.log_format == "json"
+    assert config_from_args([], {"NINEPOOL_ALLOW_NO_ORIGIN": "yes"}).limits.allow_no_origin
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--max-frame", "100"],
+        ["--rate", "-1"],
+        ["--rate", "5", "--burst", "0"],
+        ["--trusted-proxies", "nginx.internal"],
+        ["--origins", "pool.example"],
+        ["--send-buffer", "10"],
+        ["--token-ttl", "0"],
+        ["--log-format", "xml"],
+        ["--allow-no-origin", "maybe"],
+    ],
+)
+def test_bad_limit_settings_are_refused(argv: list[str]) -> None:
+    with pytest.raises(SystemExit):
+        config_from_args(argv, {})
