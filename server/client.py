@@ -2,14 +2,30 @@
 
 Sending never waits: a frame is written straight into the connection's buffer (as
 `websockets.broadcast` does), so a room fans a shot out to every member in one pass and
-one slow reader cannot hold the room up. A reader that falls too far behind is
-disconnected instead of growing the buffer without bound.
+one slow reader cannot hold the room up. What waits to be sent to one connection — the
+kernel's socket buffer (`SO_SNDBUF`, set from `--send-buffer` when the connection opens)
+and the process's own — is its send queue, and it is bounded; what happens at the bound
+depends on the frame:
+
+- a broadcast (room events, aim relays, lobby updates: `send_event`) to a connection that
+  is behind (the process holds more than half of `--send-buffer` for it, the kernel's half
+  being full) is skipped, and so is every broadcast after it while it stays behind. Once
+  it has caught up (the process holds nothing more for it), its room sends it a fresh
+  snapshot: it skips ahead to the room as it is now instead of replaying what it missed.
+  A spectator that falls behind more than `--lag-limit` times in ten minutes is closed
+  (1013); a player is always resynced (its seat is worth more than a slow minute, and the
+  keepalive closes a connection that is truly gone);
+- a frame for this client alone (a reply, its own snapshot: `send`) is never skipped; past
+  four times the bound the connection is not reading at all and is closed (1008).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import socket
+from collections import deque
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -18,13 +34,31 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import encode
-from server.limits import CHAT_RATE, SLOW_CLOSE, FrameBudget, Limits, TokenBucket
+from server.limits import (
+    CHAT_RATE,
+    LAG_CLOSE,
+    SEND_LAG,
+    SLOW_CLOSE,
+    FrameBudget,
+    Limits,
+    TokenBucket,
+)
 
 if TYPE_CHECKING:
     from server.metrics import Metrics
     from server.room import Room
 
 log = logging.getLogger(__name__)
+
+#: How often a connection that is behind is looked at again (seconds).
+CATCH_UP_POLL = 0.2
+#: How long a connection that caught up waits for its fresh snapshot before broadcasts
+#: flow again anyway (the room may have closed meanwhile); seconds.
+SNAPSHOT_WAIT = 5.0
+#: The window in which a spectator's lags are counted against `--lag-limit` (seconds).
+LAG_WINDOW = 600.0
+#: How every snapshot frame starts: msgspec writes the tag first, `{"t": "snapshot", …}`.
+_SNAPSHOT_HEAD = b"\xa1t\xa8snapshot"
 
 
 class Client:
@@ -47,6 +81,14 @@ class Client:
         self.budget = FrameBudget(self.limits, on_chat_refused=self._chat_refused)
         self._closing: set[asyncio.Task[None]] = set()
         self.closed = False
+        #: Broadcasts are being skipped until the connection catches up.
+        self.behind = False
+        #: Caught up, waiting (until this loop time) for the snapshot that skips it ahead.
+        self.resync_until: float | None = None
+        #: Broadcast frames skipped so far.
+        self.skipped = 0
+        self._lags: deque[float] = deque()
+        self._catch_up: asyncio.TimerHandle | None = None
 
     @property
     def chat_bucket(self) -> TokenBucket:
@@ -65,18 +107,100 @@ class Client:
     def open(self) -> bool:
         return not self.closed and self.ws is not None and self.ws.state is State.OPEN
 
+    def bound_socket_buffer(self) -> None:
+        """Cap the kernel's share of this connection's send queue (see the module doc)."""
+        transport = self.ws.transport if self.ws is not None else None
+        sock = transport.get_extra_info("socket") if transport is not None else None
+        if sock is None:
+            return
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.socket_send_buffer)
+
+    def pending(self) -> int:
+        """Bytes written for this connection and not yet taken by the network."""
+        transport = self.ws.transport if self.ws is not None else None
+        return transport.get_write_buffer_size() if transport is not None else 0
+
     def send(self, data: bytes) -> None:
+        """A frame for this client alone (a reply, its own snapshot): never skipped."""
+        self._write(data, skippable=False)
+
+    def send_event(self, data: bytes) -> None:
+        """A frame of a broadcast: skipped while the connection is behind, as the snapshot
+        it gets once it has caught up replaces what it missed. (Outside a room there is no
+        snapshot to catch up with, so a lobby update is never skipped.)"""
+        self._write(data, skippable=self.room is not None)
+
+    def _write(self, data: bytes, skippable: bool) -> None:
         if not self.open or self.ws is None:
             return
-        transport = self.ws.transport
-        if transport is not None and transport.get_write_buffer_size() > self.limits.hard_send_cap:
-            log.info("closing a connection that does not keep up")
+        pending = self.pending()
+        if pending > self.limits.hard_send_cap:
+            log.info("closing a connection that does not read", extra={"pending": pending})
             self.hit(SLOW_CLOSE)
             self.close(1008, "too slow")
             return
+        if skippable:
+            if self.behind or self._awaiting_snapshot():
+                self.skipped += 1
+                return
+            if pending > self.limits.behind_at:
+                self.skipped += 1
+                self._fall_behind()
+                return
+        elif self.resync_until is not None and _SNAPSHOT_HEAD in data[:16]:
+            self.resync_until = None  # the room as it is now: broadcasts follow on from it
         broadcast([self.ws], data)
         if self.metrics is not None:
             self.metrics.frames_out.inc()
+
+    def _awaiting_snapshot(self) -> bool:
+        if self.resync_until is None:
+            return False
+        if asyncio.get_running_loop().time() < self.resync_until:
+            return True
+        self.resync_until = None
+        return False
+
+    def _is_spectator(self) -> bool:
+        return self.room is not None and self in getattr(self.room, "spectators", ())
+
+    def _fall_behind(self) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._lags.append(now)
+        while self._lags and self._lags[0] < now - LAG_WINDOW:
+            self._lags.popleft()
+        self.hit(SEND_LAG)
+        if self._is_spectator() and len(self._lags) > self.limits.lag_limit:
+            self.hit(LAG_CLOSE)
+            log.info(
+                "closing a spectator that keeps falling behind", extra={"lags": len(self._lags)}
+            )
+            self.close(1013, "too slow")
+            return
+        log.info("a connection fell behind: skipping its room events until it catches up")
+        self.behind = True
+        self._catch_up = loop.call_later(CATCH_UP_POLL, self._check_caught_up)
+
+    def _check_caught_up(self) -> None:
+        self._catch_up = None
+        if not self.open:
+            return
+        if self.pending() > 0:  # caught up once the rest is the kernel's (≤ half the bound)
+            loop = asyncio.get_running_loop()
+            self._catch_up = loop.call_later(CATCH_UP_POLL, self._check_caught_up)
+            return
+        self.behind = False
+        room = self.room
+        if room is None:
+            return
+        # Skip ahead: the room answers with its snapshot as it is now (latest seq), sent
+        # to this client alone; broadcasts resume once it has gone out.
+        from server.room import Request  # the room imports this module
+
+        self.resync_until = asyncio.get_running_loop().time() + SNAPSHOT_WAIT
+        room.post(Request(self, _skip_ahead()))
 
     def send_message(self, message: msgspec.Struct) -> None:
         self.send(encode(message))
@@ -93,12 +217,20 @@ class Client:
         if self.closed or self.ws is None:
             return
         self.closed = True
+        if self._catch_up is not None:
+            self._catch_up.cancel()
         task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
 
 def fan_out(clients: list[Client], data: bytes) -> None:
-    """Send one encoded frame to many clients."""
+    """Send one encoded frame to many clients (a broadcast: see `Client.send_event`)."""
     for client in clients:
-        client.send(data)
+        client.send_event(data)
+
+
+def _skip_ahead() -> m.Resync:
+    """A resync the server asks for on a client's behalf: without a request id, so the
+    snapshot answering it goes out as one the client did not ask for (`id` null)."""
+    return msgspec.structs.replace(m.Resync(id=0), id=None)

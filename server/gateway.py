@@ -81,6 +81,7 @@ class Gateway:
             client.error(None, errors.SHUTTING_DOWN, "the server is shutting down")
             await ws.close(1001, "server shutting down")
             return
+        client.bound_socket_buffer()
         self.clients.add(client)
         self.metrics.connections.inc()
         hello_timer = None

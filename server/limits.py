@@ -116,8 +116,9 @@ class Limits:
     #: `ping_timeout` seconds.
     ping_interval: float = 20.0
     ping_timeout: float = 20.0
-    #: Bytes waiting to be sent to one connection before it counts as behind: its room
-    #: events are then skipped and it gets a fresh snapshot once it has caught up.
+    #: Bytes waiting to be sent to one connection (in the kernel's socket buffer and the
+    #: process's own) before it counts as behind: its room events are then skipped and it
+    #: gets a fresh snapshot once it has caught up.
     send_buffer: int = 256 * 1024
     #: A spectator that falls behind more than this many times in ten minutes is closed
     #: (1013); a player is always resynced.
@@ -125,6 +126,19 @@ class Limits:
     #: Wrong invite codes per minute, per connection and per address.
     invite_guesses: int = 5
     invite_guesses_per_address: int = 30
+
+    @property
+    def socket_send_buffer(self) -> int:
+        """`SO_SNDBUF` asked of the kernel for every connection. Left alone, Linux grows a
+        socket's buffer to megabytes and a phone could fall minutes behind before the
+        process noticed; Linux doubles the value asked, so the kernel holds about half of
+        `send_buffer` and the process the other half."""
+        return self.send_buffer // 4
+
+    @property
+    def behind_at(self) -> int:
+        """Bytes in the process's own buffer past which the connection is behind."""
+        return self.send_buffer // 2
 
     @property
     def hard_send_cap(self) -> int:

@@ -119,7 +119,8 @@ def test_storm_at_the_default_limits(defaults_server: LiveServer) -> None:
     assert report.violations == [], report.summary() + "\n\n" + "\n\n".join(report.histories)
     assert report.error_codes[errors.RATE_LIMITED] > frames_ // 4
     assert report.abuse_closes > 0
-    assert hits["rate"] > 0 and hits["abuse_close"] == report.abuse_closes
+    # (A fuzzer closing at the very end may not see the close the server sent it.)
+    assert hits["rate"] > 0 and hits["abuse_close"] >= report.abuse_closes
     assert report.quiet_shots >= 3  # and none of them was refused (a violation otherwise)
     assert_healthy(defaults_server)
 
