@@ -59,8 +59,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     ALREADY_HELLO: "`hello` was already accepted on this connection.",
     VERSION_MISMATCH: "The client's protocol version is not the server's; the connection "
     "closes with 1008 after this error.",
-    BAD_TOKEN: "The session token is not one this service signed; send `hello` without a "
-    "token to start a new session.",
+    BAD_TOKEN: "The session token is not one this service signed, or it has expired; send "
+    "`hello` without a token to start a new session.",
     RATE_LIMITED: "Too many messages, aim previews or chat messages in a short time (see "
     "Limits); the request was not handled. Wait and try again; a client that keeps sending "
     "is disconnected (1008).",

@@ -36,7 +36,8 @@ class GameServer:
         self._own_pool = pool is None
         self.pool = pool if pool is not None else PhysicsPool(config.workers)
         self.lobby = Lobby(config, self.store, self.pool, self.metrics)
-        self.gateway = Gateway(self.lobby, Sessions(config.secret), self.metrics, config.limits)
+        sessions = Sessions(config.secret, config.token_ttl)
+        self.gateway = Gateway(self.lobby, sessions, self.metrics, config.limits)
         self.routes = HttpRoutes(config.client_dir, self.metrics, self.lobby.replay, self._ready)
         self.ready = False
         self._ws: WsServer | None = None

@@ -212,14 +212,22 @@ class Gateway:
             )
             return False
         if message.token is not None:
-            player = self.sessions.verify(message.token)
-            if player is None:
-                client.error(message.id, errors.BAD_TOKEN, "unknown or forged session token")
+            checked = self.sessions.check(message.token)
+            if checked.player is None:
+                # (Never log the token: it is the player's credential.)
+                log.info("hello with a %s session token", checked.problem)
+                reason = (
+                    "the session token has expired"
+                    if checked.problem == "expired"
+                    else "unknown or forged session token"
+                )
+                client.error(message.id, errors.BAD_TOKEN, f"{reason}; send hello without one")
                 return True
-            token = message.token
+            player = checked.player
         else:
             player = new_player_id()
-            token = self.sessions.issue(player)
+        # A fresh token on every hello: a player who keeps coming back never expires.
+        token = self.sessions.issue(player)
         client.player = player
         client.name = message.name
         seat_room = self.lobby.seated.get(player)

@@ -1,7 +1,16 @@
-"""Session tokens: opaque to clients, HMAC-signed, bound to one player id.
+"""Session tokens: opaque to clients, HMAC-signed, bound to one player id, expiring.
 
-A token names the player and carries a signature made with the service's secret, so any
-node holding the same secret can tell who is reconnecting without shared session state.
+A token names the player and when it stops being valid, and carries a signature made with
+the service's secret, so any node holding the same secret can tell who is reconnecting
+without shared session state. Each accepted `hello` hands out a fresh token, so a player
+who keeps coming back keeps a valid one; a token that leaked stops working after the TTL.
+
+A seat is not a token of its own: a room binds each seat to a player id (stored with the
+room), and the only way to act as that player is a token signed for that id. A
+spectator's token, or another player's, names another id and can never act in the seat.
+
+Tokens are secrets: nothing here logs them, and the log formatter (`server.logs`) blanks
+anything shaped like one.
 """
 
 from __future__ import annotations
@@ -9,9 +18,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import math
 import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 _TAG_BYTES = 20
+_DOMAIN = b"ninepool-session\x00"
+#: Player ids are `p_` and 16 hex digits; anything longer in a token is not ours.
+_MAX_PLAYER = 40
 
 
 def new_player_id() -> str:
@@ -26,35 +42,59 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+@dataclass(frozen=True)
+class TokenCheck:
+    """What a token says: its player, or why it is refused (`forged` or `expired`)."""
+
+    player: str | None
+    problem: str | None = None
+
+
 class Sessions:
     """Issues and checks tokens for one secret."""
 
-    def __init__(self, secret: bytes) -> None:
+    def __init__(
+        self, secret: bytes, ttl: float = 86400.0, clock: Callable[[], float] = time.time
+    ) -> None:
         if not secret:
             raise ValueError("the session secret must not be empty")
+        if not ttl > 0:
+            raise ValueError("the token TTL must be more than 0 seconds")
         self._secret = secret
+        self.ttl = ttl
+        self._clock = clock
 
     def _sign(self, payload: bytes) -> bytes:
-        return hmac.new(self._secret, b"ninepool-session\x00" + payload, hashlib.sha256).digest()[
-            :_TAG_BYTES
-        ]
+        return hmac.new(self._secret, _DOMAIN + payload, hashlib.sha256).digest()[:_TAG_BYTES]
 
     def issue(self, player: str) -> str:
-        payload = player.encode("utf-8")
+        """A token for `player`, valid for the TTL from now."""
+        expires = math.ceil(self._clock() + self.ttl)
+        payload = f"{player}|{expires}".encode()
         return f"{_b64(payload)}.{_b64(self._sign(payload))}"
 
-    def verify(self, token: str) -> str | None:
-        """The player id the token was issued for, or None if this service did not sign it."""
+    def check(self, token: str) -> TokenCheck:
         head, dot, tail = token.partition(".")
         if not dot:
-            return None
+            return TokenCheck(None, "forged")
         try:
             payload, tag = _unb64(head), _unb64(tail)
-            player = payload.decode("utf-8")
-        except (ValueError, UnicodeDecodeError):
-            return None
+        except ValueError:
+            return TokenCheck(None, "forged")
         if not hmac.compare_digest(tag, self._sign(payload)):
-            return None
-        if not player.startswith("p_") or len(player) > 40:
-            return None
-        return player
+            return TokenCheck(None, "forged")
+        try:
+            player, bar, expires_text = payload.decode("ascii").partition("|")
+            expires = int(expires_text)
+        except (UnicodeDecodeError, ValueError):
+            return TokenCheck(None, "forged")
+        if not bar or not player.startswith("p_") or len(player) > _MAX_PLAYER:
+            return TokenCheck(None, "forged")
+        if self._clock() >= expires:
+            return TokenCheck(None, "expired")
+        return TokenCheck(player)
+
+    def verify(self, token: str) -> str | None:
+        """The player id the token was issued for, or None if this service did not sign it
+        or it has expired."""
+        return self.check(token).player
