@@ -32,6 +32,7 @@ import msgspec
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.protocol import State
 
+from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
 from server.limits import (
@@ -39,9 +40,11 @@ from server.limits import (
     LAG_CLOSE,
     SEND_LAG,
     SLOW_CLOSE,
+    AddressBook,
     FrameBudget,
     Limits,
     TokenBucket,
+    address_key,
 )
 
 if TYPE_CHECKING:
@@ -68,12 +71,15 @@ class Client:
         metrics: Metrics | None = None,
         limits: Limits | None = None,
         address: str = "unknown",
+        book: AddressBook | None = None,
     ) -> None:
         self.ws = ws
         self.metrics = metrics
         self.limits = limits if limits is not None else Limits()
         #: Where the connection comes from (through trusted proxies), for per-address limits.
         self.address = address
+        #: Per-address state shared by every connection (wrong invite guesses).
+        self.book = book
         self.player: str | None = None
         self.name = ""
         #: The room this connection is in (set when a join is posted, cleared on leave).
@@ -211,6 +217,10 @@ class Client:
     def error(self, request_id: int | None, code: str, message: str) -> None:
         if self.metrics is not None:
             self.metrics.errors.labels(code).inc()
+        if code == errors.BAD_INVITE:  # a wrong guess, charged to the connection and address
+            self.budget.invites.spend()
+            if self.book is not None:
+                self.book.guessed_wrong(address_key(self.address))
         self.send_message(m.Error(id=request_id, code=code, msg=message))
 
     def close(self, code: int, reason: str) -> None:

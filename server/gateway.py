@@ -23,12 +23,14 @@ from server.limits import (
     BAD_FRAMES_CLOSE,
     FRAME_SIZE,
     HELLO_TIMEOUT,
+    INVITE_GUESSES,
     PING_TIMEOUT,
     RATE,
     AddressBook,
     Admission,
     HandshakeGuard,
     Limits,
+    address_key,
 )
 from server.lobby import Lobby
 from server.metrics import Metrics
@@ -76,7 +78,7 @@ class Gateway:
 
     async def handle(self, ws: ServerConnection) -> None:
         address = self.guard.address_of(ws)
-        client = Client(ws, self.metrics, self.limits, address)
+        client = Client(ws, self.metrics, self.limits, address, self.addresses)
         if not self.accepting:
             client.error(None, errors.SHUTTING_DOWN, "the server is shutting down")
             await ws.close(1001, "server shutting down")
@@ -181,7 +183,13 @@ class Gateway:
         elif isinstance(message, m.Create):
             self.lobby.create(client, message)
         elif isinstance(message, m.Join):
-            self.lobby.join(client, message)
+            if self._may_guess(client):
+                self.lobby.join(client, message)
+            else:
+                client.hit(INVITE_GUESSES)
+                client.error(
+                    message.id, errors.RATE_LIMITED, "too many wrong invite codes; wait a minute"
+                )
         elif isinstance(message, m.Quick):
             self.lobby.quick(client, message)
         elif isinstance(message, m.Leave):
@@ -246,6 +254,14 @@ class Gateway:
         if room_id is not None:
             self.lobby.reattach(client)
         return True
+
+    def _may_guess(self, client: Client) -> bool:
+        """A join is a guess at an invite code (or a private room's id): one connection, or
+        one address, that keeps guessing wrong is refused for a while. Wrong guesses are
+        charged when the lobby answers `bad_invite` (`Client.error`)."""
+        return client.budget.invites.ready() and self.addresses.may_guess(
+            address_key(client.address)
+        )
 
     def close_all(self, code: int, reason: str) -> None:
         for client in list(self.clients):

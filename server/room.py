@@ -1205,10 +1205,13 @@ def new_room_id() -> str:
 
 
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+#: 20 symbols of 32: 100 random bits, so an invite code cannot be guessed (joins after
+#: wrong codes are rate-limited as well, see `server/limits.py`).
+INVITE_CODE_LENGTH = 20
 
 
 def new_invite_code() -> str:
-    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(INVITE_CODE_LENGTH))
 
 
 SeedSource = Callable[[], int]
