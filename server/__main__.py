@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import sys
 
+from server import logs
 from server.app import run
 from server.config import config_from_args
 from server.store import StoreError
@@ -14,13 +14,8 @@ from server.store import StoreError
 
 def main(argv: list[str] | None = None) -> int:
     config = config_from_args(argv)
-    logging.basicConfig(
-        level=config.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    if config.log_level != "DEBUG":
-        # One line per HTTP request and closed connection is noise outside debugging.
-        logging.getLogger("websockets").setLevel(logging.WARNING)
+    # JSON lines by default (--log-format text for a terminal); never a session token.
+    logs.configure(config.log_level, config.log_format)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run(config))

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import socket
 from collections import deque
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_connection_ids = itertools.count(1)
+
 #: How often a connection that is behind is looked at again (seconds).
 CATCH_UP_POLL = 0.2
 #: How long a connection that caught up waits for its fresh snapshot before broadcasts
@@ -75,6 +78,8 @@ class Client:
     ) -> None:
         self.ws = ws
         self.metrics = metrics
+        #: This connection in the logs (`c1`, `c2`, … per process).
+        self.conn_id = f"c{next(_connection_ids)}"
         self.limits = limits if limits is not None else Limits()
         #: Where the connection comes from (through trusted proxies), for per-address limits.
         self.address = address
@@ -95,6 +100,11 @@ class Client:
         self.skipped = 0
         self._lags: deque[float] = deque()
         self._catch_up: asyncio.TimerHandle | None = None
+
+    @property
+    def room_id(self) -> str | None:
+        room = self.room
+        return None if room is None else str(getattr(room, "id", "")) or None
 
     @property
     def chat_bucket(self) -> TokenBucket:
@@ -142,7 +152,7 @@ class Client:
             return
         pending = self.pending()
         if pending > self.limits.hard_send_cap:
-            log.info("closing a connection that does not read", extra={"pending": pending})
+            log.info("closing a connection that does not read", extra=self.log_fields(pending))
             self.hit(SLOW_CLOSE)
             self.close(1008, "too slow")
             return
@@ -159,6 +169,17 @@ class Client:
         broadcast([self.ws], data)
         if self.metrics is not None:
             self.metrics.frames_out.inc()
+
+    def log_fields(self, pending: int | None = None) -> dict[str, object]:
+        """Who this is, for a log line written from another task (a room's)."""
+        fields: dict[str, object] = {"conn": self.conn_id, "address": self.address}
+        if self.player is not None:
+            fields["player"] = self.player
+        if pending is not None:
+            fields["pending"] = pending
+        if self._lags:
+            fields["lags"] = len(self._lags)
+        return fields
 
     def _awaiting_snapshot(self) -> bool:
         if self.resync_until is None:
@@ -180,12 +201,13 @@ class Client:
         self.hit(SEND_LAG)
         if self._is_spectator() and len(self._lags) > self.limits.lag_limit:
             self.hit(LAG_CLOSE)
-            log.info(
-                "closing a spectator that keeps falling behind", extra={"lags": len(self._lags)}
-            )
+            log.info("closing a spectator that keeps falling behind", extra=self.log_fields())
             self.close(1013, "too slow")
             return
-        log.info("a connection fell behind: skipping its room events until it catches up")
+        log.info(
+            "a connection fell behind: skipping its room events until it catches up",
+            extra=self.log_fields(),
+        )
         self.behind = True
         self._catch_up = loop.call_later(CATCH_UP_POLL, self._check_caught_up)
 

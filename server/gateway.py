@@ -33,6 +33,7 @@ from server.limits import (
     address_key,
 )
 from server.lobby import Lobby
+from server.logs import bind_connection
 from server.metrics import Metrics
 from server.room import Gone, Request, now_ms
 from server.sessions import Sessions, new_player_id
@@ -79,6 +80,7 @@ class Gateway:
     async def handle(self, ws: ServerConnection) -> None:
         address = self.guard.address_of(ws)
         client = Client(ws, self.metrics, self.limits, address, self.addresses)
+        bind_connection(client)  # this task's log lines name the connection, player, room
         if not self.accepting:
             client.error(None, errors.SHUTTING_DOWN, "the server is shutting down")
             await ws.close(1001, "server shutting down")
