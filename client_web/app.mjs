@@ -6,7 +6,7 @@
 // have stopped on screen, exactly where the server says they stopped.
 
 import { aimPreview, angleTo } from "./aim.mjs";
-import { SpinSelector, describeTip, powerFromSpeed, speedFromPower } from "./controls.mjs";
+import { MAX_SPEED, SpinSelector, describeTip, maxSpeedAt, powerFromSpeed, speedFromPower } from "./controls.mjs";
 import { $, toast } from "./dom.mjs";
 import { attachTableInput } from "./input.mjs";
 import { addChat, log, renderClock, renderSeats, renderTableUi as renderHud, showResult } from "./hud.mjs";
@@ -428,8 +428,9 @@ function animFrame() {
 
 // --- actions ------------------------------------------------------------------------
 
+/** The speed sent: the power within what the cue can give at its elevation (never refused). */
 function shotSpeed() {
-  return speedFromPower(app.aim.power);
+  return speedFromPower(app.aim.power, app.aim.elevation);
 }
 
 /** Degrees in (−180, 180], as the protocol wants them. @param {number} rad */
@@ -515,8 +516,23 @@ function setPower(p) {
   app.aim.power = p;
   const input = /** @type {HTMLInputElement} */ ($("power"));
   input.value = String(Math.max(1, Math.round(p * 100)));
-  $("power-out").textContent = `${shotSpeed().toFixed(1)} m/s`;
+  $("power-out").textContent = `${shotSpeed().toFixed(2)} m/s`;
+  input.setAttribute("aria-valuetext", `${shotSpeed().toFixed(2)} of at most ${maxSpeedAt(app.aim.elevation).toFixed(2)} m/s`);
   aimChanged();
+}
+
+/**
+ * Raising the cue lowers the fastest speed it can give (13·cos(elevation), the server's
+ * limit): the power keeps its place on the slider and its speed drops with the maximum.
+ * @param {number} degrees
+ */
+function setElevation(degrees) {
+  app.aim.elevation = degrees;
+  const top = maxSpeedAt(degrees);
+  $("elev-out").textContent = `${degrees}°`;
+  $("speed-max").textContent = `max ${top.toFixed(2)} m/s`;
+  $("speed-max").classList.toggle("lowered", top < MAX_SPEED);
+  setPower(app.aim.power);
 }
 
 // --- drawing loop -------------------------------------------------------------------------
@@ -583,7 +599,7 @@ function frame() {
     } else if (app.remoteAim && cue && performance.now() - app.remoteAimAt < 5000 && t.turn === app.remoteAim.seat) {
       const c = /** @type {Vec} */ ([cue.x, cue.y]);
       const ang = app.remoteAim.angle / DEG;
-      overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(app.remoteAim.speed), elevation: app.remoteAim.elevation, preview: aimPreview(c, ang, objectBalls()), remote: true };
+      overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(app.remoteAim.speed, app.remoteAim.elevation), elevation: app.remoteAim.elevation, preview: aimPreview(c, ang, objectBalls()), remote: true };
     }
   }
   const t0 = performance.now();
@@ -679,11 +695,8 @@ function wire() {
   power.addEventListener("input", () => setPower(Number(power.value) / 100));
   setPower(Number(power.value) / 100);
   const elev = /** @type {HTMLInputElement} */ ($("elevation"));
-  elev.addEventListener("input", () => {
-    app.aim.elevation = Number(elev.value);
-    $("elev-out").textContent = `${elev.value}°`;
-    aimChanged();
-  });
+  elev.addEventListener("input", () => setElevation(Number(elev.value)));
+  setElevation(Number(elev.value));
   $("spin-reset").addEventListener("click", () => spin.set(0, 0));
   /** @type {HTMLInputElement} */ ($("pushout")).addEventListener("change", (e) => {
     app.aim.pushOut = /** @type {HTMLInputElement} */ (e.target).checked;

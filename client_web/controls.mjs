@@ -5,24 +5,54 @@ import { isMiscueZone } from "./aim.mjs";
 
 /** Fastest cue-ball speed the server accepts (m/s, O2). */
 export const MAX_SPEED = 12;
+/**
+ * The hardest stroke's impulse per unit mass (m/s): a raised cue drives part of it into
+ * the bed, so the cue ball gets at most this times cos(elevation) (the server refuses more).
+ */
+export const MAX_IMPULSE_SPEED = 13;
 const MIN_SPEED = 0.2;
+/** The steepest cue the client offers (degrees); 13·cos(89°) ≈ 0.23 m/s still beats MIN_SPEED. */
+export const MAX_ELEVATION = 89;
 /** The tip offset the selector reaches (ball radii); past 0.5 is the miscue zone. */
 export const TIP_LIMIT = 0.9;
 export const MISCUE_LIMIT = 0.5;
 
 /**
- * Power 0…1 to cue-ball speed. Quadratic, so the soft shots that need precision get
- * most of the slider and a full break (≈ 10.7 m/s) sits near 94 %.
- * @param {number} power
+ * Fastest cue-ball speed the server accepts at this cue elevation (degrees), rounded down
+ * to the centimetre per second so that a full-power shot is never refused: 12 m/s up to
+ * 22.6°, 6.49 at 60°, 2.25 at 80°.
+ * @param {number} elevation
  */
-export function speedFromPower(power) {
-  const p = Math.min(1, Math.max(0, power));
-  return Math.round((MIN_SPEED + (MAX_SPEED - MIN_SPEED) * p * p) * 100) / 100;
+export function maxSpeedAt(elevation) {
+  const e = Math.min(MAX_ELEVATION, Math.max(0, elevation || 0));
+  const limit = MAX_IMPULSE_SPEED * Math.cos((e * Math.PI) / 180);
+  // The small margin keeps the rounded value strictly inside the limit even where the two
+  // ends' cosines differ in the last bit.
+  return Math.min(MAX_SPEED, Math.floor(limit * 100 - 1e-6) / 100);
 }
 
-/** Inverse of `speedFromPower`. @param {number} speed */
-export function powerFromSpeed(speed) {
-  return Math.sqrt(Math.max(0, speed - MIN_SPEED) / (MAX_SPEED - MIN_SPEED));
+/**
+ * Power 0…1 to cue-ball speed at a cue elevation: the slider spans what the cue can give
+ * there, so raising the cue lowers the speed of the same power. Quadratic, so the soft shots
+ * that need precision get most of the slider and a full break (≈ 10.7 m/s, level cue) sits
+ * near 94 %.
+ * @param {number} power
+ * @param {number} [elevation] degrees
+ */
+export function speedFromPower(power, elevation = 0) {
+  const p = Math.min(1, Math.max(0, power || 0));
+  const top = maxSpeedAt(elevation);
+  return Math.min(top, Math.round((MIN_SPEED + (top - MIN_SPEED) * p * p) * 100) / 100);
+}
+
+/**
+ * Inverse of `speedFromPower` at the same elevation.
+ * @param {number} speed
+ * @param {number} [elevation] degrees
+ */
+export function powerFromSpeed(speed, elevation = 0) {
+  const top = maxSpeedAt(elevation);
+  return Math.min(1, Math.sqrt(Math.max(0, speed - MIN_SPEED) / (top - MIN_SPEED)));
 }
 
 /** Plain words for a tip offset. @param {number} side @param {number} height */

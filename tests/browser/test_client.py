@@ -86,12 +86,18 @@ def positions(c: Client) -> list[Any]:
     return c.page.evaluate("window.ninepool.positions()")
 
 
-def server_table(server: Server, room: str) -> dict[str, Any]:
-    """The table as the server last stated it, from its replay document."""
+def replay_events(server: Server, room: str) -> list[dict[str, Any]]:
+    """The room's events as the server recorded them, from its replay document."""
     with urllib.request.urlopen(f"{server.url}/replay/{room}") as res:
         doc = msgpack.unpackb(res.read(), raw=False)
+    events: list[dict[str, Any]] = doc["events"]
+    return events
+
+
+def server_table(server: Server, room: str) -> dict[str, Any]:
+    """The table as the server last stated it, from its replay document."""
     table = None
-    for e in doc["events"]:
+    for e in replay_events(server, room):
         if e["t"] == "snapshot" and e["view"]["table"]:
             table = e["view"]["table"]
         elif e["t"] in ("shot_result", "ruling", "lag_result") and e.get("table"):
@@ -575,3 +581,26 @@ def test_phone_width_portrait_table(open_client: OpenClient) -> None:
     phone.page.evaluate("window.scrollTo(0, 0)")
     save(phone, "table-phone.png")
     assert_quiet(phone, desk)
+
+
+def test_o2_raised_cue_caps_the_power_at_what_the_server_accepts(
+    open_client: OpenClient, server: Server
+) -> None:
+    # O2: speed ≤ 13·cos(elevation); the full slider at 80° is 2.25 m/s, not 12. (Last in the
+    # module: the server seeds each room from a counter, so earlier tests keep their racks.)
+    ana, bob, room = start_match(open_client)
+    breaker = shooter((ana, bob))
+    set_power(breaker, 100)
+    assert breaker.page.inner_text("#power-out") == "12.00 m/s"
+    breaker.page.fill("#elevation", "80")
+    assert breaker.page.inner_text("#speed-max") == "max 2.25 m/s"
+    assert breaker.page.inner_text("#power-out") == "2.25 m/s"
+    save(breaker, "table-cue-raised.png")
+    table = breaker.state("a.table")
+    low = table["balls"][table["lowest"]]
+    click_table(breaker, low[0], low[1])
+    breaker.page.click("#shoot")
+    settle(ana, bob)
+    shots = [e["shot"] for e in replay_events(server, room) if e["t"] == "shot_result"]
+    assert [(s["speed"], s["elevation"]) for s in shots] == [(2.25, 80)]
+    assert_quiet(ana, bob)
