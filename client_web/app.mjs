@@ -676,7 +676,8 @@ function wire() {
 
   const joinCode = async (/** @type {"player" | "spectator"} */ role) => {
     const code = /** @type {HTMLInputElement} */ ($("join-code")).value.trim().toUpperCase();
-    if (!/^[A-Z0-9]{4,12}$/.test(code)) return toast("An invite code is 4–12 letters and digits.");
+    // The protocol's InviteCode: 4–32 letters and digits (the server issues 20).
+    if (!/^[A-Z0-9]{4,32}$/.test(code)) return toast("An invite code is 4–32 letters and digits.");
     await ensureName();
     act({ t: "join", code, role });
   };
