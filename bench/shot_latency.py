@@ -45,6 +45,7 @@ from protocol import messages as m  # noqa: E402
 from protocol.codec import decode_server  # noqa: E402
 from server.app import GameServer  # noqa: E402
 from server.config import Config  # noqa: E402
+from server.limits import Limits  # noqa: E402
 from server.simulation import run_shot  # noqa: E402
 
 SPECTATORS = 10
@@ -75,7 +76,11 @@ def serve(workers: int, ready: Any, results: Any) -> None:
     """Child process: the game server plus an event-loop lag probe."""
 
     async def main() -> None:
-        config = Config(host="127.0.0.1", port=0, workers=workers, log_level="WARNING", seed=7)
+        # Shots back to back from a script: no message rate, no Origin (see server Limits).
+        limits = Limits(rate=0.0, allow_no_origin=True)
+        config = Config(
+            host="127.0.0.1", port=0, workers=workers, log_level="WARNING", seed=7, limits=limits
+        )
         server = GameServer(config)
         await server.start()
         lags: list[float] = []
