@@ -11,6 +11,7 @@ import signal
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import serve
 
+from server.cluster.node import ClusterNode
 from server.config import Config
 from server.gateway import Gateway
 from server.http import HttpRoutes
@@ -19,7 +20,8 @@ from server.lobby import Lobby
 from server.metrics import Metrics
 from server.sessions import Sessions
 from server.simulation import PhysicsPool
-from server.store import MemoryStore, Store, monitor_health, open_store, store_ready
+from server.store import MemoryStore, Store, StoreError, monitor_health, open_store, store_ready
+from server.store.redis import RedisStore
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,7 @@ class GameServer:
         self._own_pool = pool is None
         self.pool = pool if pool is not None else PhysicsPool(config.workers)
         self.lobby = Lobby(config, self.store, self.pool, self.metrics)
+        self.cluster = _cluster_node(config, self.store, self.lobby, self.metrics)
         sessions = Sessions(config.secret, config.token_ttl)
         self.gateway = Gateway(self.lobby, sessions, self.metrics, config.limits)
         self.routes = HttpRoutes(config.client_dir, self.metrics, self.lobby.replay, self._ready)
@@ -45,7 +48,10 @@ class GameServer:
         self._health_task: asyncio.Task[None] | None = None
 
     def _ready(self) -> bool:
-        """Ready to take players: started, not draining, and the store takes writes."""
+        """Ready to take players: started, not draining, the store takes writes and (in a
+        cluster) the pub/sub connection and the directory are up."""
+        if self.cluster is not None and not self.cluster.ready:
+            return False
         return self.ready and store_ready(self.store)
 
     @property
@@ -62,9 +68,13 @@ class GameServer:
     async def start(self) -> None:
         if self._own_pool:
             await self.pool.start()
-        restored = await self.lobby.restore()
-        if restored:
-            log.info("restored %d rooms from the store", restored)
+        if self.cluster is not None:
+            # Rooms are not restored here: each is adopted by a node that needs it.
+            await self.cluster.start()
+        else:
+            restored = await self.lobby.restore()
+            if restored:
+                log.info("restored %d rooms from the store", restored)
         self._ws = await serve(
             self.gateway.handle,
             self.config.host,
@@ -82,6 +92,8 @@ class GameServer:
         """Graceful: stop taking players, snapshot every room, close clients with 1001."""
         self.ready = False
         self.gateway.accepting = False
+        if self.cluster is not None:
+            await self.cluster.stop_serving()
         await self.lobby.shutdown()
         self.gateway.close_all(1001, "server shutting down")
         if self._ws is not None:
@@ -93,6 +105,8 @@ class GameServer:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        if self.cluster is not None:
+            await self.cluster.stop()  # gives the leases up: the rooms move at once
         await self.store.close()
         if self._own_pool:
             await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
@@ -103,6 +117,17 @@ def open_config_store(config: Config) -> Store:
     if config.store.partition("://")[0] == "memory":
         return MemoryStore(keep_retired=config.replays_kept, retired_max_age=config.replays_max_age)
     return open_store(config.store)
+
+
+def _cluster_node(
+    config: Config, store: Store, lobby: Lobby, metrics: Metrics
+) -> ClusterNode | None:
+    """With `--redis-url`, this process is one node of a cluster on that Redis."""
+    if config.redis_url is None:
+        return None
+    if not isinstance(store, RedisStore):
+        raise StoreError("a cluster node keeps its rooms in the Redis of --redis-url")
+    return ClusterNode(config, store, lobby, metrics)
 
 
 async def run(config: Config) -> None:

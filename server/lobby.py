@@ -3,14 +3,22 @@
 The lobby only ever touches its own dictionaries and posts commands to rooms; a room's
 state is changed by the room's own task alone. Rooms report back through the
 `RoomHost` methods (`room_changed`, `seat_taken`, …), which run in the room's task.
+
+On one node of a cluster (`cluster` is a `server.cluster.node.ClusterNode`) the same
+methods also cover the rooms other nodes own: the room list, invite codes and seats come
+from the cluster-wide directory, a room owned elsewhere is reached through a relay
+(`RoomProxy`), and quick match pairs players waiting on any node.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
@@ -21,9 +29,11 @@ from server.client import Client, fan_out
 from server.config import Config
 from server.metrics import Metrics
 from server.room import (
+    Command,
     Enter,
     Reattach,
     Room,
+    RoomRecord,
     SeatPair,
     Shutdown,
     decode_record,
@@ -33,6 +43,9 @@ from server.room import (
 from server.simulation import PhysicsPool
 from server.store import Store
 
+if TYPE_CHECKING:
+    from server.cluster.node import ClusterNode
+
 log = logging.getLogger(__name__)
 
 
@@ -41,6 +54,49 @@ class Waiting:
     client: Client
     request_id: int
     race_to: int
+
+
+class RoomHandle(Protocol):
+    """What the gateway needs of the room a returning player sits in."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class SeatElsewhere:
+    """A seat in a room another node owns (from the cluster directory)."""
+
+    id: str
+    closed: bool = False
+
+
+class SeatIndex:
+    """Who sits where: the players of this process's rooms and, in a cluster, every
+    other node's (from the directory), behind one read-only mapping."""
+
+    def __init__(self) -> None:
+        self.local: dict[str, Room] = {}
+        self.cluster: ClusterNode | None = None
+
+    def get(self, player: str) -> RoomHandle | None:
+        room = self.local.get(player)
+        if room is not None:
+            return room
+        if self.cluster is not None:
+            room_id = self.cluster.directory.seated.get(player)
+            if room_id is not None:
+                return SeatElsewhere(room_id)
+        return None
+
+    def __contains__(self, player: object) -> bool:
+        return isinstance(player, str) and self.get(player) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.local)
 
 
 class Lobby:
@@ -53,11 +109,17 @@ class Lobby:
         self.metrics = metrics
         self.rooms: dict[str, Room] = {}
         self.codes: dict[str, str] = {}
-        self.seated: dict[str, Room] = {}
+        self.seated = SeatIndex()
         self.subscribers: set[Client] = set()
         self.waiting: list[Waiting] = []
         self._listed: dict[str, m.Info] = {}
         self._room_counter = 0
+        #: Set when this process is one node of a cluster.
+        self.cluster: ClusterNode | None = None
+
+    def join_cluster(self, cluster: ClusterNode) -> None:
+        self.cluster = cluster
+        self.seated.cluster = cluster
 
     # --- RoomHost -----------------------------------------------------------------------
 
@@ -68,26 +130,60 @@ class Lobby:
         if self._listed.get(room.id) == info:
             return
         self._listed[room.id] = info
-        fan_out(list(self.subscribers), encode(m.RoomChanged(info=info)))
+        if self.cluster is not None:
+            self.cluster.directory.room_info(room.id, info)  # every node tells its lobby
+        else:
+            fan_out(list(self.subscribers), encode(m.RoomChanged(info=info)))
 
     def seat_taken(self, player: str, room: Room) -> None:
-        self.seated[player] = room
+        self.seated.local[player] = room
+        if self.cluster is not None:
+            self.cluster.directory.seat(player, room.id)
 
     def seat_freed(self, player: str, room: Room) -> None:
-        if self.seated.get(player) is room:
-            del self.seated[player]
+        if self.seated.local.get(player) is room:
+            del self.seated.local[player]
+        if self.cluster is not None:
+            self.cluster.directory.unseat(player, room.id)
 
     def room_closed(self, room: Room) -> None:
+        self._forget(room)
+        if self._listed.pop(room.id, None) is not None and self.cluster is None:
+            fan_out(list(self.subscribers), encode(m.RoomGone(room=room.id)))
+        if self.cluster is not None:
+            self.cluster.room_closed(room)
+
+    async def settle(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.directory.settled()
+
+    async def room_starting(self, room: Room) -> None:
+        if self.cluster is not None:
+            await self.cluster.room_starting(room)
+
+    def room_abandoned(self, room: Room, leftovers: list[Command]) -> None:
+        self._forget(room)
+        self._listed.pop(room.id, None)
+        if self.cluster is not None:
+            self.cluster.room_abandoned(room, leftovers)
+
+    def _forget(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
-        if room.code is not None:
-            self.codes.pop(room.code, None)
-        for player, seated in list(self.seated.items()):
+        if room.code is not None and self.codes.get(room.code) == room.id:
+            del self.codes[room.code]
+        for player, seated in list(self.seated.local.items()):
             if seated is room:
-                del self.seated[player]
+                del self.seated.local[player]
         self.metrics.rooms.set(len(self.rooms))
-        if self._listed.pop(room.id, None) is not None:
-            fan_out(list(self.subscribers), encode(m.RoomGone(room=room.id)))
+
+    # --- the cluster directory's news ---------------------------------------------------
+
+    def listing_changed(self, room_id: str, info: m.Info | None) -> None:
+        """A room of the cluster-wide list changed or is gone: tell the subscribers."""
+        message: m.RoomChanged | m.RoomGone
+        message = m.RoomGone(room=room_id) if info is None else m.RoomChanged(info=info)
+        fan_out(list(self.subscribers), encode(message))
 
     # --- rooms --------------------------------------------------------------------------
 
@@ -95,8 +191,16 @@ class Lobby:
         self._room_counter += 1
         if self.config.seed is None:
             return secrets.randbits(63)
-        digest = hashlib.sha256(f"room:{self.config.seed}:{self._room_counter}".encode()).digest()
+        node = "" if self.cluster is None else f":{self.cluster.id}"
+        digest = hashlib.sha256(
+            f"room:{self.config.seed}{node}:{self._room_counter}".encode()
+        ).digest()
         return int.from_bytes(digest[:8], "big") >> 1
+
+    def _code_taken(self, code: str) -> bool:
+        if code in self.codes:
+            return True
+        return self.cluster is not None and code in self.cluster.directory.codes
 
     def _new_room(self, settings: m.RoomSettings) -> Room:
         room_id = new_room_id()
@@ -105,7 +209,7 @@ class Lobby:
         code = None
         if settings.private:
             code = new_invite_code()
-            while code in self.codes:
+            while self._code_taken(code):
                 code = new_invite_code()
             self.codes[code] = room_id
         room = Room(self, room_id, settings, self._room_seed(), code)
@@ -113,6 +217,24 @@ class Lobby:
         self.metrics.rooms.set(len(self.rooms))
         room.start()
         return room
+
+    def adopt(self, record: RoomRecord, fence: int) -> Room:
+        """Run a room another node owned (it died or left), from its stored record."""
+        room = Room(self, record.room, record.settings, record.seed, record.code)
+        room.restore(record)
+        room.fence = fence
+        self._add_restored(room)
+        return room
+
+    def _add_restored(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        if room.code is not None:
+            self.codes[room.code] = room.id
+        for seat in room.seats:
+            if seat is not None:
+                self.seated.local[seat.player] = room
+        self.metrics.rooms.set(len(self.rooms))
+        room.start()
 
     def create(self, client: Client, message: m.Create) -> None:
         if self._busy(client, message.id):
@@ -124,23 +246,31 @@ class Lobby:
     def join(self, client: Client, message: m.Join) -> None:
         if self._busy(client, message.id, player=message.role == "player"):
             return
-        room: Room | None = None
+        room_id: str | None
+        invited = message.code is not None
         if message.code is not None:
             room_id = self.codes.get(message.code)
+            if room_id is None and self.cluster is not None:
+                room_id = self.cluster.directory.codes.get(message.code)
             if room_id is None or (message.room is not None and message.room != room_id):
                 client.error(message.id, errors.BAD_INVITE, "no private room with that code")
                 return
-            room = self.rooms.get(room_id)
         elif message.room is not None:
-            room = self.rooms.get(message.room)
-            if room is not None and room.settings.private:
-                client.error(message.id, errors.BAD_INVITE, "this private room needs its code")
-                return
+            room_id = message.room
         else:
             client.error(message.id, errors.BAD_MESSAGE, "join needs a room id or a code")
             return
+        room = self.rooms.get(room_id)
+        if room is None and self.cluster is not None:
+            # Owned by another node (or by nobody since its owner died): through a relay,
+            # which finds the owner or takes the room over.
+            self.cluster.enter(client, room_id, message.id, message.role, invited)
+            return
         if room is None:
             client.error(message.id, errors.NO_SUCH_ROOM, "no such room")
+            return
+        if room.settings.private and not invited:
+            client.error(message.id, errors.BAD_INVITE, "this private room needs its code")
             return
         client.room = room
         room.post(Enter(client, message.id, message.role))
@@ -165,12 +295,17 @@ class Lobby:
         """A returning player: put them back in their seat. Returns the room id."""
         if client.player is None:
             return None
-        room = self.seated.get(client.player)
-        if room is None or room.closed:
-            return None
-        client.room = room
-        room.post(Reattach(client))
-        return room.id
+        room = self.seated.local.get(client.player)
+        if room is not None and not room.closed:
+            client.room = room
+            room.post(Reattach(client))
+            return room.id
+        if self.cluster is not None:
+            room_id = self.cluster.directory.seated.get(client.player)
+            if room_id is not None:
+                self.cluster.reattach(client, room_id)
+                return room_id
+        return None
 
     # --- quick match --------------------------------------------------------------------
 
@@ -183,6 +318,11 @@ class Lobby:
             return
         if self._busy(client, message.id):
             return
+        waiting = Waiting(client, message.id, message.race_to)
+        if self.cluster is not None:
+            self.waiting.append(waiting)
+            self.cluster.quick(waiting)  # the queue is cluster-wide
+            return
         partner = next(
             (
                 w
@@ -192,21 +332,32 @@ class Lobby:
             None,
         )
         if partner is None:
-            self.waiting.append(Waiting(client, message.id, message.race_to))
+            self.waiting.append(waiting)
             client.ok(message.id)
             return
         self.waiting.remove(partner)
+        self.start_pair(message.race_to, (partner.client, partner.request_id), (client, message.id))
+
+    def start_pair(
+        self, race_to: int, first: tuple[Client, int], second: tuple[Client, int]
+    ) -> Room:
+        """A room for two players who asked for a quick match: seated, ready, started."""
         clock = self.config.shot_clock or None
-        settings = m.RoomSettings(name="Quick match", race_to=message.race_to, shot_clock=clock)
+        settings = m.RoomSettings(name="Quick match", race_to=race_to, shot_clock=clock)
         room = self._new_room(settings)
-        partner.client.room = room
-        client.room = room
-        room.post(SeatPair((partner.client, partner.request_id), (client, message.id)))
+        for client, _ in (first, second):
+            self.waiting = [w for w in self.waiting if w.client is not client]
+            client.room = room
+        room.post(SeatPair(first, second))
+        return room
 
     def unqueue(self, client: Client) -> bool:
-        before = len(self.waiting)
+        gone = [w for w in self.waiting if w.client is client]
         self.waiting = [w for w in self.waiting if w.client is not client]
-        return len(self.waiting) != before
+        if gone and self.cluster is not None:
+            for waiting in gone:
+                self.cluster.unqueue(waiting)
+        return bool(gone)
 
     # --- room list ----------------------------------------------------------------------
 
@@ -216,21 +367,26 @@ class Lobby:
             client.ok(message.id)
             return
         self.subscribers.add(client)
-        listed = [
-            room.info()
-            for room in self.rooms.values()
-            if not room.settings.private and not room.closed
-        ]
+        if self.cluster is not None:
+            listed = list(self.cluster.directory.listed.values())
+        else:
+            listed = [
+                room.info()
+                for room in self.rooms.values()
+                if not room.settings.private and not room.closed
+            ]
         client.send_message(m.Rooms(id=message.id, rooms=listed))
 
     def disconnected(self, client: Client) -> None:
         self.subscribers.discard(client)
         self.unqueue(client)
+        if self.cluster is not None:
+            self.cluster.disconnected(client)
 
     # --- persistence ----------------------------------------------------------------------
 
     async def restore(self) -> int:
-        """Bring back the rooms the store holds (after a restart or from another node)."""
+        """Bring back the rooms the store holds (a lone node after a restart)."""
         count = 0
         for room_id in await self.store.rooms():
             data = await self.store.load(room_id)
@@ -245,20 +401,11 @@ class Lobby:
                 continue
             room = Room(self, room_id, record.settings, record.seed, record.code)
             room.restore(record)
-            self.rooms[room_id] = room
-            if room.code is not None:
-                self.codes[room.code] = room_id
-            for seat in room.seats:
-                if seat is not None:
-                    self.seated[seat.player] = room
-            room.start()
+            self._add_restored(room)
             count += 1
-        self.metrics.rooms.set(len(self.rooms))
         return count
 
     async def shutdown(self) -> None:
-        import asyncio
-
         loop = asyncio.get_running_loop()
         waits = []
         for room in list(self.rooms.values()):

@@ -31,7 +31,7 @@ from protocol.codec import encode
 from server import physics, rules
 from server.client import Client, fan_out
 from server.simulation import PhysicsPool, SimResult
-from server.store import LogEntry, Store
+from server.store import FencedError, LogEntry, Store
 from server.table import (
     Step,
     Table,
@@ -74,6 +74,18 @@ class RoomHost(Protocol):
     def seat_freed(self, player: str, room: Room) -> None: ...
 
     def room_closed(self, room: Room) -> None: ...
+
+    async def settle(self) -> None:
+        """After a change is stored, before anyone hears of it: what the room told the host
+        meanwhile (seats taken, say) is shared too (a cluster's directory)."""
+
+    async def room_starting(self, room: Room) -> None:
+        """Before the room handles its first command (a cluster takes the room's lease
+        here and sets `room.fence`); raising closes the room."""
+
+    def room_abandoned(self, room: Room, leftovers: list[Command]) -> None:
+        """The room lost its lease (another node owns it now): it has stopped without
+        saving; its members and the commands it had not handled go to the new owner."""
 
 
 # --- inbox commands ---------------------------------------------------------------------
@@ -123,7 +135,22 @@ class Shutdown:
     done: asyncio.Future[None]
 
 
-Command = Enter | Reattach | SeatPair | Gone | Request | Timer | Shutdown
+@dataclass(frozen=True)
+class Rejoin:
+    """A member of the room comes back after the room moved to this node (its owner died
+    or went away): a player to their seat, a spectator to the stands, quietly (no
+    `joined`); each gets the room's snapshot."""
+
+    client: Client
+    role: m.Role
+
+
+@dataclass(frozen=True)
+class Abandon:
+    """Another node owns the room now (this node's lease was lost): stop at once."""
+
+
+Command = Enter | Reattach | SeatPair | Gone | Request | Timer | Shutdown | Rejoin | Abandon
 
 
 # --- what the store keeps ---------------------------------------------------------------
@@ -231,6 +258,10 @@ class Room:
         self.aim = AimState()
         self.inflight: tuple[m.ShotResult, float] | None = None
         self.closed = False
+        #: Stopped because another node owns the room now (see `RoomHost.room_abandoned`).
+        self.abandoned = False
+        #: The fencing epoch of this node's lease on the room (None: a lone node).
+        self.fence: int | None = None
         self.inbox: asyncio.Queue[Command] = asyncio.Queue()
         self._timer_generation: dict[str, int] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -269,21 +300,40 @@ class Room:
         self.inbox.put_nowait(command)
 
     async def _run(self) -> None:
-        while True:
+        try:
+            await self.host.room_starting(self)
+        except Exception:
+            log.exception("room %s could not start", self.id)
+            self.closed = True
+            self.host.room_closed(self)
+        while not self.closed:
             command = await self.inbox.get()
             try:
                 await self._handle(command)
             except TableError as exc:
                 self._refuse(command, exc.code, exc.message)
+            except FencedError:
+                # Another node has the room: nothing of this change was stored or sent.
+                log.warning("room %s: fenced out, another node owns it now", self.id)
+                self._refuse(command, errors.INTERNAL, "the room moved to another server")
+                self.abandoned = True
             except Exception:
                 log.exception("room %s failed on %s", self.id, type(command).__name__)
                 self._refuse(command, errors.INTERNAL, "the server failed; nothing changed")
                 await self._recover()
-            if isinstance(command, Shutdown) or self.closed:
-                break
-        # Whatever was queued behind the end is answered as a closed room answers.
+            if isinstance(command, Shutdown) or self.abandoned:
+                self.closed = True
+        leftovers: list[Command] = []
         while not self.inbox.empty():
-            self.post(self.inbox.get_nowait())
+            leftovers.append(self.inbox.get_nowait())
+        if self.abandoned:
+            for kind in list(self._timers):
+                self._cancel_timer(kind)
+            self.host.room_abandoned(self, leftovers)
+            return
+        # Whatever was queued behind the end is answered as a closed room answers.
+        for command in leftovers:
+            self.post(command)
 
     def _refuse(self, command: Command, code: str, message: str) -> None:
         if isinstance(command, Request):
@@ -308,6 +358,10 @@ class Room:
             await self._gone(command.client)
         elif isinstance(command, SeatPair):
             await self._seat_pair(command)
+        elif isinstance(command, Rejoin):
+            await self._rejoin(command.client, command.role)
+        elif isinstance(command, Abandon):
+            self.abandoned = True
         else:
             await self._shutdown(command.done)
 
@@ -316,6 +370,10 @@ class Room:
     def _members(self) -> list[Client]:
         out = [s.client for s in self.seats if s is not None and s.client is not None]
         return out + self.spectators
+
+    def members(self) -> list[Client]:
+        """Everyone connected to the room: seated players, then spectators."""
+        return self._members()
 
     def _is_member(self, client: Client) -> bool:
         return client in self._members()
@@ -414,6 +472,26 @@ class Room:
         # The returning player gets the room as it is now (a shot in flight included),
         # everyone else the presence event.
         await self._commit([event], exclude=client)
+        client.send_message(self._snapshot_message(self.seq))
+
+    async def _rejoin(self, client: Client, role: m.Role) -> None:
+        index = self._seat_index_of_player(client.player)
+        if index is not None:
+            seat = self.seats[index]
+            if seat is not None and seat.client is not None and seat.client is not client:
+                # The player is back already on another connection (through another node):
+                # that one keeps the seat; this older one is let go.
+                client.room = self
+                client.room = None
+                client.close(1000, "replaced by a newer connection")
+                return
+        if role == "player" or index is not None:
+            await self._reattach(client)
+            return
+        if client not in self.spectators:
+            client.room = self
+            self.spectators.append(client)
+            await self._commit([self._presence(None, True)], exclude=client)
         client.send_message(self._snapshot_message(self.seq))
 
     async def _gone(self, client: Client) -> None:
@@ -1096,6 +1174,7 @@ class Room:
             for event, frame in zip(events, frames, strict=True)
         ]
         await self._save(entries)
+        await self.host.settle()
         members = [c for c in self._members() if c is not exclude]
         for frame in frames:
             fan_out(members, frame)
@@ -1128,7 +1207,7 @@ class Room:
 
     async def _save(self, entries: Sequence[LogEntry]) -> None:
         snapshot = encode(self.record())
-        await self.host.store.save(self.id, snapshot, entries)
+        await self.host.store.save(self.id, snapshot, entries, fence=self.fence)
         self._last_saved = snapshot
 
     async def _recover(self) -> None:

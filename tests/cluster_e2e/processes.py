@@ -56,6 +56,11 @@ class Node:
         return self.process is not None and self.process.poll() is None
 
     def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the process without waiting for it (see `wait_ready`)."""
         assert not self.running
         self.starts += 1
         banner = self.folder / f"{self.name}.{self.starts}.out"
@@ -73,6 +78,10 @@ class Node:
                 stdin=subprocess.DEVNULL,
                 env=env,
             )
+
+    def wait_ready(self) -> None:
+        assert self.process is not None
+        banner = self.folder / f"{self.name}.{self.starts}.out"
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if _READY.search(banner.read_text(errors="replace")):
@@ -148,7 +157,17 @@ class Nginx:
     def start(self) -> None:
         log = (self.folder / "nginx.log").open("ab")
         self.process = subprocess.Popen(
-            [NGINX, "-p", str(self.folder), "-c", str(self.conf), "-g", "daemon off;"],
+            [
+                NGINX,
+                "-e",
+                "stderr",
+                "-p",
+                str(self.folder),
+                "-c",
+                str(self.conf),
+                "-g",
+                "daemon off;",
+            ],
             stdout=log,
             stderr=log,
             stdin=subprocess.DEVNULL,
@@ -168,7 +187,7 @@ class Nginx:
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGQUIT)
+            self.process.send_signal(signal.SIGTERM)  # fast: WebSockets are cut at once
             try:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:

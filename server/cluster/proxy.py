@@ -1,0 +1,301 @@
+"""A relay for a room another node owns, on a node with clients in it.
+
+To the gateway and the lobby a `RoomProxy` is the room: `client.room` is the proxy and
+`post()` takes the same commands. It turns them into `Action`s on the room's action
+channel, one at a time and in order. When nobody serves the room (its owner died, or
+went away), it asks the node to take the room over (`ClusterNode.adopt`); if this node
+gets the lease, the proxy hands its clients and its unsent commands to the new local
+room and ends. When the room has a new owner elsewhere, the proxy re-registers its
+clients there (`rejoin`), and each gets the room's snapshot again.
+
+The events and replies for its clients come back in the node's own batches (see
+`server.cluster.node`); the proxy keeps, per client, the last room event it has, so a
+catch-up from the log after an outage sends each event once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+from protocol import errors
+from protocol import messages as m
+from protocol.codec import encode
+from server.client import Client
+from server.cluster import wire
+from server.cluster.bus import BusError
+from server.cluster.lease import LeaseError
+from server.room import Command, Enter, Gone, Reattach, Rejoin, Request, Room, Shutdown
+from server.store import StoreError
+from server.store.redis import QUICK_BACKOFF
+
+if TYPE_CHECKING:
+    from server.cluster.node import ClusterNode
+
+log = logging.getLogger(__name__)
+
+
+class RoomGone(Exception):
+    """The room is not open anywhere (closed, or never existed)."""
+
+
+@dataclass
+class Member:
+    """A client of this node in the proxied room, as far as the owner has confirmed."""
+
+    conn: int
+    #: The last room event the client has (None: not known yet).
+    seq: int | None = None
+    role: m.Role = "player"
+
+
+@dataclass
+class Outgoing:
+    kind: wire.ActionKind
+    client: Client
+    conn: int
+    request_id: int = 0
+    role: m.Role = "player"
+    invited: bool = False
+    message: m.ClientMessage | None = None
+
+
+def room_of(client: Client) -> object:
+    """`client.room`, which may be a proxy (typed as the local `Room` in `server.client`)."""
+    return cast(object, client.room)
+
+
+def attach(client: Client, target: RoomProxy | Room | None) -> None:
+    """Point `client.room` at a proxy: it offers what the gateway and the lobby use of a
+    room (`id`, `closed`, `post`)."""
+    client.room = cast(Room, target)
+
+
+class RoomProxy:
+    def __init__(self, node: ClusterNode, room_id: str) -> None:
+        self.node = node
+        self.id = room_id
+        self.closed = False
+        #: Clients whose `room` is this proxy (members or on their way in).
+        self.attached: set[Client] = set()
+        self.members: dict[Client, Member] = {}
+        #: The node that owns the room and its fencing epoch, as last heard (None, 0:
+        #: unknown). What comes from an older epoch (a stale owner) is dropped.
+        self.owner: str | None = None
+        self.epoch = 0
+        self._queue: deque[Outgoing] = deque()
+        self._probe = False
+        self._wake = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"proxy {room_id}")
+
+    # --- what the gateway and the lobby call ---------------------------------------------
+
+    def post(self, command: Command) -> None:
+        if self.closed:
+            self.node.repost(self.id, command)
+            return
+        if isinstance(command, Request):
+            self._put("request", command.client, message=command.message)
+        elif isinstance(command, Gone):
+            self.members.pop(command.client, None)
+            self.attached.discard(command.client)
+            self._put("gone", command.client)
+        elif isinstance(command, Reattach):
+            self._put("reattach", command.client)
+        elif isinstance(command, Enter):
+            self.enter(command.client, command.request_id, command.role, invited=True)
+        elif isinstance(command, Shutdown) and not command.done.done():
+            command.done.set_result(None)
+
+    def enter(self, client: Client, request_id: int, role: m.Role, invited: bool) -> None:
+        self._put("enter", client, request_id=request_id, role=role, invited=invited)
+
+    def join(self, client: Client) -> None:
+        attach(client, self)
+        self.attached.add(client)
+
+    def rejoin(self, client: Client) -> None:
+        """Register `client` again with whoever owns the room now (before anything it sent
+        later)."""
+        member = self.members.get(client)
+        if member is None:
+            return
+        if any(out.kind == "rejoin" and out.client is client for out in self._queue):
+            return
+        out = Outgoing("rejoin", client, member.conn, role=member.role)
+        self._queue.appendleft(out)
+        self._wake.set()
+
+    def heard(self, node: str, epoch: int) -> bool:
+        """Something came from `node` as the owner at `epoch`: False if that is older than
+        what is known (a stale owner: drop it)."""
+        if epoch < self.epoch:
+            return False
+        if epoch > self.epoch:
+            self.owner, self.epoch = node, epoch
+        return True
+
+    def owner_is(self, node: str, epoch: int) -> None:
+        """The room is owned by `node` at `epoch`: if that is news, re-register every
+        member with it."""
+        if epoch <= self.epoch:
+            return
+        self.owner, self.epoch = node, epoch
+        for client in reversed(list(self.members)):
+            self.rejoin(client)
+
+    def probe(self) -> None:
+        """Check who owns the room (its lease) and act on it: take it over if nobody does,
+        re-register the members if somebody new does."""
+        self._probe = True
+        self._wake.set()
+
+    def probe_idle(self) -> None:
+        """A client left: the relay ends once nobody uses it."""
+        self._wake.set()
+
+    @property
+    def idle(self) -> bool:
+        return not self.attached and not self.members and not self._queue
+
+    def _put(self, kind: wire.ActionKind, client: Client, **fields: object) -> None:
+        conn = self.node.conn_id(client)
+        self._queue.append(Outgoing(kind, client, conn, **fields))  # type: ignore[arg-type]
+        self._wake.set()
+
+    def _action(self, out: Outgoing) -> wire.Action:
+        frame = encode(out.message) if out.message is not None else b""
+        return wire.Action(
+            kind=out.kind,
+            node=self.node.id,
+            conn=out.conn,
+            player=out.client.player or "",
+            name=out.client.name,
+            request_id=out.request_id,
+            role=out.role,
+            invited=out.invited,
+            frame=frame,
+        )
+
+    # --- the sender -----------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        delays = QUICK_BACKOFF.delays()
+        while not self.closed:
+            local = self.node.lobby.rooms.get(self.id)
+            if local is not None and not local.closed:
+                self.hand_over(local)  # this node took the room over
+                return
+            if self._probe:
+                self._probe = False
+                await self._check_owner()
+                continue
+            if not self._queue:
+                if self.idle:
+                    self.closed = True
+                    self.node.drop_proxy(self)
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            out = self._queue[0]
+            try:
+                receivers = await self.node.bus.send_action(self.id, wire.encode(self._action(out)))
+            except BusError:
+                await asyncio.sleep(next(delays))
+                continue
+            if receivers:
+                delays = QUICK_BACKOFF.delays()
+                self._queue.popleft()
+                if out.kind == "gone":
+                    self.node.forget(out.client)
+                continue
+            await self._find_owner()
+            if not self.closed and self.id not in self.node.lobby.rooms:
+                await asyncio.sleep(next(delays))  # the owner is not serving yet
+
+    async def _check_owner(self) -> None:
+        try:
+            holder = await self.node.leases.holder(self.id)
+        except LeaseError:
+            return
+        if holder is None:
+            await self._find_owner()
+        elif holder.node != self.node.id:
+            self.owner_is(holder.node, holder.epoch)
+
+    async def _find_owner(self) -> None:
+        """Nobody serves the room's actions: take the room over if its lease is free."""
+        try:
+            await self.node.adopt(self.id)
+        except RoomGone:
+            self._fail()
+        except (LeaseError, StoreError) as exc:
+            log.info("room %s: cannot take it over now (%s)", self.id, exc)
+
+    def _fail(self) -> None:
+        """The room is not open anywhere: answer as a closed room does."""
+        self.closed = True
+        for out in self._queue:
+            if out.kind in ("enter", "request"):
+                request_id = out.message.id if out.message is not None else out.request_id
+                if isinstance(out.message, m.Leave):
+                    out.client.ok(request_id)
+                else:
+                    out.client.error(request_id, errors.NO_SUCH_ROOM, "no such room")
+            if out.kind == "gone":
+                self.node.forget(out.client)
+        self._queue.clear()
+        for client in self.attached | set(self.members):
+            if room_of(client) is self:
+                attach(client, None)
+        self.attached.clear()
+        self.members.clear()
+        self.node.drop_proxy(self)
+
+    def _command(self, out: Outgoing) -> Command:
+        client = out.client
+        if out.kind == "enter":
+            return Enter(client, out.request_id, out.role)
+        if out.kind == "request":
+            assert out.message is not None
+            return Request(client, out.message)
+        if out.kind == "reattach":
+            return Reattach(client)
+        if out.kind == "rejoin":
+            return Rejoin(client, out.role)
+        return Gone(client)
+
+    def hand_over(self, room: Room) -> None:
+        """This node owns the room now: its clients and unsent commands go to the local
+        room, in order, and the proxy ends. (Called by the proxy's own task only, so no
+        action is on its way meanwhile.)"""
+        self.closed = True
+        coming = {out.client for out in self._queue if out.kind in ("enter", "reattach")}
+        for client in list(self.attached | set(self.members)):
+            if client.closed or client in coming:
+                continue
+            member = self.members.get(client)
+            client.room = room
+            room.post(Rejoin(client, member.role if member is not None else "player"))
+        for out in self._queue:
+            if out.kind == "gone":
+                room.post(self._command(out))
+                self.node.forget(out.client)
+                continue
+            if out.client.closed:
+                continue
+            if out.kind == "enter" and room.settings.private and not out.invited:
+                out.client.error(out.request_id, errors.BAD_INVITE, "this room needs its code")
+                attach(out.client, None)
+                continue
+            if out.kind in ("enter", "reattach", "rejoin"):
+                out.client.room = room
+            room.post(self._command(out))
+        self._queue.clear()
+        self.attached.clear()
+        self.members.clear()
+        self.node.drop_proxy(self)

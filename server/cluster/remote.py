@@ -1,0 +1,270 @@
+"""The owner's side of clients connected to other nodes.
+
+A room talks to its members through `Client` objects. For a client connected to another
+node, the owner holds a `RemoteClient`: the same interface, but every frame, every
+membership change (`client.room = …`) and every close becomes an `Item` for that node.
+`Links` batches the items of each destination node and publishes them on the node's own
+channel, one ordered stream per node: whatever a room does in one step (a reply, then the
+events everyone gets) reaches the node as one message, in that order, and a frame sent to
+many clients of the same node travels once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from server.client import Client
+from server.cluster import wire
+from server.cluster.bus import Bus, BusError
+from server.store.redis import QUICK_BACKOFF, cancel_requested
+
+if TYPE_CHECKING:
+    from server.metrics import Metrics
+    from server.room import Room
+
+log = logging.getLogger(__name__)
+
+#: Close code a room uses when its owner goes away (SIGTERM): for a client of another
+#: node this means "the room moves", not "your connection ends".
+GOING_AWAY = 1001
+
+
+class _Pending:
+    """An item being gathered (frames to several connections are merged)."""
+
+    __slots__ = ("code", "conns", "epoch", "frame", "kind", "reason", "room", "seq")
+
+    def __init__(
+        self,
+        kind: wire.ItemKind,
+        conns: list[int],
+        epoch: int,
+        room: str = "",
+        seq: int = 0,
+        frame: bytes = b"",
+        code: int = 0,
+        reason: str = "",
+    ) -> None:
+        self.kind = kind
+        self.conns = conns
+        self.epoch = epoch
+        self.room = room
+        self.seq = seq
+        self.frame = frame
+        self.code = code
+        self.reason = reason
+
+    def item(self) -> wire.Item:
+        return wire.Item(
+            kind=self.kind,
+            conns=self.conns,
+            epoch=self.epoch,
+            room=self.room,
+            seq=self.seq,
+            frame=self.frame,
+            code=self.code,
+            reason=self.reason,
+        )
+
+
+class _Link:
+    """The ordered stream of batches to one node."""
+
+    def __init__(self, links: Links, node: str) -> None:
+        self.links = links
+        self.node = node
+        self.pending: list[_Pending] = []
+        self.wake = asyncio.Event()
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"link {node}")
+
+    def put(self, pending: _Pending) -> None:
+        last = self.pending[-1] if self.pending else None
+        if (
+            pending.kind in ("frame", "event")
+            and last is not None
+            and last.kind == pending.kind
+            and last.frame is pending.frame
+            and last.epoch == pending.epoch
+        ):
+            last.conns += pending.conns  # one broadcast: the frame travels once
+        else:
+            self.pending.append(pending)
+        self.wake.set()
+
+    async def _run(self) -> None:
+        delays = QUICK_BACKOFF.delays()
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            if not self.pending:
+                continue
+            taken, self.pending = self.pending, []
+            data = wire.encode(wire.Batch(node=self.links.node, items=[p.item() for p in taken]))
+            while True:
+                try:
+                    receivers = await self.links.bus.send_to_node(self.node, data)
+                except BusError as exc:
+                    if cancel_requested():
+                        raise asyncio.CancelledError from exc
+                    # Redis is away: keep the batch (and the order) until it is back,
+                    # unless the node has meanwhile been found dead.
+                    if self.links.is_dead(self.node):
+                        log.info("dropping a batch for node %s: it is gone", self.node)
+                        break
+                    await asyncio.sleep(next(delays))
+                    continue
+                delays = QUICK_BACKOFF.delays()
+                if receivers == 0:
+                    self.links.unreachable(self.node)
+                break
+            self.links.batches_sent += 1
+
+
+class Links:
+    """This node's outgoing batches, one ordered stream per destination node."""
+
+    def __init__(
+        self,
+        bus: Bus,
+        node: str,
+        *,
+        is_dead: Callable[[str], bool] = lambda node: False,
+        unreachable: Callable[[str], object] = lambda node: None,
+    ) -> None:
+        self.bus = bus
+        self.node = node
+        self.is_dead = is_dead
+        self.unreachable = unreachable
+        self._links: dict[str, _Link] = {}
+        self.batches_sent = 0
+
+    def _link(self, node: str) -> _Link:
+        link = self._links.get(node)
+        if link is None:
+            link = self._links[node] = _Link(self, node)
+        return link
+
+    def frame(self, node: str, conn: int, epoch: int, frame: bytes, *, event: bool) -> None:
+        """`frame` for connection `conn` of `node`: a broadcast room `event` (which that
+        node may skip for a client that does not keep up) or a frame for it alone."""
+        kind: wire.ItemKind = "event" if event else "frame"
+        self._link(node).put(_Pending(kind, [conn], epoch, frame=frame))
+
+    def member(self, node: str, conn: int, epoch: int, room: str, seq: int) -> None:
+        self._link(node).put(_Pending("member", [conn], epoch, room=room, seq=seq))
+
+    def left(self, node: str, conn: int, epoch: int, room: str) -> None:
+        self._link(node).put(_Pending("left", [conn], epoch, room=room))
+
+    def close_conn(self, node: str, conn: int, epoch: int, code: int, reason: str) -> None:
+        self._link(node).put(_Pending("close", [conn], epoch, code=code, reason=reason))
+
+    def rehome(self, node: str, conn: int, epoch: int, room: str) -> None:
+        self._link(node).put(_Pending("rehome", [conn], epoch, room=room))
+
+    def forget(self, node: str) -> None:
+        """A node is gone: stop sending to it."""
+        link = self._links.pop(node, None)
+        if link is not None:
+            link.task.cancel()
+
+    async def flush(self, timeout: float) -> None:
+        """Wait (at most `timeout` s) until every gathered item has been published."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while any(link.pending or link.wake.is_set() for link in self._links.values()):
+            if loop.time() > deadline:
+                return
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # the last publish in flight
+
+    async def close(self) -> None:
+        for link in self._links.values():
+            link.task.cancel()
+        for link in self._links.values():
+            with contextlib.suppress(asyncio.CancelledError):
+                await link.task
+        self._links.clear()
+
+
+class RemoteClient(Client):
+    """A client of another node, as a room of this node sees it."""
+
+    def __init__(
+        self,
+        links: Links,
+        node: str,
+        conn: int,
+        player: str,
+        name: str,
+        metrics: Metrics | None = None,
+        on_detached: Callable[[RemoteClient], object] = lambda client: None,
+    ) -> None:
+        self.links = links
+        self.node = node
+        self.conn = conn
+        self._room: Room | None = None
+        #: The room an action of this client is on its way to (see `expect`), and the
+        #: epoch this node holds it at.
+        self.target: str = ""
+        self.target_epoch = 0
+        self._on_detached = on_detached
+        super().__init__(None, metrics)
+        self.player = player
+        self.name = name
+
+    @property
+    def room(self) -> Room | None:
+        return self._room
+
+    @room.setter
+    def room(self, value: Room | None) -> None:
+        previous, self._room = self._room, value
+        if value is not None:
+            # Every time a room (re)seats this client: the node starts relaying the room's
+            # events to it from this seq on.
+            self.target, self.target_epoch = value.id, value.fence or 0
+            self.links.member(self.node, self.conn, self.target_epoch, value.id, value.seq)
+        elif previous is not None or self.target:
+            room_id = previous.id if previous is not None else self.target
+            epoch = (previous.fence or 0) if previous is not None else self.target_epoch
+            self.links.left(self.node, self.conn, epoch, room_id)
+            self.target = ""
+            self._on_detached(self)
+
+    def expect(self, room: Room) -> None:
+        """An `enter`, `reattach` or `rejoin` is being handed to `room`: as on a lone node,
+        where the lobby sets `client.room` before the room decides, the room may now
+        refuse (and set it back to None, which tells the client's node)."""
+        self._room = room
+        self.target, self.target_epoch = room.id, room.fence or 0
+
+    @property
+    def open(self) -> bool:
+        return not self.closed
+
+    @property
+    def epoch(self) -> int:
+        return (self._room.fence or 0) if self._room is not None else self.target_epoch
+
+    def send(self, data: bytes) -> None:
+        if not self.closed:
+            self.links.frame(self.node, self.conn, self.epoch, data, event=False)
+
+    def send_event(self, data: bytes) -> None:
+        if not self.closed:
+            self.links.frame(self.node, self.conn, self.epoch, data, event=True)
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if code == GOING_AWAY and self._room is not None:
+            # This node is going away, not the client's: the room moves to another node.
+            self.links.rehome(self.node, self.conn, self.epoch, self._room.id)
+        else:
+            self.links.close_conn(self.node, self.conn, self.epoch, code, reason)

@@ -1,0 +1,73 @@
+"""A real cluster on loopback for each test: a redis-server of its own (append-only,
+fsync always), three node processes (`python -m server --redis-url … --secret …`) and
+nginx rendered from `deploy/nginx.conf` in front of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.cluster_e2e.processes import Nginx, Node
+from tests.redis_server import RedisServer
+
+SECRET = "cluster-e2e-secret"
+#: Short leases, so that a dead owner's rooms move within seconds.
+LEASE_TTL = 1.5
+
+
+@dataclass
+class Cluster:
+    redis: RedisServer
+    nodes: list[Node]
+    nginx: Nginx
+
+    def node(self, node_id: str) -> Node:
+        return next(node for node in self.nodes if node.name == node_id)
+
+    def trouble(self) -> list[str]:
+        return [f"{node.name}: {line}" for node in self.nodes for line in node.trouble()]
+
+
+def node_args(redis_url: str, name: str, *extra: str) -> list[str]:
+    return [
+        "--redis-url",
+        redis_url,
+        "--secret",
+        SECRET,
+        "--workers",
+        "1",
+        "--lease-ttl",
+        str(LEASE_TTL),
+        "--node-id",
+        name,
+        "--grace",
+        "60",
+        *extra,
+    ]
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    redis = RedisServer(tmp_path / "redis")
+    redis.start()
+    nodes = [
+        Node(name, tmp_path / "nodes", node_args(redis.url, name)) for name in ("n1", "n2", "n3")
+    ]
+    nginx: Nginx | None = None
+    try:
+        for node in nodes:
+            node.launch()
+        for node in nodes:
+            node.wait_ready()
+        nginx = Nginx(tmp_path / "nginx", [node.port for node in nodes])
+        nginx.start()
+        yield Cluster(redis, nodes, nginx)
+    finally:
+        if nginx is not None:
+            nginx.stop()
+        for node in nodes:
+            node.kill()
+        redis.kill()
