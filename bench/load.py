@@ -122,6 +122,11 @@ def decode(raw: bytes) -> m.ServerMessage:
         return msgspec.convert(clamp_positions(_loose.decode(raw)), m.AnyServerMessage)
 
 
+#: The load generator's clients are bots on one address without an Origin header, which the
+#: server's default limits refuse (see "Limits" in server/README.md).
+BOT_FLAGS = ["--allow-no-origin", "--conns-per-address", "0"]
+
+
 async def open_ws(url: str, source: str | None = None) -> ClientConnection:
     extra: dict[str, Any] = {}
     if source is not None:
@@ -679,7 +684,7 @@ def main(argv: list[str] | None = None) -> int:
     needed = args.rooms * 2 + args.spectators + 100
     print(f"open-files limit {soft} (hard {hard}); this process and the server each need {needed}")
     print(f"load average before: {os.getloadavg()[0]:.1f} (other work on this machine)")
-    server_args = ["--log-level", "WARNING", *shlex.split(args.server_args)]
+    server_args = ["--log-level", "WARNING", *BOT_FLAGS, *shlex.split(args.server_args)]
     server = LiveServer(server_args).start()
     print(f"game server pid {server.pid} on {HOST}:{server.port} ({' '.join(server_args)})")
     try:

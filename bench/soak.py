@@ -47,7 +47,14 @@ import msgpack  # noqa: E402
 from websockets.asyncio.client import ClientConnection  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from bench.load import ProcessProbe, decode, open_ws, raise_fd_limit, scrape  # noqa: E402
+from bench.load import (  # noqa: E402
+    BOT_FLAGS,
+    ProcessProbe,
+    decode,
+    open_ws,
+    raise_fd_limit,
+    scrape,
+)
 from protocol import messages as m  # noqa: E402
 from tests.fuzz.liveserver import LiveServer  # noqa: E402
 
@@ -286,7 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     raise_fd_limit()
-    server = LiveServer(["--log-level", "WARNING", *shlex.split(args.server_args)]).start()
+    server = LiveServer(
+        ["--log-level", "WARNING", *BOT_FLAGS, *shlex.split(args.server_args)]
+    ).start()
     print(f"server pid {server.pid} on 127.0.0.1:{server.port}; soak {args.minutes} min")
     try:
         result = asyncio.run(soak(args, server))
