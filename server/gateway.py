@@ -110,7 +110,7 @@ class Gateway:
     def _hello_overdue(self, client: Client) -> None:
         if client.player is None and client.open:
             client.hit(HELLO_TIMEOUT)
-            log.info("closing a connection that sent no hello", extra={"address": client.address})
+            log.info("closing a connection that sent no hello", extra=client.log_fields())
             client.close(1008, "no hello in time")
 
     def _count_close(self, exc: ConnectionClosed) -> None:

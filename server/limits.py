@@ -150,24 +150,9 @@ class Limits:
         out = []
         if self.max_frame < 1024:
             out.append("max_frame must be at least 1024 bytes (a hello with its token)")
-        for name in ("rate", "aim_rate", "chat_rate", "open_timeout", "hello_timeout"):
-            if getattr(self, name) < 0:
-                out.append(f"{name} must be 0 or more")
-        for name in ("ping_interval", "ping_timeout"):
-            if getattr(self, name) < 0:
-                out.append(f"{name} must be 0 or more")
-        counts = (
-            "burst",
-            "aim_burst",
-            "chat_burst",
-            "abuse_limit",
-            "conns_per_address",
-            "lag_limit",
-            "invite_guesses",
-            "invite_guesses_per_address",
-        )
-        for name in counts:
-            if getattr(self, name) < 0:
+        for name in _NOT_NEGATIVE:
+            value = getattr(self, name)
+            if not value >= 0:  # (NaN too)
                 out.append(f"{name} must be 0 or more")
         for name, rate, burst in (
             ("rate", self.rate, self.burst),
@@ -186,6 +171,26 @@ class Limits:
             if origin not in (SELF_ORIGIN, ANY_ORIGIN) and normalize_origin(origin) is None:
                 out.append(f"origins: {origin!r} is not scheme://host[:port], self or *")
         return out
+
+
+#: Settings where a negative value means nothing (0 switches the limit off).
+_NOT_NEGATIVE = (
+    "rate",
+    "burst",
+    "aim_rate",
+    "aim_burst",
+    "chat_rate",
+    "chat_burst",
+    "abuse_limit",
+    "conns_per_address",
+    "open_timeout",
+    "hello_timeout",
+    "ping_interval",
+    "ping_timeout",
+    "lag_limit",
+    "invite_guesses",
+    "invite_guesses_per_address",
+)
 
 
 # --- buckets ------------------------------------------------------------------------------
