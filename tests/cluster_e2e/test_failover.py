@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import redis
+
 from protocol import messages as m
 from tests.cluster_e2e.clients import (
     Table,
@@ -134,3 +136,70 @@ async def test_owner_killed_mid_match_the_room_moves_and_the_match_finishes(
     seen = sorted({r.seq for lives in first_lives.values() for p in lives for r in shot_results(p)})
     assert shots == seen  # every shot in the log was seen by the players, and vice versa
     assert [n.trouble() for n in (n2, n3)] == [[], []]
+
+
+async def test_owner_stopped_gracefully_hands_its_rooms_over_at_once(cluster: Cluster) -> None:
+    n1, _, n3 = cluster.nodes
+    room, ana, ben, cleo = await start_match(cluster, race_to=1)
+    table = Table(players=[ana, ben], watchers=[cleo])
+    await table.turn(prefer="pocket")
+    before = table.table()
+    last_seq = max(room_events(cleo))
+
+    assert await asyncio.to_thread(n1.terminate) == 0  # SIGTERM: saves, gives the lease up
+    assert await closed(ana) == 1001
+    ana = await open_peer(cluster.nginx.ws_url, "Ana", token=ana.token)
+    snapshots = [await fresh_snapshot(peer, last_seq) for peer in (ana, ben, cleo)]
+    for snapshot in snapshots:
+        assert snapshot.view.table is not None and same_play(snapshot.view.table, before)
+    table = Table(players=[ana, ben], watchers=[cleo])
+    await asyncio.wait_for(
+        asyncio.gather(*(p.catch_up(max(s.seq for s in snapshots)) for p in table.everyone)),
+        WAIT,
+    )
+    for peer in table.everyone:
+        peer.inbox.clear()
+    for _ in range(150):
+        if table.table().match_over:
+            break
+        await table.turn(prefer="nine")
+    assert table.table().match_over
+    document = await asyncio.to_thread(fetch_replay, n3.http_url, room)
+    check_history(document, [[ana], [ben], [cleo]])
+    assert cluster.trouble() == []
+
+
+async def test_a_room_whose_players_all_lost_their_node_is_taken_over_by_itself(
+    cluster: Cluster,
+) -> None:
+    """Nobody else has a client in the room: a sweep finds its lease gone and adopts it, so
+    its clocks and grace periods run on; its players come back to it through nginx."""
+    n1 = cluster.nodes[0]
+    ana = await open_peer(n1.ws_url, "Ana")
+    ben = await open_peer(n1.ws_url, "Ben")
+    created = await ana.request({"t": "create", "settings": {"first_break": "draw"}})
+    assert isinstance(created, m.Joined)
+    assert isinstance(await ben.request({"t": "join", "room": created.room}), m.Joined)
+    assert isinstance(await ana.request({"t": "ready"}), m.Ok)
+    assert isinstance(await ben.request({"t": "ready"}), m.Ok)
+    draw = await ana.expect(m.LagResult)
+    table = Table(players=[ana, ben])
+    await table.settle(draw.seq + 1)
+    result = await table.turn(prefer="pocket")
+
+    n1.kill()
+    store = redis.Redis.from_url(cluster.redis.url)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while True:
+        holder = store.get(f"room:{created.room}:lease")
+        if holder is not None and not holder.decode().endswith(":n1"):
+            break
+        assert loop.time() < deadline, "nobody took the room over"
+        await asyncio.sleep(0.1)
+
+    back = await open_peer(cluster.nginx.ws_url, "Ben", token=ben.token)
+    assert welcome_of(back).room == created.room
+    snapshot = await fresh_snapshot(back, result.seq)
+    assert snapshot.view.table is not None and same_play(snapshot.view.table, result.table)
+    assert cluster.trouble() == []
