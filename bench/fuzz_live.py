@@ -42,8 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--server-args",
-        # The storm sends far past the default message rate (as the suite's main storm).
-        default="--workers 1 --rate 0 --abuse-limit 0",
+        # The storm sends far past the default message rate and guesses invite codes all
+        # the time (as the suite's main storm does).
+        default="--workers 1 --rate 0 --abuse-limit 0 --invite-guesses 0 "
+        "--invite-guesses-per-address 0",
         help="extra flags for python -m server",
     )
     args = parser.parse_args(argv)

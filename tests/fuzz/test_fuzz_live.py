@@ -43,10 +43,14 @@ STORM_FRAMES = int(os.environ.get("NINEPOOL_FUZZ_FRAMES", "100000"))
 
 
 #: The storm sends hundreds of frames a second per connection, far past the default rate
-#: limits: with them on nearly every frame would be answered `rate_limited` and never reach
-#: a handler. This server keeps every other limit (aim previews and chat included) and
-#: never closes for rate; `test_storm_at_the_default_limits` runs the defaults.
-UNMETERED = ["--rate", "0", "--abuse-limit", "0"]
+#: limits, and hundreds of wrong invite codes from one address: with the limits on nearly
+#: every frame would be answered `rate_limited` and never reach a handler. This server keeps
+#: every other limit (aim previews and chat included), never closes for rate and lets
+#: every join through; `test_storm_at_the_default_limits` runs the defaults.
+UNMETERED = [
+    *("--rate", "0", "--abuse-limit", "0"),
+    *("--invite-guesses", "0", "--invite-guesses-per-address", "0"),
+]
 
 
 @pytest.fixture(scope="module")
