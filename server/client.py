@@ -63,8 +63,13 @@ CATCH_UP_POLL = 0.2
 SNAPSHOT_WAIT = 5.0
 #: The window in which a spectator's lags are counted against `--lag-limit` (seconds).
 LAG_WINDOW = 600.0
-#: How every snapshot frame starts: msgspec writes the tag first, `{"t": "snapshot", …}`.
+#: How every snapshot and error frame starts: msgspec writes the tag first.
 _SNAPSHOT_HEAD = b"\xa1t\xa8snapshot"
+_ERROR_HEAD = b"\xa1t\xa5error"
+#: The request id of the resync a connection that caught up asks its room for on its own
+#: behalf. It must be a valid id (in a cluster the request travels to the room's node and
+#: is decoded there like any client's); the answer leaves here with `id` null.
+SKIP_AHEAD_ID = 2**31 - 1
 
 
 class Client:
@@ -96,6 +101,8 @@ class Client:
         self.behind = False
         #: Caught up, waiting (until this loop time) for the snapshot that skips it ahead.
         self.resync_until: float | None = None
+        #: Skip-ahead resyncs asked for and not answered yet.
+        self._skip_aheads = 0
         #: Broadcast frames skipped so far.
         self.skipped = 0
         self._lags: deque[float] = deque()
@@ -164,8 +171,14 @@ class Client:
                 self.skipped += 1
                 self._fall_behind()
                 return
-        elif self.resync_until is not None and _SNAPSHOT_HEAD in data[:16]:
-            self.resync_until = None  # the room as it is now: broadcasts follow on from it
+        else:
+            if self._skip_aheads:
+                answer = self._skip_ahead_answer(data)
+                if answer is None:
+                    return
+                data = answer
+            if self.resync_until is not None and _SNAPSHOT_HEAD in data[:16]:
+                self.resync_until = None  # the room as it is now: broadcasts follow from it
         broadcast([self.ws], data)
         if self.metrics is not None:
             self.metrics.frames_out.inc()
@@ -180,6 +193,23 @@ class Client:
         if self._lags:
             fields["lags"] = len(self._lags)
         return fields
+
+    def _skip_ahead_answer(self, data: bytes) -> bytes | None:
+        """The room's answer to a skip-ahead resync goes out as a snapshot nobody asked for
+        (`id` null); its refusal (the room closed meanwhile) does not go out at all."""
+        head = data[:16]
+        if _SNAPSHOT_HEAD in head:
+            snapshot = msgspec.msgpack.decode(data, type=m.Snapshot)
+            if snapshot.id == SKIP_AHEAD_ID:
+                self._skip_aheads -= 1
+                return encode(msgspec.structs.replace(snapshot, id=None))
+        elif _ERROR_HEAD in head:
+            error = msgspec.msgpack.decode(data, type=m.Error)
+            if error.id == SKIP_AHEAD_ID:
+                self._skip_aheads -= 1
+                self.resync_until = None
+                return None
+        return data
 
     def _awaiting_snapshot(self) -> bool:
         if self.resync_until is None:
@@ -228,7 +258,8 @@ class Client:
         from server.room import Request  # the room imports this module
 
         self.resync_until = asyncio.get_running_loop().time() + SNAPSHOT_WAIT
-        room.post(Request(self, _skip_ahead()))
+        self._skip_aheads += 1
+        room.post(Request(self, m.Resync(id=SKIP_AHEAD_ID)))
 
     def send_message(self, message: msgspec.Struct) -> None:
         self.send(encode(message))
@@ -260,9 +291,3 @@ def fan_out(clients: list[Client], data: bytes) -> None:
     """Send one encoded frame to many clients (a broadcast: see `Client.send_event`)."""
     for client in clients:
         client.send_event(data)
-
-
-def _skip_ahead() -> m.Resync:
-    """A resync the server asks for on a client's behalf: without a request id, so the
-    snapshot answering it goes out as one the client did not ask for (`id` null)."""
-    return msgspec.structs.replace(m.Resync(id=0), id=None)

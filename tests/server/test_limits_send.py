@@ -15,7 +15,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 from protocol import messages as m
+from protocol.codec import decode_client, encode
 from server.app import GameServer
+from server.client import SKIP_AHEAD_ID
 from server.limits import Limits
 from tests.server.conftest import ServerFactory
 from tests.server.support import Peer, open_peer
@@ -231,3 +233,10 @@ async def test_lobby_updates_are_never_skipped_outside_a_room(
     assert {update.info.room for update in updates} == set(hosts)
     assert hits(server, "send_lag") == 0
     await hang_up(slow)
+
+
+def test_the_skip_ahead_resync_is_a_valid_request_anywhere() -> None:
+    # In a cluster the resync travels to the node that owns the room and is decoded there
+    # as any client's request: it must pass the client schema.
+    message = decode_client(encode(m.Resync(id=SKIP_AHEAD_ID)))
+    assert isinstance(message, m.Resync) and message.id == SKIP_AHEAD_ID
