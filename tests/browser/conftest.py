@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,8 @@ def server() -> Iterator[Server]:
     if url is None:
         proc.kill()
         pytest.fail("the server did not start:\n" + "".join(lines))
+    # Keep draining the server's output: a full pipe would stall its logging, and so the server.
+    threading.Thread(target=lines.extend, args=(proc.stdout,), daemon=True).start()
     try:
         yield Server(url=url, process=proc, output=lines)
     finally:
