@@ -24,7 +24,7 @@ $(NODE_STAMP): client_web/package.json
 
 ## Run the server (one process, embedded store) and print the URL to open.
 run: setup
-	$(PY) -m server
+	$(PY) -m server --log-format text
 
 ## Install everything the tests need, then run the whole suite.
 test: setup system-deps lint typecheck conformance test-js test-py
