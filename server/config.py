@@ -161,7 +161,13 @@ def config_from_args(
     if args.spectator_cap < 0:
         parser.error("--spectator-cap must be 0 or more")
     secret_given = bool(args.secret)
-    secret = args.secret.encode() if secret_given else secrets.token_bytes(32)
+    store = store_url(parser, args)
+    if secret_given:
+        secret = args.secret.encode()
+    else:
+        kept = lone_node_secret(store)
+        secret_given = kept is not None
+        secret = kept if kept is not None else secrets.token_bytes(32)
     return Config(
         host=args.host,
         port=args.port,
@@ -169,7 +175,7 @@ def config_from_args(
         log_level=args.log_level,
         shot_clock=args.shot_clock,
         grace=args.grace,
-        store=store_url(parser, args),
+        store=store,
         secret=secret,
         secret_given=secret_given,
         seed=args.seed,
@@ -178,6 +184,34 @@ def config_from_args(
         **_cluster_settings(parser, args),
         **_guard_settings(parser, args),
     )
+
+
+def lone_node_secret(store: str) -> bytes | None:
+    """The session-token key kept beside a SQLite store, made on first use.
+
+    A lone node resumes every room after a restart; its players must be able to reclaim
+    their seats with the tokens they hold, so the key that signs them has to survive the
+    restart too. It lives next to the database (`session-secret`, readable by the owner
+    only). Other stores return None: nodes of a cluster share `--secret` instead.
+    """
+    if not store.startswith("sqlite://"):
+        return None
+    database = Path(store.removeprefix("sqlite://"))
+    path = database.parent / "session-secret"
+    try:
+        if path.exists():
+            key = path.read_bytes().strip()
+            if len(key) < 32:
+                raise SystemExit(f"{path} holds a key shorter than 32 bytes; delete it to renew")
+            return key
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_hex(32).encode()
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as file:
+            file.write(key + b"\n")
+        return key
+    except OSError as exc:
+        raise SystemExit(f"cannot keep the session key at {path}: {exc}") from exc
 
 
 # --- many nodes, and how long finished rooms are kept ---------------------------------
