@@ -158,6 +158,14 @@ def aim(table: m.TableView) -> tuple[float, float]:
 # --- shot latency ---------------------------------------------------------------------------
 
 
+async def after_draw(players: list[Client], draw: m.LagResult) -> None:
+    """The draw's winner chooses to break (R3, O6), if the server asks; then the rack."""
+    if draw.table is not None or draw.winner is None:
+        return
+    await players[draw.winner].send({"t": "lag_choice", "choice": "break"})
+    await players[0].wait_for(m.Ruling)
+
+
 @dataclass
 class Match:
     label: str
@@ -179,7 +187,7 @@ class Match:
             if table.match_over:
                 for player in self.players:
                     await player.send({"t": "rematch"})
-                await ana.wait_for(m.LagResult)
+                await after_draw(self.players, await ana.wait_for(m.LagResult))
                 continue
             assert table.turn is not None
             if table.choice_pending:
@@ -223,7 +231,7 @@ async def set_up_match(label: str, ana_node: Node, ben_node: Node, watch: list[N
         watchers.append(watcher)
     await ana.send({"t": "ready"})
     await ben.send({"t": "ready"})
-    await ana.wait_for(m.LagResult)
+    await after_draw([ana, ben], await ana.wait_for(m.LagResult))
     for client in [ana, ben, *watchers]:
         with contextlib.suppress(TimeoutError):
             while True:  # the snapshots of the start

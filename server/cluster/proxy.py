@@ -105,6 +105,8 @@ class RoomProxy:
             self._put("gone", command.client)
         elif isinstance(command, Reattach):
             self._put("reattach", command.client)
+        elif isinstance(command, Rejoin):
+            self._put("rejoin", command.client, role=command.role)
         elif isinstance(command, Enter):
             self.enter(command.client, command.request_id, command.role, invited=True)
         elif isinstance(command, Shutdown) and not command.done.done():

@@ -103,6 +103,18 @@ class Table:
             await asyncio.wait_for(peer.catch_up(seq), WAIT)
             peer.inbox.clear()
 
+    async def begin(self, draw: m.LagResult) -> None:
+        """After the lag or the draw: the winner chooses to break when asked to (R3, O6);
+        returns once every peer has the first rack."""
+        await self.settle(draw.seq + 1)
+        if draw.table is not None or draw.winner is None:
+            return  # a server that lets the winner break at once
+        chooser = self.players[draw.winner]
+        reply = await chooser.request({"t": "lag_choice", "choice": "break"})
+        assert isinstance(reply, m.Ok), reply
+        snapshot = await chooser.expect(m.Snapshot, WAIT)
+        await self.settle(snapshot.seq)
+
     async def turn(self, prefer: str = "nine") -> m.ShotResult:
         """The player to act plays one shot (placing the cue ball first with ball in
         hand); returns its result once everyone has it."""

@@ -52,7 +52,7 @@ async def test_players_on_two_nodes_play_a_match_watched_from_the_third(
     assert isinstance(await ben.request({"t": "ready"}), m.Ok)
     draw = await cleo.expect(m.LagResult)
     table = Table(players=[ana, ben], watchers=[cleo])
-    await table.settle(draw.seq + 1)
+    await table.begin(draw)
 
     for _ in range(150):
         if table.table().match_over:

@@ -42,7 +42,7 @@ async def start_match(cluster: Cluster, race_to: int) -> tuple[str, Peer, Peer, 
     assert isinstance(await ana.request({"t": "ready"}), m.Ok)
     assert isinstance(await ben.request({"t": "ready"}), m.Ok)
     draw = await cleo.expect(m.LagResult)
-    await Table(players=[ana, ben], watchers=[cleo]).settle(draw.seq + 1)
+    await Table(players=[ana, ben], watchers=[cleo]).begin(draw)
     return room, ana, ben, cleo
 
 
@@ -184,7 +184,7 @@ async def test_a_room_whose_players_all_lost_their_node_is_taken_over_by_itself(
     assert isinstance(await ben.request({"t": "ready"}), m.Ok)
     draw = await ana.expect(m.LagResult)
     table = Table(players=[ana, ben])
-    await table.settle(draw.seq + 1)
+    await table.begin(draw)
     result = await table.turn(prefer="pocket")
 
     n1.kill()

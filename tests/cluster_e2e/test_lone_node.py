@@ -45,7 +45,7 @@ async def test_lone_node_restarted_on_its_file_resumes_the_match(tmp_path: Path,
         assert isinstance(await ben.request({"t": "ready"}), m.Ok)
         draw = await ana.expect(m.LagResult)
         table = Table(players=[ana, ben])
-        await table.settle(draw.seq + 1)
+        await table.begin(draw)
         for _ in range(3):
             await table.turn(prefer="pocket")
         before = table.table()

@@ -19,9 +19,15 @@ async def play_one_shot_and_leave(server_peers: tuple[Peer, Peer]) -> str:
     await ana.request({"t": "ready"})
     await ben.request({"t": "ready"})
     draw = await ana.expect(m.LagResult)
-    assert draw.table is not None and draw.table.turn is not None
-    shooter = (ana, ben)[draw.table.turn]
-    assert isinstance(await shooter.request(scripting.break_shot(draw.table)), m.Ok)
+    assert draw.winner is not None
+    first = draw.table
+    if first is None:  # the winner chooses who breaks (R3, O6)
+        winner = (ana, ben)[draw.winner]
+        assert isinstance(await winner.request({"t": "lag_choice", "choice": "break"}), m.Ok)
+        first = (await winner.expect(m.Ruling)).table
+    assert first is not None and first.turn is not None
+    shooter = (ana, ben)[first.turn]
+    assert isinstance(await shooter.request(scripting.break_shot(first)), m.Ok)
     await ana.expect(m.ShotResult)
     for peer in (ana, ben):
         assert isinstance(await peer.request({"t": "leave"}), m.Ok)
