@@ -648,8 +648,11 @@ class ClusterNode:
             if client is None or client.closed:
                 continue
             proxy = room_of(client)
+            if proxy is None:
+                client.send(item.frame)  # a reply after leaving (or to a refused join)
+                continue
             if not isinstance(proxy, RoomProxy):
-                continue  # not relayed any more (the room is here now, or it left)
+                continue  # in a room of this node now: whatever comes from elsewhere is stale
             if not proxy.heard(sender, item.epoch):
                 continue  # from an owner that has been replaced since
             member = proxy.members.get(client)
