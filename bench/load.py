@@ -169,6 +169,17 @@ class Member:
         self.replies: dict[int, asyncio.Future[Any]] = {}
         self.next_id = 0
         self.reader: asyncio.Task[None] | None = None
+        self.choice: asyncio.Task[Any] | None = None
+
+    def _choose_breaker(self, view: m.RoomView) -> None:
+        """R3/O6: when this bot wins the draw it chooses to break (once per match)."""
+        if view.lag_choice is None:
+            self.choice = None
+            return
+        seat = view.seats[view.lag_choice]
+        if seat is not None and seat.name == self.name and self.choice is None:
+            request = self.request({"t": "lag_choice", "choice": "break"})
+            self.choice = asyncio.get_running_loop().create_task(request)
 
     async def open(self, url: str, source: str | None) -> None:
         self.ws = await open_ws(url, source)
@@ -197,7 +208,10 @@ class Member:
                 if head.t == "shot_result":
                     self.table.delivered(self, now, raw if self.player else None)
                 elif head.t in ("lag_result", "snapshot") and self.player:
-                    self.table.update(decode(raw))
+                    message = decode(raw)
+                    self.table.update(message)
+                    if isinstance(message, m.Snapshot):
+                        self._choose_breaker(message.view)
                 elif head.t == "match_over" and self.player:
                     self.table.finished = True
                 if head.id is not None and head.t != "snapshot":

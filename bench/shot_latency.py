@@ -160,6 +160,14 @@ class Client:
             await asyncio.wait_for(self.got.wait(), max(0.01, deadline - loop.time()))
 
 
+async def break_first(players: list[Client], draw: m.LagResult) -> None:
+    """R3/O6: the draw winner chooses who breaks; these bots always break themselves."""
+    assert draw.winner is not None
+    await players[draw.winner].send({"t": "lag_choice", "choice": "break"})
+    while (await players[0].wait_for(m.Ruling)).action != "lag_choice":
+        pass
+
+
 async def open_client(port: int, name: str) -> tuple[Client, asyncio.Task[None]]:
     ws = await connect(f"ws://127.0.0.1:{port}/ws", compression=None, max_size=2**22)
     client = Client(ws, name)
@@ -207,7 +215,7 @@ async def drive(port: int, shots: int) -> tuple[list[Sample], float]:
     everyone = players + watchers
     await ana.send({"t": "ready"})
     await ben.send({"t": "ready"})
-    await ana.wait_for(m.LagResult)
+    await break_first(players, await ana.wait_for(m.LagResult))
 
     samples: list[Sample] = []
     started = time.perf_counter()
@@ -217,7 +225,7 @@ async def drive(port: int, shots: int) -> tuple[list[Sample], float]:
         if table.match_over:
             for player in players:
                 await player.send({"t": "rematch"})
-            await ana.wait_for(m.LagResult)
+            await break_first(players, await ana.wait_for(m.LagResult))
             continue
         assert table.turn is not None
         shooter = players[table.turn]

@@ -83,6 +83,17 @@ class Client:
         self.results: asyncio.Queue[m.ShotResult] = asyncio.Queue()
         self.started = asyncio.Event()
         self.reader: asyncio.Task[None] | None = None
+        self.choice: asyncio.Task[m.ServerMessage] | None = None
+
+    def _choose_breaker(self, view: m.RoomView) -> None:
+        """R3/O6: when this bot wins the draw it chooses to break (once per match)."""
+        if view.lag_choice is None:
+            self.choice = None
+            return
+        seat = view.seats[view.lag_choice]
+        if seat is not None and seat.name == self.name and self.choice is None:
+            request = self.request({"t": "lag_choice", "choice": "break"})
+            self.choice = asyncio.get_running_loop().create_task(request)
 
     async def open(self, url: str) -> None:
         self.ws = await open_ws(url)
@@ -112,6 +123,7 @@ class Client:
                     if not future.done():
                         future.set_result(message)
                 if isinstance(message, m.Snapshot):
+                    self._choose_breaker(message.view)
                     if message.view.table is not None:
                         self.table = message.view.table
                     if message.view.status == "playing":

@@ -262,7 +262,14 @@ function applyEvent(m) {
     case "ruling": {
       app.tableVersion++;
       app.table = m.table;
-      if (app.view) app.view.table = m.table;
+      if (app.view) {
+        app.view.table = m.table;
+        if (m.action === "lag_choice") {
+          app.view.status = "playing";
+          app.view.lag_choice = null;
+        }
+      }
+      if (m.action === "lag_choice") renderer.newRack();
       const d = describeRuling(/** @type {any} */ (m), names());
       log(d.headline, d.tone, d.details);
       return;
@@ -381,6 +388,8 @@ function applyLag(m) {
       renderer.newRack();
     } else if (app.view) {
       app.view.lagged = [];
+      // R3/O6: the winner now chooses who breaks (the snapshot that follows says so too).
+      app.view.lag_choice = m.winner;
     }
     log(describeLag(/** @type {any} */ (m), names()), "neutral", []);
   };
@@ -756,6 +765,9 @@ function wire() {
   $("choose-shoot").addEventListener("click", () => choose("shoot"));
   $("choose-pass").addEventListener("click", () => choose("pass"));
   /** @type {HTMLDialogElement} */ ($("choice-dialog")).addEventListener("cancel", (e) => e.preventDefault());
+  $("lag-break").addEventListener("click", () => chooseBreaker("break"));
+  $("lag-give").addEventListener("click", () => chooseBreaker("give"));
+  /** @type {HTMLDialogElement} */ ($("lag-dialog")).addEventListener("cancel", (e) => e.preventDefault());
   $("replay-last").addEventListener("click", () => {
     const m = app.lastShot;
     if (!m || app.anim) return;
@@ -786,6 +798,16 @@ function wire() {
 async function choose(choice) {
   /** @type {HTMLDialogElement} */ ($("choice-dialog")).close();
   const ok = await act({ t: "choose", choice });
+  if (!ok) renderTableUi();
+}
+
+/**
+ * R3/O6: the lag winner breaks the first game or gives the break away.
+ * @param {"break" | "give"} choice
+ */
+async function chooseBreaker(choice) {
+  /** @type {HTMLDialogElement} */ ($("lag-dialog")).close();
+  const ok = await act({ t: "lag_choice", choice });
   if (!ok) renderTableUi();
 }
 

@@ -142,6 +142,9 @@ export function prompt() {
   }
   if (st === "lag") {
     const me = mySeat();
+    const chooser = app.view.lag_choice ?? null;
+    if (chooser !== null && me !== null && chooser === me) return `You won the lag: break, or let ${n[1 - me]} break (R3).`;
+    if (chooser !== null) return `${n[chooser]} won the lag and chooses who breaks (R3).`;
     if (me !== null && !(app.view.lagged ?? []).includes(me)) return "Lag for the break: play your lag shot.";
     return "The lag: waiting for both players.";
   }
@@ -240,6 +243,13 @@ export function renderTableUi() {
   const choose = !!t && t.choice_pending && t.turn === me && !app.anim && playing;
   if (choose && !dlg.open) dlg.show();
   if (!choose && dlg.open) dlg.close();
+
+  // R3/O6: the lag winner chooses who breaks.
+  const lagDlg = /** @type {HTMLDialogElement} */ ($("lag-dialog"));
+  const chooseBreak = st === "lag" && me !== null && app.view.lag_choice === me && !app.anim;
+  if (chooseBreak) $("lag-give").textContent = `Let ${names()[1 - me]} break`;
+  if (chooseBreak && !lagDlg.open) lagDlg.show();
+  if (!chooseBreak && lagDlg.open) lagDlg.close();
 
   // A description of the table for screen readers.
   const balls = (t?.balls ?? []).map((/** @type {Vec | null} */ p, /** @type {number} */ n) => (p && n > 0 ? String(n) : null)).filter(Boolean);

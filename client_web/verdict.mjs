@@ -231,6 +231,15 @@ export function describeRuling(ruling, names) {
       };
     case "extension":
       return { headline: `${by} takes a shot-clock extension (O3)`, tone: "neutral", details };
+    case "lag_choice":
+      return {
+        headline:
+          next.breaker === ruling.by
+            ? `${by} chooses to break the first game (R3)`
+            : `${by} lets ${who(names, next.breaker ?? null)} break the first game (R3)`,
+        tone: "neutral",
+        details,
+      };
     default:
       return { headline: `${by}: ${ruling.action}`, tone: "neutral", details };
   }
@@ -243,13 +252,13 @@ export function describeRuling(ruling, names) {
  */
 export function describeLag(lag, names) {
   if (lag.method === "draw") {
-    return lag.winner === null ? "Draw for the break: no result" : `${who(names, lag.winner)} wins the draw and breaks (O6)`;
+    return lag.winner === null ? "Draw for the break: no result" : `${who(names, lag.winner)} wins the draw and chooses who breaks (R3, O6)`;
   }
   const parts = lag.lags.map((l) =>
     l.distance === null
       ? `${who(names, l.seat)}: ${l.fault || "does not count"}`
       : `${who(names, l.seat)}: ${(l.distance * 100).toFixed(1)} cm from the head rail`,
   );
-  const head = lag.winner === null ? "Lag again — no winner (O6)" : `${who(names, lag.winner)} wins the lag and breaks (O6)`;
+  const head = lag.winner === null ? "Lag again — no winner (O6)" : `${who(names, lag.winner)} wins the lag and chooses who breaks (R3, O6)`;
   return `${head}. ${parts.join(", ")}`;
 }

@@ -38,6 +38,7 @@ CHOICE_PENDING: Final = "choice_pending"
 NO_CHOICE_PENDING: Final = "no_choice_pending"
 NO_LAG: Final = "no_lag"
 ALREADY_LAGGED: Final = "already_lagged"
+NO_LAG_CHOICE: Final = "no_lag_choice"
 NO_SHOT_CLOCK: Final = "no_shot_clock"
 NO_EXTENSIONS: Final = "no_extensions"
 NO_STALEMATE_PROPOSAL: Final = "no_stalemate_proposal"
@@ -88,6 +89,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     NO_CHOICE_PENDING: "There is no shoot/pass choice to make.",
     NO_LAG: "There is no lag being played in this room.",
     ALREADY_LAGGED: "This player has already played the lag shot.",
+    NO_LAG_CHOICE: "There is no choice of the first breaker to make (R3, O6).",
     NO_SHOT_CLOCK: "The room plays without a shot clock.",
     NO_EXTENSIONS: "No shot-clock extensions left in this game (O3).",
     NO_STALEMATE_PROPOSAL: "There is no stalemate proposal from the opponent to accept (R14).",

@@ -204,6 +204,13 @@ class Choose(ClientMessage, tag="choose"):
     choice: Literal["shoot", "pass"]
 
 
+class LagChoice(ClientMessage, tag="lag_choice"):
+    """The lag (or draw) winner decides who breaks the first game (R3, O6): `break`
+    themself, or `give` the break to the opponent."""
+
+    choice: Literal["break", "give"]
+
+
 class Concede(ClientMessage, tag="concede"):
     """Concede the game or the whole match (O4)."""
 
@@ -250,6 +257,7 @@ AnyClientMessage = (
     | Aim
     | Shot
     | LagShot
+    | LagChoice
     | Choose
     | Concede
     | Stalemate
@@ -461,6 +469,8 @@ class RoomView(Struct, frozen=True):
     #: Seats that have played the lag shot while `status` is "lag".
     lagged: list[Seat]
     inflight: InFlight | None
+    #: The lag (or draw) winner who must now choose who breaks (R3, O6); None otherwise.
+    lag_choice: Seat | None = None
 
 
 class Snapshot(ServerMessage, tag="snapshot"):
@@ -509,6 +519,7 @@ class Ruling(ServerMessage, tag="ruling"):
         "clock_expired",
         "forfeit",
         "extension",
+        "lag_choice",
     ]
     verdict: VerdictView | None
     table: TableView

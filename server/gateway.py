@@ -49,6 +49,7 @@ ROOM_MESSAGES = (
     m.Aim,
     m.Shot,
     m.LagShot,
+    m.LagChoice,
     m.Choose,
     m.Concede,
     m.Stalemate,

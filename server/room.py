@@ -57,6 +57,8 @@ log = logging.getLogger(__name__)
 Status = Literal["waiting", "lag", "playing", "finished"]
 
 CLOCK_WARNING_SECONDS = 10.0
+#: Seconds the lag winner has to choose who breaks when the room has no shot clock (O6).
+LAG_CHOICE_SECONDS = 30.0
 
 
 class RoomHost(Protocol):
@@ -180,6 +182,8 @@ class RoomRecord(msgspec.Struct):
     #: Seconds left on the shot clock when the record was written (None: not running).
     clock_left: float | None
     closed: bool = False
+    #: The lag (or draw) winner still choosing who breaks (R3, O6); None otherwise.
+    lag_winner: int | None = None
     #: Shots and lag shots played in the room's life: a room closed without one is
     #: deleted, a room with one keeps its log for replays (`Store.retire`).
     shots: int = 0
@@ -252,6 +256,8 @@ class Room:
         self.match = 0
         self.shots = 0
         self.lag_shots: dict[int, m.LagShot] = {}
+        #: The lag (or draw) winner while it chooses who breaks (R3, O6).
+        self.lag_winner: int | None = None
         self.rematch: set[int] = set()
         self.extensions = [settings.extensions, settings.extensions]
         self.clock = ClockState()
@@ -531,9 +537,7 @@ class Room:
             step = apply_action(self.table, rules.Concede(by=seat_player(index), what="match"))
             events += self._after_step(step, "concede_match", index)
         elif self.status == "lag":
-            self.status = "waiting"
-            self.table = None
-            self.lag_shots.clear()
+            self._back_to_waiting()
         client.ok(request_id)
         client.room = None
         self._free_seat(index)
@@ -591,6 +595,8 @@ class Room:
             await self._rematch(client, seat, message)
         elif isinstance(message, m.LagShot):
             await self._lag_shot(client, seat, message)
+        elif isinstance(message, m.LagChoice):
+            await self._lag_choice(client, seat, message)
         else:
             await self._table_request(client, seat, message)
 
@@ -633,6 +639,7 @@ class Room:
         self.match += 1
         self.rematch.clear()
         self.lag_shots.clear()
+        self.lag_winner = None
         self.inflight = None
         self.extensions = [self.settings.extensions, self.settings.extensions]
         self.table = new_table(rules_settings(self.settings), self.seed, self.match, None)
@@ -641,22 +648,20 @@ class Room:
             return [self._snapshot_event()]
         # O6: a fair draw from the room's seeded source.
         winner = random.Random(rack_seed(self.seed, self.match, 0)).randrange(2)
-        step = decide_lag(self.table, seat_player(winner))
-        self.table = step.table
-        self.status = "playing"
-        self._restart_clock(0.0)
+        self.status = "lag"
+        self._await_lag_choice(winner, 0.0)
         lag = m.LagResult(
             room=self.id,
             seq=self._next_seq(),
             method="draw",
             lags=[],
             winner=winner,
-            table=self._table_view(),
+            table=None,
         )
         return [lag, self._snapshot_event()]
 
     async def _lag_shot(self, client: Client, index: int, message: m.LagShot) -> None:
-        if self.status != "lag" or self.table is None:
+        if self.status != "lag" or self.table is None or self.lag_winner is not None:
             raise TableError(errors.NO_LAG, "no lag is being played")
         if index in self.lag_shots:
             raise TableError(errors.ALREADY_LAGGED, "the lag shot is already played")
@@ -682,22 +687,65 @@ class Room:
         elif distances[1] is not None and (distances[0] is None or distances[1] < distances[0]):
             winner = 1
         self.lag_shots.clear()
-        table_out: m.TableView | None = None
         if winner is not None:
-            step = decide_lag(self.table, seat_player(winner))
-            self.table = step.table
-            self.status = "playing"
-            self._restart_clock(max(r.duration for r in results))
-            table_out = self._table_view()
+            self._await_lag_choice(winner, max(r.duration for r in results))
         event = m.LagResult(
             room=self.id,
             seq=self._next_seq(),
             method="lag",
             lags=lags,
             winner=winner,
-            table=table_out,
+            table=None,
         )
         await self._commit([event, self._snapshot_event()])
+
+    def _lag_choice_seconds(self) -> float:
+        """Time the lag winner has to choose (the shot clock's, else 30 s)."""
+        seconds = self.settings.shot_clock
+        return float(seconds) if seconds is not None else LAG_CHOICE_SECONDS
+
+    def _await_lag_choice(self, winner: int, delay: float) -> None:
+        """R3/O6: the winner now chooses who breaks; the status stays "lag" meanwhile and,
+        if no choice comes in time (`delay` is the lag's animation), the winner breaks."""
+        self.lag_winner = winner
+        self._set_timer("lag_choice", delay + self._lag_choice_seconds())
+
+    def _decide_first_break(self, breaker: int) -> list[m.ServerMessage]:
+        """Apply the lag winner's choice: the match is under way."""
+        assert self.table is not None and self.lag_winner is not None
+        winner = self.lag_winner
+        step = decide_lag(self.table, seat_player(winner), seat_player(breaker))
+        self.lag_winner = None
+        self._cancel_timer("lag_choice")
+        self.status = "playing"
+        events = self._after_step(step, "lag_choice", winner)
+        return [*events, self._snapshot_event()]
+
+    async def _lag_choice(self, client: Client, index: int, message: m.LagChoice) -> None:
+        if self.status != "lag" or self.table is None or self.lag_winner is None:
+            raise TableError(errors.NO_LAG_CHOICE, "there is no choice of the first breaker")
+        if index != self.lag_winner:
+            raise TableError(
+                errors.NOT_YOUR_TURN, "the winner of the lag chooses who breaks (R3, O6)"
+            )
+        breaker = index if message.choice == "break" else 1 - index
+        events = self._decide_first_break(breaker)
+        client.ok(message.id)
+        await self._commit(events)
+
+    async def _lag_choice_expired(self) -> None:
+        """Nobody chose in time (the winner may have gone): the winner breaks (O6)."""
+        if self.status != "lag" or self.table is None or self.lag_winner is None:
+            return
+        await self._commit(self._decide_first_break(self.lag_winner))
+
+    def _back_to_waiting(self) -> None:
+        """A player left before the first break was decided: the lag starts over."""
+        self.status = "waiting"
+        self.table = None
+        self.lag_shots.clear()
+        self.lag_winner = None
+        self._cancel_timer("lag_choice")
 
     async def _simulate_lag(self, seat: int) -> SimResult:
         shot = self.lag_shots[seat]
@@ -974,6 +1022,8 @@ class Room:
             await self._clock_warning()
         elif kind == "clock":
             await self._clock_expired()
+        elif kind == "lag_choice":
+            await self._lag_choice_expired()
 
     async def _grace_over(self, index: int) -> None:
         seat = self.seats[index]
@@ -994,9 +1044,7 @@ class Room:
                 await self._commit(events)
                 return
         if self.status == "lag":
-            self.status = "waiting"
-            self.table = None
-            self.lag_shots.clear()
+            self._back_to_waiting()
         self._free_seat(index)
         events.append(self._snapshot_event())
         await self._commit(events)
@@ -1142,6 +1190,7 @@ class Room:
             rematch=sorted(self.rematch),
             lagged=sorted(self.lag_shots),
             inflight=inflight,
+            lag_choice=self.lag_winner if self.status == "lag" else None,
         )
 
     def _snapshot_message(self, seq: int) -> m.Snapshot:
@@ -1203,6 +1252,7 @@ class Room:
             clock_left=clock_left,
             closed=self.closed,
             shots=self.shots,
+            lag_winner=self.lag_winner,
         )
 
     async def _save(self, entries: Sequence[LogEntry]) -> None:
@@ -1231,6 +1281,11 @@ class Room:
         self.match = record.match
         self.shots = record.shots
         self.lag_shots = dict(record.lag_shots)
+        self.lag_winner = record.lag_winner
+        self._cancel_timer("lag_choice")
+        if self.status == "lag" and self.lag_winner is not None:
+            # The choice's time starts again: a restart must not rob the winner of it.
+            self._set_timer("lag_choice", self._lag_choice_seconds())
         self.rematch = set(record.rematch)
         self.extensions = list(record.extensions)
         self.inflight = None

@@ -93,9 +93,9 @@ def new_table(settings: rules.Settings, seed: int, match: int, breaker: str | No
     return Table(state=state, balls=_racked(seed, match, 1), seed=seed, match=match, racks=1)
 
 
-def decide_lag(table: Table, winner: str) -> Step:
-    """O6: the lag winner breaks the first rack."""
-    outcome = rules.apply(table.state, rules.LagResult(winner=winner))
+def decide_lag(table: Table, winner: str, breaker: str | None = None) -> Step:
+    """O6/R3: the lag winner chooses who breaks the first rack (None: the winner)."""
+    outcome = rules.apply(table.state, rules.LagResult(winner=winner, breaker=breaker))
     return _settle(table, outcome, table.balls)
 
 

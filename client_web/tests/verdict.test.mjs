@@ -132,6 +132,19 @@ test("ball lists and the lag", () => {
   assert.equal(ballList([1, 2, 3]), "the 1, the 2 and the 3");
   assert.equal(
     describeLag({ method: "lag", winner: 1, lags: [{ seat: 0, distance: null, fault: "no foot rail" }, { seat: 1, distance: 0.12, fault: "" }] }, names),
-    "Bob wins the lag and breaks (O6). Ana: no foot rail, Bob: 12.0 cm from the head rail",
+    "Bob wins the lag and chooses who breaks (R3, O6). Ana: no foot rail, Bob: 12.0 cm from the head rail",
+  );
+});
+
+test("R3 the lag winner chooses who breaks the first game", () => {
+  assert.equal(describeLag({ method: "draw", winner: 0, lags: [] }, names), "Ana wins the draw and chooses who breaks (R3, O6)");
+  const first = (/** @type {number} */ breaker) => ({ turn: breaker, ball_in_hand: "kitchen", choice_pending: false, breaker });
+  assert.equal(
+    describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first(0) }, names).headline,
+    "Ana chooses to break the first game (R3)",
+  );
+  assert.equal(
+    describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first(1) }, names).headline,
+    "Ana lets Bob break the first game (R3)",
   );
 });

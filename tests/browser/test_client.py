@@ -33,10 +33,22 @@ def start_match(open_client: OpenClient, first_break: str = "draw") -> tuple[Cli
     bob.page.wait_for_selector("#table-view:not([hidden])")
     ana.page.click("#ready")
     bob.page.click("#ready")
+    winner_chooses((ana, bob), "#lag-break")
     for c in (ana, bob):
         c.wait("a.view && a.view.status === 'playing' && !!a.table")
         c.idle()
     return ana, bob, room
+
+
+def winner_chooses(players: tuple[Client, Client], button: str) -> Client:
+    """R3/O6: the draw (or lag) winner answers the dialog (`#lag-break` or `#lag-give`);
+    `players` in seat order. Returns the winner."""
+    for c in players:
+        c.wait("a.view && a.view.status === 'lag' && a.view.lag_choice != null")
+    winner = players[players[0].state("a.view.lag_choice")]
+    winner.page.locator("#lag-dialog").wait_for(state="visible")
+    winner.page.click(button)
+    return winner
 
 
 def shooter(players: tuple[Client, Client]) -> Client:
@@ -219,12 +231,13 @@ def test_o6_lag_decides_the_break(open_client: OpenClient) -> None:
     bob.page.click("#lag-shoot")
     for c in (ana, bob):
         c.page.wait_for_function(
-            "document.getElementById('log').textContent.includes('(O6)')", timeout=60_000
+            "document.getElementById('log').textContent.includes('O6)')", timeout=60_000
         )
         c.idle()
     text = ana.page.inner_text("#log")
-    assert "wins the lag and breaks (O6)" in text or "Lag again" in text
+    assert "wins the lag and chooses who breaks (R3, O6)" in text or "Lag again" in text
     if "wins the lag" in text:
+        winner_chooses((ana, bob), "#lag-break")
         for c in (ana, bob):
             c.wait("a.view.status === 'playing' && a.table.ball_in_hand === 'kitchen'")
     assert_quiet(ana, bob)
@@ -378,6 +391,7 @@ def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
     assert "concedes the match (O4)" in ana.page.inner_text("#log")
     bob.page.click("#result-rematch")
     ana.page.click("#result-rematch")
+    winner_chooses((ana, bob), "#lag-break")
     for c in (ana, bob):
         c.wait("a.view.status === 'playing' && !a.table.match_over && a.table.rack === 1")
         c.idle()
@@ -494,6 +508,7 @@ def test_quick_match_private_code_chat_and_clock(open_client: OpenClient) -> Non
     dan.wait("a.role === 'player' && a.seat === 1")
     cleo.page.click("#ready")
     dan.page.click("#ready")
+    winner_chooses((cleo, dan), "#lag-break")
     for c in (cleo, dan):
         c.wait("a.view.status === 'playing' && !!a.table && !!a.table.clock")
         c.page.locator("#clock").wait_for(state="visible")
@@ -531,6 +546,7 @@ def test_phone_width_portrait_table(open_client: OpenClient) -> None:
     desk.page.wait_for_selector("#table-view:not([hidden])")
     phone.page.click("#ready")
     desk.page.click("#ready")
+    winner_chooses((phone, desk), "#lag-break")
     for c in (phone, desk):
         c.wait("a.view.status === 'playing' && !!a.table")
         c.idle()
@@ -604,3 +620,50 @@ def test_o2_raised_cue_caps_the_power_at_what_the_server_accepts(
     shots = [e["shot"] for e in replay_events(server, room) if e["t"] == "shot_result"]
     assert [(s["speed"], s["elevation"]) for s in shots] == [(2.25, 80)]
     assert_quiet(ana, bob)
+
+
+def test_r3_draw_winner_gives_the_break_away(open_client: OpenClient) -> None:
+    # Last in the file: a new room here would shift the racks of the tests after it.
+    ana = open_client("Ana")
+    bob = open_client("Bob")
+    ana.page.select_option("#c-first", "draw")
+    ana.page.click("#create-form button[type=submit]")
+    ana.page.wait_for_selector("#table-view:not([hidden])")
+    room = ana.state("a.room")
+    bob.page.click(f"tr[data-room='{room}'] button.primary")
+    bob.page.wait_for_selector("#table-view:not([hidden])")
+    eve = open_client("Eve")
+    eve.page.wait_for_selector(f"tr[data-room='{room}']")
+    eve.page.click(f"tr[data-room='{room}'] button:has-text('Watch')")
+    eve.wait(f"a.room === {room!r} && a.role === 'spectator'")
+    ana.page.click("#ready")
+    bob.page.click("#ready")
+    players = (ana, bob)
+    for c in (*players, eve):
+        c.wait("a.view && a.view.status === 'lag' && a.view.lag_choice != null")
+    seat = ana.state("a.view.lag_choice")
+    winner, loser = players[seat], players[1 - seat]
+    winner.page.locator("#lag-dialog").wait_for(state="visible")
+    assert winner.page.inner_text("#lag-give") == f"Let {loser.name} break"
+    assert loser.page.locator("#lag-dialog").is_hidden()
+    for c in (loser, eve):
+        assert f"{winner.name} won the lag and chooses who breaks (R3)." in c.page.inner_text(
+            "#status"
+        )
+    save(winner, "lag-choice.png")
+    winner.page.click("#lag-give")
+    for c in (*players, eve):
+        c.wait(
+            f"a.view.status === 'playing' && a.table.breaker === {1 - seat} "
+            f"&& a.table.turn === {1 - seat} && a.table.ball_in_hand === 'kitchen'"
+        )
+        c.page.wait_for_function(
+            "document.getElementById('log').textContent.includes('break the first game (R3)')"
+        )
+        c.idle()
+    assert f"{winner.name} lets {loser.name} break the first game (R3)" in eve.page.inner_text(
+        "#log"
+    )
+    assert winner.page.locator("#lag-dialog").is_hidden()
+    assert "break the first game (R3)" in winner.page.inner_text("#status")
+    assert_quiet(ana, bob, eve)

@@ -159,6 +159,8 @@ def valid_message(rng: random.Random, ctx: Context, tag: str | None = None) -> d
         out.update(speed=_speed(rng), angle=rng.uniform(-10, 10), tip=_tip(rng))
     elif tag == "choose":
         out["choice"] = rng.choice(["shoot", "pass"])
+    elif tag == "lag_choice":
+        out["choice"] = rng.choice(["break", "give"])
     elif tag == "concede":
         out["what"] = rng.choice(["game", "match"])
     elif tag == "stalemate":

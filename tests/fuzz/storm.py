@@ -68,6 +68,7 @@ TAG_WEIGHTS: dict[str, float] = {
     "aim": 6,
     "lag": 3,
     "choose": 3,
+    "lag_choice": 2,
     "concede": 0.5,
     "stalemate": 3,
     "extend": 3,
@@ -726,7 +727,10 @@ class Watcher:
             if self.seq is not None and seq != self.seq + 1:
                 bad = f"seq {seq} after {self.seq}"
             self.seq = seq
-        if isinstance(message, m.Placed | m.Ruling | m.AimRelay):
+        chosen = isinstance(message, m.Ruling) and message.action == "lag_choice"
+        if chosen and self.starting:
+            pass  # R3/O6: the draw winner chose who breaks, as the quiet room does
+        elif isinstance(message, m.Placed | m.Ruling | m.AimRelay):
             bad = "an action nobody at the table took"
         elif isinstance(message, m.Presence) and message.seat is not None and not self.closing:
             bad = "a player's presence changed"
@@ -811,8 +815,14 @@ class QuietTable:
             reply = await player.request({"t": action})
             if not isinstance(reply, m.Ok):
                 self.report.violation(f"quiet room: {action} answered {reply!r}")
+        draws = [await w.expect(m.LagResult, lambda r: r.winner is not None) for w in self.everyone]
+        # R3/O6: the draw winner chooses who breaks; here it always breaks.
+        winner = draws[0].winner
+        assert isinstance(winner, int)
+        chosen = await self.players[winner].request({"t": "lag_choice", "choice": "break"})
+        if not isinstance(chosen, m.Ok):
+            self.report.violation(f"quiet room: lag_choice answered {chosen!r}")
         for watcher in self.everyone:
-            await watcher.expect(m.LagResult, lambda r: r.winner is not None)
             await watcher.expect(m.Snapshot, lambda s: s.view.status == "playing")
         for watcher in self.everyone:
             watcher.starting = False

@@ -85,6 +85,7 @@ MESSAGES: dict[str, Any] = {
         "lag", {"speed": speeds}, {"angle": st.floats(-10.0, 10.0, **finite), "tip": tips}
     ),
     "choose": _message("choose", {"choice": st.sampled_from(["shoot", "pass"])}, {}),
+    "lag_choice": _message("lag_choice", {"choice": st.sampled_from(["break", "give"])}, {}),
     "concede": _message("concede", {}, {"what": st.sampled_from(["game", "match"])}),
     "stalemate": _message("stalemate", {"action": st.sampled_from(["propose", "accept"])}, {}),
     "extend": _message("extend", {}, {}),

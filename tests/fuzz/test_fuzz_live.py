@@ -219,6 +219,13 @@ def test_refused_frames_and_illegal_actions_change_nothing(live: LiveServer) -> 
     _request(ana, {"t": "ready", "id": 3})
     _request(ben, {"t": "ready", "id": 3})
     seq, before = _view(eve, 4)
+    while before["lag_choice"] is None:
+        seq, before = _view(eve, 4)
+    # R3/O6: the draw winner chooses who breaks; the loser may not.
+    winner, loser = (ana, ben) if before["lag_choice"] == 0 else (ben, ana)
+    refused = _request(loser, {"t": "lag_choice", "id": 5, "choice": "give"})
+    assert isinstance(refused, m.Error) and refused.code == errors.NOT_YOUR_TURN
+    assert isinstance(_request(winner, {"t": "lag_choice", "id": 5, "choice": "break"}), m.Ok)
     while before["table"] is None:
         seq, before = _view(eve, 4)
     turn = before["table"]["turn"]
@@ -226,7 +233,8 @@ def test_refused_frames_and_illegal_actions_change_nothing(live: LiveServer) -> 
     rng = random.Random(99)
     ctx = frames.Context(rooms=[created.room])
     next_id = 100
-    illegal = ["shot", "place", "aim", "choose", "extend", "lag", "ready", "rematch", "stalemate"]
+    illegal = ["shot", "place", "aim", "choose", "extend", "lag", "lag_choice", "ready"]
+    illegal += ["rematch", "stalemate"]
     for ws, who in ((shooter, "shooter"), (waiting, "waiting"), (eve, "spectator")):
         for index in range(400):
             next_id += 1

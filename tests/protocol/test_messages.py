@@ -36,6 +36,7 @@ def test_every_client_message_decodes_from_reference_codec() -> None:
         {"t": "shot", "id": 11, "angle": -90, "speed": 12, "tip": [0.5, -0.5], "push_out": True},
         {"t": "lag", "id": 12, "speed": 2.0},
         {"t": "choose", "id": 13, "choice": "pass"},
+        {"t": "lag_choice", "id": 16, "choice": "give"},
         {"t": "concede", "id": 14, "what": "match"},
         {"t": "stalemate", "id": 15, "action": "accept"},
         {"t": "extend", "id": 16},

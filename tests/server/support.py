@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import msgpack
@@ -165,3 +166,29 @@ async def open_peer(server: GameServer, peers: list[Peer], name: str, **kw: Any)
     peer = await Peer.connect(server, name, **kw)
     peers.append(peer)
     return peer
+
+
+async def decide_first_break(
+    draw: m.LagResult, seats: Sequence[Peer], choice: str = "break"
+) -> m.Ruling:
+    """R3/O6: the winner of the draw or lag chooses who breaks (by default, themself).
+
+    Both seats read the `ruling` that carries the first rack, which is returned; a
+    `snapshot` (its seq + 1) follows."""
+    assert draw.winner is not None and draw.table is None
+    winner = seats[draw.winner]
+    chosen = await winner.request({"t": "lag_choice", "choice": choice})
+    assert isinstance(chosen, m.Ok), chosen
+    rulings = [await _lag_choice_ruling(peer, draw) for peer in seats]
+    assert rulings[0] == rulings[1]
+    return rulings[0]
+
+
+async def _lag_choice_ruling(peer: Peer, draw: m.LagResult) -> m.Ruling:
+    """The `lag_choice` ruling that follows `draw` (older rulings, of this room or another,
+    are skipped)."""
+    while True:
+        ruling = await peer.expect(m.Ruling)
+        if ruling.room == draw.room and ruling.seq > draw.seq:
+            assert ruling.action == "lag_choice", ruling
+            return ruling

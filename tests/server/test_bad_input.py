@@ -14,7 +14,7 @@ from protocol import errors
 from protocol import messages as m
 from server.app import GameServer
 from tests.server import scripting
-from tests.server.support import Peer, open_peer
+from tests.server.support import Peer, decide_first_break, open_peer
 
 
 def no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
@@ -44,7 +44,7 @@ async def started_table(server: GameServer, peers: list[Peer]) -> tuple[Peer, Pe
     assert isinstance(joined, m.Joined)
     await ana.request({"t": "ready"})
     await ben.request({"t": "ready"})
-    draw = await eve.expect(m.LagResult)
+    draw = await decide_first_break(await eve.expect(m.LagResult), (ana, ben))
     await eve.catch_up(draw.seq + 1)
     for peer in (ana, ben):
         await peer.catch_up(draw.seq + 1)

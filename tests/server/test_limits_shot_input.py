@@ -13,7 +13,7 @@ from protocol import errors
 from protocol import messages as m
 from server.app import GameServer
 from tests.server import scripting
-from tests.server.support import Peer, open_peer
+from tests.server.support import Peer, decide_first_break, open_peer
 
 
 async def table_for_two(server: GameServer, peers: list[Peer]) -> tuple[Peer, Peer, Peer]:
@@ -28,7 +28,7 @@ async def table_for_two(server: GameServer, peers: list[Peer]) -> tuple[Peer, Pe
     assert isinstance(watching, m.Joined)
     await ana.request({"t": "ready"})
     await ben.request({"t": "ready"})
-    draw = await eve.expect(m.LagResult)
+    draw = await decide_first_break(await eve.expect(m.LagResult), (ana, ben))
     for peer in (ana, ben, eve):
         await peer.catch_up(draw.seq + 1)
     assert draw.table is not None and draw.table.turn is not None

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from protocol import messages as m
 from server.app import GameServer
 from tests.server import scripting
-from tests.server.support import Peer, open_peer
+from tests.server.support import Peer, decide_first_break, open_peer
 
 
 def follow_ups(verdict: m.VerdictView) -> int:
@@ -90,8 +90,9 @@ async def test_r1_race_to_two_with_foul_push_out_pass_and_warning(
     assert isinstance(await ben.request({"t": "ready"}), m.Ok)
     draw = await cleo.expect(m.LagResult)  # O6: the seeded draw
     assert draw.method == "draw" and draw.winner in (0, 1)
+    chosen = await decide_first_break(draw, (ana, ben))  # R3: the winner breaks
     match = Match(players=[ana, ben], watchers=[cleo])
-    await match.settle(draw.seq + 1)
+    await match.settle(chosen.seq + 1)
 
     dana: Peer | None = None
     victim: int | None = None

@@ -8,7 +8,7 @@ from server.room import decode_record
 from server.store import MemoryStore
 from tests.server import scripting
 from tests.server.conftest import ServerFactory
-from tests.server.support import Peer, open_peer
+from tests.server.support import Peer, decide_first_break, open_peer
 
 
 async def play_one_shot_and_leave(server_peers: tuple[Peer, Peer]) -> str:
@@ -18,14 +18,9 @@ async def play_one_shot_and_leave(server_peers: tuple[Peer, Peer]) -> str:
     await ben.request({"t": "join", "room": created.room})
     await ana.request({"t": "ready"})
     await ben.request({"t": "ready"})
-    draw = await ana.expect(m.LagResult)
-    assert draw.winner is not None
-    first = draw.table
-    if first is None:  # the winner chooses who breaks (R3, O6)
-        winner = (ana, ben)[draw.winner]
-        assert isinstance(await winner.request({"t": "lag_choice", "choice": "break"}), m.Ok)
-        first = (await winner.expect(m.Ruling)).table
-    assert first is not None and first.turn is not None
+    # The winner chooses who breaks (R3, O6); rulings of the rooms before are skipped.
+    first = (await decide_first_break(await ana.expect(m.LagResult), (ana, ben))).table
+    assert first.turn is not None
     shooter = (ana, ben)[first.turn]
     assert isinstance(await shooter.request(scripting.break_shot(first)), m.Ok)
     await ana.expect(m.ShotResult)

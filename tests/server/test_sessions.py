@@ -10,7 +10,7 @@ from server.app import GameServer
 from server.sessions import Sessions
 from tests.server import scripting
 from tests.server.conftest import ServerFactory
-from tests.server.support import Peer, open_peer
+from tests.server.support import Peer, decide_first_break, open_peer
 
 
 async def table_for_two(
@@ -23,7 +23,7 @@ async def table_for_two(
     await ben.request({"t": "join", "room": created.room})
     await ana.request({"t": "ready"})
     await ben.request({"t": "ready"})
-    draw = await ana.expect(m.LagResult)
+    draw = await decide_first_break(await ana.expect(m.LagResult), (ana, ben))
     await ana.catch_up(draw.seq + 1)
     await ben.catch_up(draw.seq + 1)
     assert draw.table is not None
@@ -167,5 +167,8 @@ async def test_o6_lag_with_physics_decides_the_first_breaker(
     assert distances[0] is not None and distances[1] is not None
     assert distances[1] < distances[0]
     assert all(view.traj and view.duration > 0 for view in lag.lags)
-    assert lag.table is not None
-    assert lag.table.turn == 1 and lag.table.ball_in_hand == "kitchen" and lag.table.breaker == 1
+    assert lag.table is None  # R3: the winner chooses who breaks
+    chosen = await decide_first_break(lag, (ana, ben))
+    assert chosen.action == "lag_choice" and chosen.by == 1
+    table = chosen.table
+    assert table.turn == 1 and table.ball_in_hand == "kitchen" and table.breaker == 1

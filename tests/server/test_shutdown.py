@@ -20,7 +20,7 @@ from protocol.codec import decode_server
 from server.store import MemoryStore
 from tests.server import scripting
 from tests.server.conftest import ServerFactory
-from tests.server.support import Peer, open_peer
+from tests.server.support import Peer, decide_first_break, open_peer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +37,7 @@ async def test_stop_saves_rooms_and_a_restart_gives_players_their_seats_back(
     await ben.request({"t": "join", "room": created.room})
     await ana.request({"t": "ready"})
     await ben.request({"t": "ready"})
-    draw = await ana.expect(m.LagResult)
+    draw = await decide_first_break(await ana.expect(m.LagResult), (ana, ben))
     assert draw.table is not None and draw.table.turn is not None
     shooter = (ana, ben)[draw.table.turn]
     await shooter.request(scripting.break_shot(draw.table))

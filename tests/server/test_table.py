@@ -44,6 +44,14 @@ def test_o6_lag_result_gives_the_break() -> None:
     assert table.state.turn == "1" and table.state.ball_in_hand == "kitchen"
 
 
+def test_r3_lag_winner_may_give_the_break_away() -> None:
+    waiting = new_table(SETTINGS, seed=5, match=1, breaker=None)
+    table = decide_lag(waiting, "1", breaker="0").table
+    assert not table.state.awaiting_lag
+    assert table.state.breaker == "0" and table.state.turn == "0"
+    assert table.state.ball_in_hand == "kitchen"
+
+
 def test_r10_placement_is_checked_and_repeatable() -> None:
     table = started()
     moved = place_cue_ball(table, "0", (0.4, 0.3))

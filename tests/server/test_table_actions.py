@@ -8,7 +8,7 @@ from protocol import errors
 from protocol import messages as m
 from server.app import GameServer
 from tests.server import scripting
-from tests.server.support import Peer, open_peer
+from tests.server.support import Peer, decide_first_break, open_peer
 
 
 async def started(server: GameServer, peers: list[Peer], **settings: object) -> tuple[Peer, ...]:
@@ -21,7 +21,7 @@ async def started(server: GameServer, peers: list[Peer], **settings: object) -> 
     await eve.request({"t": "join", "room": created.room, "role": "spectator"})
     await ana.request({"t": "ready"})
     await ben.request({"t": "ready"})
-    draw = await eve.expect(m.LagResult)
+    draw = await decide_first_break(await eve.expect(m.LagResult), (ana, ben))
     assert draw.table is not None and draw.table.turn is not None
     for peer in (ana, ben, eve):
         await peer.catch_up(draw.seq + 1)
@@ -91,9 +91,15 @@ async def test_o4_concede_game_then_match_then_rematch(
     assert asked.view.status == "finished" and asked.view.rematch == [loser]
     assert isinstance(await other.request({"t": "rematch"}), m.Ok)
     draw = await eve.expect(m.LagResult)
-    assert draw.table is not None and draw.table.score == [0, 0] and draw.table.rack == 1
+    assert draw.table is None and draw.winner is not None  # R3: the winner chooses
     snapshot = await eve.expect(m.Snapshot)
-    assert snapshot.view.status == "playing" and snapshot.view.rematch == []
+    assert snapshot.view.status == "lag" and snapshot.view.rematch == []
+    assert snapshot.view.lag_choice == draw.winner
+    seats = (shooter, other) if loser == 0 else (other, shooter)
+    chosen = await decide_first_break(draw, seats)
+    assert chosen.table.score == [0, 0] and chosen.table.rack == 1
+    snapshot = await eve.expect(m.Snapshot)
+    assert snapshot.view.status == "playing" and snapshot.view.lag_choice is None
 
 
 async def test_live_aim_is_relayed_throttled_and_never_changes_state(

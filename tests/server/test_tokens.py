@@ -19,7 +19,7 @@ from server.app import GameServer
 from server.sessions import Sessions
 from tests.server import scripting
 from tests.server.conftest import ServerFactory
-from tests.server.support import Peer, open_peer
+from tests.server.support import Peer, decide_first_break, open_peer
 
 PLAYER = "p_0123456789abcdef"
 
@@ -131,7 +131,7 @@ async def started_table(server: GameServer, peers: list[Peer]) -> tuple[Peer, Pe
     assert isinstance(watching, m.Joined)
     await ana.request({"t": "ready"})
     await ben.request({"t": "ready"})
-    draw = await eve.expect(m.LagResult)
+    draw = await decide_first_break(await eve.expect(m.LagResult), (ana, ben))
     for peer in (ana, ben, eve):
         await peer.catch_up(draw.seq + 1)
     assert draw.table is not None
