@@ -39,7 +39,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import math
 import statistics
 import sys
 import tempfile
@@ -51,12 +50,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import msgpack  # noqa: E402
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
-from websockets.exceptions import ConnectionClosed  # noqa: E402
 
+from bench.botclient import Client, aim, percentile, summary  # noqa: E402
+from bench.botclient import open_client as botclient_open  # noqa: E402
 from protocol import messages as m  # noqa: E402
-from protocol.codec import decode_server  # noqa: E402
 from tests.cluster_e2e.processes import Node  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402
 
@@ -66,93 +63,11 @@ LIFTED = ["--rate", "0", "--chat-rate", "0", "--conns-per-address", "0", "--allo
 LIFTED += ["--log-level", "WARNING", "--seed", str(SEED), "--secret", SECRET]
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, math.ceil(q / 100.0 * len(ordered)) - 1))
-    return ordered[k]
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {
-        "n": len(values),
-        "p50_ms": percentile(values, 50) * 1000,
-        "p95_ms": percentile(values, 95) * 1000,
-        "p99_ms": percentile(values, 99) * 1000,
-        "max_ms": max(values) * 1000,
-    }
-
-
 # --- clients --------------------------------------------------------------------------------
 
 
-@dataclass
-class Client:
-    ws: ClientConnection
-    name: str
-    next_id: int = 1
-    table: m.TableView | None = None
-    arrivals: dict[int, float] = field(default_factory=dict)
-    chats: dict[str, float] = field(default_factory=dict)
-    pending: list[m.ServerMessage] = field(default_factory=list)
-    got: asyncio.Event = field(default_factory=asyncio.Event)
-    task: asyncio.Task[None] | None = None
-
-    async def send(self, message: dict[str, Any]) -> None:
-        self.next_id += 1
-        await self.ws.send(msgpack.packb({**message, "id": self.next_id}))
-
-    async def reader(self) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            async for frame in self.ws:
-                now = time.perf_counter()
-                message = decode_server(frame)  # type: ignore[arg-type]
-                if isinstance(message, m.ShotResult):
-                    self.arrivals[message.seq] = now
-                elif isinstance(message, m.ChatRelay):
-                    self.chats[message.text] = now
-                    continue  # counted, not kept
-                table = getattr(message, "table", None)
-                if isinstance(table, m.TableView):
-                    self.table = table
-                if isinstance(message, m.Snapshot) and message.view.table is not None:
-                    self.table = message.view.table
-                self.pending.append(message)
-                self.got.set()
-
-    async def wait_for(self, kind: type | tuple[type, ...], timeout: float = 60.0) -> Any:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            for index, message in enumerate(self.pending):
-                if isinstance(message, kind):
-                    del self.pending[index]
-                    return message
-            self.got.clear()
-            await asyncio.wait_for(self.got.wait(), max(0.01, deadline - loop.time()))
-
-    async def close(self) -> None:
-        await self.ws.close()
-        if self.task is not None:
-            self.task.cancel()
-
-
 async def open_client(node: Node, name: str) -> Client:
-    ws = await connect(node.ws_url, compression=None, max_size=2**22)
-    client = Client(ws, name)
-    client.task = asyncio.get_running_loop().create_task(client.reader())
-    await client.send({"t": "hello", "v": m.PROTOCOL_VERSION, "name": name})
-    await client.wait_for(m.Welcome)
-    return client
-
-
-def aim(table: m.TableView) -> tuple[float, float]:
-    """Straight at the lowest ball; a hard break when the cue ball is in the kitchen."""
-    cue = table.balls[0]
-    target = table.balls[table.lowest] if table.lowest is not None else None
-    if cue is None or target is None:
-        return 0.0, 2.0
-    angle = math.degrees(math.atan2(target[1] - cue[1], target[0] - cue[0]))
-    return angle, 10.0 if table.ball_in_hand == "kitchen" else 3.0
+    return await botclient_open(node.ws_url, name)
 
 
 # --- shot latency ---------------------------------------------------------------------------

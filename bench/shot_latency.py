@@ -22,27 +22,22 @@ import argparse
 import asyncio
 import contextlib
 import json
-import math
 import multiprocessing
 import os
 import signal
-import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import msgpack  # noqa: E402
-import msgspec  # noqa: E402
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
-from websockets.exceptions import ConnectionClosed  # noqa: E402
 
+from bench.botclient import Client, aim, summary  # noqa: E402
+from bench.botclient import open_client as botclient_open  # noqa: E402
 from protocol import messages as m  # noqa: E402
-from protocol.codec import decode_server  # noqa: E402
 from server.app import GameServer  # noqa: E402
 from server.config import Config  # noqa: E402
 from server.limits import Limits  # noqa: E402
@@ -50,23 +45,6 @@ from server.simulation import run_shot  # noqa: E402
 
 SPECTATORS = 10
 PROBE_INTERVAL = 0.005
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, math.ceil(q / 100.0 * len(ordered)) - 1))
-    return ordered[k]
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {
-        "n": len(values),
-        "p50_ms": percentile(values, 50) * 1000,
-        "p95_ms": percentile(values, 95) * 1000,
-        "p99_ms": percentile(values, 99) * 1000,
-        "max_ms": max(values) * 1000,
-        "mean_ms": statistics.fmean(values) * 1000,
-    }
 
 
 # --- the server process ----------------------------------------------------------------
@@ -111,55 +89,6 @@ def serve(workers: int, ready: Any, results: Any) -> None:
 # --- the clients -------------------------------------------------------------------------
 
 
-@dataclass
-class Client:
-    ws: ClientConnection
-    name: str
-    next_id: int = 1
-    table: m.TableView | None = None
-    arrivals: dict[int, float] = field(default_factory=dict)
-    pending: list[m.ServerMessage] = field(default_factory=list)
-    got: asyncio.Event = field(default_factory=asyncio.Event)
-
-    async def send(self, message: dict[str, Any]) -> None:
-        self.next_id += 1
-        await self.ws.send(msgpack.packb({**message, "id": self.next_id}))
-
-    async def reader(self) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            async for frame in self.ws:
-                now = time.perf_counter()
-                try:
-                    message = decode_server(frame)  # type: ignore[arg-type]
-                except msgspec.ValidationError as exc:
-                    print(
-                        f"{self.name}: a server frame does not match the schema: {exc}: "
-                        f"{msgpack.unpackb(frame)}",
-                        file=sys.stderr,
-                    )
-                    raise
-                if isinstance(message, m.ShotResult):
-                    self.arrivals[message.seq] = now
-                table = getattr(message, "table", None)
-                if isinstance(table, m.TableView):
-                    self.table = table
-                if isinstance(message, m.Snapshot) and message.view.table is not None:
-                    self.table = message.view.table
-                self.pending.append(message)
-                self.got.set()
-
-    async def wait_for(self, kind: type | tuple[type, ...], timeout: float = 60.0) -> Any:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            for index, message in enumerate(self.pending):
-                if isinstance(message, kind):
-                    del self.pending[index]
-                    return message
-            self.got.clear()
-            await asyncio.wait_for(self.got.wait(), max(0.01, deadline - loop.time()))
-
-
 async def break_first(players: list[Client], draw: m.LagResult) -> None:
     """R3/O6: the draw winner chooses who breaks; these bots always break themselves."""
     assert draw.winner is not None
@@ -169,22 +98,9 @@ async def break_first(players: list[Client], draw: m.LagResult) -> None:
 
 
 async def open_client(port: int, name: str) -> tuple[Client, asyncio.Task[None]]:
-    ws = await connect(f"ws://127.0.0.1:{port}/ws", compression=None, max_size=2**22)
-    client = Client(ws, name)
-    task = asyncio.get_running_loop().create_task(client.reader())
-    await client.send({"t": "hello", "v": m.PROTOCOL_VERSION, "name": name})
-    await client.wait_for(m.Welcome)
-    return client, task
-
-
-def aim(table: m.TableView) -> tuple[float, float]:
-    """Straight at the lowest ball; a hard break when the cue ball is in the kitchen."""
-    cue = table.balls[0]
-    target = table.balls[table.lowest] if table.lowest is not None else None
-    if cue is None or target is None:
-        return 0.0, 2.0
-    angle = math.degrees(math.atan2(target[1] - cue[1], target[0] - cue[0]))
-    return angle, 10.0 if table.ball_in_hand == "kitchen" else 3.0
+    client = await botclient_open(f"ws://127.0.0.1:{port}/ws", name)
+    assert client.task is not None
+    return client, client.task
 
 
 @dataclass
