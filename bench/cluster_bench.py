@@ -28,8 +28,8 @@ spectator must receive every one. Reported: events per second through the room,
 deliveries per second to the remote spectators, and the latency from sending to the
 last spectator's arrival (p50, p95, p99). The same run on a lone node is the reference.
 
-Limits are lifted on the benchmark's servers (`--rate 0 --chat-rate 0
---conns-per-address 0 --allow-no-origin`): the figures are the servers', not the limits'.
+Limits are lifted on the benchmark's servers (`--rate 0 --chat-rate 0 --conns-per-address 0
+--handshake-rate 0 --allow-no-origin`): the figures are the servers', not the limits'.
 Nothing asserts a time.
 """
 
@@ -59,7 +59,10 @@ from tests.redis_server import RedisServer  # noqa: E402
 
 SECRET = "cluster-bench"
 SEED = 11
-LIFTED = ["--rate", "0", "--chat-rate", "0", "--conns-per-address", "0", "--allow-no-origin"]
+LIFTED = [
+    *("--rate", "0", "--chat-rate", "0", "--conns-per-address", "0", "--handshake-rate", "0"),
+    "--allow-no-origin",
+]
 LIFTED += ["--log-level", "WARNING", "--seed", str(SEED), "--secret", SECRET]
 
 

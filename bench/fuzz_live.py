@@ -44,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         "--server-args",
         # The storm sends far past the default message rate and guesses invite codes all
         # the time (as the suite's main storm does).
-        default="--workers 1 --rate 0 --abuse-limit 0 --invite-guesses 0 "
-        "--invite-guesses-per-address 0",
+        default="--workers 1 --rate 0 --abuse-limit 0 --abuse-cooldown 0 --handshake-rate 0 "
+        "--invite-guesses 0 --invite-guesses-per-address 0",
         help="extra flags for python -m server",
     )
     args = parser.parse_args(argv)

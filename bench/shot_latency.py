@@ -55,7 +55,7 @@ def serve(workers: int, ready: Any, results: Any) -> None:
 
     async def main() -> None:
         # Shots back to back from a script: no message rate, no Origin (see server Limits).
-        limits = Limits(rate=0.0, allow_no_origin=True)
+        limits = Limits(rate=0.0, handshake_rate=0.0, allow_no_origin=True)
         config = Config(
             host="127.0.0.1", port=0, workers=workers, log_level="WARNING", seed=7, limits=limits
         )

@@ -313,6 +313,25 @@ _LIMIT_FLAGS: tuple[tuple[str, str, type, str], ...] = (
         int,
         "open WebSocket connections per client address, IPv6 per /64 (0 = no limit)",
     ),
+    (
+        "--handshake-rate",
+        "handshake_rate",
+        float,
+        "new WebSocket connections per second per client address (0 = no limit)",
+    ),
+    (
+        "--handshake-burst",
+        "handshake_burst",
+        int,
+        "new connections an address may open at once before --handshake-rate applies",
+    ),
+    (
+        "--abuse-cooldown",
+        "abuse_cooldown",
+        float,
+        "seconds an address may open no connection after one was closed for abuse, "
+        "doubling on each repeat within the hour up to 16x (0 = none)",
+    ),
     ("--open-timeout", "open_timeout", float, "seconds for the opening handshake (0 = none)"),
     ("--hello-timeout", "hello_timeout", float, "seconds to say hello after connecting (0 = none)"),
     ("--ping-interval", "ping_interval", float, "seconds between keepalive pings (0 = none)"),

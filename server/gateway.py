@@ -148,9 +148,14 @@ class Gateway:
                 )
                 if admission is Admission.ABUSIVE:
                     client.hit(ABUSE_CLOSE)
+                    cooldown = self._cool_down(client)
                     log.info(
                         "closing a connection that keeps sending over its rate limit",
-                        extra={"address": client.address, "refused": client.budget.refused},
+                        extra={
+                            "address": client.address,
+                            "refused": client.budget.refused,
+                            "cooldown": round(cooldown, 1),
+                        },
                     )
                     await ws.close(1008, "rate limit exceeded")
                     return
@@ -158,6 +163,11 @@ class Gateway:
                 client.error(refusal.request_id, refusal.code, refusal.message)
             if bad_in_a_row >= MAX_BAD_FRAMES:
                 client.hit(BAD_FRAMES_CLOSE)
+                cooldown = self._cool_down(client)
+                log.info(
+                    "closing a connection that keeps sending invalid frames",
+                    extra={"address": client.address, "cooldown": round(cooldown, 1)},
+                )
                 await ws.close(1008, "too many invalid frames")
                 return
             if message is None or admission is not Admission.ADMIT:
@@ -171,6 +181,11 @@ class Gateway:
             if not keep_going:
                 await ws.close(1008, "protocol version mismatch")
                 return
+
+    def _cool_down(self, client: Client) -> float:
+        """A connection is closed for abuse: its address may open no new one for a while
+        (`--abuse-cooldown`), or it would come straight back with a fresh budget."""
+        return self.addresses.closed_for_abuse(address_key(client.address))
 
     def _dispatch(self, client: Client, message: m.ClientMessage) -> bool:
         """Handle one valid message; False closes the connection."""

@@ -9,9 +9,9 @@ tight without a real player ever meeting it; bots, broken clients and attackers 
   invite guesses — and the strikes that turn persistent abuse into a close (1008).
 - `client_address`: the address a connection comes from, through trusted proxies only.
 - `origin_allowed`: the Origin allowlist of the WebSocket handshake.
-- `AddressBook` and `HandshakeGuard`: per-address counts, and the check every upgrade
-  request passes before the handshake (403 for a foreign origin, 429 for an address with
-  too many connections).
+- `AddressBook` and `HandshakeGuard`: per-address state, and the check every upgrade
+  request passes before the handshake (403 for a foreign origin; 429 for an address in its
+  abuse cooldown, opening connections too fast, or holding too many).
 - `serve_options`: the WebSocket-level limits (frame size, timeouts, no compression).
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -56,6 +57,8 @@ SEND_LAG = "send_lag"  # a connection fell behind its send buffer (skipped ahead
 LAG_CLOSE = "lag_close"  # a spectator fell behind once too often (closed 1013)
 SLOW_CLOSE = "slow_close"  # replies piled up past the hard cap (closed 1008)
 INVITE_GUESSES = "invite_guesses"  # a join after too many wrong invite codes (rate_limited)
+HANDSHAKE_RATE = "handshake_rate"  # an address opening connections too fast (429)
+ABUSE_COOLDOWN = "abuse_cooldown"  # a handshake from an address closed for abuse lately (429)
 
 LIMIT_KINDS = (
     FRAME_SIZE,
@@ -73,6 +76,8 @@ LIMIT_KINDS = (
     LAG_CLOSE,
     SLOW_CLOSE,
     INVITE_GUESSES,
+    HANDSHAKE_RATE,
+    ABUSE_COOLDOWN,
 )
 
 #: The Origin entry that means "the server's own origin" (matched against Host).
@@ -101,6 +106,15 @@ class Limits:
     abuse_limit: int = 30
     #: Open WebSocket connections per client address (IPv6: per /64).
     conns_per_address: int = 32
+    #: New WebSocket connections per second per client address, and the burst allowed: a
+    #: page reload or a phone's flaky network reconnects a few times a minute, a bot that
+    #: was closed and reconnects in a loop many times a second.
+    handshake_rate: float = 1.0
+    handshake_burst: int = 30
+    #: Seconds a client address may open no new connection after one of its connections was
+    #: closed for abuse (rate abuse or a run of invalid frames): otherwise it reconnects
+    #: with a fresh budget at once. Doubles with each repeat within the hour, up to 16×.
+    abuse_cooldown: float = 30.0
     #: Proxies whose X-Forwarded-For is believed (addresses or networks).
     trusted_proxies: tuple[str, ...] = ("127.0.0.0/8", "::1")
     #: Origins allowed to open a WebSocket: `self` (the Host header's own), `*`, or
@@ -158,6 +172,7 @@ class Limits:
             ("rate", self.rate, self.burst),
             ("aim_rate", self.aim_rate, self.aim_burst),
             ("chat_rate", self.chat_rate, self.chat_burst),
+            ("handshake_rate", self.handshake_rate, self.handshake_burst),
         ):
             if rate > 0 and burst < 1:
                 out.append(f"{name} needs a burst of at least 1")
@@ -183,6 +198,9 @@ _NOT_NEGATIVE = (
     "chat_burst",
     "abuse_limit",
     "conns_per_address",
+    "handshake_rate",
+    "handshake_burst",
+    "abuse_cooldown",
     "open_timeout",
     "hello_timeout",
     "ping_interval",
@@ -360,17 +378,34 @@ def address_key(address: str) -> str:
     return str(parsed) if parsed is not None else address
 
 
-class AddressBook:
-    """Per-address state: open connections and wrong invite guesses."""
+@dataclass
+class Cooldown:
+    """An address closed for abuse: no new connection before `until`."""
 
-    #: Guess buckets kept before the full ones are forgotten.
+    until: float
+    #: Cooldowns in a row, each begun within `AddressBook.FORGIVE_AFTER` of the last one's end.
+    offenses: int
+
+
+class AddressBook:
+    """Per-address state: open connections, how fast new ones come, the abuse cooldown,
+    and wrong invite guesses. Bounded: entries that remember nothing are pruned."""
+
+    #: Entries kept in each table before those that remember nothing are dropped.
     _PRUNE_AT = 4096
+    #: An address closed for abuse again within this many seconds of its last cooldown
+    #: ending waits twice as long as the last time; after it, it starts over.
+    FORGIVE_AFTER = 3600.0
+    #: The longest cooldown, as a multiple of `Limits.abuse_cooldown`.
+    MAX_COOLDOWN_FACTOR = 16
 
     def __init__(self, limits: Limits, clock: Clock = time.monotonic) -> None:
         self.limits = limits
         self.clock = clock
         self.connections: dict[str, int] = {}
         self.guesses: dict[str, TokenBucket] = {}
+        self.handshakes: dict[str, TokenBucket] = {}
+        self.cooldowns: dict[str, Cooldown] = {}
 
     def may_connect(self, key: str) -> bool:
         cap = self.limits.conns_per_address
@@ -385,6 +420,58 @@ class AddressBook:
             self.connections[key] = left
         else:
             self.connections.pop(key, None)
+
+    # New connections: their rate, and the cooldown after abuse.
+
+    def handshake(self, key: str) -> bool:
+        """Charge one new connection to `key`; False when it opens them too fast."""
+        if self.limits.handshake_rate <= 0:
+            return True
+        bucket = self.handshakes.get(key)
+        if bucket is None:
+            if len(self.handshakes) >= self._PRUNE_AT:
+                self.handshakes = {k: b for k, b in self.handshakes.items() if not b.full()}
+            limits = self.limits
+            bucket = TokenBucket(limits.handshake_burst, limits.handshake_rate, self.clock)
+            self.handshakes[key] = bucket
+        return bucket.take()
+
+    def handshake_retry_after(self) -> float:
+        """Seconds until an address that opened connections too fast may open one."""
+        return 1.0 / self.limits.handshake_rate if self.limits.handshake_rate > 0 else 0.0
+
+    def cooldown_left(self, key: str) -> float:
+        """Seconds `key` must still wait after being closed for abuse (0: none)."""
+        cooldown = self.cooldowns.get(key)
+        if cooldown is None:
+            return 0.0
+        return max(0.0, cooldown.until - self.clock())
+
+    def closed_for_abuse(self, key: str) -> float:
+        """One of `key`'s connections was closed for abuse: start (or lengthen) its
+        cooldown. Returns its length in seconds (0 when the cooldown is switched off)."""
+        base = self.limits.abuse_cooldown
+        if base <= 0:
+            return 0.0
+        now = self.clock()
+        if len(self.cooldowns) >= self._PRUNE_AT:
+            self.cooldowns = {
+                k: c for k, c in self.cooldowns.items() if c.until + self.FORGIVE_AFTER > now
+            }
+        last = self.cooldowns.get(key)
+        if last is not None and now < last.until:
+            # Its other connections, opened before the cooldown began, closed during it:
+            # the same offence, not a repeat.
+            return last.until - now
+        offenses = 1
+        if last is not None and now < last.until + self.FORGIVE_AFTER:
+            offenses = last.offenses + 1
+        factor: int = min(2 ** (offenses - 1), self.MAX_COOLDOWN_FACTOR)
+        seconds = base * factor
+        self.cooldowns[key] = Cooldown(until=now + seconds, offenses=offenses)
+        return seconds
+
+    # Wrong invite guesses.
 
     def _guess_bucket(self, key: str) -> TokenBucket:
         bucket = self.guesses.get(key)
@@ -503,6 +590,21 @@ class HandshakeGuard:
             log.info("handshake refused: %s", kind, extra={"address": address})
             return connection.respond(403, "Origin not allowed\n")
         key = address_key(address)
+        wait = self.book.cooldown_left(key)
+        if wait > 0:
+            # (Logged at debug only: a bot in its cooldown may knock thousands of times; the
+            # metric counts them.)
+            self._hit(ABUSE_COOLDOWN)
+            log.debug("handshake refused: abuse cooldown", extra={"address": address})
+            return _too_many(connection, "This address was closed for abuse; wait", wait)
+        if not self.book.handshake(key):
+            self._hit(HANDSHAKE_RATE)
+            log.debug("handshake refused: connecting too fast", extra={"address": address})
+            return _too_many(
+                connection,
+                "Too many new connections from this address",
+                self.book.handshake_retry_after(),
+            )
         if not self.book.may_connect(key):
             self._hit(ADDRESS_CONNECTIONS)
             log.info("handshake refused: too many connections", extra={"address": address})
@@ -531,6 +633,13 @@ class HandshakeGuard:
             return await then(connection, request)
 
         return process_request
+
+
+def _too_many(connection: ServerConnection, text: str, retry_after: float) -> Response:
+    """HTTP 429 with the seconds to wait, rounded up, in Retry-After (RFC 9110)."""
+    response = connection.respond(429, text + "\n")
+    response.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    return response
 
 
 def serve_options(limits: Limits) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from urllib.parse import urlsplit
 import msgpack
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
 from protocol import errors
@@ -123,6 +123,8 @@ class StormReport:
     connections: int = 0
     #: Connections closed for sending past their rate limit (`Shared.rate_limited`).
     abuse_closes: int = 0
+    #: Reconnects from an address closed for abuse, refused (429) during its cooldown.
+    cooldown_refusals: int = 0
     quiet_shots: int = 0
     fuzz_shots: int = 0
     duration: float = 0.0
@@ -150,7 +152,8 @@ class StormReport:
             f"  replies {dict(sorted(self.replies.items()))}",
             f"  error codes {dict(sorted(self.error_codes.items()))}",
             f"  closes {dict(sorted(self.closes.items()))}, of them for rate abuse "
-            f"{self.abuse_closes}",
+            f"{self.abuse_closes}; reconnects refused in the abuse cooldown "
+            f"{self.cooldown_refusals}",
             f"  quiet room shots {self.quiet_shots}, shots played in fuzzed rooms "
             f"{self.fuzz_shots}",
             f"  server frames refused by the server schema {dict(self.server_schema_errors)}",
@@ -177,12 +180,25 @@ class Shared:
     shot_budget: int
     connect_kwargs: dict[str, Any]
     #: The server runs its default rate limits: a fuzzer that keeps sending past them is
-    #: closed with 1008 ("rate limit exceeded"), reconnects and goes on.
+    #: closed with 1008 ("rate limit exceeded"), reconnects and goes on. Its address is then
+    #: in the abuse cooldown: the fuzzer checks that a reconnect from it is refused (429),
+    #: then comes back from a fresh address (`X-Forwarded-For`, believed from loopback),
+    #: as a bot with many addresses would.
     rate_limited: bool = False
     sent: int = 0
+    addresses: int = 0
 
     def more(self) -> bool:
         return self.sent < self.total
+
+    def fresh_address(self) -> str:
+        """A new client address from the benchmarking network (198.18.0.0/15)."""
+        self.addresses += 1
+        return f"198.18.{self.addresses // 250}.{self.addresses % 250 + 1}"
+
+
+#: Close reasons after which the server refuses the address for a while (`--abuse-cooldown`).
+COOLDOWN_REASONS = ("rate limit exceeded", "too many invalid frames")
 
 
 _lenient = msgspec.msgpack.Decoder()
@@ -255,6 +271,8 @@ class Fuzzer:
         #: that most of its frames meet a match in progress.
         self.reseat = reseat
         self.ws: ClientConnection | None = None
+        #: The address this fuzzer connects from while the rate limits are on.
+        self.address: str | None = None
         self.reader: asyncio.Task[None] | None = None
         self.expect: dict[int, Expectation] = {}
         self.used_ids: set[int] = set()
@@ -277,7 +295,17 @@ class Fuzzer:
     # --- connection --------------------------------------------------------------------
 
     async def open(self) -> None:
-        self.ws = await open_ws(self.shared.url, **self.shared.connect_kwargs)
+        kwargs = dict(self.shared.connect_kwargs)
+        if self.shared.rate_limited:
+            previous = self.ws
+            if previous is not None and previous.close_code == 1008:
+                if previous.close_reason in COOLDOWN_REASONS:
+                    await self._expect_cooldown(kwargs)
+                self.address = None
+            if self.address is None:
+                self.address = self.shared.fresh_address()
+            kwargs["additional_headers"] = {"X-Forwarded-For": self.address}
+        self.ws = await open_ws(self.shared.url, **kwargs)
         self.report.connections += 1
         self.expect.clear()
         self.refused_outstanding = 0
@@ -481,6 +509,23 @@ class Fuzzer:
                     )
                 await self._reset()
         await self.finish()
+
+    async def _expect_cooldown(self, kwargs: dict[str, Any]) -> None:
+        """Closed for abuse: coming straight back from the same address is refused (429)."""
+        headers = {"X-Forwarded-For": self.address or ""}
+        try:
+            ws = await open_ws(self.shared.url, **kwargs, additional_headers=headers)
+        except InvalidStatus as exc:
+            if exc.response.status_code == 429:
+                self.report.cooldown_refusals += 1
+            else:
+                self.report.violation(
+                    f"{self.name}: a reconnect in the abuse cooldown got HTTP "
+                    f"{exc.response.status_code}, not 429"
+                )
+            return
+        await ws.close()
+        self.report.violation(f"{self.name}: reconnected at once after a close for abuse")
 
     async def _closed_for_abuse(self) -> bool:
         """With rate limits on: the server closed this connection for rate abuse (what was

@@ -48,7 +48,7 @@ STORM_FRAMES = int(os.environ.get("NINEPOOL_FUZZ_FRAMES", "100000"))
 #: every other limit (aim previews and chat included), never closes for rate and lets
 #: every join through; `test_storm_at_the_default_limits` runs the defaults.
 UNMETERED = [
-    *("--rate", "0", "--abuse-limit", "0"),
+    *("--rate", "0", "--abuse-limit", "0", "--abuse-cooldown", "0", "--handshake-rate", "0"),
     *("--invite-guesses", "0", "--invite-guesses-per-address", "0"),
 ]
 
@@ -110,9 +110,11 @@ def defaults_server() -> Iterator[LiveServer]:
 
 def test_storm_at_the_default_limits(defaults_server: LiveServer) -> None:
     # The same storm against the limits as shipped: the fuzzers, sending as fast as they
-    # can, are answered `rate_limited` and closed (1008) when they keep on; they reconnect
-    # and go on. The quiet room's well-behaved players are never limited, and every frame
-    # is still accounted for.
+    # can, are answered `rate_limited` and closed (1008) when they keep on; coming straight
+    # back from the same address is refused (429, the abuse cooldown), so they reconnect
+    # from fresh addresses (X-Forwarded-For through loopback, a trusted proxy) and go on.
+    # The quiet room's well-behaved players are never limited, and every frame is still
+    # accounted for.
     frames_ = max(2000, STORM_FRAMES // 5)
     report = asyncio.run(
         run_storm(defaults_server.ws_url, frames_, connections=12, seed=7, rate_limited=True)
@@ -123,6 +125,8 @@ def test_storm_at_the_default_limits(defaults_server: LiveServer) -> None:
     assert report.violations == [], report.summary() + "\n\n" + "\n\n".join(report.histories)
     assert report.error_codes[errors.RATE_LIMITED] > frames_ // 4
     assert report.abuse_closes > 0
+    assert report.cooldown_refusals >= report.abuse_closes // 2
+    assert hits["abuse_cooldown"] >= report.cooldown_refusals
     # (A fuzzer closing at the very end may not see the close the server sent it.)
     assert hits["rate"] > 0 and hits["abuse_close"] >= report.abuse_closes
     assert report.quiet_shots >= 3  # and none of them was refused (a violation otherwise)

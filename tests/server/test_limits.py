@@ -1,6 +1,7 @@
 """The gateway's limits, on a real server and real WebSocket clients: frame size, message
 rate (aim previews apart), persistent abuse, connections per address (X-Forwarded-For from
-trusted proxies only), the Origin allowlist, handshake, hello and keepalive timeouts, no
+trusted proxies only), how fast an address may open connections and its cooldown after a
+close for abuse, the Origin allowlist, handshake, hello and keepalive timeouts, no
 compression, and the counters of every limit met."""
 
 from __future__ import annotations
@@ -253,6 +254,85 @@ async def test_x_forwarded_for_from_an_untrusted_peer_is_ignored(
     status = await refused_status(server, headers={"X-Forwarded-For": "203.0.113.8"})
     assert status == 429
     await first.close()
+
+
+# --- new connections: their rate, and the cooldown after abuse -----------------------------
+
+
+async def refused_response(server: GameServer, **kwargs: Any) -> tuple[int, str]:
+    """The status and Retry-After of a refused handshake."""
+    with pytest.raises(InvalidStatus) as refused:
+        await open_ws(server, **kwargs)
+    response = refused.value.response
+    return response.status_code, response.headers.get("Retry-After", "")
+
+
+async def test_an_address_opening_connections_too_fast_is_refused_429(
+    make_server: ServerFactory,
+) -> None:
+    server = await make_server(limits=limited(handshake_rate=0.01, handshake_burst=3))
+    bot = {"X-Forwarded-For": "203.0.113.7"}
+    opened = [await open_ws(server, headers=bot) for _ in range(3)]
+    await opened[0].close()  # closing does not give the budget back
+    assert await refused_response(server, headers=bot) == (429, "100")
+    assert hits(server, "handshake_rate") == 1
+    # Another address is not charged for it; the open connections carry on.
+    other = await open_ws(server, headers={"X-Forwarded-For": "203.0.113.8"})
+    await hello(other)
+    await hello(opened[1])
+    for ws in (*opened, other):
+        await ws.close()
+
+
+async def test_an_address_closed_for_abuse_cannot_come_straight_back(
+    make_server: ServerFactory,
+) -> None:
+    # Without the cooldown a bot closed for abuse reconnects at once with a fresh budget.
+    server = await make_server(
+        limits=limited(rate=0.001, burst=2, abuse_limit=1, abuse_cooldown=1.5)
+    )
+    bot = {"X-Forwarded-For": "203.0.113.7"}
+    neighbour = await open_ws(server, headers=bot)  # opened before: left alone
+    await hello(neighbour)
+    ws = await open_ws(server, headers=bot)
+    for request_id in range(10, 20):
+        with contextlib.suppress(ConnectionClosed):
+            await send(ws, {"t": "ping", "id": request_id})
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await receive(ws)
+    assert (ws.close_code, ws.close_reason) == (1008, "rate limit exceeded")
+    status, retry_after = await refused_response(server, headers=bot)
+    assert status == 429 and retry_after in ("1", "2")
+    assert hits(server, "abuse_cooldown") == 1
+    # Other addresses, and the address's connection that was already open, are unaffected.
+    other = await open_ws(server, headers={"X-Forwarded-For": "203.0.113.8"})
+    await hello(other)
+    await send(neighbour, {"t": "ping", "id": 3})
+    assert isinstance(await receive(neighbour), m.Pong)
+    # Once the cooldown is over the address may connect again.
+    await asyncio.sleep(1.6)
+    back = await open_ws(server, headers=bot)
+    await hello(back)
+    for each in (neighbour, other, back):
+        await each.close()
+
+
+async def test_a_run_of_invalid_frames_also_starts_the_cooldown(
+    make_server: ServerFactory,
+) -> None:
+    server = await make_server(limits=limited(abuse_cooldown=60.0))
+    ws = await open_ws(server)
+    for _ in range(8):
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(b"\xc1")
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await receive(ws)
+    assert (ws.close_code, ws.close_reason) == (1008, "too many invalid frames")
+    status, retry_after = await refused_response(server)
+    assert status == 429 and 58 <= int(retry_after) <= 60
+    assert hits(server, "bad_frames_close") == 1 and hits(server, "abuse_cooldown") == 1
 
 
 # --- origin -------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import pytest
 
 from server.config import config_from_args
 from server.limits import (
+    AddressBook,
     Admission,
     FrameBudget,
     Limits,
@@ -55,6 +56,56 @@ def test_frame_budget_keeps_aims_apart_and_strikes_out_abuse() -> None:
     never = FrameBudget(Limits(rate=1.0, burst=1, abuse_limit=0), clock)
     assert never.admit(aim=False) is Admission.ADMIT
     assert {never.admit(aim=False) for _ in range(50)} == {Admission.LIMITED}
+
+
+def test_new_connections_per_address_have_a_burst_then_a_rate() -> None:
+    clock = Clock()
+    book = AddressBook(Limits(handshake_rate=0.5, handshake_burst=3), clock)
+    assert [book.handshake("203.0.113.7") for _ in range(4)] == [True, True, True, False]
+    assert book.handshake("203.0.113.8")  # another address has its own budget
+    assert book.handshake_retry_after() == 2.0
+    clock.now += 2.0
+    assert book.handshake("203.0.113.7") and not book.handshake("203.0.113.7")
+    unlimited = AddressBook(Limits(handshake_rate=0.0), clock)
+    assert all(unlimited.handshake("203.0.113.7") for _ in range(1000))
+    assert unlimited.handshakes == {}  # nothing remembered when the limit is off
+
+
+def test_abuse_cooldown_doubles_on_repeat_and_is_forgiven_after_an_hour() -> None:
+    clock = Clock()
+    book = AddressBook(Limits(abuse_cooldown=30.0), clock)
+    key = "203.0.113.7"
+    assert book.cooldown_left(key) == 0.0
+    assert book.closed_for_abuse(key) == 30.0
+    assert book.cooldown_left(key) == 30.0 and book.cooldown_left("203.0.113.8") == 0.0
+    # Its other connections, closed during the cooldown, are the same offence.
+    clock.now += 10.0
+    assert book.closed_for_abuse(key) == 20.0
+    clock.now += 20.0
+    assert book.cooldown_left(key) == 0.0
+    # Back, and abusive again: twice as long each time, at most 16 times the base.
+    lengths = []
+    for _ in range(6):
+        lengths.append(book.closed_for_abuse(key))
+        clock.now += lengths[-1] + 5.0
+    assert lengths == [60.0, 120.0, 240.0, 480.0, 480.0, 480.0]
+    # An hour of good behaviour after the last cooldown ended starts it over.
+    clock.now += AddressBook.FORGIVE_AFTER
+    assert book.closed_for_abuse(key) == 30.0
+    off = AddressBook(Limits(abuse_cooldown=0.0), clock)
+    assert off.closed_for_abuse(key) == 0.0 and off.cooldown_left(key) == 0.0
+
+
+def test_address_book_tables_stay_bounded() -> None:
+    clock = Clock()
+    book = AddressBook(Limits(handshake_rate=1.0, handshake_burst=2, abuse_cooldown=1.0), clock)
+    for n in range(3 * AddressBook._PRUNE_AT):
+        address = f"10.{n // 65536}.{n // 256 % 256}.{n % 256}"
+        book.handshake(address)
+        book.closed_for_abuse(address)
+        clock.now += 2.0  # each entry is long settled by the time the tables are pruned
+    assert len(book.handshakes) <= AddressBook._PRUNE_AT
+    assert len(book.cooldowns) <= AddressBook._PRUNE_AT + 1
 
 
 LOOPBACK = parse_networks(["127.0.0.0/8", "::1"])
