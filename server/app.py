@@ -11,6 +11,7 @@ import signal
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import serve
 
+from server.cluster.cooldowns import SharedCooldowns
 from server.cluster.node import ClusterNode
 from server.config import Config
 from server.gateway import Gateway
@@ -41,6 +42,12 @@ class GameServer:
         self.cluster = _cluster_node(config, self.store, self.lobby, self.metrics)
         sessions = Sessions(config.secret, config.token_ttl)
         self.gateway = Gateway(self.lobby, sessions, self.metrics, config.limits)
+        self.cooldowns: SharedCooldowns | None = None
+        if self.cluster is not None:
+            self.cooldowns = SharedCooldowns(
+                self.cluster.bus, self.gateway.addresses, self.cluster.id
+            )
+            self.gateway.on_cooldown = self.cooldowns.share
         self.routes = HttpRoutes(config.client_dir, self.metrics, self.lobby.replay, self._ready)
         self.ready = False
         self._ws: WsServer | None = None
@@ -71,6 +78,8 @@ class GameServer:
         if self.cluster is not None:
             # Rooms are not restored here: each is adopted by a node that needs it.
             await self.cluster.start()
+            if self.cooldowns is not None:
+                await self.cooldowns.start()
         else:
             restored = await self.lobby.restore()
             if restored:
@@ -105,6 +114,8 @@ class GameServer:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        if self.cooldowns is not None:
+            await self.cooldowns.stop()
         if self.cluster is not None:
             await self.cluster.stop()  # gives the leases up: the rooms move at once
         await self.store.close()

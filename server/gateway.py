@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -77,6 +78,9 @@ class Gateway:
         self.guard = HandshakeGuard(self.limits, self.addresses, metrics)
         self.accepting = True
         self.clients: set[Client] = set()
+        #: Told of every cooldown this node starts (address key, seconds, offences in a
+        #: row): in a cluster, the other nodes refuse the address too.
+        self.on_cooldown: Callable[[str, float, int], None] | None = None
 
     async def handle(self, ws: ServerConnection) -> None:
         address = self.guard.address_of(ws)
@@ -185,7 +189,11 @@ class Gateway:
     def _cool_down(self, client: Client) -> float:
         """A connection is closed for abuse: its address may open no new one for a while
         (`--abuse-cooldown`), or it would come straight back with a fresh budget."""
-        return self.addresses.closed_for_abuse(address_key(client.address))
+        key = address_key(client.address)
+        seconds = self.addresses.closed_for_abuse(key)
+        if seconds > 0 and self.on_cooldown is not None:
+            self.on_cooldown(key, seconds, self.addresses.offenses(key))
+        return seconds
 
     def _dispatch(self, client: Client, message: m.ClientMessage) -> bool:
         """Handle one valid message; False closes the connection."""

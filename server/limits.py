@@ -471,6 +471,23 @@ class AddressBook:
         self.cooldowns[key] = Cooldown(until=now + seconds, offenses=offenses)
         return seconds
 
+    def impose(self, key: str, seconds: float, offenses: int) -> None:
+        """A cooldown another node started (cluster mode): `key` waits whichever of that one
+        and its own ends later, and its next offence anywhere counts as a repeat."""
+        if seconds <= 0:
+            return
+        now = self.clock()
+        last = self.cooldowns.get(key)
+        until = now + seconds
+        if last is not None:
+            until = max(until, last.until)
+            offenses = max(offenses, last.offenses)
+        self.cooldowns[key] = Cooldown(until=until, offenses=offenses)
+
+    def offenses(self, key: str) -> int:
+        cooldown = self.cooldowns.get(key)
+        return cooldown.offenses if cooldown is not None else 0
+
     # Wrong invite guesses.
 
     def _guess_bucket(self, key: str) -> TokenBucket:

@@ -80,6 +80,11 @@ class RedisKeys:
         """A node's own inbox (replies to the clients connected to it)."""
         return f"{self.prefix}node:{node}"
 
+    @property
+    def cooldown_channel(self) -> str:
+        """Where a node tells the others of an address it closed for abuse."""
+        return f"{self.prefix}cooldowns"
+
 
 @dataclass(frozen=True)
 class Backoff:

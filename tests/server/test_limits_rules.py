@@ -96,6 +96,21 @@ def test_abuse_cooldown_doubles_on_repeat_and_is_forgiven_after_an_hour() -> Non
     assert off.closed_for_abuse(key) == 0.0 and off.cooldown_left(key) == 0.0
 
 
+def test_a_cooldown_from_another_node_keeps_whichever_ends_later() -> None:
+    clock = Clock()
+    book = AddressBook(Limits(abuse_cooldown=30.0), clock)
+    key = "203.0.113.7"
+    book.impose(key, 10.0, 2)
+    assert book.cooldown_left(key) == 10.0 and book.offenses(key) == 2
+    book.impose(key, 5.0, 1)  # ends sooner, fewer offences: changes nothing
+    assert book.cooldown_left(key) == 10.0 and book.offenses(key) == 2
+    book.impose(key, 0.0, 9)  # no cooldown at all: ignored
+    assert book.offenses(key) == 2
+    clock.now += 11.0
+    # The next offence here is the third in a row: four times the base.
+    assert book.closed_for_abuse(key) == 120.0
+
+
 def test_address_book_tables_stay_bounded() -> None:
     clock = Clock()
     book = AddressBook(Limits(handshake_rate=1.0, handshake_burst=2, abuse_cooldown=1.0), clock)
