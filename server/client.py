@@ -14,7 +14,9 @@ depends on the frame:
   snapshot: it skips ahead to the room as it is now instead of replaying what it missed.
   A spectator that falls behind more than `--lag-limit` times in ten minutes is closed
   (1013); a player is always resynced (its seat is worth more than a slow minute, and the
-  keepalive closes a connection that is truly gone);
+  keepalive closes a connection that is truly gone). Which one it is, the room says
+  (`is_spectator`), the relay of a room another node owns included: the node a client is
+  connected to applies the same policy whoever owns its room;
 - a frame for this client alone (a reply, its own snapshot: `send`) is never skipped; past
   four times the bound the connection is not reading at all and is closed (1008).
 """
@@ -220,7 +222,11 @@ class Client:
         return False
 
     def _is_spectator(self) -> bool:
-        return self.room is not None and self in getattr(self.room, "spectators", ())
+        """Whether this connection's room holds it as a spectator. The room says: a room
+        of this node, or the relay of a room another node owns (which knows each member's
+        role from what the owner told it), so the policy is the same on every node."""
+        room = self.room
+        return room is not None and room.is_spectator(self)
 
     def _fall_behind(self) -> None:
         loop = asyncio.get_running_loop()

@@ -381,6 +381,11 @@ class Room:
         """Everyone connected to the room: seated players, then spectators."""
         return self._members()
 
+    def is_spectator(self, client: Client) -> bool:
+        """`client` watches from the stands: the send queue closes a spectator that keeps
+        falling behind, never a player (see `server.client`)."""
+        return client in self.spectators
+
     def _is_member(self, client: Client) -> bool:
         return client in self._members()
 

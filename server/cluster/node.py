@@ -45,7 +45,14 @@ from server.cluster import wire
 from server.cluster.bus import Bus, BusError
 from server.cluster.directory import Directory, QuickEntry
 from server.cluster.lease import Lease, LeaseError, LeaseKeeper, Leases
-from server.cluster.proxy import Member, RoomGone, RoomProxy, attach, room_of
+from server.cluster.proxy import (
+    Member,
+    RoomGone,
+    RoomProxy,
+    attach,
+    room_of,
+    seated_players,
+)
 from server.cluster.remote import Links, RemoteClient
 from server.config import Config
 from server.lobby import Lobby, Waiting
@@ -480,7 +487,7 @@ class ClusterNode:
                 self._detached(client)
                 continue
             proxy.join(client)
-            role: Role = "spectator" if client in room.spectators else "player"
+            role: Role = "spectator" if room.is_spectator(client) else "player"
             proxy.members[client] = Member(self.conn_id(client), room.seq, role)
             proxy.rejoin(client)
         proxy.epoch = room.fence or 0  # whatever the old epoch sends from now on is stale
@@ -643,6 +650,8 @@ class ClusterNode:
 
     def _deliver(self, sender: str, item: wire.Item) -> None:
         peeked: wire.Peek | None = None
+        seated: frozenset[str] | None = None
+        seats_read = False
         for conn in item.conns:
             client = self._conns.get(conn)
             if client is None or client.closed:
@@ -669,8 +678,14 @@ class ClusterNode:
                         continue  # already sent from the log
                     else:
                         member.seq = peeked.seq
+                # The member's role, as the owner says it (see `RoomProxy.is_spectator`).
                 if peeked.t == "joined" and peeked.role in ("player", "spectator"):
                     member.role = "spectator" if peeked.role == "spectator" else "player"
+                elif peeked.t == "snapshot" and client.player is not None:
+                    if not seats_read:
+                        seated, seats_read = seated_players(item.frame), True
+                    if seated is not None:
+                        member.role = "player" if client.player in seated else "spectator"
             if item.kind == "event":
                 client.send_event(item.frame)
             else:

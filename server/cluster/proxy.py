@@ -10,7 +10,9 @@ clients there (`rejoin`), and each gets the room's snapshot again.
 
 The events and replies for its clients come back in the node's own batches (see
 `server.cluster.node`); the proxy keeps, per client, the last room event it has, so a
-catch-up from the log after an outage sends each event once.
+catch-up from the log after an outage sends each event once, and its role as the owner
+told it (its `joined` reply, the seats of the snapshots it gets), so a spectator that
+keeps falling behind is closed here as on the owner (`server.client`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import logging
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
+
+import msgspec
 
 from protocol import errors
 from protocol import messages as m
@@ -49,7 +53,37 @@ class Member:
     conn: int
     #: The last room event the client has (None: not known yet).
     seq: int | None = None
+    #: What the owner last said the client is: the role of its `joined` reply, or whether
+    #: a snapshot it got seats it. Until the owner has said, a player (the role that is
+    #: never closed for falling behind, see `RoomProxy.is_spectator`).
     role: m.Role = "player"
+
+
+class _SeatPeek(msgspec.Struct):
+    player: str
+
+
+class _ViewPeek(msgspec.Struct):
+    seats: list[_SeatPeek | None]
+
+
+class _SnapshotPeek(msgspec.Struct):
+    """The part of a `snapshot` frame that says who is seated (the rest is skipped)."""
+
+    view: _ViewPeek
+
+
+_snapshot_peek = msgspec.msgpack.Decoder(_SnapshotPeek)
+
+
+def seated_players(snapshot: bytes) -> frozenset[str] | None:
+    """The players seated in the room a `snapshot` frame shows (None: unreadable): a member
+    of the room whose player is not among them is a spectator."""
+    try:
+        view = _snapshot_peek.decode(snapshot).view
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return frozenset(seat.player for seat in view.seats if seat is not None)
 
 
 @dataclass
@@ -69,8 +103,8 @@ def room_of(client: Client) -> object:
 
 
 def attach(client: Client, target: RoomProxy | Room | None) -> None:
-    """Point `client.room` at a proxy: it offers what the gateway and the lobby use of a
-    room (`id`, `closed`, `post`)."""
+    """Point `client.room` at a proxy: it offers what the gateway, the lobby and the
+    client's send queue use of a room (`id`, `closed`, `post`, `is_spectator`)."""
     client.room = cast(Room, target)
 
 
@@ -114,6 +148,13 @@ class RoomProxy:
 
     def enter(self, client: Client, request_id: int, role: m.Role, invited: bool) -> None:
         self._put("enter", client, request_id=request_id, role=role, invited=invited)
+
+    def is_spectator(self, client: Client) -> bool:
+        """As `Room.is_spectator`, by what the owner has told this node of `client`: one
+        whose role is not known yet (its `joined` is on its way) counts as a player, as
+        closing a player for falling behind would be the costlier mistake."""
+        member = self.members.get(client)
+        return member is not None and member.role == "spectator"
 
     def join(self, client: Client) -> None:
         attach(client, self)
