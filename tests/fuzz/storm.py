@@ -296,16 +296,15 @@ class Fuzzer:
 
     async def open(self) -> None:
         kwargs = dict(self.shared.connect_kwargs)
-        if self.shared.rate_limited:
+        if not self.shared.rate_limited:
+            self.ws = await open_ws(self.shared.url, **kwargs)
+        else:
             previous = self.ws
             if previous is not None and previous.close_code == 1008:
                 if previous.close_reason in COOLDOWN_REASONS:
                     await self._expect_cooldown(kwargs)
                 self.address = None
-            if self.address is None:
-                self.address = self.shared.fresh_address()
-            kwargs["additional_headers"] = {"X-Forwarded-For": self.address}
-        self.ws = await open_ws(self.shared.url, **kwargs)
+            self.ws = await self._open_from_a_free_address(kwargs)
         self.report.connections += 1
         self.expect.clear()
         self.refused_outstanding = 0
@@ -509,6 +508,25 @@ class Fuzzer:
                     )
                 await self._reset()
         await self.finish()
+
+    async def _open_from_a_free_address(self, kwargs: dict[str, Any]) -> ClientConnection:
+        """Connect from this fuzzer's address, or a fresh one when it has none. A 429 for
+        the abuse cooldown is allowed once: the server may have closed the last connection
+        for abuse without this client reading the close (the server's close of a socket
+        with unread frames resets it: 1006 here), and then it is the cooldown's due."""
+        for attempt in range(2):
+            if self.address is None:
+                self.address = self.shared.fresh_address()
+            headers = {"X-Forwarded-For": self.address}
+            try:
+                return await open_ws(self.shared.url, **kwargs, additional_headers=headers)
+            except InvalidStatus as exc:
+                body = bytes(exc.response.body or b"")
+                if attempt or exc.response.status_code != 429 or b"abuse" not in body:
+                    raise
+                self.report.cooldown_refusals += 1
+                self.address = None
+        raise AssertionError("unreachable")
 
     async def _expect_cooldown(self, kwargs: dict[str, Any]) -> None:
         """Closed for abuse: coming straight back from the same address is refused (429)."""
