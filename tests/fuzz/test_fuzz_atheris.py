@@ -1,0 +1,88 @@
+"""Every atheris target runs clean for a bounded number of inputs.
+
+Each target runs in its own process (`python -m tests.fuzz.atheris_run`), as a long run
+would, from a fixed libFuzzer seed so a failure here replays: it must finish its runs,
+write no crash file, reach at least a floor of coverage (so the instrumentation is known
+to work) and keep what it found in the test's temporary directory, never in the repo.
+The long runs are `make fuzz-atheris` (README.md).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fuzz.corpus_files import CORPUS
+
+REPO = Path(__file__).resolve().parents[2]
+#: What libFuzzer names the inputs it writes beside itself without an artifact prefix.
+LIBFUZZER_ARTIFACTS = ("crash-", "leak-", "timeout-", "oom-", "slow-unit-")
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("atheris") is None,
+    reason="atheris is not installed: its wheels exist only for CPython 3.11-3.13 on Linux "
+    "x86_64, where the dev extra installs it",
+)
+
+#: target -> (inputs to run, least coverage to reach). The four runs take about 40 s on a
+#: 2-core machine; the floors are about half the coverage (libFuzzer's `cov`) they reach.
+BUDGETS = {
+    "decoder": (15_000, 100),
+    "trajectory": (50_000, 120),
+    "referee": (10_000, 150),
+    "table": (1_500, 400),
+}
+
+
+def run_target(target: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tests.fuzz.atheris_run", target, *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+
+
+def tail(output: str, lines: int = 60) -> str:
+    kept = [line for line in output.splitlines() if not line.startswith("INFO: Instrumenting")]
+    return "\n".join(kept[-lines:])
+
+
+@pytest.mark.parametrize("target", sorted(BUDGETS))
+def test_target_runs_without_a_finding(target: str, tmp_path: Path) -> None:
+    runs, least_coverage = BUDGETS[target]
+    corpus, crashes = tmp_path / "corpus", tmp_path / "crashes"
+    kept_before = sorted(CORPUS.iterdir())
+    result = run_target(
+        target,
+        f"--runs={runs}",
+        "--seed=1",
+        f"--corpus={corpus}",
+        f"--artifacts={crashes}",
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, tail(output)
+    assert list(crashes.iterdir()) == [], tail(output)
+    assert f"Done {runs} runs" in output, tail(output)
+    coverage = [int(n) for n in re.findall(r"DONE\s+cov: (\d+)", output)]
+    assert coverage and coverage[-1] >= least_coverage, tail(output)
+    # What the run found went to the temporary corpus, nothing into the repository.
+    assert any(corpus.iterdir()), tail(output)
+    assert sorted(CORPUS.iterdir()) == kept_before
+    assert not [p for p in REPO.iterdir() if p.name.startswith(LIBFUZZER_ARTIFACTS)]
+
+
+@pytest.mark.parametrize("target", sorted(BUDGETS))
+def test_reproduce_replays_the_kept_corpus(target: str) -> None:
+    # The way to replay a crash file, checked on inputs that must pass.
+    files = [str(path) for path in sorted(CORPUS.iterdir())]
+    result = run_target(target, "--reproduce", *files)
+    assert result.returncode == 0, tail(result.stdout + result.stderr)
+    assert result.stdout.count("ok     ") == len(files)
