@@ -49,6 +49,14 @@ test-js: $(NODE_STAMP)
 test-py: $(STAMP)
 	$(PY) -m pytest -q
 
+## Coverage-guided fuzzing: every atheris target for FUZZ_SECONDS (see tests/fuzz/README.md).
+FUZZ_SECONDS ?= 300
+.PHONY: fuzz-atheris
+fuzz-atheris: $(STAMP)
+	@for target in decoder trajectory referee table; do \
+		$(PY) -m tests.fuzz.atheris_run $$target --seconds $(FUZZ_SECONDS) || exit 1; \
+	done
+
 ## Quick benchmarks (see bench/README.md for the long ones: pooltool, load, soak).
 bench: setup
 	$(PY) bench/physics_bench.py
