@@ -95,7 +95,7 @@ def new_table(settings: rules.Settings, seed: int, match: int, breaker: str | No
 
 def decide_lag(table: Table, winner: str, breaker: str | None = None) -> Step:
     """O6/R3: the lag winner chooses who breaks the first rack (None: the winner)."""
-    outcome = rules.apply(table.state, rules.LagResult(winner=winner, breaker=breaker))
+    outcome = _referee(table.state, rules.LagResult(winner=winner, breaker=breaker))
     return _settle(table, outcome, table.balls)
 
 

@@ -542,9 +542,8 @@ def table_input(data: bytes) -> None:
             _referee_step(match, seat, ClockExpired(by), "clock_expired")
         elif kind == 8:  # the seat's grace period after a disconnect ran out (O5)
             _referee_step(match, seat, Forfeit(by), "forfeit")
-        elif match.table.state.awaiting_lag:
-            # The room asks only while the lag is undecided (`decide_lag` lets the referee's
-            # RuleError through, not a TableError, once the lag is decided).
+        else:
+            # (The room asks only while the lag is undecided; any other time it is refused.)
             lag = LagResult(by, _pick(fdp, [None, *SEATS]))
             _referee_step(match, seat, lag, "lag_choice")
 

@@ -50,6 +50,11 @@ def test_r3_lag_winner_may_give_the_break_away() -> None:
     assert not table.state.awaiting_lag
     assert table.state.breaker == "0" and table.state.turn == "0"
     assert table.state.ball_in_hand == "kitchen"
+    # Once decided, another lag result is refused as every table request is: a TableError
+    # with a protocol code, nothing changed.
+    with pytest.raises(TableError) as caught:
+        decide_lag(table, "1")
+    assert caught.value.code == "invalid_action"
 
 
 def test_r10_placement_is_checked_and_repeatable() -> None:
