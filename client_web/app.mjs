@@ -13,6 +13,7 @@ import { addChat, log, renderClock, renderSeats, renderTableUi as renderHud, sho
 import { renderQuick, renderRooms } from "./lobby.mjs";
 import { Connection, NAME_PATTERN, defaultUrl, session } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
+import { describeReach } from "./reach.mjs";
 import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
 import { app, ballInHand, canShoot, cuePos, mySeat, names, objectBalls, status } from "./state.mjs";
@@ -525,8 +526,13 @@ function setPower(p) {
   app.aim.power = p;
   const input = /** @type {HTMLInputElement} */ ($("power"));
   input.value = String(Math.max(1, Math.round(p * 100)));
-  $("power-out").textContent = `${shotSpeed().toFixed(2)} m/s`;
-  input.setAttribute("aria-valuetext", `${shotSpeed().toFixed(2)} of at most ${maxSpeedAt(app.aim.elevation).toFixed(2)} m/s`);
+  const speed = shotSpeed();
+  $("power-out").textContent = `${speed.toFixed(2)} m/s`;
+  $("power-reach").textContent = describeReach(speed, { short: true });
+  input.setAttribute(
+    "aria-valuetext",
+    `${speed.toFixed(2)} of at most ${maxSpeedAt(app.aim.elevation).toFixed(2)} m/s, carries ${describeReach(speed)}`,
+  );
   aimChanged();
 }
 
@@ -717,7 +723,9 @@ function wire() {
   const lagPower = /** @type {HTMLInputElement} */ ($("lag-power"));
   const lagAngle = /** @type {HTMLInputElement} */ ($("lag-angle"));
   const lagOut = () => {
-    $("lag-out").textContent = `${(Number(lagPower.value) / 100).toFixed(2)} m/s`;
+    const speed = Number(lagPower.value) / 100;
+    $("lag-out").textContent = `${speed.toFixed(2)} m/s`;
+    $("lag-reach").textContent = describeReach(speed, { short: true });
     $("lag-angle-out").textContent = `${(Number(lagAngle.value) / 10).toFixed(1)}°`;
   };
   lagPower.addEventListener("input", lagOut);

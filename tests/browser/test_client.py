@@ -608,9 +608,14 @@ def test_o2_raised_cue_caps_the_power_at_what_the_server_accepts(
     breaker = shooter((ana, bob))
     set_power(breaker, 100)
     assert breaker.page.inner_text("#power-out") == "12.00 m/s"
+    # How far that carries, in table lengths (the engine's figure for 12 m/s is 7.54).
+    assert breaker.page.inner_text("#power-reach") == "≈ 8 lengths"
     breaker.page.fill("#elevation", "80")
     assert breaker.page.inner_text("#speed-max") == "max 2.25 m/s"
     assert breaker.page.inner_text("#power-out") == "2.25 m/s"
+    assert breaker.page.inner_text("#power-reach") == "≈ 2 lengths"  # 2.22
+    valuetext = breaker.page.get_attribute("#power", "aria-valuetext")
+    assert valuetext == "2.25 of at most 2.25 m/s, carries ≈ 2 table lengths"
     save(breaker, "table-cue-raised.png")
     table = breaker.state("a.table")
     low = table["balls"][table["lowest"]]

@@ -1,0 +1,68 @@
+// How far a shot carries, in the unit players think in: table lengths.
+//
+// A speed in m/s means little to someone who has never measured one; "about two table
+// lengths" is how players talk about speed (a lag is two lengths, a soft stop shot less
+// than half). The figures are the server's own physics, not a formula of the client's:
+// `REACH` holds, for a level centre-ball stroke, how many lengths the cue ball travels
+// straight up and down the table, cushions included, before it stops — what
+// `server.physics.simulate` gives with the default coefficients.
+// `tests/browser/test_reach_parity.py` runs the engine on the same speeds and fails (printing
+// the new table) if they ever part.
+
+/**
+ * [speed (m/s), lengths] for a level centre-ball stroke from one end cushion straight to the
+ * other: the ball's centre travels (2.54 m − 2 radii) for one length.
+ * @type {ReadonlyArray<readonly [number, number]>}
+ */
+export const REACH = [
+  [0.2, 0.044], [0.3, 0.099], [0.4, 0.176], [0.5, 0.274], [0.6, 0.395], [0.7, 0.538],
+  [0.8, 0.702], [0.9, 0.889], [1, 1.035], [1.1, 1.117], [1.2, 1.207], [1.3, 1.305],
+  [1.4, 1.410], [1.5, 1.524], [1.6, 1.645], [1.7, 1.774], [1.8, 1.911], [1.9, 2.020],
+  [2, 2.074], [2.1, 2.131], [2.2, 2.191], [2.3, 2.254], [2.4, 2.319], [2.5, 2.388],
+  [2.6, 2.459], [2.7, 2.533], [2.8, 2.610], [2.9, 2.689], [3, 2.771], [3.25, 2.989],
+  [3.5, 3.080], [3.75, 3.170], [4, 3.266], [4.25, 3.369], [4.5, 3.501], [4.75, 3.764],
+  [5, 4.016], [5.25, 4.121], [5.5, 4.233], [5.75, 4.350], [6, 4.472], [6.5, 4.823], [7, 5.129],
+  [7.5, 5.336], [8, 5.604], [8.5, 6.030], [9, 6.213], [9.5, 6.408], [10, 6.664], [10.5, 7.033],
+  [11, 7.195], [11.5, 7.365], [12, 7.543],
+];
+
+/**
+ * Table lengths a level centre-ball stroke at `speed` carries (linear between the
+ * tabulated speeds; 0 for no speed).
+ * @param {number} speed m/s
+ */
+export function tableLengths(speed) {
+  if (!(speed > 0)) return 0;
+  const first = REACH[0];
+  if (speed <= first[0]) return (first[1] * speed) / first[0];
+  for (let i = 1; i < REACH.length; i++) {
+    const [v1, l1] = REACH[i];
+    if (speed <= v1) {
+      const [v0, l0] = REACH[i - 1];
+      return l0 + ((l1 - l0) * (speed - v0)) / (v1 - v0);
+    }
+  }
+  return REACH[REACH.length - 1][1];
+}
+
+const QUARTERS = ["", "¼", "½", "¾"];
+
+/**
+ * In words, as a player would say it: quarters below one length, halves up to five, whole
+ * lengths beyond. "≈ ¾ of a table length", "≈ 1½ table lengths", "≈ 7 table lengths";
+ * `short` drops "table" (and "of a") where space is tight: "≈ 1½ lengths".
+ * @param {number} speed m/s
+ * @param {{ short?: boolean }} [options]
+ */
+export function describeReach(speed, options = {}) {
+  const lengths = tableLengths(speed);
+  const unit = options.short ? "length" : "table length";
+  const part = options.short ? "" : "of a ";
+  if (lengths < 0.125) return `under ¼ ${part}${unit}`;
+  if (lengths < 0.875) return `≈ ${QUARTERS[Math.round(lengths * 4)]} ${part}${unit}`;
+  const step = lengths < 5 ? 2 : 1;
+  const rounded = Math.round(lengths * step) / step;
+  const whole = Math.floor(rounded);
+  const text = `${whole}${rounded > whole ? "½" : ""}`;
+  return `≈ ${text} ${unit}${rounded === 1 ? "" : "s"}`;
+}
