@@ -9,6 +9,7 @@ the engine solves it in closed form (see README.md for why and for the measureme
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -75,6 +76,7 @@ class TableWorld:
         self._solid_filter = pymunk.ShapeFilter(mask=CUSHION | POCKET)
         self._cushion_only = pymunk.ShapeFilter(mask=CUSHION)
         self._pocket_only = pymunk.ShapeFilter(mask=POCKET)
+        self._per_thread = threading.local()
 
     def _register(self, shape: pymunk.Shape, item: Line | Tip | Pocket) -> pymunk.Shape:
         self._index[shape] = len(self._items)
@@ -128,17 +130,50 @@ class TableWorld:
         self, pos: Point, radius: float, balls: Mapping[int, Point], slack: float = 0.0
     ) -> list[int]:
         """Ids of the balls a ball at ``pos`` would overlap, or touch within ``slack``."""
-        space = pymunk.Space()
-        index: dict[pymunk.Shape, int] = {}
-        for ball_id in sorted(balls):
-            circle = pymunk.Circle(space.static_body, radius, balls[ball_id])
+        index = getattr(self._per_thread, "balls", None)
+        if index is None:
+            index = self._per_thread.balls = _BallIndex()
+        return index.touching(pos, radius, balls, slack)
+
+
+#: Where a ball circle the current query does not use waits, far off the table.
+_PARKED = (1000.0, 1000.0)
+
+
+class _BallIndex:
+    """The balls of a query as circles in a pymunk space kept from one query to the next:
+    each query moves them (``unsafe_set_offset``, then one ``reindex_static``) instead of
+    building a space and its shapes. pymunk objects refer to one another through cffi
+    handles, so a space built per query became a few dozen objects of cyclic garbage; on
+    a busy server that was thousands a second, and the collector's pauses stretched the
+    tail of shot latency (see bench/README.md, "Load"). One per thread: the space is
+    changed by every query."""
+
+    def __init__(self) -> None:
+        self.space = pymunk.Space()
+        self.circles: list[pymunk.Circle] = []
+        self.ids: dict[pymunk.Shape, int] = {}
+        self.mask = pymunk.ShapeFilter(mask=BALL)
+
+    def touching(
+        self, pos: Point, radius: float, balls: Mapping[int, Point], slack: float
+    ) -> list[int]:
+        while len(self.circles) < len(balls):
+            circle = pymunk.Circle(self.space.static_body, radius, _PARKED)
             circle.filter = pymunk.ShapeFilter(categories=BALL)
-            index[circle] = ball_id
-            space.add(circle)
-        hits = space.point_query(pos, radius + slack, pymunk.ShapeFilter(mask=BALL))
-        return sorted(
-            index[h.shape] for h in hits if h.shape is not None and h.distance < radius + slack
-        )
+            self.space.add(circle)
+            self.circles.append(circle)
+        self.ids.clear()
+        for circle, ball_id in zip(self.circles, sorted(balls), strict=False):
+            circle.unsafe_set_offset(balls[ball_id])
+            circle.unsafe_set_radius(radius)
+            self.ids[circle] = ball_id
+        for circle in self.circles[len(balls) :]:
+            circle.unsafe_set_offset(_PARKED)
+        self.space.reindex_static()
+        reach = radius + slack
+        hits = self.space.point_query(pos, reach, self.mask)
+        return sorted(self.ids[h.shape] for h in hits if h.shape in self.ids and h.distance < reach)
 
 
 WORLD = TableWorld()
