@@ -63,6 +63,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from protocol import messages as m  # noqa: E402
 from protocol.codec import decode_server  # noqa: E402
+from server import gc_policy  # noqa: E402
 from tests.fuzz.liveserver import LiveServer  # noqa: E402
 from tests.fuzz.storm import clamp_positions  # noqa: E402
 
@@ -694,6 +695,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-baseline", action="store_true", help="skip the echo baseline")
     parser.add_argument("--json", type=Path, help="write every figure to this file")
     args = parser.parse_args(argv)
+    # This process holds thousands of connections too: with the collector's defaults its
+    # own pauses (up to half a second) would be measured as the server's latency. It runs
+    # with the server's policy (server/gc_policy.py).
+    gc_policy.tune_for_serving()
     soft, hard = raise_fd_limit()
     needed = args.rooms * 2 + args.spectators + 100
     print(f"open-files limit {soft} (hard {hard}); this process and the server each need {needed}")

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import sys
 
-from server import logs
+from server import gc_policy, logs
 from server.app import run
 from server.config import config_from_args
 from server.store import StoreError
@@ -16,6 +16,8 @@ def main(argv: list[str] | None = None) -> int:
     config = config_from_args(argv)
     # JSON lines by default (--log-format text for a terminal); never a session token.
     logs.configure(config.log_level, config.log_format)
+    # Everything is imported now: freeze it, and space the collector's pauses out.
+    gc_policy.tune_for_serving(config.gc_threshold)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run(config))

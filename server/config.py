@@ -45,6 +45,9 @@ class Config:
     client_dir: Path = CLIENT_DIR
     #: Aim previews are relayed at most this often (seconds).
     aim_interval: float = 0.1
+    #: `python -m server` only: young collections of the garbage collector this many new
+    #: objects apart (0 = CPython's default); see `server.gc_policy`.
+    gc_threshold: int = 20_000
 
     # --- many nodes, and how long finished rooms are kept (server/cluster, store/) -------
     #: Redis of a cluster (`redis://host:port/db`); None: a lone node on `store`.
@@ -92,6 +95,13 @@ def build_parser(environ: Mapping[str, str] = os.environ) -> argparse.ArgumentPa
         type=int,
         default=env("workers", defaults.workers),
         help="physics worker processes (0 = a thread, for tiny hosts)",
+    )
+    parser.add_argument(
+        "--gc-threshold",
+        type=int,
+        default=env("gc_threshold", defaults.gc_threshold),
+        help="new objects between young garbage collections; the process also freezes "
+        "what it holds at start (0 = CPython's defaults; see server/gc_policy.py)",
     )
     parser.add_argument(
         "--log-level",
@@ -154,6 +164,8 @@ def config_from_args(
         parser.error("--port must be 0-65535")
     if args.workers < 0:
         parser.error("--workers must be 0 or more")
+    if args.gc_threshold < 0:
+        parser.error("--gc-threshold must be 0 or more")
     if args.grace < 0:
         parser.error("--grace must be 0 or more")
     if args.shot_clock != 0 and not 5 <= args.shot_clock <= 300:
@@ -172,6 +184,7 @@ def config_from_args(
         host=args.host,
         port=args.port,
         workers=args.workers,
+        gc_threshold=args.gc_threshold,
         log_level=args.log_level,
         shot_clock=args.shot_clock,
         grace=args.grace,
