@@ -3,8 +3,9 @@
 // What the player sees while aiming (the aim line, the ghost ball at the first ball
 // the line meets, the object ball's expected direction, where the line meets a
 // cushion) and what is checked before a ball-in-hand placement is sent. The aim
-// preview is the ideal, frictionless geometry: the server's physics adds throw,
-// squirt and swerve, which is exactly what a player has to learn to allow for.
+// preview is the ideal, frictionless geometry (the cue ball's path after contact, with
+// draw or follow, is `cuepath.mjs`): the server's physics adds throw, squirt and swerve,
+// which is exactly what a player has to learn to allow for.
 
 import { TABLE } from "./table.mjs";
 

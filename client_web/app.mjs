@@ -610,11 +610,12 @@ function frame() {
       const c = /** @type {Vec} */ ([cue.x, cue.y]);
       overlay.kitchenHint = ballInHand() === "kitchen";
       if (app.drag?.kind === "place" && app.placing) overlay.placing = app.placing;
-      else overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, elevation: app.aim.elevation, preview: aimPreview(c, app.aim.angle, objectBalls()) };
+      else overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, speed: shotSpeed(), height: app.aim.height, elevation: app.aim.elevation, preview: aimPreview(c, app.aim.angle, objectBalls()) };
     } else if (app.remoteAim && cue && performance.now() - app.remoteAimAt < 5000 && t.turn === app.remoteAim.seat) {
       const c = /** @type {Vec} */ ([cue.x, cue.y]);
       const ang = app.remoteAim.angle / DEG;
-      overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(app.remoteAim.speed, app.remoteAim.elevation), elevation: app.remoteAim.elevation, preview: aimPreview(c, ang, objectBalls()), remote: true };
+      const ra = app.remoteAim;
+      overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(ra.speed, ra.elevation), speed: ra.speed, height: ra.tip?.[1] ?? 0, elevation: ra.elevation, preview: aimPreview(c, ang, objectBalls()), remote: true };
     }
   }
   const t0 = performance.now();

@@ -7,6 +7,7 @@
 // so a frame is one layer copy, ten sprite copies and the overlays.
 
 import { cushionContact } from "./aim.mjs";
+import { cueBallPath, pathToCushion } from "./cuepath.mjs";
 import { BALL_COLOURS, TABLE, isStriped } from "./table.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -485,7 +486,8 @@ function roundRect(ctx, x, y, w, h, r) {
 /**
  * @typedef {object} Overlay
  * @property {number | null} [lowest] ball to ring as the one to hit first
- * @property {{ cue: Vec, angle: number, power: number, elevation?: number, preview: import("./aim.mjs").BallContact | import("./aim.mjs").CushionContact, remote?: boolean } | null} [aim]
+ * @property {{ cue: Vec, angle: number, power: number, speed?: number, height?: number, elevation?: number, preview: import("./aim.mjs").BallContact | import("./aim.mjs").CushionContact, remote?: boolean } | null} [aim]
+ *   `speed` (m/s) and `height` (tip height, radii) shape the cue ball's path after contact
  * @property {{ pos: Vec, ok: boolean } | null} [placing]
  * @property {boolean} [kitchenHint] shade the kitchen (ball in hand behind the head string)
  */
@@ -697,7 +699,21 @@ export class Renderer {
         ctx.stroke();
       }
       ctx.lineWidth = Math.max(1, rPx * 0.07);
-      if (p.cueDir[0] !== 0 || p.cueDir[1] !== 0) {
+      if (aim.speed) {
+        // The cue ball after contact, with the draw or follow on it: the sliding curve,
+        // then the roll (to the first cushion, at most 60 cm of it).
+        const path = pathToCushion(cueBallPath(p, aim.angle, aim.speed, aim.height ?? 0), 0.6);
+        if (path.length > 1) {
+          ctx.strokeStyle = "rgba(255,255,255,0.45)";
+          ctx.beginPath();
+          path.forEach(([x, y], i) => {
+            const [sx, sy] = view.toScreen(x, y);
+            if (i === 0) ctx.moveTo(sx, sy);
+            else ctx.lineTo(sx, sy);
+          });
+          ctx.stroke();
+        }
+      } else if (p.cueDir[0] !== 0 || p.cueDir[1] !== 0) {
         const cuePath = cushionContact(p.ghost, Math.atan2(p.cueDir[1], p.cueDir[0]));
         ray(p.ghost, p.cueDir, Math.min(cuePath.distance, 0.25 + 0.5 * aim.power), "rgba(255,255,255,0.45)");
       }
