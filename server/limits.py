@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
+V = TypeVar("V")
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -79,6 +80,12 @@ LIMIT_KINDS = (
     HANDSHAKE_RATE,
     ABUSE_COOLDOWN,
 )
+
+#: The longest abuse cooldown, as a multiple of `Limits.abuse_cooldown` (the 5th offence
+#: in a row and later), and the longest any cooldown may be (a day).
+COOLDOWN_MAX_FACTOR = 16
+COOLDOWN_MAX_OFFENSES = 5
+COOLDOWN_MAX_SECONDS = 86400.0
 
 #: The Origin entry that means "the server's own origin" (matched against Host).
 SELF_ORIGIN = "self"
@@ -176,6 +183,12 @@ class Limits:
         ):
             if rate > 0 and burst < 1:
                 out.append(f"{name} needs a burst of at least 1")
+        if self.abuse_cooldown * COOLDOWN_MAX_FACTOR > COOLDOWN_MAX_SECONDS:
+            out.append(
+                f"abuse_cooldown must be at most {COOLDOWN_MAX_SECONDS / COOLDOWN_MAX_FACTOR:g} "
+                f"seconds (a repeat offender waits {COOLDOWN_MAX_FACTOR} times as long, at "
+                "most a day)"
+            )
         if self.send_buffer < 4096:
             out.append("send_buffer must be at least 4096 bytes")
         try:
@@ -391,13 +404,14 @@ class AddressBook:
     """Per-address state: open connections, how fast new ones come, the abuse cooldown,
     and wrong invite guesses. Bounded: entries that remember nothing are pruned."""
 
-    #: Entries kept in each table before those that remember nothing are dropped.
+    #: Entries a table holds before those that remember nothing are dropped; after each
+    #: pruning the next one waits until the table has doubled (see `_pruned`).
     _PRUNE_AT = 4096
     #: An address closed for abuse again within this many seconds of its last cooldown
     #: ending waits twice as long as the last time; after it, it starts over.
     FORGIVE_AFTER = 3600.0
     #: The longest cooldown, as a multiple of `Limits.abuse_cooldown`.
-    MAX_COOLDOWN_FACTOR = 16
+    MAX_COOLDOWN_FACTOR = COOLDOWN_MAX_FACTOR
 
     def __init__(self, limits: Limits, clock: Clock = time.monotonic) -> None:
         self.limits = limits
@@ -406,6 +420,24 @@ class AddressBook:
         self.guesses: dict[str, TokenBucket] = {}
         self.handshakes: dict[str, TokenBucket] = {}
         self.cooldowns: dict[str, Cooldown] = {}
+        self._prune_next: dict[str, int] = {}
+
+    def _pruned(
+        self, name: str, table: dict[str, V], forgettable: Callable[[V], bool]
+    ) -> dict[str, V]:
+        """`table`, about to take a new entry: once it has grown to its pruning point, without
+        the entries that remember nothing. The next pruning waits until what is left has
+        doubled, so however many new addresses arrive at once (a node's clients all
+        reconnecting elsewhere, a bot with many addresses) pruning costs each new entry
+        O(1) on average, never a scan of the table per handshake."""
+        if len(table) < self._prune_next.get(name, self._PRUNE_AT):
+            return table
+        kept = {key: value for key, value in table.items() if not forgettable(value)}
+        self._prune_next[name] = max(self._PRUNE_AT, 2 * len(kept))
+        return kept
+
+    def _forgotten(self, now: float) -> Callable[[Cooldown], bool]:
+        return lambda cooldown: cooldown.until + self.FORGIVE_AFTER <= now
 
     def may_connect(self, key: str) -> bool:
         cap = self.limits.conns_per_address
@@ -429,8 +461,7 @@ class AddressBook:
             return True
         bucket = self.handshakes.get(key)
         if bucket is None:
-            if len(self.handshakes) >= self._PRUNE_AT:
-                self.handshakes = {k: b for k, b in self.handshakes.items() if not b.full()}
+            self.handshakes = self._pruned("handshakes", self.handshakes, TokenBucket.full)
             limits = self.limits
             bucket = TokenBucket(limits.handshake_burst, limits.handshake_rate, self.clock)
             self.handshakes[key] = bucket
@@ -454,10 +485,7 @@ class AddressBook:
         if base <= 0:
             return 0.0
         now = self.clock()
-        if len(self.cooldowns) >= self._PRUNE_AT:
-            self.cooldowns = {
-                k: c for k, c in self.cooldowns.items() if c.until + self.FORGIVE_AFTER > now
-            }
+        self.cooldowns = self._pruned("cooldowns", self.cooldowns, self._forgotten(now))
         last = self.cooldowns.get(key)
         if last is not None and now < last.until:
             # Its other connections, opened before the cooldown began, closed during it:
@@ -465,7 +493,7 @@ class AddressBook:
             return last.until - now
         offenses = 1
         if last is not None and now < last.until + self.FORGIVE_AFTER:
-            offenses = last.offenses + 1
+            offenses = min(last.offenses + 1, COOLDOWN_MAX_OFFENSES)
         factor: int = min(2 ** (offenses - 1), self.MAX_COOLDOWN_FACTOR)
         seconds = base * factor
         self.cooldowns[key] = Cooldown(until=now + seconds, offenses=offenses)
@@ -477,9 +505,11 @@ class AddressBook:
         if seconds <= 0:
             return
         now = self.clock()
+        self.cooldowns = self._pruned("cooldowns", self.cooldowns, self._forgotten(now))
         last = self.cooldowns.get(key)
         until = now + seconds
-        if last is not None:
+        offenses = max(1, min(offenses, COOLDOWN_MAX_OFFENSES))
+        if last is not None and now < last.until + self.FORGIVE_AFTER:  # (else forgiven)
             until = max(until, last.until)
             offenses = max(offenses, last.offenses)
         self.cooldowns[key] = Cooldown(until=until, offenses=offenses)
@@ -493,8 +523,7 @@ class AddressBook:
     def _guess_bucket(self, key: str) -> TokenBucket:
         bucket = self.guesses.get(key)
         if bucket is None:
-            if len(self.guesses) >= self._PRUNE_AT:
-                self.guesses = {k: b for k, b in self.guesses.items() if not b.full()}
+            self.guesses = self._pruned("guesses", self.guesses, TokenBucket.full)
             per_minute = self.limits.invite_guesses_per_address
             bucket = TokenBucket(per_minute, per_minute / 60.0, self.clock)
             self.guesses[key] = bucket

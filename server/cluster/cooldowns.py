@@ -17,7 +17,7 @@ import logging
 import msgspec
 
 from server.cluster.bus import Bus, BusError
-from server.limits import AddressBook
+from server.limits import COOLDOWN_MAX_SECONDS, AddressBook
 
 log = logging.getLogger(__name__)
 
@@ -42,17 +42,22 @@ class SharedCooldowns:
         self.node = node
         self.channel = bus.keys.cooldown_channel
         self._sending: set[asyncio.Task[None]] = set()
+        self._open = False
 
     async def start(self) -> None:
+        self._open = True
         await self.bus.subscribe(self.channel, self._received)
 
     async def stop(self) -> None:
+        self._open = False  # a connection closed for abuse while draining tells no one
         for task in list(self._sending):
             task.cancel()
         await asyncio.gather(*self._sending, return_exceptions=True)
 
     def share(self, address: str, seconds: float, offenses: int) -> None:
         """Tell the other nodes (called by the gateway as it starts a cooldown)."""
+        if not self._open:
+            return
         notice = CooldownNotice(node=self.node, address=address, seconds=seconds, offenses=offenses)
         task = asyncio.get_running_loop().create_task(self._publish(_encoder.encode(notice)))
         self._sending.add(task)
@@ -72,7 +77,8 @@ class SharedCooldowns:
             return
         if notice.node == self.node:
             return  # our own, already in the book
-        if not (0 < notice.seconds <= 86400 and 0 < notice.offenses <= 1000):
+        # (A count past the cap is the cap: `impose` clamps it.)
+        if not (0 < notice.seconds <= COOLDOWN_MAX_SECONDS and notice.offenses > 0):
             log.warning("ignored a cooldown notice out of range from node %s", notice.node)
             return
         self.book.impose(notice.address, notice.seconds, notice.offenses)

@@ -119,6 +119,7 @@ async def test_notices_from_the_channel_are_checked_before_they_are_believed(
         notice(seconds="long"),
         notice(seconds=-5.0),
         notice(seconds=10**9),
+        notice(seconds=float("nan")),
         notice(offenses=0),
     ):
         await client.publish(channel, bad)

@@ -92,6 +92,10 @@ def test_abuse_cooldown_doubles_on_repeat_and_is_forgiven_after_an_hour() -> Non
     # An hour of good behaviour after the last cooldown ended starts it over.
     clock.now += AddressBook.FORGIVE_AFTER
     assert book.closed_for_abuse(key) == 30.0
+    # The count stops at the cap: a bot that keeps at it for days still waits 16 times.
+    for _ in range(50):
+        clock.now += book.closed_for_abuse(key) + 5.0
+    assert book.offenses(key) == 5 and book.closed_for_abuse(key) == 480.0
     off = AddressBook(Limits(abuse_cooldown=0.0), clock)
     assert off.closed_for_abuse(key) == 0.0 and off.cooldown_left(key) == 0.0
 
@@ -109,6 +113,41 @@ def test_a_cooldown_from_another_node_keeps_whichever_ends_later() -> None:
     clock.now += 11.0
     # The next offence here is the third in a row: four times the base.
     assert book.closed_for_abuse(key) == 120.0
+    # A record long forgiven counts for nothing when another node reports the address.
+    clock.now += 120.0 + AddressBook.FORGIVE_AFTER + 1.0
+    book.impose(key, 30.0, 1)
+    assert book.offenses(key) == 1 and book.cooldown_left(key) == 30.0
+    book.impose("203.0.113.9", 30.0, 10**6)  # a count past the cap is the cap
+    assert book.offenses("203.0.113.9") == 5
+
+
+def test_many_new_addresses_at_once_cost_no_scan_per_handshake() -> None:
+    # A node's clients all reconnecting elsewhere within a second: every address is new
+    # and none is forgettable yet, so pruning finds nothing to drop and must not run again
+    # for each one (it used to: seconds of a stalled loop at 8,000 addresses).
+    clock = Clock()
+    book = AddressBook(Limits(handshake_rate=1.0, handshake_burst=30), clock)
+    scans = 0
+    original = book._pruned
+
+    def counting(name: str, table: dict[str, object], forgettable: object) -> dict[str, object]:
+        nonlocal scans
+        before = book._prune_next.get(name, AddressBook._PRUNE_AT)
+        result = original(name, table, forgettable)  # type: ignore[arg-type]
+        scans += book._prune_next.get(name, AddressBook._PRUNE_AT) != before
+        return result
+
+    book._pruned = counting  # type: ignore[method-assign,assignment]
+    for n in range(20_000):
+        assert book.handshake(f"10.{n // 65536}.{n // 256 % 256}.{n % 256}")
+    assert len(book.handshakes) == 20_000  # all still remembered (none refilled yet)
+    assert scans <= 4  # 4,096, 8,192, 16,384: a doubling each time
+    assert book.may_connect("10.0.0.1")
+
+
+def test_a_cooldown_longer_than_a_day_is_refused() -> None:
+    assert any("abuse_cooldown" in p for p in Limits(abuse_cooldown=6000.0).problems())
+    assert Limits(abuse_cooldown=5400.0).problems() == []
 
 
 def test_address_book_tables_stay_bounded() -> None:
