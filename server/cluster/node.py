@@ -488,7 +488,7 @@ class ClusterNode:
                 continue
             proxy.join(client)
             role: Role = "spectator" if room.is_spectator(client) else "player"
-            proxy.members[client] = Member(self.conn_id(client), room.seq, role)
+            proxy.members[client] = Member(self.conn_id(client), room.seq, role, True)
             proxy.rejoin(client)
         proxy.epoch = room.fence or 0  # whatever the old epoch sends from now on is stale
         for command in leftovers:
@@ -681,7 +681,12 @@ class ClusterNode:
                 # The member's role, as the owner says it (see `RoomProxy.is_spectator`).
                 if peeked.t == "joined" and peeked.role in ("player", "spectator"):
                     member.role = "spectator" if peeked.role == "spectator" else "player"
-                elif peeked.t == "snapshot" and client.player is not None:
+                    member.role_confirmed = True
+                elif (
+                    peeked.t == "snapshot"
+                    and client.player is not None
+                    and not member.role_confirmed
+                ):
                     if not seats_read:
                         seated, seats_read = seated_players(item.frame), True
                     if seated is not None:

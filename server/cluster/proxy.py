@@ -57,6 +57,11 @@ class Member:
     #: a snapshot it got seats it. Until the owner has said, a player (the role that is
     #: never closed for falling behind, see `RoomProxy.is_spectator`).
     role: m.Role = "player"
+    #: The role came from the owner itself (a `joined` reply, or the room as this node
+    #: handed it over): snapshots no longer change it. (A spectator whose player also holds
+    #: a seat, in another tab or in grace, is seated in every snapshot, yet remains a
+    #: spectator here.)
+    role_confirmed: bool = False
 
 
 class _SeatPeek(msgspec.Struct):
