@@ -6,8 +6,8 @@
 // side, and rolls on in a straight line. This is the standard sliding-ball model of the
 // server's physics (PHYSICS.md: sliding friction μs until v = ωR, then rolling resistance
 // μr; ball–ball restitution e on the normal component), run for the two balls alone:
-// no throw, no squirt, no swerve from side spin or a raised cue — those stay for the
-// player to learn. `tests/browser/test_cuepath_parity.py` holds it against the engine.
+// no throw, no squirt, no swerve from side spin — those stay for the player to learn. A
+// raised cue's extra draw or follow is in (`effectiveHeight`). `tests/browser/test_cuepath_parity.py` holds it against the engine.
 
 import { TABLE } from "./table.mjs";
 
@@ -23,6 +23,18 @@ export const PHYSICS = { g: 9.81, muSlide: 0.2, muRoll: 0.01, eBall: 0.95 };
  * @property {Vec} rollDir unit direction of the straight roll ([0, 0]: it stops)
  * @property {number} rollDistance how far the straight roll carries before it stops (m)
  */
+
+/**
+ * The tip height that gives the same draw or follow with a level cue: a raised cue drives
+ * part of the stroke into the bed, so the same speed comes with more spin, 1/cos(elevation)
+ * times as much (the server's strike model). Kept within ±1: past that the ball would
+ * stop and come back before it reaches anything, which the preview does not draw.
+ * @param {number} height tip height (radii) @param {number} [elevation] degrees
+ */
+export function effectiveHeight(height, elevation = 0) {
+  const cos = Math.cos((Math.min(89, Math.max(0, elevation || 0)) * Math.PI) / 180);
+  return Math.max(-1, Math.min(1, height / cos));
+}
 
 /**
  * Speed and spin of the cue ball along its line when it has travelled `distance`: struck
@@ -61,11 +73,13 @@ export function stateAtDistance(speed, height, distance, k = PHYSICS) {
  * @param {number} angle the aim (radians)
  * @param {number} speed cue-ball speed off the tip (m/s)
  * @param {number} height tip height in radii (+ follow, − draw)
+ * @param {number} [elevation] cue elevation, degrees
  * @returns {CueBallPath}
  */
-export function cueBallPath(contact, angle, speed, height, k = PHYSICS) {
+export function cueBallPath(contact, angle, speed, height, elevation = 0, k = PHYSICS) {
   const d = /** @type {Vec} */ ([Math.cos(angle), Math.sin(angle)]);
-  const { v, s } = stateAtDistance(speed, height, contact.distance, k);
+  const { v, s } = stateAtDistance(speed, effectiveHeight(height, elevation), contact.distance, k);
+  if (!(v > 0)) return { points: [], rollDir: [0, 0], rollDistance: 0 }; // it never gets there
   const n = contact.objectDir;
   const vn = v * (d[0] * n[0] + d[1] * n[1]);
   // The normal part of the velocity goes to the object ball but for (1 − e)/2 of it; the

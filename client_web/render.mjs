@@ -702,7 +702,7 @@ export class Renderer {
       if (aim.speed) {
         // The cue ball after contact, with the draw or follow on it: the sliding curve,
         // then the roll (to the first cushion, at most 60 cm of it).
-        const path = pathToCushion(cueBallPath(p, aim.angle, aim.speed, aim.height ?? 0), 0.6);
+        const path = pathToCushion(cueBallPath(p, aim.angle, aim.speed, aim.height ?? 0, aim.elevation ?? 0), 0.6);
         if (path.length > 1) {
           ctx.strokeStyle = "rgba(255,255,255,0.45)";
           ctx.beginPath();

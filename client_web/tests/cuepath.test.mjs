@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { firstBallContact } from "../aim.mjs";
-import { PHYSICS, cueBallPath, pathToCushion, stateAtDistance } from "../cuepath.mjs";
+import { PHYSICS, cueBallPath, effectiveHeight, pathToCushion, stateAtDistance } from "../cuepath.mjs";
 import { TABLE } from "../table.mjs";
 
 const R = TABLE.ballRadius;
@@ -39,13 +39,13 @@ test("a ball struck centre slides, then rolls at 5/7 of its speed", () => {
 test("stun: the cue ball leaves along the tangent line (nearly: e < 1 leaves a little forward)", () => {
   const { contact, angle } = contactAt(30);
   // Struck at centre on a cloth with next to no friction: it arrives without spin.
-  const path = cueBallPath(contact, angle, 2, 0, { ...PHYSICS, muSlide: 1e-6 });
+  const path = cueBallPath(contact, angle, 2, 0, 0, { ...PHYSICS, muSlide: 1e-6 });
   close(between(path.rollDir, contact.cueDir), 0, 3);
 });
 
 test("follow: a rolling ball at a half-ball hit turns about 33.7° from the aim line", () => {
   const { contact, angle } = contactAt(30);
-  const path = cueBallPath(contact, angle, 2, 0.4, { ...PHYSICS, eBall: 1 });
+  const path = cueBallPath(contact, angle, 2, 0.4, 0, { ...PHYSICS, eBall: 1 });
   close(between(path.rollDir, [Math.cos(angle), Math.sin(angle)]), 33.67, 0.3);
   assert.ok(path.points.length > 2, "it slides along a curve first");
 });
@@ -71,4 +71,19 @@ test("the drawn path stops at the first cushion and at the roll's cap", () => {
   const capped = pathToCushion(cueBallPath(contact, angle, 1, 0.3), 0.05);
   const tail = capped.slice(-2);
   close(Math.hypot(tail[1][0] - tail[0][0], tail[1][1] - tail[0][1]), 0.05, 1e-9);
+});
+
+test("a raised cue puts more spin on the same speed, within what the preview draws", () => {
+  assert.equal(effectiveHeight(-0.4), -0.4);
+  close(effectiveHeight(-0.4, 60), -0.8, 1e-12);
+  assert.equal(effectiveHeight(-0.8, 80), -1);
+  assert.equal(effectiveHeight(0.5, Number.NaN), 0.5);
+  const { contact, angle } = contactAt(30);
+  const level = cueBallPath(contact, angle, 2, -0.4);
+  const raised = cueBallPath(contact, angle, 2, -0.4, 50);
+  const aim = [Math.cos(angle), Math.sin(angle)];
+  assert.ok(between(raised.rollDir, aim) > between(level.rollDir, aim), "more draw: it comes back further");
+  // Far too slow for the spin to matter: it never reaches the ball, nothing is drawn.
+  const none = cueBallPath({ ...contact, distance: 50 }, angle, 0.3, 0);
+  assert.deepEqual(none.points, []);
 });

@@ -4,7 +4,8 @@ server's physics.
 The preview draws where the cue ball goes after it hits the object ball, with the draw or
 follow the tip gives it: the sliding curve, then the straight roll. Here the engine
 (`server.physics.simulate`, with its ball–ball friction, which the preview leaves out) plays
-the same shots — cut angles from full to thin, stun, follow and draw, soft and firm — and
+the same shots — cut angles from full to thin, stun, follow and draw, soft and firm, level
+and with a raised cue — and
 the cue ball's rolling direction after the contact, and where it starts to roll, must agree
 with the preview's.
 """
@@ -35,7 +36,7 @@ const shots = JSON.parse(readFileSync(process.argv[1], "utf8"));
 console.log(JSON.stringify(shots.map((s) => {
   const contact = firstBallContact(s.cue, s.angle, [{ n: 1, x: s.object[0], y: s.object[1] }]);
   if (!contact) return null;
-  const path = cueBallPath(contact, s.angle, s.speed, s.height);
+  const path = cueBallPath(contact, s.angle, s.speed, s.height, s.elevation ?? 0);
   return { rollStart: path.points[path.points.length - 1] ?? null, rollDir: path.rollDir };
 })));
 """
@@ -53,6 +54,18 @@ def shots() -> list[dict[str, object]]:
                 out.append(
                     {"cue": CUE, "object": obj, "angle": aim, "speed": speed, "height": height}
                 )
+            # A raised cue: more draw or follow for the same tip (no side: no swerve).
+            for elevation in (30.0, 50.0):
+                out.append(
+                    {
+                        "cue": CUE,
+                        "object": obj,
+                        "angle": aim,
+                        "speed": 2.0,
+                        "height": height,
+                        "elevation": elevation,
+                    }
+                )
     return out
 
 
@@ -62,8 +75,11 @@ def engine_roll(shot: dict[str, object]) -> tuple[tuple[float, float], tuple[flo
     outcome = simulate(
         {0: CUE, 1: tuple(shot["object"])},  # type: ignore[dict-item]
         Shot(
-            angle=math.degrees(angle), speed=float(shot["speed"]), tip=(0.0, float(shot["height"]))
-        ),  # type: ignore[arg-type]
+            angle=math.degrees(angle),
+            speed=float(shot["speed"]),  # type: ignore[arg-type]
+            tip=(0.0, float(shot["height"])),  # type: ignore[arg-type]
+            elevation=float(shot.get("elevation", 0.0)),  # type: ignore[arg-type]
+        ),
     )
     contact = next(e.t for e in outcome.events if e.kind == "ball")
     for segment in outcome.tracks[0]:
@@ -106,13 +122,13 @@ def test_the_previews_cue_ball_path_follows_the_engine(tmp_path: Path) -> None:
         worst_start = max(worst_start, start)
         angles.append(angle)
         # The engine's ball-ball friction (throw) turns the cue ball a little more than
-        # the preview knows, most at thin cuts with draw: up to about 4 degrees.
-        assert angle < 5.0, f"{case}: rolls {angle:.1f} deg off the engine's direction"
+        # the preview knows, most at near-full hits with draw: up to about 5.5 degrees.
+        assert angle < 6.0, f"{case}: rolls {angle:.1f} deg off the engine's direction"
         assert start < 0.03, f"{case}: starts to roll {start * 100:.1f} cm from the engine's"
     mean = sum(angles) / max(1, len(angles))
     print(
         f"{len(angles)} shots: direction off by {mean:.2f} deg on average, "
         f"{max(angles):.2f} at most; roll start {worst_start * 100:.2f} cm at most"
     )
-    assert len(angles) >= 30
+    assert len(angles) >= 60
     assert mean < 2.0
