@@ -21,9 +21,12 @@ So a serving process, once everything is imported and before it serves:
   a collection ever sees them, and next to nothing is promoted to the older generations
   whose collections are the long pauses.
 
-Cyclic garbage is still collected, only later: the memory it holds meanwhile is bounded
-by the threshold (a few MB at most). In-process servers (tests) keep the defaults: this
-is the process's policy, set by `python -m server` (`--gc-threshold`, 0: CPython's own).
+Cyclic garbage is still collected, only later, and that costs memory: a closed
+connection's websockets objects (about 66, in reference cycles) now reach the old
+generation before they are collected, which CPython does once it has grown by a quarter.
+A 30-minute soak of connections made and closed levels off 25 MB higher (97 MB against
+72) and stays there. In-process servers (tests) keep the defaults: this is the process's
+policy, set by `python -m server` (`--gc-threshold`, 0: CPython's own).
 """
 
 from __future__ import annotations
