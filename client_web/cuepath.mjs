@@ -52,14 +52,11 @@ export function stateAtDistance(speed, height, distance, k = PHYSICS) {
   const sign = Math.sign(u0);
   const tau = Math.abs(u0) / (3.5 * slideDecel);
   const slideDistance = v0 * tau - 0.5 * sign * slideDecel * tau * tau;
-  if (distance <= slideDistance || tau === 0) {
-    if (tau > 0) {
-      // v0·t − ½·sign·a·t² = distance, the first root.
-      const a = sign * slideDecel;
-      const disc = v0 * v0 - 2 * a * distance;
-      const t = Math.abs(a) < 1e-12 ? distance / v0 : (v0 - Math.sqrt(Math.max(0, disc))) / a;
-      return { v: v0 - a * t, s: s0 + 2.5 * a * t };
-    }
+  if (tau > 0 && distance <= slideDistance) {
+    // Still sliding there: v0·t − ½·a·t² = distance, the first root (a ≠ 0 while it slides).
+    const a = sign * slideDecel;
+    const t = (v0 - Math.sqrt(Math.max(0, v0 * v0 - 2 * a * distance))) / a;
+    return { v: v0 - a * t, s: s0 + 2.5 * a * t };
   }
   const rolling = (5 * v0 + 2 * s0) / 7;
   const left = Math.max(0, distance - Math.max(0, slideDistance));

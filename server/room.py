@@ -46,7 +46,7 @@ from server.table import (
     rack_seed,
     seat_player,
 )
-from server.views import table_view, verdict_view
+from server.views import final_view, shot_report_view, table_view, verdict_view
 
 if TYPE_CHECKING:
     from server.config import Config
@@ -883,15 +883,10 @@ class Room:
             traj=result.traj,
             duration=result.duration,
             miscue=result.miscue,
-            report=m.ShotReport(
-                first=result.first,
-                rails=sorted(set(result.rails)),
-                pocketed=list(result.pocketed),
-                off_table=list(result.off_table),
-            ),
+            report=shot_report_view(result),
             verdict=verdict_view(step.verdict),
             table=self._table_view(),
-            final=[result.final.get(ball) for ball in range(10)],
+            final=final_view(result),
         )
         events: list[m.ServerMessage] = [shot_result, *self._consequences(step, index)]
         self.inflight = (shot_result, self._loop.time())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from protocol import messages as m
 from server.rules import Verdict
+from server.simulation import SimResult
 from server.table import Table, player_seat
 
 
@@ -52,3 +53,18 @@ def verdict_view(verdict: Verdict) -> m.VerdictView:
         stalemate=verdict.stalemate,
         stalemate_warning_given=verdict.stalemate_warning_given,
     )
+
+
+def shot_report_view(result: SimResult) -> m.ShotReport:
+    """What the shot touched and pocketed, as sent: each ball that met a rail once, in order."""
+    return m.ShotReport(
+        first=result.first,
+        rails=sorted(set(result.rails)),
+        pocketed=list(result.pocketed),
+        off_table=list(result.off_table),
+    )
+
+
+def final_view(result: SimResult) -> list[tuple[float, float] | None]:
+    """Where balls 0–9 came to rest (None: off the table or pocketed), by ball number."""
+    return [result.final.get(ball) for ball in range(10)]

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
 
+from server.app import GameServer
+from server.simulation import PhysicsPool
 from server.store.redis import connect
 from tests.redis_server import RedisServer, own_redis
+from tests.server.support import make_config
 
 __all__ = ["own_redis"]
 
@@ -18,3 +23,25 @@ async def client(own_redis: RedisServer) -> AsyncIterator[aioredis.Redis]:
     opened = connect(own_redis.url)
     yield opened
     await opened.aclose()
+
+
+@contextlib.asynccontextmanager
+async def two_nodes(
+    redis: RedisServer, **settings: Any
+) -> AsyncIterator[tuple[GameServer, GameServer]]:
+    """Nodes a and b in this process on `redis`, sharing one physics thread, with
+    `settings` (Config fields) on both; stopped on the way out."""
+    pool = PhysicsPool(workers=0)
+    await pool.start()
+    started = []
+    try:
+        for name in ("a", "b"):
+            config = make_config(redis_url=redis.url, store=redis.url, node_id=name, **settings)
+            server = GameServer(config, pool=pool)
+            await server.start()
+            started.append(server)
+        yield started[0], started[1]
+    finally:
+        for server in started:
+            await server.stop()
+        pool.close()

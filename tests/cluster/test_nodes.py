@@ -10,25 +10,15 @@ import redis.asyncio as aioredis
 
 from protocol import messages as m
 from server.app import GameServer
-from server.simulation import PhysicsPool
+from tests.cluster.conftest import two_nodes
 from tests.redis_server import RedisServer
-from tests.server.support import Peer, make_config
+from tests.server.support import Peer
 
 
 @pytest.fixture
 async def nodes(own_redis: RedisServer) -> AsyncIterator[tuple[GameServer, GameServer]]:
-    pool = PhysicsPool(workers=0)
-    await pool.start()
-    started = []
-    for name in ("a", "b"):
-        config = make_config(redis_url=own_redis.url, store=own_redis.url, node_id=name)
-        server = GameServer(config, pool=pool)
-        await server.start()
-        started.append(server)
-    yield started[0], started[1]
-    for server in started:
-        await server.stop()
-    pool.close()
+    async with two_nodes(own_redis) as started:
+        yield started
 
 
 async def test_lobby_spectators_and_leaving_across_nodes(

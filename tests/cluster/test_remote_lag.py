@@ -17,9 +17,9 @@ from websockets.protocol import State
 from protocol import messages as m
 from server.app import GameServer
 from server.limits import LAG_CLOSE, SEND_LAG
-from server.simulation import PhysicsPool
+from tests.cluster.conftest import two_nodes
 from tests.redis_server import RedisServer
-from tests.server.support import Peer, make_config
+from tests.server.support import Peer
 from tests.server.test_limits_send import (
     LONG,
     SMALL_QUEUE,
@@ -38,21 +38,9 @@ LAG_LIMIT = 1
 @pytest.fixture
 async def nodes(own_redis: RedisServer) -> AsyncIterator[tuple[GameServer, GameServer]]:
     """Nodes a and b on one redis-server, both with a small send queue."""
-    pool = PhysicsPool(workers=0)
-    await pool.start()
     limits = dataclasses.replace(SMALL_QUEUE, lag_limit=LAG_LIMIT)
-    started = []
-    for name in ("a", "b"):
-        config = make_config(
-            redis_url=own_redis.url, store=own_redis.url, node_id=name, limits=limits
-        )
-        server = GameServer(config, pool=pool)
-        await server.start()
-        started.append(server)
-    yield started[0], started[1]
-    for server in started:
-        await server.stop()
-    pool.close()
+    async with two_nodes(own_redis, limits=limits) as started:
+        yield started
 
 
 async def chat_until(

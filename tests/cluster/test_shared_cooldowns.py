@@ -19,9 +19,8 @@ from websockets.typing import Origin
 from server.app import GameServer
 from server.cluster.cooldowns import CooldownNotice
 from server.limits import Limits
-from server.simulation import PhysicsPool
+from tests.cluster.conftest import two_nodes
 from tests.redis_server import RedisServer
-from tests.server.support import make_config
 
 WAIT = 10.0
 BOT = "203.0.113.7"
@@ -29,21 +28,9 @@ BOT = "203.0.113.7"
 
 @pytest.fixture
 async def nodes(own_redis: RedisServer) -> AsyncIterator[tuple[GameServer, GameServer]]:
-    pool = PhysicsPool(workers=0)
-    await pool.start()
     limits = dataclasses.replace(Limits(), abuse_cooldown=60.0)
-    started = []
-    for name in ("a", "b"):
-        config = make_config(
-            redis_url=own_redis.url, store=own_redis.url, node_id=name, limits=limits
-        )
-        server = GameServer(config, pool=pool)
-        await server.start()
-        started.append(server)
-    yield started[0], started[1]
-    for server in started:
-        await server.stop()
-    pool.close()
+    async with two_nodes(own_redis, limits=limits) as started:
+        yield started
 
 
 async def open_ws(server: GameServer, address: str) -> ClientConnection:

@@ -94,7 +94,7 @@ from server.table import (
     player_seat,
     prepare_shot,
 )
-from server.views import table_view, verdict_view
+from server.views import final_view, shot_report_view, table_view, verdict_view
 from tests.fuzz.test_fuzz_decoder import assert_reference_agrees
 from tests.rules.test_referee_properties import PLAYERS, check_invariants
 
@@ -462,15 +462,10 @@ def _strike(fdp: atheris.FuzzedDataProvider, match: _Match, seat: int) -> None:
             traj=result.traj,
             duration=result.duration,
             miscue=result.miscue,
-            report=m.ShotReport(
-                first=result.first,
-                rails=sorted(set(result.rails)),
-                pocketed=list(result.pocketed),
-                off_table=list(result.off_table),
-            ),
+            report=shot_report_view(result),
             verdict=verdict_view(step.verdict),
             table=table_view(match.table, None),
-            final=[result.final.get(ball) for ball in range(10)],
+            final=final_view(result),
         )
     )
 
