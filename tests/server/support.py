@@ -192,3 +192,42 @@ async def _lag_choice_ruling(peer: Peer, draw: m.LagResult) -> m.Ruling:
         if ruling.room == draw.room and ruling.seq > draw.seq:
             assert ruling.action == "lag_choice", ruling
             return ruling
+
+
+@dataclasses.dataclass
+class WatchedTable:
+    """Two players at a started table (first rack decided by draw) and a spectator."""
+
+    players: tuple[Peer, Peer]  # in seat order
+    spectator: Peer
+    room: str
+    #: The seat to shoot first.
+    turn: int
+
+    @property
+    def shooter(self) -> Peer:
+        return self.players[self.turn]
+
+    @property
+    def waiting(self) -> Peer:
+        return self.players[1 - self.turn]
+
+
+async def watched_table(server: GameServer, peers: list[Peer]) -> WatchedTable:
+    """Ana and Ben sit down (seats 0 and 1), Eve watches, both get ready; the draw's winner
+    breaks. Every peer has read up to the snapshot after the first rack."""
+    ana = await open_peer(server, peers, "Ana")
+    ben = await open_peer(server, peers, "Ben")
+    eve = await open_peer(server, peers, "Eve")
+    created = await ana.request({"t": "create", "settings": {"first_break": "draw"}})
+    assert isinstance(created, m.Joined)
+    assert isinstance(await ben.request({"t": "join", "room": created.room}), m.Joined)
+    watching = await eve.request({"t": "join", "room": created.room, "role": "spectator"})
+    assert isinstance(watching, m.Joined)
+    await ana.request({"t": "ready"})
+    await ben.request({"t": "ready"})
+    draw = await decide_first_break(await eve.expect(m.LagResult), (ana, ben))
+    for peer in (ana, ben, eve):
+        await peer.catch_up(draw.seq + 1)
+    assert draw.table is not None and draw.table.turn is not None
+    return WatchedTable((ana, ben), eve, created.room, draw.table.turn)

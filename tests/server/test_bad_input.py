@@ -14,7 +14,7 @@ from protocol import errors
 from protocol import messages as m
 from server.app import GameServer
 from tests.server import scripting
-from tests.server.support import Peer, decide_first_break, open_peer
+from tests.server.support import Peer, open_peer, watched_table
 
 
 def no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
@@ -30,25 +30,6 @@ async def error_for(peer: Peer, message: dict[str, Any]) -> m.Error:
     reply = await peer.request(message)
     assert isinstance(reply, m.Error), reply
     return reply
-
-
-async def started_table(server: GameServer, peers: list[Peer]) -> tuple[Peer, Peer, Peer, str]:
-    """Two players at a table with the first rack decided by draw, and a spectator."""
-    ana = await open_peer(server, peers, "Ana")
-    ben = await open_peer(server, peers, "Ben")
-    eve = await open_peer(server, peers, "Eve")
-    created = await ana.request({"t": "create", "settings": {"first_break": "draw"}})
-    assert isinstance(created, m.Joined)
-    assert isinstance(await ben.request({"t": "join", "room": created.room}), m.Joined)
-    joined = await eve.request({"t": "join", "room": created.room, "role": "spectator"})
-    assert isinstance(joined, m.Joined)
-    await ana.request({"t": "ready"})
-    await ben.request({"t": "ready"})
-    draw = await decide_first_break(await eve.expect(m.LagResult), (ana, ben))
-    await eve.catch_up(draw.seq + 1)
-    for peer in (ana, ben):
-        await peer.catch_up(draw.seq + 1)
-    return ana, ben, eve, created.room
 
 
 async def snapshot_of(peer: Peer) -> m.RoomView:
@@ -143,7 +124,8 @@ async def test_persistent_garbage_closes_with_1008(
 async def test_o1_out_of_turn_and_spectator_actions_change_nothing(
     server: GameServer, peers: list[Peer], caplog: pytest.LogCaptureFixture
 ) -> None:
-    ana, ben, eve, _room = await started_table(server, peers)
+    table = await watched_table(server, peers)
+    (ana, ben), eve = table.players, table.spectator
     before = await snapshot_of(eve)
     table = before.table
     assert table is not None and table.turn is not None

@@ -13,26 +13,7 @@ from protocol import errors
 from protocol import messages as m
 from server.app import GameServer
 from tests.server import scripting
-from tests.server.support import Peer, decide_first_break, open_peer
-
-
-async def table_for_two(server: GameServer, peers: list[Peer]) -> tuple[Peer, Peer, Peer]:
-    """Two players at a started table (first break by draw) and a spectator."""
-    ana = await open_peer(server, peers, "Ana")
-    ben = await open_peer(server, peers, "Ben")
-    eve = await open_peer(server, peers, "Eve")
-    created = await ana.request({"t": "create", "settings": {"first_break": "draw"}})
-    assert isinstance(created, m.Joined)
-    assert isinstance(await ben.request({"t": "join", "room": created.room}), m.Joined)
-    watching = await eve.request({"t": "join", "room": created.room, "role": "spectator"})
-    assert isinstance(watching, m.Joined)
-    await ana.request({"t": "ready"})
-    await ben.request({"t": "ready"})
-    draw = await decide_first_break(await eve.expect(m.LagResult), (ana, ben))
-    for peer in (ana, ben, eve):
-        await peer.catch_up(draw.seq + 1)
-    assert draw.table is not None and draw.table.turn is not None
-    return (ana, ben, eve) if draw.table.turn == 0 else (ben, ana, eve)
+from tests.server.support import Peer, watched_table
 
 
 async def room_state(peer: Peer) -> tuple[int, m.RoomView]:
@@ -69,7 +50,8 @@ async def test_o2_shot_past_the_cue_limits_is_refused_and_changes_nothing(
     speed: float,
     tip: tuple[float, float],
 ) -> None:
-    shooter, other, eve = await table_for_two(server, peers)
+    table = await watched_table(server, peers)
+    shooter, other, eve = table.shooter, table.waiting, table.spectator
     before = await room_state(eve)
     shot = {"t": "shot", "angle": 0.0, "speed": speed, "tip": list(tip), "elevation": elevation}
     reply = await shooter.request(shot)

@@ -19,7 +19,7 @@ from server.app import GameServer
 from server.sessions import Sessions
 from tests.server import scripting
 from tests.server.conftest import ServerFactory
-from tests.server.support import Peer, decide_first_break, open_peer
+from tests.server.support import Peer, open_peer, watched_table
 
 PLAYER = "p_0123456789abcdef"
 
@@ -120,29 +120,11 @@ async def test_hello_renews_the_token_and_an_expired_one_is_bad_token(
         assert token.split(".")[1] not in logged
 
 
-async def started_table(server: GameServer, peers: list[Peer]) -> tuple[Peer, Peer, Peer, str]:
-    ana = await open_peer(server, peers, "Ana")
-    ben = await open_peer(server, peers, "Ben")
-    eve = await open_peer(server, peers, "Eve")
-    created = await ana.request({"t": "create", "settings": {"first_break": "draw"}})
-    assert isinstance(created, m.Joined)
-    assert isinstance(await ben.request({"t": "join", "room": created.room}), m.Joined)
-    watching = await eve.request({"t": "join", "room": created.room, "role": "spectator"})
-    assert isinstance(watching, m.Joined)
-    await ana.request({"t": "ready"})
-    await ben.request({"t": "ready"})
-    draw = await decide_first_break(await eve.expect(m.LagResult), (ana, ben))
-    for peer in (ana, ben, eve):
-        await peer.catch_up(draw.seq + 1)
-    assert draw.table is not None
-    shooter, waiting = (ana, ben) if draw.table.turn == 0 else (ben, ana)
-    return shooter, waiting, eve, created.room
-
-
 async def test_o1_only_the_token_of_the_seated_player_acts_in_the_seat(
     server: GameServer, peers: list[Peer]
 ) -> None:
-    shooter, waiting, eve, room = await started_table(server, peers)
+    table = await watched_table(server, peers)
+    shooter, waiting, eve, room = table.shooter, table.waiting, table.spectator, table.room
     assert shooter.table is not None
     shot = scripting.break_shot(shooter.table)
     seq = eve.seq
@@ -192,7 +174,7 @@ async def test_o1_only_the_token_of_the_seated_player_acts_in_the_seat(
 async def test_a_token_no_longer_seats_a_player_who_left(
     server: GameServer, peers: list[Peer]
 ) -> None:
-    _, waiting, _, _ = await started_table(server, peers)
+    waiting = (await watched_table(server, peers)).waiting
     assert isinstance(await waiting.request({"t": "leave"}), m.Ok)  # O4: concedes the match
     back, welcome = await hello(server, waiting.name, waiting.token)
     peers.append(back)
