@@ -63,7 +63,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from protocol import messages as m  # noqa: E402
 from protocol.codec import decode_server  # noqa: E402
-from server import gc_policy  # noqa: E402
+from server.ops import gc_policy  # noqa: E402
 from tests.fuzz.liveserver import LiveServer  # noqa: E402
 from tests.fuzz.storm import clamp_positions  # noqa: E402
 
@@ -697,7 +697,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # This process holds thousands of connections too: with the collector's defaults its
     # own pauses (up to half a second) would be measured as the server's latency. It runs
-    # with the server's policy (server/gc_policy.py).
+    # with the server's policy (server/ops/gc_policy.py).
     gc_policy.tune_for_serving()
     soft, hard = raise_fd_limit()
     needed = args.rooms * 2 + args.spectators + 100

@@ -39,9 +39,9 @@ from bench.botclient import Client, aim, summary  # noqa: E402
 from bench.botclient import open_client as botclient_open  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from server.app import GameServer  # noqa: E402
-from server.config import Config  # noqa: E402
-from server.limits import Limits  # noqa: E402
-from server.simulation import run_shot  # noqa: E402
+from server.edge.limits import Limits  # noqa: E402
+from server.ops.config import Config  # noqa: E402
+from server.rooms.simulation import run_shot  # noqa: E402
 
 SPECTATORS = 10
 PROBE_INTERVAL = 0.005

@@ -6,9 +6,9 @@ import asyncio
 import contextlib
 import sys
 
-from server import gc_policy, logs
 from server.app import run
-from server.config import config_from_args
+from server.ops import gc_policy, logs
+from server.ops.config import config_from_args
 from server.store import StoreError
 
 

@@ -13,14 +13,14 @@ from websockets.asyncio.server import serve
 
 from server.cluster.cooldowns import SharedCooldowns
 from server.cluster.node import ClusterNode
-from server.config import Config
-from server.gateway import Gateway
-from server.http import HttpRoutes
-from server.limits import serve_options
-from server.lobby import Lobby
-from server.metrics import Metrics
-from server.sessions import Sessions
-from server.simulation import PhysicsPool
+from server.edge.gateway import Gateway
+from server.edge.http import HttpRoutes
+from server.edge.limits import serve_options
+from server.edge.sessions import Sessions
+from server.ops.config import Config
+from server.ops.metrics import Metrics
+from server.rooms.lobby import Lobby
+from server.rooms.simulation import PhysicsPool
 from server.store import MemoryStore, Store, StoreError, monitor_health, open_store, store_ready
 from server.store.redis import RedisStore
 

@@ -1,7 +1,7 @@
 """Abuse cooldowns shared by every node of a cluster.
 
 A node that closes a connection for abuse refuses new connections from its address for a
-while (`--abuse-cooldown`, `server.limits.AddressBook`). Behind nginx the client's next
+while (`--abuse-cooldown`, `server.edge.limits.AddressBook`). Behind nginx the client's next
 connection may well land on another node, which would let it straight back in with a
 fresh budget; so each node publishes the cooldowns it starts on one channel, and every
 node applies the others' to its own book. Pub/sub is at most once: a node that was cut
@@ -17,7 +17,7 @@ import logging
 import msgspec
 
 from server.cluster.bus import Bus, BusError
-from server.limits import COOLDOWN_MAX_SECONDS, AddressBook
+from server.edge.limits import COOLDOWN_MAX_SECONDS, AddressBook
 
 log = logging.getLogger(__name__)
 

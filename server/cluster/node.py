@@ -40,7 +40,6 @@ import msgspec
 from protocol import errors
 from protocol.codec import ProtocolError, decode_client
 from protocol.messages import Role
-from server.client import Client
 from server.cluster import wire
 from server.cluster.bus import Bus, BusError
 from server.cluster.directory import Directory, QuickEntry
@@ -54,10 +53,10 @@ from server.cluster.proxy import (
     seated_players,
 )
 from server.cluster.remote import Links, RemoteClient
-from server.config import Config
-from server.lobby import Lobby, Waiting
-from server.metrics import Metrics
-from server.room import (
+from server.edge.client import Client
+from server.ops.config import Config
+from server.ops.metrics import Metrics
+from server.rooms.actor import (
     Abandon,
     Command,
     Enter,
@@ -69,6 +68,7 @@ from server.room import (
     Shutdown,
     decode_record,
 )
+from server.rooms.lobby import Lobby, Waiting
 from server.store import StoreError
 from server.store.redis import QUICK_BACKOFF, RedisStore, cancel_requested
 

@@ -12,7 +12,7 @@ The events and replies for its clients come back in the node's own batches (see
 `server.cluster.node`); the proxy keeps, per client, the last room event it has, so a
 catch-up from the log after an outage sends each event once, and its role as the owner
 told it (its `joined` reply, the seats of the snapshots it gets), so a spectator that
-keeps falling behind is closed here as on the owner (`server.client`).
+keeps falling behind is closed here as on the owner (`server.edge.client`).
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ import msgspec
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
-from server.client import Client
 from server.cluster import wire
 from server.cluster.bus import BusError
 from server.cluster.lease import LeaseError
-from server.room import Command, Enter, Gone, Reattach, Rejoin, Request, Room, Shutdown
+from server.edge.client import Client
+from server.rooms.actor import Command, Enter, Gone, Reattach, Rejoin, Request, Room, Shutdown
 from server.store import StoreError
 from server.store.redis import QUICK_BACKOFF
 
@@ -103,7 +103,7 @@ class Outgoing:
 
 
 def room_of(client: Client) -> object:
-    """`client.room`, which may be a proxy (typed as the local `Room` in `server.client`)."""
+    """`client.room`, which may be a proxy (typed as the local `Room` in `server.edge.client`)."""
     return cast(object, client.room)
 
 

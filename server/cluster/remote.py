@@ -17,14 +17,14 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from server.client import Client
 from server.cluster import wire
 from server.cluster.bus import Bus, BusError
+from server.edge.client import Client
 from server.store.redis import QUICK_BACKOFF, cancel_requested
 
 if TYPE_CHECKING:
-    from server.metrics import Metrics
-    from server.room import Room
+    from server.ops.metrics import Metrics
+    from server.rooms.actor import Room
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.app import GameServer
-from server.simulation import PhysicsPool
+from server.rooms.simulation import PhysicsPool
 from server.store.redis import connect
 from tests.redis_server import RedisServer, own_redis
 from tests.server.support import make_config

@@ -16,7 +16,7 @@ from websockets.protocol import State
 
 from protocol import messages as m
 from server.app import GameServer
-from server.limits import LAG_CLOSE, SEND_LAG
+from server.edge.limits import LAG_CLOSE, SEND_LAG
 from tests.cluster.conftest import two_nodes
 from tests.redis_server import RedisServer
 from tests.server.support import Peer

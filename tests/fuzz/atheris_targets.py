@@ -20,7 +20,7 @@ assertion) is a finding, which atheris reports with the input that caused it.
   encoding unchanged; an applied one keeps every invariant of the property tests
   (`tests/rules/test_referee_properties.py`), the state round-trips through MessagePack
   and the action through the replay log's encoding.
-- `table`: the room's pure layer (`server/table.py`) driven as a room drives it, with
+- `table`: the room's pure layer (`server/rooms/table.py`) driven as a room drives it, with
   schema-checked placements and shots simulated by the real physics worker function:
   every step is applied or refused with `TableError` carrying a documented protocol error
   code; a refusal changes nothing; after every step the balls agree with the referee and
@@ -62,6 +62,20 @@ from protocol.trajectory import (
     state_at,
 )
 from server import physics, rules
+from server.rooms.simulation import run_shot
+from server.rooms.table import PLAYERS as SEATS
+from server.rooms.table import (
+    Table,
+    TableError,
+    apply_action,
+    complete_shot,
+    decide_lag,
+    new_table,
+    place_cue_ball,
+    player_seat,
+    prepare_shot,
+)
+from server.rooms.views import final_view, shot_report_view, table_view, verdict_view
 from server.rules import (
     Choose,
     ClockExpired,
@@ -81,20 +95,6 @@ from server.rules import (
 from server.rules.actions import Action
 from server.rules.errors import ALL_CODES
 from server.rules.state import check_state
-from server.simulation import run_shot
-from server.table import PLAYERS as SEATS
-from server.table import (
-    Table,
-    TableError,
-    apply_action,
-    complete_shot,
-    decide_lag,
-    new_table,
-    place_cue_ball,
-    player_seat,
-    prepare_shot,
-)
-from server.views import final_view, shot_report_view, table_view, verdict_view
 from tests.fuzz.test_fuzz_decoder import assert_reference_agrees
 from tests.rules.test_referee_properties import PLAYERS, check_invariants
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from server.app import GameServer
-from server.simulation import PhysicsPool
+from server.rooms.simulation import PhysicsPool
 from server.store import Store
 from tests.server.support import Peer, make_config
 

@@ -16,7 +16,7 @@ from websockets.typing import Origin
 from protocol import messages as m
 from protocol.codec import decode_server
 from server.app import GameServer
-from server.config import Config
+from server.ops.config import Config
 
 T = TypeVar("T", bound=m.ServerMessage)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from server.config import config_from_args
+from server.ops.config import config_from_args
 
 
 def test_o5_sqlite_node_keeps_its_token_key_across_restarts(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The garbage collector's policy for a serving process (`server/gc_policy.py`): a frozen
+"""The garbage collector's policy for a serving process (`server/ops/gc_policy.py`): a frozen
 start and young collections spaced out, set by `python -m server` and its flag. Checked in
 a child process: the policy is the whole process's, and this one's must stay as it is."""
 
@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from server.config import config_from_args
+from server.ops.config import config_from_args
 
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import gc, json
 import server.__main__  # everything `python -m server` has imported when it tunes
-from server import gc_policy
+from server.ops import gc_policy
 before = gc.get_threshold()
 gc_policy.tune_for_serving({threshold})
 after, frozen = gc.get_threshold(), gc.get_freeze_count()

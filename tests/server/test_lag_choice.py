@@ -5,7 +5,7 @@ from __future__ import annotations
 from protocol import errors
 from protocol import messages as m
 from server.app import GameServer
-from server.room import decode_record
+from server.rooms.actor import decode_record
 from server.store import MemoryStore
 from tests.server import scripting
 from tests.server.conftest import ServerFactory

@@ -24,7 +24,7 @@ from protocol import errors
 from protocol import messages as m
 from protocol.codec import decode_server
 from server.app import GameServer
-from server.limits import Limits
+from server.edge.limits import Limits
 from tests.server.conftest import ServerFactory
 
 WAIT = 20.0
@@ -84,7 +84,9 @@ async def closed_with(ws: ClientConnection) -> tuple[int | None, str | None]:
 
 
 def hits(server: GameServer, kind: str) -> float:
-    value = server.metrics.registry.get_sample_value("ninepool_limit_hits_total", {"kind": kind})
+    value = server.ops.metrics.registry.get_sample_value(
+        "ninepool_limit_hits_total", {"kind": kind}
+    )
     return value or 0.0
 
 
@@ -439,7 +441,7 @@ async def test_limit_hits_are_exported_by_kind(make_server: ServerFactory) -> No
     server = await make_server(limits=limited(conns_per_address=1))
     ws = await open_ws(server)
     assert await refused_status(server) == 429
-    text = server.metrics.render().decode()
+    text = server.ops.metrics.render().decode()
     assert 'ninepool_limit_hits_total{kind="address_connections"} 1.0' in text
     assert 'ninepool_limit_hits_total{kind="rate"} 0.0' in text  # every kind, from the start
     await ws.close()

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.config import config_from_args
-from server.limits import (
+from server.edge.limits import (
     AddressBook,
     Admission,
     FrameBudget,
@@ -18,6 +17,7 @@ from server.limits import (
     origin_allowed,
     parse_networks,
 )
+from server.ops.config import config_from_args
 
 
 class Clock:

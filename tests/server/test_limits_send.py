@@ -17,8 +17,8 @@ from websockets.typing import Origin
 from protocol import messages as m
 from protocol.codec import decode_client, encode
 from server.app import GameServer
-from server.client import SKIP_AHEAD_ID
-from server.limits import Limits
+from server.edge.client import SKIP_AHEAD_ID
+from server.edge.limits import Limits
 from tests.server.conftest import ServerFactory
 from tests.server.support import Peer, open_peer
 
@@ -66,7 +66,9 @@ async def hang_up(peer: Peer) -> None:
 
 
 def hits(server: GameServer, kind: str) -> float:
-    value = server.metrics.registry.get_sample_value("ninepool_limit_hits_total", {"kind": kind})
+    value = server.ops.metrics.registry.get_sample_value(
+        "ninepool_limit_hits_total", {"kind": kind}
+    )
     return value or 0.0
 
 

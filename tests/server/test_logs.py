@@ -17,8 +17,8 @@ from websockets.typing import Origin
 
 from protocol import messages as m
 from protocol.codec import decode_server
-from server import logs
 from server.app import GameServer
+from server.ops import logs
 from tests.fuzz.liveserver import LiveServer
 from tests.server.support import Peer, open_peer
 
@@ -70,7 +70,7 @@ async def test_lines_name_the_connection_player_and_room(
     ana = await open_peer(server, peers, "Ana")
     created = await ana.request({"t": "create"})
     assert isinstance(created, m.Joined)
-    (client,) = [c for c in server.gateway.clients if c.player == ana.player]
+    (client,) = [c for c in server.edge.gateway.clients if c.player == ana.player]
     formatter = logs.JsonFormatter()
 
     async def in_connection_task() -> dict[str, Any]:

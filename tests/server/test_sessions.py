@@ -7,7 +7,7 @@ from typing import Any
 from protocol import errors
 from protocol import messages as m
 from server.app import GameServer
-from server.sessions import Sessions
+from server.edge.sessions import Sessions
 from tests.server import scripting
 from tests.server.conftest import ServerFactory
 from tests.server.support import Peer, decide_first_break, open_peer

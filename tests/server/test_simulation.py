@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from protocol.trajectory import decode_tracks, position_at
 from server import physics
-from server.simulation import PhysicsPool, run_shot
+from server.rooms.simulation import PhysicsPool, run_shot
 
 BALLS = {0: (0.5, 0.6), 1: (1.905, 0.635), 9: (2.2, 0.9)}
 

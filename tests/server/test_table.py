@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server import physics, rules
-from server.table import (
+from server.rooms.table import (
     Table,
     TableError,
     apply_action,

@@ -38,7 +38,7 @@ from websockets.protocol import State
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
-from server.limits import (
+from server.edge.limits import (
     CHAT_RATE,
     LAG_CLOSE,
     SEND_LAG,
@@ -51,8 +51,8 @@ from server.limits import (
 )
 
 if TYPE_CHECKING:
-    from server.metrics import Metrics
-    from server.room import Room
+    from server.ops.metrics import Metrics
+    from server.rooms.actor import Room
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ class Client:
         return self.budget.chat
 
     def hit(self, kind: str) -> None:
-        """Count one limit met (`server.limits` kinds)."""
+        """Count one limit met (`server.edge.limits` kinds)."""
         if self.metrics is not None:
             self.metrics.limit_hits.labels(kind).inc()
 
@@ -261,7 +261,7 @@ class Client:
             return
         # Skip ahead: the room answers with its snapshot as it is now (latest seq), sent
         # to this client alone; broadcasts resume once it has gone out.
-        from server.room import Request  # the room imports this module
+        from server.rooms.actor import Request  # the room imports this module
 
         self.resync_until = asyncio.get_running_loop().time() + SNAPSHOT_WAIT
         self._skip_aheads += 1

@@ -3,7 +3,7 @@
 Game messages are tiny and a person sends a few a second, so every limit here can be
 tight without a real player ever meeting it; bots, broken clients and attackers do.
 
-- `Limits`: the settings (flags and `NINEPOOL_*` variables in `server.config`).
+- `Limits`: the settings (flags and `NINEPOOL_*` variables in `server.ops.config`).
 - `TokenBucket`: `capacity` actions at once, refilled at `rate` per second.
 - `FrameBudget`: one connection's buckets — every frame, aim previews apart, chat, wrong
   invite guesses — and the strikes that turn persistent abuse into a close (1008).
@@ -33,7 +33,7 @@ from websockets.http11 import Request, Response
 from protocol.messages import MAX_CLIENT_FRAME
 
 if TYPE_CHECKING:
-    from server.metrics import Metrics
+    from server.ops.metrics import Metrics
 
 log = logging.getLogger(__name__)
 

@@ -25,10 +25,10 @@ import msgspec
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
-from server.client import Client, fan_out
-from server.config import Config
-from server.metrics import Metrics
-from server.room import (
+from server.edge.client import Client, fan_out
+from server.ops.config import Config
+from server.ops.metrics import Metrics
+from server.rooms.actor import (
     Command,
     Enter,
     Reattach,
@@ -40,7 +40,7 @@ from server.room import (
     new_invite_code,
     new_room_id,
 )
-from server.simulation import PhysicsPool
+from server.rooms.simulation import PhysicsPool
 from server.store import Store
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ class SeatIndex:
 
 
 class Lobby:
-    """Implements `server.room.RoomHost` for every room of the process."""
+    """Implements `server.rooms.actor.RoomHost` for every room of the process."""
 
     def __init__(self, config: Config, store: Store, pool: PhysicsPool, metrics: Metrics) -> None:
         self.config = config

@@ -8,7 +8,7 @@ import contextlib
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from server.limits import LIMIT_KINDS
+from server.edge.limits import LIMIT_KINDS
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -28,7 +28,7 @@ class Metrics:
         )
         self.limit_hits = Counter(
             "ninepool_limit_hits",
-            "Limits met by clients, by kind (see server/limits.py)",
+            "Limits met by clients, by kind (see server/edge/limits.py)",
             ["kind"],
             registry=r,
         )

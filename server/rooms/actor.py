@@ -3,7 +3,7 @@
 Every change — a request from a member, a disconnect, a reconnect, a timer — arrives as
 a command in the inbox and is handled to the end before the next one, so the room's
 state needs no locks and its events have one order. The game itself is the pure
-`Table` value (`server.table`); this module adds the people, the clocks, the store and
+`Table` value (`server.rooms.table`); this module adds the people, the clocks, the store and
 the fan-out around it.
 
 Each change follows the same path: compute the new values, build the room events with
@@ -29,10 +29,9 @@ from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
 from server import physics, rules
-from server.client import Client, fan_out
-from server.simulation import PhysicsPool, SimResult
-from server.store import FencedError, LogEntry, Store
-from server.table import (
+from server.edge.client import Client, fan_out
+from server.rooms.simulation import PhysicsPool, SimResult
+from server.rooms.table import (
     Step,
     Table,
     TableError,
@@ -46,11 +45,12 @@ from server.table import (
     rack_seed,
     seat_player,
 )
-from server.views import final_view, shot_report_view, table_view, verdict_view
+from server.rooms.views import final_view, shot_report_view, table_view, verdict_view
+from server.store import FencedError, LogEntry, Store
 
 if TYPE_CHECKING:
-    from server.config import Config
-    from server.metrics import Metrics
+    from server.ops.config import Config
+    from server.ops.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -383,7 +383,7 @@ class Room:
 
     def is_spectator(self, client: Client) -> bool:
         """`client` watches from the stands: the send queue closes a spectator that keeps
-        falling behind, never a player (see `server.client`)."""
+        falling behind, never a player (see `server.edge.client`)."""
         return client in self.spectators
 
     def _is_member(self, client: Client) -> bool:
@@ -1340,7 +1340,7 @@ def new_room_id() -> str:
 
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: 20 symbols of 32: 100 random bits, so an invite code cannot be guessed (joins after
-#: wrong codes are rate-limited as well, see `server/limits.py`).
+#: wrong codes are rate-limited as well, see `server/edge/limits.py`).
 INVITE_CODE_LENGTH = 20
 
 

@@ -17,8 +17,8 @@ from websockets.exceptions import ConnectionClosed
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import ProtocolError, decode_client
-from server.client import Client
-from server.limits import (
+from server.edge.client import Client
+from server.edge.limits import (
     ABUSE_CLOSE,
     AIM_RATE,
     BAD_FRAMES_CLOSE,
@@ -33,11 +33,11 @@ from server.limits import (
     Limits,
     address_key,
 )
-from server.lobby import Lobby
-from server.logs import bind_connection
-from server.metrics import Metrics
-from server.room import Gone, Request, now_ms
-from server.sessions import Sessions, new_player_id
+from server.edge.sessions import Sessions, new_player_id
+from server.ops.logs import bind_connection
+from server.ops.metrics import Metrics
+from server.rooms.actor import Gone, Request, now_ms
+from server.rooms.lobby import Lobby
 
 log = logging.getLogger(__name__)
 

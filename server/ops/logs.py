@@ -38,7 +38,7 @@ _DROPPED = {"websocket"}
 
 
 class Subject(Protocol):
-    """What a log line may say about a connection (`server.client.Client`)."""
+    """What a log line may say about a connection (`server.edge.client.Client`)."""
 
     @property
     def conn_id(self) -> str: ...

@@ -19,8 +19,8 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from server.metrics import Metrics
+from server.ops.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from server.ops.metrics import Metrics
 
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",

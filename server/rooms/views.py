@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from protocol import messages as m
+from server.rooms.simulation import SimResult
+from server.rooms.table import Table, player_seat
 from server.rules import Verdict
-from server.simulation import SimResult
-from server.table import Table, player_seat
 
 
 def seat_of(player: str | None) -> int | None:

@@ -9,7 +9,7 @@ A seat is not a token of its own: a room binds each seat to a player id (stored 
 room), and the only way to act as that player is a token signed for that id. A
 spectator's token, or another player's, names another id and can never act in the seat.
 
-Tokens are secrets: nothing here logs them, and the log formatter (`server.logs`) blanks
+Tokens are secrets: nothing here logs them, and the log formatter (`server.ops.logs`) blanks
 anything shaped like one.
 """
 

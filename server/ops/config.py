@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from server.limits import Limits
+from server.edge.limits import Limits
 
 CLIENT_DIR = Path(__file__).resolve().parent.parent / "client_web"
 
@@ -46,7 +46,7 @@ class Config:
     #: Aim previews are relayed at most this often (seconds).
     aim_interval: float = 0.1
     #: `python -m server` only: young collections of the garbage collector this many new
-    #: objects apart (0 = CPython's default); see `server.gc_policy`.
+    #: objects apart (0 = CPython's default); see `server.ops.gc_policy`.
     gc_threshold: int = 20_000
 
     # --- many nodes, and how long finished rooms are kept (server/cluster, store/) -------
@@ -62,7 +62,7 @@ class Config:
     replays_max_age: float = 86400.0
 
     # --- limits, session tokens and logs (gateway, sessions, logs) ----------------------
-    #: What one connection or one client address may cost (see `server/limits.py`).
+    #: What one connection or one client address may cost (see `server/edge/limits.py`).
     limits: Limits = field(default_factory=Limits)
     #: Seconds a session token stays valid after it was issued (each hello renews it).
     token_ttl: float = 86400.0
@@ -101,7 +101,7 @@ def build_parser(environ: Mapping[str, str] = os.environ) -> argparse.ArgumentPa
         type=int,
         default=env("gc_threshold", defaults.gc_threshold),
         help="new objects between young garbage collections; the process also freezes "
-        "what it holds at start (0 = CPython's defaults; see server/gc_policy.py)",
+        "what it holds at start (0 = CPython's defaults; see server/ops/gc_policy.py)",
     )
     parser.add_argument(
         "--log-level",
