@@ -24,7 +24,7 @@ harness can report how far the two engines agree.
 
 The shot is applied by giving the cue ball its post-strike state directly (velocity
 along the aim, follow/draw and side spin from the standard centre-of-percussion
-formulas in ``shared/PHYSICS.md``), instead of going through pooltool's stick-ball
+formulas in ``docs/PHYSICS.md``), instead of going through pooltool's stick-ball
 model, so that both engines start from exactly the same state (pooltool's cue model
 takes a stick speed and adds squirt).
 """

@@ -4,8 +4,8 @@
 // A stun ball leaves along the tangent line; a ball with follow or draw leaves along it
 // too, then curves, while it slides, toward (follow) or back from (draw) the object ball's
 // side, and rolls on in a straight line. This is the standard sliding-ball model of the
-// server's physics (PHYSICS.md: sliding friction μs until v = ωR, then rolling resistance
-// μr; ball–ball restitution e on the normal component), run for the two balls alone:
+// server's physics (docs/PHYSICS.md: sliding friction μs until v = ωR, then rolling
+// resistance μr; ball–ball restitution e on the normal component), run for the two balls alone:
 // no throw, no squirt, no swerve from side spin — those stay for the player to learn. A
 // raised cue's extra draw or follow is in (`effectiveHeight`). `tests/browser/test_cuepath_parity.py` holds it against the engine.
 

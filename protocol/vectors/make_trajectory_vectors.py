@@ -44,7 +44,8 @@ Tracks = dict[int, list[Row]]
 
 @dataclass(frozen=True)
 class Cloth:
-    """Coefficients for one synthetic shot, drawn from the ranges in PHYSICS.md."""
+    """Coefficients for one synthetic shot, drawn from the published ranges in
+    docs/PHYSICS.md ("Coefficients")."""
 
     mu_slide: float = 0.2
     mu_roll: float = 0.01

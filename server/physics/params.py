@@ -1,7 +1,8 @@
 """Every physical coefficient of the simulation, and which model resolves each event kind.
 
-Values are SI. Defaults are the typical values of ``PHYSICS.md`` (Alciatore, Marlow,
-Mathavan et al.); each can be changed per simulation by passing another ``Params``.
+Values are SI. Defaults are the typical published values (Alciatore, Marlow, Mathavan et
+al.); ``docs/PHYSICS.md`` gives each one with its source and the equations that use it.
+Each can be changed per simulation by passing another ``Params``.
 """
 
 from __future__ import annotations
