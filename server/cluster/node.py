@@ -45,30 +45,28 @@ from server.cluster.bus import Bus, BusError
 from server.cluster.directory import Directory, QuickEntry
 from server.cluster.lease import Lease, LeaseError, LeaseKeeper, Leases
 from server.cluster.proxy import (
-    Member,
+    RelayedMember,
     RoomGone,
     RoomProxy,
-    attach,
-    room_of,
     seated_players,
 )
 from server.cluster.remote import Links, RemoteClient
 from server.edge.client import Client
 from server.ops.config import Config
 from server.ops.metrics import Metrics
-from server.rooms.actor import (
+from server.rooms.actor import Room, decode_record
+from server.rooms.lobby import Lobby, Waiting
+from server.rooms.seams import (
     Abandon,
     Command,
     Enter,
     Gone,
+    Member,
     Reattach,
     Rejoin,
     Request,
-    Room,
     Shutdown,
-    decode_record,
 )
-from server.rooms.lobby import Lobby, Waiting
 from server.store import StoreError
 from server.store.redis import QUICK_BACKOFF, RedisStore, cancel_requested
 
@@ -133,10 +131,10 @@ class ClusterNode:
         self.owned: dict[str, Owned] = {}
         self.proxies: dict[str, RoomProxy] = {}
         self.remote: dict[tuple[str, int], RemoteClient] = {}
-        self._conn_of: dict[Client, int] = {}
-        self._conns: dict[int, Client] = {}
+        self._conn_of: dict[Member, int] = {}
+        self._conns: dict[int, Member] = {}
         self._next_conn = 0
-        self._quick_entries: dict[Client, tuple[int, QuickEntry]] = {}
+        self._quick_entries: dict[Member, tuple[int, QuickEntry]] = {}
         self._inbound: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._tasks: set[asyncio.Task[None]] = set()
         self._loops: list[asyncio.Task[None]] = []
@@ -205,7 +203,7 @@ class ClusterNode:
 
     # --- this node's connections ----------------------------------------------------------
 
-    def conn_id(self, client: Client) -> int:
+    def conn_id(self, client: Member) -> int:
         """The number other nodes know this connection by."""
         conn = self._conn_of.get(client)
         if conn is None:
@@ -214,14 +212,14 @@ class ClusterNode:
             self._conns[conn] = client
         return conn
 
-    def forget(self, client: Client) -> None:
+    def forget(self, client: Member) -> None:
         conn = self._conn_of.pop(client, None)
         if conn is not None:
             self._conns.pop(conn, None)
 
     def disconnected(self, client: Client) -> None:
         """The connection ended. A relay still says `gone` for it (then forgets it)."""
-        if not isinstance(room_of(client), RoomProxy):
+        if not isinstance(client.room, RoomProxy):
             self.forget(client)
 
     # --- rooms owned elsewhere ------------------------------------------------------------
@@ -255,12 +253,12 @@ class ClusterNode:
         client = getattr(command, "client", None)
         if room is not None and not room.closed:
             if isinstance(command, Enter | Reattach | Rejoin):
-                command.client.room = room
+                command.client.entering(room)
             room.post(command)
             return
         proxy = self.proxy_for(room_id)
         joining = isinstance(command, Enter | Reattach) or (
-            isinstance(command, Request) and room_of(command.client) is None
+            isinstance(command, Request) and command.client.room is None
         )
         if joining and isinstance(client, Client):
             proxy.join(client)
@@ -302,7 +300,7 @@ class ClusterNode:
             self.lobby.start_pair(waiting.race_to, first, (client, waiting.request_id))
             return
 
-    def _quick_partner(self, entry: QuickEntry) -> tuple[Client, int] | None:
+    def _quick_partner(self, entry: QuickEntry) -> tuple[Member, int] | None:
         if entry.node != self.id:
             return self._remote_client(entry.node, entry.conn, entry.player, entry.name), (
                 entry.request_id
@@ -383,7 +381,7 @@ class ClusterNode:
         return renewed
 
     def _dispatch(self, room: Room, action: wire.Action) -> None:
-        client: Client
+        client: Member
         if action.node == self.id:
             # One of this node's own clients, whose relay sent this just before the room
             # came here.
@@ -421,10 +419,7 @@ class ClusterNode:
             client.error(action.request_id, errors.BAD_INVITE, "this private room needs its code")
             self._not_here(client, room)
             return
-        if isinstance(client, RemoteClient):
-            client.expect(room)
-        else:
-            client.room = room
+        client.entering(room)
         if kind == "enter":
             room.post(Enter(client, action.request_id, action.role))
         elif kind == "reattach":
@@ -432,13 +427,14 @@ class ClusterNode:
         else:
             room.post(Rejoin(client, action.role))
 
-    def _not_here(self, client: Client, room: Room) -> None:
+    def _not_here(self, client: Member, room: Room) -> None:
         """Tell the client's node the client is not in `room`."""
+        current = client.room
         if isinstance(client, RemoteClient):
-            client.expect(room)
-            client.room = None
-        elif client.room is room or isinstance(room_of(client), RoomProxy):
-            attach(client, None)
+            client.entering(room)
+            client.unbind(room)
+        elif current is not None and (current is room or isinstance(current, RoomProxy)):
+            client.unbind(current)
 
     def _remote_client(self, node: str, conn: int, player: str, name: str) -> RemoteClient:
         key = (node, conn)
@@ -488,7 +484,7 @@ class ClusterNode:
                 continue
             proxy.join(client)
             role: Role = "spectator" if room.is_spectator(client) else "player"
-            proxy.members[client] = Member(self.conn_id(client), room.seq, role, True)
+            proxy.members[client] = RelayedMember(self.conn_id(client), room.seq, role, True)
             proxy.rejoin(client)
         proxy.epoch = room.fence or 0  # whatever the old epoch sends from now on is stale
         for command in leftovers:
@@ -595,7 +591,7 @@ class ClusterNode:
             return
         proxy = self.proxies.get(item.room)
         if item.kind == "close":
-            relay = room_of(client)
+            relay = client.room
             if not isinstance(relay, RoomProxy) or relay.heard(sender, item.epoch):
                 client.close(item.code, item.reason)
             return
@@ -605,15 +601,14 @@ class ClusterNode:
             if proxy is not None:
                 proxy.members.pop(client, None)
                 proxy.attached.discard(client)
-                if room_of(client) is proxy:
-                    attach(client, None)
+                client.unbind(proxy)
                 proxy.probe_idle()
         elif item.kind == "rehome" and proxy is not None:
             proxy.owner = None
             proxy.rejoin(client)
             proxy.probe()
 
-    def _member(self, sender: str, item: wire.Item, conn: int, client: Client | None) -> None:
+    def _member(self, sender: str, item: wire.Item, conn: int, client: Member | None) -> None:
         room_id = item.room
         known = self.proxies.get(room_id)
         if known is not None and not known.heard(sender, item.epoch):
@@ -622,7 +617,7 @@ class ClusterNode:
             self._send_gone(room_id, conn)
             return
         proxy = self.proxies.get(room_id)
-        current = room_of(client)
+        current = client.room
         if current is not None and current is not proxy:
             if getattr(current, "id", None) == room_id:
                 return  # the room is here now: news from its previous owner
@@ -641,7 +636,7 @@ class ClusterNode:
         proxy.heard(sender, item.epoch)
         member = proxy.members.get(client)
         if member is None:
-            member = proxy.members[client] = Member(conn)
+            member = proxy.members[client] = RelayedMember(conn)
         member.seq = item.seq
 
     def _send_gone(self, room_id: str, conn: int) -> None:
@@ -656,7 +651,7 @@ class ClusterNode:
             client = self._conns.get(conn)
             if client is None or client.closed:
                 continue
-            proxy = room_of(client)
+            proxy = client.room
             if proxy is None:
                 client.send(item.frame)  # a reply after leaving (or to a refused join)
                 continue
@@ -708,7 +703,7 @@ class ClusterNode:
                     entries = []
                 for entry in entries:
                     for client, member in list(proxy.members.items()):
-                        if member.seq is not None and entry.seq > member.seq and client.open:
+                        if member.seq is not None and entry.seq > member.seq and not client.closed:
                             client.send_event(entry.data)
                             member.seq = entry.seq
             proxy.probe()

@@ -21,7 +21,7 @@ import asyncio
 import logging
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -31,8 +31,8 @@ from protocol.codec import encode
 from server.cluster import wire
 from server.cluster.bus import BusError
 from server.cluster.lease import LeaseError
-from server.edge.client import Client
-from server.rooms.actor import Command, Enter, Gone, Reattach, Rejoin, Request, Room, Shutdown
+from server.rooms.actor import Room
+from server.rooms.seams import Command, Enter, Gone, Member, Reattach, Rejoin, Request, Shutdown
 from server.store import StoreError
 from server.store.redis import QUICK_BACKOFF
 
@@ -47,7 +47,7 @@ class RoomGone(Exception):
 
 
 @dataclass
-class Member:
+class RelayedMember:
     """A client of this node in the proxied room, as far as the owner has confirmed."""
 
     conn: int
@@ -94,23 +94,12 @@ def seated_players(snapshot: bytes) -> frozenset[str] | None:
 @dataclass
 class Outgoing:
     kind: wire.ActionKind
-    client: Client
+    client: Member
     conn: int
     request_id: int = 0
     role: m.Role = "player"
     invited: bool = False
     message: m.ClientMessage | None = None
-
-
-def room_of(client: Client) -> object:
-    """`client.room`, which may be a proxy (typed as the local `Room` in `server.edge.client`)."""
-    return cast(object, client.room)
-
-
-def attach(client: Client, target: RoomProxy | Room | None) -> None:
-    """Point `client.room` at a proxy: it offers what the gateway, the lobby and the
-    client's send queue use of a room (`id`, `closed`, `post`, `is_spectator`)."""
-    client.room = cast(Room, target)
 
 
 class RoomProxy:
@@ -119,8 +108,8 @@ class RoomProxy:
         self.id = room_id
         self.closed = False
         #: Clients whose `room` is this proxy (members or on their way in).
-        self.attached: set[Client] = set()
-        self.members: dict[Client, Member] = {}
+        self.attached: set[Member] = set()
+        self.members: dict[Member, RelayedMember] = {}
         #: The node that owns the room and its fencing epoch, as last heard (None, 0:
         #: unknown). What comes from an older epoch (a stale owner) is dropped.
         self.owner: str | None = None
@@ -151,21 +140,31 @@ class RoomProxy:
         elif isinstance(command, Shutdown) and not command.done.done():
             command.done.set_result(None)
 
-    def enter(self, client: Client, request_id: int, role: m.Role, invited: bool) -> None:
+    @property
+    def fence(self) -> int | None:
+        """The owner's epoch as last heard (None: not known yet)."""
+        return self.epoch or None
+
+    @property
+    def seq(self) -> int:
+        """Events reach each member with their own seq (see `Member`); the relay has none."""
+        return 0
+
+    def enter(self, client: Member, request_id: int, role: m.Role, invited: bool) -> None:
         self._put("enter", client, request_id=request_id, role=role, invited=invited)
 
-    def is_spectator(self, client: Client) -> bool:
-        """As `Room.is_spectator`, by what the owner has told this node of `client`: one
+    def is_spectator(self, member: Member) -> bool:
+        """As `Room.is_spectator`, by what the owner has told this node of `member`: one
         whose role is not known yet (its `joined` is on its way) counts as a player, as
         closing a player for falling behind would be the costlier mistake."""
-        member = self.members.get(client)
-        return member is not None and member.role == "spectator"
+        relayed = self.members.get(member)
+        return relayed is not None and relayed.role == "spectator"
 
-    def join(self, client: Client) -> None:
-        attach(client, self)
+    def join(self, client: Member) -> None:
+        client.entering(self)
         self.attached.add(client)
 
-    def rejoin(self, client: Client) -> None:
+    def rejoin(self, client: Member) -> None:
         """Register `client` again with whoever owns the room now (before anything it sent
         later)."""
         member = self.members.get(client)
@@ -209,7 +208,7 @@ class RoomProxy:
     def idle(self) -> bool:
         return not self.attached and not self.members and not self._queue
 
-    def _put(self, kind: wire.ActionKind, client: Client, **fields: object) -> None:
+    def _put(self, kind: wire.ActionKind, client: Member, **fields: object) -> None:
         conn = self.node.conn_id(client)
         self._queue.append(Outgoing(kind, client, conn, **fields))  # type: ignore[arg-type]
         self._wake.set()
@@ -298,8 +297,7 @@ class RoomProxy:
                 self.node.forget(out.client)
         self._queue.clear()
         for client in self.attached | set(self.members):
-            if room_of(client) is self:
-                attach(client, None)
+            client.unbind(self)
         self.attached.clear()
         self.members.clear()
         self.node.drop_proxy(self)
@@ -327,7 +325,7 @@ class RoomProxy:
             if client.closed or client in coming:
                 continue
             member = self.members.get(client)
-            client.room = room
+            client.entering(room)
             room.post(Rejoin(client, member.role if member is not None else "player"))
         for out in self._queue:
             if out.kind == "gone":
@@ -338,10 +336,10 @@ class RoomProxy:
                 continue
             if out.kind == "enter" and room.settings.private and not out.invited:
                 out.client.error(out.request_id, errors.BAD_INVITE, "this room needs its code")
-                attach(out.client, None)
+                out.client.unbind(self)
                 continue
             if out.kind in ("enter", "reattach", "rejoin"):
-                out.client.room = room
+                out.client.entering(room)
             room.post(self._command(out))
         self._queue.clear()
         self.attached.clear()

@@ -2,7 +2,7 @@
 
 A room talks to its members through `Client` objects. For a client connected to another
 node, the owner holds a `RemoteClient`: the same interface, but every frame, every
-membership change (`client.room = …`) and every close becomes an `Item` for that node.
+membership change (`bind`, `unbind`) and every close becomes an `Item` for that node.
 `Links` batches the items of each destination node and publishes them on the node's own
 channel, one ordered stream per node: whatever a room does in one step (a reply, then the
 events everyone gets) reaches the node as one message, in that order, and a frame sent to
@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 from server.cluster import wire
 from server.cluster.bus import Bus, BusError
 from server.edge.client import Client
+from server.rooms.seams import RoomPort
 from server.store.redis import QUICK_BACKOFF, cancel_requested
 
 if TYPE_CHECKING:
     from server.ops.metrics import Metrics
-    from server.rooms.actor import Room
 
 log = logging.getLogger(__name__)
 
@@ -207,7 +207,6 @@ class RemoteClient(Client):
         self.links = links
         self.node = node
         self.conn = conn
-        self._room: Room | None = None
         #: The room an action of this client is on its way to (see `expect`), and the
         #: epoch this node holds it at.
         self.target: str = ""
@@ -217,26 +216,25 @@ class RemoteClient(Client):
         self.player = player
         self.name = name
 
-    @property
-    def room(self) -> Room | None:
-        return self._room
+    def bind(self, room: RoomPort) -> None:
+        """A room of this node (re)seats this client: its node relays the room's events
+        to it from the room's seq on."""
+        self._room = room
+        self.target, self.target_epoch = room.id, room.fence or 0
+        self.links.member(self.node, self.conn, self.target_epoch, room.id, room.seq)
 
-    @room.setter
-    def room(self, value: Room | None) -> None:
-        previous, self._room = self._room, value
-        if value is not None:
-            # Every time a room (re)seats this client: the node starts relaying the room's
-            # events to it from this seq on.
-            self.target, self.target_epoch = value.id, value.fence or 0
-            self.links.member(self.node, self.conn, self.target_epoch, value.id, value.seq)
-        elif previous is not None or self.target:
-            room_id = previous.id if previous is not None else self.target
-            epoch = (previous.fence or 0) if previous is not None else self.target_epoch
-            self.links.left(self.node, self.conn, epoch, room_id)
-            self.target = ""
-            self._on_detached(self)
+    def unbind(self, room: RoomPort) -> None:
+        """The room is done with this client (left, refused, or replaced by a newer
+        connection): its node stops relaying the room to it."""
+        if self._room is not room and self.target != room.id:
+            return
+        epoch = (room.fence or 0) if self._room is room else self.target_epoch
+        self._room = None
+        self.links.left(self.node, self.conn, epoch, room.id)
+        self.target = ""
+        self._on_detached(self)
 
-    def expect(self, room: Room) -> None:
+    def entering(self, room: RoomPort) -> None:
         """An `enter`, `reattach` or `rejoin` is being handed to `room`: as on a lone node,
         where the lobby sets `client.room` before the room decides, the room may now
         refuse (and set it back to None, which tells the client's node)."""

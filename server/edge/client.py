@@ -46,13 +46,12 @@ from server.edge.limits import (
     AddressBook,
     FrameBudget,
     Limits,
-    TokenBucket,
     address_key,
 )
+from server.rooms.seams import Request, RoomPort
 
 if TYPE_CHECKING:
     from server.ops.metrics import Metrics
-    from server.rooms.actor import Room
 
 log = logging.getLogger(__name__)
 
@@ -94,8 +93,8 @@ class Client:
         self.book = book
         self.player: str | None = None
         self.name = ""
-        #: The room this connection is in (set when a join is posted, cleared on leave).
-        self.room: Room | None = None
+        #: The room this connection is in (bound when a join is posted, unbound on leave).
+        self._room: RoomPort | None = None
         self.budget = FrameBudget(self.limits, on_chat_refused=self._chat_refused)
         self._closing: set[asyncio.Task[None]] = set()
         self.closed = False
@@ -116,9 +115,26 @@ class Client:
         return None if room is None else str(getattr(room, "id", "")) or None
 
     @property
-    def chat_bucket(self) -> TokenBucket:
-        """Chat messages (the room takes one per message)."""
-        return self.budget.chat
+    def room(self) -> RoomPort | None:
+        """The room this connection is in (bound when a join is posted, unbound on leave)."""
+        return self._room
+
+    def bind(self, room: RoomPort) -> None:
+        """`room` holds this connection now (see `server.rooms.seams.Member`)."""
+        self._room = room
+
+    def entering(self, room: RoomPort) -> None:
+        """This connection is handed to `room`, which decides on it (a refusal unbinds)."""
+        self._room = room
+
+    def unbind(self, room: RoomPort) -> None:
+        """`room` is done with this connection; a binding to another room stays."""
+        if self._room is room:
+            self._room = None
+
+    def may_chat(self) -> bool:
+        """Take one chat message from the connection's allowance."""
+        return self.budget.chat.take()
 
     def hit(self, kind: str) -> None:
         """Count one limit met (`server.edge.limits` kinds)."""
@@ -261,8 +277,6 @@ class Client:
             return
         # Skip ahead: the room answers with its snapshot as it is now (latest seq), sent
         # to this client alone; broadcasts resume once it has gone out.
-        from server.rooms.actor import Request  # the room imports this module
-
         self.resync_until = asyncio.get_running_loop().time() + SNAPSHOT_WAIT
         self._skip_aheads += 1
         room.post(Request(self, m.Resync(id=SKIP_AHEAD_ID)))

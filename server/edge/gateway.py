@@ -36,8 +36,9 @@ from server.edge.limits import (
 from server.edge.sessions import Sessions, new_player_id
 from server.ops.logs import bind_connection
 from server.ops.metrics import Metrics
-from server.rooms.actor import Gone, Request, now_ms
+from server.rooms.actor import now_ms
 from server.rooms.lobby import Lobby
+from server.rooms.seams import Gone, Request
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from server.edge.limits import Limits
 
-CLIENT_DIR = Path(__file__).resolve().parent.parent / "client_web"
+CLIENT_DIR = Path(__file__).resolve().parents[2] / "client_web"
 
 ENV_PREFIX = "NINEPOOL_"
 

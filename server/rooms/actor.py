@@ -29,7 +29,19 @@ from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
 from server import physics, rules
-from server.edge.client import Client, fan_out
+from server.rooms.seams import (
+    Abandon,
+    Command,
+    Enter,
+    Gone,
+    Member,
+    Reattach,
+    Rejoin,
+    Request,
+    SeatPair,
+    Shutdown,
+    fan_out,
+)
 from server.rooms.simulation import PhysicsPool, SimResult
 from server.rooms.table import (
     Step,
@@ -94,65 +106,12 @@ class RoomHost(Protocol):
 
 
 @dataclass(frozen=True)
-class Enter:
-    client: Client
-    request_id: int
-    role: m.Role
-
-
-@dataclass(frozen=True)
-class Reattach:
-    """A player with a seat here came back (hello with their token)."""
-
-    client: Client
-
-
-@dataclass(frozen=True)
-class SeatPair:
-    """Quick match: seat both players, both ready."""
-
-    first: tuple[Client, int]
-    second: tuple[Client, int]
-
-
-@dataclass(frozen=True)
-class Gone:
-    client: Client
-
-
-@dataclass(frozen=True)
-class Request:
-    client: Client
-    message: m.ClientMessage
-
-
-@dataclass(frozen=True)
 class Timer:
     kind: str
     generation: int
 
 
-@dataclass(frozen=True)
-class Shutdown:
-    done: asyncio.Future[None]
-
-
-@dataclass(frozen=True)
-class Rejoin:
-    """A member of the room comes back after the room moved to this node (its owner died
-    or went away): a player to their seat, a spectator to the stands, quietly (no
-    `joined`); each gets the room's snapshot."""
-
-    client: Client
-    role: m.Role
-
-
-@dataclass(frozen=True)
-class Abandon:
-    """Another node owns the room now (this node's lease was lost): stop at once."""
-
-
-Command = Enter | Reattach | SeatPair | Gone | Request | Timer | Shutdown | Rejoin | Abandon
+Inbox = Command | Timer
 
 
 # --- what the store keeps ---------------------------------------------------------------
@@ -200,7 +159,7 @@ def decode_record(data: bytes) -> RoomRecord:
 class Seat:
     player: str
     name: str
-    client: Client | None
+    client: Member | None
     ready: bool = False
     grace_until: int | None = None  # epoch ms
 
@@ -251,7 +210,7 @@ class Room:
         self.seq = 0
         self.status: Status = "waiting"
         self.seats: list[Seat | None] = [None, None]
-        self.spectators: list[Client] = []
+        self.spectators: list[Member] = []
         self.table: Table | None = None
         self.match = 0
         self.shots = 0
@@ -268,7 +227,7 @@ class Room:
         self.abandoned = False
         #: The fencing epoch of this node's lease on the room (None: a lone node).
         self.fence: int | None = None
-        self.inbox: asyncio.Queue[Command] = asyncio.Queue()
+        self.inbox: asyncio.Queue[Inbox] = asyncio.Queue()
         self._timer_generation: dict[str, int] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._last_saved: bytes | None = None
@@ -280,14 +239,13 @@ class Room:
     def start(self) -> None:
         self._task = self._loop.create_task(self._run(), name=f"room-{self.id}")
 
-    def post(self, command: Command) -> None:
+    def post(self, command: Inbox) -> None:
         """Hand the room a command; it is handled in order by the room's own task."""
         if self.closed:
             if isinstance(command, Shutdown) and not command.done.done():
                 command.done.set_result(None)
             elif isinstance(command, Request) and isinstance(command.message, m.Leave):
-                if command.client.room is self:
-                    command.client.room = None
+                command.client.unbind(self)
                 command.client.ok(command.message.id)
             elif isinstance(command, Enter | Request):
                 command.client.error(
@@ -295,13 +253,11 @@ class Room:
                     errors.NO_SUCH_ROOM,
                     "the room has closed",
                 )
-                if command.client.room is self:
-                    command.client.room = None
+                command.client.unbind(self)
             elif isinstance(command, SeatPair):
                 for client, request_id in (command.first, command.second):
                     client.error(request_id, errors.NO_SUCH_ROOM, "the room has closed")
-                    if client.room is self:
-                        client.room = None
+                    client.unbind(self)
             return
         self.inbox.put_nowait(command)
 
@@ -329,27 +285,28 @@ class Room:
                 await self._recover()
             if isinstance(command, Shutdown) or self.abandoned:
                 self.closed = True
-        leftovers: list[Command] = []
+        leftovers: list[Inbox] = []
         while not self.inbox.empty():
             leftovers.append(self.inbox.get_nowait())
         if self.abandoned:
             for kind in list(self._timers):
                 self._cancel_timer(kind)
-            self.host.room_abandoned(self, leftovers)
+            commands = [c for c in leftovers if not isinstance(c, Timer)]
+            self.host.room_abandoned(self, commands)
             return
         # Whatever was queued behind the end is answered as a closed room answers.
         for command in leftovers:
             self.post(command)
 
-    def _refuse(self, command: Command, code: str, message: str) -> None:
+    def _refuse(self, command: Inbox, code: str, message: str) -> None:
         if isinstance(command, Request):
             command.client.error(command.message.id, code, message)
         elif isinstance(command, Enter):
             command.client.error(command.request_id, code, message)
-            if command.client.room is self and not self._is_member(command.client):
-                command.client.room = None
+            if not self._is_member(command.client):
+                command.client.unbind(self)
 
-    async def _handle(self, command: Command) -> None:
+    async def _handle(self, command: Inbox) -> None:
         if isinstance(command, Request):
             await self._request(command.client, command.message)
         elif isinstance(command, Timer):
@@ -373,23 +330,23 @@ class Room:
 
     # --- membership ---------------------------------------------------------------------
 
-    def _members(self) -> list[Client]:
+    def _members(self) -> list[Member]:
         out = [s.client for s in self.seats if s is not None and s.client is not None]
         return out + self.spectators
 
-    def members(self) -> list[Client]:
+    def members(self) -> list[Member]:
         """Everyone connected to the room: seated players, then spectators."""
         return self._members()
 
-    def is_spectator(self, client: Client) -> bool:
-        """`client` watches from the stands: the send queue closes a spectator that keeps
+    def is_spectator(self, member: Member) -> bool:
+        """`member` watches from the stands: the send queue closes a spectator that keeps
         falling behind, never a player (see `server.edge.client`)."""
-        return client in self.spectators
+        return member in self.spectators
 
-    def _is_member(self, client: Client) -> bool:
+    def _is_member(self, client: Member) -> bool:
         return client in self._members()
 
-    def _seat_index_of(self, client: Client) -> int | None:
+    def _seat_index_of(self, client: Member) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat is not None and seat.client is client:
                 return index
@@ -408,7 +365,7 @@ class Room:
             and self.status in ("lag", "playing")
         )
 
-    async def _enter(self, client: Client, request_id: int, role: m.Role) -> None:
+    async def _enter(self, client: Member, request_id: int, role: m.Role) -> None:
         if self._is_member(client):
             raise TableError(errors.ALREADY_IN_ROOM, "already in this room")
         if role == "player":
@@ -423,7 +380,7 @@ class Room:
             assert client.player is not None
             self.seats[index] = Seat(player=client.player, name=client.name, client=client)
             self.host.seat_taken(client.player, self)
-            client.room = self
+            client.bind(self)
             client.send_message(
                 m.Joined(id=request_id, room=self.id, role="player", seat=index, code=self.code)
             )
@@ -431,7 +388,7 @@ class Room:
             return
         if len(self.spectators) >= self.host.config.spectator_cap:
             raise TableError(errors.SPECTATORS_FULL, "the room has no room for more spectators")
-        client.room = self
+        client.bind(self)
         client.send_message(
             m.Joined(id=request_id, room=self.id, role="spectator", seat=None, code=self.code)
         )
@@ -447,7 +404,7 @@ class Room:
                 player=client.player, name=client.name, client=client, ready=True
             )
             self.host.seat_taken(client.player, self)
-            client.room = self
+            client.bind(self)
             client.send_message(
                 m.Joined(id=request_id, room=self.id, role="player", seat=index, code=self.code)
             )
@@ -455,24 +412,23 @@ class Room:
         events += self._start_match()
         await self._commit(events)
 
-    async def _reattach(self, client: Client, request_id: int | None = None) -> None:
+    async def _reattach(self, client: Member, request_id: int | None = None) -> None:
         index = self._seat_index_of_player(client.player)
         if index is None:
             # The seat was given up meanwhile; the client is simply not in a room.
-            if client.room is self:
-                client.room = None
+            client.unbind(self)
             return
         seat = self.seats[index]
         assert seat is not None
         previous = seat.client
         if previous is not None and previous is not client:
-            previous.room = None
+            previous.unbind(self)
             previous.close(1000, "replaced by a newer connection")
         seat.client = client
         seat.name = client.name or seat.name
         seat.grace_until = None
         self._cancel_timer(f"grace{index}")
-        client.room = self
+        client.bind(self)
         if request_id is not None:
             client.send_message(
                 m.Joined(id=request_id, room=self.id, role="player", seat=index, code=self.code)
@@ -485,31 +441,29 @@ class Room:
         await self._commit([event], exclude=client)
         client.send_message(self._snapshot_message(self.seq))
 
-    async def _rejoin(self, client: Client, role: m.Role) -> None:
+    async def _rejoin(self, client: Member, role: m.Role) -> None:
         index = self._seat_index_of_player(client.player)
         if index is not None:
             seat = self.seats[index]
             if seat is not None and seat.client is not None and seat.client is not client:
                 # The player is back already on another connection (through another node):
                 # that one keeps the seat; this older one is let go.
-                client.room = self
-                client.room = None
+                client.unbind(self)
                 client.close(1000, "replaced by a newer connection")
                 return
         if role == "player" or index is not None:
             await self._reattach(client)
             return
         if client not in self.spectators:
-            client.room = self
+            client.bind(self)
             self.spectators.append(client)
             await self._commit([self._presence(None, True)], exclude=client)
         client.send_message(self._snapshot_message(self.seq))
 
-    async def _gone(self, client: Client) -> None:
+    async def _gone(self, client: Member) -> None:
         if client in self.spectators:
             self.spectators.remove(client)
-            if client.room is self:
-                client.room = None
+            client.unbind(self)
             await self._commit([self._presence(None, True)])
             await self._close_if_empty()
             return
@@ -526,10 +480,10 @@ class Room:
             self._pause_clock()
         await self._commit([self._presence(index, False)])
 
-    async def _leave(self, client: Client, request_id: int) -> None:
+    async def _leave(self, client: Member, request_id: int) -> None:
         if client in self.spectators:
             self.spectators.remove(client)
-            client.room = None
+            client.unbind(self)
             client.ok(request_id)
             await self._commit([self._presence(None, True)])
             await self._close_if_empty()
@@ -544,7 +498,7 @@ class Room:
         elif self.status == "lag":
             self._back_to_waiting()
         client.ok(request_id)
-        client.room = None
+        client.unbind(self)
         self._free_seat(index)
         events.append(self._snapshot_event())
         await self._commit(events)
@@ -578,7 +532,7 @@ class Room:
 
     # --- requests -----------------------------------------------------------------------
 
-    async def _request(self, client: Client, message: m.ClientMessage) -> None:
+    async def _request(self, client: Member, message: m.ClientMessage) -> None:
         if isinstance(message, m.Leave):
             await self._leave(client, message.id)
             return
@@ -605,8 +559,8 @@ class Room:
         else:
             await self._table_request(client, seat, message)
 
-    async def _chat(self, client: Client, message: m.Chat) -> None:
-        if not client.chat_bucket.take():
+    async def _chat(self, client: Member, message: m.Chat) -> None:
+        if not client.may_chat():
             raise TableError(errors.RATE_LIMITED, "at most 5 chat messages per 10 seconds")
         seat = self._seat_index_of(client)
         event = m.ChatRelay(
@@ -615,7 +569,7 @@ class Room:
         client.ok(message.id)
         await self._commit([event])
 
-    async def _ready(self, client: Client, index: int, message: m.Ready) -> None:
+    async def _ready(self, client: Member, index: int, message: m.Ready) -> None:
         if self.status != "waiting":
             raise TableError(errors.INVALID_ACTION, "the match has already started")
         seat = self.seats[index]
@@ -627,7 +581,7 @@ class Room:
             events += self._start_match()
         await self._commit(events)
 
-    async def _rematch(self, client: Client, index: int, message: m.Rematch) -> None:
+    async def _rematch(self, client: Member, index: int, message: m.Rematch) -> None:
         if self.status != "finished":
             raise TableError(errors.MATCH_NOT_OVER, "a rematch needs a finished match")
         self.rematch.add(index)
@@ -665,7 +619,7 @@ class Room:
         )
         return [lag, self._snapshot_event()]
 
-    async def _lag_shot(self, client: Client, index: int, message: m.LagShot) -> None:
+    async def _lag_shot(self, client: Member, index: int, message: m.LagShot) -> None:
         if self.status != "lag" or self.table is None or self.lag_winner is not None:
             raise TableError(errors.NO_LAG, "no lag is being played")
         if index in self.lag_shots:
@@ -726,7 +680,7 @@ class Room:
         events = self._after_step(step, "lag_choice", winner)
         return [*events, self._snapshot_event()]
 
-    async def _lag_choice(self, client: Client, index: int, message: m.LagChoice) -> None:
+    async def _lag_choice(self, client: Member, index: int, message: m.LagChoice) -> None:
         if self.status != "lag" or self.table is None or self.lag_winner is None:
             raise TableError(errors.NO_LAG_CHOICE, "there is no choice of the first breaker")
         if index != self.lag_winner:
@@ -775,7 +729,7 @@ class Room:
             fault=fault,
         )
 
-    async def _table_request(self, client: Client, index: int, message: m.ClientMessage) -> None:
+    async def _table_request(self, client: Member, index: int, message: m.ClientMessage) -> None:
         if self.status == "finished" or (self.table is not None and self.table.state.match_over):
             raise TableError(errors.MATCH_OVER, "the match is over")
         if self.status != "playing" or self.table is None:
@@ -850,7 +804,7 @@ class Room:
         others = [c for c in self._members() if shooter is None or c is not shooter.client]
         fan_out(others, encode(pending))
 
-    async def _shot(self, client: Client, index: int, message: m.Shot) -> None:
+    async def _shot(self, client: Member, index: int, message: m.Shot) -> None:
         assert self.table is not None
         started = time.perf_counter()
         by = seat_player(index)
@@ -894,7 +848,7 @@ class Room:
         self.host.metrics.shots.inc()
         self.host.metrics.shot_seconds.observe(time.perf_counter() - started)
 
-    async def _extend(self, client: Client, index: int, message: m.Extend) -> None:
+    async def _extend(self, client: Member, index: int, message: m.Extend) -> None:
         if self.settings.shot_clock is None:
             raise TableError(errors.NO_SHOT_CLOCK, "this room plays without a shot clock")
         if self._turn_seat() != index:
@@ -1214,7 +1168,7 @@ class Room:
         )
 
     async def _commit(
-        self, events: Sequence[m.ServerMessage], exclude: Client | None = None
+        self, events: Sequence[m.ServerMessage], exclude: Member | None = None
     ) -> None:
         """Store the snapshot and the events, then send the events to every member."""
         frames = [encode(event) for event in events]

@@ -29,17 +29,13 @@ from server.edge.client import Client, fan_out
 from server.ops.config import Config
 from server.ops.metrics import Metrics
 from server.rooms.actor import (
-    Command,
-    Enter,
-    Reattach,
     Room,
     RoomRecord,
-    SeatPair,
-    Shutdown,
     decode_record,
     new_invite_code,
     new_room_id,
 )
+from server.rooms.seams import Command, Enter, Member, Reattach, SeatPair, Shutdown
 from server.rooms.simulation import PhysicsPool
 from server.store import Store
 
@@ -240,7 +236,7 @@ class Lobby:
         if self._busy(client, message.id):
             return
         room = self._new_room(message.settings)
-        client.room = room
+        client.entering(room)
         room.post(Enter(client, message.id, "player"))
 
     def join(self, client: Client, message: m.Join) -> None:
@@ -272,7 +268,7 @@ class Lobby:
         if room.settings.private and not invited:
             client.error(message.id, errors.BAD_INVITE, "this private room needs its code")
             return
-        client.room = room
+        client.entering(room)
         room.post(Enter(client, message.id, message.role))
 
     def _busy(self, client: Client, request_id: int, player: bool = True) -> bool:
@@ -297,7 +293,7 @@ class Lobby:
             return None
         room = self.seated.local.get(client.player)
         if room is not None and not room.closed:
-            client.room = room
+            client.entering(room)
             room.post(Reattach(client))
             return room.id
         if self.cluster is not None:
@@ -339,7 +335,7 @@ class Lobby:
         self.start_pair(message.race_to, (partner.client, partner.request_id), (client, message.id))
 
     def start_pair(
-        self, race_to: int, first: tuple[Client, int], second: tuple[Client, int]
+        self, race_to: int, first: tuple[Member, int], second: tuple[Member, int]
     ) -> Room:
         """A room for two players who asked for a quick match: seated, ready, started."""
         clock = self.config.shot_clock or None
@@ -347,7 +343,7 @@ class Lobby:
         room = self._new_room(settings)
         for client, _ in (first, second):
             self.waiting = [w for w in self.waiting if w.client is not client]
-            client.room = room
+            client.entering(room)
         room.post(SeatPair(first, second))
         return room
 

@@ -113,13 +113,13 @@ async def test_notices_from_the_channel_are_checked_before_they_are_believed(
     await client.publish(channel, notice(address="198.51.100.1"))  # a good one, last
     for server in (a, b):
         deadline = asyncio.get_running_loop().time() + WAIT
-        while "198.51.100.1" not in server.edge.gateway.addresses.cooldowns:
+        while "198.51.100.1" not in server.gateway.addresses.cooldowns:
             assert asyncio.get_running_loop().time() < deadline
             await asyncio.sleep(0.02)
         # Only the good notice was applied, and it carries its offences: the next close
         # for abuse of that address, on any node, is a repeat.
-        assert set(server.edge.gateway.addresses.cooldowns) == {"198.51.100.1"}
-        assert server.edge.gateway.addresses.offenses("198.51.100.1") == 2
+        assert set(server.gateway.addresses.cooldowns) == {"198.51.100.1"}
+        assert server.gateway.addresses.offenses("198.51.100.1") == 2
         assert await refused(server, "198.51.100.1") == 429
     assert await refused(a, BOT) is None
 

@@ -31,7 +31,7 @@ async def fetch(
 
 
 async def test_client_files_with_content_types_and_caching(server: GameServer) -> None:
-    client_dir = server.ops.config.client_dir
+    client_dir = server.config.client_dir
     module = next(p for p in sorted(client_dir.glob("*.mjs")))
     status, headers, body = await fetch(server, f"/{module.name}")
     assert status == 200 and body == module.read_bytes()

@@ -84,9 +84,7 @@ async def closed_with(ws: ClientConnection) -> tuple[int | None, str | None]:
 
 
 def hits(server: GameServer, kind: str) -> float:
-    value = server.ops.metrics.registry.get_sample_value(
-        "ninepool_limit_hits_total", {"kind": kind}
-    )
+    value = server.metrics.registry.get_sample_value("ninepool_limit_hits_total", {"kind": kind})
     return value or 0.0
 
 
@@ -441,7 +439,7 @@ async def test_limit_hits_are_exported_by_kind(make_server: ServerFactory) -> No
     server = await make_server(limits=limited(conns_per_address=1))
     ws = await open_ws(server)
     assert await refused_status(server) == 429
-    text = server.ops.metrics.render().decode()
+    text = server.metrics.render().decode()
     assert 'ninepool_limit_hits_total{kind="address_connections"} 1.0' in text
     assert 'ninepool_limit_hits_total{kind="rate"} 0.0' in text  # every kind, from the start
     await ws.close()

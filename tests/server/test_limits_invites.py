@@ -82,7 +82,7 @@ async def test_wrong_guesses_are_rate_limited_per_connection_and_per_address(
     # Someone else is not affected, and the right code works for them.
     friend = await peer_from(server, peers, "Friend", "203.0.113.9")
     assert await guess(friend, code) == "Joined"
-    hits = server.ops.metrics.registry.get_sample_value(
+    hits = server.metrics.registry.get_sample_value(
         "ninepool_limit_hits_total", {"kind": "invite_guesses"}
     )
     assert hits == 2

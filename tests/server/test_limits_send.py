@@ -66,9 +66,7 @@ async def hang_up(peer: Peer) -> None:
 
 
 def hits(server: GameServer, kind: str) -> float:
-    value = server.ops.metrics.registry.get_sample_value(
-        "ninepool_limit_hits_total", {"kind": kind}
-    )
+    value = server.metrics.registry.get_sample_value("ninepool_limit_hits_total", {"kind": kind})
     return value or 0.0
 
 

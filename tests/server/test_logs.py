@@ -70,7 +70,7 @@ async def test_lines_name_the_connection_player_and_room(
     ana = await open_peer(server, peers, "Ana")
     created = await ana.request({"t": "create"})
     assert isinstance(created, m.Joined)
-    (client,) = [c for c in server.edge.gateway.clients if c.player == ana.player]
+    (client,) = [c for c in server.gateway.clients if c.player == ana.player]
     formatter = logs.JsonFormatter()
 
     async def in_connection_task() -> dict[str, Any]:

@@ -199,5 +199,5 @@ async def test_r1_race_to_two_with_foul_push_out_pass_and_warning(
     assert all(v.table == final and v.status == "finished" for v in views)
 
     # The replay holds every event the spectators saw, in order.
-    lobby_replay = await server.rooms.lobby.replay(room)
+    lobby_replay = await server.lobby.replay(room)
     assert lobby_replay is not None

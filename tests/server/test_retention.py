@@ -42,7 +42,7 @@ async def test_a_room_closed_without_a_shot_leaves_nothing_in_the_store(
     await ana.request({"t": "ping"})  # the room has handled the leave
     assert await store.rooms() == []
     assert await store.log(created.room) == []
-    assert await server.rooms.lobby.replay(created.room) is None
+    assert await server.lobby.replay(created.room) is None
 
 
 async def test_played_rooms_keep_their_replay_within_the_retention_bounds(
@@ -59,6 +59,6 @@ async def test_played_rooms_keep_their_replay_within_the_retention_bounds(
     for room in rooms[1:]:
         data = await store.load(room)
         assert data is not None and decode_record(data).closed
-        document = await server.rooms.lobby.replay(room)
+        document = await server.lobby.replay(room)
         assert document is not None and b"shot_result" in document
-    assert await server.rooms.lobby.replay(rooms[0]) is None
+    assert await server.lobby.replay(rooms[0]) is None

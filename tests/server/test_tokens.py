@@ -99,7 +99,7 @@ async def test_hello_renews_the_token_and_an_expired_one_is_bad_token(
     assert isinstance(welcome, m.Welcome)
     second, again = await hello(server, "Ana", welcome.token)
     assert isinstance(again, m.Welcome) and again.player == welcome.player
-    assert server.edge.gateway.sessions.verify(again.token) == welcome.player
+    assert server.gateway.sessions.verify(again.token) == welcome.player
     tokens = {welcome.token, again.token}
     # Once the TTL has passed the token is refused, clearly, and changes nothing.
     reply: m.ServerMessage | None = None

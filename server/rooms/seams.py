@@ -1,0 +1,169 @@
+"""The roles rooms and their members play for each other, and the commands a room takes.
+
+This module is a leaf: it imports nothing of the server, so the connection edge, the
+rooms, the lobby and the cluster relay all meet here without knowing each other.
+
+- A `Member` is whatever a room holds in a seat or in the stands: a browser connection
+  on this node (`server.edge.client.Client`), a connection on another node seen through
+  the cluster (`server.cluster.remote.RemoteClient`), and later a computer player. The
+  room never asks which.
+- A `RoomPort` is what a member, the gateway and the lobby see of a room: a room of this
+  node (`server.rooms.actor.Room`) or the relay of a room another node owns
+  (`server.cluster.proxy.RoomProxy`). Both take the same commands.
+
+Membership is said with two calls, never with an assignment that does something behind
+it: the lobby or a relay calls `member.entering(room)` when it hands the member to a room
+that will decide, the room `member.bind(room)` when it holds the member, and
+`member.unbind(room)` when it lets it go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Protocol
+
+import msgspec
+
+from protocol import messages as m
+
+
+class RoomPort(Protocol):
+    """A room as its members, the gateway and the lobby reach it."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    #: The fencing epoch the room is held at (None: a lone node, nothing to fence).
+    @property
+    def fence(self) -> int | None: ...
+
+    #: The last room event's sequence number, as this node knows it.
+    @property
+    def seq(self) -> int: ...
+
+    def post(self, command: Command) -> None:
+        """Hand the room a command; it is handled in order by the room's own task."""
+
+    def is_spectator(self, member: Member) -> bool:
+        """`member` watches from the stands (a spectator that keeps falling behind is
+        closed; a player never is)."""
+
+
+class Member(Protocol):
+    """Someone in a room: how the room reaches them and who they are."""
+
+    @property
+    def player(self) -> str | None: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def room(self) -> RoomPort | None: ...
+
+    def entering(self, room: RoomPort) -> None:
+        """The member is handed to `room`, which decides on it (a refusal unbinds)."""
+
+    def bind(self, room: RoomPort) -> None:
+        """`room` holds this member now."""
+
+    def unbind(self, room: RoomPort) -> None:
+        """`room` is done with this member; nothing happens if it is bound elsewhere."""
+
+    def send(self, data: bytes) -> None:
+        """A frame for this member alone (a reply, its own snapshot): never skipped."""
+
+    def send_event(self, data: bytes) -> None:
+        """A frame of a broadcast: may be skipped while the member is behind (it gets a
+        fresh snapshot once it has caught up)."""
+
+    def send_message(self, message: msgspec.Struct) -> None: ...
+
+    def ok(self, request_id: int) -> None: ...
+
+    def error(self, request_id: int | None, code: str, message: str) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+    def may_chat(self) -> bool:
+        """Take one chat message from the member's allowance (False: over the limit)."""
+
+
+def fan_out(members: list[Member], data: bytes) -> None:
+    """Send one encoded frame to many members (a broadcast: see `Member.send_event`)."""
+    for member in members:
+        member.send_event(data)
+
+
+# --- the commands a room takes ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Enter:
+    """Join as a player (a free seat, or the member's own seat back) or a spectator."""
+
+    client: Member
+    request_id: int
+    role: m.Role
+
+
+@dataclass(frozen=True)
+class Reattach:
+    """A player with a seat here came back (hello with their token)."""
+
+    client: Member
+
+
+@dataclass(frozen=True)
+class SeatPair:
+    """Quick match: seat both players, both ready."""
+
+    first: tuple[Member, int]
+    second: tuple[Member, int]
+
+
+@dataclass(frozen=True)
+class Gone:
+    """The member's connection ended."""
+
+    client: Member
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request from a member (the gateway decoded and validated it)."""
+
+    client: Member
+    message: m.ClientMessage
+
+
+@dataclass(frozen=True)
+class Shutdown:
+    """The process is stopping: save, close every member, then resolve `done`."""
+
+    done: asyncio.Future[None]
+
+
+@dataclass(frozen=True)
+class Rejoin:
+    """A member of the room comes back after the room moved to this node (its owner died
+    or went away): a player to their seat, a spectator to the stands, quietly (no
+    `joined`); each gets the room's snapshot."""
+
+    client: Member
+    role: m.Role
+
+
+@dataclass(frozen=True)
+class Abandon:
+    """Another node owns the room now (this node's lease was lost): stop at once."""
+
+
+Command = Enter | Reattach | SeatPair | Gone | Request | Shutdown | Rejoin | Abandon
