@@ -1,4 +1,4 @@
-"""The nine-ball referee: pure rules from the facts of each shot (see RULES.md).
+"""The nine-ball referee: pure rules from the facts of each shot (see docs/RULES.md).
 
 ``apply(state, action)`` returns the next :class:`MatchState` and a :class:`Verdict`
 saying what happened and why, or raises :class:`RuleError` with a stable code. The

@@ -4,8 +4,9 @@ Pure and deterministic: the same state and action always give the same outcome, 
 nothing outside the arguments is read or changed. An illegal action raises
 :class:`RuleError` before anything is built, so the caller keeps its state as it was.
 
-Rule readings where RULES.md leaves room are marked ``Reading:`` next to the code that
-applies them; each has a conformance scenario under ``tests/conformance/``.
+Rule readings where the sources leave room are marked ``Reading:`` next to the code that
+applies them; each is listed in docs/RULES.md with a conformance scenario under
+``tests/conformance/``.
 """
 
 from __future__ import annotations
@@ -417,7 +418,7 @@ def _track_progress(
     """R14: count fruitless innings; give the automatic warning; call the stalemate.
 
     Reading: "progress" is an object ball pocketed for good (a spotted 9 is not progress,
-    nor is a ball driven off the table, which RULES.md does not call pocketed). An inning
+    nor is a ball driven off the table, which the rules do not call pocketed). An inning
     ends when a shot or a clock foul hands the table to the opponent; a pass after a
     push-out is not a shot and ends no inning. ``stalemate_innings`` counts both players'
     innings in a row; the inning that triggers the warning is not one of the "next three".
