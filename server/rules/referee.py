@@ -247,37 +247,52 @@ def _choose(state: MatchState, choose: Choose) -> Outcome:
 
 
 def _clock_expired(state: MatchState, expired: ClockExpired) -> Outcome:
-    """O3: the clock ran out on the player to act — a foul (R7), counted for R13.
+    """O3: the clock ran out on the player to act — a foul (R7), counted for R13 in a game.
 
     Reading: the clock also runs while the shoot/pass choice is pending; letting it run out
-    there is the chooser's foul and the player who pushed out gets ball in hand. A clock
-    foul before the break leaves the rack unbroken (R15: the game starts when the break is
-    struck), so the opponent becomes the breaker, with the cue ball in the kitchen.
+    there is the chooser's foul and the player who pushed out gets ball in hand.
     """
     player = _require_turn(state, expired.by)
     opponent = state.opponent(player)
-    notes: list[Note] = []
-    if state.is_break:
-        after = msgspec.structs.replace(
-            state,
-            turn=opponent,
-            breaker=opponent,
-            ball_in_hand="kitchen",
-            stalemate_proposed_by=None,
-        )
-        notes.append(("O3", "The break passes to the opponent, cue ball in hand in the kitchen"))
-    else:
-        after = msgspec.structs.replace(
-            state,
-            turn=opponent,
-            ball_in_hand="table",
-            push_out_allowed=False,
-            choice_pending=False,
-            stalemate_proposed_by=None,
-        )
     reasons = (("O3", "The shot clock ran out"),)
     base = Verdict(fouls=("O3",), foul=True, reasons=reasons)
-    return _after_play(state, after, player, foul=True, progress=False, base=base, notes=notes)
+    if state.is_break:
+        return _clock_before_the_break(state, opponent, base)
+    after = msgspec.structs.replace(
+        state,
+        turn=opponent,
+        ball_in_hand="table",
+        push_out_allowed=False,
+        choice_pending=False,
+        stalemate_proposed_by=None,
+    )
+    return _after_play(state, after, player, foul=True, progress=False, base=base, notes=[])
+
+
+def _clock_before_the_break(state: MatchState, opponent: str, base: Verdict) -> Outcome:
+    """O3/R13/R15: the clock ran out on the breaker — the break passes, nothing else counts.
+
+    Reading: a game starts when its break is struck (R15), and R13's three fouls must fall
+    in one game, so a clock foul on an unbroken rack belongs to no game. Its one penalty is
+    the break: the opponent becomes the breaker, with the cue ball in the kitchen. It counts
+    toward nobody's consecutive fouls and brings no R13 warning, however often the break
+    passes back and forth. Nor is it an inning (R14): no automatic stalemate warning can
+    come on an unbroken rack, just as no stalemate can be agreed before the break.
+    """
+    after = msgspec.structs.replace(
+        state,
+        turn=opponent,
+        breaker=opponent,
+        ball_in_hand="kitchen",
+        consecutive_fouls=(0, 0),
+        warned=(),
+        stalemate_proposed_by=None,
+    )
+    notes = (
+        ("O3", "The break passes to the opponent, cue ball in hand in the kitchen"),
+        ("R13", "No game is under way before the break: this foul counts toward no one's three"),
+    )
+    return Outcome(after, msgspec.structs.replace(base, notes=notes))
 
 
 def _concede(state: MatchState, concede: Concede) -> Outcome:
@@ -369,10 +384,12 @@ def _after_play(
     base: Verdict,
     notes: list[Note],
 ) -> Outcome:
-    """R13 foul counting and R14 progress tracking after a shot or a clock foul."""
+    """R13 foul counting and R14 progress tracking after a shot or a clock foul in a game."""
     index = before.index(player)
-    count = before.consecutive_fouls[index] + 1 if foul else 0
-    counts = _set(before.consecutive_fouls, index, count)
+    # R13/R15: the game, and with it every count, starts with the break shot.
+    so_far = (0, 0) if before.is_break else before.consecutive_fouls
+    count = so_far[index] + 1 if foul else 0
+    counts = _set(so_far, index, count)
     if count >= FOULS_TO_LOSE:
         notes.append(("R13", "Third consecutive foul: the game is lost"))
         base = msgspec.structs.replace(base, notes=tuple(notes))
@@ -385,13 +402,7 @@ def _after_play(
         consecutive_fouls=counts,
         warned=tuple(p for p, c in zip(after.players, counts, strict=True) if c >= FOULS_TO_WARN),
     )
-    if after.is_break:
-        # R14/R15: a clock foul before the break leaves the rack unbroken, so no game is
-        # under way and no inning of it has been played: it must not count toward (or
-        # bring) the stalemate warning, just as no stalemate can be agreed before the break.
-        warning_given = stalemate = False
-    else:
-        after, warning_given, stalemate = _track_progress(after, player, progress, notes)
+    after, warning_given, stalemate = _track_progress(after, player, progress, notes)
     base = msgspec.structs.replace(
         base, notes=tuple(notes), warned=warned, stalemate_warning_given=warning_given
     )

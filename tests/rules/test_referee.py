@@ -199,6 +199,27 @@ def test_r13_warning_is_in_verdict_and_notes() -> None:  # R13
     assert ("R13", "Second consecutive foul: a third in a row loses the game") in verdict.notes
 
 
+def test_r13_clock_before_the_break_counts_for_nobody() -> None:  # R13, R15, O3
+    state = start()
+    for by in ("ann", "bob", "ann", "bob", "ann"):
+        outcome = apply(state, ClockExpired(by))
+        state, verdict = outcome.state, outcome.verdict
+        assert verdict.foul and verdict.fouls == ("O3",)
+        assert verdict.warned is None and not verdict.game_over
+        assert [rule for rule, _ in verdict.notes] == ["O3", "R13"]
+        assert state.consecutive_fouls == (0, 0) and state.warned == ()
+        assert state.is_break and state.breaker == state.turn == state.opponent(by)
+
+
+def test_r13_counts_start_with_the_break_even_in_an_older_snapshot() -> None:  # R13, R15
+    # A snapshot saved when clock fouls before the break still counted: ann, to break, on
+    # two. Her break foul is the first foul of the game, not the third.
+    older = msgspec.structs.replace(start(), consecutive_fouls=(2, 1), warned=("ann",))
+    outcome = apply(decode_state(encode_state(older)), ShotAction("ann", 2, (3, 4, 5, 6), (), ()))
+    assert outcome.verdict.fouls == ("R8",) and not outcome.verdict.game_over
+    assert outcome.state.consecutive_fouls == (1, 0) and outcome.state.warned == ()
+
+
 def test_per_player_lookups() -> None:
     state = apply(start(race_to=3), ShotAction("ann", 1, (), (9,), ())).state
     assert state.score_of("ann") == 1 and state.score_of("bob") == 0

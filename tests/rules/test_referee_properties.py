@@ -158,8 +158,11 @@ def check_invariants(
         assert after.match_winner is not None
         if after.match_ended_by == "race":
             assert after.score_of(after.match_winner) == race_to
-    # R13 bookkeeping and the shapes of ball in hand.
+    # R13 bookkeeping and the shapes of ball in hand. The counts belong to a game, and a
+    # game starts with its break (R15): on an unbroken rack nobody has a foul to count.
     assert max(after.consecutive_fouls) <= 2
+    if after.is_break:
+        assert after.consecutive_fouls == (0, 0) and after.warned == ()
     if after.turn is not None:
         assert (after.ball_in_hand == "kitchen") == after.is_break
         if after.choice_pending:

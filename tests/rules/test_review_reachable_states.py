@@ -8,7 +8,8 @@ must be refused) is visited once. For each one:
 
 * ``encode_state`` / ``decode_state`` round-trip it exactly and ``check_state`` accepts it;
 * every rejected action leaves the state equal to what it was (value and bytes);
-* while a game is live the 9 is on the table and exactly one player is to act (O1).
+* while a game is live the 9 is on the table and exactly one player is to act (O1);
+* on an unbroken rack nobody has a consecutive foul counted (R13/R15).
 """
 
 from __future__ import annotations
@@ -85,6 +86,8 @@ def _check_live(state: MatchState) -> None:
     if not state.match_over and not state.awaiting_lag:
         assert state.turn in PLAYERS
         assert 9 in state.on_table  # G3/G4: the 9 is never down while a game is live
+    if state.is_break:  # R13/R15: no game, so no foul count, before the break
+        assert state.consecutive_fouls == (0, 0) and not state.warned
 
 
 @pytest.mark.parametrize(
