@@ -1,0 +1,428 @@
+"""Backups and restores of ninepool's stores, online.
+
+    python -m deploy.backup sqlite-backup  var/rooms.db  BACKUP_DIR
+    python -m deploy.backup sqlite-restore BACKUP_DIR    var/rooms.db
+    python -m deploy.backup redis-backup   REDIS_URL     FILE[.gz]   [--prefix P]
+    python -m deploy.backup redis-restore  FILE[.gz]     REDIS_URL   [--prefix P] [--replace]
+
+Run from the repository root (or /app in the image). The Redis URL may also come from
+NINEPOOL_REDIS_URL (give `-` for it), so a password is never on a command line.
+
+**SQLite** (a lone node's `var/rooms.db`): SQLite's online backup API copies the database
+while the node keeps running (a consistent copy, whatever it writes meanwhile) into
+`BACKUP_DIR/rooms.db`, one self-contained file, and copies the session key kept beside it
+(`session-secret`: without it, restored players could not reclaim their seats). Restore
+with the node stopped: the copy is written back through the same API, checked, and the
+key put back if the node has none.
+
+**Redis** (a cluster): every key of the project is copied with DUMP, each room's keys
+(`room:<id>:state`, `:log`, `:epoch`) in one MULTI/EXEC, so a room's snapshot and its
+log always agree; the global keys (`rooms`, the directory's `dir:*` hashes) likewise
+together. Leases (`room:<id>:lease`), node heartbeats (`dir:nodes`) and quick-match queues
+(`dir:quick:*`) belong to running processes and are left out: after a restore, nodes
+take the rooms as after any restart. Restore with every node stopped, into an empty
+database (or `--replace`), with RESTORE: the AOF records it like any write, so nothing
+else (files, restarts of Redis) is needed. A DUMP can be restored into the same or a
+newer Redis version only.
+
+Every backup ends with a manifest (SQLite: `manifest.json`; Redis: the file's first
+line) with counts that the restore checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import datetime
+import gzip
+import hashlib
+import json
+import os
+import re
+import shutil
+import sqlite3
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+FORMAT = "ninepool-redis-backup"
+FORMAT_VERSION = 1
+SECRET_FILE = "session-secret"
+SQLITE_FILE = "rooms.db"
+MANIFEST = "manifest.json"
+
+#: Keys of a room: the ones saved together, and the lease, which is not saved at all.
+ROOM_KEYS = ("state", "log", "epoch")
+_ROOM_KEY = re.compile(r"room:(?P<room>.+):(?P<kind>state|log|epoch|lease)")
+#: Keys that describe running processes, not data: not backed up.
+_TRANSIENT = (re.compile(r"room:.+:lease"), re.compile(r"dir:nodes"), re.compile(r"dir:quick:.*"))
+_BATCH = 500
+
+
+class BackupError(Exception):
+    """A backup or restore that cannot be done as asked; nothing was changed."""
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# --- SQLite ------------------------------------------------------------------------------
+
+
+def _sqlite_counts(db: sqlite3.Connection) -> dict[str, int]:
+    counts = {}
+    for table in ("rooms", "events", "fences"):
+        (counts[table],) = db.execute(f"SELECT count(*) FROM {table}").fetchone()
+    return counts
+
+
+def _check_sqlite(db: sqlite3.Connection, where: Path) -> dict[str, int]:
+    (result,) = db.execute("PRAGMA integrity_check").fetchone()
+    if result != "ok":
+        raise BackupError(f"{where}: integrity check failed: {result}")
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not {"rooms", "events", "fences"} <= tables:
+        raise BackupError(f"{where}: not a ninepool room store (tables {sorted(tables)})")
+    return _sqlite_counts(db)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def sqlite_backup(database: Path, destination: Path) -> dict[str, Any]:
+    """Copy a live SQLite store (and its session key) into the folder `destination`."""
+    if not database.is_file():
+        raise BackupError(f"{database}: no such database")
+    destination.mkdir(parents=True, exist_ok=True)
+    target = destination / SQLITE_FILE
+    if target.exists():
+        raise BackupError(f"{target} exists; back up into a new folder")
+    partial = destination / (SQLITE_FILE + ".partial")
+    partial.unlink(missing_ok=True)
+    # The node keeps writing meanwhile: the backup API copies one consistent state (a read
+    # transaction, which in WAL mode never blocks the node's writes).
+    source = sqlite3.connect(database, timeout=30.0)
+    try:
+        copy = sqlite3.connect(partial)
+        try:
+            source.backup(copy)
+            copy.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal beside it
+            counts = _check_sqlite(copy, database)
+        finally:
+            copy.close()
+    finally:
+        source.close()
+    with partial.open("rb") as file:
+        os.fsync(file.fileno())
+    partial.rename(target)
+    secret = database.parent / SECRET_FILE
+    has_secret = secret.is_file()
+    if has_secret:
+        kept = destination / SECRET_FILE
+        fd = os.open(kept, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as file:
+            file.write(secret.read_bytes())
+            os.fsync(file.fileno())
+    manifest = {
+        "kind": "sqlite",
+        "created": _now(),
+        "source": str(database),
+        "counts": counts,
+        "sha256": _sha256(target),
+        "session_secret": has_secret,
+    }
+    (destination / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+    _fsync_dir(destination)
+    return manifest
+
+
+def sqlite_restore(source: Path, database: Path) -> dict[str, Any]:
+    """Write a backup folder back to `database` (the node must be stopped)."""
+    manifest_path = source / MANIFEST
+    backup = source / SQLITE_FILE
+    if not manifest_path.is_file() or not backup.is_file():
+        raise BackupError(f"{source}: not a backup folder ({MANIFEST} and {SQLITE_FILE})")
+    manifest = json.loads(manifest_path.read_text())
+    if manifest.get("kind") != "sqlite":
+        raise BackupError(f"{source}: a {manifest.get('kind')!r} backup, not a SQLite one")
+    if _sha256(backup) != manifest["sha256"]:
+        raise BackupError(f"{backup}: checksum differs from the manifest (damaged copy)")
+    database.parent.mkdir(parents=True, exist_ok=True)
+    # Read the backup from a private copy: opening it directly could change the file.
+    with tempfile.TemporaryDirectory() as scratch:
+        private = Path(scratch) / SQLITE_FILE
+        shutil.copyfile(backup, private)
+        origin = sqlite3.connect(private)
+        try:
+            counts = _check_sqlite(origin, backup)
+            target = sqlite3.connect(database, timeout=30.0)
+            try:
+                origin.backup(target)  # replaces every page, in one transaction
+                target.execute("PRAGMA journal_mode = WAL")  # as the node keeps it
+                restored = _check_sqlite(target, database)
+            finally:
+                target.close()
+        finally:
+            origin.close()
+    if restored != counts or counts != manifest["counts"]:
+        raise BackupError(f"restored {restored}, the backup holds {manifest['counts']}")
+    note = _restore_secret(source / SECRET_FILE, database.parent / SECRET_FILE)
+    return {"counts": restored, "session_secret": note}
+
+
+def _restore_secret(kept: Path, live: Path) -> str:
+    if not kept.is_file():
+        return "none in the backup"
+    if live.is_file():
+        if live.read_bytes() == kept.read_bytes():
+            return "unchanged"
+        # The key was renewed after the backup: the tokens players hold now are signed with
+        # the current one, so it stays.
+        return f"kept the current {live} (it differs from the backup's)"
+    fd = os.open(live, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as file:
+        file.write(kept.read_bytes())
+    return "restored"
+
+
+# --- Redis -------------------------------------------------------------------------------
+
+
+def _redis(url: str) -> Any:
+    import redis  # a dependency of the server
+
+    return redis.Redis.from_url(url, socket_timeout=30.0, socket_connect_timeout=5.0)
+
+
+def _shown(url: str) -> str:
+    """The URL without its password."""
+    return re.sub(r"//[^@/]*@", "//***@", url)
+
+
+def _scan(client: Any, prefix: str) -> Iterator[str]:
+    for key in client.scan_iter(match=_glob_escape(prefix) + "*", count=1000):
+        yield key.decode() if isinstance(key, bytes) else key
+
+
+def _glob_escape(text: str) -> str:
+    return re.sub(r"([*?\[\]\\])", r"\\\1", text)
+
+
+def _groups(keys: Sequence[str], prefix: str) -> tuple[list[str], list[str]]:
+    """(global keys, room ids), transient keys left out."""
+    globals_: list[str] = []
+    rooms: set[str] = set()
+    for key in keys:
+        name = key[len(prefix) :]
+        if any(pattern.fullmatch(name) for pattern in _TRANSIENT):
+            continue
+        found = _ROOM_KEY.fullmatch(name)
+        if found:
+            rooms.add(found.group("room"))
+        else:
+            globals_.append(key)
+    return sorted(globals_), sorted(rooms)
+
+
+def _dump_together(
+    client: Any, keys: Sequence[str], members_of: str | None = None
+) -> tuple[list[tuple[str, int, bytes]], set[str]]:
+    """DUMP and PTTL of `keys` in one MULTI/EXEC (one consistent view), missing keys left
+    out; and, in the same view, the members of the set `members_of`."""
+    pipe = client.pipeline(transaction=True)
+    for key in keys:
+        pipe.dump(key)
+        pipe.pttl(key)
+    if members_of is not None:
+        pipe.smembers(members_of)
+    replies = pipe.execute()
+    members = set()
+    if members_of is not None:
+        members = {m.decode() if isinstance(m, bytes) else m for m in replies.pop()}
+    out = []
+    for index, key in enumerate(keys):
+        payload, ttl = replies[2 * index], replies[2 * index + 1]
+        if payload is not None:
+            out.append((key, max(int(ttl), 0), bytes(payload)))
+    return out, members
+
+
+def _open_write(path: Path, compress: bool) -> IO[bytes]:
+    if compress:
+        return gzip.open(path, "wb")  # type: ignore[return-value]
+    return path.open("wb")
+
+
+def _open_read(path: Path) -> IO[bytes]:
+    if path.suffix == ".gz":
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return path.open("rb")
+
+
+def redis_backup(url: str, path: Path, prefix: str = "") -> dict[str, Any]:
+    """Every project key of the Redis at `url` into the file `path` (online)."""
+    if path.exists():
+        raise BackupError(f"{path} exists; back up into a new file")
+    client = _redis(url)
+    try:
+        version = client.info("server").get("redis_version", "?")
+        globals_, room_ids = _groups(sorted(set(_scan(client, prefix))), prefix)
+        # The global keys first, as one view. Every room they name is then copied too,
+        # even one made after the scan: the backup is the global keys as of that moment,
+        # with each of their rooms as of a moment a little later (one room at a time).
+        records, listed = _dump_together(client, globals_, members_of=f"{prefix}rooms")
+        room_count = 0
+        for room in sorted(set(room_ids) | listed):
+            keys = [f"{prefix}room:{room}:{kind}" for kind in ROOM_KEYS]
+            dumped, _ = _dump_together(client, keys)
+            if any(key.endswith(":state") for key, _, _ in dumped):
+                room_count += 1
+            records += dumped
+    finally:
+        client.close()
+    header = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "created": _now(),
+        "source": _shown(url),
+        "redis_version": version,
+        "prefix": prefix,
+        "keys": len(records),
+        "rooms": room_count,
+    }
+    partial = path.with_name(path.name + ".partial")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _open_write(partial, compress=path.suffix == ".gz") as file:
+        file.write(json.dumps(header).encode() + b"\n")
+        for key, ttl, payload in records:
+            line = {"key": key, "ttl": ttl, "dump": base64.b64encode(payload).decode()}
+            file.write(json.dumps(line).encode() + b"\n")
+    with partial.open("rb") as raw:
+        os.fsync(raw.fileno())
+    partial.rename(path)
+    _fsync_dir(path.parent)
+    return header
+
+
+def _read_backup(path: Path) -> tuple[dict[str, Any], list[tuple[str, int, bytes]]]:
+    with _open_read(path) as file:
+        lines = file.read().splitlines()
+    if not lines:
+        raise BackupError(f"{path}: empty")
+    header = json.loads(lines[0])
+    if header.get("format") != FORMAT or header.get("version") != FORMAT_VERSION:
+        raise BackupError(f"{path}: not a {FORMAT} v{FORMAT_VERSION} file")
+    records = []
+    for line in lines[1:]:
+        item = json.loads(line)
+        records.append((item["key"], int(item["ttl"]), base64.b64decode(item["dump"])))
+    if len(records) != header["keys"]:
+        raise BackupError(f"{path}: {len(records)} keys, the header says {header['keys']}")
+    return header, records
+
+
+def redis_restore(
+    path: Path, url: str, prefix: str | None = None, replace: bool = False
+) -> dict[str, Any]:
+    """Write a backup file into the Redis at `url` (every node stopped)."""
+    header, records = _read_backup(path)
+    if prefix is not None and prefix != header["prefix"]:
+        raise BackupError(f"the backup was taken with prefix {header['prefix']!r}, not {prefix!r}")
+    client = _redis(url)
+    try:
+        present = sum(1 for _ in _scan(client, header["prefix"]))
+        if present and not replace:
+            raise BackupError(
+                f"{_shown(url)} already holds {present} keys of the project: stop every node "
+                "and restore with --replace (or into an empty database)"
+            )
+        for start in range(0, len(records), _BATCH):
+            pipe = client.pipeline(transaction=False)
+            for key, ttl, payload in records[start : start + _BATCH]:
+                pipe.restore(key, ttl, payload, replace=replace)
+            pipe.execute()
+        rooms = client.scard(header["prefix"] + "rooms")
+    finally:
+        client.close()
+    return {"keys": len(records), "rooms_set": int(rooms), "backup": header}
+
+
+# --- command line ------------------------------------------------------------------------
+
+
+def _url(value: str) -> str:
+    if value == "-":
+        url = os.environ.get("NINEPOOL_REDIS_URL", "")
+        if not url:
+            raise SystemExit("'-' names NINEPOOL_REDIS_URL, which is not set")
+        return url
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m deploy.backup",
+        description="Online backups of ninepool's stores, and restores (deploy/README.md).",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("sqlite-backup", help="copy a lone node's SQLite store (online)")
+    p.add_argument("database", type=Path, help="e.g. var/rooms.db")
+    p.add_argument("destination", type=Path, help="a new folder for the copy")
+    p = commands.add_parser("sqlite-restore", help="write a SQLite backup back (node stopped)")
+    p.add_argument("source", type=Path, help="a folder made by sqlite-backup")
+    p.add_argument("database", type=Path, help="e.g. var/rooms.db")
+    p = commands.add_parser("redis-backup", help="DUMP every project key of a Redis (online)")
+    p.add_argument("url", help="redis://[:password@]host:port/db, or - for NINEPOOL_REDIS_URL")
+    p.add_argument("file", type=Path, help="a new file (.gz: compressed)")
+    p.add_argument("--prefix", default="", help="the store's key prefix (default none)")
+    p = commands.add_parser("redis-restore", help="RESTORE a Redis backup (nodes stopped)")
+    p.add_argument("file", type=Path)
+    p.add_argument("url", help="redis://[:password@]host:port/db, or - for NINEPOOL_REDIS_URL")
+    p.add_argument("--prefix", default=None, help="must match the backup's (a safety check)")
+    p.add_argument(
+        "--replace", action="store_true", help="overwrite keys that exist (stop every node first)"
+    )
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "sqlite-backup":
+            result = sqlite_backup(args.database, args.destination)
+        elif args.command == "sqlite-restore":
+            result = sqlite_restore(args.source, args.database)
+        elif args.command == "redis-backup":
+            result = redis_backup(_url(args.url), args.file, args.prefix)
+        else:
+            result = redis_restore(args.file, _url(args.url), args.prefix, args.replace)
+    except (BackupError, sqlite3.Error, OSError) as exc:
+        print(f"{args.command}: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # redis errors: the message says enough
+        with contextlib.suppress(ImportError):
+            import redis
+
+            if isinstance(exc, redis.RedisError):
+                print(f"{args.command}: redis: {exc}", file=sys.stderr)
+                return 1
+        raise
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
