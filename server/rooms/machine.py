@@ -1,0 +1,741 @@
+"""The room as a pure state machine: `step(state, input, now) -> (state, effects)`.
+
+Nothing here does I/O, reads a clock or draws a random number: `now` (wall seconds) comes
+in with each input, the room's randomness comes from its seed, and what should happen in
+the world comes out as effects (`server.rooms.model`), which the room's actor
+(`server.rooms.actor`) carries out in order. A refusal is a `TableError`, raised before
+anything changed. Every step that changes what the store keeps begins its effects with one
+`Save`, so an actor whose save fails drops the step whole: nothing of it was sent.
+
+Every transition, by phase (`*` any phase; "seat" = a seated player, "member" = anyone in
+the room; a request from a non-member is refused `not_in_room`, a table action from a
+spectator `not_a_player`):
+
+| phase    | input                        | next phase        | effects (after `Save`)         |
+|----------|------------------------------|-------------------|--------------------------------|
+| *        | Enter, player, free seat     | same              | SeatTaken, Bind, joined, snap  |
+| *        | Enter, player, own seat      | same              | as Reattach, plus joined       |
+| *        | Enter, spectator             | same              | Bind, joined, presence, snap   |
+| Waiting  | SeatPair (quick match)       | Lagging, Choosing | SeatTaken, Bind, joined, start |
+| *        | Reattach, Rejoin of a seat   | same              | no Grace, clock on, presence   |
+| *        | Gone, spectator              | same              | presence; Close if empty       |
+| *        | Gone, seat                   | same              | Grace, clock paused, presence  |
+| *        | Leave, spectator             | same              | Unbind, ok, presence; Close    |
+| Playing  | Leave, seat                  | Finished          | match conceded, Unbind, ok     |
+| Lagging, Choosing | Leave, seat         | Waiting           | Unbind, ok, snapshot           |
+| other    | Leave, seat                  | same              | Unbind, ok, snapshot; Close    |
+| *        | Resync                       | same              | own snapshot (no save)         |
+| *        | Chat                         | same              | ok, chat relay                 |
+| Waiting  | Ready, both ready            | Lagging, Choosing | ok, snapshot, lag or draw      |
+| Finished | Rematch, both asked          | Lagging, Choosing | ok, lag or draw                |
+| Lagging  | LagShot, first               | Lagging           | ok, snapshot                   |
+| Lagging  | LagShot, second              | Lagging           | Simulate both (no save yet)    |
+| Lagging  | Simulated                    | Choosing; a tie: Lagging | ok, lag result, snapshot |
+| Choosing | LagChoice by the winner      | Playing           | ok, ruling, snapshot, clock    |
+| Choosing | LagChoiceOut timer           | Playing           | ruling (winner breaks), snap   |
+| Playing  | Place, Choose, Concede, Stalemate, Extend | Playing, Finished | ok, ruling, results |
+| Playing  | Aim                          | Playing           | Relay or AimFlush (no save)    |
+| Playing  | Shot                         | Playing           | Simulate (no save yet)         |
+| Playing  | Simulated                    | Playing, Finished | ok, shot result, results       |
+| Playing  | ClockWarning, ClockOut       | Playing, Finished | warning; clock foul (O3)       |
+| Playing  | Grace timer, seat away       | Playing, Finished | forfeit (O5); game: new Grace  |
+| other    | Grace timer, seat away       | same; lag: Waiting | seat freed; Close if empty    |
+| *        | Shutdown                     | same              | clock paused, members closed   |
+
+Game results (`warning`, `game_over`, `match_over`) follow each verdict; `match_over`
+moves the room to Finished.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import msgspec
+
+from protocol import errors
+from protocol import messages as m
+from server import physics, rules
+from server.rooms import snapshots
+from server.rooms.model import (
+    CLOCK_WARNING_SECONDS,
+    LAG_CHOICE_SECONDS,
+    Aim,
+    AimFlush,
+    Bind,
+    Choosing,
+    Clock,
+    ClockOut,
+    ClockWarning,
+    Close,
+    CloseMember,
+    Effect,
+    Finished,
+    Grace,
+    InFlight,
+    Input,
+    LagChoiceOut,
+    Lagging,
+    PendingLag,
+    PendingShot,
+    Playing,
+    Relay,
+    RoomState,
+    Seat,
+    SeatFreed,
+    SeatTaken,
+    SimJob,
+    Simulate,
+    Simulated,
+    Stop,
+    TimerFired,
+    TimerName,
+    Unbind,
+    Waiting,
+)
+from server.rooms.seams import (
+    Abandon,
+    Enter,
+    Gone,
+    Member,
+    Reattach,
+    Rejoin,
+    Request,
+    SeatPair,
+    Shutdown,
+)
+from server.rooms.simulation import SimResult
+from server.rooms.table import (
+    Table,
+    TableError,
+    apply_action,
+    complete_shot,
+    decide_lag,
+    new_table,
+    place_cue_ball,
+    prepare_shot,
+    rack_seed,
+    seat_player,
+)
+from server.rooms.views import final_view, shot_report_view, verdict_view
+from server.rooms.working import Working
+
+
+def step(state: RoomState, event: Input, now: float) -> tuple[RoomState, list[Effect]]:
+    """The room's next state and what should happen, for one input at wall time `now`.
+    Raises `TableError` (and changes nothing) when a member's request is refused."""
+    tx = _Tx(state, now)
+    tx.handle(event)
+    return tx.finish()
+
+
+def rules_settings(settings: m.RoomSettings) -> rules.Settings:
+    return rules.Settings(
+        race_to=settings.race_to,
+        break_order=settings.break_order,
+        stalemate_innings=settings.stalemate_innings,
+        forfeit=settings.forfeit,
+    )
+
+
+class _Tx(Working):
+    """One step in the making (see `server.rooms.working`): the transitions."""
+
+    # --- dispatch -------------------------------------------------------------------------
+
+    def handle(self, event: Input) -> None:
+        if isinstance(event, Request):
+            self.request(event.client, event.message)
+        elif isinstance(event, Simulated):
+            self.simulated(event.results)
+        elif isinstance(event, TimerFired):
+            self.timer_fired(event.timer)
+        elif isinstance(event, Enter):
+            self.enter(event.client, event.request_id, event.role)
+        elif isinstance(event, Reattach):
+            self.reattach(event.client, None)
+        elif isinstance(event, Gone):
+            self.gone(event.client)
+        elif isinstance(event, SeatPair):
+            self.seat_pair(event)
+        elif isinstance(event, Rejoin):
+            self.rejoin(event.client, event.role)
+        elif isinstance(event, Shutdown):
+            self.shutdown()
+        elif isinstance(event, Abandon):  # the actor stops; the machine has nothing to do
+            pass
+
+    # --- membership -------------------------------------------------------------------------
+
+    def enter(self, member: Member, request_id: int, role: m.Role) -> None:
+        if member in self.members():
+            raise TableError(errors.ALREADY_IN_ROOM, "already in this room")
+        room, code = self.state.id, self.state.code
+        if role == "player":
+            if self.seat_of_player(member.player) is not None:
+                self.reattach(member, request_id)
+                return
+            free = [i for i, s in enumerate(self.seats) if s is None]
+            if not free:
+                raise TableError(errors.ROOM_FULL, "both seats are taken")
+            index = free[0]
+            assert member.player is not None
+            self.seats[index] = Seat(player=member.player, name=member.name, member=member)
+            self.out += [SeatTaken(member.player), Bind(member)]
+            self.send(
+                member, m.Joined(id=request_id, room=room, role="player", seat=index, code=code)
+            )
+            self.commit([self.snapshot_event()])
+            return
+        if len(self.spectators) >= self.state.limits.spectator_cap:
+            raise TableError(errors.SPECTATORS_FULL, "the room has no room for more spectators")
+        self.out.append(Bind(member))
+        self.send(
+            member, m.Joined(id=request_id, room=room, role="spectator", seat=None, code=code)
+        )
+        self.spectators.append(member)
+        # The others hear the new count; the newcomer gets the room as it is now.
+        self.commit([self.presence(None, True)], exclude=member)
+        self.send(member, self.snapshot_message(self.seq))
+
+    def seat_pair(self, pair: SeatPair) -> None:
+        if not isinstance(self.phase, Waiting) or any(s is not None for s in self.seats):
+            raise TableError(errors.ROOM_FULL, "the room is taken")
+        for index, (member, request_id) in enumerate((pair.first, pair.second)):
+            assert member.player is not None
+            self.seats[index] = Seat(member.player, member.name, member, ready=True)
+            self.out += [SeatTaken(member.player), Bind(member)]
+            joined = m.Joined(
+                id=request_id, room=self.state.id, role="player", seat=index, code=self.state.code
+            )
+            self.send(member, joined)
+        events: list[m.ServerMessage] = [self.snapshot_event()]
+        events += self.start_match()
+        self.commit(events)
+
+    def reattach(self, member: Member, request_id: int | None) -> None:
+        index = self.seat_of_player(member.player)
+        if index is None:
+            # The seat was given up meanwhile; the member is simply not in a room.
+            self.out.append(Unbind(member))
+            return
+        seat = self.seats[index]
+        assert seat is not None
+        previous = seat.member
+        if previous is not None and previous is not member:
+            self.out += [
+                Unbind(previous),
+                CloseMember(previous, 1000, "replaced by a newer connection"),
+            ]
+        self.seats[index] = replace(
+            seat, member=member, name=member.name or seat.name, grace_until=None
+        )
+        self.cancel(Grace(index))
+        self.out.append(Bind(member))
+        if request_id is not None:
+            joined = m.Joined(
+                id=request_id, room=self.state.id, role="player", seat=index, code=self.state.code
+            )
+            self.send(member, joined)
+        if self.turn_seat() == index:
+            self.resume_clock()
+        # The returning player gets the room as it is now (a shot in flight included),
+        # everyone else the presence event.
+        self.commit([self.presence(index, True)], exclude=member)
+        self.send(member, self.snapshot_message(self.seq))
+
+    def rejoin(self, member: Member, role: m.Role) -> None:
+        index = self.seat_of_player(member.player)
+        if index is not None:
+            seat = self.seats[index]
+            if seat is not None and seat.member is not None and seat.member is not member:
+                # The player is back already on another connection (through another node):
+                # that one keeps the seat; this older one is let go.
+                self.out += [
+                    Unbind(member),
+                    CloseMember(member, 1000, "replaced by a newer connection"),
+                ]
+                return
+        if role == "player" or index is not None:
+            self.reattach(member, None)
+            return
+        if member not in self.spectators:
+            self.out.append(Bind(member))
+            self.spectators.append(member)
+            self.commit([self.presence(None, True)], exclude=member)
+        self.send(member, self.snapshot_message(self.seq))
+
+    def gone(self, member: Member) -> None:
+        if member in self.spectators:
+            self.spectators.remove(member)
+            self.out.append(Unbind(member))
+            self.commit([self.presence(None, True)])
+            self.close_if_empty()
+            return
+        index = self.seat_of(member)
+        if index is None:
+            return
+        seat = self.seats[index]
+        assert seat is not None
+        self.seats[index] = replace(seat, member=None, grace_until=self.grace_deadline())
+        self.timer(Grace(index), self.state.limits.grace)
+        if self.turn_seat() == index:
+            self.pause_clock()
+        self.commit([self.presence(index, False)])
+
+    def leave(self, member: Member, request_id: int) -> None:
+        if member in self.spectators:
+            self.spectators.remove(member)
+            self.out.append(Unbind(member))
+            self.ok(member, request_id)
+            self.commit([self.presence(None, True)])
+            self.close_if_empty()
+            return
+        index = self.seat_of(member)
+        if index is None:
+            raise TableError(errors.NOT_IN_ROOM, "not in this room")
+        events: list[m.ServerMessage] = []
+        phase = self.phase
+        if isinstance(phase, Playing) and not phase.table.state.match_over:
+            step = apply_action(phase.table, rules.Concede(by=seat_player(index), what="match"))
+            events += self.after_step(step, "concede_match", index)
+        elif isinstance(phase, Lagging | Choosing):
+            self.back_to_waiting()
+        self.ok(member, request_id)
+        self.out.append(Unbind(member))
+        self.free_seat(index)
+        events.append(self.snapshot_event())
+        self.commit(events)
+        self.close_if_empty()
+
+    def free_seat(self, index: int) -> None:
+        seat = self.seats[index]
+        if seat is None:
+            return
+        self.seats[index] = None
+        self.cancel(Grace(index))
+        self.out.append(SeatFreed(seat.player))
+        self.seats = [None if s is None else replace(s, ready=False) for s in self.seats]
+        if isinstance(self.phase, Finished):
+            self.phase = replace(self.phase, rematch=frozenset())
+
+    def close_if_empty(self) -> None:
+        if any(s is not None for s in self.seats) or self.spectators:
+            return
+        self.closed = True
+        self.dirty = True
+        for name in (Grace(0), Grace(1), ClockWarning(), ClockOut(), LagChoiceOut(), AimFlush()):
+            self.cancel(name)
+        # Nothing played: there is no replay worth keeping.
+        self.out.append(Close(retire=self.shots > 0))
+
+    def shutdown(self) -> None:
+        self.pause_clock()
+        self.dirty = True
+        for name in (Grace(0), Grace(1), ClockWarning(), ClockOut(), LagChoiceOut(), AimFlush()):
+            self.cancel(name)
+        self.out += [CloseMember(c, 1001, "server shutting down") for c in self.members()]
+        self.out.append(Stop())
+
+    # --- requests ---------------------------------------------------------------------------
+
+    def request(self, member: Member, message: m.ClientMessage) -> None:
+        if isinstance(message, m.Leave):
+            self.leave(member, message.id)
+            return
+        if member not in self.members():
+            raise TableError(errors.NOT_IN_ROOM, "not in this room")
+        if isinstance(message, m.Resync):
+            self.send(
+                member, msgspec.structs.replace(self.snapshot_message(self.seq), id=message.id)
+            )
+            return
+        if isinstance(message, m.Chat):
+            self.chat(member, message)
+            return
+        seat = self.seat_of(member)
+        if seat is None:
+            raise TableError(errors.NOT_A_PLAYER, "spectators cannot act on the table (O1)")
+        if isinstance(message, m.Ready):
+            self.ready(member, seat, message)
+        elif isinstance(message, m.Rematch):
+            self.rematch(member, seat, message)
+        elif isinstance(message, m.LagShot):
+            self.lag_shot(member, seat, message)
+        elif isinstance(message, m.LagChoice):
+            self.lag_choice(member, seat, message)
+        else:
+            self.table_request(member, seat, message)
+
+    def chat(self, member: Member, message: m.Chat) -> None:
+        event = m.ChatRelay(
+            room=self.state.id,
+            seq=self.next_seq(),
+            seat=self.seat_of(member),
+            name=member.name,
+            text=message.text,
+        )
+        self.ok(member, message.id)
+        self.commit([event])
+
+    def ready(self, member: Member, index: int, message: m.Ready) -> None:
+        if not isinstance(self.phase, Waiting):
+            raise TableError(errors.INVALID_ACTION, "the match has already started")
+        seat = self.seats[index]
+        assert seat is not None
+        self.seats[index] = replace(seat, ready=message.ready)
+        self.ok(member, message.id)
+        events: list[m.ServerMessage] = [self.snapshot_event()]
+        if all(s is not None and s.ready for s in self.seats):
+            events += self.start_match()
+        self.commit(events)
+
+    def rematch(self, member: Member, index: int, message: m.Rematch) -> None:
+        if not isinstance(self.phase, Finished):
+            raise TableError(errors.MATCH_NOT_OVER, "a rematch needs a finished match")
+        self.phase = replace(self.phase, rematch=self.phase.rematch | {index})
+        self.ok(member, message.id)
+        events: list[m.ServerMessage] = []
+        if len(self.phase.rematch) == 2 and all(s is not None for s in self.seats):
+            events += self.start_match()
+        else:
+            events.append(self.snapshot_event())
+        self.commit(events)
+
+    def start_match(self) -> list[m.ServerMessage]:
+        """Both players are in and ready: the lag, or the draw and the first rack."""
+        settings = self.state.settings
+        self.match += 1
+        self.inflight = None
+        self.extensions = [settings.extensions, settings.extensions]
+        table = new_table(rules_settings(settings), self.state.seed, self.match, None)
+        if settings.first_break == "lag":
+            self.phase = Lagging(table)
+            return [self.snapshot_event()]
+        # O6: a fair draw from the room's seeded source.
+        winner = random.Random(rack_seed(self.state.seed, self.match, 0)).randrange(2)
+        self.await_lag_choice(table, winner, 0.0)
+        lag = m.LagResult(
+            room=self.state.id,
+            seq=self.next_seq(),
+            method="draw",
+            lags=[],
+            winner=winner,
+            table=None,
+        )
+        return [lag, self.snapshot_event()]
+
+    # --- the lag ----------------------------------------------------------------------------
+
+    def lag_shot(self, member: Member, index: int, message: m.LagShot) -> None:
+        phase = self.phase
+        if not isinstance(phase, Lagging):
+            raise TableError(errors.NO_LAG, "no lag is being played")
+        if phase.shot_of(index) is not None:
+            raise TableError(errors.ALREADY_LAGGED, "the lag shot is already played")
+        shot = physics.Shot(
+            angle=message.angle, speed=message.speed, tip=message.tip, elevation=0.0
+        )
+        try:
+            physics.validate_shot(shot)
+        except physics.ShotError as exc:
+            raise TableError(errors.BAD_SHOT, exc.message) from None
+        self.phase = replace(phase, shots=(*phase.shots, (index, message)))
+        if len(self.phase.shots) < 2:
+            self.ok(member, message.id)
+            self.commit([self.snapshot_event()])
+            return
+        self.pending = PendingLag(member, message.id)
+        jobs = []
+        for seat in (0, 1):
+            lag = self.phase.shot_of(seat)
+            assert lag is not None
+            lag_shot = physics.Shot(angle=lag.angle, speed=lag.speed, tip=lag.tip)
+            jobs.append(SimJob({0: physics.lag_spot(seat)}, lag_shot, lag=True))
+        self.out.append(Simulate(tuple(jobs)))
+
+    def lag_simulated(
+        self, pending: PendingLag, phase: Lagging, sims: tuple[SimResult, ...]
+    ) -> None:
+        self.shots += 1
+        lags = [snapshots.judge_lag(seat, result) for seat, result in enumerate(sims)]
+        d0, d1 = (lag.distance for lag in lags)
+        winner: int | None = None
+        if d0 is not None and (d1 is None or d0 < d1):
+            winner = 0
+        elif d1 is not None and (d0 is None or d1 < d0):
+            winner = 1
+        self.ok(pending.member, pending.request_id)
+        if winner is not None:
+            self.await_lag_choice(phase.table, winner, max(r.duration for r in sims))
+        else:
+            self.phase = Lagging(phase.table)  # a tie: the lag is played again
+        event = m.LagResult(
+            room=self.state.id,
+            seq=self.next_seq(),
+            method="lag",
+            lags=lags,
+            winner=winner,
+            table=None,
+        )
+        self.commit([event, self.snapshot_event()])
+
+    def lag_choice_seconds(self) -> float:
+        """Time the lag winner has to choose (the shot clock's, else 30 s)."""
+        seconds = self.state.settings.shot_clock
+        return float(seconds) if seconds is not None else LAG_CHOICE_SECONDS
+
+    def await_lag_choice(self, table: Table, winner: int, delay: float) -> None:
+        """R3/O6: the winner now chooses who breaks; if no choice comes in time (`delay` is
+        the lag's animation), the winner breaks."""
+        self.phase = Choosing(table, winner)
+        self.timer(LagChoiceOut(), delay + self.lag_choice_seconds())
+
+    def decide_first_break(self, breaker: int) -> list[m.ServerMessage]:
+        phase = self.phase
+        assert isinstance(phase, Choosing)
+        winner = phase.winner
+        step = decide_lag(phase.table, seat_player(winner), seat_player(breaker))
+        self.phase = Playing(phase.table)
+        self.cancel(LagChoiceOut())
+        events = self.after_step(step, "lag_choice", winner)
+        return [*events, self.snapshot_event()]
+
+    def lag_choice(self, member: Member, index: int, message: m.LagChoice) -> None:
+        phase = self.phase
+        if not isinstance(phase, Choosing):
+            raise TableError(errors.NO_LAG_CHOICE, "there is no choice of the first breaker")
+        if index != phase.winner:
+            raise TableError(
+                errors.NOT_YOUR_TURN, "the winner of the lag chooses who breaks (R3, O6)"
+            )
+        breaker = index if message.choice == "break" else 1 - index
+        events = self.decide_first_break(breaker)
+        self.ok(member, message.id)
+        self.commit(events)
+
+    def back_to_waiting(self) -> None:
+        """A player left before the first break was decided: the lag starts over."""
+        self.phase = Waiting()
+        self.cancel(LagChoiceOut())
+
+    # --- the table ----------------------------------------------------------------------------
+
+    def table_request(self, member: Member, index: int, message: m.ClientMessage) -> None:
+        phase = self.phase
+        if isinstance(phase, Finished) or (
+            not isinstance(phase, Waiting) and phase.table.state.match_over
+        ):
+            raise TableError(errors.MATCH_OVER, "the match is over")
+        if not isinstance(phase, Playing):
+            raise TableError(errors.NOT_STARTED, "the match has not started")
+        table = phase.table
+        by = seat_player(index)
+        if isinstance(message, m.Shot):
+            self.shot(member, index, message, phase)
+        elif isinstance(message, m.Place):
+            self.phase = replace(phase, table=place_cue_ball(table, by, message.pos))
+            self.ok(member, message.id)
+            event = m.Placed(room=self.state.id, seq=self.next_seq(), seat=index, pos=message.pos)
+            self.commit([event])
+        elif isinstance(message, m.Aim):
+            self.aim_at(index, message)
+        elif isinstance(message, m.Choose):
+            step = apply_action(table, rules.Choose(by=by, choice=message.choice))
+            self.ok(member, message.id)
+            self.commit(self.after_step(step, f"choose_{message.choice}", index))
+        elif isinstance(message, m.Concede):
+            step = apply_action(table, rules.Concede(by=by, what=message.what))
+            self.ok(member, message.id)
+            self.commit(self.after_step(step, f"concede_{message.what}", index))
+        elif isinstance(message, m.Stalemate):
+            if message.action == "accept" and table.state.stalemate_proposed_by in (None, by):
+                raise TableError(errors.NO_STALEMATE_PROPOSAL, "no proposal from the opponent")
+            step = apply_action(table, rules.Stalemate(by=by, action=message.action))
+            self.ok(member, message.id)
+            self.commit(self.after_step(step, f"stalemate_{message.action}", index))
+        elif isinstance(message, m.Extend):
+            self.extend(member, index, message, phase)
+        else:
+            raise TableError(
+                errors.INVALID_ACTION, f"{type(message).__name__} is not a room action"
+            )
+
+    def aim_at(self, index: int, message: m.Aim) -> None:
+        if self.turn_seat() != index:
+            raise TableError(errors.NOT_YOUR_TURN, "only the player to shoot can aim")
+        pending = m.AimRelay(
+            room=self.state.id,
+            seat=index,
+            angle=message.angle,
+            speed=message.speed,
+            tip=message.tip,
+            elevation=message.elevation,
+            cue=message.cue,
+        )
+        self.aim = replace(self.aim, pending=pending)
+        wait = self.aim.last_sent + self.state.limits.aim_interval - self.now
+        if wait <= 0:
+            self.flush_aim()
+        elif not self.aim.flush_scheduled:
+            self.aim = replace(self.aim, flush_scheduled=True)
+            self.timer(AimFlush(), wait)
+
+    def flush_aim(self) -> None:
+        pending = self.aim.pending
+        self.aim = replace(self.aim, flush_scheduled=False)
+        if pending is None:
+            return
+        self.aim = Aim(pending=None, last_sent=self.now, flush_scheduled=False)
+        shooter = self.seats[pending.seat]
+        self.out.append(Relay(pending, shooter.member if shooter is not None else None))
+
+    def shot(self, member: Member, index: int, message: m.Shot, phase: Playing) -> None:
+        shot = physics.Shot(
+            angle=message.angle, speed=message.speed, tip=message.tip, elevation=message.elevation
+        )
+        balls, shot = prepare_shot(phase.table, seat_player(index), shot, message.push_out)
+        self.pending = PendingShot(member, index, message, balls, shot)
+        self.out.append(Simulate((SimJob(balls, shot),)))
+
+    def shot_simulated(
+        self, pending: PendingShot, phase: Playing, results: tuple[SimResult, ...]
+    ) -> None:
+        (result,) = results
+        message, index = pending.message, pending.seat
+        step = complete_shot(
+            phase.table, seat_player(index), message.push_out, result.final, result.report
+        )
+        self.ok(pending.member, message.id)
+        self.stop_clock()
+        self.aim = replace(self.aim, pending=None)
+        self.phase = Playing(step.table)
+        self.shots += 1
+        # The next player's clock starts once the shot has played out on every screen.
+        self.restart_clock(result.duration)
+        shot_result = m.ShotResult(
+            room=self.state.id,
+            seq=self.next_seq(),
+            shooter=index,
+            shot=m.ShotInput(
+                angle=message.angle,
+                speed=message.speed,
+                tip=message.tip,
+                elevation=message.elevation,
+                push_out=message.push_out,
+            ),
+            traj=result.traj,
+            duration=result.duration,
+            miscue=result.miscue,
+            report=shot_report_view(result),
+            verdict=verdict_view(step.verdict),
+            table=self.table_view(),
+            final=final_view(result),
+        )
+        events: list[m.ServerMessage] = [shot_result, *self.consequences(step, index)]
+        self.inflight = InFlight(shot_result, self.now)
+        self.commit(events)
+
+    def simulated(self, results: tuple[SimResult, ...]) -> None:
+        pending, phase = self.pending, self.phase
+        self.pending = None
+        if isinstance(pending, PendingShot) and isinstance(phase, Playing):
+            self.shot_simulated(pending, phase, results)
+        elif isinstance(pending, PendingLag) and isinstance(phase, Lagging):
+            self.lag_simulated(pending, phase, results)
+
+    def extend(self, member: Member, index: int, message: m.Extend, phase: Playing) -> None:
+        shot_clock = self.state.settings.shot_clock
+        if shot_clock is None:
+            raise TableError(errors.NO_SHOT_CLOCK, "this room plays without a shot clock")
+        if self.turn_seat() != index:
+            raise TableError(errors.NOT_YOUR_TURN, "only the player to shoot can extend")
+        if self.extensions[index] <= 0:
+            raise TableError(errors.NO_EXTENSIONS, "no extensions left in this game")
+        self.extensions[index] -= 1
+        extra = float(shot_clock)
+        clock = phase.clock
+        if clock.deadline is not None:
+            self.phase = replace(phase, clock=Clock(deadline=clock.deadline + extra))
+            self.arm_clock()
+        elif clock.left is not None:
+            self.phase = replace(phase, clock=replace(clock, left=clock.left + extra))
+        self.ok(member, message.id)
+        event = m.Ruling(
+            room=self.state.id,
+            seq=self.next_seq(),
+            by=index,
+            action="extension",
+            verdict=None,
+            table=self.table_view(),
+        )
+        self.commit([event])
+
+    # --- timers and the shot clock ----------------------------------------------------------
+
+    def timer_fired(self, name: TimerName) -> None:
+        if isinstance(name, AimFlush):
+            self.flush_aim()
+        elif isinstance(name, Grace):
+            self.grace_over(name.seat)
+        elif isinstance(name, ClockWarning):
+            self.clock_warning()
+        elif isinstance(name, ClockOut):
+            self.clock_expired()
+        elif isinstance(name, LagChoiceOut) and isinstance(self.phase, Choosing):
+            # Nobody chose in time (the winner may have gone): the winner breaks (O6).
+            self.commit(self.decide_first_break(self.phase.winner))
+
+    def grace_over(self, index: int) -> None:
+        seat = self.seats[index]
+        if seat is None or seat.member is not None:
+            return
+        events: list[m.ServerMessage] = []
+        phase = self.phase
+        if isinstance(phase, Playing) and not phase.table.state.match_over:
+            step = apply_action(phase.table, rules.Forfeit(by=seat_player(index)))
+            events += self.after_step(step, "forfeit", index)
+            if isinstance(self.phase, Playing):
+                # O5 "game" forfeits one game; the absent player gets a new grace period.
+                self.seats[index] = replace(seat, grace_until=self.grace_deadline())
+                self.timer(Grace(index), self.state.limits.grace)
+                if self.turn_seat() == index:
+                    self.pause_clock()
+                events.append(self.snapshot_event())
+                self.commit(events)
+                return
+        if isinstance(self.phase, Lagging | Choosing):
+            self.back_to_waiting()
+        self.free_seat(index)
+        events.append(self.snapshot_event())
+        self.commit(events)
+        self.close_if_empty()
+
+    def clock_warning(self) -> None:
+        turn = self.turn_seat()
+        clock = self.clock()
+        if turn is None or clock.deadline is None:
+            return
+        self.set_clock(replace(clock, warned=True))
+        seconds = int(CLOCK_WARNING_SECONDS)
+        event = m.Warning(
+            room=self.state.id,
+            seq=self.next_seq(),
+            kind="clock",
+            seat=turn,
+            msg=f"{self.name(turn)}: {seconds} seconds left to shoot (O3)",
+        )
+        self.commit([event])
+
+    def clock_expired(self) -> None:
+        turn = self.turn_seat()
+        phase = self.phase
+        if turn is None or not isinstance(phase, Playing):
+            return
+        self.set_clock(Clock())
+        try:
+            step = apply_action(phase.table, rules.ClockExpired(by=seat_player(turn)))
+        except TableError:
+            self.restart_clock(0.0)
+            return
+        self.commit(self.after_step(step, "clock_expired", turn))

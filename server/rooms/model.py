@@ -1,0 +1,414 @@
+"""The values a room is made of: its state, the commands and effects of its machine, and
+the record the store keeps.
+
+Everything here is an immutable value. The room's state is tagged by its phase, and each
+phase carries exactly what it needs, so a room "playing" without a table, or a lag winner
+outside the choice of the first breaker, cannot be written down:
+
+| phase      | carries                                  | status on the wire |
+|------------|------------------------------------------|--------------------|
+| `Waiting`  | nothing (seats fill, players get ready)  | `waiting`          |
+| `Lagging`  | the table, the lag shots played so far   | `lag`              |
+| `Choosing` | the table, the lag (or draw) winner      | `lag`              |
+| `Playing`  | the table, the shot clock                | `playing`          |
+| `Finished` | the table, who asked for a rematch       | `finished`         |
+
+Members (`server.rooms.seams.Member`) appear only as opaque handles: the machine reads a
+member's `player` and `name` and compares handles, and never calls anything on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import msgspec
+
+from protocol import messages as m
+from server import physics
+from server.rooms.seams import Command, Member
+from server.rooms.simulation import SimResult
+from server.rooms.table import Point, Table
+
+Status = Literal["waiting", "lag", "playing", "finished"]
+
+#: Seconds before the shot clock runs out when players are warned (O3).
+CLOCK_WARNING_SECONDS = 10.0
+#: Seconds the lag winner has to choose who breaks when the room has no shot clock (O6).
+LAG_CHOICE_SECONDS = 30.0
+
+
+# --- phases --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The shot clock (O3) in wall-clock seconds: running toward `deadline`, or paused
+    with `left` seconds (the shooter is away, or the clock waits for the shot to play
+    out), or neither (no clock this turn)."""
+
+    deadline: float | None = None
+    left: float | None = None
+    warned: bool = False
+
+
+@dataclass(frozen=True)
+class Waiting:
+    status: Literal["waiting"] = "waiting"
+
+
+@dataclass(frozen=True)
+class Lagging:
+    table: Table
+    #: Lag shots played, by seat (both in: the lag is simulated).
+    shots: tuple[tuple[int, m.LagShot], ...] = ()
+    status: Literal["lag"] = "lag"
+
+    def shot_of(self, seat: int) -> m.LagShot | None:
+        return next((shot for index, shot in self.shots if index == seat), None)
+
+
+@dataclass(frozen=True)
+class Choosing:
+    """The lag (or draw) winner chooses who breaks the first rack (R3, O6)."""
+
+    table: Table
+    winner: int
+    status: Literal["lag"] = "lag"
+
+
+@dataclass(frozen=True)
+class Playing:
+    table: Table
+    clock: Clock = Clock()
+    status: Literal["playing"] = "playing"
+
+
+@dataclass(frozen=True)
+class Finished:
+    table: Table
+    rematch: frozenset[int] = frozenset()
+    status: Literal["finished"] = "finished"
+
+
+Phase = Waiting | Lagging | Choosing | Playing | Finished
+
+
+# --- the room --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    player: str
+    name: str
+    #: The member sitting here now (None: away, within the grace period).
+    member: Member | None
+    ready: bool = False
+    grace_until: int | None = None  # epoch ms
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the process's settings say about every room."""
+
+    grace: float = 60.0
+    spectator_cap: int = 200
+    aim_interval: float = 0.05
+
+
+@dataclass(frozen=True)
+class Aim:
+    """Aim previews are relayed at most once per `Limits.aim_interval`: the newest waits."""
+
+    pending: m.AimRelay | None = None
+    last_sent: float = float("-inf")
+    flush_scheduled: bool = False
+
+
+@dataclass(frozen=True)
+class InFlight:
+    """The last shot's result while it may still be playing out on screens."""
+
+    result: m.ShotResult
+    started: float  # wall seconds
+
+
+@dataclass(frozen=True)
+class PendingShot:
+    """A shot handed to the physics pool; its request is answered once it is stored."""
+
+    member: Member
+    seat: int
+    message: m.Shot
+    balls: dict[int, Point]
+    shot: physics.Shot
+
+
+@dataclass(frozen=True)
+class PendingLag:
+    """Both lag shots are in and being simulated; the second one's request is answered
+    once the lag's result is stored."""
+
+    member: Member
+    request_id: int
+
+
+@dataclass(frozen=True)
+class RoomState:
+    id: str
+    settings: m.RoomSettings
+    code: str | None
+    seed: int
+    limits: Limits = Limits()
+    phase: Phase = Waiting()
+    seq: int = 0
+    match: int = 0
+    shots: int = 0
+    seats: tuple[Seat | None, Seat | None] = (None, None)
+    spectators: tuple[Member, ...] = ()
+    extensions: tuple[int, int] = (0, 0)
+    inflight: InFlight | None = None
+    aim: Aim = Aim()
+    pending: PendingShot | PendingLag | None = None
+    closed: bool = False
+
+    @property
+    def status(self) -> Status:
+        return self.phase.status
+
+    @property
+    def table(self) -> Table | None:
+        return None if isinstance(self.phase, Waiting) else self.phase.table
+
+    def members(self) -> list[Member]:
+        """Everyone connected: seated players, then spectators."""
+        seated = [s.member for s in self.seats if s is not None and s.member is not None]
+        return seated + list(self.spectators)
+
+
+def new_room(
+    room_id: str, settings: m.RoomSettings, seed: int, code: str | None, limits: Limits
+) -> RoomState:
+    extensions = (settings.extensions, settings.extensions)
+    return RoomState(room_id, settings, code, seed, limits, extensions=extensions)
+
+
+# --- timers ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grace:
+    """A seated player's time to come back (O5)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class ClockWarning:
+    """Ten seconds left on the shot clock."""
+
+
+@dataclass(frozen=True)
+class ClockOut:
+    """The shot clock ran out (O3)."""
+
+
+@dataclass(frozen=True)
+class LagChoiceOut:
+    """The lag winner did not choose in time: they break (O6)."""
+
+
+@dataclass(frozen=True)
+class AimFlush:
+    """The newest aim preview may go out now."""
+
+
+TimerName = Grace | ClockWarning | ClockOut | LagChoiceOut | AimFlush
+
+
+# --- what the machine is told, besides the members' commands -----------------------------------
+
+
+@dataclass(frozen=True)
+class TimerFired:
+    timer: TimerName
+
+
+@dataclass(frozen=True)
+class Simulated:
+    """What the physics pool made of the pending shot or lag (in the order asked)."""
+
+    results: tuple[SimResult, ...]
+
+
+Input = Command | TimerFired | Simulated
+
+
+# --- what the machine asks for ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Save:
+    """Store the record and append the events to the room's log, before anything of this
+    step is sent: if it fails, nothing of the step happened."""
+
+    record: RoomRecord
+    events: tuple[m.ServerMessage, ...]
+
+
+@dataclass(frozen=True)
+class Send:
+    """A frame for one member alone (a reply, its own snapshot)."""
+
+    to: Member
+    message: msgspec.Struct
+
+
+@dataclass(frozen=True)
+class Broadcast:
+    """Room events to every member (but `exclude`), in order."""
+
+    events: tuple[m.ServerMessage, ...]
+    exclude: Member | None = None
+
+
+@dataclass(frozen=True)
+class Relay:
+    """An aim preview to every member but the shooter (not stored, may be skipped)."""
+
+    message: m.AimRelay
+    exclude: Member | None
+
+
+@dataclass(frozen=True)
+class Bind:
+    member: Member
+
+
+@dataclass(frozen=True)
+class Unbind:
+    member: Member
+
+
+@dataclass(frozen=True)
+class CloseMember:
+    member: Member
+    code: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class StartTimer:
+    timer: TimerName
+    delay: float
+
+
+@dataclass(frozen=True)
+class CancelTimer:
+    timer: TimerName
+
+
+@dataclass(frozen=True)
+class SimJob:
+    balls: dict[int, Point]
+    shot: physics.Shot
+    lag: bool = False
+
+
+@dataclass(frozen=True)
+class Simulate:
+    """Run these in the physics pool and step the machine with `Simulated` at once."""
+
+    jobs: tuple[SimJob, ...]
+
+
+@dataclass(frozen=True)
+class SeatTaken:
+    player: str
+
+
+@dataclass(frozen=True)
+class SeatFreed:
+    player: str
+
+
+@dataclass(frozen=True)
+class Close:
+    """The room is empty and ends: keep its log for replays (`retire`) if anything was
+    played in it, else delete it."""
+
+    retire: bool
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The process is stopping: the room's task ends (its members were closed)."""
+
+
+Effect = (
+    Save
+    | Send
+    | Broadcast
+    | Relay
+    | Bind
+    | Unbind
+    | CloseMember
+    | StartTimer
+    | CancelTimer
+    | Simulate
+    | SeatTaken
+    | SeatFreed
+    | Close
+    | Stop
+)
+
+
+# --- what the store keeps ------------------------------------------------------------------------
+
+
+class SeatRecord(msgspec.Struct):
+    player: str
+    name: str
+    ready: bool
+
+
+class RoomRecord(msgspec.Struct):
+    """Everything needed to bring a room back (after a restart, on another node). Its
+    fields and their encoding are those of every earlier version, so rooms saved before
+    still load."""
+
+    room: str
+    settings: m.RoomSettings
+    code: str | None
+    seed: int
+    seq: int
+    status: Status
+    seats: list[SeatRecord | None]
+    table: Table | None
+    match: int
+    lag_shots: dict[int, m.LagShot]
+    rematch: list[int]
+    extensions: list[int]
+    #: Seconds left on the shot clock when the record was written (None: not running).
+    clock_left: float | None
+    closed: bool = False
+    #: The lag (or draw) winner still choosing who breaks (R3, O6); None otherwise.
+    lag_winner: int | None = None
+    #: Shots and lag shots played in the room's life: a room closed without one is
+    #: deleted, a room with one keeps its log for replays (`Store.retire`).
+    shots: int = 0
+
+
+_record_decoder = msgspec.msgpack.Decoder(RoomRecord)
+
+
+def decode_record(data: bytes) -> RoomRecord:
+    return _record_decoder.decode(data)
+
+
+@dataclass(frozen=True)
+class Restored:
+    """A room brought back from its record, with the timers it needs running."""
+
+    state: RoomState
+    timers: tuple[StartTimer, ...] = field(default=())

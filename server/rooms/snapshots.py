@@ -1,0 +1,217 @@
+"""A room's state as others see it: the snapshot and lobby entry sent on the wire, and the
+record the store keeps (and the state brought back from it). Pure functions of the state
+and the wall time `now`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from protocol import messages as m
+from server.rooms.model import (
+    LAG_CHOICE_SECONDS,
+    Choosing,
+    Clock,
+    Finished,
+    Grace,
+    LagChoiceOut,
+    Lagging,
+    Limits,
+    Phase,
+    Playing,
+    Restored,
+    RoomRecord,
+    RoomState,
+    Seat,
+    SeatRecord,
+    StartTimer,
+    Waiting,
+)
+from server.rooms.simulation import SimResult
+from server.rooms.views import table_view
+
+
+def clock_of(state: RoomState) -> Clock:
+    return state.phase.clock if isinstance(state.phase, Playing) else Clock()
+
+
+def clock_view(state: RoomState) -> m.ClockView | None:
+    seconds = state.settings.shot_clock
+    if seconds is None:
+        return None
+    clock = clock_of(state)
+    deadline = None if clock.deadline is None else int(clock.deadline * 1000)
+    return m.ClockView(
+        seconds=seconds,
+        deadline=deadline,
+        paused=clock.deadline is None,
+        extensions=list(state.extensions),
+    )
+
+
+def table_view_of(state: RoomState, now: float) -> m.TableView:
+    table = state.table
+    assert table is not None
+    return table_view(table, clock_view(state))
+
+
+def view(state: RoomState, now: float) -> m.RoomView:
+    seats: list[m.SeatView | None] = [
+        None
+        if seat is None
+        else m.SeatView(
+            seat=index,
+            player=seat.player,
+            name=seat.name,
+            connected=seat.member is not None,
+            ready=seat.ready,
+            grace_until=seat.grace_until,
+        )
+        for index, seat in enumerate(state.seats)
+    ]
+    inflight = None
+    if state.inflight is not None:
+        offset = now - state.inflight.started
+        if 0 <= offset < state.inflight.result.duration:
+            inflight = m.InFlight(result=state.inflight.result, offset=offset)
+    phase = state.phase
+    table = state.table
+    show_table = table is not None and not table.state.awaiting_lag
+    return m.RoomView(
+        room=state.id,
+        settings=state.settings,
+        code=state.code,
+        status=state.status,
+        seats=seats,
+        spectators=len(state.spectators),
+        table=table_view_of(state, now) if show_table else None,
+        rematch=sorted(phase.rematch) if isinstance(phase, Finished) else [],
+        lagged=sorted(seat for seat, _ in phase.shots) if isinstance(phase, Lagging) else [],
+        inflight=inflight,
+        lag_choice=phase.winner if isinstance(phase, Choosing) else None,
+    )
+
+
+def snapshot(state: RoomState, seq: int, now: float) -> m.Snapshot:
+    return m.Snapshot(room=state.id, seq=seq, now=int(now * 1000), view=view(state, now))
+
+
+def info(state: RoomState) -> m.Info:
+    table = state.table
+    return m.Info(
+        room=state.id,
+        name=state.settings.name,
+        players=[s.name for s in state.seats if s is not None],
+        spectators=len(state.spectators),
+        score=list(table.state.score) if table is not None else [0, 0],
+        race_to=state.settings.race_to,
+        status=state.status,
+    )
+
+
+def judge_lag(seat: int, result: SimResult) -> m.LagView:
+    final = result.final.get(0)
+    distance = result.lag_distance
+    fault = ""
+    if final is None:
+        fault = "the ball was pocketed or left the table"
+    elif distance is None:
+        fault = "the ball did not reach the foot rail"
+    return m.LagView(
+        seat=seat,
+        traj=result.traj,
+        duration=result.duration,
+        final=final,
+        distance=distance,
+        fault=fault,
+    )
+
+
+# --- the store's record ------------------------------------------------------------------------
+
+
+def record(state: RoomState, now: float) -> RoomRecord:
+    clock = clock_of(state)
+    clock_left = clock.left
+    if clock.deadline is not None:
+        clock_left = max(0.0, clock.deadline - now)
+    phase = state.phase
+    return RoomRecord(
+        room=state.id,
+        settings=state.settings,
+        code=state.code,
+        seed=state.seed,
+        seq=state.seq,
+        status=state.status,
+        seats=[
+            None if s is None else SeatRecord(player=s.player, name=s.name, ready=s.ready)
+            for s in state.seats
+        ],
+        table=state.table,
+        match=state.match,
+        lag_shots=dict(phase.shots) if isinstance(phase, Lagging) else {},
+        rematch=sorted(phase.rematch) if isinstance(phase, Finished) else [],
+        extensions=list(state.extensions),
+        clock_left=clock_left,
+        closed=state.closed,
+        shots=state.shots,
+        lag_winner=phase.winner if isinstance(phase, Choosing) else None,
+    )
+
+
+def _phase_of(record: RoomRecord) -> Phase:
+    table = record.table
+    if record.status == "waiting" or table is None:
+        return Waiting()
+    if record.status == "lag":
+        if record.lag_winner is not None:
+            return Choosing(table, record.lag_winner)
+        return Lagging(table, tuple(sorted(record.lag_shots.items())))
+    if record.status == "finished":
+        return Finished(table, frozenset(record.rematch))
+    # A restored turn's clock waits, paused, for its player to come back.
+    return Playing(table, Clock(left=record.clock_left))
+
+
+def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
+    """The room a record describes, as it resumes after a restart or on another node:
+    nobody is connected yet, so every seated player gets the grace period (O5) to come
+    back, and a lag winner still choosing gets the choice's whole time again."""
+    timers: list[StartTimer] = []
+    seats: list[Seat | None] = []
+    for index, seat in enumerate(record.seats[:2]):
+        if seat is None:
+            seats.append(None)
+            continue
+        grace_until = int((now + limits.grace) * 1000)
+        seats.append(Seat(seat.player, seat.name, None, seat.ready, grace_until))
+        timers.append(StartTimer(Grace(index), limits.grace))
+    while len(seats) < 2:
+        seats.append(None)
+    phase = _phase_of(record)
+    if isinstance(phase, Choosing):
+        seconds = record.settings.shot_clock
+        timers.append(
+            StartTimer(
+                LagChoiceOut(), float(seconds) if seconds is not None else LAG_CHOICE_SECONDS
+            )
+        )
+    extensions = [*record.extensions, 0, 0][:2]
+    state = RoomState(
+        id=record.room,
+        settings=record.settings,
+        code=record.code,
+        seed=record.seed,
+        limits=limits,
+        phase=phase,
+        seq=record.seq,
+        match=record.match,
+        shots=record.shots,
+        seats=(seats[0], seats[1]),
+        extensions=(extensions[0], extensions[1]),
+        closed=record.closed,
+    )
+    return Restored(state, tuple(timers))
+
+
+def with_limits(state: RoomState, limits: Limits) -> RoomState:
+    return replace(state, limits=limits)

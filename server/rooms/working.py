@@ -1,0 +1,274 @@
+"""A room's state while one input is handled: a mutable working copy and the effects so
+far, with the small steps every transition is made of (events with their `seq`, the
+commit, timers, the shot clock).
+
+The room machine (`server.rooms.machine`) builds one per input and throws it away once
+it has made the next state and the effects: the state values themselves never change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import msgspec
+
+from protocol import messages as m
+from server.rooms import snapshots
+from server.rooms.model import (
+    CLOCK_WARNING_SECONDS,
+    Broadcast,
+    CancelTimer,
+    Clock,
+    ClockOut,
+    ClockWarning,
+    Effect,
+    Finished,
+    Phase,
+    Playing,
+    RoomState,
+    Save,
+    Seat,
+    Send,
+    StartTimer,
+    TimerName,
+)
+from server.rooms.seams import Member
+from server.rooms.table import Step, player_seat
+from server.rooms.views import verdict_view
+
+
+class Working:
+    """One step in the making: a working copy of the state, changed in place while the
+    input is handled, and the effects in order."""
+
+    def __init__(self, state: RoomState, now: float) -> None:
+        self.state = state
+        self.now = now
+        s = state
+        self.phase: Phase = s.phase
+        self.seq = s.seq
+        self.match = s.match
+        self.shots = s.shots
+        self.seats: list[Seat | None] = list(s.seats)
+        self.spectators: list[Member] = list(s.spectators)
+        self.extensions = list(s.extensions)
+        self.inflight = s.inflight
+        self.aim = s.aim
+        self.pending = s.pending
+        self.closed = s.closed
+        self.saved: list[m.ServerMessage] = []
+        self.dirty = False
+        self.out: list[Effect] = []
+
+    # --- the result ---------------------------------------------------------------------
+
+    def current(self) -> RoomState:
+        return replace(
+            self.state,
+            phase=self.phase,
+            seq=self.seq,
+            match=self.match,
+            shots=self.shots,
+            seats=(self.seats[0], self.seats[1]),
+            spectators=tuple(self.spectators),
+            extensions=(self.extensions[0], self.extensions[1]),
+            inflight=self.inflight,
+            aim=self.aim,
+            pending=self.pending,
+            closed=self.closed,
+        )
+
+    def finish(self) -> tuple[RoomState, list[Effect]]:
+        state = self.current()
+        if not self.dirty:
+            return state, self.out
+        save = Save(snapshots.record(state, self.now), tuple(self.saved))
+        return state, [save, *self.out]
+
+    # --- building blocks ------------------------------------------------------------------
+
+    def next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def commit(self, events: list[m.ServerMessage], exclude: Member | None = None) -> None:
+        """Store these events (with the room's record), then send them to the members."""
+        self.dirty = True
+        self.saved += events
+        self.out.append(Broadcast(tuple(events), exclude))
+
+    def send(self, to: Member, message: msgspec.Struct) -> None:
+        self.out.append(Send(to, message))
+
+    def ok(self, to: Member, request_id: int) -> None:
+        self.send(to, m.Ok(id=request_id))
+
+    def timer(self, name: TimerName, delay: float) -> None:
+        self.out.append(StartTimer(name, max(0.0, delay)))
+
+    def cancel(self, name: TimerName) -> None:
+        self.out.append(CancelTimer(name))
+
+    def snapshot_message(self, seq: int) -> m.Snapshot:
+        return snapshots.snapshot(self.current(), seq, self.now)
+
+    def snapshot_event(self) -> m.Snapshot:
+        return self.snapshot_message(self.next_seq())
+
+    def presence(self, seat: int | None, connected: bool) -> m.Presence:
+        grace_until = None
+        if seat is not None:
+            record = self.seats[seat]
+            grace_until = record.grace_until if record is not None else None
+        return m.Presence(
+            room=self.state.id,
+            seq=self.next_seq(),
+            seat=seat,
+            connected=connected,
+            grace_until=grace_until,
+            spectators=len(self.spectators),
+        )
+
+    def members(self) -> list[Member]:
+        seated = [s.member for s in self.seats if s is not None and s.member is not None]
+        return seated + self.spectators
+
+    def seat_of(self, member: Member) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.member is member:
+                return index
+        return None
+
+    def seat_of_player(self, player: str | None) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.player == player:
+                return index
+        return None
+
+    def turn_seat(self) -> int | None:
+        if not isinstance(self.phase, Playing):
+            return None
+        return player_seat(self.phase.table.state.turn)
+
+    def name(self, index: int) -> str:
+        seat = self.seats[index]
+        return seat.name if seat is not None else f"seat {index}"
+
+    def grace_deadline(self) -> int:
+        return int((self.now + self.state.limits.grace) * 1000)
+
+    def table_view(self) -> m.TableView:
+        return snapshots.table_view_of(self.current(), self.now)
+
+    def clock(self) -> Clock:
+        return self.phase.clock if isinstance(self.phase, Playing) else Clock()
+
+    def set_clock(self, clock: Clock) -> None:
+        if isinstance(self.phase, Playing):
+            self.phase = replace(self.phase, clock=clock)
+
+    def restart_clock(self, delay: float) -> None:
+        """A new turn: the clock starts once the shot has played out (`delay`)."""
+        self.stop_clock()
+        seconds = self.state.settings.shot_clock
+        turn = self.turn_seat()
+        if seconds is None or turn is None:
+            return
+        seat = self.seats[turn]
+        if seat is None or seat.member is None:
+            self.set_clock(Clock(left=seconds + delay))
+            return
+        self.set_clock(Clock(deadline=self.now + delay + seconds))
+        self.arm_clock()
+
+    def arm_clock(self) -> None:
+        clock = self.clock()
+        if clock.deadline is None:
+            return
+        left = clock.deadline - self.now
+        self.timer(ClockOut(), left)
+        if not clock.warned and left > CLOCK_WARNING_SECONDS:
+            self.timer(ClockWarning(), left - CLOCK_WARNING_SECONDS)
+
+    def stop_clock(self) -> None:
+        self.set_clock(Clock())
+        self.cancel(ClockOut())
+        self.cancel(ClockWarning())
+
+    def pause_clock(self) -> None:
+        clock = self.clock()
+        if clock.deadline is None:
+            return
+        left = max(0.0, clock.deadline - self.now)
+        self.stop_clock()
+        self.set_clock(Clock(left=left))
+
+    def resume_clock(self) -> None:
+        clock = self.clock()
+        if clock.left is None:
+            return
+        self.set_clock(Clock(deadline=self.now + clock.left))
+        self.arm_clock()
+
+    # --- referee steps ----------------------------------------------------------------------
+
+    def after_step(self, step: Step, action: str, by: int | None) -> list[m.ServerMessage]:
+        """Events for a non-shot referee action, with the clock restarted."""
+        self.phase = Playing(step.table, self.clock())
+        self.inflight = None
+        self.restart_clock(0.0)
+        ruling = m.Ruling(
+            room=self.state.id,
+            seq=self.next_seq(),
+            by=by,
+            action=action,  # type: ignore[arg-type]
+            verdict=verdict_view(step.verdict),
+            table=self.table_view(),
+        )
+        return [ruling, *self.consequences(step, by)]
+
+    def consequences(self, step: Step, by: int | None) -> list[m.ServerMessage]:
+        """Warnings, game and match results that follow a verdict."""
+        verdict, state, room = step.verdict, step.table.state, self.state.id
+        events: list[m.ServerMessage] = []
+        warned = player_seat(verdict.warned)
+        if warned is not None:
+            text = f"{self.name(warned)} is on two consecutive fouls: a third loses the game (R13)"
+            events.append(
+                m.Warning(room=room, seq=self.next_seq(), kind="three_fouls", seat=warned, msg=text)
+            )
+        if verdict.stalemate_warning_given:
+            text = (
+                "Stalemate warning: three more innings each without a ball pocketed "
+                "and the rack is replayed (R14)"
+            )
+            events.append(
+                m.Warning(room=room, seq=self.next_seq(), kind="stalemate", seat=None, msg=text)
+            )
+        if verdict.new_rack or verdict.game_over:
+            settings = self.state.settings
+            self.extensions = [settings.extensions, settings.extensions]
+        if verdict.game_over:
+            events.append(
+                m.GameOver(
+                    room=room,
+                    seq=self.next_seq(),
+                    rack=state.rack - (1 if verdict.new_rack else 0),
+                    winner=player_seat(verdict.game_winner),
+                    reason=verdict.game_end or "",
+                    score=list(state.score),
+                )
+            )
+        if verdict.match_over:
+            self.stop_clock()
+            self.phase = Finished(step.table)
+            events.append(
+                m.MatchOver(
+                    room=room,
+                    seq=self.next_seq(),
+                    winner=player_seat(verdict.match_winner),
+                    reason=state.match_ended_by or "",
+                    score=list(state.score),
+                )
+            )
+        return events

@@ -1,0 +1,319 @@
+"""The room machine driven as a pure function: no sockets, no event loop, no clock.
+
+Each test feeds inputs to `step(state, input, now)` and checks the next state and the
+effects in order. Shots and lags are simulated here with the real physics (it is pure
+too), and fed back as `Simulated`, exactly as the room's actor does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from protocol import errors
+from protocol import messages as m
+from server.rooms import snapshots
+from server.rooms.machine import step
+from server.rooms.model import (
+    AimFlush,
+    Bind,
+    Broadcast,
+    CancelTimer,
+    Choosing,
+    ClockOut,
+    ClockWarning,
+    Close,
+    CloseMember,
+    Effect,
+    Finished,
+    Grace,
+    LagChoiceOut,
+    Lagging,
+    Limits,
+    Playing,
+    RoomState,
+    Save,
+    SeatFreed,
+    SeatTaken,
+    Send,
+    Simulate,
+    Simulated,
+    StartTimer,
+    Stop,
+    TimerFired,
+    Unbind,
+    Waiting,
+    decode_record,
+    new_room,
+)
+from server.rooms.seams import Enter, Gone, Reattach, Request, SeatPair, Shutdown
+from server.rooms.simulation import run_shot
+from server.rooms.table import TableError
+
+RECORDS = Path(__file__).parent / "records"
+
+
+@dataclass(eq=False)
+class Person:
+    """A member as the machine sees one: who it is (the machine calls nothing on it)."""
+
+    player: str | None
+    name: str
+
+
+def room(**settings: object) -> RoomState:
+    return new_room("room1", m.RoomSettings(**settings), 1234, None, Limits(grace=60.0))  # type: ignore[arg-type]
+
+
+def run(state: RoomState, event: object, now: float = 1000.0) -> tuple[RoomState, list[Effect]]:
+    return step(state, event, now)  # type: ignore[arg-type]
+
+
+def kinds(effects: list[Effect]) -> list[str]:
+    return [type(e).__name__ for e in effects]
+
+
+def sent(effects: list[Effect], to: Person) -> list[object]:
+    return [e.message for e in effects if isinstance(e, Send) and e.to is to]
+
+
+def broadcast(effects: list[Effect]) -> list[m.ServerMessage]:
+    return [ev for e in effects if isinstance(e, Broadcast) for ev in e.events]
+
+
+def simulate(effects: list[Effect]) -> Simulated:
+    """What the physics pool would answer to the machine's `Simulate`."""
+    (job,) = [e for e in effects if isinstance(e, Simulate)]
+    results = tuple(
+        run_shot(
+            dict(j.balls),
+            j.shot.angle,
+            j.shot.speed,
+            (j.shot.tip[0], j.shot.tip[1]),
+            j.shot.elevation,
+            j.lag,
+        )
+        for j in job.jobs
+    )
+    return Simulated(results)
+
+
+ANA, BO, EVE = Person("p-ana", "Ana"), Person("p-bo", "Bo"), Person("p-eve", "Eve")
+
+
+def seated(**settings: object) -> RoomState:
+    state = room(**settings)
+    state, _ = run(state, Enter(ANA, 1, "player"))  # type: ignore[arg-type]
+    state, _ = run(state, Enter(BO, 1, "player"))  # type: ignore[arg-type]
+    return state
+
+
+def playing(**settings: object) -> RoomState:
+    """Both seated and ready, drawn for the break, Ana breaking."""
+    state = seated(first_break="draw", **settings)
+    state, _ = run(state, Request(ANA, m.Ready(id=2)))  # type: ignore[arg-type]
+    state, _ = run(state, Request(BO, m.Ready(id=2)))  # type: ignore[arg-type]
+    assert isinstance(state.phase, Choosing)
+    winner = ANA if state.phase.winner == 0 else BO
+    choice = "break" if winner is ANA else "give"
+    state, _ = run(state, Request(winner, m.LagChoice(id=3, choice=choice)))  # type: ignore[arg-type]
+    assert isinstance(state.phase, Playing)
+    assert state.phase.table.state.turn == "0"
+    return state
+
+
+def test_entering_saves_first_then_seats_binds_and_tells() -> None:
+    state, effects = run(room(), Enter(ANA, 7, "player"))  # type: ignore[arg-type]
+    assert kinds(effects) == ["Save", "SeatTaken", "Bind", "Send", "Broadcast"]
+    assert isinstance(effects[0], Save) and effects[0].record.seats[0] is not None
+    (joined,) = sent(effects, ANA)
+    assert isinstance(joined, m.Joined) and joined.id == 7 and joined.seat == 0
+    assert state.seats[0] is not None and state.seats[0].member is ANA
+    assert state.seq == 1 and isinstance(state.phase, Waiting)
+
+
+def test_a_refusal_changes_nothing_and_the_input_is_never_mutated() -> None:
+    state = seated()
+    before = snapshots.record(state, 0.0)
+    with pytest.raises(TableError) as refused:
+        run(state, Enter(EVE, 3, "player"))  # type: ignore[arg-type]
+    assert refused.value.code == errors.ROOM_FULL
+    assert snapshots.record(state, 0.0) == before
+
+
+def test_every_table_action_of_a_spectator_gets_the_same_code() -> None:
+    state = playing()
+    state, _ = run(state, Enter(EVE, 4, "spectator"))  # type: ignore[arg-type]
+    actions: list[m.ClientMessage] = [
+        m.Ready(id=5),
+        m.Rematch(id=5),
+        m.LagShot(id=5, speed=2.0),
+        m.LagChoice(id=5, choice="break"),
+        m.Place(id=5, pos=(0.5, 0.5)),
+        m.Aim(id=5, angle=0.0, speed=1.0),
+        m.Shot(id=5, angle=0.0, speed=1.0),
+        m.Choose(id=5, choice="shoot"),
+        m.Concede(id=5, what="game"),
+        m.Stalemate(id=5, action="propose"),
+        m.Extend(id=5),
+    ]
+    for action in actions:
+        with pytest.raises(TableError) as refused:
+            run(state, Request(EVE, action))  # type: ignore[arg-type]
+        assert refused.value.code == errors.NOT_A_PLAYER, type(action).__name__
+
+
+def test_ready_both_starts_the_lag_and_a_tie_is_played_again() -> None:
+    state = seated()
+    state, _ = run(state, Request(ANA, m.Ready(id=2)))  # type: ignore[arg-type]
+    state, effects = run(state, Request(BO, m.Ready(id=2)))  # type: ignore[arg-type]
+    assert isinstance(state.phase, Lagging) and state.status == "lag"
+    state, effects = run(state, Request(ANA, m.LagShot(id=3, speed=2.0)))  # type: ignore[arg-type]
+    assert kinds(effects)[:1] == ["Save"] and sent(effects, ANA) == [m.Ok(id=3)]
+    # The second lag shot is simulated before anything is stored or answered.
+    state, effects = run(state, Request(BO, m.LagShot(id=4, speed=2.0)))  # type: ignore[arg-type]
+    assert kinds(effects) == ["Simulate"] and len(effects[0].jobs) == 2  # type: ignore[union-attr]
+    state, effects = run(state, simulate(effects))
+    assert effects[0].__class__ is Save and sent(effects, BO) == [m.Ok(id=4)]
+    (lag, _) = broadcast(effects)
+    assert isinstance(lag, m.LagResult) and lag.method == "lag"
+    # Mirror-image lags from the two halves of the table go the same distance: a tie.
+    assert lag.winner is None and isinstance(state.phase, Lagging) and not state.phase.shots
+
+
+def test_the_lag_winner_chooses_and_the_choice_times_out_to_the_winner_breaking() -> None:
+    state = seated()
+    for who in (ANA, BO):
+        state, _ = run(state, Request(who, m.Ready(id=2)))  # type: ignore[arg-type]
+    state, _ = run(state, Request(ANA, m.LagShot(id=3, speed=2.2)))  # type: ignore[arg-type]
+    state, effects = run(state, Request(BO, m.LagShot(id=4, speed=1.6)))  # type: ignore[arg-type]
+    state, effects = run(state, simulate(effects))
+    assert isinstance(state.phase, Choosing)
+    winner = state.phase.winner
+    (timer,) = [e for e in effects if isinstance(e, StartTimer)]
+    assert timer.timer == LagChoiceOut() and timer.delay > 30.0  # animation + 30 s
+    loser = BO if winner == 0 else ANA
+    with pytest.raises(TableError) as refused:
+        run(state, Request(loser, m.LagChoice(id=5, choice="break")))  # type: ignore[arg-type]
+    assert refused.value.code == errors.NOT_YOUR_TURN
+    state, effects = run(state, TimerFired(LagChoiceOut()))
+    assert isinstance(state.phase, Playing)
+    assert state.phase.table.state.turn == str(winner)
+    assert CancelTimer(LagChoiceOut()) in effects
+
+
+def test_a_shot_is_simulated_then_stored_then_answered() -> None:
+    state = playing(shot_clock=30)
+    shot = m.Shot(id=9, angle=0.0, speed=9.0)
+    state, effects = run(state, Request(ANA, shot))  # type: ignore[arg-type]
+    assert kinds(effects) == ["Simulate"]
+    assert state.pending is not None
+    state, effects = run(state, simulate(effects), now=1001.0)
+    assert isinstance(effects[0], Save) and state.pending is None
+    assert sent(effects, ANA) == [m.Ok(id=9)]
+    result = broadcast(effects)[0]
+    assert isinstance(result, m.ShotResult) and result.shooter == 0
+    assert effects[0].events[0] == result
+    assert state.shots == 1 and state.inflight is not None
+    # The next turn's clock starts once the shot has played out.
+    starts = {e.timer: e.delay for e in effects if isinstance(e, StartTimer)}
+    assert starts[ClockOut()] == pytest.approx(result.duration + 30.0)
+    assert starts[ClockWarning()] == pytest.approx(result.duration + 20.0)
+
+
+def test_a_player_who_goes_has_a_grace_period_then_forfeits_the_game() -> None:
+    state = playing(shot_clock=30)
+    state, effects = run(state, Gone(ANA))  # type: ignore[arg-type]
+    assert StartTimer(Grace(0), 60.0) in effects
+    assert state.seats[0] is not None and state.seats[0].member is None
+    assert isinstance(state.phase, Playing) and state.phase.clock.deadline is None
+    assert state.phase.clock.left is not None  # paused, not lost
+    state, effects = run(state, TimerFired(Grace(0)), now=1061.0)
+    ruling = broadcast(effects)[0]
+    assert isinstance(ruling, m.Ruling) and ruling.action == "forfeit"
+    assert StartTimer(Grace(0), 60.0) in effects  # O5 "game": a new grace period
+    assert isinstance(state.phase, Playing) and state.phase.table.state.score == (0, 1)
+
+
+def test_a_returning_player_gets_the_seat_and_the_clock_back() -> None:
+    state = playing(shot_clock=30)
+    state, _ = run(state, Gone(ANA))  # type: ignore[arg-type]
+    again = Person("p-ana", "Ana")
+    state, effects = run(state, Reattach(again))  # type: ignore[arg-type]
+    assert CancelTimer(Grace(0)) in effects and Bind(again) in effects  # type: ignore[arg-type]
+    assert state.seats[0] is not None and state.seats[0].member is again
+    assert isinstance(state.phase, Playing) and state.phase.clock.deadline is not None
+
+
+def test_the_last_one_out_closes_the_room() -> None:
+    state = playing()
+    state, effects = run(state, Request(ANA, m.Leave(id=20)))  # type: ignore[arg-type]
+    assert isinstance(state.phase, Finished)  # leaving a running match concedes it (O4)
+    assert SeatFreed("p-ana") in effects and Unbind(ANA) in effects  # type: ignore[arg-type]
+    state, effects = run(state, Request(BO, m.Leave(id=21)))  # type: ignore[arg-type]
+    assert state.closed and Close(retire=False) in effects
+    assert isinstance(effects[0], Save) and effects[0].record.closed
+
+
+def test_quick_match_seats_both_ready_and_starts() -> None:
+    state, effects = run(room(), SeatPair((ANA, 5), (BO, 6)))  # type: ignore[arg-type]
+    assert [e for e in effects if isinstance(e, SeatTaken)] == [
+        SeatTaken("p-ana"),
+        SeatTaken("p-bo"),
+    ]
+    assert isinstance(state.phase, Lagging)
+
+
+def test_shutdown_pauses_the_clock_saves_and_closes_everyone() -> None:
+    state = playing(shot_clock=30)
+    state, effects = run(state, Enter(EVE, 4, "spectator"))  # type: ignore[arg-type]
+    state, effects = run(state, Shutdown(None), now=1010.0)  # type: ignore[arg-type]
+    assert isinstance(effects[0], Save) and effects[0].record.clock_left == pytest.approx(20.0)
+    closed = [e.member for e in effects if isinstance(e, CloseMember)]
+    assert closed == [ANA, BO, EVE] and isinstance(effects[-1], Stop)
+
+
+def test_a_record_round_trips_through_restore() -> None:
+    state = playing(shot_clock=30)
+    record = snapshots.record(state, 1005.0)
+    restored = snapshots.restore(record, Limits(grace=60.0), 2000.0)
+    again = snapshots.record(restored.state, 2000.0)
+    assert again.table == record.table and again.seq == record.seq
+    assert again.clock_left == pytest.approx(25.0)
+    assert {t.timer for t in restored.timers} == {Grace(0), Grace(1)}
+
+
+@pytest.mark.parametrize("name", ["playing", "choosing"])
+def test_records_written_before_the_machine_still_load(name: str) -> None:
+    """These records were written by the room of the previous version (one class doing
+    everything), mid-match and while the lag winner chose."""
+    record = decode_record((RECORDS / f"{name}.msgpack").read_bytes())
+    restored = snapshots.restore(record, Limits(grace=60.0), 5000.0)
+    state = restored.state
+    assert snapshots.record(state, 5000.0) == record  # nothing lost, nothing invented
+    if name == "playing":
+        assert isinstance(state.phase, Playing) and state.phase.clock.left == 31.5
+        assert [s.name for s in state.seats if s is not None] == ["Ana", "Борис"]
+        # The saved match goes on: the player to shoot can shoot once back.
+        again = Person(state.seats[0].player, "Ana")  # type: ignore[union-attr]
+        state, _ = run(state, Reattach(again))  # type: ignore[arg-type]
+        state, effects = run(state, Request(again, m.Shot(id=1, angle=0.3, speed=3.0)))  # type: ignore[arg-type]
+        assert kinds(effects) == ["Simulate"]
+    else:
+        assert isinstance(state.phase, Choosing) and state.phase.winner == 1
+        assert StartTimer(LagChoiceOut(), 30.0) in restored.timers
+
+
+def test_aim_previews_are_relayed_at_most_once_per_interval() -> None:
+    state = playing()
+    aim = m.Aim(id=1, angle=0.1, speed=2.0)
+    state, effects = run(state, Request(ANA, aim), now=1000.0)  # type: ignore[arg-type]
+    assert kinds(effects) == ["Relay"]
+    state, effects = run(state, Request(ANA, aim), now=1000.01)  # type: ignore[arg-type]
+    assert kinds(effects) == ["StartTimer"]
+    state, effects = run(state, Request(ANA, aim), now=1000.02)  # type: ignore[arg-type]
+    assert effects == []  # the newest waits for the flush already set
+    state, effects = run(state, TimerFired(AimFlush()), now=1000.05)
+    assert kinds(effects) == ["Relay"] and effects[0].message.angle == 0.1  # type: ignore[union-attr]
