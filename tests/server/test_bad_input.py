@@ -142,6 +142,14 @@ async def test_o1_out_of_turn_and_spectator_actions_change_nothing(
         (eve, {"t": "place", "pos": free}, errors.NOT_A_PLAYER),
         (eve, {"t": "concede"}, errors.NOT_A_PLAYER),
         (eve, {"t": "ready"}, errors.NOT_A_PLAYER),
+        # Every table action of a spectator gets the same code, whatever the room's phase.
+        (eve, {"t": "aim", "angle": 0.0, "speed": 2.0}, errors.NOT_A_PLAYER),
+        (eve, {"t": "lag", "speed": 2.0}, errors.NOT_A_PLAYER),
+        (eve, {"t": "lag_choice", "choice": "break"}, errors.NOT_A_PLAYER),
+        (eve, {"t": "choose", "choice": "pass"}, errors.NOT_A_PLAYER),
+        (eve, {"t": "stalemate", "action": "propose"}, errors.NOT_A_PLAYER),
+        (eve, {"t": "extend"}, errors.NOT_A_PLAYER),
+        (eve, {"t": "rematch"}, errors.NOT_A_PLAYER),
         (shooter, {"t": "choose", "choice": "shoot"}, errors.NO_CHOICE_PENDING),
         (shooter, {**shot, "push_out": True}, errors.PUSH_OUT_NOT_ALLOWED),  # R6: not on a break
         (shooter, {"t": "place", "pos": [1.5, 0.6]}, errors.BAD_PLACEMENT),  # R10: the kitchen
