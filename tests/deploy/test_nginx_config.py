@@ -100,7 +100,7 @@ def test_node_names_are_resolved_again() -> None:
 
 
 @needs_nginx
-async def test_private_client_files_are_not_served(tmp_path: Path) -> None:
+async def test_private_client_files_and_metrics_are_not_served(tmp_path: Path) -> None:
     node = StandInNode("n1")
     await node.start()
     nginx = Nginx(tmp_path / "nginx", CONF.read_text(), [node.port])
@@ -118,6 +118,8 @@ async def test_private_client_files_are_not_served(tmp_path: Path) -> None:
             ("/node_modules/typescript/package.json", 404),
             ("/.gitignore", 404),
             ("/node_modules/@msgpack/msgpack/dist.esm/index.mjs", 200),
+            ("/metrics", 403),
+            ("/replay/abc", 200),
         ):
             assert await asyncio.to_thread(get, nginx.http_url + path) == status, path
     finally:
