@@ -37,6 +37,7 @@ import contextlib
 import datetime
 import gzip
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -277,72 +278,94 @@ def _open_read(path: Path) -> IO[bytes]:
 
 
 def redis_backup(url: str, path: Path, prefix: str = "") -> dict[str, Any]:
-    """Every project key of the Redis at `url` into the file `path` (online)."""
+    """Every project key of the Redis at `url` into the file `path` (online). Written as
+    it is read, a room at a time: the backup never holds the data set in memory."""
     if path.exists():
         raise BackupError(f"{path} exists; back up into a new file")
-    client = _redis(url)
-    try:
-        version = client.info("server").get("redis_version", "?")
-        globals_, room_ids = _groups(sorted(set(_scan(client, prefix))), prefix)
-        # The global keys first, as one view. Every room they name is then copied too,
-        # even one made after the scan: the backup is the global keys as of that moment,
-        # with each of their rooms as of a moment a little later (one room at a time).
-        records, listed = _dump_together(client, globals_, members_of=f"{prefix}rooms")
-        room_count = 0
-        for room in sorted(set(room_ids) | listed):
-            keys = [f"{prefix}room:{room}:{kind}" for kind in ROOM_KEYS]
-            dumped, _ = _dump_together(client, keys)
-            if any(key.endswith(":state") for key, _, _ in dumped):
-                room_count += 1
-            records += dumped
-    finally:
-        client.close()
-    header = {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "created": _now(),
-        "source": _shown(url),
-        "redis_version": version,
-        "prefix": prefix,
-        "keys": len(records),
-        "rooms": room_count,
-    }
     partial = path.with_name(path.name + ".partial")
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _open_write(partial, compress=path.suffix == ".gz") as file:
-        file.write(json.dumps(header).encode() + b"\n")
-        for key, ttl, payload in records:
-            line = {"key": key, "ttl": ttl, "dump": base64.b64encode(payload).decode()}
-            file.write(json.dumps(line).encode() + b"\n")
+    client = _redis(url)
+    try:
+        header = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "created": _now(),
+            "source": _shown(url),
+            "redis_version": client.info("server").get("redis_version", "?"),
+            "prefix": prefix,
+        }
+        keys = rooms = 0
+        with _open_write(partial, compress=path.suffix == ".gz") as file:
+            file.write(json.dumps(header).encode() + b"\n")
+
+            def write(records: list[tuple[str, int, bytes]]) -> None:
+                for key, ttl, payload in records:
+                    line = {"key": key, "ttl": ttl, "dump": base64.b64encode(payload).decode()}
+                    file.write(json.dumps(line).encode() + b"\n")
+
+            globals_, room_ids = _groups(sorted(set(_scan(client, prefix))), prefix)
+            # The global keys first, as one view. Every room they name is then copied too,
+            # even one made after the scan: the backup is the global keys as of that
+            # moment, with each of their rooms as of a moment a little later.
+            records, listed = _dump_together(client, globals_, members_of=f"{prefix}rooms")
+            write(records)
+            keys += len(records)
+            for room in sorted(set(room_ids) | listed):
+                names = [f"{prefix}room:{room}:{kind}" for kind in ROOM_KEYS]
+                records, _ = _dump_together(client, names)
+                write(records)
+                keys += len(records)
+                rooms += any(key.endswith(":state") for key, _, _ in records)
+            # The last line: a file cut short (a full disk, a killed job) has none.
+            file.write(json.dumps({"end": {"keys": keys, "rooms": rooms}}).encode() + b"\n")
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    finally:
+        client.close()
     with partial.open("rb") as raw:
         os.fsync(raw.fileno())
     partial.rename(path)
     _fsync_dir(path.parent)
-    return header
+    return {**header, "keys": keys, "rooms": rooms}
 
 
-def _read_backup(path: Path) -> tuple[dict[str, Any], list[tuple[str, int, bytes]]]:
+def _records(path: Path) -> Iterator[dict[str, Any]]:
     with _open_read(path) as file:
-        lines = file.read().splitlines()
-    if not lines:
+        for line in file:
+            yield json.loads(line)
+
+
+def _check_backup(path: Path) -> dict[str, Any]:
+    """The backup's header with its counts, once the whole file has been read and found
+    complete."""
+    lines = _records(path)
+    header = next(lines, None)
+    if header is None:
         raise BackupError(f"{path}: empty")
-    header = json.loads(lines[0])
     if header.get("format") != FORMAT or header.get("version") != FORMAT_VERSION:
         raise BackupError(f"{path}: not a {FORMAT} v{FORMAT_VERSION} file")
-    records = []
-    for line in lines[1:]:
-        item = json.loads(line)
-        records.append((item["key"], int(item["ttl"]), base64.b64decode(item["dump"])))
-    if len(records) != header["keys"]:
-        raise BackupError(f"{path}: {len(records)} keys, the header says {header['keys']}")
-    return header, records
+    keys = 0
+    end = None
+    for item in lines:
+        if end is not None:
+            raise BackupError(f"{path}: lines after the end")
+        if "end" in item:
+            end = item["end"]
+        else:
+            keys += 1
+    if end is None:
+        raise BackupError(f"{path}: cut short (no end line); use an earlier backup")
+    if end["keys"] != keys:
+        raise BackupError(f"{path}: {keys} keys, the end line says {end['keys']}")
+    return {**header, **end}
 
 
 def redis_restore(
     path: Path, url: str, prefix: str | None = None, replace: bool = False
 ) -> dict[str, Any]:
     """Write a backup file into the Redis at `url` (every node stopped)."""
-    header, records = _read_backup(path)
+    header = _check_backup(path)  # all of it, before anything is written
     if prefix is not None and prefix != header["prefix"]:
         raise BackupError(f"the backup was taken with prefix {header['prefix']!r}, not {prefix!r}")
     client = _redis(url)
@@ -353,15 +376,20 @@ def redis_restore(
                 f"{_shown(url)} already holds {present} keys of the project: stop every node "
                 "and restore with --replace (or into an empty database)"
             )
-        for start in range(0, len(records), _BATCH):
-            pipe = client.pipeline(transaction=False)
-            for key, ttl, payload in records[start : start + _BATCH]:
-                pipe.restore(key, ttl, payload, replace=replace)
-            pipe.execute()
+        pipe = client.pipeline(transaction=False)
+        queued = 0
+        for item in itertools.islice(_records(path), 1, None):
+            if "end" in item:
+                break
+            pipe.restore(item["key"], int(item["ttl"]), base64.b64decode(item["dump"]), replace)
+            queued += 1
+            if queued % _BATCH == 0:
+                pipe.execute()
+        pipe.execute()
         rooms = client.scard(header["prefix"] + "rooms")
     finally:
         client.close()
-    return {"keys": len(records), "rooms_set": int(rooms), "backup": header}
+    return {"keys": queued, "rooms_set": int(rooms), "backup": header}
 
 
 # --- command line ------------------------------------------------------------------------

@@ -234,6 +234,12 @@ def test_redis_backup_with_a_prefix_and_a_password(own_redis: RedisServer, tmp_p
         )
         assert "s3cret" not in (tmp_path / "np.ndjson").read_text()
         raw.flushall()
+        # A file cut short is refused before anything is written.
+        lines = (tmp_path / "np.ndjson").read_text().splitlines(keepends=True)
+        (tmp_path / "cut.ndjson").write_text("".join(lines[:-1]))
+        with pytest.raises(backup.BackupError, match="cut short"):
+            backup.redis_restore(tmp_path / "cut.ndjson", url)
+        assert raw.dbsize() == 0
         with pytest.raises(backup.BackupError, match="prefix"):
             backup.redis_restore(tmp_path / "np.ndjson", url, prefix="")
         backup.redis_restore(tmp_path / "np.ndjson", url)
