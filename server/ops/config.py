@@ -108,6 +108,7 @@ def _origins_usable(origins: tuple[str, ...]) -> None:
 
 
 _NOT_NEGATIVE = at_least(0)
+_longest_cooldown = Limits.abuse_cooldown * COOLDOWN_MAX_FACTOR / 60
 
 #: Every setting, in the order of `--help` and the README's tables.
 SECTIONS: tuple[Section, ...] = (
@@ -137,7 +138,7 @@ SECTIONS: tuple[Section, ...] = (
                 WHOLE,
                 "new objects between young garbage collections; the process also freezes "
                 "what it holds at start (`0`: CPython's defaults; see "
-                "`server/ops/gc_policy.py`)",
+                "[the garbage collector in server/README.md](#the-garbage-collector))",
                 _NOT_NEGATIVE,
             ),
             Setting(
@@ -168,7 +169,8 @@ SECTIONS: tuple[Section, ...] = (
                 "redis_url",
                 URL,
                 "Redis shared by every node (`redis://host:port/db`): rooms, leases, "
-                "pub/sub; this process is then one node of a cluster",
+                "pub/sub; this process is then one node of a cluster (see "
+                "[many nodes in server/README.md](#many-nodes))",
                 shown="none",
             ),
             Setting(
@@ -322,7 +324,7 @@ SECTIONS: tuple[Section, ...] = (
                 NUMBER,
                 "seconds an address may open no new connection (HTTP **429**) after one of "
                 "its connections was closed for abuse; doubles on each repeat within the "
-                f"hour, up to {COOLDOWN_MAX_FACTOR}×",
+                f"hour, up to {COOLDOWN_MAX_FACTOR}× ({_longest_cooldown:g} min by default)",
                 between(0, COOLDOWN_MAX_SECONDS / COOLDOWN_MAX_FACTOR),
             ),
             Setting(

@@ -158,7 +158,8 @@ class Setting:
     owner: type[Any]
     name: str
     kind: Kind
-    #: Light markdown (`code`, **bold**): the README shows it as is, `--help` without marks.
+    #: Light markdown (`code`, **bold**, [links](#to)): the README shows it as is, `--help`
+    #: without the marks.
     help: str
     rule: Rule | None = None
     #: The owner field's default unless given; None: unset, the server decides (a store
@@ -241,9 +242,12 @@ def every(sections: Iterable[Section]) -> tuple[Setting, ...]:
 # --- flags, variables, values -------------------------------------------------------------
 
 
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
 def plain(text: str) -> str:
-    """Light markdown as terminal text: `code` and **bold** without their marks."""
-    return text.replace("**", "").replace("`", "")
+    """Light markdown as terminal text: `code`, **bold** and [links](#to) without marks."""
+    return _LINK.sub(r"\1", text).replace("**", "").replace("`", "")
 
 
 def add_arguments(parser: argparse.ArgumentParser, sections: Sequence[Section]) -> None:
