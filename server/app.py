@@ -1,5 +1,9 @@
 """The server process: wires the store, the physics pool, the lobby, the gateway and
-the HTTP routes onto one port, and shuts them down in order."""
+the HTTP routes onto one port, and shuts them down in order.
+
+Whether the process is a lone node or one node of a cluster is decided here, once: the
+lobby gets its `Peers` (`LonePeers`, or with `--redis-url` the `ClusterNode`) and never
+asks again."""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from server.edge.sessions import Sessions
 from server.ops.config import Config
 from server.ops.metrics import Metrics
 from server.rooms.lobby import Lobby
+from server.rooms.peers import LonePeers, Peers
 from server.rooms.simulation import PhysicsPool
 from server.store import MemoryStore, Store, StoreError, monitor_health, open_store, store_ready
 from server.store.redis import RedisStore
@@ -38,8 +43,9 @@ class GameServer:
         self.store = store if store is not None else open_config_store(config)
         self._own_pool = pool is None
         self.pool = pool if pool is not None else PhysicsPool(config.workers)
-        self.lobby = Lobby(config, self.store, self.pool, self.metrics)
-        self.cluster = _cluster_node(config, self.store, self.lobby, self.metrics)
+        self.cluster = _cluster_node(config, self.store, self.metrics)
+        self.peers: Peers = self.cluster if self.cluster is not None else LonePeers()
+        self.lobby = Lobby(config, self.store, self.pool, self.metrics, self.peers)
         sessions = Sessions(config.secret, config.token_ttl)
         self.gateway = Gateway(self.lobby, sessions, self.metrics, config.limits)
         self.cooldowns: SharedCooldowns | None = None
@@ -57,9 +63,7 @@ class GameServer:
     def _ready(self) -> bool:
         """Ready to take players: started, not draining, the store takes writes and (in a
         cluster) the pub/sub connection and the directory are up."""
-        if self.cluster is not None and not self.cluster.ready:
-            return False
-        return self.ready and store_ready(self.store)
+        return self.peers.ready and self.ready and store_ready(self.store)
 
     @property
     def port(self) -> int:
@@ -75,15 +79,11 @@ class GameServer:
     async def start(self) -> None:
         if self._own_pool:
             await self.pool.start()
-        if self.cluster is not None:
-            # Rooms are not restored here: each is adopted by a node that needs it.
-            await self.cluster.start()
-            if self.cooldowns is not None:
-                await self.cooldowns.start()
-        else:
-            restored = await self.lobby.restore()
-            if restored:
-                log.info("restored %d rooms from the store", restored)
+        # A lone node brings its rooms back from the store; in a cluster each room is
+        # adopted by a node that needs it.
+        await self.peers.start()
+        if self.cooldowns is not None:
+            await self.cooldowns.start()
         self._ws = await serve(
             self.gateway.handle,
             self.config.host,
@@ -101,8 +101,7 @@ class GameServer:
         """Graceful: stop taking players, snapshot every room, close clients with 1001."""
         self.ready = False
         self.gateway.accepting = False
-        if self.cluster is not None:
-            await self.cluster.stop_serving()
+        await self.peers.stop_serving()
         await self.lobby.shutdown()
         self.gateway.close_all(1001, "server shutting down")
         if self._ws is not None:
@@ -116,8 +115,7 @@ class GameServer:
                     await task
         if self.cooldowns is not None:
             await self.cooldowns.stop()
-        if self.cluster is not None:
-            await self.cluster.stop()  # gives the leases up: the rooms move at once
+        await self.peers.stop()  # a cluster node gives its leases up: the rooms move at once
         await self.store.close()
         if self._own_pool:
             await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
@@ -130,15 +128,13 @@ def open_config_store(config: Config) -> Store:
     return open_store(config.store)
 
 
-def _cluster_node(
-    config: Config, store: Store, lobby: Lobby, metrics: Metrics
-) -> ClusterNode | None:
+def _cluster_node(config: Config, store: Store, metrics: Metrics) -> ClusterNode | None:
     """With `--redis-url`, this process is one node of a cluster on that Redis."""
     if config.redis_url is None:
         return None
     if not isinstance(store, RedisStore):
         raise StoreError("a cluster node keeps its rooms in the Redis of --redis-url")
-    return ClusterNode(config, store, lobby, metrics)
+    return ClusterNode(config, store, metrics)
 
 
 async def run(config: Config) -> None:

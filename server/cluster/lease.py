@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
@@ -168,11 +168,18 @@ class Leases:
     async def holder(self, room: str) -> Holder | None:
         """Who owns `room` now, or None."""
         value = await self._call(self.client.get(self.keys.lease(room)), f"holder of {room}")
-        if value is None:
-            return None
-        text = value.decode() if isinstance(value, bytes) else str(value)
-        epoch, _, node = text.partition(":")
-        return Holder(node=node, epoch=int(epoch))
+        return _holder(value)
+
+    async def holders(self, rooms: Sequence[str], chunk: int = 200) -> dict[str, Holder | None]:
+        """Who owns each of `rooms` now (None: nobody), `chunk` rooms to one MGET. Redis's
+        own errors pass through as they are (the callers are loops that try again)."""
+        out: dict[str, Holder | None] = {}
+        for start in range(0, len(rooms), chunk):
+            part = rooms[start : start + chunk]
+            values = await self.client.mget([self.keys.lease(room) for room in part])
+            for room, value in zip(part, values, strict=True):
+                out[room] = _holder(value)
+        return out
 
     async def epoch(self, room: str) -> int:
         """The room's current fencing epoch (0 if it never had an owner)."""
@@ -276,6 +283,15 @@ class LeaseKeeper:
                 self._on_lost(self.lease)
             except Exception:
                 log.exception("room %s: on_lost callback failed", self.lease.room)
+
+
+def _holder(value: object) -> Holder | None:
+    """A lease key's value (`epoch:node`, or None when nobody holds it)."""
+    if value is None:
+        return None
+    text = value.decode() if isinstance(value, bytes) else str(value)
+    epoch, _, node = text.partition(":")
+    return Holder(node=node, epoch=int(epoch))
 
 
 def _milliseconds(seconds: float) -> int:

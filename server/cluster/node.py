@@ -21,6 +21,10 @@ so an owner that lost the lease (paused, cut off) can never write again.
   is told to anyone before it is stored), the batches for other nodes wait in order;
   when Redis is back the lease is renewed, the relays catch up from the rooms' logs by
   `seq`, and the directory is read again.
+
+To the lobby a `ClusterNode` is its `Peers` (`server.rooms.peers`): the lobby asks it what
+other nodes hold and tells it what they need to know; the node reaches back only through
+the lobby's `LocalRooms` methods, and changes a relay's members only through the relay's.
 """
 
 from __future__ import annotations
@@ -38,24 +42,19 @@ from dataclasses import dataclass, field
 import msgspec
 
 from protocol import errors
+from protocol import messages as m
 from protocol.codec import ProtocolError, decode_client
-from protocol.messages import Role
 from server.cluster import wire
 from server.cluster.bus import Bus, BusError
 from server.cluster.directory import Directory, QuickEntry
 from server.cluster.lease import Lease, LeaseError, LeaseKeeper, Leases
-from server.cluster.proxy import (
-    RelayedMember,
-    RoomGone,
-    RoomProxy,
-    seated_players,
-)
+from server.cluster.proxy import Delivery, RoomGone, RoomProxy
 from server.cluster.remote import Links, RemoteClient
 from server.edge.client import Client
 from server.ops.config import Config
 from server.ops.metrics import Metrics
 from server.rooms.actor import Room, decode_record
-from server.rooms.lobby import Lobby, Waiting
+from server.rooms.peers import LocalRooms, Waiting
 from server.rooms.seams import (
     Abandon,
     Command,
@@ -97,10 +96,12 @@ class Owned:
 
 
 class ClusterNode:
-    def __init__(self, config: Config, store: RedisStore, lobby: Lobby, metrics: Metrics) -> None:
+    """This node in the cluster; the lobby's `Peers` (see the module's docstring)."""
+
+    def __init__(self, config: Config, store: RedisStore, metrics: Metrics) -> None:
         self.config = config
         self.store = store
-        self.lobby = lobby
+        self._lobby: LocalRooms | None = None
         self.metrics = metrics
         self.id = config.node_id or default_node_id()
         self.ttl = config.lease_ttl
@@ -125,7 +126,7 @@ class ClusterNode:
             self.id,
             silence=self.silence,
             prefix=store.keys.prefix,
-            on_listing=lobby.listing_changed,
+            on_listing=lambda room, info: self.lobby.listing_changed(room, info),
             on_owner=self._owner_heard,
         )
         self.owned: dict[str, Owned] = {}
@@ -139,7 +140,14 @@ class ClusterNode:
         self._tasks: set[asyncio.Task[None]] = set()
         self._loops: list[asyncio.Task[None]] = []
         self.adopted = 0
-        lobby.join_cluster(self)
+
+    @property
+    def lobby(self) -> LocalRooms:
+        assert self._lobby is not None, "ClusterNode used before a lobby attached it"
+        return self._lobby
+
+    def attach(self, lobby: LocalRooms) -> None:
+        self._lobby = lobby
 
     # --- life -----------------------------------------------------------------------------
 
@@ -217,12 +225,45 @@ class ClusterNode:
         if conn is not None:
             self._conns.pop(conn, None)
 
-    def disconnected(self, client: Client) -> None:
+    def disconnected(self, client: Member) -> None:
         """The connection ended. A relay still says `gone` for it (then forgets it)."""
         if not isinstance(client.room, RoomProxy):
             self.forget(client)
 
+    # --- Peers: the directory's answers and news ------------------------------------------
+
+    def room_listed(self, room_id: str, info: m.Info) -> None:
+        self.directory.room_info(room_id, info)  # every node tells its lobby
+
+    def room_unlisted(self, room_id: str) -> None:
+        return None  # `room_closed` takes the room off every node's list
+
+    def listing(self) -> list[m.Info]:
+        return list(self.directory.listed.values())
+
+    def seat_taken(self, player: str, room_id: str) -> None:
+        self.directory.seat(player, room_id)
+
+    def seat_freed(self, player: str, room_id: str) -> None:
+        self.directory.unseat(player, room_id)
+
+    def seat_of(self, player: str) -> str | None:
+        return self.directory.seated.get(player)
+
+    def room_with_code(self, code: str) -> str | None:
+        return self.directory.codes.get(code)
+
+    @property
+    def seed_scope(self) -> str:
+        return f":{self.id}"
+
+    async def settle(self) -> None:
+        await self.directory.settled()
+
     # --- rooms owned elsewhere ------------------------------------------------------------
+
+    def local_room(self, room_id: str) -> Room | None:
+        return self.lobby.room(room_id)
 
     def proxy_for(self, room_id: str) -> RoomProxy:
         proxy = self.proxies.get(room_id)
@@ -235,21 +276,27 @@ class ClusterNode:
             del self.proxies[proxy.id]
 
     def enter(
-        self, client: Client, room_id: str, request_id: int, role: str, invited: bool
+        self, client: Member, room_id: str, request_id: int, role: m.Role, invited: bool
     ) -> None:
+        """Owned by another node (or by nobody since its owner died): through a relay,
+        which finds the owner or takes the room over."""
         proxy = self.proxy_for(room_id)
         proxy.join(client)
         proxy.enter(client, request_id, "spectator" if role == "spectator" else "player", invited)
 
-    def reattach(self, client: Client, room_id: str) -> None:
+    def reattach(self, client: Member, player: str) -> str | None:
+        room_id = self.directory.seated.get(player)
+        if room_id is None:
+            return None
         proxy = self.proxy_for(room_id)
         proxy.join(client)
         proxy.post(Reattach(client))
+        return room_id
 
     def repost(self, room_id: str, command: Command) -> None:
         """A command for a relay that has ended: to the room if it is here now, else to a
         new relay."""
-        room = self.lobby.rooms.get(room_id)
+        room = self.lobby.room(room_id)
         client = getattr(command, "client", None)
         if room is not None and not room.closed:
             if isinstance(command, Enter | Reattach | Rejoin):
@@ -266,7 +313,8 @@ class ClusterNode:
 
     # --- quick match ----------------------------------------------------------------------
 
-    def quick(self, waiting: Waiting) -> None:
+    def queue(self, waiting: Waiting) -> None:
+        """The queue is cluster-wide: pair with a player waiting on any node."""
         self._spawn(self._quick(waiting), "quick match")
 
     async def _quick(self, waiting: Waiting) -> None:
@@ -280,11 +328,11 @@ class ClusterNode:
                 partner = await self.directory.quick_match(waiting.race_to, entry)
             except Exception:
                 log.exception("quick match failed")
-                self.lobby.waiting = [w for w in self.lobby.waiting if w is not waiting]
+                self.lobby.take_waiting(client)
                 self._quick_entries.pop(client, None)
                 client.error(waiting.request_id, errors.INTERNAL, "quick match is unavailable")
                 return
-            if waiting not in self.lobby.waiting:  # called off (or gone) meanwhile
+            if waiting not in self.lobby.queued():  # called off (or gone) meanwhile
                 if partner is None:
                     self.directory.quick_cancel(waiting.race_to, entry)
                 else:
@@ -308,12 +356,12 @@ class ClusterNode:
         client = self._conns.get(entry.conn)
         if client is None or client.closed:
             return None
-        if not any(w.client is client for w in self.lobby.waiting):
+        if not any(w.client is client for w in self.lobby.queued()):
             return None
         self._quick_entries.pop(client, None)
         return client, entry.request_id
 
-    def unqueue(self, waiting: Waiting) -> None:
+    def unqueued(self, waiting: Waiting) -> None:
         queued = self._quick_entries.pop(waiting.client, None)
         if queued is not None:
             self.directory.quick_cancel(*queued)
@@ -391,8 +439,7 @@ class ClusterNode:
             client = local
             proxy = self.proxies.get(room.id)
             if proxy is not None and action.kind != "request":
-                proxy.attached.discard(client)
-                proxy.members.pop(client, None)
+                proxy.let_go(client)
         else:
             remote = self._remote_client(action.node, action.conn, action.player, action.name)
             if remote.room is None:
@@ -467,7 +514,7 @@ class ClusterNode:
         await owned.keeper.stop(release=release)
 
     def _lost(self, room_id: str) -> None:
-        room = self.lobby.rooms.get(room_id)
+        room = self.lobby.room(room_id)
         if room is not None:
             room.post(Abandon())
 
@@ -482,11 +529,9 @@ class ClusterNode:
                 self.links.rehome(client.node, client.conn, room.fence or 0, room.id)
                 self._detached(client)
                 continue
-            proxy.join(client)
-            role: Role = "spectator" if room.is_spectator(client) else "player"
-            proxy.members[client] = RelayedMember(self.conn_id(client), room.seq, role, True)
-            proxy.rejoin(client)
-        proxy.epoch = room.fence or 0  # whatever the old epoch sends from now on is stale
+            role: m.Role = "spectator" if room.is_spectator(client) else "player"
+            proxy.carry_over(client, self.conn_id(client), room.seq, role)
+        proxy.stale_before(room.fence or 0)  # whatever the old epoch sends is stale
         for command in leftovers:
             sender = getattr(command, "client", None)
             if isinstance(command, Shutdown) and not command.done.done():
@@ -500,7 +545,7 @@ class ClusterNode:
         room, or None if another node holds the lease. Raises `RoomGone` if the room is
         not open (closed, deleted, never was), `LeaseError` / `StoreError` while Redis is
         away."""
-        room = self.lobby.rooms.get(room_id)
+        room = self.lobby.room(room_id)
         if room is not None and not room.closed:
             return room
         owner = self.directory.owners.get(room_id)
@@ -511,7 +556,7 @@ class ClusterNode:
             return None
         lease = await self.leases.acquire(room_id)
         if lease is None:
-            local = self.lobby.rooms.get(room_id)
+            local = self.lobby.room(room_id)
             return local if local is not None and not local.closed else None
         try:
             # Loaded after acquiring: from now on the previous owner cannot write.
@@ -599,14 +644,9 @@ class ClusterNode:
             return  # from an owner that has been replaced since
         if item.kind == "left":
             if proxy is not None:
-                proxy.members.pop(client, None)
-                proxy.attached.discard(client)
-                client.unbind(proxy)
-                proxy.probe_idle()
+                proxy.left(client)
         elif item.kind == "rehome" and proxy is not None:
-            proxy.owner = None
-            proxy.rejoin(client)
-            proxy.probe()
+            proxy.rehome(client)
 
     def _member(self, sender: str, item: wire.Item, conn: int, client: Member | None) -> None:
         room_id = item.room
@@ -625,28 +665,22 @@ class ClusterNode:
             return
         if current is None:
             # A quick match made on another node with this node's waiting player.
-            if not any(w.client is client for w in self.lobby.waiting):
+            if not self.lobby.take_waiting(client):
                 self._send_gone(room_id, conn)
                 return
-            self.lobby.waiting = [w for w in self.lobby.waiting if w.client is not client]
             self._quick_entries.pop(client, None)
             proxy = self.proxy_for(room_id)
             proxy.join(client)
         assert proxy is not None
         proxy.heard(sender, item.epoch)
-        member = proxy.members.get(client)
-        if member is None:
-            member = proxy.members[client] = RelayedMember(conn)
-        member.seq = item.seq
+        proxy.admitted(client, conn, item.seq)
 
     def _send_gone(self, room_id: str, conn: int) -> None:
         action = wire.Action("gone", self.id, conn, "", "")
         self._spawn(self.bus.send_action(room_id, wire.encode(action)), f"gone {room_id}")
 
     def _deliver(self, sender: str, item: wire.Item) -> None:
-        peeked: wire.Peek | None = None
-        seated: frozenset[str] | None = None
-        seats_read = False
+        delivery = Delivery(item.frame)
         for conn in item.conns:
             client = self._conns.get(conn)
             if client is None or client.closed:
@@ -659,33 +693,8 @@ class ClusterNode:
                 continue  # in a room of this node now: whatever comes from elsewhere is stale
             if not proxy.heard(sender, item.epoch):
                 continue  # from an owner that has been replaced since
-            member = proxy.members.get(client)
-            if member is not None:
-                if peeked is None:
-                    try:
-                        peeked = wire.peek(item.frame)
-                    except (msgspec.DecodeError, msgspec.ValidationError):
-                        peeked = wire.Peek(t="")
-                if peeked.seq is not None:
-                    if peeked.t == "snapshot":
-                        member.seq = peeked.seq
-                    elif member.seq is not None and peeked.seq <= member.seq:
-                        continue  # already sent from the log
-                    else:
-                        member.seq = peeked.seq
-                # The member's role, as the owner says it (see `RoomProxy.is_spectator`).
-                if peeked.t == "joined" and peeked.role in ("player", "spectator"):
-                    member.role = "spectator" if peeked.role == "spectator" else "player"
-                    member.role_confirmed = True
-                elif (
-                    peeked.t == "snapshot"
-                    and client.player is not None
-                    and not member.role_confirmed
-                ):
-                    if not seats_read:
-                        seated, seats_read = seated_players(item.frame), True
-                    if seated is not None:
-                        member.role = "player" if client.player in seated else "spectator"
+            if not proxy.passes(client, delivery):
+                continue  # already sent from the log
             if item.kind == "event":
                 client.send_event(item.frame)
             else:
@@ -695,17 +704,13 @@ class ClusterNode:
         """After the bus reconnected: what the relayed clients may have missed meanwhile,
         from the rooms' logs, each event once."""
         for proxy in list(self.proxies.values()):
-            seqs = [mem.seq for mem in proxy.members.values() if mem.seq is not None]
-            if seqs:
+            after = proxy.behind()
+            if after is not None:
                 try:
-                    entries = await self.store.log(proxy.id, after=min(seqs))
+                    entries = await self.store.log(proxy.id, after=after)
                 except StoreError:
                     entries = []
-                for entry in entries:
-                    for client, member in list(proxy.members.items()):
-                        if member.seq is not None and entry.seq > member.seq and not client.closed:
-                            client.send_event(entry.data)
-                            member.seq = entry.seq
+                proxy.catch_up(entries)
             proxy.probe()
 
     def _unreachable(self, node: str) -> None:
@@ -724,8 +729,7 @@ class ClusterNode:
             if now - last > self.silence:
                 # This process was paused: other nodes may have given up on it.
                 for proxy in self.proxies.values():
-                    proxy.owner = None
-                    proxy.probe()
+                    proxy.owner_lost()
             last = now
             tick += 1
             try:
@@ -738,33 +742,18 @@ class ClusterNode:
                     raise asyncio.CancelledError from exc
                 log.debug("cluster watch: %s", exc)
 
-    async def _holders(self, rooms: list[str]) -> dict[str, tuple[str, int] | None]:
-        """The node holding each room's lease and its epoch (None: nobody)."""
-        out: dict[str, tuple[str, int] | None] = {}
-        for start in range(0, len(rooms), _SWEEP_CHUNK):
-            chunk = rooms[start : start + _SWEEP_CHUNK]
-            values = await self.store.client.mget([self.leases.keys.lease(r) for r in chunk])
-            for room_id, value in zip(chunk, values, strict=True):
-                if value is None:
-                    out[room_id] = None
-                else:
-                    text = value.decode() if isinstance(value, bytes) else str(value)
-                    epoch, _, node = text.partition(":")
-                    out[room_id] = (node, int(epoch))
-        return out
-
     async def _watch_owners(self) -> None:
         """The rooms this node relays: a dead owner means taking the room over, a new one
         re-registering the clients."""
         relayed = [p.id for p in self.proxies.values() if not p.closed and not p.idle]
-        for room_id, holder in (await self._holders(relayed)).items():
+        for room_id, holder in (await self.leases.holders(relayed, _SWEEP_CHUNK)).items():
             proxy = self.proxies.get(room_id)
             if proxy is None:
                 continue
             if holder is None:
                 proxy.probe()
-            elif holder[0] != self.id:
-                proxy.owner_is(*holder)
+            elif holder.node != self.id:
+                proxy.owner_is(holder.node, holder.epoch)
 
     async def _watch_nodes(self) -> None:
         """Clients of nodes that died are gone from this node's rooms (O5 grace applies)."""
@@ -785,11 +774,12 @@ class ClusterNode:
         """Open rooms nobody owns (every client of theirs was on a node that died): take
         them over, so their clocks and grace periods run on."""
         candidates = [
-            r for r in self.directory.open if r not in self.lobby.rooms and r not in self.proxies
+            r for r in self.directory.open if self.lobby.room(r) is None and r not in self.proxies
         ]
         if not candidates:
             return
-        orphans = [r for r, holder in (await self._holders(candidates)).items() if holder is None]
+        holders = await self.leases.holders(candidates, _SWEEP_CHUNK)
+        orphans = [r for r, holder in holders.items() if holder is None]
         random.shuffle(orphans)
         for room_id in orphans[:_SWEEP_ADOPT]:
             try:

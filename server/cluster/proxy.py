@@ -3,7 +3,7 @@
 To the gateway and the lobby a `RoomProxy` is the room: `client.room` is the proxy and
 `post()` takes the same commands. It turns them into `Action`s on the room's action
 channel, one at a time and in order. When nobody serves the room (its owner died, or
-went away), it asks the node to take the room over (`ClusterNode.adopt`); if this node
+went away), it asks its node to take the room over (`RelayHost.adopt`); if this node
 gets the lease, the proxy hands its clients and its unsent commands to the new local
 room and ends. When the room has a new owner elsewhere, the proxy re-registers its
 clients there (`rejoin`), and each gets the room's snapshot again.
@@ -13,6 +13,10 @@ The events and replies for its clients come back in the node's own batches (see
 catch-up from the log after an outage sends each event once, and its role as the owner
 told it (its `joined` reply, the seats of the snapshots it gets), so a spectator that
 keeps falling behind is closed here as on the owner (`server.edge.client`).
+
+The proxy knows its node only as a `RelayHost` (declared here, implemented by
+`server.cluster.node.ClusterNode`), and the node changes a proxy's members only through
+the proxy's methods: so the two modules do not import each other.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import msgspec
 
@@ -29,21 +34,49 @@ from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
 from server.cluster import wire
-from server.cluster.bus import BusError
-from server.cluster.lease import LeaseError
+from server.cluster.bus import Bus, BusError
+from server.cluster.lease import LeaseError, Leases
 from server.rooms.actor import Room
 from server.rooms.seams import Command, Enter, Gone, Member, Reattach, Rejoin, Request, Shutdown
-from server.store import StoreError
+from server.store import LogEntry, StoreError
 from server.store.redis import QUICK_BACKOFF
-
-if TYPE_CHECKING:
-    from server.cluster.node import ClusterNode
 
 log = logging.getLogger(__name__)
 
 
 class RoomGone(Exception):
     """The room is not open anywhere (closed, or never existed)."""
+
+
+class RelayHost(Protocol):
+    """What a relay needs of its node."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def bus(self) -> Bus: ...
+
+    @property
+    def leases(self) -> Leases: ...
+
+    def conn_id(self, client: Member) -> int:
+        """The number other nodes know `client` by."""
+
+    def forget(self, client: Member) -> None:
+        """`client` is gone for good: its number may be forgotten."""
+
+    def local_room(self, room_id: str) -> Room | None:
+        """The room if this node runs it (it may have just closed)."""
+
+    async def adopt(self, room_id: str) -> Room | None:
+        """Take the room over if nobody holds it (see `ClusterNode.adopt`)."""
+
+    def repost(self, room_id: str, command: Command) -> None:
+        """A command that reached a relay after it ended."""
+
+    def drop_proxy(self, proxy: RoomProxy) -> None:
+        """The relay has ended."""
 
 
 @dataclass
@@ -91,6 +124,32 @@ def seated_players(snapshot: bytes) -> frozenset[str] | None:
     return frozenset(seat.player for seat in view.seats if seat is not None)
 
 
+class Delivery:
+    """A frame from an owner for some of this node's clients, read at most once however
+    many of them get it: its type and seq, and (for a snapshot) who is seated."""
+
+    def __init__(self, frame: bytes) -> None:
+        self.frame = frame
+        self._peeked: wire.Peek | None = None
+        self._seated: frozenset[str] | None = None
+        self._seats_read = False
+
+    @property
+    def peeked(self) -> wire.Peek:
+        if self._peeked is None:
+            try:
+                self._peeked = wire.peek(self.frame)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                self._peeked = wire.Peek(t="")
+        return self._peeked
+
+    @property
+    def seated(self) -> frozenset[str] | None:
+        if not self._seats_read:
+            self._seated, self._seats_read = seated_players(self.frame), True
+        return self._seated
+
+
 @dataclass
 class Outgoing:
     kind: wire.ActionKind
@@ -103,7 +162,7 @@ class Outgoing:
 
 
 class RoomProxy:
-    def __init__(self, node: ClusterNode, room_id: str) -> None:
+    def __init__(self, node: RelayHost, room_id: str) -> None:
         self.node = node
         self.id = room_id
         self.closed = False
@@ -176,6 +235,83 @@ class RoomProxy:
         self._queue.appendleft(out)
         self._wake.set()
 
+    def carry_over(self, client: Member, conn: int, seq: int, role: m.Role) -> None:
+        """`client` was in the room while this node owned it, which another node owns now:
+        it stays a member, as it was, and registers with the new owner."""
+        self.join(client)
+        self.members[client] = RelayedMember(conn, seq, role, True)
+        self.rejoin(client)
+
+    def admitted(self, client: Member, conn: int, seq: int) -> None:
+        """The owner says `client` is a member, with the room's events up to `seq`."""
+        member = self.members.get(client)
+        if member is None:
+            member = self.members[client] = RelayedMember(conn)
+        member.seq = seq
+
+    def let_go(self, client: Member) -> None:
+        """`client` is the room's own now (the room came to this node): no longer relayed."""
+        self.attached.discard(client)
+        self.members.pop(client, None)
+
+    def left(self, client: Member) -> None:
+        """The owner says `client` left the room."""
+        self.let_go(client)
+        client.unbind(self)
+        self.probe_idle()
+
+    def rehome(self, client: Member) -> None:
+        """The owner that held `client` gave the room up: find the next one for it."""
+        self.owner = None
+        self.rejoin(client)
+        self.probe()
+
+    def owner_lost(self) -> None:
+        """The owner as last heard may be gone (this process was paused): look again."""
+        self.owner = None
+        self.probe()
+
+    def stale_before(self, epoch: int) -> None:
+        """Whatever comes from an epoch older than `epoch` is stale from now on."""
+        self.epoch = epoch
+
+    def passes(self, client: Member, delivery: Delivery) -> bool:
+        """A frame from the owner for `client`: False if the client has it already (sent
+        from the log). Keeps the client's last event and its role as the owner says it."""
+        member = self.members.get(client)
+        if member is None:
+            return True
+        peeked = delivery.peeked
+        if peeked.seq is not None:
+            if peeked.t == "snapshot":
+                member.seq = peeked.seq
+            elif member.seq is not None and peeked.seq <= member.seq:
+                return False
+            else:
+                member.seq = peeked.seq
+        # The member's role, as the owner says it (see `is_spectator`).
+        if peeked.t == "joined" and peeked.role in ("player", "spectator"):
+            member.role = "spectator" if peeked.role == "spectator" else "player"
+            member.role_confirmed = True
+        elif peeked.t == "snapshot" and client.player is not None and not member.role_confirmed:
+            seated = delivery.seated
+            if seated is not None:
+                member.role = "player" if client.player in seated else "spectator"
+        return True
+
+    def behind(self) -> int | None:
+        """The oldest last event of any member (None: none known), to catch up from."""
+        seqs = [member.seq for member in self.members.values() if member.seq is not None]
+        return min(seqs) if seqs else None
+
+    def catch_up(self, entries: Sequence[LogEntry]) -> None:
+        """After an outage: the room's logged events each member has not had, each once."""
+        for entry in entries:
+            for client, member in list(self.members.items()):
+                if member.seq is not None and entry.seq > member.seq and not client.closed:
+                    client.send_event(entry.data)
+                    member.seq = entry.seq
+
     def heard(self, node: str, epoch: int) -> bool:
         """Something came from `node` as the owner at `epoch`: False if that is older than
         what is known (a stale owner: drop it)."""
@@ -232,7 +368,7 @@ class RoomProxy:
     async def _run(self) -> None:
         delays = QUICK_BACKOFF.delays()
         while not self.closed:
-            local = self.node.lobby.rooms.get(self.id)
+            local = self.node.local_room(self.id)
             if local is not None and not local.closed:
                 self.hand_over(local)  # this node took the room over
                 return
@@ -261,7 +397,7 @@ class RoomProxy:
                     self.node.forget(out.client)
                 continue
             await self._find_owner()
-            if not self.closed and self.id not in self.node.lobby.rooms:
+            if not self.closed and self.node.local_room(self.id) is None:
                 await asyncio.sleep(next(delays))  # the owner is not serving yet
 
     async def _check_owner(self) -> None:

@@ -265,7 +265,7 @@ class Gateway:
         token = self.sessions.issue(player)
         client.player = player
         client.name = message.name
-        seat_room = self.lobby.seated.get(player)
+        seat_room = self.lobby.seat_of(player)
         room_id = seat_room.id if seat_room is not None and not seat_room.closed else None
         client.send_message(
             m.Welcome(

@@ -4,10 +4,11 @@ The lobby only ever touches its own dictionaries and posts commands to rooms; a 
 state is changed by the room's own task alone. Rooms report back through the
 `RoomHost` methods (`room_changed`, `seat_taken`, …), which run in the room's task.
 
-On one node of a cluster (`cluster` is a `server.cluster.node.ClusterNode`) the same
-methods also cover the rooms other nodes own: the room list, invite codes and seats come
-from the cluster-wide directory, a room owned elsewhere is reached through a relay
-(`RoomProxy`), and quick match pairs players waiting on any node.
+Whatever may involve other nodes — the room list, invite codes and seats of their rooms,
+reaching a room that runs elsewhere, pairing players who wait on any node — the lobby
+asks of its `Peers` (`server.rooms.peers`), chosen once at start-up: `LonePeers` on a lone
+node, the cluster node in a cluster. So the lobby reads the same either way, and the
+peers reach back only through the lobby's methods (`LocalRooms`).
 """
 
 from __future__ import annotations
@@ -16,16 +17,15 @@ import asyncio
 import hashlib
 import logging
 import secrets
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import msgspec
 
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
-from server.edge.client import Client, fan_out
 from server.ops.config import Config
 from server.ops.metrics import Metrics
 from server.rooms.actor import (
@@ -35,21 +35,12 @@ from server.rooms.actor import (
     new_invite_code,
     new_room_id,
 )
-from server.rooms.seams import Command, Enter, Member, Reattach, SeatPair, Shutdown
+from server.rooms.peers import Peers, Waiting
+from server.rooms.seams import Command, Enter, Member, Reattach, SeatPair, Shutdown, fan_out
 from server.rooms.simulation import PhysicsPool
 from server.store import Store
 
-if TYPE_CHECKING:
-    from server.cluster.node import ClusterNode
-
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Waiting:
-    client: Client
-    request_id: int
-    race_to: int
 
 
 class RoomHandle(Protocol):
@@ -64,58 +55,41 @@ class RoomHandle(Protocol):
 
 @dataclass(frozen=True)
 class SeatElsewhere:
-    """A seat in a room another node owns (from the cluster directory)."""
+    """A seat in a room another node owns (as the peers know it)."""
 
     id: str
     closed: bool = False
 
 
-class SeatIndex:
-    """Who sits where: the players of this process's rooms and, in a cluster, every
-    other node's (from the directory), behind one read-only mapping."""
-
-    def __init__(self) -> None:
-        self.local: dict[str, Room] = {}
-        self.cluster: ClusterNode | None = None
-
-    def get(self, player: str) -> RoomHandle | None:
-        room = self.local.get(player)
-        if room is not None:
-            return room
-        if self.cluster is not None:
-            room_id = self.cluster.directory.seated.get(player)
-            if room_id is not None:
-                return SeatElsewhere(room_id)
-        return None
-
-    def __contains__(self, player: object) -> bool:
-        return isinstance(player, str) and self.get(player) is not None
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.local)
-
-
 class Lobby:
-    """Implements `server.rooms.actor.RoomHost` for every room of the process."""
+    """Implements `server.rooms.actor.RoomHost` for every room of the process, and
+    `server.rooms.peers.LocalRooms` for its peers."""
 
-    def __init__(self, config: Config, store: Store, pool: PhysicsPool, metrics: Metrics) -> None:
+    def __init__(
+        self, config: Config, store: Store, pool: PhysicsPool, metrics: Metrics, peers: Peers
+    ) -> None:
         self.config = config
         self.store = store
         self.pool = pool
         self.metrics = metrics
+        self.peers = peers
         self.rooms: dict[str, Room] = {}
         self.codes: dict[str, str] = {}
-        self.seated = SeatIndex()
-        self.subscribers: set[Client] = set()
+        #: The players seated in this node's rooms (`seat_of` also asks the peers).
+        self.seated: dict[str, Room] = {}
+        self.subscribers: set[Member] = set()
         self.waiting: list[Waiting] = []
         self._listed: dict[str, m.Info] = {}
         self._room_counter = 0
-        #: Set when this process is one node of a cluster.
-        self.cluster: ClusterNode | None = None
+        peers.attach(self)
 
-    def join_cluster(self, cluster: ClusterNode) -> None:
-        self.cluster = cluster
-        self.seated.cluster = cluster
+    def seat_of(self, player: str) -> RoomHandle | None:
+        """The room `player` sits in, on this node or another."""
+        room = self.seated.get(player)
+        if room is not None:
+            return room
+        room_id = self.peers.seat_of(player)
+        return None if room_id is None else SeatElsewhere(room_id)
 
     # --- RoomHost -----------------------------------------------------------------------
 
@@ -126,60 +100,69 @@ class Lobby:
         if self._listed.get(room.id) == info:
             return
         self._listed[room.id] = info
-        if self.cluster is not None:
-            self.cluster.directory.room_info(room.id, info)  # every node tells its lobby
-        else:
-            fan_out(list(self.subscribers), encode(m.RoomChanged(info=info)))
+        self.peers.room_listed(room.id, info)
 
     def seat_taken(self, player: str, room: Room) -> None:
-        self.seated.local[player] = room
-        if self.cluster is not None:
-            self.cluster.directory.seat(player, room.id)
+        self.seated[player] = room
+        self.peers.seat_taken(player, room.id)
 
     def seat_freed(self, player: str, room: Room) -> None:
-        if self.seated.local.get(player) is room:
-            del self.seated.local[player]
-        if self.cluster is not None:
-            self.cluster.directory.unseat(player, room.id)
+        if self.seated.get(player) is room:
+            del self.seated[player]
+        self.peers.seat_freed(player, room.id)
 
     def room_closed(self, room: Room) -> None:
         self._forget(room)
-        if self._listed.pop(room.id, None) is not None and self.cluster is None:
-            fan_out(list(self.subscribers), encode(m.RoomGone(room=room.id)))
-        if self.cluster is not None:
-            self.cluster.room_closed(room)
+        if self._listed.pop(room.id, None) is not None:
+            self.peers.room_unlisted(room.id)
+        self.peers.room_closed(room)
 
     async def settle(self) -> None:
-        if self.cluster is not None:
-            await self.cluster.directory.settled()
+        await self.peers.settle()
 
     async def room_starting(self, room: Room) -> None:
-        if self.cluster is not None:
-            await self.cluster.room_starting(room)
+        await self.peers.room_starting(room)
 
     def room_abandoned(self, room: Room, leftovers: list[Command]) -> None:
         self._forget(room)
         self._listed.pop(room.id, None)
-        if self.cluster is not None:
-            self.cluster.room_abandoned(room, leftovers)
+        self.peers.room_abandoned(room, leftovers)
 
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
         if room.code is not None and self.codes.get(room.code) == room.id:
             del self.codes[room.code]
-        for player, seated in list(self.seated.local.items()):
+        for player, seated in list(self.seated.items()):
             if seated is room:
-                del self.seated.local[player]
+                del self.seated[player]
         self.metrics.rooms.set(len(self.rooms))
 
-    # --- the cluster directory's news ---------------------------------------------------
+    # --- LocalRooms: what the peers ask of this node ------------------------------------
 
     def listing_changed(self, room_id: str, info: m.Info | None) -> None:
-        """A room of the cluster-wide list changed or is gone: tell the subscribers."""
+        """A room of the list changed or is gone: tell the subscribers."""
         message: m.RoomChanged | m.RoomGone
         message = m.RoomGone(room=room_id) if info is None else m.RoomChanged(info=info)
         fan_out(list(self.subscribers), encode(message))
+
+    def listing(self) -> list[m.Info]:
+        return [
+            room.info()
+            for room in self.rooms.values()
+            if not room.settings.private and not room.closed
+        ]
+
+    def room(self, room_id: str) -> Room | None:
+        return self.rooms.get(room_id)
+
+    def queued(self) -> Sequence[Waiting]:
+        return tuple(self.waiting)
+
+    def take_waiting(self, client: Member) -> bool:
+        taken = any(w.client is client for w in self.waiting)
+        self.waiting = [w for w in self.waiting if w.client is not client]
+        return taken
 
     # --- rooms --------------------------------------------------------------------------
 
@@ -187,16 +170,14 @@ class Lobby:
         self._room_counter += 1
         if self.config.seed is None:
             return secrets.randbits(63)
-        node = "" if self.cluster is None else f":{self.cluster.id}"
+        scope = self.peers.seed_scope
         digest = hashlib.sha256(
-            f"room:{self.config.seed}{node}:{self._room_counter}".encode()
+            f"room:{self.config.seed}{scope}:{self._room_counter}".encode()
         ).digest()
         return int.from_bytes(digest[:8], "big") >> 1
 
     def _code_taken(self, code: str) -> bool:
-        if code in self.codes:
-            return True
-        return self.cluster is not None and code in self.cluster.directory.codes
+        return code in self.codes or self.peers.room_with_code(code) is not None
 
     def _new_room(self, settings: m.RoomSettings) -> Room:
         room_id = new_room_id()
@@ -228,26 +209,26 @@ class Lobby:
             self.codes[room.code] = room.id
         for seat in room.seats:
             if seat is not None:
-                self.seated.local[seat.player] = room
+                self.seated[seat.player] = room
         self.metrics.rooms.set(len(self.rooms))
         room.start()
 
-    def create(self, client: Client, message: m.Create) -> None:
+    def create(self, client: Member, message: m.Create) -> None:
         if self._busy(client, message.id):
             return
         room = self._new_room(message.settings)
         client.entering(room)
         room.post(Enter(client, message.id, "player"))
 
-    def join(self, client: Client, message: m.Join) -> None:
+    def join(self, client: Member, message: m.Join) -> None:
         if self._busy(client, message.id, player=message.role == "player"):
             return
         room_id: str | None
         invited = message.code is not None
         if message.code is not None:
             room_id = self.codes.get(message.code)
-            if room_id is None and self.cluster is not None:
-                room_id = self.cluster.directory.codes.get(message.code)
+            if room_id is None:
+                room_id = self.peers.room_with_code(message.code)
             if room_id is None or (message.room is not None and message.room != room_id):
                 client.error(message.id, errors.BAD_INVITE, "no private room with that code")
                 return
@@ -257,13 +238,9 @@ class Lobby:
             client.error(message.id, errors.BAD_MESSAGE, "join needs a room id or a code")
             return
         room = self.rooms.get(room_id)
-        if room is None and self.cluster is not None:
-            # Owned by another node (or by nobody since its owner died): through a relay,
-            # which finds the owner or takes the room over.
-            self.cluster.enter(client, room_id, message.id, message.role, invited)
-            return
         if room is None:
-            client.error(message.id, errors.NO_SUCH_ROOM, "no such room")
+            # Not on this node: the peers reach it where it runs, or say there is none.
+            self.peers.enter(client, room_id, message.id, message.role, invited)
             return
         if room.settings.private and not invited:
             client.error(message.id, errors.BAD_INVITE, "this private room needs its code")
@@ -271,11 +248,11 @@ class Lobby:
         client.entering(room)
         room.post(Enter(client, message.id, message.role))
 
-    def _busy(self, client: Client, request_id: int, player: bool = True) -> bool:
+    def _busy(self, client: Member, request_id: int, player: bool = True) -> bool:
         if client.room is not None:
             client.error(request_id, errors.ALREADY_IN_ROOM, "leave the current room first")
             return True
-        if player and client.player in self.seated:
+        if player and client.player is not None and self.seat_of(client.player) is not None:
             client.error(
                 request_id,
                 errors.ALREADY_IN_ROOM,
@@ -287,25 +264,20 @@ class Lobby:
             return True
         return False
 
-    def reattach(self, client: Client) -> str | None:
+    def reattach(self, client: Member) -> str | None:
         """A returning player: put them back in their seat. Returns the room id."""
         if client.player is None:
             return None
-        room = self.seated.local.get(client.player)
+        room = self.seated.get(client.player)
         if room is not None and not room.closed:
             client.entering(room)
             room.post(Reattach(client))
             return room.id
-        if self.cluster is not None:
-            room_id = self.cluster.directory.seated.get(client.player)
-            if room_id is not None:
-                self.cluster.reattach(client, room_id)
-                return room_id
-        return None
+        return self.peers.reattach(client, client.player)
 
     # --- quick match --------------------------------------------------------------------
 
-    def quick(self, client: Client, message: m.Quick) -> None:
+    def quick(self, client: Member, message: m.Quick) -> None:
         if not message.on:
             if self.unqueue(client):
                 client.ok(message.id)
@@ -315,24 +287,8 @@ class Lobby:
         if self._busy(client, message.id):
             return
         waiting = Waiting(client, message.id, message.race_to)
-        if self.cluster is not None:
-            self.waiting.append(waiting)
-            self.cluster.quick(waiting)  # the queue is cluster-wide
-            return
-        partner = next(
-            (
-                w
-                for w in self.waiting
-                if w.race_to == message.race_to and w.client.player != client.player
-            ),
-            None,
-        )
-        if partner is None:
-            self.waiting.append(waiting)
-            client.ok(message.id)
-            return
-        self.waiting.remove(partner)
-        self.start_pair(message.race_to, (partner.client, partner.request_id), (client, message.id))
+        self.waiting.append(waiting)
+        self.peers.queue(waiting)  # paired now, or told it waits
 
     def start_pair(
         self, race_to: int, first: tuple[Member, int], second: tuple[Member, int]
@@ -347,37 +303,27 @@ class Lobby:
         room.post(SeatPair(first, second))
         return room
 
-    def unqueue(self, client: Client) -> bool:
+    def unqueue(self, client: Member) -> bool:
         gone = [w for w in self.waiting if w.client is client]
         self.waiting = [w for w in self.waiting if w.client is not client]
-        if gone and self.cluster is not None:
-            for waiting in gone:
-                self.cluster.unqueue(waiting)
+        for waiting in gone:
+            self.peers.unqueued(waiting)
         return bool(gone)
 
     # --- room list ----------------------------------------------------------------------
 
-    def subscribe(self, client: Client, message: m.Lobby) -> None:
+    def subscribe(self, client: Member, message: m.Lobby) -> None:
         if not message.on:
             self.subscribers.discard(client)
             client.ok(message.id)
             return
         self.subscribers.add(client)
-        if self.cluster is not None:
-            listed = list(self.cluster.directory.listed.values())
-        else:
-            listed = [
-                room.info()
-                for room in self.rooms.values()
-                if not room.settings.private and not room.closed
-            ]
-        client.send_message(m.Rooms(id=message.id, rooms=listed))
+        client.send_message(m.Rooms(id=message.id, rooms=self.peers.listing()))
 
-    def disconnected(self, client: Client) -> None:
+    def disconnected(self, client: Member) -> None:
         self.subscribers.discard(client)
         self.unqueue(client)
-        if self.cluster is not None:
-            self.cluster.disconnected(client)
+        self.peers.disconnected(client)
 
     # --- persistence ----------------------------------------------------------------------
 
