@@ -19,7 +19,7 @@ from server.cluster.cooldowns import SharedCooldowns
 from server.cluster.node import ClusterNode
 from server.edge.gateway import Gateway
 from server.edge.http import HttpRoutes
-from server.edge.limits import serve_options
+from server.edge.limits import LIMIT_KINDS, serve_options
 from server.edge.sessions import Sessions
 from server.ops.config import Config
 from server.ops.metrics import Metrics
@@ -39,7 +39,7 @@ class GameServer:
         self, config: Config, store: Store | None = None, pool: PhysicsPool | None = None
     ) -> None:
         self.config = config
-        self.metrics = Metrics()
+        self.metrics = Metrics(LIMIT_KINDS)
         self.store = store if store is not None else open_config_store(config)
         self._own_pool = pool is None
         self.pool = pool if pool is not None else PhysicsPool(config.workers)

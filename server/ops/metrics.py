@@ -1,14 +1,17 @@
 """Prometheus metrics of one server process (a registry of its own, so tests can run
-several servers in one process without clashing names)."""
+several servers in one process without clashing names).
+
+This module imports nothing of the server: the parts that count (the edge's limits, the
+rooms) import it, so it cannot know their vocabulary; the kinds of limit hit to list from
+the start are handed in (`server.edge.limits.LIMIT_KINDS`, by `server.app`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-
-from server.edge.limits import LIMIT_KINDS
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -16,7 +19,8 @@ _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0,
 
 
 class Metrics:
-    def __init__(self) -> None:
+    def __init__(self, limit_kinds: Iterable[str] = ()) -> None:
+        """`limit_kinds`: the kinds of `limit_hits` listed (at 0) before any is met."""
         self.registry = CollectorRegistry()
         r = self.registry
         self.connections = Gauge("ninepool_connections", "Open WebSocket connections", registry=r)
@@ -32,7 +36,7 @@ class Metrics:
             ["kind"],
             registry=r,
         )
-        for kind in LIMIT_KINDS:
+        for kind in limit_kinds:
             self.limit_hits.labels(kind)  # every kind is listed from the start, at 0
         self.shots = Counter("ninepool_shots", "Shots simulated and judged", registry=r)
         self.shot_seconds = Histogram(
