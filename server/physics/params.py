@@ -31,6 +31,18 @@ class ParamsError(ValueError):
     """A coefficient out of its physical range, or an unknown model name."""
 
 
+#: The models each event kind can be resolved with, by the `Params` field that names one.
+#: The registries (`MODELS` in `server/physics/resolve/<kind>/`) implement exactly these
+#: (`tests/physics/test_model_names.py`). They are named here rather than read from there
+#: because the models import this module for `Params`, and this module imports no model.
+MODEL_NAMES: dict[str, tuple[str, ...]] = {
+    "strike_model": ("instantaneous_point",),
+    "ball_ball_model": ("frictional_inelastic",),
+    "ball_cushion_model": ("han2005", "nose_impulse"),
+    "pocket_model": ("drop",),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Params:
     """Coefficients (SI) and model names.
@@ -88,10 +100,10 @@ class Params:
             raise ParamsError(f"miscue_limit must be within (0, 1), got {self.miscue_limit!r}")
         if not self.ball_radius < self.cushion_height < 2.0 * self.ball_radius:
             raise ParamsError("cushion_height must lie between the ball's centre and its top")
-        # Imported here: the registries import this module for the Params type.
-        from server.physics.resolve import check_model_names
-
-        check_model_names(self)
+        for field, known in MODEL_NAMES.items():
+            name = getattr(self, field)
+            if name not in known:
+                raise ParamsError(f"{field} {name!r} is not one of: {', '.join(sorted(known))}")
 
     @property
     def spin_decay(self) -> float:
