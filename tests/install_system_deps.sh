@@ -1,18 +1,35 @@
 #!/usr/bin/env bash
 # Installs the system programs the test suite drives for real: Chromium (browser
 # tests) and nginx (load-balancer tests). redis-server is expected on the machine;
-# it is installed too when missing. Idempotent: does nothing when all are present.
+# it is installed too when missing. The deployment checks (tests/deploy) need shellcheck
+# and promtool. Idempotent: does nothing when all are present.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
-if [ ${#need[@]} -eq 0 ]; then
+command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
+need_promtool=false
+command -v promtool >/dev/null 2>&1 || need_promtool=true
+if [ ${#need[@]} -eq 0 ] && [ "$need_promtool" = false ]; then
   exit 0
 fi
-echo "installing system packages: ${need[*]}"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing system packages: ${need[*]}"
+  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+if [ "$need_promtool" = true ]; then
+  # Debian ships promtool in its `prometheus` package, whose installation would also set
+  # up and start a Prometheus server: only promtool (one static program) is taken out.
+  echo "installing promtool (from Debian's prometheus package)"
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  chmod 777 "$scratch" # apt downloads as its own user, _apt
+  (cd "$scratch" && apt-get download -qq prometheus >/dev/null)
+  dpkg-deb --fsys-tarfile "$scratch"/prometheus_*.deb | tar -x -C "$scratch" ./usr/bin/promtool
+  $SUDO install -m 0755 "$scratch/usr/bin/promtool" /usr/local/bin/promtool
+fi
