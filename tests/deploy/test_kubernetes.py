@@ -216,6 +216,7 @@ def test_the_websocket_ingress_has_long_timeouts_and_the_edge_limits_of_nginx_co
         if doc["kind"] == "Service":  # annotations of the ingress belong on the Ingress
             assert not any("ingress" in key for key in doc["metadata"].get("annotations", {}))
     metrics = find(docs, "Ingress", "ninepool-metrics")["metadata"]["annotations"]
+    assert metrics[prefix + "allowlist-source-range"] == "127.0.0.1/32"
     assert metrics[prefix + "whitelist-source-range"] == "127.0.0.1/32"
 
 
