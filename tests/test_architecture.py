@@ -324,26 +324,7 @@ def test_pure_packages_do_no_io() -> None:
     assert not wrong, "I/O in a package without it:\n" + "\n".join(wrong)
 
 
-#: The one module over the limit while it is being split.
-_BEING_SPLIT = "server/rooms/actor.py"
-
-
-@pytest.mark.parametrize(
-    "rel",
-    [
-        pytest.param(
-            m.rel,
-            marks=pytest.mark.xfail(
-                reason="the room actor is being split into a pure machine and its driver; "
-                "until then it is over the limit",
-                strict=False,
-            ),
-        )
-        if m.rel == _BEING_SPLIT
-        else m.rel
-        for m in sorted(MODULES.values(), key=lambda m: m.rel)
-    ],
-)
+@pytest.mark.parametrize("rel", [m.rel for m in sorted(MODULES.values(), key=lambda m: m.rel)])
 def test_module_size(rel: str) -> None:
     lines = len((ROOT / rel).read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{rel} has {lines} lines (at most {MAX_LINES}): split it"
