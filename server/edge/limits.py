@@ -122,8 +122,11 @@ class Limits:
     #: closed for abuse (rate abuse or a run of invalid frames): otherwise it reconnects
     #: with a fresh budget at once. Doubles with each repeat within the hour, up to 16×.
     abuse_cooldown: float = 30.0
-    #: Proxies whose X-Forwarded-For is believed (addresses or networks).
-    trusted_proxies: tuple[str, ...] = ("127.0.0.0/8", "::1")
+    #: Proxies whose X-Forwarded-For is believed (addresses or networks). None by default:
+    #: believing loopback would let anything on the host (a sidecar, a local script, a
+    #: proxy that passes the header through unchecked) name any client address it likes
+    #: and so escape every per-address limit; a deployment names its proxies.
+    trusted_proxies: tuple[str, ...] = ()
     #: Origins allowed to open a WebSocket: `self` (the Host header's own), `*`, or
     #: exact origins such as `https://pool.example`.
     origins: tuple[str, ...] = (SELF_ORIGIN,)

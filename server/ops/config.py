@@ -331,8 +331,10 @@ SECTIONS: tuple[Section, ...] = (
                 Limits,
                 "trusted_proxies",
                 LIST,
-                "proxies whose `X-Forwarded-For` is believed, comma-separated",
+                "proxies whose `X-Forwarded-For` is believed, comma-separated (none by "
+                "default: list nginx's address, e.g. `127.0.0.1` on the same host)",
                 accepted_by(parse_networks, "IP addresses or networks"),
+                shown="none",
             ),
             Setting(
                 Limits,

@@ -28,7 +28,7 @@ BOT = "203.0.113.7"
 
 @pytest.fixture
 async def nodes(own_redis: RedisServer) -> AsyncIterator[tuple[GameServer, GameServer]]:
-    limits = dataclasses.replace(Limits(), abuse_cooldown=60.0)
+    limits = dataclasses.replace(Limits(), abuse_cooldown=60.0, trusted_proxies=("127.0.0.1",))
     async with two_nodes(own_redis, limits=limits) as started:
         yield started
 
@@ -37,7 +37,7 @@ async def open_ws(server: GameServer, address: str) -> ClientConnection:
     return await connect(
         f"ws://127.0.0.1:{server.port}/ws",
         origin=Origin(f"http://127.0.0.1:{server.port}"),
-        additional_headers={"X-Forwarded-For": address},  # loopback: a trusted proxy
+        additional_headers={"X-Forwarded-For": address},  # loopback: named a trusted proxy
         compression=None,
         open_timeout=WAIT,
     )

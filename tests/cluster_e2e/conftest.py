@@ -45,6 +45,10 @@ def node_args(redis_url: str, name: str, *extra: str) -> list[str]:
         name,
         "--grace",
         "60",
+        # nginx on loopback, in front of the nodes: the only proxy whose X-Forwarded-For
+        # they believe (the server trusts none by default).
+        "--trusted-proxies",
+        "127.0.0.1",
         *extra,
     ]
 

@@ -41,6 +41,7 @@ async def test_cooldown_through_the_proxy_and_the_edge_rate_limit(tmp_path: Path
         pytest.skip("nginx is not installed (make test installs it)")
     # No per-node handshake rate: what refuses the flood below is nginx.
     flags = ["--store", "memory://", "--workers", "0", "--handshake-rate", "0"]
+    flags += ["--trusted-proxies", "127.0.0.1"]  # nginx, on loopback
     node = Node("edge", tmp_path / "node", [*flags, "--abuse-cooldown", "1"])
     node.start()
     nginx = Nginx(tmp_path / "nginx", [node.port])

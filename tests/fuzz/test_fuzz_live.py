@@ -102,7 +102,9 @@ def limit_hits(server: LiveServer) -> dict[str, float]:
 
 @pytest.fixture
 def defaults_server() -> Iterator[LiveServer]:
-    server = LiveServer(["--workers", "1", "--log-level", "INFO"]).start()
+    # The storm's clients sit behind a proxy on loopback (X-Forwarded-For), named trusted.
+    args = ["--workers", "1", "--log-level", "INFO", "--trusted-proxies", "127.0.0.1"]
+    server = LiveServer(args).start()
     yield server
     server.stop()
     server.cleanup()
@@ -112,7 +114,7 @@ def test_storm_at_the_default_limits(defaults_server: LiveServer) -> None:
     # The same storm against the limits as shipped: the fuzzers, sending as fast as they
     # can, are answered `rate_limited` and closed (1008) when they keep on; coming straight
     # back from the same address is refused (429, the abuse cooldown), so they reconnect
-    # from fresh addresses (X-Forwarded-For through loopback, a trusted proxy) and go on.
+    # from fresh addresses (X-Forwarded-For through loopback, named a trusted proxy) and go on.
     # The quiet room's well-behaved players are never limited, and every frame is still
     # accounted for.
     frames_ = max(2000, STORM_FRAMES // 5)

@@ -30,8 +30,13 @@ from tests.server.conftest import ServerFactory
 WAIT = 20.0
 
 
+#: These tests play nginx on the same host: loopback is named a trusted proxy (the
+#: server trusts none by default).
+LOOPBACK_PROXY = ("127.0.0.0/8", "::1")
+
+
 def limited(**changes: Any) -> Limits:
-    return dataclasses.replace(Limits(), **changes)
+    return dataclasses.replace(Limits(trusted_proxies=LOOPBACK_PROXY), **changes)
 
 
 def own_origin(server: GameServer) -> Origin:
@@ -230,7 +235,7 @@ async def test_connections_per_address_are_capped_and_freed(make_server: ServerF
 async def test_x_forwarded_for_counts_the_client_behind_a_trusted_proxy(
     make_server: ServerFactory,
 ) -> None:
-    # Loopback is a trusted proxy by default (nginx on the same host).
+    # Loopback named a trusted proxy (nginx on the same host).
     server = await make_server(limits=limited(conns_per_address=1))
     behind = {"X-Forwarded-For": "203.0.113.7"}
     first = await open_ws(server, headers=behind)
@@ -243,6 +248,18 @@ async def test_x_forwarded_for_counts_the_client_behind_a_trusted_proxy(
     assert await refused_status(server, headers=spoofed) == 429
     for ws in (first, other, direct):
         await ws.close()
+
+
+async def test_x_forwarded_for_is_believed_from_no_one_by_default(
+    make_server: ServerFactory,
+) -> None:
+    # Not even from loopback: anything on the host could otherwise name any address it
+    # likes and escape every per-address limit.
+    server = await make_server(limits=dataclasses.replace(Limits(), conns_per_address=1))
+    first = await open_ws(server, headers={"X-Forwarded-For": "203.0.113.7"})
+    status = await refused_status(server, headers={"X-Forwarded-For": "203.0.113.8"})
+    assert status == 429  # both are 127.0.0.1's, whatever they claim
+    await first.close()
 
 
 async def test_x_forwarded_for_from_an_untrusted_peer_is_ignored(

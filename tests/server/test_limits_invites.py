@@ -21,7 +21,7 @@ CODE = re.compile(r"[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{20}")
 
 
 async def peer_from(server: GameServer, peers: list[Peer], name: str, address: str) -> Peer:
-    """A client behind the (trusted, loopback) proxy, coming from `address`."""
+    """A client behind the proxy (loopback, named a trusted one), coming from `address`."""
     ws = await connect(
         f"ws://127.0.0.1:{server.port}/ws",
         origin=Origin(f"http://127.0.0.1:{server.port}"),
@@ -59,7 +59,9 @@ async def test_invite_codes_are_long_random_and_url_safe(
 async def test_wrong_guesses_are_rate_limited_per_connection_and_per_address(
     make_server: ServerFactory, peers: list[Peer]
 ) -> None:
-    limits = dataclasses.replace(Limits(), invite_guesses=3, invite_guesses_per_address=5)
+    limits = dataclasses.replace(
+        Limits(), invite_guesses=3, invite_guesses_per_address=5, trusted_proxies=("127.0.0.1",)
+    )
     server = await make_server(limits=limits)
     host = await open_peer(server, peers, "Host")
     created = await host.request({"t": "create", "settings": {"private": True}})
