@@ -70,7 +70,8 @@ class Config:
     port: int = 8000
     workers: int = 2
     log_level: str = "INFO"
-    shot_clock: int = 0
+    #: Quick match pairs strangers: without a clock one who never shoots stalls the other.
+    shot_clock: int = 60
     grace: float = 60.0
     #: `memory://` in-process; the command line defaults to `LONE_NODE_STORE` (see
     #: `store_url`).
@@ -145,7 +146,9 @@ SECTIONS: tuple[Section, ...] = (
                 Config,
                 "shot_clock",
                 WHOLE,
-                "seconds per shot in quick-match rooms",
+                "seconds per shot in quick-match rooms (O3), so a player who never shoots "
+                "cannot stall the other; `0`: no clock (rooms made with `create` choose "
+                "their own)",
                 off_or_between(5, 300),
             ),
             Setting(

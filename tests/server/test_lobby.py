@@ -84,6 +84,8 @@ async def test_quick_match_pairs_two_waiting_players(server: GameServer, peers: 
     while snapshot.view.status != "lag":
         snapshot = await ana.expect(m.Snapshot)
     assert snapshot.view.settings.race_to == 5
+    # With a shot clock by default: a player who never shoots cannot stall the other (O3).
+    assert snapshot.view.settings.shot_clock == 60
     assert [s.name for s in snapshot.view.seats if s is not None] == ["Ana", "Ben"]
     assert all(s is not None and s.ready for s in snapshot.view.seats)
 
@@ -145,3 +147,15 @@ async def test_requests_queued_behind_the_last_leave_are_answered(
     assert isinstance(replies[0], m.Ok)
     assert all(isinstance(r, m.Ok | m.Error) for r in replies[1:])
     assert isinstance(await ana.request({"t": "ping"}), m.Pong)
+
+
+async def test_quick_match_without_a_shot_clock_when_it_is_switched_off(
+    make_server: ServerFactory, peers: list[Peer]
+) -> None:
+    server = await make_server(shot_clock=0)
+    ana = await open_peer(server, peers, "Ana")
+    ben = await open_peer(server, peers, "Ben")
+    assert isinstance(await ana.request({"t": "quick"}), m.Ok)
+    assert isinstance(await ben.request({"t": "quick"}), m.Joined)
+    snapshot = await ben.expect(m.Snapshot)
+    assert snapshot.view.settings.shot_clock is None
