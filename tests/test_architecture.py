@@ -184,7 +184,8 @@ def _row_of(rel: str) -> tuple[Row, str] | None:
 def _allowed(source: tuple[Row, str], target_rel: str) -> bool:
     row, own = source
     target = _row_of(target_rel)
-    assert target is not None
+    if target is None:
+        return True  # a module in no row: `test_every_module_has_a_row…` names it
     if row.anything or target[0] is row:
         return True
     # A row nested under the module's own (a module file of its package, say).
@@ -296,7 +297,8 @@ def test_imports_follow_the_table() -> None:
     wrong = []
     for module in MODULES.values():
         source = _row_of(module.rel)
-        assert source is not None
+        if source is None:
+            continue  # in no row: `test_every_module_has_a_row…` names it
         for imported in module.imports:
             target_rel = MODULES[imported.target].rel
             if not _allowed(source, target_rel):
@@ -310,7 +312,8 @@ def test_pure_packages_do_no_io() -> None:
     wrong = []
     for module in MODULES.values():
         source = _row_of(module.rel)
-        assert source is not None
+        if source is None:
+            continue  # in no row: `test_every_module_has_a_row…` names it
         if source[0].io:
             continue
         for name, line in module.outside.items():
@@ -318,8 +321,7 @@ def test_pure_packages_do_no_io() -> None:
                 wrong.append(f"{module.rel}:{line}: imports {name}")
         for imported in module.imports:
             target = _row_of(MODULES[imported.target].rel)
-            assert target is not None
-            if target[0].io:
+            if target is not None and target[0].io:
                 wrong.append(f"{imported.where()}: imports {imported.target}, which does I/O")
     assert not wrong, "I/O in a package without it:\n" + "\n".join(wrong)
 
