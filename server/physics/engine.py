@@ -26,7 +26,8 @@ from server.physics.outcome import (
 )
 from server.physics.params import DEFAULT_PARAMS, Params
 from server.physics.placement import CUE, validate_positions
-from server.physics.resolve import ball_ball, ball_cushion, pocket, strike
+from server.physics.resolve import ball_ball, ball_cushion, cluster, pocket, strike
+from server.physics.resolve.cluster.hertz import contact_time
 from server.physics.roots import first_contact_quadratic, first_contact_quartic
 from server.physics.shot import Shot, validate_shot
 from server.physics.table import Line, Pocket, Tip
@@ -67,6 +68,7 @@ class _Simulation:
         self.ball_model = ball_ball.MODELS[params.ball_ball_model]
         self.cushion_model = ball_cushion.MODELS[params.ball_cushion_model]
         self.pocket_model = pocket.MODELS[params.pocket_model]
+        self.cluster_model = cluster.MODELS[params.cluster_model]
         for ball_id in self.ids:
             x, y = positions[ball_id]
             seg, end, snap = self.motion.segment(0.0, (x, y, 0.0, 0.0, 0.0, 0.0, 0.0))
@@ -236,8 +238,12 @@ class _Simulation:
                 return t
             t = best_t
             if other >= 0:
-                self._ball_ball(who, other, t)
-                self._refresh([who, other], t)
+                members = self._cluster(who, other, t)
+                if members:
+                    self._refresh(members, t)
+                else:
+                    self._ball_ball(who, other, t)
+                    self._refresh([who, other], t)
             else:
                 self._ball_event(who, t)
                 self._refresh([who], t)
@@ -256,6 +262,68 @@ class _Simulation:
         self._set_state(i, t, (a[0], a[1], *va))
         self._set_state(j, t, (b[0], b[1], *vb))
         self.events.append(Event(t, "ball", self.ids[i], self.ids[j]))
+
+    def _cluster(self, i: int, j: int, t: float) -> list[int]:
+        """Resolve the impact of i on j with the cluster model when either touches or
+        nearly touches a third ball; return the balls it moved ([] when it does not apply).
+
+        A ball belongs to the cluster when its gap to a member is smaller than the distance
+        the impact speed covers in one Hertz contact time (× ``cluster_gap_factor``): such
+        contacts overlap in time with the impact. The model is given every pair of members
+        that can meet within a few contact times.
+        """
+        model = self.cluster_model
+        if model is None:
+            return []
+        params = self.params
+        a = state_at(self.seg[i], t)
+        b = state_at(self.seg[j], t)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        d = math.hypot(dx, dy)
+        speed = ((a[2] - b[2]) * dx + (a[3] - b[3]) * dy) / d
+        if speed < params.cluster_min_speed:
+            return []
+        tau = contact_time(speed, params)
+        reach = params.cluster_gap_factor * speed * tau
+        diameter = 2.0 * self.radius
+        on = [k for k in range(self.n) if self.on_table[k]]
+        states = {k: state_at(self.seg[k], t) for k in on}
+        states[i], states[j] = a, b
+        members = [i, j]
+        k = 0
+        while k < len(members):
+            here = states[members[k]]
+            for q in on:
+                if q in members:
+                    continue
+                there = states[q]
+                if math.hypot(there[0] - here[0], there[1] - here[1]) - diameter < reach:
+                    members.append(q)
+            k += 1
+        if len(members) == 2:
+            return []
+        pairs: list[tuple[int, int]] = [(0, 1)]
+        window = 10.0 * tau
+        for p in range(len(members)):
+            sp = states[members[p]]
+            for q in range(p + 1, len(members)):
+                if p == 0 and q == 1:
+                    continue
+                sq = states[members[q]]
+                gap = math.hypot(sq[0] - sp[0], sq[1] - sp[1]) - diameter
+                rel = math.hypot(sq[2] - sp[2], sq[3] - sp[3])
+                if gap < reach + rel * window:
+                    pairs.append((p, q))
+        after, touched = model([states[m] for m in members], pairs, speed, params)
+        # The impact is instantaneous on the engine's clock, like a pairwise collision:
+        # the balls keep their positions (they move about a millimetre during it) and
+        # leave with the velocities and spins the compliant contacts gave them.
+        for member, leaving in zip(members, after, strict=True):
+            self._set_state(member, t, (states[member][0], states[member][1], *leaving[2:]))
+        for p, q in touched:
+            lo, hi = sorted((self.ids[members[p]], self.ids[members[q]]))
+            self.events.append(Event(t, "ball", lo, hi))
+        return members
 
     def _ball_event(self, i: int, t: float) -> None:
         kind, item = self.ball_kind[i], self.ball_item[i]

@@ -45,6 +45,13 @@ class Params:
     * ``e_ball``, ``e_cushion``: restitution. ``e_cushion`` is the rebound speed ratio of
       a spinless ball hitting a cushion square on (the way it is measured).
     * ``mu_cushion``: ball–cushion friction (side spin, running and reverse english).
+    * ``cluster_model``: how a ball striking touching or nearly touching balls is resolved:
+      ``"hertz"`` (compliant contact, all contacts at once; ``resolve/cluster/hertz.py``)
+      or ``"pairwise"`` (one instantaneous pair at a time). ``ball_youngs_modulus`` and
+      ``ball_poisson`` (phenolic resin) set the Hertz stiffness; ``cluster_steps`` the steps
+      per contact time; a ball joins the cluster when its gap to a member is below
+      ``cluster_gap_factor`` × the distance the impact speed covers in one contact time;
+      impacts slower than ``cluster_min_speed`` stay pairwise.
     """
 
     ball_radius: float = BALL_RADIUS
@@ -64,16 +71,31 @@ class Params:
     miscue_speed_factor: float = 0.25
     strike_model: str = "instantaneous_point"
     ball_ball_model: str = "frictional_inelastic"
+    cluster_model: str = "hertz"
+    ball_youngs_modulus: float = 5.84e9
+    ball_poisson: float = 0.34
+    cluster_steps: float = 40.0
+    cluster_gap_factor: float = 1.0
+    cluster_min_speed: float = 0.05
     ball_cushion_model: str = "nose_impulse"
     pocket_model: str = "drop"
 
     def __post_init__(self) -> None:
-        positive = ("ball_radius", "ball_mass", "g", "mu_slide", "mu_roll", "mu_spin")
+        positive = (
+            "ball_radius",
+            "ball_mass",
+            "g",
+            "mu_slide",
+            "mu_roll",
+            "mu_spin",
+            "ball_youngs_modulus",
+            "cluster_gap_factor",
+        )
         for name in positive:
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0.0):
                 raise ParamsError(f"{name} must be a positive finite number, got {value!r}")
-        non_negative = ("mu_ball", "mu_ball_decay", "mu_cushion")
+        non_negative = ("mu_ball", "mu_ball_decay", "mu_cushion", "cluster_min_speed")
         for name in non_negative:
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0.0):
@@ -83,6 +105,10 @@ class Params:
             value = getattr(self, name)
             if not (math.isfinite(value) and 0.0 <= value <= 1.0):
                 raise ParamsError(f"{name} must be within [0, 1], got {value!r}")
+        if not 0.0 <= self.ball_poisson < 0.5:
+            raise ParamsError(f"ball_poisson must be within [0, 0.5), got {self.ball_poisson!r}")
+        if not 8.0 <= self.cluster_steps <= 10_000.0:
+            raise ParamsError(f"cluster_steps must be within 8 … 10000, got {self.cluster_steps!r}")
         if not 0.0 < self.miscue_limit < 1.0:
             raise ParamsError(f"miscue_limit must be within (0, 1), got {self.miscue_limit!r}")
         if not self.ball_radius < self.cushion_height < 2.0 * self.ball_radius:

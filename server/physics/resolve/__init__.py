@@ -22,12 +22,13 @@ Velocity = tuple[float, float, float, float, float]
 def check_model_names(params: Params) -> None:
     """Raise ``ParamsError`` when a model name in ``params`` is not registered."""
     from server.physics.params import ParamsError
-    from server.physics.resolve import ball_ball, ball_cushion, pocket, strike
+    from server.physics.resolve import ball_ball, ball_cushion, cluster, pocket, strike
 
     chosen: dict[str, tuple[str, Collection[str]]] = {
         "strike_model": (params.strike_model, strike.MODELS.keys()),
         "ball_ball_model": (params.ball_ball_model, ball_ball.MODELS.keys()),
         "ball_cushion_model": (params.ball_cushion_model, ball_cushion.MODELS.keys()),
+        "cluster_model": (params.cluster_model, cluster.MODELS.keys()),
         "pocket_model": (params.pocket_model, pocket.MODELS.keys()),
     }
     for field, (name, registry) in chosen.items():
