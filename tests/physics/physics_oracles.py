@@ -269,6 +269,15 @@ def cushion_square_ratio(speed: float, params: Params = DEFAULT_PARAMS, stun: bo
     return math.hypot(*velocity_after(out, 0, hit.t)) / math.hypot(*velocity_before(out, 0, hit.t))
 
 
+def cushion_impact_speed(speed: float, params: Params = DEFAULT_PARAMS) -> float:
+    """The speed at which ``cushion_square_ratio``'s ball meets the rail."""
+    d = stun_distance(speed, params)
+    start = (TABLE.length - R - d, TABLE.width / 2.0)
+    out = simulate({0: start}, Shot(0.0, speed, (0.0, stun_tip_height(speed, d, params))), params)
+    hit = next(e for e in out.events if e.kind == "rail")
+    return math.hypot(*velocity_before(out, 0, hit.t))
+
+
 def cushion_rebound_angle(
     side: float, speed: float = 2.0, params: Params = DEFAULT_PARAMS
 ) -> float:
