@@ -5,7 +5,8 @@
     python -m server.physics.shotlab --params                # every constant in use
 
 Input: ``{"balls": {"0": [x, y], …}, "shot": {"angle": …, "speed": …, "tip": [side, height],
-"elevation": …}}`` (``tip`` and ``elevation`` default to 0). Output: ``{"events": […],
+"elevation": …, "cue": "standard" | "low_deflection"}}`` (``tip`` and ``elevation``
+default to 0, ``cue`` to ``"standard"``). Output: ``{"events": […],
 "final": {"0": [x, y] | null, …}, "duration": s, "report": {"first", "rails", "pocketed",
 "off_table"}}``. Bad JSON or values: a one-line message on stderr and exit status 2.
 """
@@ -46,18 +47,22 @@ def _point(value: Any, what: str) -> tuple[float, float]:
 def parse_shot(data: Any) -> Shot:
     if not isinstance(data, dict):
         raise InputError('"shot" must be an object')
-    unknown = set(data) - {"angle", "speed", "tip", "elevation"}
+    unknown = set(data) - {"angle", "speed", "tip", "elevation", "cue"}
     if unknown:
         raise InputError(f"unknown shot field(s): {', '.join(sorted(unknown))}")
     for name in ("angle", "speed"):
         if name not in data:
             raise InputError(f'shot needs "{name}"')
     tip = _point(data.get("tip", [0.0, 0.0]), "shot tip")
+    cue = data.get("cue", "standard")
+    if not isinstance(cue, str):
+        raise InputError(f"shot cue must be a string, got {json.dumps(cue)}")
     return Shot(
         angle=_number(data["angle"], "shot angle"),
         speed=_number(data["speed"], "shot speed"),
         tip=tip,
         elevation=_number(data.get("elevation", 0.0), "shot elevation"),
+        cue=cue,
     )
 
 

@@ -24,7 +24,9 @@ from physics_oracles import (
     thin_cut_makes_contact,
 )
 
-from server.physics import DEFAULT_PARAMS, Params, Shot, simulate
+from server.physics import DEFAULT_PARAMS, Params, Shot, ShotError, simulate
+from server.physics.resolve.strike.instantaneous_point import squirt_angle
+from server.physics.shot import CUES
 
 Figure = Callable[[str], None]
 FRICTIONLESS = Params(mu_ball=0.0)
@@ -102,9 +104,11 @@ def test_oracle3_spin_induced_throw_side() -> None:
     # A full hit with side spin: right english (ω_z > 0, counter-clockwise from above)
     # moves the cue ball's front contact point toward +y (its left), and the friction
     # drags the object ball that way: right english throws it left, left english right.
+    # The aim allows for squirt (back-hand english), so the hit is full.
     cue, obj = (0.5, 0.635), (0.5 + 0.3 + 2 * 0.028575, 0.635)
-    right = simulate({0: cue, 1: obj}, Shot(0.0, 1.0, (0.3, 0.0)))
-    left = simulate({0: cue, 1: obj}, Shot(0.0, 1.0, (-0.3, 0.0)))
+    offset = math.degrees(squirt_angle(0.3, CUES["standard"]))
+    right = simulate({0: cue, 1: obj}, Shot(-offset, 1.0, (0.3, 0.0)))
+    left = simulate({0: cue, 1: obj}, Shot(offset, 1.0, (-0.3, 0.0)))
 
     def object_vy(out: object) -> float:
         seg = next(s for s in out.tracks[1] if s.state != 0)  # type: ignore[attr-defined]
@@ -253,3 +257,39 @@ def test_oracle7_ball_frozen_to_the_rail_runs_into_the_corner(speed: float) -> N
     out = simulate({0: (2.0, r)}, Shot(0.0, speed, (0.0, 0.4)))
     assert out.report.pocketed == (0,)
     assert out.events[-1].pocket == "F0"
+
+
+# Squirt ---------------------------------------------------------------------------------
+
+
+def _heading_after_strike(side: float, cue: str, speed: float = 2.0) -> float:
+    out = simulate({0: (0.5, 0.635)}, Shot(0.0, speed, (side, 0.0), cue=cue))
+    first = out.tracks[0][0]
+    return math.degrees(math.atan2(first.vy, first.vx))
+
+
+@pytest.mark.parametrize("speed", [1.0, 4.0, 10.0])
+def test_squirt_half_tip_standard_shaft_is_1_to_3_degrees_away_from_the_english(
+    speed: float, figure: Figure
+) -> None:
+    right = _heading_after_strike(0.5, "standard", speed)
+    left = _heading_after_strike(-0.5, "standard", speed)
+    low = _heading_after_strike(0.5, "low_deflection", speed)
+    figure(f"squirt half a tip at {speed} m/s: standard {right:.2f}°, low-deflection {low:.2f}°")
+    # Right english leaves to the left of the aim (counter-clockwise), left to the right.
+    assert 1.0 <= right <= 3.0
+    assert left == pytest.approx(-right, abs=1e-12)
+    assert 0.0 < low < right / 1.8
+    assert _heading_after_strike(0.0, "standard", speed) == 0.0
+
+
+def test_squirt_matches_alciatore_tp_a31() -> None:
+    # TP A.31 at b/R = 0.5: 2.7° for m_ball/m_end = 20, 1.9° for 30, 1.0° for 60.
+    for ratio, expected in ((20.0, 2.7), (30.0, 1.9), (60.0, 1.0)):
+        assert math.degrees(squirt_angle(0.5, ratio)) == pytest.approx(expected, abs=0.05)
+
+
+def test_unknown_cue_is_rejected() -> None:
+    with pytest.raises(ShotError) as caught:
+        simulate({0: (0.5, 0.635)}, Shot(0.0, 1.0, cue="bent"))
+    assert caught.value.code == "bad_cue"
