@@ -53,6 +53,9 @@ class Params:
       at 0.5 m/s, 0.73 at 5 m/s and 0.66 at 8 m/s. ``e_cushion_falloff = 0`` is a constant
       ``e_cushion``.
     * ``mu_cushion``: ball–cushion friction (side spin, running and reverse english).
+    * ``pocket_model``: ``"fall"`` (a ball past the slate edge falls and can rattle back
+      out until it has dropped ``pocket_drop_depth``; the pocket's back returns
+      ``e_pocket_back`` of the speed into it) or ``"drop"`` (gone at the slate edge).
     * ``cluster_model``: how a ball striking touching or nearly touching balls is resolved:
       ``"hertz"`` (compliant contact, all contacts at once; ``resolve/cluster/hertz.py``)
       or ``"pairwise"`` (one instantaneous pair at a time). ``ball_youngs_modulus`` and
@@ -88,7 +91,9 @@ class Params:
     cluster_gap_factor: float = 1.0
     cluster_min_speed: float = 0.05
     ball_cushion_model: str = "nose_impulse"
-    pocket_model: str = "drop"
+    pocket_model: str = "fall"
+    pocket_drop_depth: float = BALL_RADIUS / 2.0
+    e_pocket_back: float = 0.13
 
     def __post_init__(self) -> None:
         positive = (
@@ -101,6 +106,7 @@ class Params:
             "ball_youngs_modulus",
             "cluster_gap_factor",
             "e_cushion_ref_speed",
+            "pocket_drop_depth",
         )
         for name in positive:
             value = getattr(self, name)
@@ -117,7 +123,13 @@ class Params:
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0.0):
                 raise ParamsError(f"{name} must be a finite number >= 0, got {value!r}")
-        unit = ("e_ball", "e_cushion", "mu_ball_fast_ratio", "miscue_speed_factor")
+        unit = (
+            "e_ball",
+            "e_cushion",
+            "mu_ball_fast_ratio",
+            "miscue_speed_factor",
+            "e_pocket_back",
+        )
         for name in unit:
             value = getattr(self, name)
             if not (math.isfinite(value) and 0.0 <= value <= 1.0):

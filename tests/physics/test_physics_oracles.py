@@ -10,6 +10,7 @@ import pytest
 from physics_oracles import (
     centre_ball_roll,
     corner_pocket_shot,
+    corner_window,
     cushion_impact_speed,
     cushion_rebound_angle,
     cushion_square_ratio,
@@ -17,6 +18,7 @@ from physics_oracles import (
     final_state_problems,
     in_flight_problems,
     jaw_point_shot,
+    rail_roll_drops,
     random_layout,
     random_shot,
     rolling_deflection_closed_form,
@@ -293,3 +295,33 @@ def test_unknown_cue_is_rejected() -> None:
     with pytest.raises(ShotError) as caught:
         simulate({0: (0.5, 0.635)}, Shot(0.0, 1.0, cue="bent"))
     assert caught.value.code == "bad_cue"
+
+
+# Pockets in three dimensions -------------------------------------------------------------
+
+
+def test_pocket_rail_rolled_ball_drops_less_at_speed(figure: Figure) -> None:
+    slow, fast = rail_roll_drops(1.2), rail_roll_drops(6.0)
+    figure(f"7 rail-rolled into the corner, 0-25 mm off: {slow}/11 drop at 1.2 m/s, {fast}/11 at 6")
+    assert slow == 11
+    assert fast <= slow - 4
+    flat = Params(pocket_model="drop")
+    assert rail_roll_drops(1.2, flat) == rail_roll_drops(6.0, flat) == 11
+
+
+def test_pocket_straight_in_window_shrinks_at_speed(figure: Figure) -> None:
+    slow, fast = corner_window(1.0), corner_window(8.0)
+    figure(f"7 straight-in corner window: {slow * 1000:.0f} mm at 1 m/s, {fast * 1000:.0f} at 8")
+    assert slow > 0.05
+    assert 0.0 < fast <= 0.7 * slow
+
+
+def test_pocket_ball_is_gone_once_it_has_dropped() -> None:
+    # A slow ball crosses the slate edge and is pocketed one drop time later.
+    out = corner_pocket_shot(1.0)
+    pocket = next(e for e in out.events if e.kind == "pocket")
+    track = out.tracks[0]
+    over = next(s for s in track if s.state == 2 and s.ax == 0.0 and s.ay == 0.0)
+    drop = math.sqrt(2.0 * DEFAULT_PARAMS.pocket_drop_depth / DEFAULT_PARAMS.g)
+    assert pocket.t - over.t0 == pytest.approx(drop, rel=1e-9)
+    assert in_flight_problems(out, step=0.002) == []
