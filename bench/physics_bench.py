@@ -137,7 +137,11 @@ def oracle_figures() -> dict[str, Any]:
         for ee in (1.0, e)
     ]
     thin = [oracles.thin_cut_makes_contact(c, 10.0) for c in (85.0, 87.0, 88.0, 89.0, 89.5)]
-    ratios = [oracles.cushion_square_ratio(v) for v in (0.5, 1.0, 2.0, 4.0)]
+    cushion_speeds = (0.5, 1.0, 2.0, 4.0, 8.0)
+    ratios = [oracles.cushion_square_ratio(v) for v in cushion_speeds]
+    expected_ratios = [
+        DEFAULT_PARAMS.e_cushion_at(oracles.cushion_impact_speed(v)) for v in cushion_speeds
+    ]
     english = {s: oracles.cushion_rebound_angle(s) for s in (-0.3, 0.0, 0.3)}
     drops = [
         oracles.corner_pocket_shot(v, p).report.pocketed == (0,)
@@ -162,7 +166,10 @@ def oracle_figures() -> dict[str, Any]:
         "4_stun_separation_error_deg_max_e1": max(abs(s - 90.0) for s in separations),
         "4_rolling_deflection_error_deg_max": max(deflections),
         "5_thin_cuts_up_to_89_5_contact": all(thin),
-        "6_cushion_ratio_rel_error": max(abs(r / DEFAULT_PARAMS.e_cushion - 1) for r in ratios),
+        "6_cushion_ratio_rel_error": max(
+            abs(r / e - 1) for r, e in zip(ratios, expected_ratios, strict=True)
+        ),
+        "6_cushion_ratio_0_5_to_8_m_s": ratios,
         "6_rebound_deg_running_plain_reverse": [english[-0.3], english[0.0], english[0.3]],
         "7_corner_drops": f"{sum(drops)}/{len(drops)}",
         "7_jaw_point_rattles_out": f"{sum(jaws)}/{len(jaws)}",

@@ -18,6 +18,7 @@ from server.physics.motion import INF, Motion, state_at
 from server.physics.outcome import (
     OFF_TABLE,
     POCKETED,
+    SLIDING,
     STATIONARY,
     Event,
     Segment,
@@ -26,10 +27,11 @@ from server.physics.outcome import (
 )
 from server.physics.params import DEFAULT_PARAMS, Params
 from server.physics.placement import CUE, validate_positions
-from server.physics.resolve import ball_ball, ball_cushion, pocket, strike
+from server.physics.resolve import ball_ball, ball_cushion, cluster, pocket, strike
+from server.physics.resolve.cluster.hertz import contact_time
 from server.physics.roots import first_contact_quadratic, first_contact_quartic
 from server.physics.shot import Shot, validate_shot
-from server.physics.table import Line, Pocket, Tip
+from server.physics.table import TABLE, Line, Pocket, Tip
 from server.physics.world import WORLD, Candidates
 
 MAX_EVENTS = 20_000  # a safety stop; real shots need a few hundred at most
@@ -41,6 +43,18 @@ _TRANSITION = 0
 _LINE = 1
 _TIP = 2
 _POCKET = 3
+_EXIT = 4  # a falling ball's centre comes back over the slate edge
+_BACK = 5  # a falling ball meets the back of its pocket
+
+
+def _pocket_back(pocket: Pocket) -> Line:
+    """The back of a pocket: a plane across the ends of its two facings, facing the table."""
+    j0, j1 = pocket.jaws
+    normal = (-pocket.axis[0], -pocket.axis[1])
+    return Line(f"{pocket.name}.back", j0.rail, j0.facing.end, j1.facing.end, normal, pocket.name)
+
+
+_BACKS: dict[str, Line] = {name: _pocket_back(p) for name, p in TABLE.pockets.items()}
 
 
 class _Simulation:
@@ -63,10 +77,15 @@ class _Simulation:
         self.ball_kind: list[int] = [_TRANSITION] * n
         self.ball_item: list[Line | Tip | Pocket | None] = [None] * n
         self.pair_t: list[list[float]] = [[INF] * n for _ in range(n)]
+        # A ball whose centre has passed a pocket's slate edge falls (``pocket_model``):
+        # the pocket it is over and when it will have dropped too far to come back.
+        self.falling: list[Pocket | None] = [None] * n
+        self.fall_end: list[float] = [INF] * n
         self.events: list[Event] = []
         self.ball_model = ball_ball.MODELS[params.ball_ball_model]
         self.cushion_model = ball_cushion.MODELS[params.ball_cushion_model]
         self.pocket_model = pocket.MODELS[params.pocket_model]
+        self.cluster_model = cluster.MODELS[params.cluster_model]
         for ball_id in self.ids:
             x, y = positions[ball_id]
             seg, end, snap = self.motion.segment(0.0, (x, y, 0.0, 0.0, 0.0, 0.0, 0.0))
@@ -85,7 +104,14 @@ class _Simulation:
         state: tuple[float, float, float, float, float, float, float],
         snap: int = 0,
     ) -> None:
-        seg, end, next_snap = self.motion.segment(t, state, snap)
+        if self.falling[i] is not None:
+            # Over the hole: no cloth under the ball, so its horizontal motion and spin are
+            # constant until it meets something or has dropped too far to come back.
+            x, y, vx, vy, wx, wy, wz = state
+            seg = Segment(t, x, y, vx, vy, 0.0, 0.0, wx, wy, wz, 0.0, 0.0, 0.0, SLIDING)
+            end, next_snap = self.fall_end[i], 0
+        else:
+            seg, end, next_snap = self.motion.segment(t, state, snap)
         self.seg[i] = seg
         self.end[i] = end
         self.snap[i] = next_snap
@@ -146,7 +172,12 @@ class _Simulation:
                 )
                 if t + tau < best_t:
                     best_t, kind, best = t + tau, _TIP, tip
-            for hole in cands.pockets:
+            falling = self.falling[i]
+            if falling is not None:
+                fall_t, fall_kind, fall_item = self._predict_falling(falling, x, y, vx, vy, t)
+                if fall_t < best_t:
+                    best_t, kind, best = fall_t, fall_kind, fall_item
+            for hole in () if falling is not None else cands.pockets:
                 tau = _circle_time(
                     x - hole.centre[0],
                     y - hole.centre[1],
@@ -162,6 +193,31 @@ class _Simulation:
         self.ball_t[i] = best_t
         self.ball_kind[i] = kind
         self.ball_item[i] = best
+
+    def _predict_falling(
+        self, hole: Pocket, x: float, y: float, vx: float, vy: float, t: float
+    ) -> tuple[float, int, Line | Pocket]:
+        """A falling ball's next meeting with its pocket's back, or its centre's return
+        over the slate edge (the hole circle, from inside)."""
+        back = _BACKS[hole.name]
+        best_t, kind = INF, _EXIT
+        item: Line | Pocket = hole
+        nx, ny = back.normal
+        gap = nx * (x - back.start[0]) + ny * (y - back.start[1]) - self.radius
+        rate = nx * vx + ny * vy
+        if rate < 0.0:
+            best_t, kind, item = t + max(0.0, gap / -rate), _BACK, back
+        px, py = x - hole.centre[0], y - hole.centre[1]
+        # Leaving the circle: rho² − |p(τ)|² falls to zero from above (a quadratic here).
+        tau = first_contact_quadratic(
+            -(vx * vx + vy * vy),
+            -2.0 * (px * vx + py * vy),
+            hole.radius * hole.radius - (px * px + py * py),
+            INF,
+        )
+        if t + tau < best_t:
+            best_t, kind, item = t + tau, _EXIT, hole
+        return best_t, kind, item
 
     def _predict_pair(self, i: int, j: int, t: float) -> float:
         si, sj = self.seg[i], self.seg[j]
@@ -236,8 +292,12 @@ class _Simulation:
                 return t
             t = best_t
             if other >= 0:
-                self._ball_ball(who, other, t)
-                self._refresh([who, other], t)
+                members = self._cluster(who, other, t)
+                if members:
+                    self._refresh(members, t)
+                else:
+                    self._ball_ball(who, other, t)
+                    self._refresh([who, other], t)
             else:
                 self._ball_event(who, t)
                 self._refresh([who], t)
@@ -257,17 +317,104 @@ class _Simulation:
         self._set_state(j, t, (b[0], b[1], *vb))
         self.events.append(Event(t, "ball", self.ids[i], self.ids[j]))
 
+    def _cluster(self, i: int, j: int, t: float) -> list[int]:
+        """Resolve the impact of i on j with the cluster model when either touches or
+        nearly touches a third ball; return the balls it moved ([] when it does not apply).
+
+        A ball belongs to the cluster when its gap to a member is smaller than the distance
+        the impact speed covers in one Hertz contact time (× ``cluster_gap_factor``): such
+        contacts overlap in time with the impact. The model is given every pair of members
+        that can meet within a few contact times.
+        """
+        model = self.cluster_model
+        if model is None:
+            return []
+        params = self.params
+        a = state_at(self.seg[i], t)
+        b = state_at(self.seg[j], t)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        d = math.hypot(dx, dy)
+        speed = ((a[2] - b[2]) * dx + (a[3] - b[3]) * dy) / d
+        if speed < params.cluster_min_speed:
+            return []
+        tau = contact_time(speed, params)
+        reach = params.cluster_gap_factor * speed * tau
+        diameter = 2.0 * self.radius
+        on = [k for k in range(self.n) if self.on_table[k]]
+        states = {k: state_at(self.seg[k], t) for k in on}
+        states[i], states[j] = a, b
+        members = [i, j]
+        k = 0
+        while k < len(members):
+            here = states[members[k]]
+            for q in on:
+                if q in members:
+                    continue
+                there = states[q]
+                if math.hypot(there[0] - here[0], there[1] - here[1]) - diameter < reach:
+                    members.append(q)
+            k += 1
+        if len(members) == 2:
+            return []
+        pairs: list[tuple[int, int]] = [(0, 1)]
+        window = 10.0 * tau
+        for p in range(len(members)):
+            sp = states[members[p]]
+            for q in range(p + 1, len(members)):
+                if p == 0 and q == 1:
+                    continue
+                sq = states[members[q]]
+                gap = math.hypot(sq[0] - sp[0], sq[1] - sp[1]) - diameter
+                rel = math.hypot(sq[2] - sp[2], sq[3] - sp[3])
+                if gap < reach + rel * window:
+                    pairs.append((p, q))
+        after, touched = model([states[m] for m in members], pairs, speed, params)
+        # The impact is instantaneous on the engine's clock, like a pairwise collision:
+        # the balls keep their positions (they move about a millimetre during it) and
+        # leave with the velocities and spins the compliant contacts gave them.
+        for member, leaving in zip(members, after, strict=True):
+            self._set_state(member, t, (states[member][0], states[member][1], *leaving[2:]))
+        for p, q in touched:
+            lo, hi = sorted((self.ids[members[p]], self.ids[members[q]]))
+            self.events.append(Event(t, "ball", lo, hi))
+        return members
+
     def _ball_event(self, i: int, t: float) -> None:
         kind, item = self.ball_kind[i], self.ball_item[i]
         state = state_at(self.seg[i], t)
+        falling = self.falling[i]
         if kind == _TRANSITION:
+            if falling is not None and t >= self.fall_end[i]:
+                self._remove(i, t, state, POCKETED)
+                self.events.append(Event(t, "pocket", self.ids[i], pocket=falling.name))
+                return
             self._set_state(i, t, state, self.snap[i])
             return
         if kind == _POCKET:
             assert isinstance(item, Pocket)
-            if self.pocket_model(state, item, self.params):
+            delay = self.pocket_model(state, item, self.params)
+            if delay <= 0.0:
                 self._remove(i, t, state, POCKETED)
                 self.events.append(Event(t, "pocket", self.ids[i], pocket=item.name))
+                return
+            self.falling[i] = item
+            self.fall_end[i] = t + delay
+            self._set_state(i, t, state)
+            return
+        if kind == _EXIT:
+            # Back over the slate edge before dropping too far: it rolls on (rattled out).
+            self.falling[i] = None
+            self.fall_end[i] = INF
+            self._set_state(i, t, state)
+            return
+        if kind == _BACK:
+            assert isinstance(item, Line)
+            nx, ny = item.normal
+            vn = state[2] * nx + state[3] * ny
+            k = -(1.0 + self.params.e_pocket_back) * vn
+            if vn < 0.0:
+                x, y, vx, vy, wx, wy, wz = state
+                self._set_state(i, t, (x, y, vx + k * nx, vy + k * ny, wx, wy, wz))
             return
         if kind == _LINE:
             assert isinstance(item, Line)

@@ -11,6 +11,10 @@ MAX_TIP = 1.0  # the cue tip must land on the ball
 # powerful breaks give the cue ball 11–13 m/s. An elevated cue needs speed / cos(elevation)
 # of it for a cue-ball speed ``speed``, as the bed takes the vertical part.
 MAX_IMPULSE_SPEED = 13.0
+# The cue's effective end mass as the ratio m_ball / m_end: what sets squirt (Alciatore,
+# TP A.31). A standard shaft's end mass gives about 2.2° at half a tip of english, a
+# low-deflection shaft's (a lighter end) about 1°.
+CUES: dict[str, float] = {"standard": 25.0, "low_deflection": 60.0}
 
 
 class ShotError(ValueError):
@@ -32,13 +36,15 @@ class Shot:
     ``Params.miscue_limit`` (0.5) the cue miscues. ``elevation``: cue elevation in degrees,
     0 ≤ elevation < 90. An elevated cue must push harder for the same cue-ball speed, and no
     stroke pushes harder than ``MAX_IMPULSE_SPEED``: speed ≤ 13·cos(elevation) m/s (12 m/s
-    up to 22.6°, 6.5 m/s at 60°, 2.3 m/s at 80°).
+    up to 22.6°, 6.5 m/s at 60°, 2.3 m/s at 80°). ``cue``: the shaft, one of ``CUES``
+    (``"standard"`` or ``"low_deflection"``); its end mass sets the squirt.
     """
 
     angle: float
     speed: float
     tip: tuple[float, float] = (0.0, 0.0)
     elevation: float = 0.0
+    cue: str = "standard"
 
 
 def validate_shot(shot: Shot) -> None:
@@ -72,6 +78,8 @@ def validate_shot(shot: Shot) -> None:
             f"at elevation {shot.elevation}° the cue-ball speed can be at most "
             f"{MAX_IMPULSE_SPEED:g}·cos(elevation) = {limit:.3f} m/s, got {shot.speed}",
         )
+    if not isinstance(shot.cue, str) or shot.cue not in CUES:
+        raise ShotError("bad_cue", f"cue must be one of {', '.join(CUES)}, got {shot.cue!r}")
     if math.hypot(shot.tip[0], shot.tip[1]) >= MAX_TIP:
         raise ShotError(
             "bad_tip", f"tip offset must be less than one ball radius, got {list(shot.tip)}"

@@ -269,6 +269,15 @@ def cushion_square_ratio(speed: float, params: Params = DEFAULT_PARAMS, stun: bo
     return math.hypot(*velocity_after(out, 0, hit.t)) / math.hypot(*velocity_before(out, 0, hit.t))
 
 
+def cushion_impact_speed(speed: float, params: Params = DEFAULT_PARAMS) -> float:
+    """The speed at which ``cushion_square_ratio``'s ball meets the rail."""
+    d = stun_distance(speed, params)
+    start = (TABLE.length - R - d, TABLE.width / 2.0)
+    out = simulate({0: start}, Shot(0.0, speed, (0.0, stun_tip_height(speed, d, params))), params)
+    hit = next(e for e in out.events if e.kind == "rail")
+    return math.hypot(*velocity_before(out, 0, hit.t))
+
+
 def cushion_rebound_angle(
     side: float, speed: float = 2.0, params: Params = DEFAULT_PARAMS
 ) -> float:
@@ -337,3 +346,40 @@ def in_flight_problems(out: ShotOutcome, step: float = 0.002) -> list[str]:
                 if math.dist(pos[a], pos[b]) < 2.0 * R - 1e-7:
                     problems.append(f"balls {a} and {b} overlap at t = {t:.3f}")
     return problems
+
+
+def drops_first_time(out: ShotOutcome, pocket: str, travel: float, speed: float) -> bool:
+    """The cue ball dropped in ``pocket`` on its way in, not after rattling out and coming
+    back: within the time a rolling ball needs for ``travel`` metres, plus 0.25 s."""
+    limit = 1.5 * travel / speed + 0.25
+    return any(e.kind == "pocket" and e.pocket == pocket and e.t < limit for e in out.events)
+
+
+def rail_roll_drops(speed: float, params: Params = DEFAULT_PARAMS) -> int:
+    """Of eleven balls rolled along the y = 0 long rail into the F0 corner, 0–25 mm off
+    the cushion, how many drop on the way in."""
+    drops = 0
+    for k in range(11):
+        start = (TABLE.length - 0.8, R + 0.0025 * k + 1e-6)
+        out = simulate({0: start}, Shot(0.0, speed, (0.0, 0.4)), params)
+        drops += drops_first_time(out, "F0", 0.8, speed)
+    return drops
+
+
+def corner_window(speed: float, params: Params = DEFAULT_PARAMS, step: float = 0.002) -> float:
+    """Width (m) of the band of straight-in lines along the F1 pocket's axis on which a
+    rolling ball drops: the lines are ``step`` apart across the axis."""
+    p = TABLE.pockets["F1"]
+    (x0, y0), (x1, y1) = p.mouth
+    mid = ((x0 + x1) / 2.0, (y0 + y1) / 2.0)
+    across = (-p.axis[1], p.axis[0])
+    width = 0.0
+    for k in range(-40, 41):
+        off = k * step
+        start = (
+            mid[0] - 0.6 * p.axis[0] + off * across[0],
+            mid[1] - 0.6 * p.axis[1] + off * across[1],
+        )
+        out = simulate({0: start}, Shot(angle_deg(p.axis), speed, (0.0, 0.4)), params)
+        width += step * drops_first_time(out, "F1", 0.6, speed)
+    return width

@@ -9,12 +9,13 @@ import pytest
 
 from server.physics import Params, ParamsError
 from server.physics.params import MODEL_NAMES
-from server.physics.resolve import ball_ball, ball_cushion, pocket, strike
+from server.physics.resolve import ball_ball, ball_cushion, cluster, pocket, strike
 
 REGISTRIES = {
     "strike_model": strike.MODELS,
     "ball_ball_model": ball_ball.MODELS,
     "ball_cushion_model": ball_cushion.MODELS,
+    "cluster_model": cluster.MODELS,
     "pocket_model": pocket.MODELS,
 }
 

@@ -23,7 +23,9 @@ from server.physics import (
     validate_shot,
 )
 from server.physics.engine import _facts
+from server.physics.resolve.strike.instantaneous_point import squirt_angle
 from server.physics.roots import first_contact_quartic
+from server.physics.shot import CUES
 
 R = TABLE.ball_radius
 
@@ -97,7 +99,10 @@ def test_masse_curves_toward_the_side_of_the_english(side: float, direction: flo
     end = out.final[0]
     assert end is not None
     assert (end[1] - start[1]) * direction > 0.02
-    level = simulate({0: start}, Shot(0.0, 1.0, (side, 0.0), 0.0)).final[0]
+    # A level cue does not curve the path: the ball goes straight along its squirted
+    # heading, which aiming off by the squirt angle brings back onto the long string.
+    offset = math.degrees(squirt_angle(side, CUES["standard"]))
+    level = simulate({0: start}, Shot(-offset, 1.0, (side, 0.0), 0.0)).final[0]
     assert level is not None and level[1] == pytest.approx(start[1], abs=1e-9)
 
 

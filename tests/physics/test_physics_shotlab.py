@@ -150,3 +150,32 @@ def test_bad_input_is_one_line_error_and_exit_2(stdin: str) -> None:
 def test_rack_with_balls_is_an_error() -> None:
     done = shotlab(json.dumps(EXAMPLE), "--rack", "1")
     assert done.returncode == 2
+
+
+def test_jsonl_batch_answers_each_line_in_order() -> None:
+    one = {"balls": {"0": [0.635, 0.635], "1": [1.905, 0.635]}, "shot": {"angle": 0, "speed": 3}}
+    two = {"rack": 7, "shot": {"angle": 0, "speed": 10}}
+    bad = {"balls": {"0": [0.635, 0.635]}, "shot": {"angle": 0, "speed": 99}}
+    three = {
+        "balls": {"0": [0.635, 0.635]},
+        "shot": {"angle": 90, "speed": 1, "cue": "low_deflection"},
+    }
+    lines = [json.dumps(one), json.dumps(two), "", json.dumps(bad), json.dumps(three)]
+    done = shotlab("\n".join(lines) + "\n", "--jsonl")
+    assert done.returncode == 2
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(results) == 4
+    assert results[0] == run_ok(one)
+    assert results[1]["report"]["first"] == 1
+    assert results[1] == run_ok({"shot": two["shot"]}, "--rack", "7")
+    assert set(results[2]) == {"error"} and results[2]["error"].startswith("line 4:")
+    assert results[3]["report"] == {"first": None, "rails": [0], "pocketed": [], "off_table": []}
+    assert "1 bad request line" in done.stderr
+
+
+def test_jsonl_batch_of_good_lines_exits_0() -> None:
+    shot = {"balls": {"0": [0.635, 0.635]}, "shot": {"angle": 0, "speed": 2}}
+    done = shotlab(json.dumps(shot) + "\n" + json.dumps(shot) + "\n", "--jsonl")
+    assert done.returncode == 0 and done.stderr == ""
+    first, second = (json.loads(line) for line in done.stdout.splitlines())
+    assert first == second == run_ok(shot)

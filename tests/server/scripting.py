@@ -96,6 +96,19 @@ def plan_legal(table: m.TableView, prefer: str = "pocket") -> Plan:
                 return plan
             if prefer == "miss" and not pocketed:
                 return plan
+    if best is None:
+        # The lowest ball is hidden (a snooker): kick at it off the cushions.
+        for speed in (2.5, 4.0):
+            for step in range(360):
+                plan = simulate(balls, step * 1.0, speed)
+                if not is_legal(plan, lowest):
+                    continue
+                pocketed = plan.facts.pocketed
+                wanted = {"nine": 9 in pocketed, "pocket": bool(pocketed), "miss": not pocketed}
+                if wanted[prefer]:
+                    return plan
+                if best is None:
+                    best = (0, plan)
     assert best is not None, "no legal shot found"
     return best[1]
 
@@ -139,5 +152,12 @@ def free_spot(table: m.TableView, kitchen: bool = False) -> Point:
 
 
 def break_shot(table: m.TableView) -> dict[str, Any]:
+    """A full-ball 10 m/s break at the 1 that neither makes the 9 nor scratches, so the
+    scripted games go on past the break (the first of a few nearby speeds that does)."""
     balls = balls_of(table)
-    return {"t": "shot", "angle": angle_to(balls[0], balls[1]), "speed": 10.0}
+    angle = angle_to(balls[0], balls[1])
+    for speed in (10.0, 9.5, 10.5, 9.0, 11.0):
+        facts = simulate(balls, angle, speed).facts
+        if 9 not in facts.pocketed and 0 not in facts.pocketed and not facts.off_table:
+            return {"t": "shot", "angle": angle, "speed": speed}
+    return {"t": "shot", "angle": angle, "speed": 10.0}

@@ -28,7 +28,7 @@ def bounce(ball: BallState, normal: tuple[float, float], params: Params) -> Velo
         return (vx, vy, wx, wy, wz)
     w_x, w_y = wx * ex + wy * ey, wx * fx + wy * fy
     m, big_r = params.ball_mass, params.ball_radius
-    e, mu = params.e_cushion, params.mu_cushion
+    e, mu = params.e_cushion_at(v_x), params.mu_cushion
     theta = params.cushion_angle
     st, ct = math.sin(theta), math.cos(theta)
     sx = v_x * st + big_r * w_y

@@ -3,11 +3,12 @@
 The nose touches the ball above its centre, at the angle θ with sinθ = h/R − 1 (h the nose
 height), so the line of action of the normal impulse is tilted down by θ and the bed takes
 its vertical part. Restitution: the ball centre's horizontal speed into the cushion comes
-back multiplied by ``e_cushion`` — exactly the rebound speed ratio of a spinless ball
-driven square into the rail. Friction: a Coulomb impulse in the contact's tangent plane,
-against the slip of the ball's surface on the nose, capped at ``mu_cushion`` × the normal
-impulse and never more than what stops the slip. Side spin therefore throws the rebound
-(running english widens the angle, reverse english narrows it) and the nose's grip turns
+back multiplied by ``e_cushion_at(speed)``, which falls with the impact speed — exactly
+the rebound speed ratio of a spinless ball driven square into the rail. Friction: a
+Coulomb impulse in the contact's tangent plane, against the slip of the ball's surface on
+the nose, capped at ``mu_cushion`` × the normal impulse and never more than what stops
+the slip. Side spin therefore throws the rebound (running english widens the angle,
+reverse english narrows it) and the nose's grip turns
 some of the ball's speed along the rail into spin.
 """
 
@@ -43,7 +44,8 @@ def bounce(ball: BallState, normal: tuple[float, float], params: Params) -> Velo
     tx, ty, tz = sx - s_n * cnx, sy - s_n * cny, sz - s_n * cnz
     slip = math.sqrt(tx * tx + ty * ty + tz * tz)
 
-    target = -(1.0 + params.e_cushion) * vn * m  # horizontal normal impulse wanted
+    # Horizontal normal impulse wanted; the restitution falls with the impact speed.
+    target = -(1.0 + params.e_cushion_at(-vn)) * vn * m
     p = target / ct
     fx = fy = fz = 0.0
     if slip > 0.0 and params.mu_cushion > 0.0:

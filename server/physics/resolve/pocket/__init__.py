@@ -1,6 +1,9 @@
-"""Pocket models: what happens when a ball's centre enters a pocket's hole circle.
+"""Pocket models: what happens when a ball's centre passes a pocket's slate edge.
 
-A model is ``f(ball, pocket, params) -> bool``: True when the ball drops.
+A model is ``f(ball, pocket, params) -> seconds``: how long the ball falls before it has
+dropped too far to come back onto the slate (0: it is pocketed at once). While it falls
+the engine moves it freely over the hole, where it can still meet the jaw facings and the
+pocket's back, and a ball whose centre comes back over the slate edge in time rattles out.
 """
 
 from __future__ import annotations
@@ -9,14 +12,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from server.physics.resolve import BallState
-from server.physics.resolve.pocket import drop
+from server.physics.resolve.pocket import drop, fall
 
 if TYPE_CHECKING:
     from server.physics.params import Params
     from server.physics.table import Pocket
 
-PocketModel = Callable[[BallState, "Pocket", "Params"], bool]
+PocketModel = Callable[[BallState, "Pocket", "Params"], float]
 
 MODELS: dict[str, PocketModel] = {
     "drop": drop.falls,
+    "fall": fall.falls,
 }

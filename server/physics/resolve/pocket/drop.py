@@ -1,4 +1,4 @@
-"""A ball whose centre passes the edge of the slate (the hole circle) drops.
+"""A ball whose centre passes the edge of the slate (the hole circle) drops at once.
 
 The hole circle sits a shelf depth behind the mouth line, so the point of no return is
 where the ball's centre leaves the slate. Rattles come from the jaws before that: their
@@ -16,6 +16,6 @@ if TYPE_CHECKING:
     from server.physics.table import Pocket
 
 
-def falls(ball: BallState, pocket: Pocket, params: Params) -> bool:
+def falls(ball: BallState, pocket: Pocket, params: Params) -> float:
     del ball, pocket, params
-    return True
+    return 0.0

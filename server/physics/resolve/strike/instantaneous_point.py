@@ -10,7 +10,13 @@ In the shot frame (x along the aim, y to the left, z up) this gives
 a level cue reproduces the textbook ω_y = 5·height·v/(2R) (natural roll at height 0.4) and
 ω_z = 5·side·v/(2R); an elevated cue with side spin tilts the spin axis, so the contact
 point slides sideways and the ball curves toward the side of the english (swerve, massé).
-Squirt is not modelled.
+
+Squirt (Alciatore, TP A.31): the cue's tip is pushed aside with the ball, so the impulse
+is not along the cue and the ball leaves at the angle α off the aim, away from the side
+of the english: tan α = (5/2)(b/R)·√(1 − (b/R)²) / (1 + m_ball/m_end + (5/2)(1 − (b/R)²))
+with b = |side|·R and m_ball/m_end the shaft's ratio (``CUES``). It does not depend on
+speed. The spin is the one the tip's offset gives (the small change of the impulse's
+moment arm is neglected).
 """
 
 from __future__ import annotations
@@ -19,10 +25,20 @@ import math
 from typing import TYPE_CHECKING
 
 from server.physics.resolve import Velocity
+from server.physics.shot import CUES
 
 if TYPE_CHECKING:
     from server.physics.params import Params
     from server.physics.shot import Shot
+
+
+def squirt_angle(side: float, end_mass_ratio: float) -> float:
+    """Squirt in radians for a tip offset ``side`` (ball radii); positive to the left."""
+    b = min(abs(side), 0.999)
+    root = 1.0 - b * b
+    alpha = math.atan(2.5 * b * math.sqrt(root) / (1.0 + end_mass_ratio + 2.5 * root))
+    # Right english (side > 0) pushes the ball to the left: counter-clockwise.
+    return alpha if side > 0.0 else -alpha
 
 
 def strike(shot: Shot, params: Params) -> Velocity:
@@ -36,9 +52,10 @@ def strike(shot: Shot, params: Params) -> Velocity:
     wz = k * side
     a = math.radians(shot.angle)
     c, s = math.cos(a), math.sin(a)
+    heading = a + squirt_angle(side, CUES[shot.cue])
     return (
-        v * c,
-        v * s,
+        v * math.cos(heading),
+        v * math.sin(heading),
         w_forward_axis * c - w_left_axis * s,
         w_forward_axis * s + w_left_axis * c,
         wz,
