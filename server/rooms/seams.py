@@ -19,7 +19,6 @@ that will decide, the room `member.bind(room)` when it holds the member, and
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -144,11 +143,19 @@ class Request:
     message: m.ClientMessage
 
 
+class Completion(Protocol):
+    """Something to resolve once a command is carried out (an `asyncio.Future[None]`)."""
+
+    def done(self) -> bool: ...
+
+    def set_result(self, result: None, /) -> None: ...
+
+
 @dataclass(frozen=True)
 class Shutdown:
     """The process is stopping: save, close every member, then resolve `done`."""
 
-    done: asyncio.Future[None]
+    done: Completion
 
 
 @dataclass(frozen=True)

@@ -15,37 +15,13 @@ import multiprocessing
 import time
 from collections.abc import Mapping
 
-import msgspec
-
 from protocol.trajectory import encode_tracks
 from server import physics
+from server.rooms.shots import Point, SimResult
 
-Point = tuple[float, float]
+__all__ = ["PhysicsPool", "SimResult", "run_shot"]
 
 log = logging.getLogger(__name__)
-
-
-class SimResult(msgspec.Struct, frozen=True):
-    """What the room needs from one simulated shot (small, cheap to pickle)."""
-
-    final: dict[int, Point | None]
-    first: int | None
-    rails: tuple[int, ...]
-    pocketed: tuple[int, ...]
-    off_table: tuple[int, ...]
-    traj: bytes
-    duration: float
-    miscue: bool
-    #: For a lag (O6): the ball's distance from the head rail, None if the lag is lost.
-    lag_distance: float | None
-    #: Wall time the worker spent, seconds.
-    cpu_seconds: float
-
-    @property
-    def report(self) -> physics.ShotFacts:
-        return physics.ShotFacts(
-            first=self.first, rails=self.rails, pocketed=self.pocketed, off_table=self.off_table
-        )
 
 
 def run_shot(

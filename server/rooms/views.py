@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from protocol import messages as m
-from server.rooms.simulation import SimResult
+from server.rooms.shots import SimResult
 from server.rooms.table import Table, player_seat
 from server.rules import Verdict
 
