@@ -18,8 +18,14 @@ from websockets.asyncio.server import serve
 from server.cluster.cooldowns import SharedCooldowns
 from server.cluster.node import ClusterNode
 from server.edge.gateway import Gateway
+from server.edge.handshakes import (
+    Door,
+    descriptor_limit,
+    quiet_accept_errors,
+    raise_descriptor_limit,
+)
 from server.edge.http import HttpRoutes
-from server.edge.limits import LIMIT_KINDS, serve_options
+from server.edge.limits import LIMIT_KINDS, parse_networks, serve_options
 from server.edge.sessions import Sessions
 from server.ops.config import Config
 from server.ops.metrics import Metrics
@@ -48,6 +54,13 @@ class GameServer:
         self.lobby = Lobby(config, self.store, self.pool, self.metrics, self.peers)
         sessions = Sessions(config.secret, config.token_ttl)
         self.gateway = Gateway(self.lobby, sessions, self.metrics, config.limits)
+        #: Every TCP connection passes it first: what it may cost before its request is known.
+        self.door = Door(
+            config.limits,
+            parse_networks(config.limits.trusted_proxies),
+            self.metrics,
+            descriptor_limit(),
+        )
         self.cooldowns: SharedCooldowns | None = None
         if self.cluster is not None:
             self.cooldowns = SharedCooldowns(
@@ -84,15 +97,19 @@ class GameServer:
         await self.peers.start()
         if self.cooldowns is not None:
             await self.cooldowns.start()
+        loop = asyncio.get_running_loop()
+        quiet_accept_errors(loop, self.door)
         self._ws = await serve(
             self.gateway.handle,
             self.config.host,
             self.config.port,
-            # Origin and connections per address are checked before any handshake.
-            process_request=self.gateway.guard.chain(self.routes.process_request),
+            # The door holds every connection from its first byte (head size and time,
+            # unfinished heads per address and in all, the connection cap); origin and
+            # connections per address are checked on the request, before any handshake.
+            process_request=self.door.chain(self.gateway.guard.chain(self.routes.process_request)),
+            create_connection=self.door.connection_class(),
             **serve_options(self.config.limits),
         )
-        loop = asyncio.get_running_loop()
         self._lag_task = loop.create_task(self.metrics.watch_loop_lag())
         self._health_task = loop.create_task(monitor_health(self.store), name="store health")
         self.ready = True
@@ -139,6 +156,8 @@ def _cluster_node(config: Config, store: Store, metrics: Metrics) -> ClusterNode
 
 async def run(config: Config) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully."""
+    descriptors = raise_descriptor_limit()
+    log.info("descriptor limit: %s", descriptors if descriptors is not None else "none")
     server = GameServer(config)
     await server.start()
     print(f"ninepool server ready: open {server.url}", flush=True)

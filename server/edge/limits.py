@@ -60,6 +60,13 @@ SLOW_CLOSE = "slow_close"  # replies piled up past the hard cap (closed 1008)
 INVITE_GUESSES = "invite_guesses"  # a join after too many wrong invite codes (rate_limited)
 HANDSHAKE_RATE = "handshake_rate"  # an address opening connections too fast (429)
 ABUSE_COOLDOWN = "abuse_cooldown"  # a handshake from an address closed for abuse lately (429)
+# Before any request is known (server/edge/handshakes.py):
+HEADER_SIZE = "header_size"  # a request head over --max-header-bytes (431)
+HEADER_TIMEOUT = "header_timeout"  # a request head not complete in --header-timeout (408)
+PENDING_ADDRESS = "pending_address"  # an address with --pending-per-address heads unfinished (429)
+PENDING_EVICTED = "pending_evicted"  # the oldest unfinished head, closed for a new connection
+CONNECTION_CAP = "connection_cap"  # a connection past --max-connections (503)
+DESCRIPTORS = "descriptors"  # accept() found no file descriptor left (logged once a minute)
 
 LIMIT_KINDS = (
     FRAME_SIZE,
@@ -79,6 +86,12 @@ LIMIT_KINDS = (
     INVITE_GUESSES,
     HANDSHAKE_RATE,
     ABUSE_COOLDOWN,
+    HEADER_SIZE,
+    HEADER_TIMEOUT,
+    PENDING_ADDRESS,
+    PENDING_EVICTED,
+    CONNECTION_CAP,
+    DESCRIPTORS,
 )
 
 #: The longest abuse cooldown, as a multiple of `Limits.abuse_cooldown` (the 5th offence
@@ -134,6 +147,24 @@ class Limits:
     allow_no_origin: bool = False
     #: Seconds for the TCP + WebSocket opening handshake.
     open_timeout: float = 10.0
+    #: Bytes a request head (request line and headers) may take. Per-address limits can
+    #: only run on a complete request, and websockets alone reads up to 128 lines of 8 KiB
+    #: (1 MiB) per connection before it gives up: 600 such connections held 1 GB.
+    max_header_bytes: int = 16 * 1024
+    #: Seconds from the TCP accept to a complete request head (a slowloris sends it a byte
+    #: at a time); `open_timeout` still bounds the whole handshake.
+    header_timeout: float = 5.0
+    #: Connections whose request head is not complete yet, in all and per TCP peer (a
+    #: trusted proxy is counted in all only). Past the first the oldest is closed to make
+    #: room (a real browser's head arrives in one round trip, so the oldest is a slowloris);
+    #: past the second the new connection gets 429.
+    pending_handshakes: int = 512
+    pending_per_address: int = 32
+    #: TCP connections at once (pending, HTTP and WebSocket). The process also keeps it
+    #: below its descriptor limit, less a reserve for its own files and for health probes,
+    #: so accept() never runs out of descriptors; past it a connection may still ask
+    #: /healthz and /readyz, and anything else gets 503.
+    max_connections: int = 16384
     #: Seconds from the handshake to an accepted `hello`.
     hello_timeout: float = 10.0
     #: Keepalive: a ping every `ping_interval` seconds, closed without a pong within
@@ -192,6 +223,8 @@ class Limits:
                 f"seconds (a repeat offender waits {COOLDOWN_MAX_FACTOR} times as long, at "
                 "most a day)"
             )
+        if self.max_header_bytes < 1024:
+            out.append("max_header_bytes must be at least 1024 (a browser's handshake)")
         if self.send_buffer < 4096:
             out.append("send_buffer must be at least 4096 bytes")
         try:
@@ -218,6 +251,10 @@ _NOT_NEGATIVE = (
     "handshake_burst",
     "abuse_cooldown",
     "open_timeout",
+    "header_timeout",
+    "pending_handshakes",
+    "pending_per_address",
+    "max_connections",
     "hello_timeout",
     "ping_interval",
     "ping_timeout",
@@ -357,6 +394,12 @@ def _ip(text: str) -> IPAddress | None:
 
 def _trusted(address: IPAddress, trusted: Sequence[IPNetwork]) -> bool:
     return any(address.version == net.version and address in net for net in trusted)
+
+
+def is_trusted(peer: str, trusted: Sequence[IPNetwork]) -> bool:
+    """Whether the TCP peer `peer` is one of the trusted proxies."""
+    address = _ip(peer)
+    return address is not None and _trusted(address, trusted)
 
 
 def client_address(

@@ -362,6 +362,46 @@ SECTIONS: tuple[Section, ...] = (
             ),
             Setting(
                 Limits,
+                "max_header_bytes",
+                WHOLE,
+                "bytes a request head (request line and headers) may take, else HTTP **431**",
+                at_least(1024),
+            ),
+            Setting(
+                Limits,
+                "header_timeout",
+                NUMBER,
+                "seconds from the TCP accept to a complete request head, else HTTP **408** "
+                "(slowloris; `0`: only `--open-timeout`)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Limits,
+                "pending_handshakes",
+                WHOLE,
+                "connections whose request head is not complete yet, in all; past it the "
+                "oldest is closed (**408**) to make room",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Limits,
+                "pending_per_address",
+                WHOLE,
+                "connections whose request head is not complete yet, per TCP peer (IPv6: "
+                "per /64; trusted proxies apart); more get HTTP **429**",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Limits,
+                "max_connections",
+                WHOLE,
+                "TCP connections at once, kept below the descriptor limit (raised to its hard "
+                "limit at start) less 64; past it only `/healthz` and `/readyz` are answered, "
+                "anything else gets HTTP **503**",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Limits,
                 "hello_timeout",
                 NUMBER,
                 "seconds from the handshake to an accepted `hello`, else **1008** (`0`: none)",

@@ -49,6 +49,11 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--handshake-burst", "NINEPOOL_HANDSHAKE_BURST", 30),
     ("--abuse-cooldown", "NINEPOOL_ABUSE_COOLDOWN", 30.0),
     ("--open-timeout", "NINEPOOL_OPEN_TIMEOUT", 10.0),
+    ("--max-header-bytes", "NINEPOOL_MAX_HEADER_BYTES", 16_384),
+    ("--header-timeout", "NINEPOOL_HEADER_TIMEOUT", 5.0),
+    ("--pending-handshakes", "NINEPOOL_PENDING_HANDSHAKES", 512),
+    ("--pending-per-address", "NINEPOOL_PENDING_PER_ADDRESS", 32),
+    ("--max-connections", "NINEPOOL_MAX_CONNECTIONS", 16_384),
     ("--hello-timeout", "NINEPOOL_HELLO_TIMEOUT", 10.0),
     ("--ping-interval", "NINEPOOL_PING_INTERVAL", 20.0),
     ("--ping-timeout", "NINEPOOL_PING_TIMEOUT", 20.0),
@@ -95,6 +100,11 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--handshake-burst": ("1", 1, "9", 9),
     "--abuse-cooldown": ("0", 0.0, "60", 60.0),
     "--open-timeout": ("0", 0.0, "5", 5.0),
+    "--max-header-bytes": ("1024", 1024, "65536", 65536),
+    "--header-timeout": ("0", 0.0, "1.5", 1.5),
+    "--pending-handshakes": ("0", 0, "9", 9),
+    "--pending-per-address": ("0", 0, "9", 9),
+    "--max-connections": ("0", 0, "100", 100),
     "--hello-timeout": ("0", 0.0, "5", 5.0),
     "--ping-interval": ("0", 0.0, "5", 5.0),
     "--ping-timeout": ("0", 0.0, "5", 5.0),
@@ -154,7 +164,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 42
+    assert len(CONTRACT) == 55
 
 
 def test_the_declarations_are_the_contract() -> None:
