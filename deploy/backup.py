@@ -55,9 +55,10 @@ SECRET_FILE = "session-secret"
 SQLITE_FILE = "rooms.db"
 MANIFEST = "manifest.json"
 
-#: Keys of a room: the ones saved together, and the lease, which is not saved at all.
-ROOM_KEYS = ("state", "log", "epoch")
-_ROOM_KEY = re.compile(r"room:(?P<room>.+):(?P<kind>state|log|epoch|lease)")
+#: Keys of a room: the ones saved together (a live room's state and log, a retired room's
+#: archive, a damaged room's quarantine, and the epoch), and the lease, which is not saved.
+ROOM_KEYS = ("state", "log", "epoch", "archive", "quarantine")
+_ROOM_KEY = re.compile(r"room:(?P<room>.+):(?P<kind>state|log|epoch|lease|archive|quarantine)")
 #: Keys that describe running processes, not data: not backed up.
 _TRANSIENT = (re.compile(r"room:.+:lease"), re.compile(r"dir:nodes"), re.compile(r"dir:quick:.*"))
 _BATCH = 500
@@ -84,8 +85,11 @@ def _fsync_dir(path: Path) -> None:
 
 def _sqlite_counts(db: sqlite3.Connection) -> dict[str, int]:
     counts = {}
-    for table in ("rooms", "events", "fences"):
-        (counts[table],) = db.execute(f"SELECT count(*) FROM {table}").fetchone()
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    # archive and quarantine: schema 2 (a file of schema 1 has neither).
+    for table in ("rooms", "events", "fences", "archive", "quarantine"):
+        if table in tables:
+            (counts[table],) = db.execute(f"SELECT count(*) FROM {table}").fetchone()
     return counts
 
 

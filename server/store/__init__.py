@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 
-from server.store.base import FencedError, LogEntry, Store, StoreError
+from server.store.base import DamagedRoom, FencedError, LogEntry, Store, StoreError
 from server.store.memory import MemoryStore
 
 __all__ = [
+    "DamagedRoom",
     "FencedError",
     "LogEntry",
     "MemoryStore",
@@ -25,14 +28,23 @@ __all__ = [
     "open_store",
     "store_healthy",
     "store_ready",
+    "trim_forever",
 ]
+
+log = logging.getLogger(__name__)
+
+#: How often a server forgets the rooms retired longer ago than the retention.
+TRIM_INTERVAL = 3600.0
 
 SUPPORTED = "memory://, sqlite:///path/to/file.db, sqlite://relative/file.db, redis://host:port/db"
 
 
-def open_store(url: str) -> Store:
+def open_store(url: str, *, retention: float = 0.0) -> Store:
     """The store a URL names. Raises `StoreError` for an unknown scheme or an unusable
-    SQLite file (Redis is only reached at the first call, and retried while it is down)."""
+    SQLite file (Redis is only reached at the first call, and retried while it is down).
+
+    `retention`: seconds a retired room is kept for its replay (0: until deleted). Redis
+    expires its archives by itself; the other stores forget them in `trim_forever`."""
     scheme, separator, rest = url.partition("://")
     if not separator:
         scheme, rest = url, ""
@@ -47,7 +59,7 @@ def open_store(url: str) -> Store:
     if scheme in ("redis", "rediss", "unix") and rest:
         from server.store.redis import RedisStore
 
-        return RedisStore.from_url(url)
+        return RedisStore.from_url(url, retention=retention)
     raise StoreError(f"unsupported store {url!r}; supported: {SUPPORTED}")
 
 
@@ -73,4 +85,22 @@ async def monitor_health(store: Store, interval: float = 1.0) -> None:
     outage even while no room is writing. Run it as a task; cancel it at shutdown."""
     while True:
         await store_healthy(store)
+        await asyncio.sleep(interval)
+
+
+async def trim_forever(store: Store, retention: float, interval: float = TRIM_INTERVAL) -> None:
+    """Forget the rooms retired more than `retention` seconds ago, now and every
+    `interval` seconds, forever (a task; cancel it at shutdown). Not for Redis with a
+    retention: its archives expire by themselves, and walking every key hourly from
+    every node would cost Redis more than it saves."""
+    if retention <= 0 or getattr(store, "retention", 0) > 0:
+        return
+    while True:
+        try:
+            forgotten = await store.trim(time.time() - retention)
+        except StoreError as exc:
+            log.warning("trimming retired rooms failed: %s", exc)
+        else:
+            if forgotten:
+                log.info("forgot %d rooms retired over %g days ago", forgotten, retention / 86400)
         await asyncio.sleep(interval)

@@ -47,6 +47,19 @@ class FencedError(StoreError):
     """The save carried a stale fencing epoch: another owner has the room now."""
 
 
+class DamagedRoom(StoreError):
+    """What the store holds of a room cannot be what was written: a snapshot or log entry
+    that does not decode, a record behind its log, an archive whose checksum fails.
+
+    Raised instead of handing the bytes on, so that nobody serves (or runs) a room nobody
+    can read; `check` says which check failed and `where` which store (a file, a URL)."""
+
+    def __init__(self, room: str, check: str, where: str = "") -> None:
+        self.room, self.check, self.where = room, check, where
+        place = f" in {where}" if where else ""
+        super().__init__(f"room {room}{place} is damaged: {check}")
+
+
 class Store(abc.ABC):
     """Snapshots and event logs of rooms."""
 
@@ -69,20 +82,44 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def rooms(self) -> list[str]:
-        """Ids of every room with a snapshot, in no particular order."""
+        """Ids of every room with a live snapshot (not retired, not quarantined), in no
+        particular order: the rooms a restart may have to bring back."""
 
     @abc.abstractmethod
     async def log(self, room: str, after: int = 0) -> list[LogEntry]:
         """The room's log entries with `seq > after`, in order (empty for an unknown room)."""
 
+    async def log_page(self, room: str, after: int, limit: int) -> list[LogEntry]:
+        """At most `limit` of the room's log entries with `seq > after`, in order: how a
+        replay reads a long log, a page at a time. This default reads the whole log and
+        keeps a page; a store overrides it to read no more than the page."""
+        return (await self.log(room, after))[: max(0, limit)]
+
     @abc.abstractmethod
     async def delete(self, room: str) -> None:
         """Forget the room: snapshot and log. Deleting an unknown room is not an error."""
 
-    async def retire(self, room: str) -> None:  # noqa: B027 - optional hook
-        """The room has closed for good and is kept only for its replay. A store may
-        forget retired rooms by its own retention policy (the in-memory store keeps a
-        bounded number for a bounded time); the disk stores keep them."""
+    @abc.abstractmethod
+    async def retire(self, room: str) -> None:
+        """The room has closed for good and is kept only for its replay: it leaves
+        `rooms()`, `load` and `log` still answer, and no save is taken for it any more.
+        The disk stores pack snapshot and log into one compressed archive and drop the
+        live structures; each store forgets retired rooms by its retention (`trim`)."""
+
+    @abc.abstractmethod
+    async def trim(self, retired_before: float) -> int:
+        """Forget the rooms retired before `retired_before` (wall-clock seconds, as
+        `time.time()`): snapshot, log and all. Returns how many were forgotten."""
+
+    @abc.abstractmethod
+    async def quarantine(self, room: str, reason: str) -> None:
+        """Move a damaged room aside: it leaves `rooms()`, `load` and `log` no longer
+        answer for it, and its bytes are kept as they were (with `reason`) for whoever
+        investigates. An unknown room is not an error."""
+
+    @abc.abstractmethod
+    async def quarantined(self, room: str) -> str | None:
+        """Why the room was quarantined, or None if it was not."""
 
     async def close(self) -> None:  # noqa: B027 - optional hook, most stores need nothing
         """Release connections or files; the store is not used afterwards."""

@@ -27,6 +27,7 @@ class MemoryStore(Store):
         keep_retired: int = DEFAULT_KEEP_RETIRED,
         retired_max_age: float = DEFAULT_RETIRED_MAX_AGE,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         if keep_retired < 0 or not retired_max_age >= 0:
             raise ValueError("keep_retired and retired_max_age must be 0 or more")
@@ -38,8 +39,11 @@ class MemoryStore(Store):
         self._keep_retired = keep_retired
         self._retired_max_age = retired_max_age
         self._clock = clock
-        #: Retired rooms, oldest first, with when they retired.
-        self._retired: OrderedDict[str, float] = OrderedDict()
+        self._wall = wall
+        #: Retired rooms, oldest first, with when they retired (`clock`, then `wall`).
+        self._retired: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        #: Quarantined rooms: why, and their bytes as they were.
+        self._quarantined: dict[str, tuple[str, bytes | None, list[LogEntry]]] = {}
 
     async def save(
         self,
@@ -49,6 +53,10 @@ class MemoryStore(Store):
         *,
         fence: int | None = None,
     ) -> None:
+        if room in self._retired:
+            raise StoreError(f"room {room} is retired: its log is closed")
+        if room in self._quarantined:
+            raise StoreError(f"room {room} is quarantined: {self._quarantined[room][0]}")
         if fence is not None and fence < self._fences.get(room, fence):
             raise FencedError(f"room {room}: fence {fence} is stale ({self._fences[room]})")
         log = self._logs.setdefault(room, [])
@@ -70,7 +78,7 @@ class MemoryStore(Store):
 
     async def rooms(self) -> list[str]:
         self._prune()
-        return list(self._snapshots)
+        return [room for room in self._snapshots if room not in self._retired]
 
     async def log(self, room: str, after: int = 0) -> list[LogEntry]:
         self._prune()
@@ -85,8 +93,25 @@ class MemoryStore(Store):
         if room not in self._snapshots:
             return
         self._retired.pop(room, None)
-        self._retired[room] = self._clock()
+        self._retired[room] = (self._clock(), self._wall())
         self._prune()
+
+    async def trim(self, retired_before: float) -> int:
+        old = [room for room, (_, wall) in self._retired.items() if wall < retired_before]
+        for room in old:
+            await self.delete(room)
+        return len(old)
+
+    async def quarantine(self, room: str, reason: str) -> None:
+        if room not in self._snapshots and room not in self._logs:
+            return
+        snapshot = self._snapshots.pop(room, None)
+        self._quarantined[room] = (reason, snapshot, self._logs.pop(room, []))
+        self._retired.pop(room, None)
+
+    async def quarantined(self, room: str) -> str | None:
+        held = self._quarantined.get(room)
+        return None if held is None else held[0]
 
     @property
     def retired(self) -> list[str]:
@@ -97,7 +122,7 @@ class MemoryStore(Store):
     def _prune(self) -> None:
         cutoff = self._clock() - self._retired_max_age
         while self._retired:
-            room, since = next(iter(self._retired.items()))
+            room, (since, _) = next(iter(self._retired.items()))
             if len(self._retired) <= self._keep_retired and since > cutoff:
                 break
             del self._retired[room]

@@ -2,15 +2,23 @@
 
 Layout (every key under an optional `prefix`; see `RedisKeys`):
 
-- `room:<id>:state`  hash   `snapshot` (bytes), `seq` (last log seq), `fence` (last epoch)
-- `room:<id>:log`    stream one entry per log entry, id `<seq>-1`, field `d` = the data
-- `room:<id>:epoch`  int    fencing epoch, INCR'd by every new lease (`server.cluster`)
-- `room:<id>:lease`  string `<epoch>:<node>`, with the lease's expiry
-- `rooms`            set    ids of the rooms that have a snapshot
+- `room:<id>:state`   hash   `snapshot` (bytes), `seq` (last log seq), `fence` (last epoch)
+- `room:<id>:log`     stream one entry per log entry, id `<seq>-1`, field `d` = the data
+- `room:<id>:epoch`   int    fencing epoch, INCR'd by every new lease (`server.cluster`)
+- `room:<id>:lease`   string `<epoch>:<node>`, with the lease's expiry
+- `room:<id>:archive` string a retired room: when (8 bytes, ms) + snapshot and log packed
+                             (`server.store.archive`), expiring after the retention
+- `room:<id>:quarantine` hash a damaged room moved aside: `reason`, `at`, `data`
+- `rooms`             set    ids of the rooms with a live snapshot
+
+With `tagged=True` (Redis Cluster) a room's keys are `room:{<id>}:…`, so that they share
+a hash slot, and there is no `rooms` set: a set every save writes would sit in one slot.
 
 `save` is one Lua script (EVALSHA): it checks the fence against the room's epoch and the
 seq order, then appends and replaces; Redis runs a script alone, so readers see all of
-it or none, and a stale owner can never write.
+it or none, and a stale owner can never write. `retire` packs the room in this process
+(compression is no work for Redis's one thread) and swaps it in with a script that first
+checks that nothing was saved meanwhile.
 
 Redis may go away (restart, failover, network). A write that fails on the connection is
 retried with backoff until Redis answers again; the caller keeps awaiting and nothing is
@@ -23,8 +31,12 @@ Redis is unreachable (for `/readyz`).
 from __future__ import annotations
 
 import asyncio
+import functools
+import hashlib
 import logging
 import random
+import struct
+import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -33,8 +45,11 @@ import redis.asyncio as aioredis
 from redis import exceptions as redis_errors
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.commands.core import AsyncScript
 
+from server.store import archive
 from server.store.base import FencedError, LogEntry, Store, StoreError
+from server.store.redis_scripts import DELETE, EPOCH_KEPT_MS, QUARANTINE, RETIRE, SAVE
 from server.store.validate import check_after, check_room, check_save
 
 log = logging.getLogger(__name__)
@@ -48,25 +63,53 @@ _LOG_PAGE = 512
 
 @dataclass(frozen=True)
 class RedisKeys:
-    """Every key and channel name the store, the leases and the bus use, in one place."""
+    """Every key and channel name the store, the leases and the bus use, in one place.
+
+    `tagged`: the layout for Redis Cluster, each room's keys hash-tagged (`room:{<id>}:…`)
+    into one slot, so its scripts may touch them all; no global `rooms` set."""
 
     prefix: str = ""
+    tagged: bool = False
+
+    def _room(self, room: str) -> str:
+        return f"{self.prefix}room:{{{room}}}" if self.tagged else f"{self.prefix}room:{room}"
 
     def state(self, room: str) -> str:
-        return f"{self.prefix}room:{room}:state"
+        return f"{self._room(room)}:state"
 
     def log(self, room: str) -> str:
-        return f"{self.prefix}room:{room}:log"
+        return f"{self._room(room)}:log"
 
     def epoch(self, room: str) -> str:
-        return f"{self.prefix}room:{room}:epoch"
+        return f"{self._room(room)}:epoch"
 
     def lease(self, room: str) -> str:
-        return f"{self.prefix}room:{room}:lease"
+        return f"{self._room(room)}:lease"
+
+    def archive(self, room: str) -> str:
+        return f"{self._room(room)}:archive"
+
+    def quarantine(self, room: str) -> str:
+        return f"{self._room(room)}:quarantine"
+
+    def pattern(self, kind: str) -> str:
+        """A SCAN pattern for one kind of room key (`state`, `archive`, …)."""
+        return f"{_glob_escape(self.prefix)}room:*:{kind}"
+
+    def room_of(self, key: str, kind: str) -> str | None:
+        """The room id in a key of `kind`, in either layout (None: not such a key)."""
+        body = key.removeprefix(self.prefix) if key.startswith(self.prefix) else None
+        if body is None or not body.startswith("room:") or not body.endswith(f":{kind}"):
+            return None
+        room = body[len("room:") : -len(kind) - 1]
+        if room.startswith("{") and room.endswith("}"):
+            room = room[1:-1]
+        return room or None
 
     @property
-    def rooms(self) -> str:
-        return f"{self.prefix}rooms"
+    def rooms(self) -> str | None:
+        """The set of rooms with a live snapshot (None in the tagged layout)."""
+        return None if self.tagged else f"{self.prefix}rooms"
 
     def room_channel(self, room: str) -> str:
         """Where the owner publishes the room's events for every node with clients in it."""
@@ -183,62 +226,10 @@ async def retrying(
         return result
 
 
-# KEYS: state, log, epoch, rooms.  ARGV: room, snapshot, fence ('' = unfenced),
-# retrying ('1' after a lost reply), then seq and data of each entry.
-_SAVE = """
-local state, stream, epoch_key, rooms = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local room, snapshot, fence, retrying = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-if fence ~= '' then
-  local epoch = redis.call('GET', epoch_key)
-  if not epoch then
-    return redis.error_reply('FENCED room ' .. room .. ': fence ' .. fence ..
-      ' but the room has no owner epoch')
-  end
-  if tonumber(epoch) ~= tonumber(fence) then
-    return redis.error_reply('FENCED room ' .. room .. ': fence ' .. fence ..
-      ' is stale, the room is at epoch ' .. epoch)
-  end
-end
-local last = tonumber(redis.call('HGET', state, 'seq') or '-1')
-if #ARGV > 4 and tonumber(ARGV[5]) <= last then
-  if retrying == '1' and redis.call('HGET', state, 'snapshot') == snapshot then
-    local same = true
-    for i = 5, #ARGV, 2 do
-      local id = ARGV[i] .. '-1'
-      local found = redis.call('XRANGE', stream, id, id)
-      if #found ~= 1 or found[1][2][2] ~= ARGV[i + 1] then
-        same = false
-        break
-      end
-    end
-    if same then
-      return 'APPLIED'
-    end
-  end
-  return redis.error_reply('SEQ room ' .. room .. ': log entry ' .. ARGV[5] ..
-    ' does not follow ' .. last)
-end
-for i = 5, #ARGV, 2 do
-  redis.call('XADD', stream, ARGV[i] .. '-1', 'd', ARGV[i + 1])
-end
-redis.call('HSET', state, 'snapshot', snapshot)
-if #ARGV > 4 then
-  redis.call('HSET', state, 'seq', ARGV[#ARGV - 1])
-end
-if fence ~= '' then
-  redis.call('HSET', state, 'fence', fence)
-end
-redis.call('SADD', rooms, room)
-return 'OK'
-"""
-
-# KEYS: state, log, rooms.  ARGV: room.  The epoch and the lease stay: they belong to
-# the room's ownership, and a stale owner must stay fenced out of a deleted room.
-_DELETE = """
-redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('SREM', KEYS[3], ARGV[1])
-return 'OK'
-"""
+#: An archive's value starts with its retirement time, milliseconds, big-endian.
+_AT = struct.Struct(">Q")
+#: Keys read or deleted per round trip when a command walks the whole database.
+_SCAN_BATCH = 500
 
 
 class RedisStore(Store):
@@ -249,23 +240,50 @@ class RedisStore(Store):
         client: aioredis.Redis,
         *,
         prefix: str = "",
+        tagged: bool = False,
+        retention: float = 0.0,
         backoff: Backoff = WRITE_BACKOFF,
         read_deadline: float = 10.0,
         owns_client: bool = True,
     ) -> None:
+        """`retention`: seconds a retired room's archive is kept (Redis expires it by
+        itself); 0 keeps it until `trim` or the cleanup command removes it."""
+        if not retention >= 0:
+            raise ValueError(f"retention must be 0 or more, not {retention}")
         self.client = client
-        self.keys = RedisKeys(prefix)
+        self.keys = RedisKeys(prefix, tagged)
+        self.retention = retention
         self._backoff = backoff
         self._read_deadline = read_deadline
         self._owns_client = owns_client
-        self._save_script = client.register_script(_SAVE)
-        self._delete_script = client.register_script(_DELETE)
+        self._save_script = client.register_script(SAVE)
+        self._delete_script = client.register_script(DELETE)
+        self._retire_script = client.register_script(RETIRE)
+        self._quarantine_script = client.register_script(QUARANTINE)
         self._healthy = True
         self._closed = False
+        #: Save attempts after a failed one (`ninepool_store_save_retries_total`).
+        self.save_retries = 0
 
     @classmethod
-    def from_url(cls, url: str, *, prefix: str = "", read_deadline: float = 10.0) -> RedisStore:
-        return cls(connect(url), prefix=prefix, read_deadline=read_deadline)
+    def from_url(
+        cls, url: str, *, prefix: str = "", read_deadline: float = 10.0, retention: float = 0.0
+    ) -> RedisStore:
+        return cls(connect(url), prefix=prefix, read_deadline=read_deadline, retention=retention)
+
+    @property
+    def where(self) -> str:
+        """This store, for messages: Redis's address (never its password) and the prefix."""
+        kwargs = self.client.connection_pool.connection_kwargs
+        place = kwargs.get("path") or f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}"
+        return f"redis {place} db {kwargs.get('db', 0)}" + (
+            f" prefix {self.keys.prefix!r}" if self.keys.prefix else ""
+        )
+
+    def _room_keys(self, room: str, *kinds: str) -> list[str]:
+        """The keys of `room` of these kinds, then the `rooms` set if the layout has one."""
+        keys = [getattr(self.keys, kind)(room) for kind in kinds]
+        return keys if self.keys.rooms is None else [*keys, self.keys.rooms]
 
     @property
     def healthy(self) -> bool:
@@ -295,7 +313,7 @@ class RedisStore(Store):
         fence: int | None = None,
     ) -> None:
         room, snapshot, checked, fence = check_save(room, snapshot, entries, fence)
-        keys = [self.keys.state(room), self.keys.log(room), self.keys.epoch(room), self.keys.rooms]
+        keys = self._room_keys(room, "state", "log", "epoch", "archive", "quarantine")
         head: list[str | bytes] = [room, snapshot, "" if fence is None else str(fence)]
         tail: list[str | bytes] = []
         for entry in checked:
@@ -304,6 +322,7 @@ class RedisStore(Store):
         async def attempt(number: int) -> Any:
             # After a failed attempt its reply may be all that was lost: say so, so that
             # finding these very entries already stored counts as success.
+            self.save_retries += 1 if number else 0
             return await self._save_script(keys=keys, args=[*head, "1" if number else "0", *tail])
 
         try:
@@ -321,10 +340,16 @@ class RedisStore(Store):
         room = check_room(room)
         key = self.keys.state(room)
         data = await self._read(lambda _: self.client.hget(key, "snapshot"), f"load of {room}")
-        return None if data is None else _bytes(data)
+        if data is not None:
+            return _bytes(data)
+        packed = await self._archived(room)
+        return None if packed is None else packed[0]
 
     async def rooms(self) -> list[str]:
-        members = await self._read(lambda _: self.client.smembers(self.keys.rooms), "rooms")
+        index = self.keys.rooms
+        if index is None:
+            return sorted(await self._scan_rooms("state"))
+        members = await self._read(lambda _: self.client.smembers(index), "rooms")
         return sorted(_text(member) for member in members)
 
     async def log(self, room: str, after: int = 0) -> list[LogEntry]:
@@ -336,20 +361,175 @@ class RedisStore(Store):
             page = await self._read(_LogPage(self.client, key, start), f"log of {room}")
             entries += page
             if len(page) < _LOG_PAGE:
-                return entries
+                break
             start = f"({page[-1].seq}{_ID_SUFFIX}"
+        if entries:
+            return entries
+        packed = await self._archived(room)
+        return [] if packed is None else archive.after(packed[1], after)
+
+    async def log_page(self, room: str, after: int, limit: int) -> list[LogEntry]:
+        room, after, limit = check_room(room), check_after(after), max(0, limit)
+        start = "-" if after < 0 else f"{after + 1}-0"
+        page = _LogPage(self.client, self.keys.log(room), start, min(limit, _LOG_PAGE))
+        entries = await self._read(page, f"log of {room}") if limit else []
+        if entries or not limit:
+            return entries
+        return await super().log_page(room, after, limit)  # archived, or nothing more
 
     async def delete(self, room: str) -> None:
         room = check_room(room)
-        keys = [self.keys.state(room), self.keys.log(room), self.keys.rooms]
+        keys = self._room_keys(room, "state", "log", "archive", "epoch")
         try:
             await self._retry(
-                lambda _: self._delete_script(keys=keys, args=[room]),
+                lambda _: self._delete_script(keys=keys, args=[room, EPOCH_KEPT_MS]),
                 f"delete of room {room}",
                 deadline=None,
             )
         except redis_errors.RedisError as exc:
             raise StoreError(f"delete of room {room}: {exc}") from exc
+
+    async def retire(self, room: str) -> None:
+        """Read the room, pack it (in a thread), swap the archive in: one value instead of
+        a hash and a stream of hundreds of entries. The archive expires by itself after
+        `retention`; the epoch a day after (`EPOCH_KEPT_MS`)."""
+        room = check_room(room)
+        keys = self._room_keys(room, "state", "log", "epoch", "archive")
+        while True:
+            read = await self._read(_StateRead(self.client, keys[0]), f"retire of {room}")
+            if read is None:
+                return  # unknown, or retired already
+            snapshot, seq = read
+            entries = await self.log(room, after=-1)
+            data = await asyncio.to_thread(_archive_value, snapshot, entries)
+            digest = hashlib.sha1(snapshot, usedforsecurity=False).hexdigest()
+            args: list[str | bytes | int] = [room, digest, seq, data]
+            args += [int(self.retention * 1000), EPOCH_KEPT_MS]
+            try:
+                reply = await self._retry(
+                    functools.partial(_run_script, self._retire_script, keys, args),
+                    f"retire of room {room}",
+                    deadline=None,
+                )
+            except redis_errors.RedisError as exc:
+                raise StoreError(f"retire of room {room}: {exc}") from exc
+            if reply != b"CHANGED":
+                return
+
+    async def trim(self, retired_before: float) -> int:
+        """Delete the archives retired before `retired_before`. Walks every archive key
+        (SCAN): for the cleanup command and retention changes, since Redis expires the
+        archives made with a retention by itself."""
+        cutoff = int(retired_before * 1000)
+        removed = 0
+        for batch in await self._scan_batches(self.keys.pattern("archive")):
+            pipe = self.client.pipeline(transaction=False)
+            for key in batch:
+                pipe.getrange(key, 0, _AT.size - 1)
+            stamps = await pipe.execute()
+            old = [
+                key
+                for key, stamp in zip(batch, stamps, strict=True)
+                if len(stamp) == _AT.size and _AT.unpack(stamp)[0] < cutoff
+            ]
+            if old:
+                pipe = self.client.pipeline(transaction=False)
+                for key in old:  # one by one: in a Redis Cluster they lie in many slots
+                    pipe.unlink(key)
+                removed += sum(int(n) for n in await pipe.execute())
+        return removed
+
+    async def quarantine(self, room: str, reason: str) -> None:
+        room = check_room(room)
+        read = await self._read(_StateRead(self.client, self.keys.state(room)), "quarantine")
+        stored = await self._read(
+            lambda _: self.client.get(self.keys.archive(room)), f"quarantine of {room}"
+        )
+        if stored is not None:
+            form, data = "archive", _bytes(stored)
+        else:
+            entries = await self.log(room, after=-1)
+            if read is None and not entries:
+                return
+            form, data = "live", archive.pack_raw(b"" if read is None else read[0], entries)
+        keys = self._room_keys(room, "state", "log", "archive", "quarantine")
+        args: list[str | bytes | int] = [room, reason, int(time.time() * 1000), form, data]
+        try:
+            await self._retry(
+                lambda _: self._quarantine_script(keys=keys, args=args),
+                f"quarantine of room {room}",
+                deadline=None,
+            )
+        except redis_errors.RedisError as exc:
+            raise StoreError(f"quarantine of room {room}: {exc}") from exc
+
+    async def quarantined(self, room: str) -> str | None:
+        room = check_room(room)
+        key = self.keys.quarantine(room)
+        reason = await self._read(lambda _: self.client.hget(key, "reason"), "quarantined")
+        return None if reason is None else _text(reason)
+
+    async def archived(self) -> int:
+        """How many retired rooms are archived (walks the database: for reports)."""
+        return sum(len(batch) for batch in await self._scan_batches(self.keys.pattern("archive")))
+
+    async def expire_orphan_epochs(self) -> int:
+        """Give an expiry to every epoch key whose room has gone (no snapshot, no lease,
+        no archive): those of rooms closed before epochs expired with their rooms. Returns
+        how many. Walks the database (SCAN): for the cleanup command."""
+        fixed = 0
+        for batch in await self._scan_batches(self.keys.pattern("epoch")):
+            rooms = [self.keys.room_of(key, "epoch") for key in batch]
+            pipe = self.client.pipeline(transaction=False)
+            for key, room in zip(batch, rooms, strict=True):
+                pipe.pttl(key)
+                if room is not None:
+                    pipe.exists(self.keys.state(room))
+                    pipe.exists(self.keys.lease(room))
+                    pipe.exists(self.keys.archive(room))
+            replies = iter(await pipe.execute())
+            orphans = []
+            for key, room in zip(batch, rooms, strict=True):
+                ttl = int(next(replies))
+                found = [int(next(replies)) for _ in range(3)] if room is not None else [1]
+                alive = any(found)
+                if ttl == -1 and not alive:
+                    orphans.append(key)
+            if orphans:
+                pipe = self.client.pipeline(transaction=False)
+                for key in orphans:
+                    pipe.pexpire(key, EPOCH_KEPT_MS)
+                await pipe.execute()
+                fixed += len(orphans)
+        return fixed
+
+    async def _archived(self, room: str) -> tuple[bytes, list[LogEntry]] | None:
+        """A retired room's snapshot and log, from its archive (None: no archive)."""
+        key = self.keys.archive(room)
+        stored = await self._read(lambda _: self.client.get(key), f"archive of {room}")
+        if stored is None:
+            return None
+        data = _bytes(stored)
+        return await asyncio.to_thread(archive.unpack, data[_AT.size :], room, self.where)
+
+    async def _scan_batches(self, pattern: str) -> list[list[str]]:
+        """Every key matching `pattern`, in batches (SCAN: Redis is never blocked long)."""
+        batches: list[list[str]] = []
+        batch: list[str] = []
+        async for key in self.client.scan_iter(match=pattern, count=1000):
+            batch.append(_text(key))
+            if len(batch) >= _SCAN_BATCH:
+                batches.append(batch)
+                batch = []
+        if batch:
+            batches.append(batch)
+        return batches
+
+    async def _scan_rooms(self, kind: str) -> list[str]:
+        found = []
+        for batch in await self._scan_batches(self.keys.pattern(kind)):
+            found += [room for key in batch if (room := self.keys.room_of(key, kind))]
+        return found
 
     async def close(self) -> None:
         if self._closed:
@@ -386,14 +566,39 @@ class RedisStore(Store):
         self._healthy = healthy
 
 
+async def _run_script(
+    script: AsyncScript, keys: list[str], args: list[str | bytes | int], attempt: int
+) -> Any:
+    return await script(keys=keys, args=args)
+
+
+class _StateRead:
+    """A room's snapshot and last seq, in one round trip (None: the room has no state)."""
+
+    def __init__(self, client: aioredis.Redis, key: str) -> None:
+        self.client, self.key = client, key
+
+    async def __call__(self, attempt: int) -> tuple[bytes, str] | None:
+        snapshot, seq = await self.client.hmget(self.key, ["snapshot", "seq"])
+        if snapshot is None:
+            return None
+        return _bytes(snapshot), "" if seq is None else _text(seq)
+
+
+def _archive_value(snapshot: bytes, entries: Sequence[LogEntry]) -> bytes:
+    return _AT.pack(int(time.time() * 1000)) + archive.pack(snapshot, entries)
+
+
 class _LogPage:
     """One XRANGE page of a room's log, from `start` (a stream id bound) on."""
 
-    def __init__(self, client: aioredis.Redis, key: str, start: str) -> None:
-        self.client, self.key, self.start = client, key, start
+    def __init__(
+        self, client: aioredis.Redis, key: str, start: str, count: int = _LOG_PAGE
+    ) -> None:
+        self.client, self.key, self.start, self.count = client, key, start, count
 
     async def __call__(self, attempt: int) -> list[LogEntry]:
-        page = await self.client.xrange(self.key, self.start, "+", count=_LOG_PAGE)
+        page = await self.client.xrange(self.key, self.start, "+", count=self.count)
         entries = []
         for stream_id, fields in page or ():
             if stream_id is None or fields is None:
@@ -407,9 +612,14 @@ def _refusal(exc: redis_errors.ResponseError) -> StoreError:
     message = str(exc)
     if message.startswith("FENCED "):
         return FencedError(message.removeprefix("FENCED "))
-    if message.startswith("SEQ "):
-        return StoreError(message.removeprefix("SEQ "))
+    if message.startswith(("SEQ ", "CLOSED ")):
+        return StoreError(message.partition(" ")[2])
     return StoreError(f"redis refused the save: {message}")
+
+
+def _glob_escape(text: str) -> str:
+    """`text` as a literal in a SCAN pattern."""
+    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)
 
 
 def _text(value: bytes | str) -> str:

@@ -6,8 +6,14 @@ run one after another, which also makes every `save` a plain serial transaction.
 
 The file is opened in WAL mode (readers never wait for the writer, a crash mid-write
 leaves the last committed state) with `synchronous=FULL`, so a commit that returned is on
-disk even if the machine loses power right after. A file that is not ours, is corrupt, or
-cannot be written raises `StoreError` when the store is opened, not at the first shot.
+disk even if the machine loses power right after. A file that is not ours, is damaged
+(`PRAGMA quick_check` finds a fault in its pages), or cannot be written raises
+`StoreError` when the store is opened, not at the first shot.
+
+A retired room is packed into one row of `archive` (`server.store.archive`) and its rows
+of `rooms` and `events` go; `trim` deletes the archives older than the retention. SQLite
+reuses the pages freed, so a store with a retention stops growing once it has held that
+many days of matches.
 """
 
 from __future__ import annotations
@@ -15,20 +21,23 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
+from server.store import archive
 from server.store.base import FencedError, LogEntry, Store, StoreError
 from server.store.validate import check_after, check_room, check_save
 
 T = TypeVar("T")
 
-#: Stored in the file header (`PRAGMA user_version`); a file with another value is refused.
-SCHEMA_VERSION = 1
+#: Stored in the file header (`PRAGMA user_version`). Version 1 (no archive) is brought
+#: up to date when opened; a file with another value is refused.
+SCHEMA_VERSION = 2
 
-_SCHEMA = (
+_SCHEMA_V1 = (
     # One row per room: the latest snapshot, replaced on every save.
     "CREATE TABLE rooms (room TEXT PRIMARY KEY, snapshot BLOB NOT NULL)",
     # The event log; (room, seq) is also the index replays and the seq check read.
@@ -37,14 +46,31 @@ _SCHEMA = (
     # Highest fencing epoch accepted per room; kept when the room is deleted.
     "CREATE TABLE fences (room TEXT PRIMARY KEY, fence INTEGER NOT NULL)",
 )
-_TABLES = frozenset({"rooms", "events", "fences"})
+#: What version 2 adds to version 1.
+_SCHEMA_V2 = (
+    # Retired rooms: snapshot and log packed into one compressed value; `retired` is when,
+    # in wall-clock milliseconds, for the retention.
+    "CREATE TABLE archive (room TEXT PRIMARY KEY, retired INTEGER NOT NULL, data BLOB NOT NULL)",
+    "CREATE INDEX archive_by_age ON archive (retired)",
+    # Rooms moved aside as damaged, their bytes as they were (`form`: 'live' = packed
+    # snapshot and log rows, 'archive' = the archive as it was).
+    "CREATE TABLE quarantine (room TEXT PRIMARY KEY, at INTEGER NOT NULL, reason TEXT NOT NULL,"
+    " form TEXT NOT NULL, data BLOB NOT NULL)",
+)
+_TABLES_V1 = frozenset({"rooms", "events", "fences"})
+_TABLES = _TABLES_V1 | {"archive", "quarantine"}
+#: Lines of `PRAGMA quick_check`'s findings quoted in the refusal.
+_FINDINGS_SHOWN = 5
 
 
 class SqliteStore(Store):
     """Rooms in one SQLite file. Opening checks the file and raises `StoreError` if unusable."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, check: bool = True) -> None:
+        """`check`: run `PRAGMA quick_check` on the file before anything else (reads every
+        page once: about a second per GB)."""
         self.path = Path(path).expanduser()
+        self._check = check
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
         self._connection: sqlite3.Connection | None = None
         self._closed = False
@@ -80,6 +106,7 @@ class SqliteStore(Store):
         room, snapshot, checked, fence = check_save(room, snapshot, entries, fence)
 
         def write(db: sqlite3.Connection) -> None:
+            _refuse_closed(db, room)
             if fence is not None:
                 row = db.execute("SELECT fence FROM fences WHERE room = ?", (room,)).fetchone()
                 if row is not None and fence < row[0]:
@@ -110,10 +137,15 @@ class SqliteStore(Store):
 
     async def load(self, room: str) -> bytes | None:
         room = check_room(room)
-        row = await self._call(
-            lambda db: db.execute("SELECT snapshot FROM rooms WHERE room = ?", (room,)).fetchone()
-        )
-        return None if row is None else bytes(row[0])
+
+        def read(db: sqlite3.Connection) -> bytes | None:
+            row = db.execute("SELECT snapshot FROM rooms WHERE room = ?", (room,)).fetchone()
+            if row is not None:
+                return bytes(row[0])
+            packed = self._archived(db, room)
+            return None if packed is None else packed[0]
+
+        return await self._call(read)
 
     async def rooms(self) -> list[str]:
         rows = await self._call(lambda db: db.execute("SELECT room FROM rooms").fetchall())
@@ -121,13 +153,30 @@ class SqliteStore(Store):
 
     async def log(self, room: str, after: int = 0) -> list[LogEntry]:
         room, after = check_room(room), check_after(after)
-        rows = await self._call(
-            lambda db: db.execute(
+
+        def read(db: sqlite3.Connection) -> list[LogEntry]:
+            rows = db.execute(
                 "SELECT seq, data FROM events WHERE room = ? AND seq > ? ORDER BY seq",
                 (room, after),
             ).fetchall()
+            if rows:
+                return [LogEntry(int(seq), bytes(data)) for seq, data in rows]
+            packed = self._archived(db, room)
+            return [] if packed is None else archive.after(packed[1], after)
+
+        return await self._call(read)
+
+    async def log_page(self, room: str, after: int, limit: int) -> list[LogEntry]:
+        room, after, limit = check_room(room), check_after(after), max(0, limit)
+        rows = await self._call(
+            lambda db: db.execute(
+                "SELECT seq, data FROM events WHERE room = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (room, after, limit),
+            ).fetchall()
         )
-        return [LogEntry(int(seq), bytes(data)) for seq, data in rows]
+        if rows or not limit:
+            return [LogEntry(int(seq), bytes(data)) for seq, data in rows]
+        return await super().log_page(room, after, limit)  # archived, or nothing more
 
     async def delete(self, room: str) -> None:
         room = check_room(room)
@@ -135,8 +184,86 @@ class SqliteStore(Store):
         def forget(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM rooms WHERE room = ?", (room,))
             db.execute("DELETE FROM events WHERE room = ?", (room,))
+            db.execute("DELETE FROM archive WHERE room = ?", (room,))
 
         await self._call(lambda db: _transaction(db, forget))
+
+    async def retire(self, room: str) -> None:
+        """Pack the room into `archive` and drop its rows, in one transaction (on the
+        store's own thread, so the packing never holds up the event loop)."""
+        room = check_room(room)
+
+        def pack(db: sqlite3.Connection) -> None:
+            row = db.execute("SELECT snapshot FROM rooms WHERE room = ?", (room,)).fetchone()
+            if row is None:
+                return  # unknown, or retired already
+            rows = db.execute(
+                "SELECT seq, data FROM events WHERE room = ? ORDER BY seq", (room,)
+            ).fetchall()
+            entries = [LogEntry(int(seq), bytes(data)) for seq, data in rows]
+            data = archive.pack(bytes(row[0]), entries)
+            db.execute(
+                "INSERT OR REPLACE INTO archive (room, retired, data) VALUES (?, ?, ?)",
+                (room, _now_ms(), data),
+            )
+            db.execute("DELETE FROM rooms WHERE room = ?", (room,))
+            db.execute("DELETE FROM events WHERE room = ?", (room,))
+
+        await self._call(lambda db: _transaction(db, pack))
+
+    async def trim(self, retired_before: float) -> int:
+        cutoff = int(retired_before * 1000)
+
+        def trim(db: sqlite3.Connection) -> int:
+            cursor = db.execute("DELETE FROM archive WHERE retired < ?", (cutoff,))
+            return int(cursor.rowcount)
+
+        return await self._call(lambda db: _transaction(db, trim))
+
+    async def quarantine(self, room: str, reason: str) -> None:
+        room = check_room(room)
+
+        def move(db: sqlite3.Connection) -> None:
+            row = db.execute("SELECT snapshot FROM rooms WHERE room = ?", (room,)).fetchone()
+            rows = db.execute(
+                "SELECT seq, data FROM events WHERE room = ? ORDER BY seq", (room,)
+            ).fetchall()
+            packed = db.execute("SELECT data FROM archive WHERE room = ?", (room,)).fetchone()
+            if row is None and not rows and packed is None:
+                return
+            if packed is not None:
+                form, data = "archive", bytes(packed[0])
+            else:
+                entries = [LogEntry(int(seq), bytes(data)) for seq, data in rows]
+                form = "live"
+                data = archive.pack_raw(b"" if row is None else bytes(row[0]), entries)
+            db.execute(
+                "INSERT OR REPLACE INTO quarantine (room, at, reason, form, data)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (room, _now_ms(), reason, form, data),
+            )
+            for table in ("rooms", "events", "archive"):
+                db.execute(f"DELETE FROM {table} WHERE room = ?", (room,))
+
+        await self._call(lambda db: _transaction(db, move))
+
+    async def quarantined(self, room: str) -> str | None:
+        room = check_room(room)
+        row = await self._call(
+            lambda db: db.execute(
+                "SELECT reason FROM quarantine WHERE room = ?", (room,)
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    async def archived(self) -> int:
+        """How many retired rooms the archive holds (for the cleanup command's report)."""
+        row = await self._call(lambda db: db.execute("SELECT count(*) FROM archive").fetchone())
+        return int(row[0])
+
+    def _archived(self, db: sqlite3.Connection, room: str) -> tuple[bytes, list[LogEntry]] | None:
+        row = db.execute("SELECT data FROM archive WHERE room = ?", (room,)).fetchone()
+        return None if row is None else archive.unpack(bytes(row[0]), room, str(self.path))
 
     async def close(self) -> None:
         if self._closed:
@@ -175,7 +302,7 @@ class SqliteStore(Store):
         except sqlite3.Error as exc:
             raise StoreError(f"sqlite store {self.path}: cannot open: {exc}") from exc
         try:
-            _prepare(db, self.path)
+            _prepare(db, self.path, check=self._check)
         except sqlite3.Error as exc:
             db.close()
             raise StoreError(f"sqlite store {self.path}: unusable file: {exc}") from exc
@@ -190,14 +317,17 @@ class SqliteStore(Store):
             self._connection = None
 
 
-def _prepare(db: sqlite3.Connection, path: Path) -> None:
-    """Check the file is a room store of this version (creating one in an empty file),
-    switch to WAL, and prove the file is writable with a real write."""
+def _prepare(db: sqlite3.Connection, path: Path, *, check: bool = True) -> None:
+    """Check the file is a room store of this version or the one before (creating one in
+    an empty file, bringing an older one up to date), that its pages are sound, switch to
+    WAL, and prove the file is writable with a real write."""
     # The first read of a file that is not SQLite fails here ("file is not a database").
     (mode,) = db.execute("PRAGMA journal_mode = WAL").fetchone()
     if str(mode).lower() != "wal":
         raise StoreError(f"sqlite store {path}: cannot use WAL mode (got {mode!r})")
     db.execute("PRAGMA synchronous = FULL")
+    if check:
+        _quick_check(db, path)
     db.execute("BEGIN IMMEDIATE")
     try:
         (version,) = db.execute("PRAGMA user_version").fetchone()
@@ -206,7 +336,10 @@ def _prepare(db: sqlite3.Connection, path: Path) -> None:
             for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
         if version == 0 and not tables:
-            for statement in _SCHEMA:
+            for statement in (*_SCHEMA_V1, *_SCHEMA_V2):
+                db.execute(statement)
+        elif version == 1 and tables.issuperset(_TABLES_V1) and not tables & (_TABLES - _TABLES_V1):
+            for statement in _SCHEMA_V2:
                 db.execute(statement)
         elif version != SCHEMA_VERSION or not tables.issuperset(_TABLES):
             raise StoreError(
@@ -222,13 +355,43 @@ def _prepare(db: sqlite3.Connection, path: Path) -> None:
         raise
 
 
-def _transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], None]) -> None:
+def _quick_check(db: sqlite3.Connection, path: Path) -> None:
+    """`PRAGMA quick_check`: every page of the file read and its structure checked (not
+    the rows' contents against the indexes, which `integrity_check` adds at many times the
+    cost). A fault refuses the file, naming it and the check: serving from a damaged file
+    would hand out whatever the damaged pages now say."""
+    findings = [str(row[0]) for row in db.execute("PRAGMA quick_check").fetchall()]
+    if findings != ["ok"]:
+        shown = "; ".join(findings[:_FINDINGS_SHOWN])
+        more = f" (and {len(findings) - _FINDINGS_SHOWN} more)" if len(findings) > 5 else ""
+        raise StoreError(
+            f"sqlite store {path}: PRAGMA quick_check found damage: {shown}{more}. "
+            "Restore the file from a backup (deploy/README.md, Backups), or move it aside "
+            "to start empty"
+        )
+
+
+def _refuse_closed(db: sqlite3.Connection, room: str) -> None:
+    """A save for a retired or quarantined room is refused: its log is closed."""
+    if db.execute("SELECT 1 FROM archive WHERE room = ?", (room,)).fetchone() is not None:
+        raise StoreError(f"room {room} is retired: its log is closed")
+    row = db.execute("SELECT reason FROM quarantine WHERE room = ?", (room,)).fetchone()
+    if row is not None:
+        raise StoreError(f"room {room} is quarantined: {row[0]}")
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
     """Run `work` in one write transaction: all of it is committed, or none of it."""
     db.execute("BEGIN IMMEDIATE")
     try:
-        work(db)
+        result = work(db)
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise
+    return result

@@ -43,7 +43,8 @@ async def fill(store: Store) -> None:
 
 
 async def check_fixed(store: Store) -> None:
-    assert set(FIXED) <= set(await store.rooms())
+    rooms = set(await store.rooms())
+    assert set(FIXED) - {"room0"} <= rooms and "room0" not in rooms  # retired: a replay only
     for room, entries in FIXED.items():
         assert await store.load(room) == snapshot_of(entries[-1].seq)
         assert await store.log(room) == entries
