@@ -115,11 +115,18 @@ class ClientMessage(Struct, tag_field="t", forbid_unknown_fields=True):
 
 
 class Hello(ClientMessage, tag="hello"):
-    """First message on every connection. With `token`, resumes an earlier session."""
+    """First message on every connection. With `token`, resumes an earlier session.
+
+    Every state-changing request sent twice with the same `id` on one connection is
+    carried out once (the repeat gets the first answer again). With `keep_ids`, the client
+    says it numbers its requests uniquely across the session's connections (it keeps its
+    counter over reconnects): a request sent again after a reconnect is then answered from
+    the first connection's answer too, on the same server."""
 
     v: Annotated[int, Meta(ge=0, le=65535)]
     name: Name
     token: Token | None = None
+    keep_ids: bool = False
 
 
 class Lobby(ClientMessage, tag="lobby"):

@@ -38,6 +38,7 @@ from websockets.protocol import State
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
+from server.edge.answers import Answers
 from server.edge.limits import (
     CHAT_RATE,
     LAG_CLOSE,
@@ -96,6 +97,9 @@ class Client:
         #: The room this connection is in (bound when a join is posted, unbound on leave).
         self._room: RoomPort | None = None
         self.budget = FrameBudget(self.limits, on_chat_refused=self._chat_refused)
+        #: Recent request ids and their answers: a request sent twice is carried out once
+        #: (the session's, shared across reconnects, when its hello asked for that).
+        self.answers = Answers()
         self._closing: set[asyncio.Task[None]] = set()
         self.closed = False
         #: Broadcasts are being skipped until the connection catches up.
@@ -163,7 +167,10 @@ class Client:
         return transport.get_write_buffer_size() if transport is not None else 0
 
     def send(self, data: bytes) -> None:
-        """A frame for this client alone (a reply, its own snapshot): never skipped."""
+        """A frame for this client alone (a reply, its own snapshot): never skipped. An
+        answer to a request is kept for its id, even when the connection is gone (a
+        session that reconnects may send the request again)."""
+        self.answers.sent(data)
         self._write(data, skippable=False)
 
     def send_event(self, data: bytes) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection
@@ -17,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import ProtocolError, decode_client
+from server.edge.answers import STATE_CHANGING, Answers
 from server.edge.client import Client
 from server.edge.limits import (
     ABUSE_CLOSE,
@@ -44,6 +46,9 @@ log = logging.getLogger(__name__)
 
 #: Refused frames in a row before the connection is closed (1008).
 MAX_BAD_FRAMES = 8
+#: Sessions whose recent request ids are kept for a reconnect (`hello` with `keep_ids`),
+#: the least recently seen forgotten first.
+SESSIONS_REMEMBERED = 4096
 
 ROOM_MESSAGES = (
     m.Ready,
@@ -82,6 +87,8 @@ class Gateway:
         #: Told of every cooldown this node starts (address key, seconds, offences in a
         #: row): in a cluster, the other nodes refuse the address too.
         self.on_cooldown: Callable[[str, float, int], None] | None = None
+        #: player -> the answers of a session that asked to keep its request ids.
+        self.session_answers: OrderedDict[str, Answers] = OrderedDict()
 
     async def handle(self, ws: ServerConnection) -> None:
         address = self.guard.address_of(ws)
@@ -177,6 +184,12 @@ class Gateway:
                 return
             if message is None or admission is not Admission.ADMIT:
                 continue
+            if client.player is not None and isinstance(message, STATE_CHANGING):
+                repeat = client.answers.begin(message.id, asyncio.get_running_loop().time())
+                if repeat is not None:  # sent before: its first answer, or (coming) nothing
+                    if repeat:
+                        client.send(repeat)
+                    continue
             try:
                 keep_going = self._dispatch(client, message)
             except Exception:
@@ -265,6 +278,8 @@ class Gateway:
         token = self.sessions.issue(player)
         client.player = player
         client.name = message.name
+        if message.keep_ids:
+            client.answers = self._session_answers(player)
         seat_room = self.lobby.seat_of(player)
         room_id = seat_room.id if seat_room is not None and not seat_room.closed else None
         client.send_message(
@@ -281,6 +296,21 @@ class Gateway:
         if room_id is not None:
             self.lobby.reattach(client)
         return True
+
+    def _session_answers(self, player: str) -> Answers:
+        """The answers `player`'s connections share: a request sent again on a new
+        connection after a drop (same id) gets its first answer and is not carried out
+        again. Only for a client that numbers its requests across reconnects (`keep_ids`):
+        one that starts again at 1 would be answered from its last connection. Kept on this
+        node only: a reconnect through the load balancer to another node starts afresh."""
+        answers = self.session_answers.get(player)
+        if answers is None:
+            answers = Answers()
+            self.session_answers[player] = answers
+            while len(self.session_answers) > SESSIONS_REMEMBERED:
+                self.session_answers.popitem(last=False)
+        self.session_answers.move_to_end(player)
+        return answers
 
     def _may_guess(self, client: Client) -> bool:
         """A join is a guess at an invite code (or a private room's id): one connection, or
