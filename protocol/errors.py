@@ -47,6 +47,7 @@ MATCH_NOT_OVER: Final = "match_not_over"
 INVALID_ACTION: Final = "invalid_action"
 # The server
 SHUTTING_DOWN: Final = "shutting_down"
+ROOM_MOVING: Final = "room_moving"
 INTERNAL: Final = "internal"
 
 #: code -> what it means (the README table is written from this).
@@ -97,5 +98,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     MATCH_NOT_OVER: "A rematch can only be asked for once the match is over.",
     INVALID_ACTION: "The referee refused the action for another reason given in the message.",
     SHUTTING_DOWN: "The server is shutting down; reconnect (the session token still works).",
+    ROOM_MOVING: "The room is moving to another server (the one running it stopped or "
+    "failed): the request was not handled and nothing changed. Send it again once the room "
+    "is back (a `notice` of kind `back` follows its fresh `snapshot`).",
     INTERNAL: "The server failed to handle the request; nothing changed. Please report it.",
 }

@@ -451,6 +451,17 @@ class RoomGone(ServerMessage, tag="room_gone"):
     room: str
 
 
+class Notice(ServerMessage, tag="notice"):
+    """News about the room's server, not a room event (no `seq`, nothing changes in the
+    room): `moving` when the server running the room stopped or failed and another one is
+    taking it over (requests meanwhile are refused `room_moving`), `back` once it runs
+    again (after its fresh `snapshot`). Clients that do not know `notice` ignore it."""
+
+    room: str
+    kind: Literal["moving", "back"]
+    msg: str
+
+
 # --- server -> client: room events (each with the room's seq) --------------------------
 
 
@@ -644,6 +655,7 @@ AnyServerMessage = (
     | Warning
     | GameOver
     | MatchOver
+    | Notice
     | Presence
     | LagResult
 )
