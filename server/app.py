@@ -32,7 +32,15 @@ from server.ops.metrics import Metrics
 from server.rooms.lobby import Lobby
 from server.rooms.peers import LonePeers, Peers
 from server.rooms.simulation import PhysicsPool
-from server.store import MemoryStore, Store, StoreError, monitor_health, open_store, store_ready
+from server.store import (
+    MemoryStore,
+    Store,
+    StoreError,
+    monitor_health,
+    open_store,
+    store_ready,
+    trim_forever,
+)
 from server.store.redis import RedisStore
 
 log = logging.getLogger(__name__)
@@ -72,6 +80,7 @@ class GameServer:
         self._ws: WsServer | None = None
         self._lag_task: asyncio.Task[None] | None = None
         self._health_task: asyncio.Task[None] | None = None
+        self._trim_task: asyncio.Task[None] | None = None
 
     def _ready(self) -> bool:
         """Ready to take players: started, not draining, the store takes writes and (in a
@@ -112,6 +121,8 @@ class GameServer:
         )
         self._lag_task = loop.create_task(self.metrics.watch_loop_lag())
         self._health_task = loop.create_task(monitor_health(self.store), name="store health")
+        retention = self.config.replay_retention * 86400
+        self._trim_task = loop.create_task(trim_forever(self.store, retention), name="trim")
         self.ready = True
 
     async def stop(self) -> None:
@@ -125,7 +136,7 @@ class GameServer:
             self._ws.close(close_connections=True)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._ws.wait_closed(), timeout=10)
-        for task in (self._lag_task, self._health_task):
+        for task in (self._lag_task, self._health_task, self._trim_task):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -142,7 +153,7 @@ def open_config_store(config: Config) -> Store:
     """The store the settings name; an in-memory one with the replay retention settings."""
     if config.store.partition("://")[0] == "memory":
         return MemoryStore(keep_retired=config.replays_kept, retired_max_age=config.replays_max_age)
-    return open_store(config.store)
+    return open_store(config.store, retention=config.replay_retention * 86400)
 
 
 def _cluster_node(config: Config, store: Store, metrics: Metrics) -> ClusterNode | None:

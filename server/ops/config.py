@@ -94,6 +94,8 @@ class Config:
     node_id: str | None = None
     replays_kept: int = 1000
     replays_max_age: float = 86400.0
+    #: Days a retired room is kept by the SQLite and Redis stores (0: for ever).
+    replay_retention: float = 0.0
 
     # --- limits, session tokens and logs (gateway, sessions, logs) ----------------------
     #: Filled from the `limits` section (see `server/edge/limits.py`).
@@ -203,6 +205,14 @@ SECTIONS: tuple[Section, ...] = (
                 "replays_max_age",
                 NUMBER,
                 "in-memory store: seconds a finished room is kept for replays",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "replay_retention",
+                NUMBER,
+                "SQLite and Redis stores: days a finished room is kept for its replay, then "
+                "forgotten (`0`: for ever; see `server/store/README.md`, Retention)",
                 _NOT_NEGATIVE,
             ),
             Setting(

@@ -36,6 +36,7 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--node-id", "NINEPOOL_NODE_ID", None),
     ("--replays-kept", "NINEPOOL_REPLAYS_KEPT", 1000),
     ("--replays-max-age", "NINEPOOL_REPLAYS_MAX_AGE", 86400.0),
+    ("--replay-retention", "NINEPOOL_REPLAY_RETENTION", 0.0),
     ("--max-frame", "NINEPOOL_MAX_FRAME", 4096),
     ("--rate", "NINEPOOL_RATE", 10.0),
     ("--burst", "NINEPOOL_BURST", 30),
@@ -87,6 +88,7 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--node-id": ("node-a", "node-a", "node_b.2", "node_b.2"),
     "--replays-kept": ("0", 0, "7", 7),
     "--replays-max-age": ("0", 0.0, "60", 60.0),
+    "--replay-retention": ("30", 30.0, "0.5", 0.5),
     "--max-frame": ("2048", 2048, "8192", 8192),
     "--rate": ("0", 0.0, "4", 4.0),
     "--burst": ("1", 1, "9", 9),
@@ -164,7 +166,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 47
+    assert len(CONTRACT) == 48
 
 
 def test_the_declarations_are_the_contract() -> None:
