@@ -60,7 +60,7 @@ class GameServer:
         self.cluster = _cluster_node(config, self.store, self.metrics)
         self.peers: Peers = self.cluster if self.cluster is not None else LonePeers()
         self.lobby = Lobby(config, self.store, self.pool, self.metrics, self.peers)
-        sessions = Sessions(config.secret, config.token_ttl)
+        sessions = Sessions(config.secret, config.token_ttl, previous=config.secret_previous)
         self.gateway = Gateway(self.lobby, sessions, self.metrics, config.limits)
         #: Every TCP connection passes it first: what it may cost before its request is known.
         self.door = Door(

@@ -51,21 +51,43 @@ class TokenCheck:
 
 
 class Sessions:
-    """Issues and checks tokens for one secret."""
+    """Issues tokens with one secret and checks them against it, or against the previous
+    secret while keys are being rotated.
+
+    A rotation must not send every player away: for a while the nodes accept tokens signed
+    with the previous key as well (`previous`), but sign only with the current one, and
+    every accepted `hello` hands out a fresh token. So a player who comes back during the
+    grace period leaves with a token of the new key, and once tokens of the old key have
+    expired (`ttl`) the previous key can be dropped (deploy/README.md, "Rotating secrets").
+    """
 
     def __init__(
-        self, secret: bytes, ttl: float = 86400.0, clock: Callable[[], float] = time.time
+        self,
+        secret: bytes,
+        ttl: float = 86400.0,
+        clock: Callable[[], float] = time.time,
+        previous: bytes | None = None,
     ) -> None:
         if not secret:
             raise ValueError("the session secret must not be empty")
         if not ttl > 0:
             raise ValueError("the token TTL must be more than 0 seconds")
         self._secret = secret
+        #: Accepted, never signed with (None or empty: no previous key).
+        self._previous = previous or None
         self.ttl = ttl
         self._clock = clock
 
-    def _sign(self, payload: bytes) -> bytes:
-        return hmac.new(self._secret, _DOMAIN + payload, hashlib.sha256).digest()[:_TAG_BYTES]
+    def _sign(self, payload: bytes, secret: bytes | None = None) -> bytes:
+        key = self._secret if secret is None else secret
+        return hmac.new(key, _DOMAIN + payload, hashlib.sha256).digest()[:_TAG_BYTES]
+
+    def _signed(self, payload: bytes, tag: bytes) -> bool:
+        """Whether `tag` is the current key's, or the previous key's while there is one."""
+        if hmac.compare_digest(tag, self._sign(payload)):
+            return True
+        previous = self._previous
+        return previous is not None and hmac.compare_digest(tag, self._sign(payload, previous))
 
     def issue(self, player: str) -> str:
         """A token for `player`, valid for the TTL from now."""
@@ -81,7 +103,7 @@ class Sessions:
             payload, tag = _unb64(head), _unb64(tail)
         except ValueError:
             return TokenCheck(None, "forged")
-        if not hmac.compare_digest(tag, self._sign(payload)):
+        if not self._signed(payload, tag):
             return TokenCheck(None, "forged")
         try:
             player, bar, expires_text = payload.decode("ascii").partition("|")

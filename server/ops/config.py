@@ -81,6 +81,8 @@ class Config:
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
     #: The key was given or kept, not drawn for this process alone (no setting of its own).
     secret_given: bool = False
+    #: While rotating the key: tokens signed with it are accepted, never signed (None: none).
+    secret_previous: bytes | None = field(default=None, repr=False)
     seed: int | None = None
     spectator_cap: int = 200
     client_dir: Path = CLIENT_DIR
@@ -91,6 +93,7 @@ class Config:
     # --- many nodes, and how long finished rooms are kept (server/cluster, store/) -------
     redis_url: str | None = None
     lease_ttl: float = 10.0
+    node_timeout: float = 3.0
     node_id: str | None = None
     replays_kept: int = 1000
     replays_max_age: float = 86400.0
@@ -182,7 +185,16 @@ SECTIONS: tuple[Section, ...] = (
                 Config,
                 "lease_ttl",
                 NUMBER,
-                "seconds a room's lease lasts unrenewed: a dead node's rooms move after this",
+                "seconds a room's lease lasts unrenewed (renewed every third of it); a node "
+                "that stops beating loses its rooms sooner, after `--node-timeout`",
+                more_than(0.2),
+            ),
+            Setting(
+                Config,
+                "node_timeout",
+                NUMBER,
+                "seconds without a heartbeat (sent every sixth of it) after which a node "
+                "counts as dead and the others take its rooms over",
                 more_than(0.2),
             ),
             Setting(
@@ -223,6 +235,16 @@ SECTIONS: tuple[Section, ...] = (
                 "keeps one in `session-secret` beside its database)",
                 default=None,
                 shown="random",
+            ),
+            Setting(
+                Config,
+                "secret_previous",
+                TEXT,
+                "the key `--secret` replaces, while rotating it: tokens it signed are still "
+                "accepted (and renewed with `--secret` at the next `hello`), none is signed "
+                'with it; empty: none (see deploy/README.md, "Rotating secrets")',
+                default=None,
+                shown="none",
             ),
             Setting(
                 Config,
@@ -483,7 +505,7 @@ SECTIONS: tuple[Section, ...] = (
 SETTINGS: tuple[Setting, ...] = every(SECTIONS)
 
 #: Config fields the command line works out from more than their own setting.
-_WORKED_OUT = ("store", "secret", "redis_url")
+_WORKED_OUT = ("store", "secret", "secret_previous", "redis_url")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -532,6 +554,7 @@ def config_from_args(
         store=store,
         secret=secret,
         secret_given=secret_given,
+        secret_previous=(values["secret_previous"] or "").encode() or None,
         redis_url=values["redis_url"] or None,
         limits=limits,
     )

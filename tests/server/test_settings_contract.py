@@ -28,11 +28,13 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--grace", "NINEPOOL_GRACE", 60.0),
     ("--store", "NINEPOOL_STORE", "sqlite://var/rooms.db"),
     ("--secret", "NINEPOOL_SECRET", RANDOM),
+    ("--secret-previous", "NINEPOOL_SECRET_PREVIOUS", None),
     ("--seed", "NINEPOOL_SEED", None),
     ("--spectator-cap", "NINEPOOL_SPECTATOR_CAP", 200),
     ("--client-dir", "NINEPOOL_CLIENT_DIR", CLIENT_DIR),
     ("--redis-url", "NINEPOOL_REDIS_URL", None),
     ("--lease-ttl", "NINEPOOL_LEASE_TTL", 10.0),
+    ("--node-timeout", "NINEPOOL_NODE_TIMEOUT", 3.0),
     ("--node-id", "NINEPOOL_NODE_ID", None),
     ("--replays-kept", "NINEPOOL_REPLAYS_KEPT", 1000),
     ("--replays-max-age", "NINEPOOL_REPLAYS_MAX_AGE", 86400.0),
@@ -80,11 +82,13 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--grace": ("0", 0.0, "2.5", 2.5),
     "--store": ("sqlite://db/rooms.db", "sqlite://db/rooms.db", "memory://", "memory://"),
     "--secret": ("s" * 40, b"s" * 40, "t" * 40, b"t" * 40),
+    "--secret-previous": ("o" * 40, b"o" * 40, "p" * 40, b"p" * 40),
     "--seed": ("7", 7, "8", 8),
     "--spectator-cap": ("0", 0, "5", 5),
     "--client-dir": ("/srv/a", Path("/srv/a"), "/srv/b", Path("/srv/b")),
     "--redis-url": ("redis://a:6379/0", "redis://a:6379/0", "redis://b:6379/1", "redis://b:6379/1"),
     "--lease-ttl": ("0.5", 0.5, "30", 30.0),
+    "--node-timeout": ("1.5", 1.5, "10", 10.0),
     "--node-id": ("node-a", "node-a", "node_b.2", "node_b.2"),
     "--replays-kept": ("0", 0, "7", 7),
     "--replays-max-age": ("0", 0.0, "60", 60.0),
@@ -166,7 +170,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 48
+    assert len(CONTRACT) == 50
 
 
 def test_the_declarations_are_the_contract() -> None:
