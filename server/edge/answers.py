@@ -9,8 +9,8 @@ before anything is done with it:
 
 - an id already answered gets that first answer again (the same bytes), and nothing is
   carried out;
-- an id still being handled (posted to a room, not answered yet) is dropped: its answer is
-  on its way;
+- an id still being handled (posted to a room, not answered yet) is not carried out
+  either: its answer goes out once more when it comes, one for each time it was sent;
 - a new id is noted, and the first answer that echoes it (`ok`, `joined` or `error`) is
   kept for it.
 
@@ -80,37 +80,41 @@ class Answers:
         self.size = size
         self.wait = wait
         self.answered: OrderedDict[int, bytes] = OrderedDict()
-        #: id -> when it was taken on (loop time).
-        self.waiting: dict[int, float] = {}
+        #: id -> when it was taken on (loop time), and how often it came again meanwhile.
+        self.waiting: dict[int, tuple[float, int]] = {}
 
     def begin(self, request_id: int, now: float) -> bytes | None:
         """Before carrying out request `request_id`: None to go ahead (it is noted), else
-        what to do instead — the first answer to send again, or `b""` to drop it."""
+        what to do instead — the first answer to send again, or `b""` when the answer is
+        still coming (it will go out once more for this repeat)."""
         answer = self.answered.get(request_id)
         if answer is not None:
             self.answered.move_to_end(request_id)
             return answer
-        since = self.waiting.get(request_id)
-        if since is not None and now - since < self.wait:
+        pending = self.waiting.get(request_id)
+        if pending is not None and now - pending[0] < self.wait:
+            self.waiting[request_id] = (pending[0], pending[1] + 1)
             return b""
         if len(self.waiting) >= self.size:  # never answered: forget the oldest
-            del self.waiting[min(self.waiting, key=self.waiting.__getitem__)]
-        self.waiting[request_id] = now
+            del self.waiting[min(self.waiting, key=lambda key: self.waiting[key][0])]
+        self.waiting[request_id] = (now, 0)
         return None
 
-    def sent(self, frame: bytes) -> None:
+    def sent(self, frame: bytes) -> int:
         """A frame for this session alone is going out: keep it if it answers a request
-        being handled."""
+        being handled. Returns how many more times it goes out (the repeats that came
+        while it was being handled)."""
         if not self.waiting or not frame[1:12].startswith(_ANSWER_HEADS):
-            return
+            return 0
         try:
             echo = _decode_echo(frame)
         except msgspec.DecodeError:
-            return
-        if echo.id is None or self.waiting.pop(echo.id, None) is None:
-            return
-        if echo.code in RETRY_CODES:
-            return
-        self.answered[echo.id] = frame
-        while len(self.answered) > self.size:
-            self.answered.popitem(last=False)
+            return 0
+        pending = self.waiting.pop(echo.id, None) if echo.id is not None else None
+        if echo.id is None or pending is None:
+            return 0
+        if echo.code not in RETRY_CODES:
+            self.answered[echo.id] = frame
+            while len(self.answered) > self.size:
+                self.answered.popitem(last=False)
+        return pending[1]

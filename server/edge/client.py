@@ -170,8 +170,8 @@ class Client:
         """A frame for this client alone (a reply, its own snapshot): never skipped. An
         answer to a request is kept for its id, even when the connection is gone (a
         session that reconnects may send the request again)."""
-        self.answers.sent(data)
-        self._write(data, skippable=False)
+        for _ in range(1 + self.answers.sent(data)):
+            self._write(data, skippable=False)
 
     def send_event(self, data: bytes) -> None:
         """A frame of a broadcast: skipped while the connection is behind, as the snapshot
