@@ -125,7 +125,11 @@ def decode(raw: bytes) -> m.ServerMessage:
 
 #: The load generator's clients are bots on one address without an Origin header, which the
 #: server's default limits refuse (see "Limits" in server/README.md).
-BOT_FLAGS = ["--allow-no-origin", "--conns-per-address", "0", "--handshake-rate", "0"]
+BOT_FLAGS = [
+    *("--allow-no-origin", "--conns-per-address", "0", "--handshake-rate", "0"),
+    # Thousands of bots from one address: no per-address caps on rooms or unfinished heads.
+    *("--rooms-per-address", "0", "--max-rooms", "0", "--pending-per-address", "0"),
+]
 
 
 async def open_ws(url: str, source: str | None = None) -> ClientConnection:

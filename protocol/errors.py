@@ -22,6 +22,7 @@ NO_SUCH_ROOM: Final = "no_such_room"
 BAD_INVITE: Final = "bad_invite"
 ROOM_FULL: Final = "room_full"
 SPECTATORS_FULL: Final = "spectators_full"
+TOO_MANY_ROOMS: Final = "too_many_rooms"
 ALREADY_IN_ROOM: Final = "already_in_room"
 NOT_IN_ROOM: Final = "not_in_room"
 NOT_A_PLAYER: Final = "not_a_player"
@@ -70,6 +71,9 @@ ERROR_CODES: Final[dict[str, str]] = {
     BAD_INVITE: "No private room with that invite code, or a private room joined without it.",
     ROOM_FULL: "Both seats are taken; join as a spectator instead.",
     SPECTATORS_FULL: "The room has reached its spectator limit.",
+    TOO_MANY_ROOMS: "No new room now: the server holds as many rooms as it may, or your "
+    "address has as many open rooms as it may (see Limits). Join a room, or leave yours "
+    "first; nothing changed.",
     ALREADY_IN_ROOM: "The connection is already in a room; `leave` first.",
     NOT_IN_ROOM: "The request needs a room and the connection is in none.",
     NOT_A_PLAYER: "Only a seated player may do this; spectators never act on the table (O1).",

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -29,6 +30,7 @@ from server.edge.limits import (
     INVITE_GUESSES,
     PING_TIMEOUT,
     RATE,
+    ROOM_CAP,
     AddressBook,
     Admission,
     HandshakeGuard,
@@ -67,6 +69,38 @@ ROOM_MESSAGES = (
 )
 
 
+M = TypeVar("M", m.Create, m.Quick)
+
+
+class RoomOwners:
+    """The rooms each client address made, for `--rooms-per-address`. A room is
+    forgotten once the lobby no longer holds it (counted lazily, when the address asks
+    for another), and addresses with no open room are pruned as the table grows."""
+
+    _PRUNE_AT = 4096
+
+    def __init__(self) -> None:
+        self.rooms: dict[str, set[str]] = {}
+        self._prune_at = self._PRUNE_AT
+
+    def count(self, key: str, open_rooms: Mapping[str, object]) -> int:
+        mine = self.rooms.get(key)
+        if not mine:
+            return 0
+        mine.intersection_update(open_rooms.keys())
+        if not mine:
+            del self.rooms[key]
+            return 0
+        return len(mine)
+
+    def add(self, key: str, room_id: str, open_rooms: Mapping[str, object] | None = None) -> None:
+        self.rooms.setdefault(key, set()).add(room_id)
+        if open_rooms is not None and len(self.rooms) >= self._prune_at:
+            for other in list(self.rooms):
+                self.count(other, open_rooms)
+            self._prune_at = max(self._PRUNE_AT, 2 * len(self.rooms))
+
+
 class Gateway:
     def __init__(
         self,
@@ -87,6 +121,8 @@ class Gateway:
         #: Told of every cooldown this node starts (address key, seconds, offences in a
         #: row): in a cluster, the other nodes refuse the address too.
         self.on_cooldown: Callable[[str, float, int], None] | None = None
+        #: Which addresses made the rooms of this node (`--rooms-per-address`).
+        self.room_owners = RoomOwners()
         #: player -> the answers of a session that asked to keep its request ids.
         self.session_answers: OrderedDict[str, Answers] = OrderedDict()
 
@@ -221,7 +257,8 @@ class Gateway:
         elif isinstance(message, m.Lobby):
             self.lobby.subscribe(client, message)
         elif isinstance(message, m.Create):
-            self.lobby.create(client, message)
+            if self._may_make_room(client, message.id):
+                self._made_room(client, self.lobby.create, message)
         elif isinstance(message, m.Join):
             if self._may_guess(client):
                 self.lobby.join(client, message)
@@ -231,7 +268,8 @@ class Gateway:
                     message.id, errors.RATE_LIMITED, "too many wrong invite codes; wait a minute"
                 )
         elif isinstance(message, m.Quick):
-            self.lobby.quick(client, message)
+            if not message.on or self._may_make_room(client, message.id):
+                self._made_room(client, self.lobby.quick, message)
         elif isinstance(message, m.Leave):
             if client.room is not None:
                 client.room.post(Request(client, message))
@@ -296,6 +334,36 @@ class Gateway:
         if room_id is not None:
             self.lobby.reattach(client)
         return True
+
+    def _may_make_room(self, client: Client, request_id: int) -> bool:
+        """A `create`, or a `quick` that may pair: within `--max-rooms` for the process
+        and `--rooms-per-address` for the client's address, else `too_many_rooms`."""
+        limits = self.limits
+        if limits.max_rooms > 0 and len(self.lobby.rooms) >= limits.max_rooms:
+            text = "the server holds as many rooms as it may; join one, or try again later"
+        elif (
+            limits.rooms_per_address > 0
+            and self.room_owners.count(address_key(client.address), self.lobby.rooms)
+            >= limits.rooms_per_address
+        ):
+            text = (
+                f"at most {limits.rooms_per_address} open rooms per address; join one, or "
+                "leave yours first"
+            )
+        else:
+            return True
+        client.hit(ROOM_CAP)
+        client.error(request_id, errors.TOO_MANY_ROOMS, text)
+        return False
+
+    def _made_room(self, client: Client, make: Callable[[Client, M], None], message: M) -> None:
+        """`make` (the lobby's create or quick); a room it gave the client (a quick
+        match paired at once included) is charged to the client's address."""
+        before = client.room
+        make(client, message)
+        room_id = client.room_id
+        if client.room is not before and room_id is not None:
+            self.room_owners.add(address_key(client.address), room_id, self.lobby.rooms)
 
     def _session_answers(self, player: str) -> Answers:
         """The answers `player`'s connections share: a request sent again on a new

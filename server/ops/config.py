@@ -471,6 +471,22 @@ SECTIONS: tuple[Section, ...] = (
             ),
             Setting(
                 Limits,
+                "max_rooms",
+                WHOLE,
+                "rooms this process holds at once; a `create` or `quick` past it is "
+                "refused `too_many_rooms`",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Limits,
+                "rooms_per_address",
+                WHOLE,
+                "open rooms one client address (IPv6: per /64) may have made with `create` "
+                "or `quick`; more are refused `too_many_rooms`",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Limits,
                 "invite_guesses",
                 WHOLE,
                 "wrong invite codes per minute per connection; then every `join` is `rate_limited`",

@@ -50,6 +50,10 @@ STORM_FRAMES = int(os.environ.get("NINEPOOL_FUZZ_FRAMES", "100000"))
 UNMETERED = [
     *("--rate", "0", "--abuse-limit", "0", "--abuse-cooldown", "0", "--handshake-rate", "0"),
     *("--invite-guesses", "0", "--invite-guesses-per-address", "0"),
+    *(
+        "--rooms-per-address",
+        "0",
+    ),
 ]
 
 
