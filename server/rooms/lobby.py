@@ -38,6 +38,7 @@ from server.rooms.actor import (
 from server.rooms.peers import Peers, Waiting
 from server.rooms.seams import Command, Enter, Member, Reattach, SeatPair, Shutdown, fan_out
 from server.rooms.simulation import PhysicsPool
+from server.rooms.upkeep import restorable
 from server.store import Store
 
 log = logging.getLogger(__name__)
@@ -328,18 +329,12 @@ class Lobby:
     # --- persistence ----------------------------------------------------------------------
 
     async def restore(self) -> int:
-        """Bring back the rooms the store holds (a lone node after a restart)."""
+        """Bring back the rooms the store holds (a lone node after a restart), each
+        checked first: a damaged one is moved aside (`server.rooms.upkeep`)."""
         count = 0
         for room_id in await self.store.rooms():
-            data = await self.store.load(room_id)
-            if data is None or room_id in self.rooms:
-                continue
-            try:
-                record = decode_record(data)
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                log.warning("room %s: unreadable snapshot, skipped", room_id)
-                continue
-            if record.closed:
+            record = None if room_id in self.rooms else await restorable(self.store, room_id)
+            if record is None:
                 continue
             room = Room(self, room_id, record.settings, record.seed, record.code)
             room.restore(record)

@@ -10,8 +10,11 @@ disk even if the machine loses power right after. A file that is not ours, is da
 (`PRAGMA quick_check` finds a fault in its pages), or cannot be written raises
 `StoreError` when the store is opened, not at the first shot.
 
-A retired room is packed into one row of `archive` (`server.store.archive`) and its rows
-of `rooms` and `events` go; `trim` deletes the archives older than the retention. SQLite
+Each snapshot and log entry is stored with its CRC-32, checked whenever it is read: a
+page damaged inside a row's bytes (which `quick_check`, reading the pages' structure,
+does not see) raises `DamagedRoom` instead of handing out bytes nobody wrote. A retired
+room is packed into one row of `archive` (`server.store.archive`) and its rows of
+`rooms` and `events` go; `trim` deletes the archives older than the retention. SQLite
 reuses the pages freed, so a store with a retention stops growing once it has held that
 many days of matches.
 """
@@ -19,19 +22,23 @@ many days of matches.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
 from server.store import archive
-from server.store.base import FencedError, LogEntry, Store, StoreError
+from server.store.base import DamagedRoom, FencedError, LogEntry, Store, StoreError
 from server.store.validate import check_after, check_room, check_save
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 #: Stored in the file header (`PRAGMA user_version`). Version 1 (no archive) is brought
 #: up to date when opened; a file with another value is refused.
@@ -52,6 +59,9 @@ _SCHEMA_V2 = (
     # in wall-clock milliseconds, for the retention.
     "CREATE TABLE archive (room TEXT PRIMARY KEY, retired INTEGER NOT NULL, data BLOB NOT NULL)",
     "CREATE INDEX archive_by_age ON archive (retired)",
+    # CRC-32 of the snapshot and of each entry's data (NULL in rows of schema 1: unchecked).
+    "ALTER TABLE rooms ADD COLUMN crc INTEGER",
+    "ALTER TABLE events ADD COLUMN crc INTEGER",
     # Rooms moved aside as damaged, their bytes as they were (`form`: 'live' = packed
     # snapshot and log rows, 'archive' = the archive as it was).
     "CREATE TABLE quarantine (room TEXT PRIMARY KEY, at INTEGER NOT NULL, reason TEXT NOT NULL,"
@@ -124,13 +134,14 @@ class SqliteStore(Store):
                 if first <= last:
                     raise StoreError(f"room {room}: log entry {first} does not follow {last}")
             db.execute(
-                "INSERT INTO rooms (room, snapshot) VALUES (?, ?)"
-                " ON CONFLICT (room) DO UPDATE SET snapshot = excluded.snapshot",
-                (room, snapshot),
+                "INSERT INTO rooms (room, snapshot, crc) VALUES (?, ?, ?)"
+                " ON CONFLICT (room) DO UPDATE SET snapshot = excluded.snapshot,"
+                " crc = excluded.crc",
+                (room, snapshot, zlib.crc32(snapshot)),
             )
             db.executemany(
-                "INSERT INTO events (room, seq, data) VALUES (?, ?, ?)",
-                [(room, entry.seq, entry.data) for entry in checked],
+                "INSERT INTO events (room, seq, data, crc) VALUES (?, ?, ?, ?)",
+                [(room, entry.seq, entry.data, zlib.crc32(entry.data)) for entry in checked],
             )
 
         await self._call(lambda db: _transaction(db, write))
@@ -139,9 +150,9 @@ class SqliteStore(Store):
         room = check_room(room)
 
         def read(db: sqlite3.Connection) -> bytes | None:
-            row = db.execute("SELECT snapshot FROM rooms WHERE room = ?", (room,)).fetchone()
-            if row is not None:
-                return bytes(row[0])
+            snapshot = self._snapshot(db, room)
+            if snapshot is not None:
+                return snapshot
             packed = self._archived(db, room)
             return None if packed is None else packed[0]
 
@@ -156,11 +167,11 @@ class SqliteStore(Store):
 
         def read(db: sqlite3.Connection) -> list[LogEntry]:
             rows = db.execute(
-                "SELECT seq, data FROM events WHERE room = ? AND seq > ? ORDER BY seq",
+                "SELECT seq, data, crc FROM events WHERE room = ? AND seq > ? ORDER BY seq",
                 (room, after),
             ).fetchall()
             if rows:
-                return [LogEntry(int(seq), bytes(data)) for seq, data in rows]
+                return self._entries(room, rows)
             packed = self._archived(db, room)
             return [] if packed is None else archive.after(packed[1], after)
 
@@ -170,12 +181,12 @@ class SqliteStore(Store):
         room, after, limit = check_room(room), check_after(after), max(0, limit)
         rows = await self._call(
             lambda db: db.execute(
-                "SELECT seq, data FROM events WHERE room = ? AND seq > ? ORDER BY seq LIMIT ?",
+                "SELECT seq, data, crc FROM events WHERE room = ? AND seq > ? ORDER BY seq LIMIT ?",
                 (room, after, limit),
             ).fetchall()
         )
         if rows or not limit:
-            return [LogEntry(int(seq), bytes(data)) for seq, data in rows]
+            return self._entries(room, rows)
         return await super().log_page(room, after, limit)  # archived, or nothing more
 
     async def delete(self, room: str) -> None:
@@ -194,14 +205,14 @@ class SqliteStore(Store):
         room = check_room(room)
 
         def pack(db: sqlite3.Connection) -> None:
-            row = db.execute("SELECT snapshot FROM rooms WHERE room = ?", (room,)).fetchone()
-            if row is None:
+            snapshot = self._snapshot(db, room)
+            if snapshot is None:
                 return  # unknown, or retired already
             rows = db.execute(
-                "SELECT seq, data FROM events WHERE room = ? ORDER BY seq", (room,)
+                "SELECT seq, data, crc FROM events WHERE room = ? ORDER BY seq", (room,)
             ).fetchall()
-            entries = [LogEntry(int(seq), bytes(data)) for seq, data in rows]
-            data = archive.pack(bytes(row[0]), entries)
+            entries = self._entries(room, rows)
+            data = archive.pack(snapshot, entries)
             db.execute(
                 "INSERT OR REPLACE INTO archive (room, retired, data) VALUES (?, ?, ?)",
                 (room, _now_ms(), data),
@@ -209,7 +220,13 @@ class SqliteStore(Store):
             db.execute("DELETE FROM rooms WHERE room = ?", (room,))
             db.execute("DELETE FROM events WHERE room = ?", (room,))
 
-        await self._call(lambda db: _transaction(db, pack))
+        try:
+            await self._call(lambda db: _transaction(db, pack))
+        except DamagedRoom as damage:
+            # Its bytes go aside as they are, rather than into an archive that would pass
+            # its own checksum with the damage inside.
+            log.error("%s: quarantined instead of retired", damage)
+            await self.quarantine(room, damage.check)
 
     async def trim(self, retired_before: float) -> int:
         cutoff = int(retired_before * 1000)
@@ -260,6 +277,24 @@ class SqliteStore(Store):
         """How many retired rooms the archive holds (for the cleanup command's report)."""
         row = await self._call(lambda db: db.execute("SELECT count(*) FROM archive").fetchone())
         return int(row[0])
+
+    def _snapshot(self, db: sqlite3.Connection, room: str) -> bytes | None:
+        row = db.execute("SELECT snapshot, crc FROM rooms WHERE room = ?", (room,)).fetchone()
+        if row is None:
+            return None
+        snapshot = bytes(row[0])
+        if row[1] is not None and zlib.crc32(snapshot) != row[1]:
+            raise DamagedRoom(room, "its snapshot fails its CRC-32", str(self.path))
+        return snapshot
+
+    def _entries(self, room: str, rows: Sequence[tuple[int, bytes, int | None]]) -> list[LogEntry]:
+        entries = []
+        for seq, data, crc in rows:
+            entry = LogEntry(int(seq), bytes(data))
+            if crc is not None and zlib.crc32(entry.data) != crc:
+                raise DamagedRoom(room, f"log entry {seq} fails its CRC-32", str(self.path))
+            entries.append(entry)
+        return entries
 
     def _archived(self, db: sqlite3.Connection, room: str) -> tuple[bytes, list[LogEntry]] | None:
         row = db.execute("SELECT data FROM archive WHERE room = ?", (room,)).fetchone()
@@ -360,10 +395,15 @@ def _quick_check(db: sqlite3.Connection, path: Path) -> None:
     the rows' contents against the indexes, which `integrity_check` adds at many times the
     cost). A fault refuses the file, naming it and the check: serving from a damaged file
     would hand out whatever the damaged pages now say."""
-    findings = [str(row[0]) for row in db.execute("PRAGMA quick_check").fetchall()]
+    try:
+        rows = db.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.DatabaseError as exc:  # damage where the check itself cannot go on
+        rows = [(str(exc),)]
+    findings = [line for row in rows for line in str(row[0]).splitlines() if line.strip()]
     if findings != ["ok"]:
         shown = "; ".join(findings[:_FINDINGS_SHOWN])
-        more = f" (and {len(findings) - _FINDINGS_SHOWN} more)" if len(findings) > 5 else ""
+        hidden = len(findings) - _FINDINGS_SHOWN
+        more = f" (and {hidden} more)" if hidden > 0 else ""
         raise StoreError(
             f"sqlite store {path}: PRAGMA quick_check found damage: {shown}{more}. "
             "Restore the file from a backup (deploy/README.md, Backups), or move it aside "
