@@ -222,7 +222,8 @@ async def test_lobby_updates_are_never_skipped_outside_a_room(
 ) -> None:
     # Outside a room there is no snapshot to catch up with: a lobby watcher that does not
     # read is kept (until it stops reading altogether) and misses nothing.
-    server = await make_server(limits=SMALL_QUEUE)
+    # Thirty rooms from one address: past its default allowance of open rooms.
+    server = await make_server(limits=dataclasses.replace(SMALL_QUEUE, rooms_per_address=0))
     slow = await stalling_peer(server, "Lobbyist")
     peers.append(slow)
     rooms = await slow.request({"t": "lobby", "on": True})
