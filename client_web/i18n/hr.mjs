@@ -1,0 +1,2 @@
+import en from "./en.mjs";
+export default { ...en };
