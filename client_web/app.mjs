@@ -290,9 +290,7 @@ function logEvent(m, opts = {}) {
 /** Words the whole log again (a change of language). */
 function rewordLog() {
   $("log").replaceChildren();
-  const last = app.lastVerdict;
   for (const src of app.logSources) log(describeSource(src), { aside: src.aside, quiet: true });
-  if (!last) app.lastVerdict = null;
   $("chat-log").replaceChildren();
   const chat = app.chatLines;
   app.chatLines = [];
@@ -411,6 +409,9 @@ function onMessage(m) {
       renderQuick();
       if (parseHash().id !== m.room || parseHash().kind !== "room") history.replaceState(null, "", `#/room/${m.room}`);
       show("table");
+      // Sitting down is being ready: the match starts as soon as both seats are filled
+      // (as a quick match does); "Not ready" holds it back.
+      if (m.role === "player") conn.request({ t: "ready", ready: true }).catch(() => {});
       return;
     case "aim":
       if (m.room === app.room && m.seat !== mySeat()) {
@@ -495,7 +496,10 @@ function applyEvent(m) {
       const n = names();
       const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
       showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason), false);
-      if (m.winner !== null && !m._history) celebrate(false, sound, reducedMotion());
+      if (m.winner !== null) {
+        celebrate(false, sound, reducedMotion());
+        heard.push("fanfare");
+      }
       return;
     }
     case "match_over": {
@@ -507,7 +511,10 @@ function applyEvent(m) {
         describeEnd(m.reason, app.view?.settings?.race_to ?? 0),
         true,
       );
-      if (m.winner !== null) celebrate(true, sound, reducedMotion());
+      if (m.winner !== null) {
+        celebrate(true, sound, reducedMotion());
+        heard.push("fanfare-match");
+      }
       return;
     }
     case "presence":
@@ -656,7 +663,10 @@ function animFrame() {
   while (a.heard < a.sounds.length && a.sounds[a.heard].t <= t) {
     const e = a.sounds[a.heard++];
     // Impacts the animation has long passed (a skip, a slow frame) are not heard in a burst.
-    if (t - e.t < 0.3 * PLAYBACK_RATE) sound.play(e);
+    if (t - e.t < 0.3 * PLAYBACK_RATE) {
+      sound.play(e);
+      heard.push(e.kind);
+    }
   }
   /** @type {BallFrame[]} */
   const balls = [];
@@ -856,6 +866,10 @@ function invalidate() {
 
 /** When the table was last drawn while nothing moved (ms). */
 let lastIdleDraw = 0;
+/** @type {import("./render.mjs").Overlay | null} the overlay last drawn (for the tests' hooks) */
+let lastOverlay = null;
+/** @type {string[]} what was heard, in order: impact kinds and "fanfare" (for the tests' hooks) */
+const heard = [];
 /** Draw times (ms) of the last frames, for `window.ninepool.frameStats()`. */
 const drawTimes = /** @type {number[]} */ ([]);
 
@@ -917,6 +931,7 @@ function frame() {
     app.wrongBall = wrong;
     renderHud();
   }
+  lastOverlay = overlay;
   const t0 = performance.now();
   renderer.draw(balls, overlay);
   drawTimes.push(performance.now() - t0);
@@ -1270,6 +1285,23 @@ async function chooseBreaker(choice) {
   },
   animating() {
     return !!app.anim || app.queue.length > 0;
+  },
+  /** The labels, wrong-ball flag and tip dot of the overlay last drawn. */
+  overlay() {
+    const o = lastOverlay;
+    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, tip: o.tip ?? null, handle: o.handle ?? null } : null;
+  },
+  /** What was heard so far (impact kinds, fanfares), and whether sound is muted. */
+  sounds() {
+    return { heard: [...heard], muted: sound.muted };
+  },
+  /** Page coordinates of the ball-in-hand handle (null without ball in hand). */
+  handleOf() {
+    const cue = cuePos();
+    if (!cue || !ballInHand()) return null;
+    const r = $("table").getBoundingClientRect();
+    const [x, y] = handleSpot(renderer.view, cue, touchFirst());
+    return [r.left + x, r.top + y];
   },
   /** Median and 95th percentile of the recent frame draw times (ms). */
   frameStats() {

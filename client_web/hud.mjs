@@ -299,7 +299,7 @@ export function renderTableUi() {
   const proposedBy = tb?.stalemate_proposed_by;
   const stale = $("stalemate");
   // R14: an advanced action, offered once the game has gone on a while, until the warning is in force.
-  const settled = (tb?.rack ?? 0) !== app.rackShots.rack || app.rackShots.count >= 6;
+  const settled = (tb?.rack ?? 0) !== app.rackShots.rack || app.rackShots.count >= 2;
   const proposedToMe = proposedBy !== null && proposedBy !== undefined && proposedBy !== me;
   stale.hidden = !(player && playing && tb.ball_in_hand !== "kitchen" && !tb.stalemate_warning && (settled || proposedToMe));
   stale.textContent = t(proposedToMe ? "more.stalemateAccept" : "more.stalemate");
