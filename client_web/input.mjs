@@ -23,9 +23,13 @@ const R = TABLE.ballRadius;
 const DEG = 180 / Math.PI;
 /** Pulling the cue this far back (m) is full power. */
 const PULL_FULL = 0.55;
-/** A touch gesture shorter than this that travels further than FLICK_PX is a flick (a scroll), not an aim. */
-const FLICK_MS = 280;
+/**
+ * A touch gesture shorter than FLICK_MS that travels further than FLICK_PX, faster than
+ * FLICK_SPEED (px/ms), is a flick — someone scrolling — not an aim.
+ */
+const FLICK_MS = 350;
 const FLICK_PX = 40;
+const FLICK_SPEED = 0.5;
 
 /** The signed smallest turn from angle `a` to angle `b` (radians). @param {number} a @param {number} b */
 function angleBetween(a, b) {
@@ -69,6 +73,9 @@ export function handleRadius(touch) {
  * @param {TableActions} actions
  */
 export function attachTableInput(canvas, view, actions) {
+  // Which kind of input came last: a focus ring is for the keyboard.
+  document.addEventListener("pointerdown", () => (document.documentElement.dataset.input = "pointer"), true);
+  document.addEventListener("keydown", () => (document.documentElement.dataset.input = "keys"), true);
   /** @param {PointerEvent} e @returns {Vec} */
   function local(e) {
     const r = canvas.getBoundingClientRect();
@@ -156,11 +163,9 @@ export function attachTableInput(canvas, view, actions) {
     actions.aimChanged(); // spectators see the cue ball back where it lies
     const cancelled = e.type === "pointercancel";
     const start = drag.start;
-    const flick =
-      !!start &&
-      drag.touch &&
-      performance.now() - start.at < FLICK_MS &&
-      Math.hypot(e.clientX - start.x, e.clientY - start.y) > FLICK_PX;
+    const took = start ? Math.max(1, performance.now() - start.at) : Infinity;
+    const moved = start ? Math.hypot(e.clientX - start.x, e.clientY - start.y) : 0;
+    const flick = !!start && !!drag.touch && took < FLICK_MS && moved > FLICK_PX && moved / took > FLICK_SPEED;
     if (drag.kind === "place" && app.placing) {
       const p = app.placing;
       app.placing = null;

@@ -166,20 +166,23 @@ function capitalise(s) {
 }
 
 /**
+ * The foul in one line: the first reason (the rules list them most telling first), then
+ * who plays on; any further reasons go under it, each with its rule.
  * @param {Verdict} v @param {readonly string[]} names
  * @param {{ turn?: number | null, ball_in_hand?: string | null } | null} next the table after the action
  * @param {ShotFacts | null} facts @param {number | null} lowest
- * @returns {{ text: string, rules: string[] }}
+ * @returns {{ text: string, rules: string[], more: Line[] }}
  */
 function foulHeadline(v, names, next, facts, lowest) {
   const pairs = foulReasons(v, facts, lowest);
-  const reasons = pairs.map(([, words]) => words).join(t("v.reasonSep"));
-  const rules = pairs.map(([rule]) => rule).filter(Boolean);
+  const [rule, reasons] = pairs[0] ?? ["", t("foul.other")];
+  const rules = rule ? [rule] : [];
+  const more = pairs.slice(1).map(([r, words]) => ({ text: capitalise(words), rule: r }));
   if (next && next.turn !== null && next.turn !== undefined && !v.game_over) {
     const key = next.ball_in_hand ? "v.foulBih" : "v.foulNext";
-    return { text: t(key, { reasons, name: who(names, next.turn) }), rules };
+    return { text: t(key, { reasons, name: who(names, next.turn) }), rules, more };
   }
-  return { text: t("v.foul", { reasons }), rules };
+  return { text: t("v.foul", { reasons }), rules, more };
 }
 
 /** @param {Verdict} v @param {readonly string[]} names @returns {{ text: string, rules: string[] }} */
@@ -213,9 +216,9 @@ export function describeShot(result, names, lowest = null) {
     const foul = foulHeadline(v, names, v.game_over ? null : result.table, facts, lowest);
     if (v.game_over) {
       const over = gameOverHeadline(v, names);
-      return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...details, ...noteLines(v)] };
+      return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...foul.more, ...details, ...noteLines(v)] };
     }
-    return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...details, ...noteLines(v)] };
+    return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details, ...noteLines(v)] };
   }
   if (v.game_over) {
     const over = gameOverHeadline(v, names);
@@ -279,7 +282,7 @@ export function describeRuling(ruling, names) {
     case "clock_expired": {
       if (v && v.foul) {
         const foul = foulHeadline(v, names, next, null, null);
-        return d(foul.text, foul.rules, "foul");
+        return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details] };
       }
       return d(t("r.clock", { name: by }), ["O3"], "foul");
     }

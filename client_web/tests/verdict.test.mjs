@@ -58,13 +58,15 @@ test("R8 names the ball hit and the ball to hit; R8 and G1 together are one line
     names,
     2,
   );
-  assert.equal(d.headline, "Foul: the cue ball hit the 5 first, not the 2; the cue ball went in a pocket — ball in hand for Bob");
-  assert.deepEqual(d.rules, ["R8", "G1"]);
+  // The first reason in the line, the others under it.
+  assert.equal(d.headline, "Foul: the cue ball hit the 5 first, not the 2 — ball in hand for Bob");
+  assert.deepEqual(d.rules, ["R8"]);
+  assert.deepEqual(d.details[0], { text: "The cue ball went in a pocket", rule: "G1" });
   // Without the sentences, the rule ids and the report still give the words.
   const bare = describeShot(shot({ report: { first: null, pocketed: [], rails: [] }, verdict: { ...baseVerdict, foul: true, fouls: ["R8"] }, table: table(1, "table") }), names);
   assert.equal(bare.headline, "Foul: the cue ball hit no ball — ball in hand for Bob");
   assert.deepEqual(foulReasons({ foul: true, reasons: [["R4", "The break pocketed no ball and drove only 2 numbered balls to a rail (four are needed)"]] }), [
-    ["R4", "illegal break — no ball pocketed and only 2 balls reached a cushion (four are needed)"],
+    ["R4", "illegal break: no ball went in and only 2 reached a cushion (four are needed)"],
   ]);
 });
 
