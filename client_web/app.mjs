@@ -413,6 +413,10 @@ function onMessage(m) {
       // (as a quick match does); "Not ready" holds it back.
       if (m.role === "player") conn.request({ t: "ready", ready: true }).catch(() => {});
       return;
+    case "notice":
+      // The room's server is changing hands (no room event: nothing at the table changes).
+      if (m.room === app.room) toast(t(m.kind === "back" ? "notice.back" : "notice.moving"), "info");
+      return;
     case "aim":
       if (m.room === app.room && m.seat !== mySeat()) {
         app.remoteAim = m;
@@ -916,7 +920,10 @@ function frame() {
       }
       if (ballInHand()) {
         const touch = touchFirst();
-        const [hx, hy] = handleSpot(renderer.view, [app.drag?.kind === "place" && app.placing ? app.placing.pos[0] : c[0], app.drag?.kind === "place" && app.placing ? app.placing.pos[1] : c[1]], touch);
+        const at = app.drag?.kind === "place" && app.placing ? app.placing.pos : c;
+        // While the ball is carried, the handle stays where the pointer holds it.
+        const off = app.drag?.kind === "place" ? app.drag.offset : null;
+        const [hx, hy] = off ? renderer.view.toScreen(at[0] + off[0], at[1] + off[1]) : handleSpot(renderer.view, at, touch, app.aim.angle);
         overlay.handle = { x: hx, y: hy, r: handleRadius(touch) };
       }
     } else if (app.remoteAim && cue && performance.now() - app.remoteAimAt < 5000 && tb.turn === app.remoteAim.seat) {
@@ -1300,7 +1307,7 @@ async function chooseBreaker(choice) {
     const cue = cuePos();
     if (!cue || !ballInHand()) return null;
     const r = $("table").getBoundingClientRect();
-    const [x, y] = handleSpot(renderer.view, cue, touchFirst());
+    const [x, y] = handleSpot(renderer.view, cue, touchFirst(), app.aim.angle);
     return [r.left + x, r.top + y];
   },
   /** Median and 95th percentile of the recent frame draw times (ms). */

@@ -279,7 +279,9 @@ export function renderTableUi() {
   $("strip").hidden = !shooting;
   $("strip").classList.toggle("disabled", !canShoot());
   if (!canShoot()) $("spin-pop").hidden = true;
+  const lagWasHidden = $("lag-controls").hidden;
   $("lag-controls").hidden = !lagging;
+  if (lagging && lagWasHidden) focusIfFree($("lag-shoot"));
   $("wait-controls").hidden = !(st === "waiting" && player);
   /** @type {HTMLButtonElement} */ ($("shoot")).disabled = !canShoot();
   /** @type {HTMLButtonElement} */ ($("lag-shoot")).disabled = !lagging || !!app.anim;
@@ -316,14 +318,20 @@ export function renderTableUi() {
   // The push-out choice.
   const dlg = /** @type {HTMLDialogElement} */ ($("choice-dialog"));
   const choose = !!tb && tb.choice_pending && tb.turn === me && !app.anim && playing;
-  if (choose && !dlg.open) dlg.show();
+  if (choose && !dlg.open) {
+    dlg.show();
+    focusIfFree($("choose-shoot"));
+  }
   if (!choose && dlg.open) dlg.close();
 
   // R3/O6: the lag winner chooses who breaks.
   const lagDlg = /** @type {HTMLDialogElement} */ ($("lag-dialog"));
   const chooseBreak = st === "lag" && me !== null && app.view.lag_choice === me && !app.anim;
   if (chooseBreak) $("lag-give").textContent = t("lagwin.give", { name: names()[1 - me] });
-  if (chooseBreak && !lagDlg.open) lagDlg.show();
+  if (chooseBreak && !lagDlg.open) {
+    lagDlg.show();
+    focusIfFree($("lag-break"));
+  }
   if (!chooseBreak && lagDlg.open) lagDlg.close();
 
   // A description of the table for screen readers.
@@ -341,4 +349,14 @@ export function inviteLink() {
   if (!app.room) return "";
   const base = `${location.origin}${location.pathname}`;
   return app.code ? `${base}#/play/${app.room}/${app.code}` : `${base}#/play/${app.room}`;
+}
+
+/**
+ * Moves the keyboard to the next step's button, unless the reader is typing or working
+ * another control (only from the page itself or the table).
+ * @param {HTMLElement} el
+ */
+function focusIfFree(el) {
+  const active = document.activeElement;
+  if (!active || active === document.body || active.id === "table") el.focus({ preventScroll: true });
 }

@@ -37,19 +37,25 @@ function angleBetween(a, b) {
 }
 
 /**
- * Where the ball-in-hand handle sits on screen: beside the cue ball, down and to the
- * right (further for a finger), turned inward near the canvas edges.
+ * Where the ball-in-hand handle sits on screen: beside the cue ball, square to the aim so
+ * it is on neither the aim line nor the cue stick, on the side toward the bottom of the
+ * screen (toward the player) unless that leaves the canvas; further out for a finger.
  * @param {import("./render.mjs").View} view @param {Vec} cue @param {boolean} touch
+ * @param {number} angle the aim (radians, world)
  * @returns {Vec} CSS pixels in the canvas
  */
-export function handleSpot(view, cue, touch) {
+export function handleSpot(view, cue, touch, angle) {
   const [sx, sy] = view.toScreen(cue[0], cue[1]);
+  const [ax, ay] = view.toScreen(cue[0] + Math.cos(angle) * 0.1, cue[1] + Math.sin(angle) * 0.1);
+  const len = Math.hypot(ax - sx, ay - sy) || 1;
   const d = touch ? 58 : 36;
-  let dx = d * Math.SQRT1_2;
-  let dy = d * Math.SQRT1_2;
-  if (sx + dx > view.cssWidth - 16) dx = -dx;
-  if (sy + dy > view.cssHeight - 16) dy = -dy;
-  return [sx + dx, sy + dy];
+  // Square to the aim on screen, the side that points down first.
+  let px = -(ay - sy) / len;
+  let py = (ax - sx) / len;
+  if (py < 0 || (py === 0 && px < 0)) [px, py] = [-px, -py];
+  const inside = (/** @type {number} */ x, /** @type {number} */ y) => x > 16 && x < view.cssWidth - 16 && y > 16 && y < view.cssHeight - 16;
+  if (!inside(sx + px * d, sy + py * d)) [px, py] = [-px, -py];
+  return [sx + px * d, sy + py * d];
 }
 /** The handle's radius on screen (px). @param {boolean} touch */
 export function handleRadius(touch) {
@@ -105,7 +111,7 @@ export function attachTableInput(canvas, view, actions) {
     const start = { x: e.clientX, y: e.clientY, at: performance.now(), angle: app.aim.angle, scroll: window.scrollY };
     const d = distance(w, cue);
     const behind = behindCue(w, cue);
-    const handle = bih ? handleSpot(view(), cue, touch) : null;
+    const handle = bih ? handleSpot(view(), cue, touch, app.aim.angle) : null;
     if (handle && Math.hypot(px - handle[0], py - handle[1]) <= handleRadius(touch) + 6) {
       // The handle carries the ball at its offset, so the ball stays in sight.
       const [hx, hy] = view().toWorld(handle[0], handle[1]);

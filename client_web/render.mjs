@@ -478,6 +478,12 @@ function roundRect(ctx, x, y, w, h, r) {
 
 // --- the renderer -----------------------------------------------------------------
 
+const motionQuery = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
+/** Whether the reader asks for reduced motion. */
+function reduceMotion() {
+  return !!motionQuery?.matches;
+}
+
 /**
  * @typedef {object} BallDraw
  * @property {number} n
@@ -599,7 +605,8 @@ export class Renderer {
       const low = balls.find((b) => b.n === overlay.lowest);
       if (low) {
         const [sx, sy] = view.toScreen(low.x, low.y);
-        const pulse = 0.5 + 0.5 * Math.sin(performance.now() / 260);
+        // The ring pulses, unless the reader asks for less motion.
+        const pulse = reduceMotion() ? 1 : 0.5 + 0.5 * Math.sin(performance.now() / 260);
         ctx.strokeStyle = `rgba(255, 236, 120, ${0.55 + 0.4 * pulse})`;
         ctx.lineWidth = Math.max(1.5, rPx * 0.16);
         ctx.beginPath();

@@ -36,6 +36,8 @@ def server() -> Iterator[Server]:
     command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
     # An in-memory store: not the lone node's default database file in the repo.
     command += ["--seed", str(SEED), "--store", "memory://"]
+    # Every page comes from 127.0.0.1: no cap on the rooms one address may open.
+    command += ["--rooms-per-address", "0"]
     proc = subprocess.Popen(
         command,
         cwd=ROOT,

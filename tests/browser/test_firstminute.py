@@ -33,15 +33,26 @@ def host_and_guest(
     open_client: OpenClient, host: dict[str, Any] | None = None, guest: dict[str, Any] | None = None,
     first_break: str = "draw",
 ) -> tuple[Client, Client, str]:
-    """Ana creates a table and sends Bob the invite link; Bob opens it and is seated."""
+    """Ana creates a table and sends Bob the invite link; Bob opens it and is seated. (A
+    client without an invite link is set up through the lobby list and the ready buttons,
+    so each trap's own check is what fails there.)"""
     ana = open_client("Ana", **(host or {}))
     ana.page.select_option("#c-first", first_break)
     ana.page.click("#create-form button[type=submit]")
     ana.wait("!!a.view && a.role === 'player'")
-    link = ana.page.input_value("#invite-link")
     room = ana.state("a.room")
-    bob = open_client("Bob", hash=link[link.index("#") :], **(guest or {}))
+    if ana.page.locator("#invite-link").count():
+        link = ana.page.input_value("#invite-link")
+        bob = open_client("Bob", hash=link[link.index("#") :], **(guest or {}))
+    else:
+        bob = open_client("Bob", **(guest or {}))
+        bob.page.wait_for_selector(f"tr[data-room='{room}'] button.primary")
+        bob.page.click(f"tr[data-room='{room}'] button.primary")
     bob.wait("!!a.view && a.role === 'player' && a.seat === 1")
+    for i, c in enumerate((ana, bob)):
+        c.page.wait_for_timeout(300)
+        if c.state(f"a.view.status === 'waiting' && !a.view.seats[{i}].ready"):
+            c.page.click("#ready")
     return ana, bob, room
 
 
@@ -298,7 +309,7 @@ def test_trap10_11_keys_after_a_click_on_the_table_and_spin_for_one_shot(open_cl
     shoot_box = c.page.locator("#shoot").bounding_box()
     c.page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.3)
     assert c.state("a.aim.height") > 0.2
-    assert c.page.evaluate("window.ninepool.overlay().tip.height") > 0.2
+    c.page.wait_for_function("(window.ninepool.overlay().tip || {}).height > 0.2")
     # (16) Changing the spin does not move the Shoot button.
     assert c.page.locator("#shoot").bounding_box() == shoot_box
     aim_at(c, 1)
@@ -389,7 +400,7 @@ def test_trap13_plain_words_first_rule_ids_in_small_print_and_no_stalemate_after
         assert main.startswith("Foul:")
         assert not re.search(r"\b[RGO]\d{1,2}\b", main), main
         assert "kitchen" not in main.lower() and "stalemate innings" not in main.lower()
-        assert "R8" in c.page.locator("#status .rule").first.inner_text()
+        assert re.fullmatch(r"[RGO]\d+(, [RGO]\d+)*", c.page.locator("#status .rule").first.inner_text())
     assert ana.page.is_hidden("#stalemate"), "not offered right after the break"
     assert_quiet(ana, bob)
 
