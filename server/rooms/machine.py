@@ -39,6 +39,7 @@ spectator `not_a_player`):
 | Playing  | Simulated                    | Playing, Finished | ok, shot result, results       |
 | Playing  | ClockWarning, ClockOut       | Playing, Finished | warning; clock foul (O3)       |
 | Playing  | Grace timer, seat away       | Playing, Finished | forfeit (O5); game: new Grace  |
+| Playing  | Grace timer, nobody in room  | Finished          | every game left forfeited (O5) |
 | other    | Grace timer, seat away       | same; lag: Waiting | seat freed; Close if empty    |
 | *        | Shutdown                     | same              | clock paused, members closed   |
 
@@ -695,6 +696,13 @@ class _Tx(Working):
         if isinstance(phase, Playing) and not phase.table.state.match_over:
             step = apply_action(phase.table, rules.Forfeit(by=seat_player(index)))
             events += self.after_step(step, "forfeit", index)
+            while not self.members() and isinstance(self.phase, Playing):
+                # Nobody is left in the room (the other player away too, no spectator):
+                # a new grace period would wait for nobody, and the room would sit in the
+                # lobby for race-to grace periods. Every game left is forfeited now (O5,
+                # game by game), so the room closes once the last seat's grace runs out.
+                step = apply_action(self.phase.table, rules.Forfeit(by=seat_player(index)))
+                events += self.after_step(step, "forfeit", index)
             if isinstance(self.phase, Playing):
                 # O5 "game" forfeits one game; the absent player gets a new grace period.
                 self.seats[index] = replace(seat, grace_until=self.grace_deadline())
