@@ -24,6 +24,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from protocol.text import clean, clean_name
+
 #: The protocol version a client states in `hello`; a different one is refused.
 PROTOCOL_VERSION = 1
 
@@ -38,11 +40,10 @@ Seat = Annotated[int, Meta(ge=0, le=1)]
 Ball = Annotated[int, Meta(ge=0, le=9)]
 EpochMs = Annotated[int, Meta(ge=0)]
 #: A display name: 1–24 characters of letters, digits, space, `.`, `_`, `-`; no leading or
-#: trailing space.
-Name = Annotated[
-    str,
-    Meta(min_length=1, max_length=24, pattern=r"^[\w.\-](?:[\w .\-]{0,22}[\w.\-])?\Z"),
-]
+#: trailing space — once cleaned (`protocol.text.clean_name`: NFKC, no bidi controls or
+#: invisible characters), which `Hello` does as it is decoded. The frame may carry more
+#: (a name typed decomposed, with marks apart, is longer before NFKC joins them).
+Name = Annotated[str, Meta(min_length=1, max_length=64)]
 # Patterns end in \Z, not $: Python's $ also matches before one trailing newline.
 #: A room name: up to 40 characters, no control characters (C0, DEL, C1).
 RoomName = Annotated[str, Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f-\x9f]*\Z")]
@@ -104,6 +105,10 @@ class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
     #: warning (0 = off).
     stalemate_innings: Annotated[int, Meta(ge=0, le=1000)] = 20
 
+    def __post_init__(self) -> None:
+        # Shown to strangers in the lobby: no bidi controls or invisible characters.
+        msgspec.structs.force_setattr(self, "name", clean(self.name))
+
 
 # --- client -> server -------------------------------------------------------------
 
@@ -127,6 +132,9 @@ class Hello(ClientMessage, tag="hello"):
     name: Name
     token: Token | None = None
     keep_ids: bool = False
+
+    def __post_init__(self) -> None:
+        self.name = clean_name(self.name)
 
 
 class Lobby(ClientMessage, tag="lobby"):
@@ -238,6 +246,11 @@ class Chat(ClientMessage, tag="chat"):
     """Say something to the room (rate-limited)."""
 
     text: ChatText
+
+    def __post_init__(self) -> None:
+        self.text = clean(self.text)
+        if not self.text:
+            raise ValueError("the message is empty once invisible characters are dropped")
 
 
 class Rematch(ClientMessage, tag="rematch"):
