@@ -134,7 +134,10 @@ class Hello(ClientMessage, tag="hello"):
     keep_ids: bool = False
 
     def __post_init__(self) -> None:
-        self.name = clean_name(self.name)
+        try:
+            self.name = clean_name(self.name)
+        except ValueError as exc:
+            raise ValueError(f"{exc} - at `$.name`") from None  # as msgspec names a path
 
 
 class Lobby(ClientMessage, tag="lobby"):
@@ -250,7 +253,7 @@ class Chat(ClientMessage, tag="chat"):
     def __post_init__(self) -> None:
         self.text = clean(self.text)
         if not self.text:
-            raise ValueError("the message is empty once invisible characters are dropped")
+            raise ValueError("empty once invisible characters are dropped - at `$.text`")
 
 
 class Rematch(ClientMessage, tag="rematch"):
