@@ -17,6 +17,8 @@ from websockets.asyncio.server import serve
 
 from server.cluster.cooldowns import SharedCooldowns
 from server.cluster.node import ClusterNode
+from server.edge.api import ApiRoutes
+from server.edge.apiconn import api_connection_class
 from server.edge.gateway import Gateway
 from server.edge.handshakes import (
     Door,
@@ -29,6 +31,10 @@ from server.edge.limits import LIMIT_KINDS, parse_networks, serve_options
 from server.edge.sessions import Sessions
 from server.ops.config import Config
 from server.ops.metrics import Metrics
+from server.players.passwords import Passwords
+from server.players.service import Players, Rules
+from server.players.stores import open_player_store, players_store_url
+from server.players.tokens import AccountTokens
 from server.rooms.lobby import Lobby
 from server.rooms.peers import LonePeers, Peers
 from server.rooms.simulation import PhysicsPool
@@ -50,7 +56,11 @@ class GameServer:
     """One server process. `start()` binds and returns once ready; `stop()` drains."""
 
     def __init__(
-        self, config: Config, store: Store | None = None, pool: PhysicsPool | None = None
+        self,
+        config: Config,
+        store: Store | None = None,
+        pool: PhysicsPool | None = None,
+        players: Players | None = None,
     ) -> None:
         self.config = config
         self.metrics = Metrics(LIMIT_KINDS)
@@ -61,6 +71,11 @@ class GameServer:
         self.peers: Peers = self.cluster if self.cluster is not None else LonePeers()
         self.lobby = Lobby(config, self.store, self.pool, self.metrics, self.peers)
         sessions = Sessions(config.secret, config.token_ttl, previous=config.secret_previous)
+        #: Accounts, ratings, leaderboards; the JSON API under /api/ (server/edge/api.py).
+        self.players = players if players is not None else open_players(config)
+        self.api = ApiRoutes(
+            self.players, sessions.verify, parse_networks(config.limits.trusted_proxies)
+        )
         self.gateway = Gateway(self.lobby, sessions, self.metrics, config.limits)
         #: Every TCP connection passes it first: what it may cost before its request is known.
         self.door = Door(
@@ -116,7 +131,7 @@ class GameServer:
             # unfinished heads per address and in all, the connection cap); origin and
             # connections per address are checked on the request, before any handshake.
             process_request=self.door.chain(self.gateway.guard.chain(self.routes.process_request)),
-            create_connection=self.door.connection_class(),
+            create_connection=api_connection_class(self.door, self.api),
             **serve_options(self.config.limits),
         )
         self._lag_task = loop.create_task(self.metrics.watch_loop_lag())
@@ -144,9 +159,23 @@ class GameServer:
         if self.cooldowns is not None:
             await self.cooldowns.stop()
         await self.peers.stop()  # a cluster node gives its leases up: the rooms move at once
+        await self.players.close()
         await self.store.close()
         if self._own_pool:
             await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
+
+
+def open_players(config: Config) -> Players:
+    """The players service on the store the settings name (`server.players.stores`)."""
+    url = players_store_url(config.store, config.redis_url, config.players_store)
+    rules = Rules(
+        failures_per_account=config.login_failures,
+        failures_per_address=config.login_failures_per_address,
+        window=config.login_window,
+        accounts_per_address=config.accounts_per_address,
+    )
+    tokens = AccountTokens(config.secret, config.login_ttl, previous=config.secret_previous)
+    return Players(open_player_store(url), Passwords(config.password_hashers), tokens, rules)
 
 
 def open_config_store(config: Config) -> Store:

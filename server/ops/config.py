@@ -106,6 +106,16 @@ class Config:
     token_ttl: float = 86400.0
     log_format: str = "json"
 
+    # --- accounts and ratings (server/players, server/edge/api.py) --------------------
+    #: None: beside the room store (`server.players.stores.players_store_url`).
+    players_store: str | None = None
+    login_ttl: float = 30 * 86400.0
+    login_failures: int = 5
+    login_failures_per_address: int = 20
+    login_window: int = 900
+    accounts_per_address: int = 10
+    password_hashers: int = 1
+
 
 def _origins_usable(origins: tuple[str, ...]) -> None:
     for origin in origins:
@@ -513,6 +523,65 @@ SECTIONS: tuple[Section, ...] = (
                 LOWER,
                 "`json`: one JSON object per line; `text`: for a terminal (`make run`)",
                 one_of("json", "text"),
+            ),
+        ),
+    ),
+    Section(
+        "players",
+        "accounts and ratings (see the Players section of server/README.md)",
+        (
+            Setting(
+                Config,
+                "players_store",
+                URL,
+                "where accounts, ratings and leaderboards live (`sqlite://…`, `redis://…`)",
+                shown="`players.db` beside a SQLite `--store`; the Redis of `--redis-url`; "
+                "in memory with `memory://`",
+            ),
+            Setting(
+                Config,
+                "login_ttl",
+                NUMBER,
+                "seconds an account token from `POST /api/login` stays valid",
+                more_than(0),
+            ),
+            Setting(
+                Config,
+                "login_failures",
+                WHOLE,
+                "failed logins for one name within `--login-window`, after which its logins "
+                "get HTTP **429** until the window ends (`0`: no limit)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "login_failures_per_address",
+                WHOLE,
+                "the same for one client address (IPv6: per /64), whatever the names tried",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "login_window",
+                WHOLE,
+                "seconds from a name's or an address's first failed login in which the "
+                "failures are counted",
+                at_least(1),
+            ),
+            Setting(
+                Config,
+                "accounts_per_address",
+                WHOLE,
+                "accounts one client address may create in an hour (`0`: no limit)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "password_hashers",
+                WHOLE,
+                "threads hashing and checking passwords (argon2id, about 19 MiB each), off "
+                "the event loop",
+                at_least(1),
             ),
         ),
     ),

@@ -71,6 +71,13 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--allow-no-origin", "NINEPOOL_ALLOW_NO_ORIGIN", False),
     ("--token-ttl", "NINEPOOL_TOKEN_TTL", 86400.0),
     ("--log-format", "NINEPOOL_LOG_FORMAT", "json"),
+    ("--players-store", "NINEPOOL_PLAYERS_STORE", None),
+    ("--login-ttl", "NINEPOOL_LOGIN_TTL", 30 * 86400.0),
+    ("--login-failures", "NINEPOOL_LOGIN_FAILURES", 5),
+    ("--login-failures-per-address", "NINEPOOL_LOGIN_FAILURES_PER_ADDRESS", 20),
+    ("--login-window", "NINEPOOL_LOGIN_WINDOW", 900),
+    ("--accounts-per-address", "NINEPOOL_ACCOUNTS_PER_ADDRESS", 10),
+    ("--password-hashers", "NINEPOOL_PASSWORD_HASHERS", 1),
 )
 
 #: flag: (flag text, its value, variable text, its value), each unlike the default.
@@ -127,6 +134,13 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--allow-no-origin": ("no", False, "yes", True),
     "--token-ttl": ("60", 60.0, "3600", 3600.0),
     "--log-format": ("JSON", "json", "Text", "text"),
+    "--players-store": ("sqlite://p.db", "sqlite://p.db", "redis://c:6379/2", "redis://c:6379/2"),
+    "--login-ttl": ("60", 60.0, "7200", 7200.0),
+    "--login-failures": ("0", 0, "9", 9),
+    "--login-failures-per-address": ("0", 0, "9", 9),
+    "--login-window": ("1", 1, "60", 60),
+    "--accounts-per-address": ("0", 0, "9", 9),
+    "--password-hashers": ("2", 2, "3", 3),
 }
 
 
@@ -174,7 +188,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 52
+    assert len(CONTRACT) == 59
 
 
 def test_the_declarations_are_the_contract() -> None:
