@@ -629,6 +629,15 @@ class Presence(ServerMessage, tag="presence"):
     spectators: int
 
 
+class Spectators(ServerMessage, tag="spectators"):
+    """How many watch the room now. Ephemeral, like `aim`: no `seq`, never stored, may be
+    skipped. Sent at most once a second per room (the newest count wins), so spectators
+    coming and going cost the room's members one small frame a second at most."""
+
+    room: str
+    count: Annotated[int, Meta(ge=0)]
+
+
 class LagView(Struct, frozen=True):
     seat: Seat
     traj: bytes
@@ -673,6 +682,7 @@ AnyServerMessage = (
     | MatchOver
     | Notice
     | Presence
+    | Spectators
     | LagResult
 )
 
@@ -692,9 +702,15 @@ ROOM_EVENTS = (
 
 
 class Replay(Struct, frozen=True):
-    """`GET /replay/<room>`: the room's settings and every room event in order (MessagePack)."""
+    """`GET /replay/<room>`: the room's settings and its stored room events in order
+    (MessagePack). Events that are not stored (`spectators`, `aim`, the `snapshot` a
+    `ready` toggle sends) take no `seq`, so a replay's `seq` runs on without them; past a
+    room's log cap events are not stored either, and the replay says `truncated`."""
 
     room: str
     settings: RoomSettings
     players: list[str]
     events: list[msgspec.Raw]
+    #: The room had events after the last one here: its log was full (`--room-log-max`)
+    #: or the replay reached `--replay-max-bytes`.
+    truncated: bool = False

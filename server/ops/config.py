@@ -86,6 +86,13 @@ class Config:
     seed: int | None = None
     spectator_cap: int = 200
     client_dir: Path = CLIENT_DIR
+    #: Replays and the room list (server/edge/replays.py, server/rooms/pacing.py).
+    update_interval: float = 1.0
+    room_log_max: int = 10_000
+    replay_max_bytes: int = 16 * 2**20
+    replays_per_address: int = 2
+    replay_streams: int = 32
+    replay_timeout: float = 120.0
     #: Aim previews are relayed at most this often (seconds); not a setting.
     aim_interval: float = 0.1
     gc_threshold: int = 20_000
@@ -276,6 +283,51 @@ SECTIONS: tuple[Section, ...] = (
                 FOLDER,
                 "the browser client served at `/`",
                 shown="`client_web/`",
+            ),
+            Setting(
+                Config,
+                "update_interval",
+                NUMBER,
+                "seconds between two updates of a room's spectator count to its members, and "
+                "of its entry to the lobby's subscribers (the newest wins; `0`: each change)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "room_log_max",
+                WHOLE,
+                "events a room's log keeps for its replay, chat at most a quarter of them; "
+                "later ones are played and sent but not kept (see [replays](#replays))",
+                at_least(10),
+            ),
+            Setting(
+                Config,
+                "replay_max_bytes",
+                WHOLE,
+                "largest replay sent; a longer one ends early and says `truncated`",
+                at_least(65536),
+            ),
+            Setting(
+                Config,
+                "replays_per_address",
+                WHOLE,
+                "replays one client address (IPv6: per /64) may be reading at once; more get "
+                "HTTP **429** (`0`: no limit)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "replay_streams",
+                WHOLE,
+                "replays being sent at once, in all; more get HTTP **503** (`0`: no limit)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "replay_timeout",
+                NUMBER,
+                "seconds a replay may take to send; a reader slower than that is cut off",
+                more_than(0),
             ),
         ),
     ),

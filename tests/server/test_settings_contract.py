@@ -32,6 +32,12 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--seed", "NINEPOOL_SEED", None),
     ("--spectator-cap", "NINEPOOL_SPECTATOR_CAP", 200),
     ("--client-dir", "NINEPOOL_CLIENT_DIR", CLIENT_DIR),
+    ("--update-interval", "NINEPOOL_UPDATE_INTERVAL", 1.0),
+    ("--room-log-max", "NINEPOOL_ROOM_LOG_MAX", 10_000),
+    ("--replay-max-bytes", "NINEPOOL_REPLAY_MAX_BYTES", 16 * 2**20),
+    ("--replays-per-address", "NINEPOOL_REPLAYS_PER_ADDRESS", 2),
+    ("--replay-streams", "NINEPOOL_REPLAY_STREAMS", 32),
+    ("--replay-timeout", "NINEPOOL_REPLAY_TIMEOUT", 120.0),
     ("--redis-url", "NINEPOOL_REDIS_URL", None),
     ("--lease-ttl", "NINEPOOL_LEASE_TTL", 10.0),
     ("--node-timeout", "NINEPOOL_NODE_TIMEOUT", 3.0),
@@ -95,6 +101,12 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--seed": ("7", 7, "8", 8),
     "--spectator-cap": ("0", 0, "5", 5),
     "--client-dir": ("/srv/a", Path("/srv/a"), "/srv/b", Path("/srv/b")),
+    "--update-interval": ("0", 0.0, "2.5", 2.5),
+    "--room-log-max": ("500", 500, "20000", 20000),
+    "--replay-max-bytes": ("1048576", 1048576, "65536", 65536),
+    "--replays-per-address": ("0", 0, "5", 5),
+    "--replay-streams": ("0", 0, "8", 8),
+    "--replay-timeout": ("30", 30.0, "0.5", 0.5),
     "--redis-url": ("redis://a:6379/0", "redis://a:6379/0", "redis://b:6379/1", "redis://b:6379/1"),
     "--lease-ttl": ("0.5", 0.5, "30", 30.0),
     "--node-timeout": ("1.5", 1.5, "10", 10.0),
@@ -188,7 +200,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 59
+    assert len(CONTRACT) == 65
 
 
 def test_the_declarations_are_the_contract() -> None:
