@@ -25,6 +25,7 @@ from server.edge.handshakes import (
     descriptor_limit,
     quiet_accept_errors,
     raise_descriptor_limit,
+    serve_ops,
 )
 from server.edge.http import HttpRoutes
 from server.edge.limits import LIMIT_KINDS, parse_networks, serve_options
@@ -200,6 +201,11 @@ async def run(config: Config) -> None:
     log.info("descriptor limit: %s", descriptors if descriptors is not None else "none")
     server = GameServer(config)
     await server.start()
+    ops = None
+    if config.limits.metrics_port is not None:
+        ops = await serve_ops(server.metrics, server._ready, config.limits)
+        address = ops.sockets[0].getsockname()
+        print(f"metrics on http://{address[0]}:{address[1]}/metrics", flush=True)
     print(f"ninepool server ready: open {server.url}", flush=True)
     if not config.secret_given:
         log.warning("no --secret given: session tokens will not survive a restart")
@@ -211,3 +217,6 @@ async def run(config: Config) -> None:
     await stop.wait()
     log.info("shutting down")
     await server.stop()
+    if ops is not None:
+        ops.close()
+        await ops.wait_closed()

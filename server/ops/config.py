@@ -549,6 +549,30 @@ SECTIONS: tuple[Section, ...] = (
             ),
             Setting(
                 Limits,
+                "metrics_token",
+                TEXT,
+                "`/metrics` on the public port only with `Authorization: Bearer <token>`; "
+                "none: never there (404) — see [metrics](#metrics)",
+                shown="none",
+            ),
+            Setting(
+                Limits,
+                "metrics_port",
+                WHOLE,
+                "a listener of its own for `/metrics`, `/healthz` and `/readyz` (`0`: a free "
+                "port); none: no such listener",
+                between(0, 65535),
+                shown="none",
+            ),
+            Setting(
+                Limits,
+                "metrics_host",
+                TEXT,
+                "interface of the `--metrics-port` listener (`0.0.0.0` for a Prometheus "
+                "in another container)",
+            ),
+            Setting(
+                Limits,
                 "invite_guesses",
                 WHOLE,
                 "wrong invite codes per minute per connection; then every `join` is `rate_limited`",
