@@ -206,7 +206,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 65
+    assert len(CONTRACT) == 68
 
 
 def test_the_declarations_are_the_contract() -> None:
