@@ -29,6 +29,7 @@ from server.edge.handshakes import (
 )
 from server.edge.http import HttpRoutes
 from server.edge.limits import LIMIT_KINDS, parse_networks, serve_options
+from server.edge.replays import ReplayLimits, ReplayStreams
 from server.edge.sessions import Sessions
 from server.ops.config import Config
 from server.ops.metrics import Metrics
@@ -91,7 +92,19 @@ class GameServer:
                 self.cluster.bus, self.gateway.addresses, self.cluster.id
             )
             self.gateway.on_cooldown = self.cooldowns.share
-        self.routes = HttpRoutes(config.client_dir, self.metrics, self.lobby.replay, self._ready)
+        self.replays = ReplayStreams(
+            self.lobby.replays,
+            sessions,
+            self.gateway.addresses,
+            parse_networks(config.limits.trusted_proxies),
+            ReplayLimits(
+                max_bytes=config.replay_max_bytes,
+                per_address=config.replays_per_address,
+                streams=config.replay_streams,
+                timeout=config.replay_timeout,
+            ),
+        )
+        self.routes = HttpRoutes(config.client_dir, self.metrics, self.replays, self._ready)
         self.ready = False
         self._ws: WsServer | None = None
         self._lag_task: asyncio.Task[None] | None = None
@@ -147,6 +160,7 @@ class GameServer:
         self.gateway.accepting = False
         await self.peers.stop_serving()
         await self.lobby.shutdown()
+        await self.replays.close()
         self.gateway.close_all(1001, "server shutting down")
         if self._ws is not None:
             self._ws.close(close_connections=True)

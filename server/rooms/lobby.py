@@ -26,8 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-import msgspec
-
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
@@ -36,12 +34,12 @@ from server.ops.metrics import Metrics
 from server.rooms.actor import (
     Room,
     RoomRecord,
-    decode_record,
     new_invite_code,
     new_room_id,
 )
 from server.rooms.pacing import Pacer
 from server.rooms.peers import Peers, Waiting
+from server.rooms.replays import ReplayBook
 from server.rooms.seams import Command, Enter, Member, Reattach, SeatPair, Shutdown, fan_out
 from server.rooms.simulation import PhysicsPool
 from server.rooms.upkeep import restorable
@@ -89,6 +87,7 @@ class Lobby:
         self._listed: dict[str, m.Info] = {}
         self._listing: Pacer[str, m.Info] = Pacer(config.update_interval, self._list)
         self._room_counter = 0
+        self.replays = ReplayBook(store, config.replay_max_bytes)
         peers.attach(self)
 
     def seat_of(self, player: str) -> RoomHandle | None:
@@ -259,7 +258,9 @@ class Lobby:
             self.peers.enter(client, room_id, message.id, message.role, invited)
             return
         if room.settings.private and not invited:
-            client.error(message.id, errors.BAD_INVITE, "this private room needs its code")
+            # Answered as for a room that does not exist: the id (in every URL of the
+            # room) tells an outsider nothing, not even that the room is there.
+            client.error(message.id, errors.NO_SUCH_ROOM, "no such room")
             return
         client.entering(room)
         room.post(Enter(client, message.id, message.role))
@@ -368,17 +369,6 @@ class Lobby:
             await asyncio.wait(waits, timeout=10)
 
     async def replay(self, room_id: str) -> bytes | None:
-        """The replay document of a room: settings, players and every event in order."""
-        data = await self.store.load(room_id)
-        if data is None:
-            return None
-        record = decode_record(data)
-        entries = await self.store.log(room_id)
-        names = [s.name for s in record.seats if s is not None]
-        document = m.Replay(
-            room=room_id,
-            settings=record.settings,
-            players=names,
-            events=[msgspec.Raw(entry.data) for entry in entries],
-        )
-        return encode(document)
+        """The whole replay document of a room (within `--replay-max-bytes`), for tests
+        and tools; `GET /replay/<room>` streams it (`server.edge.replays`)."""
+        return await self.replays.document(room_id)

@@ -48,7 +48,7 @@ async def test_private_room_joined_by_code_only(server: GameServer, peers: list[
     assert snapshot.view.code == created.code and snapshot.view.settings.private
     ben = await open_peer(server, peers, "Ben")
     by_id = await ben.request({"t": "join", "room": created.room})
-    assert isinstance(by_id, m.Error) and by_id.code == errors.BAD_INVITE
+    assert isinstance(by_id, m.Error) and by_id.code == errors.NO_SUCH_ROOM
     wrong = await ben.request({"t": "join", "code": "ZZZZZZ"})
     assert isinstance(wrong, m.Error) and wrong.code == errors.BAD_INVITE
     joined = await ben.request({"t": "join", "code": created.code})
