@@ -356,15 +356,16 @@ class Door:
 
     # --- past the cap, and out of descriptors ---------------------------------------------
 
-    def chain(self, then: ProcessRequest) -> ProcessRequest:
-        """A connection past the cap gets /healthz and /readyz from `then`, 503 otherwise."""
+    def chain(self, then: ProcessRequest, public: bool = True) -> ProcessRequest:
+        """A connection past the cap gets /healthz and /readyz from `then`, 503 otherwise.
+        On the `public` port `/metrics` is answered here (`server.edge.scrape`)."""
 
         async def process_request(
             connection: ServerConnection, request: Request
         ) -> Response | None:
             path = request.path.split("?", 1)[0]
             full = isinstance(connection, GuardedConnection) and connection.overflow
-            if path == METRICS_PATH:  # not for the public: see server/edge/scrape.py
+            if public and path == METRICS_PATH:  # not for the public: see server/edge/scrape.py
                 return public_metrics(connection, request, self.metrics, self.limits.metrics_token)
             if full and path not in HEALTH_PATHS:
                 response = connection.respond(
@@ -404,7 +405,7 @@ async def serve_ops(
         no_websocket,
         limits.metrics_host,
         limits.metrics_port if port is None else port,
-        process_request=door.chain(routes),
+        process_request=door.chain(routes, public=False),
         create_connection=door.connection_class(),
         compression=None,
         open_timeout=5,
