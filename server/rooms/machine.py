@@ -110,7 +110,7 @@ from server.rooms.seams import (
     SeatPair,
     Shutdown,
 )
-from server.rooms.simulation import SimResult
+from server.rooms.shots import SimResult
 from server.rooms.table import (
     Table,
     TableError,

@@ -27,7 +27,7 @@ import msgspec
 from protocol import messages as m
 from server import physics
 from server.rooms.seams import Command, Member
-from server.rooms.simulation import SimResult
+from server.rooms.shots import SimResult
 from server.rooms.table import Point, Table
 
 Status = Literal["waiting", "lag", "playing", "finished"]

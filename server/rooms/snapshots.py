@@ -26,7 +26,7 @@ from server.rooms.model import (
     StartTimer,
     Waiting,
 )
-from server.rooms.simulation import SimResult
+from server.rooms.shots import SimResult
 from server.rooms.views import table_view
 
 
