@@ -127,7 +127,7 @@ async function onRoute() {
   if (r.kind === "replay") {
     show("replay");
     replay ??= new ReplayViewer();
-    await replay.open(r.id).catch((e) => toast(e));
+    await replay.open(r.id, app.room === r.id ? app.code : null).catch((e) => toast(e));
     return;
   }
   if (r.kind === "room") {
@@ -188,7 +188,8 @@ function onWelcome(w) {
     const room = app.room;
     const role = app.role ?? "spectator";
     app.room = null;
-    conn.request({ t: "join", room, role: role === "player" ? "spectator" : role }).catch(() => {
+    const code = app.code ? { code: app.code } : {}; // a private room needs it again
+    conn.request({ t: "join", room, role: role === "player" ? "spectator" : role, ...code }).catch(() => {
       clearRoom();
       location.hash = "#/";
     });
@@ -219,6 +220,13 @@ function onMessage(m) {
       renderQuick();
       if (parseHash().id !== m.room) location.hash = `#/room/${m.room}`;
       show("table");
+      return;
+    case "spectators":
+      // The spectator count (no seq, paced by the server): in order with the events.
+      if (m.room === app.room) {
+        app.queue.push(m);
+        pump();
+      }
       return;
     case "aim":
       if (m.room === app.room && m.seat !== mySeat()) {
@@ -302,6 +310,9 @@ function applyEvent(m) {
         `${m.reason}. Final score ${names()[0]} ${m.score[0]} – ${m.score[1]} ${names()[1]}.`,
         true,
       );
+      return;
+    case "spectators":
+      if (app.view) app.view.spectators = m.count;
       return;
     case "presence":
       if (app.view) {

@@ -1,9 +1,12 @@
 // Stepping through a whole match from `GET /replay/<room>`: every room event in order.
 // Stepping forward onto a shot animates it; stepping back or jumping shows the table as
-// it stood after that event, taken from the events' own table views.
+// it stood after that event, taken from the events' own table views. A private room's
+// replay needs its invite code or the session token of a player who sat in it: both are
+// sent when known (the server answers 404 to anyone else, as for no room at all).
 
 import { decode } from "@msgpack/msgpack";
 
+import { session } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { decodeTracks } from "./trajectory.mjs";
@@ -75,10 +78,13 @@ export class ReplayViewer {
     el("r-last").addEventListener("click", () => this.go(this.events.length - 1));
   }
 
-  /** @param {string} room */
-  async open(room) {
+  /** @param {string} room @param {string | null} [code] the invite code, for a private room */
+  async open(room, code = null) {
     if (room === this.room && this.events.length) return;
-    const res = await fetch(`/replay/${encodeURIComponent(room)}`);
+    const query = code ? `?code=${encodeURIComponent(code)}` : "";
+    const token = session.token();
+    const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
+    const res = await fetch(`/replay/${encodeURIComponent(room)}${query}`, { headers });
     if (!res.ok) throw new Error(res.status === 404 ? `No replay for table ${room}` : `Replay failed: HTTP ${res.status}`);
     const doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
     this.room = room;
@@ -100,7 +106,8 @@ export class ReplayViewer {
       li.append(b, " ", d.text);
       log.append(li);
     });
-    el("r-line").textContent = `Replay of ${doc.settings?.name || room} · race to ${doc.settings?.race_to ?? "?"}`;
+    const cut = doc.truncated ? " · ends early (the rest was not kept)" : "";
+    el("r-line").textContent = `Replay of ${doc.settings?.name || room} · race to ${doc.settings?.race_to ?? "?"}${cut}`;
     this.go(0);
   }
 
