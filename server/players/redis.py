@@ -198,6 +198,18 @@ class RedisPlayerStore:
             created=int(fields[b"created"]),
         )
 
+    async def set_password_hash(self, player: str, password_hash: str) -> bool:
+        account_key = self.key("a", player)
+
+        async def change(pipe: Pipe) -> bool:
+            if not await pipe.exists(account_key):
+                return False
+            pipe.multi()
+            pipe.hset(account_key, "hash", password_hash)
+            return True
+
+        return await self._transact([account_key], change)
+
     async def account(self, player: str) -> Account | None:
         fields = await self._retrying(lambda: self.client.hgetall(self.key("a", player)))
         return self._account(player, fields)

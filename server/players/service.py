@@ -193,6 +193,10 @@ class Players:
             raise AccountError("unknown", "wrong name or password")
         if rules.failures_per_account > 0:
             await self.store.forgive(f"name:{folded}")
+        if self.passwords.needs_rehash(account.password_hash):
+            # Made with other parameters (older, weaker ones): store it as they are now.
+            fresh = await self.passwords.hash(password)
+            await self.store.set_password_hash(account.player, fresh)
         token, _ = self.tokens.issue(account.player, account.generation)
         return token, account
 

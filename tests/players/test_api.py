@@ -22,6 +22,7 @@ from server.app import GameServer
 from server.players import ratings
 from server.players.results import MatchResult, RackResult
 from server.rooms.simulation import PhysicsPool
+from tests.redis_server import RedisServer
 from tests.server.support import Peer, make_config
 
 JSON = {"Content-Type": "application/json"}
@@ -285,3 +286,39 @@ async def test_leaderboard_and_profile_after_rated_racks(server: GameServer) -> 
     [match] = kate["matches"]
     assert match["replay"] == "/replay/roomA" and match["opponent"] == "Bot (level 2)"
     assert (await call(server, "GET", "/api/players/%E2%80%8Bnobody"))[0] == 404
+
+
+async def test_two_nodes_on_one_redis_share_accounts_and_revocations(
+    physics_pool: PhysicsPool, own_redis: RedisServer
+) -> None:
+    """Players on the Redis every node shares: an account made on one node logs in on the
+    other, and "log out everywhere" on one refuses the token on the other at once."""
+    nodes = [
+        GameServer(make_config(players_store=own_redis.url), pool=physics_pool) for _ in range(2)
+    ]
+    for node in nodes:
+        await node.start()
+    try:
+        one, two = nodes
+        status, _, _ = await call(
+            one, "POST", "/api/accounts", {"name": "Nora", "password": "correct horse"}
+        )
+        assert status == 201
+        _, _, body = await call(
+            two, "POST", "/api/login", {"name": "nora", "password": "correct horse"}
+        )
+        token = body["token"]
+        assert (await call(one, "POST", "/api/logout-all", token=token))[0] == 204
+        assert (await call(two, "POST", "/api/logout", token=token))[0] == 401
+        bot = ratings.bot_player_id(4)
+        account = await one.players.store.account_by_name("nora")
+        assert account is not None
+        for number in range(ratings.PROVISIONAL_RACKS):
+            await one.players.rack_finished(
+                RackResult("roomN", 1, number, account.player, bot, True, bot)
+            )
+        _, _, board = await call(two, "GET", "/api/leaderboard")
+        assert [row["name"] for row in board] == ["Nora"]
+    finally:
+        for node in nodes:
+            await node.stop()

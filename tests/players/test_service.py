@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 
 from server.players import ratings
 from server.players.passwords import Passwords
@@ -64,6 +65,17 @@ async def test_claim_log_in_and_out(players: Players) -> None:
     assert await players.identify(renewed) is None
     fresh, _ = await players.login("alice", "correct horse", "10.0.0.1")
     assert await players.identify(fresh) is not None
+
+
+async def test_a_hash_made_with_weaker_parameters_is_renewed_at_login(players: Players) -> None:
+    weak = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
+    account = await players.create_account("Alice", "correct horse", "10.0.0.1")
+    await players.store.set_password_hash(account.player, weak.hash("correct horse"))
+    await players.login("alice", "correct horse", "10.0.0.1")
+    renewed = await players.store.account(account.player)
+    assert renewed is not None
+    assert renewed.password_hash.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    await players.login("alice", "correct horse", "10.0.0.1")
 
 
 async def test_a_wrong_name_and_a_wrong_password_get_the_same_answer(players: Players) -> None:
