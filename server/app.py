@@ -128,13 +128,9 @@ class GameServer:
         return f"http://{shown}:{self.port}/"
 
     async def start(self) -> None:
-        if self._own_pool:
-            await self.pool.start()
-        # A lone node brings its rooms back from the store; in a cluster each room is
-        # adopted by a node that needs it.
-        await self.peers.start()
-        if self.cooldowns is not None:
-            await self.cooldowns.start()
+        """Bind the port, then start: a node that cannot have its port fails here before it
+        has joined anything (it would otherwise beat in the cluster while serving nobody).
+        If starting fails or is cancelled half way, whatever started is stopped again."""
         loop = asyncio.get_running_loop()
         quiet_accept_errors(loop, self.door)
         self._ws = await serve(
@@ -146,13 +142,44 @@ class GameServer:
             # connections per address are checked on the request, before any handshake.
             process_request=self.door.chain(self.gateway.guard.chain(self.routes.process_request)),
             create_connection=api_connection_class(self.door, self.api),
+            # Bound now, served once everything behind it runs.
+            start_serving=False,
             **serve_options(self.config.limits),
         )
+        try:
+            if self._own_pool:
+                await self.pool.start()
+            # A lone node brings its rooms back from the store; in a cluster each room is
+            # adopted by a node that needs it.
+            await self.peers.start()
+            if self.cooldowns is not None:
+                await self.cooldowns.start()
+            await self._ws.start_serving()
+        except BaseException:
+            await self._abort()
+            raise
         self._lag_task = loop.create_task(self.metrics.watch_loop_lag())
         self._health_task = loop.create_task(monitor_health(self.store), name="store health")
         retention = self.config.replay_retention * 86400
         self._trim_task = loop.create_task(trim_forever(self.store, retention), name="trim")
         self.ready = True
+
+    async def _abort(self) -> None:
+        """`start` did not finish: close the port and stop what did start, so that the
+        process can exit (and, in a cluster, is not counted as a node)."""
+        if self._ws is not None:
+            self._ws.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._ws.wait_closed(), timeout=5)
+        with contextlib.suppress(Exception):
+            if self.cooldowns is not None:
+                await self.cooldowns.stop()
+        with contextlib.suppress(Exception):
+            await self.peers.stop()
+        with contextlib.suppress(Exception):
+            await self.store.close()
+        if self._own_pool:
+            await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
 
     async def stop(self) -> None:
         """Graceful: stop taking players, snapshot every room, close clients with 1001."""
