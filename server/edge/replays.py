@@ -44,7 +44,7 @@ from websockets.http11 import Request, Response
 
 from server.edge.limits import AddressBook, IPNetwork, address_key, client_address
 from server.edge.sessions import Sessions
-from server.rooms.replays import ReplayBook, ReplayError, ReplayHead, ReplayPlan
+from server.rooms.replays import ReplayBook, ReplayDamaged, ReplayError, ReplayHead, ReplayPlan
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,8 @@ HIGH_WATER = 64 * 1024
 #: Seconds a refused reader is told to wait (`Retry-After`).
 RETRY_AFTER = 5
 NOT_FOUND = "no such room\n"
+#: The answer for a room the store holds damaged (410: it was there and will not be again).
+DAMAGED = "this room's replay is damaged in the store and cannot be sent\n"
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,11 @@ class ReplayStreams:
         code, player, offered = self._credentials(request)
         if offered and not self.addresses.may_guess(key):
             return _refusal(connection, 429, "Too many wrong codes from this address")
-        head = await self.book.head(room_id)
+        try:
+            head = await self.book.head(room_id)
+        except ReplayDamaged as exc:
+            log.warning("replay refused: %s", exc)
+            return _plain(connection, 410, DAMAGED)
         if head is None or not head.admits(code, player):
             if offered:
                 self.addresses.guessed_wrong(key)
@@ -213,6 +219,13 @@ class ReplayStreams:
         assert sink.transport is not None
         try:
             plan = await self.book.plan(head)
+        except ReplayDamaged as exc:
+            log.warning("replay refused: %s", exc)
+            body = DAMAGED.encode()
+            sink.transport.write(
+                _head_bytes(410, "text/plain; charset=utf-8", len(body), True) + body
+            )
+            return
         except Exception:
             log.exception("replay of %s: the log could not be read", head.room)
             sink.transport.write(_head_bytes(503, "text/plain; charset=utf-8", 0, public=True))

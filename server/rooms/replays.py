@@ -25,7 +25,7 @@ import msgspec
 
 from protocol import messages as m
 from server.rooms.model import decode_record
-from server.store import LogEntry, Store
+from server.store import DamagedRoom, LogEntry, Store
 from server.store.integrity import check_entries, where_of
 
 #: Log entries read from the store at once.
@@ -36,6 +36,13 @@ _ARRAY_HEADER_MAX = 5
 
 class ReplayError(Exception):
     """The room's log changed under a replay being written (it was forgotten meanwhile)."""
+
+
+class ReplayDamaged(Exception):
+    """What the store holds of the room cannot be sent as its replay: damaged bytes, a
+    record that does not decode, a room quarantined as damaged (`server.store.integrity`).
+    The message says which room and what is wrong, for the log; the reader is told only
+    that the replay is damaged."""
 
 
 @dataclass(frozen=True)
@@ -91,13 +98,20 @@ class ReplayBook:
         self.max_bytes = max_bytes
 
     async def head(self, room_id: str) -> ReplayHead | None:
-        data = await self.store.load(room_id)
-        if data is None:
-            return None
+        """None: no such room; `ReplayDamaged`: the store holds it damaged."""
         try:
-            record = decode_record(data)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            return None
+            data = await self.store.load(room_id)
+            if data is None:
+                reason = await self.store.quarantined(room_id)
+                if reason is not None:
+                    raise DamagedRoom(room_id, f"it was quarantined: {reason}")
+                return None
+            try:
+                record = decode_record(data)
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                raise DamagedRoom(room_id, f"its record does not decode ({exc})") from exc
+        except DamagedRoom as exc:
+            raise ReplayDamaged(str(exc)) from exc
         return ReplayHead(
             room=room_id,
             settings=record.settings,
@@ -112,8 +126,11 @@ class ReplayBook:
         (`DamagedRoom` if one is not: nobody is sent a replay nobody can decode)."""
         after = 0
         while after < last:
-            page = await self.store.log_page(head.room, after, PAGE)
-            check_entries(head.room, page, where_of(self.store))
+            try:
+                page = await self.store.log_page(head.room, after, PAGE)
+                check_entries(head.room, page, where_of(self.store))
+            except DamagedRoom as exc:
+                raise ReplayDamaged(str(exc)) from exc
             page = [entry for entry in page if entry.seq <= last]
             if not page:
                 return
