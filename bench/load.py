@@ -129,6 +129,7 @@ BOT_FLAGS = [
     *("--allow-no-origin", "--conns-per-address", "0", "--handshake-rate", "0"),
     # Thousands of bots from one address: no per-address caps on rooms or unfinished heads.
     *("--rooms-per-address", "0", "--max-rooms", "0", "--pending-per-address", "0"),
+    *("--metrics-token", "bench-scrape"),  # /metrics is not public without it
 ]
 
 
@@ -347,7 +348,10 @@ class Table:
 
 
 def scrape(url: str) -> dict[str, float]:
-    with urllib.request.urlopen(f"{url}/metrics", timeout=10) as response:
+    request = urllib.request.Request(
+        f"{url}/metrics", headers={"Authorization": "Bearer bench-scrape"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
         text = response.read().decode()
     out: dict[str, float] = {}
     for line in text.splitlines():

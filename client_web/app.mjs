@@ -198,7 +198,7 @@ async function onRoute() {
   if (r.kind === "replay") {
     show("replay");
     replay ??= new ReplayViewer();
-    await replay.open(r.id).catch((e) => toast(e));
+    await replay.open(r.id, app.room === r.id ? app.code : null).catch((e) => toast(e));
     return;
   }
   if (r.kind === "room" || r.kind === "play") {
@@ -315,7 +315,10 @@ function rewordLog() {
 async function restoreHistory(room, seq) {
   let doc;
   try {
-    const res = await fetch(`/replay/${encodeURIComponent(room)}`);
+    // A private room's replay needs its code, or the token of a player who sat in it.
+    const query = app.code ? `?code=${encodeURIComponent(app.code)}` : "";
+    const token = session.token();
+    const res = await fetch(`/replay/${encodeURIComponent(room)}${query}`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
     if (!res.ok) return;
     doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
   } catch {
@@ -416,6 +419,13 @@ function onMessage(m) {
     case "notice":
       // The room's server is changing hands (no room event: nothing at the table changes).
       if (m.room === app.room) toast(t(m.kind === "back" ? "notice.back" : "notice.moving"), "info");
+      return;
+    case "spectators":
+      // The spectator count (no seq, paced by the server): in order with the events.
+      if (m.room === app.room) {
+        app.queue.push(m);
+        pump();
+      }
       return;
     case "aim":
       if (m.room === app.room && m.seat !== mySeat()) {
@@ -521,6 +531,9 @@ function applyEvent(m) {
       }
       return;
     }
+    case "spectators":
+      if (app.view) app.view.spectators = m.count;
+      return;
     case "presence":
       if (app.view) {
         app.view.spectators = m.spectators;

@@ -1,9 +1,12 @@
 // Stepping through a whole match from `GET /replay/<room>`: every room event in order.
 // Stepping forward onto a shot animates it; stepping back or jumping shows the table as
-// it stood after that event, taken from the events' own table views.
+// it stood after that event, taken from the events' own table views. A private room's
+// replay needs its invite code or the session token of a player who sat in it: both are
+// sent when known (the server answers 404 to anyone else, as for no room at all).
 
 import { decode } from "@msgpack/msgpack";
 
+import { session } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { decodeTracks } from "./trajectory.mjs";
@@ -82,22 +85,28 @@ export class ReplayViewer {
     this.room = "";
     /** @type {Msg} */
     this.settings = {};
+    /** the server kept only the start of this match */
+    this.truncated = false;
     el("r-next").addEventListener("click", () => this.step(1));
     el("r-prev").addEventListener("click", () => this.step(-1));
     el("r-first").addEventListener("click", () => this.go(0));
     el("r-last").addEventListener("click", () => this.go(this.events.length - 1));
   }
 
-  /** @param {string} room */
-  async open(room) {
+  /** @param {string} room @param {string | null} [code] the invite code, for a private room */
+  async open(room, code = null) {
     if (room === this.room && this.events.length) return;
-    const res = await fetch(`/replay/${encodeURIComponent(room)}`);
+    const query = code ? `?code=${encodeURIComponent(code)}` : "";
+    const token = session.token();
+    const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
+    const res = await fetch(`/replay/${encodeURIComponent(room)}${query}`, { headers });
     if (!res.ok) throw new Error(res.status === 404 ? t("replay.none", { id: room }) : t("replay.failed", { status: res.status }));
     const doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
     this.room = room;
     this.events = doc.events ?? [];
     if (Array.isArray(doc.players) && doc.players.length === 2) this.names = doc.players.map(String);
     this.settings = doc.settings ?? {};
+    this.truncated = !!doc.truncated;
     this.render();
     this.go(0);
   }
@@ -121,7 +130,8 @@ export class ReplayViewer {
       li.append(b, " ", d.text);
       log.append(li);
     });
-    el("r-line").textContent = t("replay.title", { name: this.settings?.name || this.room, race: this.settings?.race_to ?? "?" });
+    const cut = this.truncated ? ` · ${t("replay.truncated")}` : "";
+    el("r-line").textContent = `${t("replay.title", { name: this.settings?.name || this.room, race: this.settings?.race_to ?? "?" })}${cut}`;
     if (this.index >= 0) this.go(this.index);
   }
 

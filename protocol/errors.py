@@ -23,6 +23,7 @@ BAD_INVITE: Final = "bad_invite"
 ROOM_FULL: Final = "room_full"
 SPECTATORS_FULL: Final = "spectators_full"
 TOO_MANY_ROOMS: Final = "too_many_rooms"
+NAME_CONFUSABLE: Final = "name_confusable"
 ALREADY_IN_ROOM: Final = "already_in_room"
 NOT_IN_ROOM: Final = "not_in_room"
 NOT_A_PLAYER: Final = "not_a_player"
@@ -74,6 +75,9 @@ ERROR_CODES: Final[dict[str, str]] = {
     TOO_MANY_ROOMS: "No new room now: the server holds as many rooms as it may, or your "
     "address has as many open rooms as it may (see Limits). Join a room, or leave yours "
     "first; nothing changed.",
+    NAME_CONFUSABLE: "Your name could pass for the name of a player seated in that room (the "
+    "same name, or one that looks the same: other case, lookalike letters of another "
+    "script); say `hello` again with another name to join it.",
     ALREADY_IN_ROOM: "The connection is already in a room; `leave` first.",
     NOT_IN_ROOM: "The request needs a room and the connection is in none.",
     NOT_A_PLAYER: "Only a seated player may do this; spectators never act on the table (O1).",

@@ -24,6 +24,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from protocol.text import clean, clean_name
+
 #: The protocol version a client states in `hello`; a different one is refused.
 PROTOCOL_VERSION = 1
 
@@ -38,11 +40,10 @@ Seat = Annotated[int, Meta(ge=0, le=1)]
 Ball = Annotated[int, Meta(ge=0, le=9)]
 EpochMs = Annotated[int, Meta(ge=0)]
 #: A display name: 1–24 characters of letters, digits, space, `.`, `_`, `-`; no leading or
-#: trailing space.
-Name = Annotated[
-    str,
-    Meta(min_length=1, max_length=24, pattern=r"^[\w.\-](?:[\w .\-]{0,22}[\w.\-])?\Z"),
-]
+#: trailing space — once cleaned (`protocol.text.clean_name`: NFKC, no bidi controls or
+#: invisible characters), which `Hello` does as it is decoded. The frame may carry more
+#: (a name typed decomposed, with marks apart, is longer before NFKC joins them).
+Name = Annotated[str, Meta(min_length=1, max_length=64)]
 # Patterns end in \Z, not $: Python's $ also matches before one trailing newline.
 #: A room name: up to 40 characters, no control characters (C0, DEL, C1).
 RoomName = Annotated[str, Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f-\x9f]*\Z")]
@@ -104,6 +105,10 @@ class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
     #: warning (0 = off).
     stalemate_innings: Annotated[int, Meta(ge=0, le=1000)] = 20
 
+    def __post_init__(self) -> None:
+        # Shown to strangers in the lobby: no bidi controls or invisible characters.
+        msgspec.structs.force_setattr(self, "name", clean(self.name))
+
 
 # --- client -> server -------------------------------------------------------------
 
@@ -127,6 +132,12 @@ class Hello(ClientMessage, tag="hello"):
     name: Name
     token: Token | None = None
     keep_ids: bool = False
+
+    def __post_init__(self) -> None:
+        try:
+            self.name = clean_name(self.name)
+        except ValueError as exc:
+            raise ValueError(f"{exc} - at `$.name`") from None  # as msgspec names a path
 
 
 class Lobby(ClientMessage, tag="lobby"):
@@ -238,6 +249,11 @@ class Chat(ClientMessage, tag="chat"):
     """Say something to the room (rate-limited)."""
 
     text: ChatText
+
+    def __post_init__(self) -> None:
+        self.text = clean(self.text)
+        if not self.text:
+            raise ValueError("empty once invisible characters are dropped - at `$.text`")
 
 
 class Rematch(ClientMessage, tag="rematch"):
@@ -613,6 +629,15 @@ class Presence(ServerMessage, tag="presence"):
     spectators: int
 
 
+class Spectators(ServerMessage, tag="spectators"):
+    """How many watch the room now. Ephemeral, like `aim`: no `seq`, never stored, may be
+    skipped. Sent at most once a second per room (the newest count wins), so spectators
+    coming and going cost the room's members one small frame a second at most."""
+
+    room: str
+    count: Annotated[int, Meta(ge=0)]
+
+
 class LagView(Struct, frozen=True):
     seat: Seat
     traj: bytes
@@ -657,6 +682,7 @@ AnyServerMessage = (
     | MatchOver
     | Notice
     | Presence
+    | Spectators
     | LagResult
 )
 
@@ -676,9 +702,15 @@ ROOM_EVENTS = (
 
 
 class Replay(Struct, frozen=True):
-    """`GET /replay/<room>`: the room's settings and every room event in order (MessagePack)."""
+    """`GET /replay/<room>`: the room's settings and its stored room events in order
+    (MessagePack). Events that are not stored (`spectators`, `aim`, the `snapshot` a
+    `ready` toggle sends) take no `seq`, so a replay's `seq` runs on without them; past a
+    room's log cap events are not stored either, and the replay says `truncated`."""
 
     room: str
     settings: RoomSettings
     players: list[str]
     events: list[msgspec.Raw]
+    #: The room had events after the last one here: its log was full (`--room-log-max`)
+    #: or the replay reached `--replay-max-bytes`.
+    truncated: bool = False

@@ -17,18 +17,26 @@ from websockets.asyncio.server import serve
 
 from server.cluster.cooldowns import SharedCooldowns
 from server.cluster.node import ClusterNode
+from server.edge.api import ApiRoutes
+from server.edge.apiconn import api_connection_class
 from server.edge.gateway import Gateway
 from server.edge.handshakes import (
     Door,
     descriptor_limit,
     quiet_accept_errors,
     raise_descriptor_limit,
+    serve_ops,
 )
 from server.edge.http import HttpRoutes
 from server.edge.limits import LIMIT_KINDS, parse_networks, serve_options
+from server.edge.replays import ReplayLimits, ReplayStreams
 from server.edge.sessions import Sessions
 from server.ops.config import Config
 from server.ops.metrics import Metrics
+from server.players.passwords import Passwords
+from server.players.service import Players, Rules
+from server.players.stores import open_player_store, players_store_url
+from server.players.tokens import AccountTokens
 from server.rooms.lobby import Lobby
 from server.rooms.peers import LonePeers, Peers
 from server.rooms.simulation import PhysicsPool
@@ -50,7 +58,11 @@ class GameServer:
     """One server process. `start()` binds and returns once ready; `stop()` drains."""
 
     def __init__(
-        self, config: Config, store: Store | None = None, pool: PhysicsPool | None = None
+        self,
+        config: Config,
+        store: Store | None = None,
+        pool: PhysicsPool | None = None,
+        players: Players | None = None,
     ) -> None:
         self.config = config
         self.metrics = Metrics(LIMIT_KINDS)
@@ -61,6 +73,11 @@ class GameServer:
         self.peers: Peers = self.cluster if self.cluster is not None else LonePeers()
         self.lobby = Lobby(config, self.store, self.pool, self.metrics, self.peers)
         sessions = Sessions(config.secret, config.token_ttl, previous=config.secret_previous)
+        #: Accounts, ratings, leaderboards; the JSON API under /api/ (server/edge/api.py).
+        self.players = players if players is not None else open_players(config)
+        self.api = ApiRoutes(
+            self.players, sessions.verify, parse_networks(config.limits.trusted_proxies)
+        )
         self.gateway = Gateway(self.lobby, sessions, self.metrics, config.limits)
         #: Every TCP connection passes it first: what it may cost before its request is known.
         self.door = Door(
@@ -75,7 +92,19 @@ class GameServer:
                 self.cluster.bus, self.gateway.addresses, self.cluster.id
             )
             self.gateway.on_cooldown = self.cooldowns.share
-        self.routes = HttpRoutes(config.client_dir, self.metrics, self.lobby.replay, self._ready)
+        self.replays = ReplayStreams(
+            self.lobby.replays,
+            sessions,
+            self.gateway.addresses,
+            parse_networks(config.limits.trusted_proxies),
+            ReplayLimits(
+                max_bytes=config.replay_max_bytes,
+                per_address=config.replays_per_address,
+                streams=config.replay_streams,
+                timeout=config.replay_timeout,
+            ),
+        )
+        self.routes = HttpRoutes(config.client_dir, self.metrics, self.replays, self._ready)
         self.ready = False
         self._ws: WsServer | None = None
         self._lag_task: asyncio.Task[None] | None = None
@@ -99,13 +128,9 @@ class GameServer:
         return f"http://{shown}:{self.port}/"
 
     async def start(self) -> None:
-        if self._own_pool:
-            await self.pool.start()
-        # A lone node brings its rooms back from the store; in a cluster each room is
-        # adopted by a node that needs it.
-        await self.peers.start()
-        if self.cooldowns is not None:
-            await self.cooldowns.start()
+        """Bind the port, then start: a node that cannot have its port fails here before it
+        has joined anything (it would otherwise beat in the cluster while serving nobody).
+        If starting fails or is cancelled half way, whatever started is stopped again."""
         loop = asyncio.get_running_loop()
         quiet_accept_errors(loop, self.door)
         self._ws = await serve(
@@ -116,14 +141,45 @@ class GameServer:
             # unfinished heads per address and in all, the connection cap); origin and
             # connections per address are checked on the request, before any handshake.
             process_request=self.door.chain(self.gateway.guard.chain(self.routes.process_request)),
-            create_connection=self.door.connection_class(),
+            create_connection=api_connection_class(self.door, self.api),
+            # Bound now, served once everything behind it runs.
+            start_serving=False,
             **serve_options(self.config.limits),
         )
+        try:
+            if self._own_pool:
+                await self.pool.start()
+            # A lone node brings its rooms back from the store; in a cluster each room is
+            # adopted by a node that needs it.
+            await self.peers.start()
+            if self.cooldowns is not None:
+                await self.cooldowns.start()
+            await self._ws.start_serving()
+        except BaseException:
+            await self._abort()
+            raise
         self._lag_task = loop.create_task(self.metrics.watch_loop_lag())
         self._health_task = loop.create_task(monitor_health(self.store), name="store health")
         retention = self.config.replay_retention * 86400
         self._trim_task = loop.create_task(trim_forever(self.store, retention), name="trim")
         self.ready = True
+
+    async def _abort(self) -> None:
+        """`start` did not finish: close the port and stop what did start, so that the
+        process can exit (and, in a cluster, is not counted as a node)."""
+        if self._ws is not None:
+            self._ws.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._ws.wait_closed(), timeout=5)
+        with contextlib.suppress(Exception):
+            if self.cooldowns is not None:
+                await self.cooldowns.stop()
+        with contextlib.suppress(Exception):
+            await self.peers.stop()
+        with contextlib.suppress(Exception):
+            await self.store.close()
+        if self._own_pool:
+            await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
 
     async def stop(self) -> None:
         """Graceful: stop taking players, snapshot every room, close clients with 1001."""
@@ -131,6 +187,7 @@ class GameServer:
         self.gateway.accepting = False
         await self.peers.stop_serving()
         await self.lobby.shutdown()
+        await self.replays.close()
         self.gateway.close_all(1001, "server shutting down")
         if self._ws is not None:
             self._ws.close(close_connections=True)
@@ -144,9 +201,23 @@ class GameServer:
         if self.cooldowns is not None:
             await self.cooldowns.stop()
         await self.peers.stop()  # a cluster node gives its leases up: the rooms move at once
+        await self.players.close()
         await self.store.close()
         if self._own_pool:
             await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
+
+
+def open_players(config: Config) -> Players:
+    """The players service on the store the settings name (`server.players.stores`)."""
+    url = players_store_url(config.store, config.redis_url, config.players_store)
+    rules = Rules(
+        failures_per_account=config.login_failures,
+        failures_per_address=config.login_failures_per_address,
+        window=config.login_window,
+        accounts_per_address=config.accounts_per_address,
+    )
+    tokens = AccountTokens(config.secret, config.login_ttl, previous=config.secret_previous)
+    return Players(open_player_store(url), Passwords(config.password_hashers), tokens, rules)
 
 
 def open_config_store(config: Config) -> Store:
@@ -171,6 +242,11 @@ async def run(config: Config) -> None:
     log.info("descriptor limit: %s", descriptors if descriptors is not None else "none")
     server = GameServer(config)
     await server.start()
+    ops = None
+    if config.limits.metrics_port is not None:
+        ops = await serve_ops(server.metrics, server._ready, config.limits)
+        address = ops.sockets[0].getsockname()
+        print(f"metrics on http://{address[0]}:{address[1]}/metrics", flush=True)
     print(f"ninepool server ready: open {server.url}", flush=True)
     if not config.secret_given:
         log.warning("no --secret given: session tokens will not survive a restart")
@@ -182,3 +258,6 @@ async def run(config: Config) -> None:
     await stop.wait()
     log.info("shutting down")
     await server.stop()
+    if ops is not None:
+        ops.close()
+        await ops.wait_closed()

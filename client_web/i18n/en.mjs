@@ -375,6 +375,7 @@ export default {
   "replay.title": "Replay of {name} · race to {race}",
   "replay.pos": "Event {i} of {n}: {text}",
   "replay.none": "No replay for table {id}",
+  "replay.truncated": "ends early (the rest was not kept)",
   "replay.failed": "The replay could not be loaded (HTTP {status})",
 
   "err.bad_frame": "The server could not read a message from this page. Please reload.",

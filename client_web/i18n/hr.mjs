@@ -376,6 +376,7 @@ export default {
   "replay.title": "Snimka: {name} · do {race}",
   "replay.pos": "Događaj {i} od {n}: {text}",
   "replay.none": "Nema snimke za stol {id}",
+  "replay.truncated": "završava ranije (ostatak nije sačuvan)",
   "replay.failed": "Snimku nije moguće učitati (HTTP {status})",
 
   "err.bad_frame": "Poslužitelj nije mogao pročitati poruku s ove stranice. Osvježite je.",

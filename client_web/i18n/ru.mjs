@@ -376,6 +376,7 @@ export default {
   "replay.title": "Запись: {name} · до {race}",
   "replay.pos": "Событие {i} из {n}: {text}",
   "replay.none": "Записи стола {id} нет",
+  "replay.truncated": "обрывается раньше (остальное не сохранилось)",
   "replay.failed": "Запись не загрузилась (HTTP {status})",
 
   "err.bad_frame": "Сервер не смог прочитать сообщение этой страницы. Обновите её.",

@@ -108,8 +108,15 @@ class Leases:
     processes with one id could renew each other's leases."""
 
     def __init__(
-        self, client: aioredis.Redis, node: str, *, ttl: float = 10.0, prefix: str = ""
+        self,
+        client: aioredis.Redis,
+        node: str,
+        *,
+        ttl: float = 10.0,
+        prefix: str = "",
+        keys: RedisKeys | None = None,
     ) -> None:
+        """`keys`: the store's key names (its layout), else those of `prefix`."""
         if not node:
             raise ValueError("a node id is required")
         if not ttl > 0:
@@ -117,7 +124,7 @@ class Leases:
         self.client = client
         self.node = node
         self.ttl = ttl
-        self.keys = RedisKeys(prefix)
+        self.keys = keys if keys is not None else RedisKeys(prefix)
         self._acquire = client.register_script(_ACQUIRE)
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)

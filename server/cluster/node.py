@@ -463,7 +463,7 @@ class ClusterNode:
             self._not_here(client, room)
             return
         if kind == "enter" and room.settings.private and not action.invited:
-            client.error(action.request_id, errors.BAD_INVITE, "this private room needs its code")
+            client.error(action.request_id, errors.NO_SUCH_ROOM, "no such room")  # as if none
             self._not_here(client, room)
             return
         client.entering(room)

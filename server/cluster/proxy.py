@@ -471,7 +471,7 @@ class RoomProxy:
             if out.client.closed:
                 continue
             if out.kind == "enter" and room.settings.private and not out.invited:
-                out.client.error(out.request_id, errors.BAD_INVITE, "this room needs its code")
+                out.client.error(out.request_id, errors.NO_SUCH_ROOM, "no such room")  # as if none
                 out.client.unbind(self)
                 continue
             if out.kind in ("enter", "reattach", "rejoin"):

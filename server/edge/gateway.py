@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import ProtocolError, decode_client
+from protocol.text import confusable
 from server.edge.answers import STATE_CHANGING, Answers
 from server.edge.client import Client
 from server.edge.limits import (
@@ -260,7 +261,9 @@ class Gateway:
             if self._may_make_room(client, message.id):
                 self._made_room(client, self.lobby.create, message)
         elif isinstance(message, m.Join):
-            if self._may_guess(client):
+            if self._passes_for_a_seated_player(client, message):
+                pass
+            elif self._may_guess(client):
                 self.lobby.join(client, message)
             else:
                 client.hit(INVITE_GUESSES)
@@ -320,12 +323,14 @@ class Gateway:
             client.answers = self._session_answers(player)
         seat_room = self.lobby.seat_of(player)
         room_id = seat_room.id if seat_room is not None and not seat_room.closed else None
+        if room_id is not None:
+            client.name = self._name_in_seat(player, room_id, client.name)
         client.send_message(
             m.Welcome(
                 id=message.id,
                 v=m.PROTOCOL_VERSION,
                 player=player,
-                name=message.name,
+                name=client.name,
                 token=token,
                 now=now_ms(),
                 room=room_id,
@@ -334,6 +339,39 @@ class Gateway:
         if room_id is not None:
             self.lobby.reattach(client)
         return True
+
+    def _passes_for_a_seated_player(self, client: Client, message: m.Join) -> bool:
+        """A name that could pass for the name of a player seated in the room (the same
+        name, another case, lookalike letters: `protocol.text.confusable`) is refused
+        there, as player or spectator (`name_confusable`), so nobody can impersonate a
+        player at the table or in its chat. Only rooms of this node, and a private room
+        only with its code (the refusal names the player)."""
+        room_id = message.room
+        if message.code is not None:
+            room_id = self.lobby.codes.get(message.code)
+        room = self.lobby.room(room_id) if room_id is not None else None
+        if room is None or (room.settings.private and message.code is None):
+            return False
+        others = [s.name for s in room.seats if s is not None and s.player != client.player]
+        match = confusable(client.name, others)
+        if match is None:
+            return False
+        client.error(
+            message.id,
+            errors.NAME_CONFUSABLE,
+            f"your name could pass for {match}'s, who plays in this room; choose another",
+        )
+        return True
+
+    def _name_in_seat(self, player: str, room_id: str, name: str) -> str:
+        """A seated player coming back under a new name keeps the seat's name if the new
+        one could pass for the other player's."""
+        room = self.lobby.room(room_id)
+        if room is None:
+            return name
+        mine = next((s.name for s in room.seats if s is not None and s.player == player), name)
+        others = [s.name for s in room.seats if s is not None and s.player != player]
+        return mine if confusable(name, others) is not None else name
 
     def _may_make_room(self, client: Client, request_id: int) -> bool:
         """A `create`, or a `quick` that may pair: within `--max-rooms` for the process

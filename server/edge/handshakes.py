@@ -35,6 +35,7 @@ asyncio's traceback per failed `accept()` into that one line a minute.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import errno
 import http
 import logging
@@ -43,7 +44,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
 from websockets.protocol import Event
 
@@ -60,6 +61,7 @@ from server.edge.limits import (
     address_key,
     is_trusted,
 )
+from server.edge.scrape import METRICS_PATH, ops_route, public_metrics
 
 if TYPE_CHECKING:
     from server.ops.metrics import Metrics
@@ -354,14 +356,18 @@ class Door:
 
     # --- past the cap, and out of descriptors ---------------------------------------------
 
-    def chain(self, then: ProcessRequest) -> ProcessRequest:
-        """A connection past the cap gets /healthz and /readyz from `then`, 503 otherwise."""
+    def chain(self, then: ProcessRequest, public: bool = True) -> ProcessRequest:
+        """A connection past the cap gets /healthz and /readyz from `then`, 503 otherwise.
+        On the `public` port `/metrics` is answered here (`server.edge.scrape`)."""
 
         async def process_request(
             connection: ServerConnection, request: Request
         ) -> Response | None:
+            path = request.path.split("?", 1)[0]
             full = isinstance(connection, GuardedConnection) and connection.overflow
-            if full and request.path.split("?", 1)[0] not in HEALTH_PATHS:
+            if public and path == METRICS_PATH:  # not for the public: see server/edge/scrape.py
+                return public_metrics(connection, request, self.metrics, self.limits.metrics_token)
+            if full and path not in HEALTH_PATHS:
                 response = connection.respond(
                     http.HTTPStatus.SERVICE_UNAVAILABLE, "The server is full; try again\n"
                 )
@@ -373,6 +379,38 @@ class Door:
 
     def out_of_descriptors(self, exc: BaseException | None) -> None:
         self._hit(DESCRIPTORS, error=str(exc) if exc is not None else "")
+
+
+async def serve_ops(
+    metrics: Metrics, is_ready: Callable[[], bool], limits: Limits, port: int | None = None
+) -> Server:
+    """The listener of `--metrics-port` (or `port`) on `--metrics-host`: `/metrics`,
+    `/healthz` and `/readyz` (`server.edge.scrape.ops_route`), behind a small door of its
+    own, so a flood of the public port cannot keep Prometheus or a probe out."""
+    door = Door(
+        dataclasses.replace(
+            limits, pending_handshakes=16, pending_per_address=8, max_connections=16
+        ),
+        (),
+        metrics,
+    )
+
+    async def routes(connection: ServerConnection, request: Request) -> Response:
+        return ops_route(connection, request, metrics, is_ready, limits.metrics_token)
+
+    async def no_websocket(connection: ServerConnection) -> None:  # pragma: no cover
+        await connection.close(1008, "no WebSocket here")
+
+    return await serve(
+        no_websocket,
+        limits.metrics_host,
+        limits.metrics_port if port is None else port,
+        process_request=door.chain(routes, public=False),
+        create_connection=door.connection_class(),
+        compression=None,
+        open_timeout=5,
+        max_size=1024,
+    )
 
 
 _RESOURCE_ERRORS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)

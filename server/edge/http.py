@@ -11,7 +11,7 @@ import hashlib
 import http
 import mimetypes
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from email.utils import formatdate
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.edge.replays import ReplayStreams
 from server.ops.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.ops.metrics import Metrics
 
@@ -45,8 +46,6 @@ NODE_MODULES_ALLOWED = ("node_modules/@msgpack/msgpack/dist.esm/",)
 PRIVATE_PREFIXES = ("tests/", "node_modules/", ".")
 
 _ROOM_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})$")
-
-ReplayLoader = Callable[[str], Awaitable[bytes | None]]
 
 
 def _response(
@@ -82,12 +81,12 @@ class HttpRoutes:
         self,
         client_dir: Path,
         metrics: Metrics,
-        replay: ReplayLoader,
+        replays: ReplayStreams,
         is_ready: Callable[[], bool],
     ) -> None:
         self.client_dir = client_dir.resolve()
         self.metrics = metrics
-        self.replay = replay
+        self.replays = replays
         self.is_ready = is_ready
 
     async def process_request(
@@ -111,15 +110,9 @@ class HttpRoutes:
             )
         match = _ROOM_PATH.match(path)
         if match:
-            document = await self.replay(match.group(1))
-            if document is None:
-                return text_response(http.HTTPStatus.NOT_FOUND, "no such room\n")
-            return _response(
-                http.HTTPStatus.OK,
-                document,
-                "application/msgpack",
-                {"Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"},
-            )
+            # Streamed from the store's log; private rooms only with their code or a
+            # seat's token (server/edge/replays.py).
+            return await self.replays.respond(connection, request, match.group(1))
         return self.static(path, request.headers.get("If-None-Match"))
 
     def _resolve(self, path: str) -> Path | None:

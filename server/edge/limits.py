@@ -185,6 +185,12 @@ class Limits:
     #: slows the others (a victim's shot p95 went from 18 to 170 ms).
     max_rooms: int = 2000
     rooms_per_address: int = 16
+    #: `/metrics` (server/edge/scrape.py): the token a scrape of the public port must
+    #: carry (none: the public port never serves it), and the port of a listener of its
+    #: own (None: none) on `metrics_host`.
+    metrics_token: str | None = None
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
     #: Wrong invite codes per minute, per connection and per address.
     invite_guesses: int = 5
     invite_guesses_per_address: int = 30

@@ -86,6 +86,13 @@ class Config:
     seed: int | None = None
     spectator_cap: int = 200
     client_dir: Path = CLIENT_DIR
+    #: Replays and the room list (server/edge/replays.py, server/rooms/pacing.py).
+    update_interval: float = 1.0
+    room_log_max: int = 10_000
+    replay_max_bytes: int = 16 * 2**20
+    replays_per_address: int = 2
+    replay_streams: int = 32
+    replay_timeout: float = 120.0
     #: Aim previews are relayed at most this often (seconds); not a setting.
     aim_interval: float = 0.1
     gc_threshold: int = 20_000
@@ -105,6 +112,16 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     token_ttl: float = 86400.0
     log_format: str = "json"
+
+    # --- accounts and ratings (server/players, server/edge/api.py) --------------------
+    #: None: beside the room store (`server.players.stores.players_store_url`).
+    players_store: str | None = None
+    login_ttl: float = 30 * 86400.0
+    login_failures: int = 5
+    login_failures_per_address: int = 20
+    login_window: int = 900
+    accounts_per_address: int = 10
+    password_hashers: int = 1
 
 
 def _origins_usable(origins: tuple[str, ...]) -> None:
@@ -266,6 +283,51 @@ SECTIONS: tuple[Section, ...] = (
                 FOLDER,
                 "the browser client served at `/`",
                 shown="`client_web/`",
+            ),
+            Setting(
+                Config,
+                "update_interval",
+                NUMBER,
+                "seconds between two updates of a room's spectator count to its members, and "
+                "of its entry to the lobby's subscribers (the newest wins; `0`: each change)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "room_log_max",
+                WHOLE,
+                "events a room's log keeps for its replay, chat at most a quarter of them; "
+                "later ones are played and sent but not kept (see [replays](#replays))",
+                at_least(10),
+            ),
+            Setting(
+                Config,
+                "replay_max_bytes",
+                WHOLE,
+                "largest replay sent; a longer one ends early and says `truncated`",
+                at_least(65536),
+            ),
+            Setting(
+                Config,
+                "replays_per_address",
+                WHOLE,
+                "replays one client address (IPv6: per /64) may be reading at once; more get "
+                "HTTP **429** (`0`: no limit)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "replay_streams",
+                WHOLE,
+                "replays being sent at once, in all; more get HTTP **503** (`0`: no limit)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "replay_timeout",
+                NUMBER,
+                "seconds a replay may take to send; a reader slower than that is cut off",
+                more_than(0),
             ),
         ),
     ),
@@ -487,6 +549,30 @@ SECTIONS: tuple[Section, ...] = (
             ),
             Setting(
                 Limits,
+                "metrics_token",
+                TEXT,
+                "`/metrics` on the public port only with `Authorization: Bearer <token>`; "
+                "none: never there (404) — see [metrics](#metrics)",
+                shown="none",
+            ),
+            Setting(
+                Limits,
+                "metrics_port",
+                WHOLE,
+                "a listener of its own for `/metrics`, `/healthz` and `/readyz` (`0`: a free "
+                "port); none: no such listener",
+                between(0, 65535),
+                shown="none",
+            ),
+            Setting(
+                Limits,
+                "metrics_host",
+                TEXT,
+                "interface of the `--metrics-port` listener (`0.0.0.0` for a Prometheus "
+                "in another container)",
+            ),
+            Setting(
+                Limits,
                 "invite_guesses",
                 WHOLE,
                 "wrong invite codes per minute per connection; then every `join` is `rate_limited`",
@@ -513,6 +599,65 @@ SECTIONS: tuple[Section, ...] = (
                 LOWER,
                 "`json`: one JSON object per line; `text`: for a terminal (`make run`)",
                 one_of("json", "text"),
+            ),
+        ),
+    ),
+    Section(
+        "players",
+        "accounts and ratings (see the Players section of server/README.md)",
+        (
+            Setting(
+                Config,
+                "players_store",
+                URL,
+                "where accounts, ratings and leaderboards live (`sqlite://…`, `redis://…`)",
+                shown="`players.db` beside a SQLite `--store`; the Redis of `--redis-url`; "
+                "in memory with `memory://`",
+            ),
+            Setting(
+                Config,
+                "login_ttl",
+                NUMBER,
+                "seconds an account token from `POST /api/login` stays valid",
+                more_than(0),
+            ),
+            Setting(
+                Config,
+                "login_failures",
+                WHOLE,
+                "failed logins for one name within `--login-window`, after which its logins "
+                "get HTTP **429** until the window ends (`0`: no limit)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "login_failures_per_address",
+                WHOLE,
+                "the same for one client address (IPv6: per /64), whatever the names tried",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "login_window",
+                WHOLE,
+                "seconds from a name's or an address's first failed login in which the "
+                "failures are counted",
+                at_least(1),
+            ),
+            Setting(
+                Config,
+                "accounts_per_address",
+                WHOLE,
+                "accounts one client address may create in an hour (`0`: no limit)",
+                _NOT_NEGATIVE,
+            ),
+            Setting(
+                Config,
+                "password_hashers",
+                WHOLE,
+                "threads hashing and checking passwords (argon2id, about 19 MiB each), off "
+                "the event loop",
+                at_least(1),
             ),
         ),
     ),

@@ -9,22 +9,25 @@ Three forms of a name:
 - **folded** (`fold`): the shown name case-folded (NFKC again after folding, as Unicode's
   NFKC_Casefold does). "Alice", "ALICE" and "ａｌｉｃｅ" are one name; two accounts never
   share a folded name, and `/api/players/<name>` looks names up by it.
-- **skeleton** (`skeleton`): what the name looks like. Accents dropped, letters of other
-  scripts that are drawn like Latin ones (Cyrillic "а", Greek "ο") replaced by those, and
-  the shapes a reader confuses made one ("rn" and "m", "vv" and "w", "cl" and "d", "0"
-  and "o", "1", "I" and "l"), separators left out. Two accounts never share a skeleton:
-  "paypal" is not claimable once "PayPaI" is, nor "john.doe" once "john_doe" is. A few
-  honest names are refused because of one that looks alike ("mall" after "mail"); that
-  is the price of nobody being able to pass for somebody else.
+- **skeleton** (`skeleton`): what the name looks like — the in-room names' skeleton of
+  `protocol.text` (Latin, Cyrillic and Greek look-alikes made one, digits that pass for
+  letters, case folded, "rn"/"m", "vv"/"w", "cl"/"d"), with accents and separators left
+  out on top. Two accounts never share a skeleton: "paypal" is not claimable once "PayPaI"
+  is, nor "john.doe" once "john_doe" is, nor "Jose" once "José" is. Rooms refuse a guest a
+  name confusable with a seated player's by the same table, so a name looks taken or free
+  the same way in both places.
 
-The skeleton follows the method of Unicode's UTS #39 (confusable detection: map each
-character to a prototype, compare the results) with a table of the confusables that
-matter for names that passed `check` — a name is letters of one script (or of the
-script sets Japanese and Korean writing mix), ASCII digits and `_ - .` and spaces, so
-mixed-script spoofs are refused before any skeleton is made, and what is left is a
-whole name in a look-alike script, and look-alike shapes within a script.
+A name is letters of one script (or of the script sets Japanese and Korean writing mix),
+ASCII digits and `_ - .` and single spaces, with no invisible or format character (bidi
+controls, zero-width characters, fillers: refused, not silently dropped, so what is
+claimed is what was typed). Mixed-script spoofs are refused before any skeleton is made.
 
-Reserved names (`RESERVED`) are refused by skeleton too: "Adm1n" is "admin".
+Reserved names (`RESERVED`) are refused by skeleton too, with `i` and `l` made one as
+well: "Adm1n" is "admin".
+
+The skeletons are stored (a unique column, a Redis key): a change to `protocol.text`'s
+table changes what new names are compared by, not the stored ones, until they are made
+again from the names (`SqlitePlayerStore` and `RedisPlayerStore` hold the names).
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from typing import Final
+
+from protocol.text import INVISIBLE, NAME_PATTERN
+from protocol.text import skeleton as looks
 
 MIN_LENGTH: Final = 3
 MAX_LENGTH: Final = 20
@@ -71,101 +77,6 @@ RESERVED: Final = frozenset(
 #: Reserved wherever they stand in a name's skeleton ("TheAdmin", "ninepool_team").
 RESERVED_INSIDE: Final = ("admin", "ninepool", "moderator")
 
-#: One character of another script (or a shape within Latin) -> the Latin prototype a
-#: reader takes it for, after case folding. Drawn from UTS #39's confusables for the
-#: letters of Cyrillic, Greek and Armenian that have Latin twins, and Latin's own
-#: look-alikes. Multi-letter prototypes ("m" -> "rn") are those of UTS #39 as well.
-_PROTOTYPES: Final[dict[str, str]] = {
-    # Latin shapes a reader confuses.
-    "m": "rn",
-    "w": "vv",
-    "d": "cl",
-    "0": "o",
-    "1": "l",
-    "i": "l",
-    "ı": "l",
-    "ɩ": "l",
-    "ǀ": "l",
-    "ß": "ss",
-    "æ": "ae",
-    "œ": "oe",
-    "ø": "o",
-    "đ": "cl",
-    "ħ": "h",
-    "ł": "l",
-    "ŀ": "l",
-    "ɡ": "g",
-    "ƅ": "b",
-    "ǝ": "e",
-    "ɑ": "a",
-    "ʋ": "u",
-    "ȷ": "j",
-    "ꞵ": "b",
-    # Cyrillic.
-    "а": "a",
-    "в": "b",
-    "е": "e",
-    "ё": "e",
-    "һ": "h",
-    "і": "l",
-    "ї": "l",
-    "ӏ": "l",
-    "ј": "j",
-    "к": "k",
-    "м": "rn",
-    "н": "h",
-    "о": "o",
-    "р": "p",
-    "с": "c",
-    "т": "t",
-    "у": "y",
-    "х": "x",
-    "ѕ": "s",
-    "ԁ": "cl",
-    "ԛ": "q",
-    "ԝ": "vv",
-    "ү": "y",
-    "ь": "b",
-    "ɜ": "3",
-    "з": "3",
-    "ѵ": "v",
-    "ԍ": "g",
-    "ӡ": "3",
-    "ц": "u",
-    "п": "n",
-    "г": "r",
-    # Greek.
-    "α": "a",
-    "β": "b",
-    "γ": "y",
-    "ε": "e",
-    "η": "n",
-    "ι": "l",
-    "κ": "k",
-    "ν": "v",
-    "ο": "o",
-    "ρ": "p",
-    "σ": "o",
-    "τ": "t",
-    "υ": "u",
-    "χ": "x",
-    "ω": "vv",
-    "ϲ": "c",
-    "ϳ": "j",
-    "ζ": "z",
-    "μ": "u",
-    # Armenian.
-    "ա": "w",
-    "զ": "q",
-    "հ": "h",
-    "ո": "n",
-    "ս": "u",
-    "օ": "o",
-    "ց": "g",
-    "ք": "p",
-    "ւ": "l",
-}
-
 #: Scripts whose letters may be mixed in one name: the ways Japanese and Korean are written.
 _SCRIPT_SETS: Final = (
     frozenset({"CJK", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA"}),
@@ -197,12 +108,10 @@ def fold(name: str) -> str:
 
 def skeleton(name: str) -> str:
     """What the name looks like: see the module's docstring."""
-    folded = fold(name)
-    bare = "".join(
-        char for char in unicodedata.normalize("NFD", folded) if not unicodedata.combining(char)
+    bare = unicodedata.normalize("NFD", looks(shown(name)))
+    return "".join(
+        char for char in bare if not unicodedata.combining(char) and char not in SEPARATORS
     )
-    mapped = "".join(_PROTOTYPES.get(char, char) for char in bare)
-    return "".join(char for char in mapped if char not in SEPARATORS)
 
 
 def _character_problem(char: str) -> str | None:
@@ -226,7 +135,7 @@ def check(raw: str) -> str:
     Reserved names and names too like a reserved one are refused here; names too like
     another account's are the store's to refuse (it holds the skeletons)."""
     for char in raw:
-        if unicodedata.category(char) in ("Cf", "Cc"):
+        if unicodedata.category(char) in ("Cf", "Cc") or char in INVISIBLE:
             raise NameProblem("invisible and control characters are not allowed")
     name = shown(raw)
     if not MIN_LENGTH <= len(name) <= MAX_LENGTH:
@@ -245,18 +154,24 @@ def check(raw: str) -> str:
         raise NameProblem("a name is written in one script (no mixing Latin and Cyrillic, say)")
     if is_reserved(name):
         raise NameProblem("that name is reserved")
+    if not NAME_PATTERN.match(name):  # pragma: no cover - implied by the checks above
+        raise NameProblem("not a name the rooms take")
     return name
 
 
-_RESERVED_FORMS: Final = frozenset(skeleton(word) for word in RESERVED)
-_RESERVED_PARTS: Final = tuple(skeleton(word) for word in RESERVED_INSIDE)
+def _reserved_form(name: str) -> str:
+    return skeleton(name).replace("i", "l")
+
+
+_RESERVED_FORMS: Final = frozenset(_reserved_form(word) for word in RESERVED)
+_RESERVED_PARTS: Final = tuple(_reserved_form(word) for word in RESERVED_INSIDE)
 
 
 def is_reserved(name: str) -> bool:
     """Whether `name` is, or looks like, a name nobody may claim (see `RESERVED`), also
     with digits after it ("guest42", "bot_3")."""
-    form = skeleton(name)
-    trimmed = skeleton(fold(name).rstrip("0123456789" + SEPARATORS))
+    form = _reserved_form(name)
+    trimmed = _reserved_form(fold(name).rstrip("0123456789" + SEPARATORS))
     if form in _RESERVED_FORMS or trimmed in _RESERVED_FORMS:
         return True
     return any(part in form for part in _RESERVED_PARTS)

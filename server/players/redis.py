@@ -16,6 +16,7 @@ Keys (under `prefix`, default `pl:`):
 | `fold:<folded>`, `skel:<skeleton>` | string | the player holding that name / look |
 | `deleted` | set | player ids whose account was deleted (never claimed again) |
 | `r:<player>` | hash | rating and statistics (`Stats`' fields) |
+| `names`, `racks` | hash | every account's name, and its rated racks (one read for a whole board) |
 | `h:<player>` | list | rating history, `<ms>:<rating>`, oldest first, last `HISTORY_KEPT` |
 | `m:<player>` | list | recent matches (JSON), newest first, last `MATCHES_KEPT` |
 | `board` | sorted set | established accounts by rating |
@@ -181,6 +182,7 @@ class RedisPlayerStore:
             )
             pipe.set(fold_key, player)
             pipe.set(skel_key, player)
+            pipe.hset(self.key("names"), player, name)
             pipe.hset(self.key("r", player), mapping={"rating": repr(START)})
 
         await self._transact([account_key, fold_key, skel_key, self.key("deleted")], create)
@@ -196,6 +198,18 @@ class RedisPlayerStore:
             created=int(fields[b"created"]),
         )
 
+    async def set_password_hash(self, player: str, password_hash: str) -> bool:
+        account_key = self.key("a", player)
+
+        async def change(pipe: Pipe) -> bool:
+            if not await pipe.exists(account_key):
+                return False
+            pipe.multi()
+            pipe.hset(account_key, "hash", password_hash)
+            return True
+
+        return await self._transact([account_key], change)
+
     async def account(self, player: str) -> Account | None:
         fields = await self._retrying(lambda: self.client.hgetall(self.key("a", player)))
         return self._account(player, fields)
@@ -208,13 +222,9 @@ class RedisPlayerStore:
         if not players:
             return {}
 
-        async def read() -> list[Any]:
-            async with self.client.pipeline(transaction=False) as pipe:
-                for player in players:
-                    pipe.hget(self.key("a", player), "name")
-                return list(await pipe.execute())
-
-        found = await self._retrying(read)
+        found: list[Any] = await self._retrying(
+            lambda: self.client.hmget(self.key("names"), players)
+        )
         return {p: _text(n) for p, n in zip(players, found, strict=True) if n is not None}
 
     async def delete_account(self, player: str) -> bool:
@@ -236,6 +246,8 @@ class RedisPlayerStore:
                 self.key("skel", _text(fields[1])),
             )
             pipe.zrem(self.key("board"), player)
+            pipe.hdel(self.key("names"), player)
+            pipe.hdel(self.key("racks"), player)
             for month in months:
                 pipe.zrem(self.key("board", month), player)
                 pipe.hdel(self.key("racks", month), player)
@@ -345,6 +357,7 @@ class RedisPlayerStore:
         mapping: dict[str, Any] = {"rating": repr(stats.rating)}
         mapping.update({name: getattr(stats, name) for name in _STATS_FIELDS})
         pipe.hset(self.key("r", player), mapping=mapping)
+        pipe.hset(self.key("racks"), player, stats.racks)
         history = self.key("h", player)
         pipe.rpush(history, f"{rack.at}:{stats.rating!r}")
         pipe.ltrim(history, -HISTORY_KEPT, -1)
@@ -405,17 +418,13 @@ class RedisPlayerStore:
             if limit <= 0 or not top:
                 return []
             players = [_text(pair[0]) for pair in top]
+            racks_key = self.key("racks") if month is None else self.key("racks", month)
             async with self.client.pipeline(transaction=False) as pipe:
-                for player in players:
-                    pipe.hget(self.key("a", player), "name")
-                    if month is None:
-                        pipe.hget(self.key("r", player), "racks")
-                    else:
-                        pipe.hget(self.key("racks", month), player)
-                found = list(await pipe.execute())
+                pipe.hmget(self.key("names"), players)
+                pipe.hmget(racks_key, players)
+                names, counts = await pipe.execute()
             rows = []
-            for index, (player, pair) in enumerate(zip(players, top, strict=True)):
-                name, racks = found[2 * index], found[2 * index + 1]
+            for player, pair, name, racks in zip(players, top, names, counts, strict=True):
                 if name is not None:
                     rows.append(LeaderRow(player, _text(name), float(pair[1]), int(racks or 0)))
             return rows

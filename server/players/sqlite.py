@@ -209,6 +209,16 @@ class SqlitePlayerStore:
 
         await self._write(create)
 
+    async def set_password_hash(self, player: str, password_hash: str) -> bool:
+        changed = await self._write(
+            lambda db: (
+                db.execute(
+                    "UPDATE accounts SET hash = ? WHERE player = ?", (password_hash, player)
+                ).rowcount
+            )
+        )
+        return bool(changed)
+
     async def account(self, player: str) -> Account | None:
         return await self._call(lambda db: _account(db, "player", player))
 

@@ -127,6 +127,10 @@ class PlayerStore(Protocol):
 
     async def account(self, player: str) -> Account | None: ...
 
+    async def set_password_hash(self, player: str, password_hash: str) -> bool:
+        """Replace the account's password hash (a rehash with new parameters); False: no
+        such account."""
+
     async def account_by_name(self, folded: str) -> Account | None: ...
 
     async def names(self, players: list[str]) -> dict[str, str]:

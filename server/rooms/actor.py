@@ -129,7 +129,11 @@ def now_ms() -> int:
 
 def _limits(config: Config) -> Limits:
     return Limits(
-        grace=config.grace, spectator_cap=config.spectator_cap, aim_interval=config.aim_interval
+        grace=config.grace,
+        spectator_cap=config.spectator_cap,
+        aim_interval=config.aim_interval,
+        crowd_interval=config.update_interval,
+        log_max=config.room_log_max,
     )
 
 
@@ -315,6 +319,9 @@ class Room:
     async def _run_effects(self, effects: Sequence[Effect]) -> Simulated | None:
         saved = False
         settled = True
+        # What the lobby lists may have changed: a stored change, or the spectator count
+        # (sent without a save); the lobby paces what it passes on.
+        told = any(isinstance(effect, Broadcast) for effect in effects)
         for effect in effects:
             if isinstance(effect, Save):
                 await self._save(effect)
@@ -336,11 +343,10 @@ class Room:
                 await self.host.settle()
                 settled = True
             self._carry_out(effect)
-        if saved:
-            if not settled:
-                await self.host.settle()
-            if not self.closed:
-                self.host.room_changed(self)
+        if saved and not settled:
+            await self.host.settle()
+        if (saved or told) and not self.closed:
+            self.host.room_changed(self)
         return None
 
     def _carry_out(self, effect: Effect) -> None:

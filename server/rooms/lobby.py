@@ -4,6 +4,11 @@ The lobby only ever touches its own dictionaries and posts commands to rooms; a 
 state is changed by the room's own task alone. Rooms report back through the
 `RoomHost` methods (`room_changed`, `seat_taken`, …), which run in the room's task.
 
+A listed room's entry changes often (each spectator who comes or goes changes its count),
+and every subscriber of the list would hear of each change: the lobby paces the entries
+(`server.rooms.pacing`), at most one per room per `--update-interval`, the newest winning,
+so a crowd churning in one room costs the subscribers one small frame a second at most.
+
 Whatever may involve other nodes — the room list, invite codes and seats of their rooms,
 reaching a room that runs elsewhere, pairing players who wait on any node — the lobby
 asks of its `Peers` (`server.rooms.peers`), chosen once at start-up: `LonePeers` on a lone
@@ -21,8 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-import msgspec
-
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
@@ -31,11 +34,12 @@ from server.ops.metrics import Metrics
 from server.rooms.actor import (
     Room,
     RoomRecord,
-    decode_record,
     new_invite_code,
     new_room_id,
 )
+from server.rooms.pacing import Pacer
 from server.rooms.peers import Peers, Waiting
+from server.rooms.replays import ReplayBook
 from server.rooms.seams import Command, Enter, Member, Reattach, SeatPair, Shutdown, fan_out
 from server.rooms.simulation import PhysicsPool
 from server.rooms.upkeep import restorable
@@ -81,7 +85,9 @@ class Lobby:
         self.subscribers: set[Member] = set()
         self.waiting: list[Waiting] = []
         self._listed: dict[str, m.Info] = {}
+        self._listing: Pacer[str, m.Info] = Pacer(config.update_interval, self._list)
         self._room_counter = 0
+        self.replays = ReplayBook(store, config.replay_max_bytes)
         peers.attach(self)
 
     def seat_of(self, player: str) -> RoomHandle | None:
@@ -98,10 +104,16 @@ class Lobby:
         if room.settings.private or room.closed:
             return
         info = room.info()
-        if self._listed.get(room.id) == info:
+        if self._listed.get(room.id) == info and not self._listing.waiting(room.id):
             return
-        self._listed[room.id] = info
-        self.peers.room_listed(room.id, info)
+        self._listing.offer(room.id, info)
+
+    def _list(self, room_id: str, info: m.Info) -> None:
+        """A room's entry, paced: the other nodes and the subscribers hear of it."""
+        if self._listed.get(room_id) == info or room_id not in self.rooms:
+            return
+        self._listed[room_id] = info
+        self.peers.room_listed(room_id, info)
 
     def seat_taken(self, player: str, room: Room) -> None:
         self.seated[player] = room
@@ -113,6 +125,7 @@ class Lobby:
         self.peers.seat_freed(player, room.id)
 
     def room_closed(self, room: Room) -> None:
+        self._listing.forget(room.id)
         self._forget(room)
         if self._listed.pop(room.id, None) is not None:
             self.peers.room_unlisted(room.id)
@@ -125,6 +138,7 @@ class Lobby:
         await self.peers.room_starting(room)
 
     def room_abandoned(self, room: Room, leftovers: list[Command]) -> None:
+        self._listing.forget(room.id)
         self._forget(room)
         self._listed.pop(room.id, None)
         self.peers.room_abandoned(room, leftovers)
@@ -244,7 +258,9 @@ class Lobby:
             self.peers.enter(client, room_id, message.id, message.role, invited)
             return
         if room.settings.private and not invited:
-            client.error(message.id, errors.BAD_INVITE, "this private room needs its code")
+            # Answered as for a room that does not exist: the id (in every URL of the
+            # room) tells an outsider nothing, not even that the room is there.
+            client.error(message.id, errors.NO_SUCH_ROOM, "no such room")
             return
         client.entering(room)
         room.post(Enter(client, message.id, message.role))
@@ -353,17 +369,6 @@ class Lobby:
             await asyncio.wait(waits, timeout=10)
 
     async def replay(self, room_id: str) -> bytes | None:
-        """The replay document of a room: settings, players and every event in order."""
-        data = await self.store.load(room_id)
-        if data is None:
-            return None
-        record = decode_record(data)
-        entries = await self.store.log(room_id)
-        names = [s.name for s in record.seats if s is not None]
-        document = m.Replay(
-            room=room_id,
-            settings=record.settings,
-            players=names,
-            events=[msgspec.Raw(entry.data) for entry in entries],
-        )
-        return encode(document)
+        """The whole replay document of a room (within `--replay-max-bytes`), for tests
+        and tools; `GET /replay/<room>` streams it (`server.edge.replays`)."""
+        return await self.replays.document(room_id)

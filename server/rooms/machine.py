@@ -15,17 +15,18 @@ spectator `not_a_player`):
 |----------|------------------------------|-------------------|--------------------------------|
 | *        | Enter, player, free seat     | same              | SeatTaken, Bind, joined, snap  |
 | *        | Enter, player, own seat      | same              | as Reattach, plus joined       |
-| *        | Enter, spectator             | same              | Bind, joined, presence, snap   |
+| *        | Enter, spectator             | same              | Bind, joined, snap; count (b)  |
 | Waiting  | SeatPair (quick match)       | Lagging, Choosing | SeatTaken, Bind, joined, start |
 | *        | Reattach, Rejoin of a seat   | same              | no Grace, clock on, presence   |
-| *        | Gone, spectator              | same              | presence; Close if empty       |
+| *        | Gone, spectator              | same              | count (b); Close if empty      |
 | *        | Gone, seat                   | same              | Grace, clock paused, presence  |
-| *        | Leave, spectator             | same              | Unbind, ok, presence; Close    |
+| *        | Leave, spectator             | same              | Unbind, ok, count (b); Close   |
 | Playing  | Leave, seat                  | Finished          | match conceded, Unbind, ok     |
 | Lagging, Choosing | Leave, seat         | Waiting           | Unbind, ok, snapshot           |
 | other    | Leave, seat                  | same              | Unbind, ok, snapshot; Close    |
 | *        | Resync                       | same              | own snapshot (no save)         |
 | *        | Chat                         | same              | ok, chat relay                 |
+| Waiting  | Ready, not both ready        | same              | ok, snapshot (b, no save)      |
 | Waiting  | Ready, both ready            | Lagging, Choosing | ok, snapshot, lag or draw      |
 | Finished | Rematch, both asked          | Lagging, Choosing | ok, lag or draw                |
 | Lagging  | LagShot, first               | Lagging           | ok, snapshot                   |
@@ -35,15 +36,19 @@ spectator `not_a_player`):
 | Choosing | LagChoiceOut timer           | Playing           | ruling (winner breaks), snap   |
 | Playing  | Place, Choose, Concede, Stalemate, Extend | Playing, Finished | ok, ruling, results |
 | Playing  | Aim                          | Playing           | Relay or AimFlush (no save)    |
+| *        | CrowdFlush timer             | same              | count (b), if it changed       |
 | Playing  | Shot                         | Playing           | Simulate (no save yet)         |
 | Playing  | Simulated                    | Playing, Finished | ok, shot result, results       |
 | Playing  | ClockWarning, ClockOut       | Playing, Finished | warning; clock foul (O3)       |
 | Playing  | Grace timer, seat away       | Playing, Finished | forfeit (O5); game: new Grace  |
+| Playing  | Grace timer, nobody in room  | Finished          | every game left forfeited (O5) |
 | other    | Grace timer, seat away       | same; lag: Waiting | seat freed; Close if empty    |
 | *        | Shutdown                     | same              | clock paused, members closed   |
 
 Game results (`warning`, `game_over`, `match_over`) follow each verdict; `match_over`
-moves the room to Finished.
+moves the room to Finished. (b): broadcast only — not saved, no new `seq` (see
+`server.rooms.working`); "count" is the seq-less `spectators`, at most once per
+`Limits.crowd_interval` (a change within it waits for the `CrowdFlush` timer).
 """
 
 from __future__ import annotations
@@ -69,6 +74,7 @@ from server.rooms.model import (
     ClockWarning,
     Close,
     CloseMember,
+    CrowdFlush,
     Effect,
     Finished,
     Grace,
@@ -104,7 +110,7 @@ from server.rooms.seams import (
     SeatPair,
     Shutdown,
 )
-from server.rooms.simulation import SimResult
+from server.rooms.shots import SimResult
 from server.rooms.table import (
     Table,
     TableError,
@@ -136,6 +142,10 @@ def rules_settings(settings: m.RoomSettings) -> rules.Settings:
         stalemate_innings=settings.stalemate_innings,
         forfeit=settings.forfeit,
     )
+
+
+#: The timers an ending room (closed, or stopping) cancels.
+_TIMERS = (Grace(0), Grace(1), ClockWarning(), ClockOut(), LagChoiceOut(), AimFlush(), CrowdFlush())
 
 
 class _Tx(Working):
@@ -181,6 +191,7 @@ class _Tx(Working):
             index = free[0]
             assert member.player is not None
             self.seats[index] = Seat(player=member.player, name=member.name, member=member)
+            self.note_seated(member.player)
             self.out += [SeatTaken(member.player), Bind(member)]
             self.send(
                 member, m.Joined(id=request_id, room=room, role="player", seat=index, code=code)
@@ -194,9 +205,9 @@ class _Tx(Working):
             member, m.Joined(id=request_id, room=room, role="spectator", seat=None, code=code)
         )
         self.spectators.append(member)
-        # The others hear the new count; the newcomer gets the room as it is now.
-        self.commit([self.presence(None, True)], exclude=member)
+        # The newcomer gets the room as it is now, the others the new count (coalesced).
         self.send(member, self.snapshot_message(self.seq))
+        self.crowd_changed()
 
     def seat_pair(self, pair: SeatPair) -> None:
         if not isinstance(self.phase, Waiting) or any(s is not None for s in self.seats):
@@ -204,6 +215,7 @@ class _Tx(Working):
         for index, (member, request_id) in enumerate((pair.first, pair.second)):
             assert member.player is not None
             self.seats[index] = Seat(member.player, member.name, member, ready=True)
+            self.note_seated(member.player)
             self.out += [SeatTaken(member.player), Bind(member)]
             joined = m.Joined(
                 id=request_id, room=self.state.id, role="player", seat=index, code=self.state.code
@@ -259,17 +271,19 @@ class _Tx(Working):
         if role == "player" or index is not None:
             self.reattach(member, None)
             return
-        if member not in self.spectators:
+        newcomer = member not in self.spectators
+        if newcomer:
             self.out.append(Bind(member))
             self.spectators.append(member)
-            self.commit([self.presence(None, True)], exclude=member)
         self.send(member, self.snapshot_message(self.seq))
+        if newcomer:
+            self.crowd_changed()
 
     def gone(self, member: Member) -> None:
         if member in self.spectators:
             self.spectators.remove(member)
             self.out.append(Unbind(member))
-            self.commit([self.presence(None, True)])
+            self.crowd_changed()
             self.close_if_empty()
             return
         index = self.seat_of(member)
@@ -288,7 +302,7 @@ class _Tx(Working):
             self.spectators.remove(member)
             self.out.append(Unbind(member))
             self.ok(member, request_id)
-            self.commit([self.presence(None, True)])
+            self.crowd_changed()
             self.close_if_empty()
             return
         index = self.seat_of(member)
@@ -324,7 +338,7 @@ class _Tx(Working):
             return
         self.closed = True
         self.dirty = True
-        for name in (Grace(0), Grace(1), ClockWarning(), ClockOut(), LagChoiceOut(), AimFlush()):
+        for name in _TIMERS:
             self.cancel(name)
         # Nothing played: there is no replay worth keeping.
         self.out.append(Close(retire=self.shots > 0))
@@ -332,7 +346,7 @@ class _Tx(Working):
     def shutdown(self) -> None:
         self.pause_clock()
         self.dirty = True
-        for name in (Grace(0), Grace(1), ClockWarning(), ClockOut(), LagChoiceOut(), AimFlush()):
+        for name in _TIMERS:
             self.cancel(name)
         self.out += [CloseMember(c, 1001, "server shutting down") for c in self.members()]
         self.out.append(Stop())
@@ -385,10 +399,11 @@ class _Tx(Working):
         assert seat is not None
         self.seats[index] = replace(seat, ready=message.ready)
         self.ok(member, message.id)
-        events: list[m.ServerMessage] = [self.snapshot_event()]
         if all(s is not None and s.ready for s in self.seats):
-            events += self.start_match()
-        self.commit(events)
+            self.commit([self.snapshot_event(), *self.start_match()])
+        else:
+            # A toggle alone is no game information: sent, not stored, no new seq.
+            self.broadcast_only(self.snapshot_message(self.seq))
 
     def rematch(self, member: Member, index: int, message: m.Rematch) -> None:
         if not isinstance(self.phase, Finished):
@@ -676,6 +691,8 @@ class _Tx(Working):
     def timer_fired(self, name: TimerName) -> None:
         if isinstance(name, AimFlush):
             self.flush_aim()
+        elif isinstance(name, CrowdFlush):
+            self.flush_crowd()
         elif isinstance(name, Grace):
             self.grace_over(name.seat)
         elif isinstance(name, ClockWarning):
@@ -695,6 +712,13 @@ class _Tx(Working):
         if isinstance(phase, Playing) and not phase.table.state.match_over:
             step = apply_action(phase.table, rules.Forfeit(by=seat_player(index)))
             events += self.after_step(step, "forfeit", index)
+            while not self.members() and isinstance(self.phase, Playing):
+                # Nobody is left in the room (the other player away too, no spectator):
+                # a new grace period would wait for nobody, and the room would sit in the
+                # lobby for race-to grace periods. Every game left is forfeited now (O5,
+                # game by game), so the room closes once the last seat's grace runs out.
+                step = apply_action(self.phase.table, rules.Forfeit(by=seat_player(index)))
+                events += self.after_step(step, "forfeit", index)
             if isinstance(self.phase, Playing):
                 # O5 "game" forfeits one game; the absent player gets a new grace period.
                 self.seats[index] = replace(seat, grace_until=self.grace_deadline())

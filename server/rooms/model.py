@@ -27,7 +27,7 @@ import msgspec
 from protocol import messages as m
 from server import physics
 from server.rooms.seams import Command, Member
-from server.rooms.simulation import SimResult
+from server.rooms.shots import SimResult
 from server.rooms.table import Point, Table
 
 Status = Literal["waiting", "lag", "playing", "finished"]
@@ -36,6 +36,8 @@ Status = Literal["waiting", "lag", "playing", "finished"]
 CLOCK_WARNING_SECONDS = 10.0
 #: Seconds the lag winner has to choose who breaks when the room has no shot clock (O6).
 LAG_CHOICE_SECONDS = 30.0
+#: Players remembered as having held a seat (`RoomState.seated`).
+SEATED_KEPT = 8
 
 
 # --- phases --------------------------------------------------------------------------------
@@ -114,6 +116,14 @@ class Limits:
     grace: float = 60.0
     spectator_cap: int = 200
     aim_interval: float = 0.05
+    #: The spectator count is sent at most once per this many seconds (the newest wins).
+    crowd_interval: float = 1.0
+    #: Events a room's log keeps at most; chat may fill a quarter of them (see `Working`).
+    log_max: int = 10_000
+
+    @property
+    def chat_log_max(self) -> int:
+        return self.log_max // 4
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,16 @@ class Aim:
     """Aim previews are relayed at most once per `Limits.aim_interval`: the newest waits."""
 
     pending: m.AimRelay | None = None
+    last_sent: float = float("-inf")
+    flush_scheduled: bool = False
+
+
+@dataclass(frozen=True)
+class Crowd:
+    """The spectator count as the members last heard it (`m.Spectators`), sent at most
+    once per `Limits.crowd_interval`: a change within it waits for the `CrowdFlush`."""
+
+    sent: int = 0
     last_sent: float = float("-inf")
     flush_scheduled: bool = False
 
@@ -171,6 +191,14 @@ class RoomState:
     aim: Aim = Aim()
     pending: PendingShot | PendingLag | None = None
     closed: bool = False
+    crowd: Crowd = Crowd()
+    #: Events stored in the room's log so far, and how many of them are chat (-1: not
+    #: known, a record from before the count was kept; `seq` then stands for it).
+    logged: int = 0
+    chat_logged: int = 0
+    #: Players who have held a seat, newest last (at most `SEATED_KEPT`): a private
+    #: room's replay is theirs to read with their session token.
+    seated: tuple[str, ...] = ()
 
     @property
     def status(self) -> Status:
@@ -223,7 +251,12 @@ class AimFlush:
     """The newest aim preview may go out now."""
 
 
-TimerName = Grace | ClockWarning | ClockOut | LagChoiceOut | AimFlush
+@dataclass(frozen=True)
+class CrowdFlush:
+    """The newest spectator count may go out now."""
+
+
+TimerName = Grace | ClockWarning | ClockOut | LagChoiceOut | AimFlush | CrowdFlush
 
 
 # --- what the machine is told, besides the members' commands -----------------------------------
@@ -397,6 +430,12 @@ class RoomRecord(msgspec.Struct):
     #: Shots and lag shots played in the room's life: a room closed without one is
     #: deleted, a room with one keeps its log for replays (`Store.retire`).
     shots: int = 0
+    #: Events in the room's log, and how many are chat (the log's cap); -1: written
+    #: before the count was kept (then `seq`, an upper bound, stands for it).
+    logged: int = -1
+    chat_logged: int = 0
+    #: Players who have held a seat, newest last (who may read a private room's replay).
+    seated: list[str] = msgspec.field(default_factory=list)
 
 
 _record_decoder = msgspec.msgpack.Decoder(RoomRecord)

@@ -26,7 +26,7 @@ from server.rooms.model import (
     StartTimer,
     Waiting,
 )
-from server.rooms.simulation import SimResult
+from server.rooms.shots import SimResult
 from server.rooms.views import table_view
 
 
@@ -155,6 +155,9 @@ def record(state: RoomState, now: float) -> RoomRecord:
         closed=state.closed,
         shots=state.shots,
         lag_winner=phase.winner if isinstance(phase, Choosing) else None,
+        logged=state.logged,
+        chat_logged=state.chat_logged,
+        seated=list(state.seated),
     )
 
 
@@ -209,6 +212,9 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
         seats=(seats[0], seats[1]),
         extensions=(extensions[0], extensions[1]),
         closed=record.closed,
+        logged=record.logged,
+        chat_logged=record.chat_logged,
+        seated=tuple(record.seated),
     )
     return Restored(state, tuple(timers))
 

@@ -4,6 +4,18 @@ commit, timers, the shot clock).
 
 The room machine (`server.rooms.machine`) builds one per input and throws it away once
 it has made the next state and the effects: the state values themselves never change.
+
+What the room says reaches its members in one of two ways:
+
+- `commit`: a room event with the next `seq`, saved with the room's record before it is
+  sent. The log keeps it for the replay while the room's log has room: at most
+  `Limits.log_max` events, chat at most a quarter of them (a chatty crowd cannot push
+  the match out of its own replay). Past that an event is still saved in the record
+  (its `seq` with it, so no number is ever given twice) and sent, not logged.
+- `broadcast_only`: what carries no game information — a `ready` toggle, the spectator
+  count. It is not saved and takes no `seq` (a `snapshot` at the room's latest `seq`,
+  which clients take as a fresh start, or the seq-less `spectators`), so the log has no
+  gaps and a client following `seq` sees none either.
 """
 
 from __future__ import annotations
@@ -16,11 +28,14 @@ from protocol import messages as m
 from server.rooms import snapshots
 from server.rooms.model import (
     CLOCK_WARNING_SECONDS,
+    SEATED_KEPT,
     Broadcast,
     CancelTimer,
     Clock,
     ClockOut,
     ClockWarning,
+    Crowd,
+    CrowdFlush,
     Effect,
     Finished,
     Phase,
@@ -56,6 +71,10 @@ class Working:
         self.aim = s.aim
         self.pending = s.pending
         self.closed = s.closed
+        self.crowd = s.crowd
+        self.logged = s.logged if s.logged >= 0 else s.seq
+        self.chat_logged = s.chat_logged
+        self.seated = s.seated
         self.saved: list[m.ServerMessage] = []
         self.dirty = False
         self.out: list[Effect] = []
@@ -76,6 +95,10 @@ class Working:
             aim=self.aim,
             pending=self.pending,
             closed=self.closed,
+            crowd=self.crowd,
+            logged=self.logged,
+            chat_logged=self.chat_logged,
+            seated=self.seated,
         )
 
     def finish(self) -> tuple[RoomState, list[Effect]]:
@@ -92,10 +115,53 @@ class Working:
         return self.seq
 
     def commit(self, events: list[m.ServerMessage], exclude: Member | None = None) -> None:
-        """Store these events (with the room's record), then send them to the members."""
+        """Store these events (with the room's record), then send them to the members;
+        the log keeps those it has room for (see the module's docstring)."""
         self.dirty = True
-        self.saved += events
+        self.saved += [event for event in events if self._loggable(event)]
         self.out.append(Broadcast(tuple(events), exclude))
+
+    def _loggable(self, event: m.ServerMessage) -> bool:
+        limits = self.state.limits
+        if self.logged >= limits.log_max:
+            return False
+        if isinstance(event, m.ChatRelay):
+            if self.chat_logged >= limits.chat_log_max:
+                return False
+            self.chat_logged += 1
+        self.logged += 1
+        return True
+
+    def broadcast_only(self, message: m.ServerMessage, exclude: Member | None = None) -> None:
+        """Send to the members without storing: for what carries no game information, and
+        so no new `seq` either (see the module's docstring)."""
+        assert getattr(message, "seq", self.seq) == self.seq, "a stored event needs commit"
+        self.out.append(Broadcast((message,), exclude))
+
+    def crowd_changed(self) -> None:
+        """Spectators came or went: the members hear the count now, or once the interval
+        since they last heard it is over (with the newest count then)."""
+        if self.crowd.flush_scheduled:
+            return
+        wait = self.crowd.last_sent + self.state.limits.crowd_interval - self.now
+        if wait <= 0:
+            self.flush_crowd()
+        else:
+            self.crowd = replace(self.crowd, flush_scheduled=True)
+            self.timer(CrowdFlush(), wait)
+
+    def flush_crowd(self) -> None:
+        count = len(self.spectators)
+        if count == self.crowd.sent:
+            self.crowd = replace(self.crowd, flush_scheduled=False)
+            return
+        self.crowd = Crowd(sent=count, last_sent=self.now)
+        self.broadcast_only(m.Spectators(room=self.state.id, count=count))
+
+    def note_seated(self, player: str) -> None:
+        """`player` took a seat: one of those who may read a private room's replay."""
+        kept = [p for p in self.seated if p != player]
+        self.seated = (*kept, player)[-SEATED_KEPT:]
 
     def send(self, to: Member, message: msgspec.Struct) -> None:
         self.out.append(Send(to, message))

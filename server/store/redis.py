@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 from redis import exceptions as redis_errors
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
@@ -55,6 +56,9 @@ from server.store.validate import check_after, check_room, check_save
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+#: One Redis, or a Redis Cluster (with the tagged layout: `RedisKeys(tagged=True)`).
+Client = aioredis.Redis | RedisCluster
 
 #: Stream ids are `<seq>-1`: a stream id must be above 0-0, and seq 0 is a valid seq.
 _ID_SUFFIX = "-1"
@@ -163,6 +167,20 @@ def connect(url: str, *, socket_timeout: float = 5.0) -> aioredis.Redis:
         raise StoreError(f"bad redis url {url!r}: {exc}") from exc
 
 
+def connect_cluster(url: str, *, socket_timeout: float = 5.0) -> RedisCluster:
+    """A client for a Redis Cluster that `url` names one node of (it learns the others):
+    for a `RedisStore(..., tagged=True)`. Like `connect`, it does not retry on its own."""
+    try:
+        return RedisCluster.from_url(
+            url,
+            socket_connect_timeout=2.0,
+            socket_timeout=socket_timeout,
+            retry=Retry(NoBackoff(), 0),
+        )
+    except ValueError as exc:
+        raise StoreError(f"bad redis url {url!r}: {exc}") from exc
+
+
 def is_transient(exc: BaseException) -> bool:
     """Errors that mean "Redis is not reachable right now" (worth retrying), as opposed
     to a refusal that would come back the same on every try."""
@@ -237,7 +255,7 @@ class RedisStore(Store):
 
     def __init__(
         self,
-        client: aioredis.Redis,
+        client: Client,
         *,
         prefix: str = "",
         tagged: bool = False,
@@ -247,9 +265,12 @@ class RedisStore(Store):
         owns_client: bool = True,
     ) -> None:
         """`retention`: seconds a retired room's archive is kept (Redis expires it by
-        itself); 0 keeps it until `trim` or the cleanup command removes it."""
+        itself); 0 keeps it until `trim` or the cleanup command removes it. `tagged`: the
+        layout for Redis Cluster (required with a `RedisCluster` client)."""
         if not retention >= 0:
             raise ValueError(f"retention must be 0 or more, not {retention}")
+        if isinstance(client, RedisCluster) and not tagged:
+            raise ValueError("a Redis Cluster needs the tagged layout (tagged=True)")
         self.client = client
         self.keys = RedisKeys(prefix, tagged)
         self.retention = retention
@@ -262,6 +283,8 @@ class RedisStore(Store):
         self._quarantine_script = client.register_script(QUARANTINE)
         self._healthy = True
         self._closed = False
+        self._initialized = not isinstance(client, RedisCluster)
+        self._initializing = asyncio.Lock()
         #: Save attempts after a failed one (`ninepool_store_save_retries_total`).
         self.save_retries = 0
 
@@ -274,11 +297,13 @@ class RedisStore(Store):
     @property
     def where(self) -> str:
         """This store, for messages: Redis's address (never its password) and the prefix."""
+        suffix = f" prefix {self.keys.prefix!r}" if self.keys.prefix else ""
+        if isinstance(self.client, RedisCluster):
+            node = self.client.get_default_node()
+            return f"redis cluster {node.host}:{node.port}{suffix}"
         kwargs = self.client.connection_pool.connection_kwargs
         place = kwargs.get("path") or f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}"
-        return f"redis {place} db {kwargs.get('db', 0)}" + (
-            f" prefix {self.keys.prefix!r}" if self.keys.prefix else ""
-        )
+        return f"redis {place} db {kwargs.get('db', 0)}{suffix}"
 
     def _room_keys(self, room: str, *kinds: str) -> list[str]:
         """The keys of `room` of these kinds, then the `rooms` set if the layout has one."""
@@ -435,7 +460,7 @@ class RedisStore(Store):
             if old:
                 pipe = self.client.pipeline(transaction=False)
                 for key in old:  # one by one: in a Redis Cluster they lie in many slots
-                    pipe.unlink(key)
+                    pipe.execute_command("UNLINK", key)  # (a cluster's own unlink splits)
                 removed += sum(int(n) for n in await pipe.execute())
         return removed
 
@@ -484,9 +509,9 @@ class RedisStore(Store):
             for key, room in zip(batch, rooms, strict=True):
                 pipe.pttl(key)
                 if room is not None:
-                    pipe.exists(self.keys.state(room))
-                    pipe.exists(self.keys.lease(room))
-                    pipe.exists(self.keys.archive(room))
+                    pipe.execute_command("EXISTS", self.keys.state(room))
+                    pipe.execute_command("EXISTS", self.keys.lease(room))
+                    pipe.execute_command("EXISTS", self.keys.archive(room))
             replies = iter(await pipe.execute())
             orphans = []
             for key, room in zip(batch, rooms, strict=True):
@@ -516,6 +541,7 @@ class RedisStore(Store):
         """Every key matching `pattern`, in batches (SCAN: Redis is never blocked long)."""
         batches: list[list[str]] = []
         batch: list[str] = []
+        await self._ready()
         async for key in self.client.scan_iter(match=pattern, count=1000):
             batch.append(_text(key))
             if len(batch) >= _SCAN_BATCH:
@@ -551,14 +577,31 @@ class RedisStore(Store):
     ) -> T:
         if self._closed:
             raise StoreError(f"{what}: the store is closed")
+
+        async def attempt(number: int) -> T:
+            await self._ready()
+            return await operation(number)
+
         return await retrying(
-            operation,
+            attempt,
             what=what,
             backoff=self._backoff,
             deadline=deadline,
             stop=lambda: self._closed,
             on_health=self._set_health,
         )
+
+    async def _ready(self) -> None:
+        """A cluster client learns the cluster's slots once, before its first command:
+        left to do it lazily, commands that start at once each do it, and (redis-py 8.1)
+        break one another's connections."""
+        if self._initialized:
+            return
+        async with self._initializing:
+            if not self._initialized:
+                assert isinstance(self.client, RedisCluster)
+                await self.client.initialize()
+                self._initialized = True
 
     def _set_health(self, healthy: bool) -> None:
         if healthy != self._healthy:
@@ -575,7 +618,7 @@ async def _run_script(
 class _StateRead:
     """A room's snapshot and last seq, in one round trip (None: the room has no state)."""
 
-    def __init__(self, client: aioredis.Redis, key: str) -> None:
+    def __init__(self, client: Client, key: str) -> None:
         self.client, self.key = client, key
 
     async def __call__(self, attempt: int) -> tuple[bytes, str] | None:
@@ -593,7 +636,7 @@ class _LogPage:
     """One XRANGE page of a room's log, from `start` (a stream id bound) on."""
 
     def __init__(
-        self, client: aioredis.Redis, key: str, start: str, count: int = _LOG_PAGE
+        self, client: Client, key: str, start: str, count: int = _LOG_PAGE
     ) -> None:
         self.client, self.key, self.start, self.count = client, key, start, count
 

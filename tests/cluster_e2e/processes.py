@@ -104,6 +104,13 @@ class Node:
         self.process = None
         return code
 
+    def wait_exit(self, timeout: float = 30.0) -> int:
+        """After a signal: until the process has ended; its exit status."""
+        assert self.process is not None
+        code = self.process.wait(timeout)
+        self.process = None
+        return code
+
     def kill(self) -> None:
         """SIGKILL: a crash, nothing saved on the way out."""
         if self.process is None:

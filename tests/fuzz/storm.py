@@ -182,8 +182,8 @@ class Shared:
     #: The server runs its default rate limits: a fuzzer that keeps sending past them is
     #: closed with 1008 ("rate limit exceeded"), reconnects and goes on. Its address is then
     #: in the abuse cooldown: the fuzzer checks that a reconnect from it is refused (429),
-    #: then comes back from a fresh address (`X-Forwarded-For`, believed from loopback),
-    #: as a bot with many addresses would.
+    #: then comes back from a fresh address (`X-Forwarded-For`, believed from loopback when
+    #: the server names loopback a trusted proxy), as a bot with many addresses would.
     rate_limited: bool = False
     sent: int = 0
     addresses: int = 0

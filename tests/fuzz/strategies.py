@@ -9,6 +9,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from protocol.text import clean
+
 MAX_ID = 2**31 - 1
 
 request_ids = st.integers(0, MAX_ID)
@@ -23,9 +25,14 @@ elevations = st.floats(0.0, 90.0, exclude_max=True, **finite)
 positions = st.tuples(st.floats(0.0, 2.54, **finite), st.floats(0.0, 1.27, **finite))
 room_ids = st.text(string.ascii_letters + string.digits + "_-", min_size=1, max_size=32)
 invite_codes = st.text(string.ascii_uppercase + string.digits, min_size=4, max_size=32)
-room_names = st.text(
-    st.characters(blacklist_categories=("Cs", "Cc")), max_size=40
+# Room names and chat as a client would send them once cleaned (protocol/text.py: NFKC,
+# no format characters or invisible fillers), so that they come back unchanged.
+room_names = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Cf")), max_size=40).filter(
+    lambda text: clean(text) == text
 )  # no control characters
+chat_texts = st.text(
+    st.characters(blacklist_categories=("Cs", "Cf")), min_size=1, max_size=200
+).filter(lambda text: clean(text) == text and text != "")
 
 settings = st.fixed_dictionaries(
     {},
@@ -54,7 +61,7 @@ MESSAGES: dict[str, Any] = {
     "hello": _message(
         "hello",
         {"v": st.integers(0, 65535), "name": names},
-        {"token": st.none() | st.text(min_size=1, max_size=256)},
+        {"token": st.none() | st.text(min_size=1, max_size=256), "keep_ids": st.booleans()},
     ),
     "lobby": _message("lobby", {}, {"on": st.booleans()}),
     "create": _message("create", {}, {"settings": settings}),
@@ -89,7 +96,7 @@ MESSAGES: dict[str, Any] = {
     "concede": _message("concede", {}, {"what": st.sampled_from(["game", "match"])}),
     "stalemate": _message("stalemate", {"action": st.sampled_from(["propose", "accept"])}, {}),
     "extend": _message("extend", {}, {}),
-    "chat": _message("chat", {"text": st.text(min_size=1, max_size=200)}, {}),
+    "chat": _message("chat", {"text": chat_texts}, {}),
     "rematch": _message("rematch", {}, {}),
     "resync": _message("resync", {}, {}),
     "ping": _message("ping", {}, {}),

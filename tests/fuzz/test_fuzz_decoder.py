@@ -47,7 +47,7 @@ SETTINGS_DEFAULTS: dict[str, Any] = {
 }
 #: The defaults `protocol/README.md` documents for omitted fields.
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "hello": {"token": None},
+    "hello": {"token": None, "keep_ids": False},
     "lobby": {"on": True},
     "create": {"settings": {}},
     "join": {"room": None, "code": None, "role": "player"},

@@ -47,6 +47,9 @@ STORM_FRAMES = int(os.environ.get("NINEPOOL_FUZZ_FRAMES", "100000"))
 #: every frame would be answered `rate_limited` and never reach a handler. This server keeps
 #: every other limit (aim previews and chat included), never closes for rate and lets
 #: every join through; `test_storm_at_the_default_limits` runs the defaults.
+#: The token these servers' /metrics asks for (`--metrics-token`).
+SCRAPE_TOKEN = "fuzz-scrape"
+
 UNMETERED = [
     *("--rate", "0", "--abuse-limit", "0", "--abuse-cooldown", "0", "--handshake-rate", "0"),
     *("--invite-guesses", "0", "--invite-guesses-per-address", "0"),
@@ -59,7 +62,8 @@ UNMETERED = [
 
 @pytest.fixture(scope="module")
 def live() -> Iterator[LiveServer]:
-    server = LiveServer(["--workers", "1", "--log-level", "INFO", *UNMETERED]).start()
+    args = ["--workers", "1", "--log-level", "INFO", "--metrics-token", SCRAPE_TOKEN]
+    server = LiveServer([*args, *UNMETERED]).start()
     yield server
     server.stop()
     server.cleanup()
@@ -93,8 +97,11 @@ def test_storm_of_mutated_frames_leaves_the_server_and_a_quiet_room_intact(
 
 
 def limit_hits(server: LiveServer) -> dict[str, float]:
-    """`ninepool_limit_hits_total` by kind, from the server's /metrics."""
-    with urllib.request.urlopen(f"{server.http_url}/metrics", timeout=10) as response:
+    """`ninepool_limit_hits_total` by kind, from the server's /metrics (with its token)."""
+    request = urllib.request.Request(
+        f"{server.http_url}/metrics", headers={"Authorization": f"Bearer {SCRAPE_TOKEN}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
         text = response.read().decode()
     hits = {}
     for line in text.splitlines():
@@ -108,6 +115,7 @@ def limit_hits(server: LiveServer) -> dict[str, float]:
 def defaults_server() -> Iterator[LiveServer]:
     # The storm's clients sit behind a proxy on loopback (X-Forwarded-For), named trusted.
     args = ["--workers", "1", "--log-level", "INFO", "--trusted-proxies", "127.0.0.1"]
+    args += ["--metrics-token", SCRAPE_TOKEN]
     server = LiveServer(args).start()
     yield server
     server.stop()

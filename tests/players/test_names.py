@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from protocol.messages import Name
+from protocol.text import skeleton as rooms_skeleton
 from server.players.names import NameProblem, check, fold, is_reserved, skeleton
 
 
@@ -40,6 +41,7 @@ def test_names_that_may_be_claimed(raw: str, shown: str) -> None:
         ("ab\u202ecd", "invisible"),  # right-to-left override
         ("ab\u2066cd", "invisible"),  # bidi isolate
         ("ab\tcd", "invisible"),
+        ("ab\u3164cd", "invisible"),  # a Hangul filler: a letter that shows as nothing
         ("раураl", "one script"),  # Cyrillic with a Latin l
         ("bob!", "not allowed"),
         ("bob😀", "not allowed"),
@@ -91,6 +93,13 @@ def test_look_alikes_share_a_skeleton(a: str, b: str) -> None:
 def test_different_names_keep_different_skeletons() -> None:
     assert skeleton("alice") != skeleton("alicia")
     assert skeleton("bob") != skeleton("rob")
+    assert skeleton("mail") != skeleton("mall")  # a dotted i is not an l
+
+
+def test_the_skeleton_is_the_rooms_with_accents_and_separators_left_out() -> None:
+    for name in ("PayPaI", "Alice", "рара", "modern", "c00l"):
+        assert skeleton(name) == rooms_skeleton(name)
+    assert skeleton("José Díaz") == rooms_skeleton("JoseDiaz")
 
 
 def test_reserved_by_look() -> None:

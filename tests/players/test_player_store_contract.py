@@ -76,6 +76,14 @@ async def test_an_account_is_found_by_player_and_by_folded_name(player_store: Pl
     assert await player_store.stats("p_1") == Stats()
 
 
+async def test_a_password_hash_is_replaced(player_store: PlayerStore) -> None:
+    await claim(player_store, "p_1", "Alice")
+    assert await player_store.set_password_hash("p_1", "new-hash") is True
+    account = await player_store.account("p_1")
+    assert account is not None and account.password_hash == "new-hash"
+    assert await player_store.set_password_hash("p_2", "new-hash") is False
+
+
 async def test_a_name_is_claimed_once_after_folding_and_by_its_look(
     player_store: PlayerStore,
 ) -> None:

@@ -5,20 +5,28 @@ MessagePack, a record behind its log — before the server starts on it again.""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sqlite3
 import zlib
 from pathlib import Path
 
+import msgpack
 import msgspec
 import pytest
 
 from protocol import messages as m
+from protocol.codec import encode
+from server.edge.replays import DAMAGED
+from server.rooms import snapshots
 from server.rooms.actor import decode_record
-from server.store import DamagedRoom, open_store
+from server.rooms.model import Limits as RoomLimits
+from server.rooms.model import new_room
+from server.store import DamagedRoom, LogEntry, open_store
 from server.store.integrity import checked_replay
 from tests.server.conftest import ServerFactory
 from tests.server.support import Peer, decide_first_break, open_peer
+from tests.server.test_http import fetch
 
 
 async def playing_room(server_peers: tuple[Peer, Peer]) -> str:
@@ -99,4 +107,41 @@ async def test_damaged_rooms_are_quarantined_at_start_and_the_rest_resume(
     for room in (torn, garbage, behind):
         with pytest.raises(DamagedRoom, match="quarantined"):
             await checked_replay(store, room)
+        status, _, body = await fetch(second, f"/replay/{room}")
+        assert (status, body) == (410, DAMAGED.encode())
     assert await checked_replay(store, good) is not None
+    status, _, body = await fetch(second, f"/replay/{good}")
+    assert status == 200 and msgpack.unpackb(body)["room"] == good
+
+
+async def test_damaged_replays_are_answered_410_never_500(
+    make_server: ServerFactory, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Damage found when a replay is asked for, not at start: a snapshot that is not
+    MessagePack, a log entry whose bytes were changed inside the file, a stored entry that
+    is not a room event — each answered 410 with one warning line, no traceback."""
+    path = tmp_path / "rooms.db"
+    server = await make_server(store=open_store(f"sqlite://{path}"))
+    store = server.lobby.store
+    state = new_room("x", m.RoomSettings(name="damaged"), 7, None, RoomLimits())
+    record = encode(snapshots.record(dataclasses.replace(state, seq=2, closed=True), 0.0))
+    event = encode(m.ChatRelay(room="x", seq=1, seat=None, name="a", text="a" * 80))
+    event2 = encode(m.ChatRelay(room="x", seq=2, seat=None, name="a", text="b"))
+    await store.save("junk", b"\xc1 not MessagePack", [LogEntry(1, event)])
+    await store.save("torn", record, [LogEntry(1, event), LogEntry(2, event2)])
+    await store.save("odd", record, [LogEntry(1, event), LogEntry(2, b"\x93\x01")])
+    db = sqlite3.connect(path)
+    torn = event.replace(b"aaaa", b"aaab", 1)  # as a flipped bit would: still MessagePack
+    db.execute("UPDATE events SET data = ? WHERE room = 'torn' AND seq = 1", (torn,))
+    db.commit()
+    db.close()
+    with caplog.at_level(logging.WARNING):
+        for room in ("junk", "torn", "odd"):
+            status, _, body = await fetch(server, f"/replay/{room}")
+            assert (status, body) == (410, DAMAGED.encode()), room
+    warnings = [r for r in caplog.records if r.getMessage().startswith("replay refused")]
+    assert len(warnings) == 3 and not any(r.exc_info for r in caplog.records)
+    text = "\n".join(r.getMessage() for r in warnings)
+    assert "room junk is damaged: its record does not decode" in text
+    assert f"room torn in {path} is damaged: log entry 1 fails its CRC-32" in text
+    assert "room odd in" in text and "log entry 2 is not a room event" in text

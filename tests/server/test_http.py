@@ -9,6 +9,8 @@ import msgpack
 
 from protocol import messages as m
 from server.app import GameServer
+from server.edge.limits import Limits
+from tests.server.conftest import ServerFactory
 from tests.server.support import Peer, open_peer
 
 
@@ -60,10 +62,11 @@ async def test_client_files_with_content_types_and_caching(server: GameServer) -
         assert status == 404, hidden
 
 
-async def test_health_readiness_and_metrics(server: GameServer) -> None:
+async def test_health_readiness_and_metrics(make_server: ServerFactory) -> None:
+    server = await make_server(limits=Limits(metrics_token="scrape"))
     assert (await fetch(server, "/healthz"))[0] == 200
     assert (await fetch(server, "/readyz"))[0] == 200
-    status, headers, body = await fetch(server, "/metrics")
+    status, headers, body = await fetch(server, "/metrics", {"Authorization": "Bearer scrape"})
     assert status == 200 and headers["content-type"].startswith("text/plain")
     assert b"ninepool_connections" in body and b"ninepool_shot_seconds" in body
 

@@ -48,7 +48,7 @@ async def test_private_room_joined_by_code_only(server: GameServer, peers: list[
     assert snapshot.view.code == created.code and snapshot.view.settings.private
     ben = await open_peer(server, peers, "Ben")
     by_id = await ben.request({"t": "join", "room": created.room})
-    assert isinstance(by_id, m.Error) and by_id.code == errors.BAD_INVITE
+    assert isinstance(by_id, m.Error) and by_id.code == errors.NO_SUCH_ROOM
     wrong = await ben.request({"t": "join", "code": "ZZZZZZ"})
     assert isinstance(wrong, m.Error) and wrong.code == errors.BAD_INVITE
     joined = await ben.request({"t": "join", "code": created.code})
@@ -124,8 +124,8 @@ async def test_chat_reaches_everyone_in_the_room(server: GameServer, peers: list
     assert isinstance(created, m.Joined)
     cleo = await open_peer(server, peers, "Cleo")
     await cleo.request({"t": "join", "room": created.room, "role": "spectator"})
-    counted = await ana.expect(m.Presence)  # the players see the spectator arrive
-    assert counted.seat is None and counted.spectators == 1
+    counted = await ana.expect(m.Spectators)  # the players see the spectator arrive
+    assert counted.room == created.room and counted.count == 1
     assert isinstance(await cleo.request({"t": "chat", "text": "good luck ✓"}), m.Ok)
     heard = await ana.expect(m.ChatRelay)
     assert (heard.name, heard.seat, heard.text) == ("Cleo", None, "good luck ✓")

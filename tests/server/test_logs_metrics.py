@@ -10,14 +10,17 @@ import re
 from protocol import errors
 from protocol import messages as m
 from server.app import GameServer
+from server.edge.limits import Limits
 from tests.server import scripting
+from tests.server.conftest import ServerFactory
 from tests.server.support import Peer, decide_first_break, open_peer
 
 
 def scrape(server: GameServer) -> dict[str, float]:
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
-        connection.request("GET", "/metrics")
+        token = server.config.limits.metrics_token
+        connection.request("GET", "/metrics", headers={"Authorization": f"Bearer {token}"})
         response = connection.getresponse()
         assert response.status == 200
         text = response.read().decode()
@@ -32,8 +35,9 @@ def scrape(server: GameServer) -> dict[str, float]:
 
 
 async def test_metrics_after_a_shot_an_error_and_a_limit(
-    server: GameServer, peers: list[Peer]
+    make_server: ServerFactory, peers: list[Peer]
 ) -> None:
+    server = await make_server(limits=Limits(metrics_token="scrape"))
     ana = await open_peer(server, peers, "Ana")
     ben = await open_peer(server, peers, "Ben")
     created = await ana.request({"t": "create", "settings": {"first_break": "draw"}})

@@ -32,6 +32,12 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--seed", "NINEPOOL_SEED", None),
     ("--spectator-cap", "NINEPOOL_SPECTATOR_CAP", 200),
     ("--client-dir", "NINEPOOL_CLIENT_DIR", CLIENT_DIR),
+    ("--update-interval", "NINEPOOL_UPDATE_INTERVAL", 1.0),
+    ("--room-log-max", "NINEPOOL_ROOM_LOG_MAX", 10_000),
+    ("--replay-max-bytes", "NINEPOOL_REPLAY_MAX_BYTES", 16 * 2**20),
+    ("--replays-per-address", "NINEPOOL_REPLAYS_PER_ADDRESS", 2),
+    ("--replay-streams", "NINEPOOL_REPLAY_STREAMS", 32),
+    ("--replay-timeout", "NINEPOOL_REPLAY_TIMEOUT", 120.0),
     ("--redis-url", "NINEPOOL_REDIS_URL", None),
     ("--lease-ttl", "NINEPOOL_LEASE_TTL", 10.0),
     ("--node-timeout", "NINEPOOL_NODE_TIMEOUT", 3.0),
@@ -64,6 +70,9 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--lag-limit", "NINEPOOL_LAG_LIMIT", 3),
     ("--max-rooms", "NINEPOOL_MAX_ROOMS", 2000),
     ("--rooms-per-address", "NINEPOOL_ROOMS_PER_ADDRESS", 16),
+    ("--metrics-token", "NINEPOOL_METRICS_TOKEN", None),
+    ("--metrics-port", "NINEPOOL_METRICS_PORT", None),
+    ("--metrics-host", "NINEPOOL_METRICS_HOST", "127.0.0.1"),
     ("--invite-guesses", "NINEPOOL_INVITE_GUESSES", 5),
     ("--invite-guesses-per-address", "NINEPOOL_INVITE_GUESSES_PER_ADDRESS", 30),
     ("--trusted-proxies", "NINEPOOL_TRUSTED_PROXIES", ()),
@@ -71,6 +80,13 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--allow-no-origin", "NINEPOOL_ALLOW_NO_ORIGIN", False),
     ("--token-ttl", "NINEPOOL_TOKEN_TTL", 86400.0),
     ("--log-format", "NINEPOOL_LOG_FORMAT", "json"),
+    ("--players-store", "NINEPOOL_PLAYERS_STORE", None),
+    ("--login-ttl", "NINEPOOL_LOGIN_TTL", 30 * 86400.0),
+    ("--login-failures", "NINEPOOL_LOGIN_FAILURES", 5),
+    ("--login-failures-per-address", "NINEPOOL_LOGIN_FAILURES_PER_ADDRESS", 20),
+    ("--login-window", "NINEPOOL_LOGIN_WINDOW", 900),
+    ("--accounts-per-address", "NINEPOOL_ACCOUNTS_PER_ADDRESS", 10),
+    ("--password-hashers", "NINEPOOL_PASSWORD_HASHERS", 1),
 )
 
 #: flag: (flag text, its value, variable text, its value), each unlike the default.
@@ -88,6 +104,12 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--seed": ("7", 7, "8", 8),
     "--spectator-cap": ("0", 0, "5", 5),
     "--client-dir": ("/srv/a", Path("/srv/a"), "/srv/b", Path("/srv/b")),
+    "--update-interval": ("0", 0.0, "2.5", 2.5),
+    "--room-log-max": ("500", 500, "20000", 20000),
+    "--replay-max-bytes": ("1048576", 1048576, "65536", 65536),
+    "--replays-per-address": ("0", 0, "5", 5),
+    "--replay-streams": ("0", 0, "8", 8),
+    "--replay-timeout": ("30", 30.0, "0.5", 0.5),
     "--redis-url": ("redis://a:6379/0", "redis://a:6379/0", "redis://b:6379/1", "redis://b:6379/1"),
     "--lease-ttl": ("0.5", 0.5, "30", 30.0),
     "--node-timeout": ("1.5", 1.5, "10", 10.0),
@@ -120,6 +142,9 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--lag-limit": ("0", 0, "9", 9),
     "--max-rooms": ("0", 0, "9", 9),
     "--rooms-per-address": ("0", 0, "9", 9),
+    "--metrics-token": ("t" * 32, "t" * 32, "u" * 32, "u" * 32),
+    "--metrics-port": ("9100", 9100, "0", 0),
+    "--metrics-host": ("0.0.0.0", "0.0.0.0", "::", "::"),
     "--invite-guesses": ("0", 0, "9", 9),
     "--invite-guesses-per-address": ("0", 0, "9", 9),
     "--trusted-proxies": ("10.0.0.0/8, ::1", ("10.0.0.0/8", "::1"), "127.0.0.1", ("127.0.0.1",)),
@@ -127,6 +152,13 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--allow-no-origin": ("no", False, "yes", True),
     "--token-ttl": ("60", 60.0, "3600", 3600.0),
     "--log-format": ("JSON", "json", "Text", "text"),
+    "--players-store": ("sqlite://p.db", "sqlite://p.db", "redis://c:6379/2", "redis://c:6379/2"),
+    "--login-ttl": ("60", 60.0, "7200", 7200.0),
+    "--login-failures": ("0", 0, "9", 9),
+    "--login-failures-per-address": ("0", 0, "9", 9),
+    "--login-window": ("1", 1, "60", 60),
+    "--accounts-per-address": ("0", 0, "9", 9),
+    "--password-hashers": ("2", 2, "3", 3),
 }
 
 
@@ -174,7 +206,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 52
+    assert len(CONTRACT) == 68
 
 
 def test_the_declarations_are_the_contract() -> None:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from server.cluster.lease import Leases
 from server.store import MemoryStore, Store
-from server.store.redis import RedisStore, connect
+from server.store.redis import RedisKeys, RedisStore, connect, connect_cluster
 from server.store.sqlite import SqliteStore
+from tests.redis_cluster import RedisCluster
 from tests.redis_server import RedisServer
 
 
@@ -86,6 +87,38 @@ class RedisBackend(Backend):
         client = connect(self.server.url)
         try:
             leases = Leases(client, node=f"node-{next(self._nodes)}", ttl=5.0)
+            lease = await leases.acquire(room)
+            assert lease is not None
+            await leases.release(lease)
+            return lease.epoch
+        finally:
+            await client.aclose()
+
+
+class RedisClusterBackend(Backend):
+    """A real three-shard Redis Cluster (shared by the tests of a session, emptied for
+    each), the store in the tagged layout on a cluster client."""
+
+    name = "redis-cluster"
+
+    def __init__(self, cluster: RedisCluster) -> None:
+        super().__init__()
+        self.cluster = cluster
+        self._nodes = itertools.count(1)
+        cluster.flush()
+
+    def _make(self) -> Store:
+        return RedisStore(connect_cluster(self.cluster.url), tagged=True)
+
+    async def restart(self) -> None:
+        await super().restart()
+        self.cluster.restart()
+
+    async def next_epoch(self, room: str) -> int:
+        client = connect_cluster(self.cluster.url)
+        try:
+            keys = RedisKeys(tagged=True)
+            leases = Leases(client, node=f"node-{next(self._nodes)}", ttl=5.0, keys=keys)  # type: ignore[arg-type]
             lease = await leases.acquire(room)
             assert lease is not None
             await leases.release(lease)

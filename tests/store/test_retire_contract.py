@@ -10,7 +10,7 @@ import pytest
 from server.store import LogEntry, Store, StoreError
 from tests.store.backends import Backend
 
-PERSISTENT = ["sqlite", "redis"]
+PERSISTENT = ["sqlite", "redis", "redis-cluster"]
 
 
 def entries(*seqs: int) -> list[LogEntry]:

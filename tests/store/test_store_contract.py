@@ -9,7 +9,7 @@ import pytest
 from server.store import FencedError, LogEntry, Store, StoreError
 from tests.store.backends import Backend
 
-PERSISTENT = ["sqlite", "redis"]
+PERSISTENT = ["sqlite", "redis", "redis-cluster"]
 
 
 def entries(*seqs: int) -> list[LogEntry]:
