@@ -188,7 +188,8 @@ export const TOUCH_SLACK = 1e-6;
  * @property {boolean} ok
  * @property {"outside" | "kitchen" | "overlap" | null} problem
  * @property {number | null} ball the overlapped ball, for "overlap"
- * @property {string} message plain words for the player
+ * @property {string} message plain words for the player (English)
+ * @property {string} key the catalogue key of those words (`ball` fills `{ball}`)
  */
 
 /**
@@ -203,11 +204,11 @@ export function checkPlacement(pos, balls, kitchenOnly, table = TABLE) {
   const r = table.ballRadius;
   const [x, y] = pos;
   if (!Number.isFinite(x) || !Number.isFinite(y) || x < r || x > table.length - r || y < r || y > table.width - r) {
-    return { ok: false, problem: "outside", ball: null, message: "The cue ball must be on the table." };
+    return { ok: false, problem: "outside", ball: null, message: "The cue ball must be on the table.", key: "place.outside" };
   }
   for (const p of table.pockets) {
     if (Math.hypot(x - p.hole[0], y - p.hole[1]) < p.holeRadius + r) {
-      return { ok: false, problem: "outside", ball: null, message: "The cue ball would hang over a pocket." };
+      return { ok: false, problem: "outside", ball: null, message: "The cue ball would hang over a pocket.", key: "place.pocket" };
     }
   }
   if (kitchenOnly && x > table.headStringX) {
@@ -216,6 +217,7 @@ export function checkPlacement(pos, balls, kitchenOnly, table = TABLE) {
       problem: "kitchen",
       ball: null,
       message: "On the break the cue ball goes behind the head string (R2).",
+      key: "place.kitchen",
     };
   }
   for (const b of balls) {
@@ -227,10 +229,11 @@ export function checkPlacement(pos, balls, kitchenOnly, table = TABLE) {
         problem: "overlap",
         ball: b.n,
         message: `The cue ball would touch the ${b.n}-ball (R10).`,
+        key: "place.overlap",
       };
     }
   }
-  return { ok: true, problem: null, ball: null, message: "" };
+  return { ok: true, problem: null, ball: null, message: "", key: "" };
 }
 
 /**

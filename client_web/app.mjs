@@ -5,28 +5,54 @@
 // the queue, so a verdict, a warning or the next placement is shown only once the balls
 // have stopped on screen, exactly where the server says they stopped.
 
+import { decode } from "@msgpack/msgpack";
+
 import { aimPreview, angleTo } from "./aim.mjs";
-import { MAX_SPEED, SpinSelector, describeTip, maxSpeedAt, powerFromSpeed, speedFromPower } from "./controls.mjs";
+import { celebrate } from "./celebrate.mjs";
+import {
+  BREAK_POWER,
+  DEFAULT_POWER,
+  MAX_SPEED,
+  SpinSelector,
+  describeTip,
+  drawTipBall,
+  maxSpeedAt,
+  powerFromSpeed,
+  powerPercent,
+  speedFromPower,
+} from "./controls.mjs";
 import { $, toast } from "./dom.mjs";
-import { attachTableInput } from "./input.mjs";
-import { addChat, log, renderClock, renderSeats, renderTableUi as renderHud, showResult } from "./hud.mjs";
+import { addChat, inviteLink, log, renderBadge, renderClock, renderSeats, renderTableUi as renderHud, showResult } from "./hud.mjs";
+import { LANGUAGES, initLanguage, lang, num, onLanguage, setLanguage, t } from "./i18n/index.mjs";
+import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderQuick, renderRooms } from "./lobby.mjs";
-import { Connection, NAME_PATTERN, defaultUrl, session } from "./net.mjs";
+import { Connection, NAME_PATTERN, ServerError, defaultUrl, session } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { describeReach } from "./reach.mjs";
 import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
-import { app, ballInHand, canShoot, cuePos, mySeat, names, objectBalls, status } from "./state.mjs";
+import { Sound, shotSounds } from "./sound.mjs";
+import { app, ballInHand, canShoot, cuePos, mySeat, names, objectBalls, status, touchFirst } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
-import { describeLag, describeRuling, describeShot } from "./verdict.mjs";
+import { describeEnd, describeLag, describeRuling, describeShot, describeWarning } from "./verdict.mjs";
+
+initLanguage();
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
 /** @typedef {import("./state.mjs").Msg} Msg */
 
 const DEG = 180 / Math.PI;
-/** Playback speed (`?rate=4` fast-forwards every animation; for watching long matches and for tests). */
-export const PLAYBACK_RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 1));
+/**
+ * Playback speed: twice real time by default (a shot takes 2–5 s to watch instead of
+ * 4–10), `?rate=N` for another (0.25–16; the tests play fast). A tap or Esc skips to the end.
+ */
+export const PLAYBACK_RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
+/** The lag stroke's spread: each lag's speed varies by up to this fraction, as a hand does. */
+export const LAG_SPREAD = 0.01;
+/** Colours that tell the two seats' lag balls apart. */
+const SEAT_COLOURS = ["#f2c200", "#7fb4ff"];
+const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 
 
@@ -41,14 +67,25 @@ const conn = new Connection({
 app.serverNow = () => conn.serverNow();
 
 const renderer = new Renderer(/** @type {HTMLCanvasElement} */ ($("table")));
+const sound = new Sound();
 /** @type {ReplayViewer | null} */
 let replay = null;
-const spin = new SpinSelector(/** @type {HTMLCanvasElement} */ ($("spin")), (side, height) => {
+/** The cue-tip selectors: in the side panel, and in the pop-up of the edge strip. */
+const spins = [$("spin"), $("spin-pop-ball")].map(
+  (c) => new SpinSelector(/** @type {HTMLCanvasElement} */ (c), (side, height) => setTip(side, height)),
+);
+const spin = { set: (/** @type {number} */ s, /** @type {number} */ h) => spins[0].set(s, h) };
+
+/** @param {number} side @param {number} height */
+function setTip(side, height) {
   app.aim.side = side;
   app.aim.height = height;
+  for (const s of spins) if (s.side !== side || s.height !== height) s.show(side, height);
   $("spin-text").textContent = describeTip(side, height);
+  drawTipBall(/** @type {HTMLCanvasElement} */ ($("spin-mini-ball")), side, height);
+  $("spin-mini").setAttribute("aria-label", `${t("spin.open")}: ${describeTip(side, height)}`);
   aimChanged();
-});
+}
 
 // --- helpers ----------------------------------------------------------------------------
 
@@ -58,7 +95,7 @@ function currentName() {
   if (NAME_PATTERN.test(v)) return v;
   const stored = session.name();
   if (NAME_PATTERN.test(stored)) return stored;
-  const fresh = `Player-${Math.floor(1000 + Math.random() * 9000)}`;
+  const fresh = `${t("v.playerN", { n: "" }).trim()}-${Math.floor(1000 + Math.random() * 9000)}`.replace(/[^\p{L}\p{N}_.\-]/gu, "");
   session.setName(fresh);
   input.value = fresh;
   return fresh;
@@ -98,19 +135,31 @@ async function act(msg) {
 function showConn(s) {
   const el = $("conn");
   el.className = `conn conn-${s}`;
-  el.textContent = { connecting: "Connecting…", online: "Online", reconnecting: "Reconnecting…", offline: "Offline" }[s];
+  el.textContent = t(`conn.${s}`);
   if (s === "offline" && conn.replaced) {
-    el.textContent = "Playing in another tab";
-    toast("This seat is now played from another tab or window. Reload this page to play here.");
+    el.textContent = t("conn.otherTab");
+    toast(t("conn.replaced"));
   }
-  if (s === "offline" && conn.fatal) toast("This page cannot talk to the server any more — please reload it.");
+  if (s === "offline" && conn.fatal) toast(t("conn.fatal"));
+}
+
+/** The name in the top bar: playing or watching. */
+function showMe() {
+  const w = app.welcome;
+  if (!w) return;
+  $("me").textContent = app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : w.name;
 }
 
 // --- routing ----------------------------------------------------------------------------
 
+/**
+ * `#/room/<id>` a table (a seat if one is free and the match has not begun, else a
+ * spectator's place), `#/play/<id>[/<code>]` an invite (a seat if any is free),
+ * `#/replay/<id>` a whole match; anything else the lobby.
+ */
 function parseHash() {
-  const m = location.hash.match(/^#\/(room|replay)\/([A-Za-z0-9_-]{1,32})$/);
-  return m ? { kind: m[1], id: m[2] } : { kind: "lobby", id: "" };
+  const m = location.hash.match(/^#\/(room|replay|play)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?$/);
+  return m ? { kind: m[1], id: m[2], code: m[3] ?? null } : { kind: "lobby", id: "", code: null };
 }
 
 /** @param {"lobby" | "table" | "replay"} route */
@@ -119,7 +168,29 @@ function show(route) {
   $("lobby").hidden = route !== "lobby";
   $("table-view").hidden = route !== "table";
   $("replay-view").hidden = route !== "replay";
+  document.documentElement.dataset.route = route;
   if (route === "table") renderer.resize();
+  showMe();
+}
+
+/**
+ * Sits down at a table if a seat is free, else watches it: an invite link and a room link
+ * both seat a friend (a seat taken meanwhile answers `room_full`: then watch).
+ * @param {string} room @param {string | null} code @param {boolean} play try for a seat
+ */
+async function joinTable(room, code, play) {
+  if (play) {
+    await ensureName();
+    try {
+      return await conn.request({ t: "join", room, code, role: "player" });
+    } catch (err) {
+      if (!(err instanceof ServerError) || err.code !== "room_full") {
+        toast(err);
+        return null;
+      }
+    }
+  }
+  return act({ t: "join", room, code, role: "spectator" });
 }
 
 async function onRoute() {
@@ -130,11 +201,16 @@ async function onRoute() {
     await replay.open(r.id, app.room === r.id ? app.code : null).catch((e) => toast(e));
     return;
   }
-  if (r.kind === "room") {
+  if (r.kind === "room" || r.kind === "play") {
     show("table");
     if (app.room !== r.id && conn.welcomed) {
-      const joined = await act({ t: "join", room: r.id, role: "spectator" });
+      // A room link seats the one who opens it while the table waits for a player.
+      const info = app.rooms.get(r.id);
+      const free = r.kind === "play" || (!!info && info.status === "waiting" && info.players.length < 2);
+      const joined = await joinTable(r.id, r.code, free);
       if (!joined) location.hash = "#/";
+    } else if (r.kind === "play" && app.room === r.id) {
+      history.replaceState(null, "", `#/room/${r.id}`);
     }
     return;
   }
@@ -146,7 +222,7 @@ async function onRoute() {
       await act({ t: "leave" });
       clearRoom();
     } else {
-      toast("You are playing a match: use Leave table to leave it (that concedes the match, O4).");
+      toast(t("leave.navigate"));
       location.hash = `#/room/${app.room}`;
     }
   }
@@ -164,21 +240,138 @@ function clearRoom() {
   app.lastShot = null;
   app.warning = null;
   app.lastVerdict = null;
+  app.logSources = [];
+  app.chatLines = [];
+  app.lagBalls = [];
+  app.lagSent = false;
+  app.unread = 0;
   $("log").replaceChildren();
   $("chat-log").replaceChildren();
+  renderBadge();
+  showMe();
+}
+
+// --- the log -------------------------------------------------------------------------------
+
+/**
+ * Words a logged event in the current language.
+ * @param {{ m: Msg, lowest: number | null }} src @returns {import("./verdict.mjs").Described}
+ */
+function describeSource(src) {
+  const m = src.m;
+  const n = names();
+  switch (m.t) {
+    case "shot_result":
+      return describeShot(/** @type {any} */ (m), n, src.lowest);
+    case "ruling":
+      return describeRuling(/** @type {any} */ (m), n);
+    case "lag_result":
+      return describeLag(/** @type {any} */ (m), n);
+    case "warning": {
+      const w = describeWarning(/** @type {{ kind: string, seat: number | null }} */ (m), n, app.table?.turn ?? null);
+      return { headline: w.text, rules: [w.rule], tone: m.kind === "clock" ? "neutral" : "foul", details: [] };
+    }
+    default:
+      return { headline: String(m.t), rules: [], tone: "neutral", details: [] };
+  }
+}
+
+/**
+ * Logs an event (and keeps it, to word it again in another language).
+ * @param {Msg} m @param {{ lowest?: number | null, aside?: boolean, quiet?: boolean }} [opts]
+ */
+function logEvent(m, opts = {}) {
+  const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside };
+  app.logSources.push(src);
+  if (app.logSources.length > 60) app.logSources.shift();
+  log(describeSource(src), { aside: src.aside, quiet: opts.quiet });
+}
+
+/** Words the whole log again (a change of language). */
+function rewordLog() {
+  $("log").replaceChildren();
+  for (const src of app.logSources) log(describeSource(src), { aside: src.aside, quiet: true });
+  $("chat-log").replaceChildren();
+  const chat = app.chatLines;
+  app.chatLines = [];
+  const unread = app.unread;
+  for (const c of chat) {
+    app.chatLines.push(c);
+    addChat(c);
+  }
+  app.unread = unread;
+  if (app.warning) {
+    const w = describeWarning(app.warning, names());
+    app.warning = { ...app.warning, text: w.text, rule: w.rule };
+  }
+}
+
+/**
+ * A late joiner, or a reload, missed what was said and decided before it came: the room's
+ * replay document (`GET /replay/<room>`) has every event, so the log, the chat, the last
+ * verdict and the last shot are rebuilt from it, up to the snapshot's `seq`.
+ * @param {string} room @param {number} seq
+ */
+async function restoreHistory(room, seq) {
+  let doc;
+  try {
+    // A private room's replay needs its code, or the token of a player who sat in it.
+    const query = app.code ? `?code=${encodeURIComponent(app.code)}` : "";
+    const token = session.token();
+    const res = await fetch(`/replay/${encodeURIComponent(room)}${query}`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+    if (!res.ok) return;
+    doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
+  } catch {
+    return;
+  }
+  if (app.room !== room) return;
+  const already = new Set(app.logSources.map((s) => s.m.seq));
+  const chatSeen = new Set(app.chatLines.map((c) => c.seq));
+  /** @type {Msg | null} */
+  let table = null;
+  /** @type {{ m: Msg, lowest: number | null, aside: boolean }[]} */
+  const sources = [];
+  /** @type {Msg[]} */
+  const chat = [];
+  let lastShot = null;
+  let rackShots = { rack: 0, count: 0 };
+  for (const e of /** @type {Msg[]} */ (doc.events ?? [])) {
+    if (typeof e.seq !== "number" || e.seq > seq) continue;
+    const lowest = table?.lowest ?? null;
+    if (e.t === "snapshot") table = e.view.table;
+    else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
+    if (e.t === "shot_result") {
+      lastShot = e;
+      rackShots = e.table.rack === rackShots.rack ? { rack: rackShots.rack, count: rackShots.count + 1 } : { rack: e.table.rack, count: 0 };
+    }
+    if (already.has(e.seq)) continue;
+    if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false });
+    else if (e.t === "warning") sources.push({ m: e, lowest: null, aside: true });
+    else if (e.t === "chat" && !chatSeen.has(e.seq)) chat.push(e);
+  }
+  app.logSources = [...sources, ...app.logSources].slice(-60);
+  app.chatLines = [...chat, ...app.chatLines].slice(-100);
+  if (lastShot && !app.lastShot) app.lastShot = lastShot;
+  if (rackShots.rack === app.table?.rack && app.rackShots.rack !== rackShots.rack) app.rackShots = rackShots;
+  const hadVerdict = !!app.lastVerdict;
+  rewordLog();
+  if (hadVerdict || sources.some((x) => !x.aside)) renderTableUi();
 }
 
 // --- connection events ----------------------------------------------------------------
 
 /** @param {Msg} w */
-function onWelcome(w) {
+async function onWelcome(w) {
   app.welcome = w;
-  $("me").textContent = `Playing as ${w.name}`;
-  conn.request({ t: "lobby", on: true }).then((m) => {
+  showMe();
+  try {
+    const m = await conn.request({ t: "lobby", on: true });
     app.rooms.clear();
     for (const info of m.rooms) app.rooms.set(info.room, info);
     renderRooms();
-  }, toast);
+  } catch (err) {
+    toast(err);
+  }
   if (w.room) {
     app.room = w.room; // the seat is restored; its snapshot follows at once
     if (parseHash().id !== w.room) location.hash = `#/room/${w.room}`;
@@ -188,8 +381,7 @@ function onWelcome(w) {
     const room = app.room;
     const role = app.role ?? "spectator";
     app.room = null;
-    const code = app.code ? { code: app.code } : {}; // a private room needs it again
-    conn.request({ t: "join", room, role: role === "player" ? "spectator" : role, ...code }).catch(() => {
+    conn.request({ t: "join", room, code: app.code, role: role === "player" ? "spectator" : role }).catch(() => {
       clearRoom();
       location.hash = "#/";
     });
@@ -215,11 +407,18 @@ function onMessage(m) {
       app.room = m.room;
       app.role = m.role;
       app.seat = m.seat ?? null;
-      app.code = m.code ?? null;
+      app.code = m.code ?? app.code;
       app.quickWaiting = false;
       renderQuick();
-      if (parseHash().id !== m.room) location.hash = `#/room/${m.room}`;
+      if (parseHash().id !== m.room || parseHash().kind !== "room") history.replaceState(null, "", `#/room/${m.room}`);
       show("table");
+      // Sitting down is being ready: the match starts as soon as both seats are filled
+      // (as a quick match does); "Not ready" holds it back.
+      if (m.role === "player") conn.request({ t: "ready", ready: true }).catch(() => {});
+      return;
+    case "notice":
+      // The room's server is changing hands (no room event: nothing at the table changes).
+      if (m.room === app.room) toast(t(m.kind === "back" ? "notice.back" : "notice.moving"), "info");
       return;
     case "spectators":
       // The spectator count (no seq, paced by the server): in order with the events.
@@ -232,6 +431,7 @@ function onMessage(m) {
       if (m.room === app.room && m.seat !== mySeat()) {
         app.remoteAim = m;
         app.remoteAimAt = performance.now();
+        app.remoteAimPower = powerFromSpeed(m.speed, m.elevation);
         if (!app.anim) renderTableUi();
       }
       return;
@@ -278,9 +478,11 @@ function applyEvent(m) {
           app.view.lag_choice = null;
         }
       }
-      if (m.action === "lag_choice") renderer.newRack();
-      const d = describeRuling(/** @type {any} */ (m), names());
-      log(d.headline, d.tone, d.details);
+      if (m.action === "lag_choice") {
+        renderer.newRack();
+        app.lagBalls = [];
+      }
+      logEvent(m);
       return;
     }
     case "placed":
@@ -293,24 +495,42 @@ function applyEvent(m) {
       if (m.seat === mySeat()) app.placedPending = null;
       return;
     case "chat":
+      app.chatLines.push(m);
+      if (app.chatLines.length > 100) app.chatLines.shift();
       return addChat(m);
-    case "warning":
-      app.warning = m;
-      // The banner carries it; the verdict under the table stays the shot's.
-      log(m.msg, m.kind === "clock" ? "neutral" : "foul", [], true);
+    case "warning": {
+      const w = describeWarning(/** @type {{ kind: string, seat: number | null }} */ (m), names(), app.table?.turn ?? null);
+      app.warning = { kind: m.kind, seat: m.seat ?? app.table?.turn ?? 0, text: w.text, rule: w.rule };
+      // The banner carries it; the verdict above the table stays the shot's.
+      logEvent(m, { aside: true });
       return;
-    case "game_over":
+    }
+    case "game_over": {
       if (app.view && app.table) app.table = { ...app.table, score: m.score };
-      showResult(`${names()[m.winner] ?? "Nobody"} wins rack ${m.rack}`, `${m.reason}. Score ${m.score[0]}–${m.score[1]}.`, false);
+      const n = names();
+      const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
+      showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason), false);
+      if (m.winner !== null) {
+        celebrate(false, sound, reducedMotion());
+        heard.push("fanfare");
+      }
       return;
-    case "match_over":
+    }
+    case "match_over": {
       if (app.view) app.view.status = "finished";
+      const n = names();
       showResult(
-        m.winner === null ? "Match over" : `${names()[m.winner]} wins the match`,
-        `${m.reason}. Final score ${names()[0]} ${m.score[0]} – ${m.score[1]} ${names()[1]}.`,
+        m.winner === null ? t("result.matchNobody") : t("result.match", { name: n[m.winner] }),
+        t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }),
+        describeEnd(m.reason, app.view?.settings?.race_to ?? 0),
         true,
       );
+      if (m.winner !== null) {
+        celebrate(true, sound, reducedMotion());
+        heard.push("fanfare-match");
+      }
       return;
+    }
     case "spectators":
       if (app.view) app.view.spectators = m.count;
       return;
@@ -339,6 +559,8 @@ function applySnapshot(m) {
   app.code = v.code ?? app.code;
   app.placedPending = null;
   app.shotPending = false;
+  if (v.status !== "lag" || v.lag_choice !== null || !(v.lagged ?? []).length) app.lagSent = (v.lagged ?? []).includes(app.seat ?? -1) && v.status === "lag";
+  if (v.table) app.lagBalls = [];
   // Which seat is mine: the session's player id decides (after a reload too).
   const me = app.welcome?.player;
   const idx = (v.seats ?? []).findIndex((/** @type {Msg | null} */ s) => s && s.player === me);
@@ -354,43 +576,50 @@ function applySnapshot(m) {
   if (firstTime) {
     app.warning = null;
     renderer.newRack();
+    restoreHistory(v.room, m.seq);
   }
   if (v.table) {
     for (const seat of v.table.warned ?? []) {
-      app.warning = { kind: "three_fouls", seat, msg: `${names()[seat]} is on two consecutive fouls: a third loses the game (R13)` };
+      const w = describeWarning({ kind: "three_fouls", seat }, names());
+      app.warning = { kind: "three_fouls", seat, text: w.text, rule: w.rule };
     }
   }
   if (v.inflight) applyShot({ ...v.inflight.result, _replayed: true }, v.inflight.offset);
-  if (parseHash().id !== v.room) location.hash = `#/room/${v.room}`;
+  if (parseHash().id !== v.room) history.replaceState(null, "", `#/room/${v.room}`);
   show("table");
 }
 
 /** @param {Msg} m @param {number} offset */
 function applyShot(m, offset) {
+  const lowestBefore = app.table?.lowest ?? null;
   app.lastShot = m;
   app.remoteAim = null;
   app.shotPending = false;
   app.placing = null;
   app.placedPending = null;
+  const rack = m.table.rack;
+  app.rackShots = app.rackShots.rack === rack ? { rack, count: app.rackShots.count + 1 } : { rack, count: 0 };
   const tracks = normaliseTracks(decodeTracks(m.traj));
   const pb = new ShotPlayback(tracks, m.duration, m.final);
   const changed = JSON.stringify(m.final) !== JSON.stringify(m.table.balls);
   const shooter = names()[m.shooter];
-  startAnim([pb], offset, changed ? 0.9 : 0, `${shooter} shoots…`, () => {
+  startAnim([pb], offset, changed ? 0.9 : 0, t("prompt.shoots", { name: shooter }), () => {
     app.tableVersion++;
     app.table = m.table;
     if (app.view) app.view.table = m.table;
     if (m.verdict.new_rack) renderer.newRack();
-    const d = describeShot(/** @type {any} */ (m), names());
-    log(d.headline, d.tone, d.details);
+    logEvent(m, { lowest: lowestBefore });
     if (!m.table.warned?.length && app.warning?.kind === "three_fouls") app.warning = null;
-  });
+  }, shotSounds(tracks));
 }
 
 /** @param {Msg} m */
 function applyLag(m) {
+  app.lagSent = false;
   const done = () => {
     app.tableVersion++;
+    // The lag balls stay where they stopped, named, until the break is chosen.
+    app.lagBalls = (m.lags ?? []).filter((/** @type {Msg} */ l) => l.final).map((/** @type {Msg} */ l) => ({ seat: l.seat, pos: l.final }));
     if (m.table) {
       app.table = m.table;
       if (app.view) {
@@ -398,29 +627,43 @@ function applyLag(m) {
         app.view.status = "playing";
       }
       renderer.newRack();
+      app.lagBalls = [];
     } else if (app.view) {
       app.view.lagged = [];
       // R3/O6: the winner now chooses who breaks (the snapshot that follows says so too).
       app.view.lag_choice = m.winner;
     }
-    log(describeLag(/** @type {any} */ (m), names()), "neutral", []);
+    logEvent(m);
   };
   if (!m.lags?.length) return done();
   const pbs = m.lags.map((/** @type {Msg} */ l) => new ShotPlayback(normaliseTracks(decodeTracks(l.traj)), l.duration, null));
-  startAnim(pbs, 0, 0.8, "The lag…", done);
+  const sounds = m.lags.flatMap((/** @type {Msg} */ l) => shotSounds(normaliseTracks(decodeTracks(l.traj))));
+  startAnim(pbs, 0, 0.8, t("prompt.lagAnim"), done, sounds.sort((a, b) => a.t - b.t), m.lags.map((/** @type {Msg} */ l) => l.seat));
 }
 
 /**
  * @param {ShotPlayback[]} playbacks @param {number} offset @param {number} hold
  * @param {string} label @param {() => void} onDone
+ * @param {import("./sound.mjs").Impact[]} [sounds] impacts to hear as the balls reach them
+ * @param {number[] | null} [seats] for the lag: the seat of each playback (its ball is labelled)
  */
-function startAnim(playbacks, offset, hold, label, onDone) {
+function startAnim(playbacks, offset, hold, label, onDone, sounds = [], seats = null) {
   if (document.visibilityState === "hidden") {
     // Nobody is watching this tab: show the outcome at once instead of queueing replays.
     onDone();
     return;
   }
-  app.anim = { playbacks, t: offset, wall: performance.now(), hold, onDone, label };
+  const heard = sounds.findIndex((s) => s.t >= offset);
+  app.anim = { playbacks, t: offset, wall: performance.now(), hold, onDone, label, sounds, heard: heard < 0 ? sounds.length : heard, seats };
+}
+
+/** Jumps the running animation to its end (a tap on the table, Esc, the Skip button). */
+function skipAnim() {
+  const a = app.anim;
+  if (!a) return false;
+  a.t = Math.max(...a.playbacks.map((p) => p.duration)) + a.hold;
+  a.heard = a.sounds.length;
+  return true;
 }
 
 /** Advances the running animation; returns the balls to draw. */
@@ -434,9 +677,21 @@ function animFrame() {
   a.wall = now;
   a.t += dt;
   const t = a.t;
+  while (a.heard < a.sounds.length && a.sounds[a.heard].t <= t) {
+    const e = a.sounds[a.heard++];
+    // Impacts the animation has long passed (a skip, a slow frame) are not heard in a burst.
+    if (t - e.t < 0.3 * PLAYBACK_RATE) {
+      sound.play(e);
+      heard.push(e.kind);
+    }
+  }
   /** @type {BallFrame[]} */
   const balls = [];
-  for (const pb of a.playbacks) balls.push(...pb.frame(t));
+  a.playbacks.forEach((pb, i) => {
+    const frame = pb.frame(t);
+    if (a.seats) for (const b of frame) b.seat = a.seats[i];
+    balls.push(...frame);
+  });
   for (const b of balls) if (b.wx || b.wy || b.wz) renderer.spin(b.n, b.wx, b.wy, b.wz, dt);
   const end = Math.max(...a.playbacks.map((p) => p.duration)) + a.hold;
   if (t >= end) {
@@ -463,7 +718,8 @@ function toDegrees(rad) {
 
 async function shoot() {
   if (!canShoot()) return;
-  if (app.placedPending) return toast("Wait: the cue ball placement is on its way.");
+  if (app.placedPending) return toast(t("shot.wait"));
+  sound.unlock();
   app.shotPending = true;
   renderTableUi();
   const msg = {
@@ -478,6 +734,12 @@ async function shoot() {
   if (!ok) app.shotPending = false;
   app.aim.pushOut = false;
   /** @type {HTMLInputElement} */ ($("pushout")).checked = false;
+  if (ok) {
+    // Spin and a raised cue are for one shot: the next starts from a centre-ball, level cue.
+    spin.set(0, 0);
+    /** @type {HTMLInputElement} */ ($("elevation")).value = "0";
+    setElevation(0);
+  }
   renderTableUi();
 }
 
@@ -519,17 +781,30 @@ function sendAim() {
   });
 }
 
-/** Points the cue at the lowest ball when a new turn starts for me. */
+/**
+ * When a new turn starts for me: the cue points at the ball to hit, and the power is a
+ * legal break's on a break, the player's own everyday power otherwise.
+ */
 function defaultAim() {
-  const t = app.table;
-  if (!t || !canShoot()) return;
-  const key = `${t.rack}:${t.turn}:${app.tableVersion}`;
+  const tb = app.table;
+  if (!tb || !canShoot()) return;
+  const key = `${tb.rack}:${tb.turn}:${app.tableVersion}`;
   if (app.aim.turnKey === key) return;
+  const fresh = !app.aim.turnKey.startsWith(`${tb.rack}:${tb.turn}:`) || app.aim.wasBreak !== (tb.ball_in_hand === "kitchen");
   app.aim.turnKey = key;
   const cue = cuePos();
-  const low = t.lowest != null ? t.balls[t.lowest] : null;
-  if (cue && low) app.aim.angle = angleTo(cue, low);
+  const low = tb.lowest != null ? tb.balls[tb.lowest] : null;
+  if (cue && low && fresh) app.aim.angle = angleTo(cue, low);
+  const isBreak = tb.ball_in_hand === "kitchen";
+  if (isBreak && !app.aim.wasBreak) {
+    app.aim.everyday = app.aim.power;
+    setPower(BREAK_POWER);
+  } else if (!isBreak && app.aim.wasBreak) {
+    setPower(app.aim.everyday ?? DEFAULT_POWER);
+  }
+  app.aim.wasBreak = isBreak;
   aimChanged();
+  renderTableUi();
 }
 
 /** @param {number} p */
@@ -538,12 +813,25 @@ function setPower(p) {
   const input = /** @type {HTMLInputElement} */ ($("power"));
   input.value = String(Math.max(1, Math.round(p * 100)));
   const speed = shotSpeed();
-  $("power-out").textContent = `${speed.toFixed(2)} m/s`;
+  const percent = t("unit.percent", { p: powerPercent(p) });
+  const speedText = t("unit.speed", { v: num(speed, 2) });
+  $("power-out").textContent = percent;
+  $("power-speed").textContent = speedText;
   $("power-reach").textContent = describeReach(speed, { short: true });
-  input.setAttribute(
-    "aria-valuetext",
-    `${speed.toFixed(2)} of at most ${maxSpeedAt(app.aim.elevation).toFixed(2)} m/s, carries ${describeReach(speed)}`,
-  );
+  const valuetext = t("power.valuetext", {
+    p: powerPercent(p),
+    speed: speedText,
+    max: t("unit.speed", { v: num(maxSpeedAt(app.aim.elevation), 2) }),
+    reach: describeReach(speed),
+  });
+  input.setAttribute("aria-valuetext", valuetext);
+  $("strip-out").textContent = percent;
+  $("strip-speed").textContent = speedText;
+  $("strip-fill").style.height = `${powerPercent(p)}%`;
+  $("strip-cue").style.transform = `translateY(${powerPercent(p) * 0.9}%)`;
+  const track = $("strip-track");
+  track.setAttribute("aria-valuenow", String(powerPercent(p)));
+  track.setAttribute("aria-valuetext", valuetext);
   aimChanged();
 }
 
@@ -555,8 +843,8 @@ function setPower(p) {
 function setElevation(degrees) {
   app.aim.elevation = degrees;
   const top = maxSpeedAt(degrees);
-  $("elev-out").textContent = `${degrees}°`;
-  $("speed-max").textContent = `max ${top.toFixed(2)} m/s`;
+  $("elev-out").textContent = `${num(degrees, 0)}°`;
+  $("speed-max").textContent = t("elev.max", { speed: t("unit.speed", { v: num(top, 2) }) });
   $("speed-max").classList.toggle("lowered", top < MAX_SPEED);
   setPower(app.aim.power);
 }
@@ -570,6 +858,10 @@ function setElevation(degrees) {
  */
 function restingView() {
   const balls = restingBalls(app.table?.balls ?? []);
+  if (!app.table && app.lagBalls.length) {
+    for (const l of app.lagBalls) balls.push({ n: 0, x: l.pos[0], y: l.pos[1], wx: 0, wy: 0, wz: 0, seat: l.seat });
+    return balls;
+  }
   const cue = cuePos();
   const remoteCue = app.remoteAim?.cue;
   const cueBall = balls.find((b) => b.n === 0);
@@ -591,6 +883,10 @@ function invalidate() {
 
 /** When the table was last drawn while nothing moved (ms). */
 let lastIdleDraw = 0;
+/** @type {import("./render.mjs").Overlay | null} the overlay last drawn (for the tests' hooks) */
+let lastOverlay = null;
+/** @type {string[]} what was heard, in order: impact kinds and "fanfare" (for the tests' hooks) */
+const heard = [];
 /** Draw times (ms) of the last frames, for `window.ninepool.frameStats()`. */
 const drawTimes = /** @type {number[]} */ ([]);
 
@@ -612,23 +908,50 @@ function frame() {
   defaultAim();
   sendAim();
   /** @type {import("./render.mjs").Overlay} */
-  const overlay = { lowest: null, aim: null, placing: null, kitchenHint: false };
-  const t = app.table;
-  if (!app.anim && t && status() === "playing") {
-    overlay.lowest = t.lowest;
+  const overlay = { lowest: null, aim: null, placing: null, kitchenHint: false, numbers: !app.anim };
+  // The lag balls carry their players' names, while they roll and where they stop.
+  const n = names();
+  const lagged = balls.filter((b) => b.seat !== undefined);
+  if (lagged.length) {
+    overlay.labels = lagged.map((b) => ({ x: b.x, y: b.y, text: t("lag.ball", { name: n[b.seat ?? 0] }), colour: SEAT_COLOURS[b.seat ?? 0] }));
+  }
+  const tb = app.table;
+  let wrong = null;
+  if (!app.anim && tb && status() === "playing") {
+    overlay.lowest = tb.lowest;
     const cue = balls.find((b) => b.n === 0);
     if (canShoot() && cue) {
       const c = /** @type {Vec} */ ([cue.x, cue.y]);
       overlay.kitchenHint = ballInHand() === "kitchen";
       if (app.drag?.kind === "place" && app.placing) overlay.placing = app.placing;
-      else overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, speed: shotSpeed(), height: app.aim.height, elevation: app.aim.elevation, preview: aimPreview(c, app.aim.angle, objectBalls()) };
-    } else if (app.remoteAim && cue && performance.now() - app.remoteAimAt < 5000 && t.turn === app.remoteAim.seat) {
+      else {
+        const preview = aimPreview(c, app.aim.angle, objectBalls());
+        // The first ball on the line is not the ball to hit: a foul if played (R8).
+        if (preview.kind === "ball" && tb.lowest != null && preview.ball !== tb.lowest) wrong = preview.ball;
+        overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, speed: shotSpeed(), height: app.aim.height, elevation: app.aim.elevation, preview, wrong: wrong !== null };
+        overlay.tip = { side: app.aim.side, height: app.aim.height };
+      }
+      if (ballInHand()) {
+        const touch = touchFirst();
+        const at = app.drag?.kind === "place" && app.placing ? app.placing.pos : c;
+        // While the ball is carried, the handle stays where the pointer holds it.
+        const off = app.drag?.kind === "place" ? app.drag.offset : null;
+        const [hx, hy] = off ? renderer.view.toScreen(at[0] + off[0], at[1] + off[1]) : handleSpot(renderer.view, at, touch, app.aim.angle);
+        overlay.handle = { x: hx, y: hy, r: handleRadius(touch) };
+      }
+    } else if (app.remoteAim && cue && performance.now() - app.remoteAimAt < 5000 && tb.turn === app.remoteAim.seat) {
       const c = /** @type {Vec} */ ([cue.x, cue.y]);
       const ang = app.remoteAim.angle / DEG;
       const ra = app.remoteAim;
       overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(ra.speed, ra.elevation), speed: ra.speed, height: ra.tip?.[1] ?? 0, elevation: ra.elevation, preview: aimPreview(c, ang, objectBalls()), remote: true };
+      overlay.tip = { side: ra.tip?.[0] ?? 0, height: ra.tip?.[1] ?? 0 };
     }
   }
+  if (wrong !== app.wrongBall) {
+    app.wrongBall = wrong;
+    renderHud();
+  }
+  lastOverlay = overlay;
   const t0 = performance.now();
   renderer.draw(balls, overlay);
   drawTimes.push(performance.now() - t0);
@@ -642,12 +965,14 @@ attachTableInput(/** @type {HTMLCanvasElement} */ ($("table")), () => renderer.v
   setPower,
   aimChanged,
   refresh: renderTableUi,
+  skip: skipAnim,
 });
+attachStrip($("strip-track"), { shoot, setPower });
 
 /** Brings the table view's widgets in line with the state. */
 function renderTableUi() {
   renderHud();
-  spin.setEnabled(canShoot());
+  for (const s of spins) s.setEnabled(canShoot());
   invalidate();
 }
 
@@ -659,7 +984,7 @@ function wire() {
   nameInput.addEventListener("change", () => {
     const v = nameInput.value.trim();
     if (NAME_PATTERN.test(v)) session.setName(v);
-    else toast("A name is 1–24 letters, digits, spaces, dots, dashes or underscores.");
+    else toast(t("lobby.nameBad"));
   });
 
   $("quick").addEventListener("click", async () => {
@@ -704,7 +1029,7 @@ function wire() {
   const joinCode = async (/** @type {"player" | "spectator"} */ role) => {
     const code = /** @type {HTMLInputElement} */ ($("join-code")).value.trim().toUpperCase();
     // The protocol's InviteCode: 4–32 letters and digits (the server issues 20).
-    if (!/^[A-Z0-9]{4,32}$/.test(code)) return toast("An invite code is 4–32 letters and digits.");
+    if (!/^[A-Z0-9]{4,32}$/.test(code)) return toast(t("lobby.codeBad"));
     await ensureName();
     act({ t: "join", code, role });
   };
@@ -726,46 +1051,105 @@ function wire() {
   elev.addEventListener("input", () => setElevation(Number(elev.value)));
   setElevation(Number(elev.value));
   $("spin-reset").addEventListener("click", () => spin.set(0, 0));
+  $("spin-pop-reset").addEventListener("click", () => spin.set(0, 0));
+  $("spin-mini").addEventListener("click", () => {
+    const pop = $("spin-pop");
+    pop.hidden = !pop.hidden;
+    if (!pop.hidden) $("spin-pop-ball").focus();
+  });
+  $("spin-pop-close").addEventListener("click", () => {
+    $("spin-pop").hidden = true;
+    $("spin-mini").focus();
+  });
+  setTip(0, 0);
   /** @type {HTMLInputElement} */ ($("pushout")).addEventListener("change", (e) => {
     app.aim.pushOut = /** @type {HTMLInputElement} */ (e.target).checked;
   });
   $("shoot").addEventListener("click", () => shoot());
-  $("extend").addEventListener("click", () => act({ t: "extend" }));
+  $("extend").addEventListener("click", () => {
+    closeMenu();
+    act({ t: "extend" });
+  });
+  $("skip").addEventListener("click", () => skipAnim());
 
   const lagPower = /** @type {HTMLInputElement} */ ($("lag-power"));
   const lagAngle = /** @type {HTMLInputElement} */ ($("lag-angle"));
   const lagOut = () => {
     const speed = Number(lagPower.value) / 100;
-    $("lag-out").textContent = `${speed.toFixed(2)} m/s`;
+    $("lag-out").textContent = t("unit.speed", { v: num(speed, 2) });
     $("lag-reach").textContent = describeReach(speed, { short: true });
-    $("lag-angle-out").textContent = `${(Number(lagAngle.value) / 10).toFixed(1)}°`;
+    $("lag-angle-out").textContent = `${num(Number(lagAngle.value) / 10, 1)}°`;
   };
   lagPower.addEventListener("input", lagOut);
   lagAngle.addEventListener("input", lagOut);
   lagOut();
   $("lag-shoot").addEventListener("click", async () => {
-    /** @type {HTMLButtonElement} */ ($("lag-shoot")).disabled = true;
-    const ok = await act({ t: "lag", speed: Number(lagPower.value) / 100, angle: Number(lagAngle.value) / 10, tip: [0, 0] });
-    if (ok && app.view && app.seat !== null) app.view.lagged = [...(app.view.lagged ?? []), app.seat];
+    if (app.lagSent) return;
+    sound.unlock();
+    app.lagSent = true;
+    renderTableUi();
+    // A hand never strikes twice alike: the speed varies by up to ±1 %, so two players at
+    // the same setting (the default) do not tie; the lag is still theirs to judge.
+    const chosen = Number(lagPower.value) / 100;
+    const speed = Math.round(Math.min(12, chosen * (1 + (Math.random() * 2 - 1) * LAG_SPREAD)) * 1000) / 1000;
+    const ok = await act({ t: "lag", speed, angle: Number(lagAngle.value) / 10, tip: [0, 0] });
+    if (ok && app.view && app.seat !== null && app.view.status === "lag") app.view.lagged = [...(app.view.lagged ?? []), app.seat];
+    if (!ok) app.lagSent = false;
     renderTableUi();
   });
 
   $("ready").addEventListener("click", () => {
     const mine = app.view?.seats?.[mySeat() ?? 0];
+    sound.unlock();
     act({ t: "ready", ready: !mine?.ready });
   });
-  $("leave").addEventListener("click", async () => {
-    if (mySeat() !== null && status() === "playing" && !confirm("Leaving a match in progress concedes it (O4). Leave?")) return;
+  $("invite-copy").addEventListener("click", async () => {
+    const input = /** @type {HTMLInputElement} */ ($("invite-link"));
+    input.value = inviteLink();
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.select();
+    }
+    toast(t("invite.copied"), "info");
+  });
+  // An empty seat, seen by a spectator: sit down in it.
+  for (const i of [0, 1]) {
+    $(`seat${i}`).addEventListener("click", async (e) => {
+      if (!(/** @type {HTMLElement} */ (e.target).closest("[data-sit]")) || !app.room) return;
+      const room = app.room;
+      const code = app.code;
+      await act({ t: "leave" });
+      clearRoom();
+      await joinTable(room, code, true);
+    });
+  }
+  const leaveDlg = /** @type {HTMLDialogElement} */ ($("leave-dialog"));
+  const leave = async () => {
     await act({ t: "leave" });
     clearRoom();
     location.hash = "#/";
+  };
+  $("leave").addEventListener("click", () => {
+    closeMenu();
+    if (mySeat() !== null && status() === "playing") leaveDlg.showModal();
+    else leave();
+  });
+  $("leave-cancel").addEventListener("click", () => leaveDlg.close());
+  $("leave-confirm").addEventListener("click", () => {
+    leaveDlg.close();
+    leave();
   });
   $("stalemate").addEventListener("click", () => {
+    closeMenu();
     const by = app.table?.stalemate_proposed_by;
     act({ t: "stalemate", action: by !== null && by !== undefined && by !== mySeat() ? "accept" : "propose" });
   });
   const concedeDlg = /** @type {HTMLDialogElement} */ ($("concede-dialog"));
-  $("concede").addEventListener("click", () => concedeDlg.showModal());
+  $("concede").addEventListener("click", () => {
+    closeMenu();
+    concedeDlg.showModal();
+  });
   $("concede-cancel").addEventListener("click", () => concedeDlg.close());
   $("concede-game").addEventListener("click", () => {
     concedeDlg.close();
@@ -789,10 +1173,12 @@ function wire() {
   $("lag-give").addEventListener("click", () => chooseBreaker("give"));
   /** @type {HTMLDialogElement} */ ($("lag-dialog")).addEventListener("cancel", (e) => e.preventDefault());
   $("replay-last").addEventListener("click", () => {
+    closeMenu();
     const m = app.lastShot;
     if (!m || app.anim) return;
-    const pb = new ShotPlayback(normaliseTracks(decodeTracks(m.traj)), m.duration, m.final);
-    startAnim([pb], 0, 0.6, "Replay of the last shot", () => {});
+    const tracks = normaliseTracks(decodeTracks(m.traj));
+    const pb = new ShotPlayback(tracks, m.duration, m.final);
+    startAnim([pb], 0, 0.6, t("prompt.replayAnim"), () => {}, shotSounds(tracks));
     renderTableUi();
   });
   $("chat-form").addEventListener("submit", async (e) => {
@@ -803,6 +1189,41 @@ function wire() {
     if (await act({ t: "chat", text })) input.value = "";
   });
 
+  // The log, chat and menu: a sheet over the table on narrow screens.
+  $("panel-toggle").addEventListener("click", () => setPanel(!app.panelOpen));
+
+  // Language and sound, in the top bar.
+  const langSelect = /** @type {HTMLSelectElement} */ ($("lang"));
+  langSelect.replaceChildren(...LANGUAGES.map(([code, name]) => new Option(name, code, false, code === lang())));
+  langSelect.value = lang();
+  langSelect.addEventListener("change", () => setLanguage(langSelect.value));
+  onLanguage(() => {
+    langSelect.value = lang();
+    reword();
+  });
+  const mute = $("mute");
+  const showMute = () => {
+    mute.classList.toggle("muted", sound.muted);
+    mute.setAttribute("aria-pressed", String(sound.muted));
+  };
+  showMute();
+  mute.addEventListener("click", () => {
+    sound.setMuted(!sound.muted);
+    if (!sound.muted) sound.unlock();
+    showMute();
+  });
+  // Browsers start audio only after a gesture on the page.
+  document.addEventListener("pointerdown", () => sound.unlock(), { once: true });
+  document.addEventListener("keydown", () => sound.unlock(), { once: true });
+
+  const compact = matchMedia("(max-width: 820px), (max-height: 500px)");
+  const layout = () => {
+    document.documentElement.classList.toggle("compact", compact.matches);
+    if (!compact.matches) setPanel(false);
+  };
+  compact.addEventListener("change", layout);
+  layout();
+
   window.addEventListener("hashchange", () => onRoute());
   window.addEventListener("resize", () => renderer.resize());
   // Keep the live things (clock, grace countdown) fresh between events.
@@ -812,6 +1233,39 @@ function wire() {
   setInterval(() => {
     if (conn.welcomed) conn.request({ t: "ping" }).catch(() => {});
   }, 20000);
+}
+
+/** Opens or closes the log-and-chat sheet (narrow screens). @param {boolean} open */
+function setPanel(open) {
+  app.panelOpen = open;
+  document.documentElement.classList.toggle("panel-open", open);
+  $("panel-toggle").setAttribute("aria-expanded", String(open));
+  if (open) {
+    app.unread = 0;
+    renderBadge();
+  }
+}
+
+function closeMenu() {
+  /** @type {HTMLDetailsElement} */ ($("more")).open = false;
+}
+
+/** Everything worded again, in the language just chosen. */
+function reword() {
+  for (const opt of /** @type {HTMLSelectElement} */ ($("c-clock")).options) {
+    if (opt.value) opt.textContent = t("unit.seconds", { s: num(Number(opt.value), 0) });
+  }
+  showConn(conn.state);
+  showMe();
+  renderRooms();
+  renderQuick();
+  setTip(app.aim.side, app.aim.height);
+  setElevation(app.aim.elevation);
+  const lagPower = /** @type {HTMLInputElement} */ ($("lag-power"));
+  lagPower.dispatchEvent(new Event("input"));
+  rewordLog();
+  replay?.render();
+  if (app.view) renderTableUi();
 }
 
 /** @param {"shoot" | "pass"} choice */
@@ -852,6 +1306,23 @@ async function chooseBreaker(choice) {
   animating() {
     return !!app.anim || app.queue.length > 0;
   },
+  /** The labels, wrong-ball flag and tip dot of the overlay last drawn. */
+  overlay() {
+    const o = lastOverlay;
+    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, tip: o.tip ?? null, handle: o.handle ?? null } : null;
+  },
+  /** What was heard so far (impact kinds, fanfares), and whether sound is muted. */
+  sounds() {
+    return { heard: [...heard], muted: sound.muted };
+  },
+  /** Page coordinates of the ball-in-hand handle (null without ball in hand). */
+  handleOf() {
+    const cue = cuePos();
+    if (!cue || !ballInHand()) return null;
+    const r = $("table").getBoundingClientRect();
+    const [x, y] = handleSpot(renderer.view, cue, touchFirst(), app.aim.angle);
+    return [r.left + x, r.top + y];
+  },
   /** Median and 95th percentile of the recent frame draw times (ms). */
   frameStats() {
     const s = [...drawTimes].sort((x, y) => x - y);
@@ -865,6 +1336,7 @@ async function chooseBreaker(choice) {
 };
 
 wire();
+reword();
 show("lobby");
 conn.start();
 requestAnimationFrame(frame);

@@ -2,6 +2,7 @@
 // miscue zone, and the power curve shared by the slider and the drag on the table.
 
 import { isMiscueZone } from "./aim.mjs";
+import { num, t } from "./i18n/index.mjs";
 
 /** Fastest cue-ball speed the server accepts (m/s, O2). */
 export const MAX_SPEED = 12;
@@ -57,12 +58,56 @@ export function powerFromSpeed(speed, elevation = 0) {
 
 /** Plain words for a tip offset. @param {number} side @param {number} height */
 export function describeTip(side, height) {
-  if (Math.hypot(side, height) < 0.02) return "centre ball";
+  if (Math.hypot(side, height) < 0.02) return t("spin.centreBall");
   const parts = [];
-  if (Math.abs(height) >= 0.02) parts.push(`${height > 0 ? "follow" : "draw"} ${Math.abs(height).toFixed(2)}`);
-  if (Math.abs(side) >= 0.02) parts.push(`${side > 0 ? "right" : "left"} ${Math.abs(side).toFixed(2)}`);
+  if (Math.abs(height) >= 0.02) parts.push(t(height > 0 ? "spin.follow" : "spin.draw", { v: num(Math.abs(height), 2) }));
+  if (Math.abs(side) >= 0.02) parts.push(t(side > 0 ? "spin.right" : "spin.left", { v: num(Math.abs(side), 2) }));
   const text = parts.join(", ");
-  return isMiscueZone(side, height, MISCUE_LIMIT) ? `${text} — miscue risk` : text;
+  return isMiscueZone(side, height, MISCUE_LIMIT) ? t("spin.miscue", { text }) : text;
+}
+
+/** Power 0…1 as the whole percentage shown to the player. @param {number} power */
+export function powerPercent(power) {
+  return Math.max(0, Math.min(100, Math.round((power || 0) * 100)));
+}
+
+/**
+ * The power a break starts from: 87 % (9.1 m/s with a level cue), a legal break (R4: the
+ * 1 first, then a ball down or four to a cushion) from the head spot on every seeded rack
+ * tried, where the everyday default (40 %, 2.05 m/s) barely moves the rack.
+ */
+export const BREAK_POWER = 0.87;
+/** The power every other shot starts from. */
+export const DEFAULT_POWER = 0.4;
+
+/**
+ * Draws a small cue ball with the tip's point on it (the spin button on narrow screens).
+ * @param {HTMLCanvasElement} canvas @param {number} side @param {number} height
+ */
+export function drawTipBall(canvas, side, height) {
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return;
+  const w = canvas.width;
+  const half = w / 2;
+  const R = half - 2;
+  ctx.clearRect(0, 0, w, w);
+  const g = ctx.createRadialGradient(half * 0.75, half * 0.7, R * 0.1, half, half, R);
+  g.addColorStop(0, "#ffffff");
+  g.addColorStop(1, "#c9c7bd");
+  ctx.fillStyle = g;
+  ctx.beginPath();
+  ctx.arc(half, half, R, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.strokeStyle = "rgba(200, 40, 30, 0.6)";
+  ctx.setLineDash([3, 3]);
+  ctx.beginPath();
+  ctx.arc(half, half, R * MISCUE_LIMIT, 0, Math.PI * 2);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.fillStyle = isMiscueZone(side, height, MISCUE_LIMIT) ? "#d8281e" : "#1d5fb0";
+  ctx.beginPath();
+  ctx.arc(half + side * R, half - height * R, Math.max(3, R * 0.16), 0, Math.PI * 2);
+  ctx.fill();
 }
 
 /**
@@ -134,6 +179,15 @@ export class SpinSelector {
     this.canvas.setAttribute("aria-valuetext", describeTip(this.side, this.height));
     this.draw();
     this.onChange(this.side, this.height);
+  }
+
+  /** Shows a tip chosen elsewhere (another selector), without telling the listener. @param {number} side @param {number} height */
+  show(side, height) {
+    this.side = side;
+    this.height = height;
+    this.canvas.setAttribute("aria-valuenow", Math.hypot(side, height).toFixed(2));
+    this.canvas.setAttribute("aria-valuetext", describeTip(side, height));
+    this.draw();
   }
 
   /** @param {boolean} on */

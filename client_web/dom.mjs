@@ -1,5 +1,6 @@
 // Small DOM helpers shared by the views.
 
+import { t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
 
 /** @template {HTMLElement} T @param {string} id @returns {T} */
@@ -21,11 +22,19 @@ export function h(tag, attrs = {}, children = []) {
   return el;
 }
 
-/** @param {unknown} err */
-export function toast(err) {
+/** @param {unknown} err @param {"error" | "info"} [kind] */
+export function toast(err, kind = "error") {
   const el = $("toast");
-  el.textContent = err instanceof ServerError ? err.msg || err.code : String(err instanceof Error ? err.message : err);
+  el.className = `toast ${kind}`;
+  el.textContent = err instanceof ServerError ? errorText(err.code) : String(err instanceof Error ? err.message : err);
   el.hidden = false;
   clearTimeout(/** @type {any} */ (el).timer);
   /** @type {any} */ (el).timer = setTimeout(() => (el.hidden = true), 4000);
+}
+
+/** A server error code in the reader's language (the code itself stays a code). @param {string} code */
+export function errorText(code) {
+  const key = `err.${code}`;
+  const text = t(key);
+  return text === key ? t("err.unknown", { code }) : text;
 }

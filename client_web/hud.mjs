@@ -1,112 +1,159 @@
 // What the table view shows besides the balls: the scoreboard, the clock, the banner,
-// the verdict and prompt under the table, the panels that fit the moment, the log, chat
+// the verdict and prompt above the table, the panels that fit the moment, the log, chat
 // and results. Reads the state; changes nothing but the page.
 
-import { describeTip } from "./controls.mjs";
+import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
-import { app, canShoot, mySeat, names, status } from "./state.mjs";
+import { list, num, t } from "./i18n/index.mjs";
+import { app, canShoot, mySeat, names, status, touchFirst } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
+import { withRules } from "./verdict.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 /** @typedef {import("./aim.mjs").Vec} Vec */
+/** @typedef {import("./verdict.mjs").Line} Line */
+
+/** Rule ids in small print after the plain words. @param {string[]} rules */
+function rulePrint(rules) {
+  const ids = rules.filter(Boolean);
+  return ids.length ? [" ", h("small", { class: "rule", text: ids.join(", ") })] : [];
+}
 
 /**
- * Adds a line to the log and, unless `aside`, makes it the verdict shown under the table.
- * @param {string} text @param {string} tone @param {string[]} details @param {boolean} [aside]
+ * Adds a line to the log and, unless `aside`, makes it the verdict shown above the table;
+ * screen readers hear it through the live region unless `quiet` (a log rebuilt).
+ * @param {import("./verdict.mjs").Described} d @param {{ aside?: boolean, quiet?: boolean }} [opts]
  */
-export function log(text, tone, details, aside = false) {
-  if (!aside) app.lastVerdict = { text, tone };
-  const li = h("li", { class: tone }, [text]);
-  for (const d of details) li.append(h("span", { class: "detail", text: d }));
+export function log(d, opts = {}) {
+  const { headline: text, tone, details, rules } = d;
+  if (!opts.aside) app.lastVerdict = { text, tone, rules };
+  const li = h("li", { class: tone }, [text, ...rulePrint(rules)]);
+  for (const x of details) li.append(h("span", { class: "detail" }, [x.text, ...rulePrint([x.rule])]));
   const ol = $("log");
   ol.prepend(li);
   while (ol.children.length > 60) ol.lastChild?.remove();
+  if (!opts.quiet) announce(withRules(text, rules));
+}
+
+/** Says `text` to screen readers (polite live region). @param {string} text */
+export function announce(text) {
+  const el = $("announce");
+  el.textContent = "";
+  // A new text node each time, so the same words twice are still read out.
+  setTimeout(() => (el.textContent = text), 30);
 }
 
 /** @param {Msg} m */
 export function addChat(m) {
-  const who = m.seat === null ? `${m.name} (watching)` : m.name;
+  const who = m.seat === null ? t("chat.watching", { name: m.name }) : m.name;
   const li = h("li", {}, [h("b", { text: `${who}: ` }), m.text]);
   const ol = $("chat-log");
   ol.append(li);
   while (ol.children.length > 100) ol.firstChild?.remove();
   ol.scrollTop = ol.scrollHeight;
+  if (!app.panelOpen && document.documentElement.classList.contains("compact")) {
+    app.unread++;
+    renderBadge();
+  }
+}
+
+export function renderBadge() {
+  const b = $("panel-badge");
+  b.hidden = app.unread === 0;
+  b.textContent = String(app.unread);
 }
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let resultTimer;
 
 /**
- * Shows a game or match result. A rack result closes by itself after a few seconds so
+ * Shows a game or match result. A game result closes by itself after a few seconds so
  * play goes on; the match result stays until dismissed (it offers the rematch).
- * @param {string} title @param {string} text @param {boolean} match
+ * @param {string} title @param {string} score @param {string} text @param {boolean} match
  */
-export function showResult(title, text, match) {
+export function showResult(title, score, text, match) {
   const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
   $("result-title").textContent = title;
+  $("result-score").textContent = score;
   $("result-text").textContent = text;
   $("result-rematch").hidden = !(match && mySeat() !== null);
+  dlg.classList.toggle("match", match);
   clearTimeout(resultTimer);
   if (!match) resultTimer = setTimeout(() => dlg.open && dlg.close(), 5000);
   if (!dlg.open) dlg.showModal();
+  announce(`${title} ${score}`);
 }
 
 export function renderSeats() {
   const v = app.view;
-  const t = app.table;
+  const tb = app.table;
   const n = names();
+  const spectator = app.role === "spectator";
   for (const i of [0, 1]) {
     const el = $(`seat${i}`);
     const s = v?.seats?.[i];
     const tags = [];
-    const isTurn = !!t && status() === "playing" && t.turn === i && !t.match_over;
-    if (isTurn) tags.push(h("span", { class: "tag turn", text: app.anim ? "shooting" : t.choice_pending ? "to choose" : "to shoot" }));
-    if (isTurn && t.ball_in_hand && !app.anim) tags.push(h("span", { class: "tag bih", text: t.ball_in_hand === "kitchen" ? "ball in hand (kitchen)" : "ball in hand" }));
-    const fouls = t?.fouls?.[i] ?? 0;
-    if (fouls > 0) tags.push(h("span", { class: "tag foul", text: `${fouls} foul${fouls > 1 ? "s" : ""}${(t?.warned ?? []).includes(i) ? " — warned" : ""}` }));
-    if (t && t.breaker === i && status() === "playing") tags.push(h("span", { class: "tag", text: "breaker" }));
+    const isTurn = !!tb && status() === "playing" && tb.turn === i && !tb.match_over;
+    if (isTurn) tags.push(h("span", { class: "tag turn", text: t(app.anim ? "tag.shooting" : tb.choice_pending ? "tag.toChoose" : "tag.toShoot") }));
+    if (isTurn && tb.ball_in_hand && !app.anim) tags.push(h("span", { class: "tag bih", text: t(tb.ball_in_hand === "kitchen" ? "tag.bihKitchen" : "tag.bih") }));
+    const fouls = tb?.fouls?.[i] ?? 0;
+    if (fouls > 0) {
+      const text = t("tag.fouls", { n: fouls });
+      tags.push(h("span", { class: "tag foul", text: (tb?.warned ?? []).includes(i) ? t("tag.warned", { fouls: text }) : text }));
+    }
+    if (tb && tb.breaker === i && status() === "playing" && tb.ball_in_hand === "kitchen") tags.push(h("span", { class: "tag", text: t("tag.breaker") }));
     if (s && !s.connected) {
       const left = s.grace_until ? Math.max(0, Math.round((s.grace_until - app.serverNow()) / 1000)) : null;
-      tags.push(h("span", { class: "tag off", text: left !== null ? `away — ${left}s to return` : "away" }));
+      tags.push(h("span", { class: "tag off", text: left !== null ? t("tag.awayFor", { time: t("unit.seconds", { s: num(left, 0) }) }) : t("tag.away") }));
     }
-    if (s && status() === "waiting") tags.push(h("span", { class: "tag", text: s.ready ? "ready" : "not ready" }));
-    if (i === mySeat()) tags.push(h("span", { class: "tag", text: "you" }));
-    const score = t?.score?.[i] ?? 0;
+    if (s && status() === "waiting") tags.push(h("span", { class: "tag", text: t(s.ready ? "tag.ready" : "tag.notReady") }));
+    if (i === mySeat()) tags.push(h("span", { class: "tag you", text: t("tag.you") }));
+    const score = tb?.score?.[i] ?? 0;
+    /** @type {(Node | string)[]} */
+    const who = [h("span", { class: "name", text: s ? n[i] : t("seat.empty") }), h("div", { class: "tags" }, tags)];
+    if (!s && spectator && status() === "waiting") {
+      who.push(h("button", { type: "button", class: "primary small sit", "data-sit": String(i), text: t("seat.sit") }));
+    }
     el.replaceChildren(
-      h("span", { class: `dot${!s ? " empty" : !s.connected ? " off" : ""}`, role: "img", "aria-label": s ? (s.connected ? "connected" : "disconnected") : "empty seat" }),
-      h("div", { class: "who" }, [h("span", { class: "name", text: s ? n[i] : "Empty seat" }), h("div", { class: "tags" }, tags)]),
-      h("span", { class: "score", "aria-label": `${s ? n[i] : "seat"} score`, text: String(score) }),
+      h("span", { class: `dot${!s ? " empty" : !s.connected ? " off" : ""}`, role: "img", "aria-label": t(!s ? "seat.empty" : s.connected ? "seat.connected" : "seat.disconnected") }),
+      h("div", { class: "who" }, who),
+      h("span", { class: "score", "aria-hidden": "true", text: num(score) }),
     );
     el.classList.toggle("turn", isTurn);
-    el.setAttribute("aria-label", `${s ? n[i] : "Empty seat"}: ${score} games${isTurn ? ", to shoot" : ""}`);
+    el.setAttribute("aria-label", t(isTurn ? "seat.scoreTurn" : "seat.score", { name: s ? n[i] : t("seat.empty"), n: score }));
   }
   const race = v?.settings?.race_to ?? 0;
-  const rack = t?.rack ?? 0;
-  const name = v?.settings?.name ? `${v.settings.name} · ` : "";
-  $("match-line").textContent = `${name}Race to ${race}${rack ? ` · Rack ${rack}` : ""}`;
-  $("spectators").textContent = v ? `· ${v.spectators} watching` : "";
+  const rack = tb?.rack ?? 0;
+  const line = t(rack ? "match.lineRack" : "match.line", { race, rack });
+  $("match-line").textContent = v?.settings?.name ? t("match.named", { name: v.settings.name, line }) : line;
+  $("spectators").textContent = v ? t("spectators", { n: v.spectators }) : "";
   renderRackBalls();
 }
 
 /** The nine object balls, dimmed once down, the lowest one ringed. */
 export function renderRackBalls() {
-  const t = app.table;
+  const tb = app.table;
   const box = $("rack-balls");
   box.replaceChildren();
-  if (!t || status() !== "playing") return;
+  if (!tb || status() !== "playing") {
+    box.removeAttribute("role");
+    box.removeAttribute("aria-label");
+    return;
+  }
   const on = [];
   for (let n = 1; n <= 9; n++) {
-    const here = !!t.balls?.[n];
+    const here = !!tb.balls?.[n];
     if (here) on.push(n);
     const colour = BALL_COLOURS[n];
     const style = n === 9 ? `background: linear-gradient(#fff 0 22%, ${colour} 22% 78%, #fff 78%)` : `background: ${colour}`;
     box.append(
-      h("span", { class: `mini-ball${here ? "" : " gone"}${n === t.lowest ? " lowest" : ""}`, style, "aria-hidden": "true" }, [
+      h("span", { class: `mini-ball${here ? "" : " gone"}${n === tb.lowest ? " lowest" : ""}`, style, "aria-hidden": "true" }, [
         h("span", { text: String(n) }),
       ]),
     );
   }
-  box.setAttribute("aria-label", `Balls on the table: ${on.join(", ") || "none"}`);
+  box.setAttribute("role", "img");
+  box.setAttribute("aria-label", t("table.ballsOn", { balls: on.length ? list(on) : t("table.none") }));
 }
 
 export function renderClock() {
@@ -118,7 +165,7 @@ export function renderClock() {
   }
   el.hidden = false;
   if (c.deadline === null || c.paused || app.anim) {
-    el.textContent = `⏱ ${c.seconds}s`;
+    el.textContent = `⏱ ${t("unit.seconds", { s: num(c.seconds, 0) })}`;
     el.classList.remove("low");
     return;
   }
@@ -126,133 +173,190 @@ export function renderClock() {
   const s = Math.ceil(left);
   el.textContent = `⏱ ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   el.classList.toggle("low", left <= 10);
-  el.setAttribute("aria-label", `Shot clock: ${s} seconds left`);
+  el.setAttribute("aria-label", t("clock.label", { n: s }));
+}
+
+/** The ball to hit first, as a number. */
+function lowestText() {
+  const low = app.table?.lowest;
+  return low != null ? num(low) : "";
 }
 
 /** What the player should do now, in one sentence. */
 export function prompt() {
-  const t = app.table;
+  const tb = app.table;
   const n = names();
   const st = status();
-  if (!app.view) return "Joining the table…";
+  const me = mySeat();
+  if (!app.view) return t("prompt.joining");
   if (st === "waiting") {
     const seats = app.view.seats;
-    if (!seats[0] || !seats[1]) return "Waiting for an opponent to sit down.";
-    return "Waiting for both players to be ready.";
+    if (!seats[0] || !seats[1]) return me === null ? t("prompt.noOpponentWatch") : t("prompt.noOpponent");
+    if (me !== null) {
+      if (!seats[me]?.ready) return t("prompt.pressReady");
+      return t("prompt.waitOther", { name: n[1 - me] });
+    }
+    return t("prompt.waitReady");
   }
   if (st === "lag") {
-    const me = mySeat();
     const chooser = app.view.lag_choice ?? null;
-    if (chooser !== null && me !== null && chooser === me) return `You won the lag: break, or let ${n[1 - me]} break (R3).`;
-    if (chooser !== null) return `${n[chooser]} won the lag and chooses who breaks (R3).`;
-    if (me !== null && !(app.view.lagged ?? []).includes(me)) return "Lag for the break: play your lag shot.";
-    return "The lag: waiting for both players.";
+    if (chooser !== null && me !== null && chooser === me) return t("prompt.lagWon", { name: n[1 - me] });
+    if (chooser !== null) return t("prompt.lagChooses", { name: n[chooser] });
+    if (app.anim) return app.anim.label;
+    if (me !== null && !(app.view.lagged ?? []).includes(me) && !app.lagSent) return t("prompt.lagYou");
+    if (me !== null) return t("lag.sent");
+    return t("prompt.lagWait");
   }
-  if (!t) return "";
-  if (t.match_over || st === "finished") return "The match is over.";
-  if (app.anim) return app.anim.label;
-  const who = t.turn === null ? "" : n[t.turn];
-  const low = t.lowest != null ? `hit the ${t.lowest} first` : "";
-  if (t.turn === mySeat()) {
+  if (!tb) return "";
+  if (tb.match_over || st === "finished") return t("prompt.over");
+  if (app.anim) return `${app.anim.label} ${t("prompt.skip")}`;
+  const who = tb.turn === null ? "" : n[tb.turn];
+  const ball = lowestText();
+  if (tb.turn === me) {
     if (app.drag?.kind === "place" && app.placing) {
-      return app.placing.ok ? "Release to place the cue ball here." : `Not here: ${app.placing.message}`;
+      return app.placing.ok ? t("prompt.placeHere") : t("prompt.notHere", { why: app.placing.message });
     }
-    if (t.choice_pending) return "Your opponent pushed out: shoot or pass it back (R6).";
-    if (app.shotPending) return "Shooting…";
-    if (t.ball_in_hand === "kitchen") return `Your break: move the cue ball anywhere behind the head string if you like, then ${low}, hard (power 85 % or more).`;
-    if (t.ball_in_hand) return `Ball in hand: drag the cue ball anywhere, then aim — ${low}.`;
-    return `Your shot — ${low}. Drag on the table to aim; pull the cue back and let go, or press Shoot.`;
+    if (tb.choice_pending) return t("prompt.choose");
+    if (app.shotPending) return t("prompt.shooting");
+    if (app.wrongBall !== null && canShoot()) return t("prompt.wrongBall", { hit: num(app.wrongBall), ball });
+    const touch = touchFirst();
+    if (tb.ball_in_hand === "kitchen") return t(touch ? "prompt.breakTouch" : "prompt.break", { p: t("unit.percent", { p: powerPercent(app.aim.power) }) });
+    if (tb.ball_in_hand) return t("prompt.bih", { ball });
+    if (!ball) return t("prompt.yoursNoBall");
+    return t(touch ? "prompt.yoursTouch" : "prompt.yours", { ball });
   }
-  if (t.choice_pending) return `${who} chooses: shoot or pass (R6).`;
+  if (tb.choice_pending) return t("prompt.otherChooses", { name: who });
   const ra = app.remoteAim;
-  if (ra && ra.seat === t.turn && performance.now() - app.remoteAimAt < 5000) {
-    return `${who} is aiming: ${ra.speed.toFixed(1)} m/s, ${describeTip(ra.tip[0], ra.tip[1])}${ra.elevation ? `, cue raised ${Math.round(ra.elevation)}°` : ""}.`;
+  if (ra && ra.seat === tb.turn && performance.now() - app.remoteAimAt < 5000) {
+    const p = t("unit.percent", { p: powerPercent(app.remoteAimPower) });
+    const tip = describeTip(ra.tip[0], ra.tip[1]);
+    return ra.elevation
+      ? t("prompt.otherAimsRaised", { name: who, p, tip, deg: Math.round(ra.elevation) })
+      : t("prompt.otherAims", { name: who, p, tip });
   }
-  return `${who} to shoot${t.ball_in_hand ? " with ball in hand" : ""} — ${low}.`;
+  return t(tb.ball_in_hand ? "prompt.otherBih" : "prompt.other", { name: who, ball });
 }
 
 export function renderTableUi() {
   if (!app.view) return;
   renderSeats();
-  const t = app.table;
+  const tb = app.table;
   const st = status();
   const me = mySeat();
   const player = me !== null;
-  const playing = st === "playing" && !!t && !t.match_over;
-  const lagging = st === "lag" && player && !(app.view.lagged ?? []).includes(me);
+  const playing = st === "playing" && !!tb && !tb.match_over;
+  const lagging = st === "lag" && player && app.view.lag_choice == null && !(app.view.lagged ?? []).includes(me) && !app.lagSent;
 
-  // The verdict of the last shot and what to do now.
+  // The verdict of the last shot and what to do now (a fixed-height box: nothing moves).
   const statusEl = $("status");
   const v = app.lastVerdict;
   statusEl.replaceChildren();
-  if (v && !app.anim) statusEl.append(h("div", { text: v.text }));
+  if (v && !app.anim) statusEl.append(h("div", { class: "verdict" }, [v.text, ...rulePrint(v.rules)]));
   statusEl.append(h("div", { class: "prompt", text: prompt() }));
   statusEl.className = `status ${v && !app.anim ? v.tone : ""}`;
 
-  // The banner: the R13 warning stays up while the player is on two fouls.
+  // The banner (over the table, not pushing it): the R13 warning while a player is on two fouls.
   const banner = $("banner");
   const w = app.warning;
-  const warnedNow = t && w && w.kind === "three_fouls" ? (t.warned ?? []).includes(w.seat) || (t.fouls?.[w.seat] ?? 0) >= 2 : !!w;
-  if (w && warnedNow && (w.kind === "three_fouls" || w.kind === "stalemate")) {
+  const warnedNow = tb && w && w.kind === "three_fouls" ? (tb.warned ?? []).includes(w.seat) || (tb.fouls?.[w.seat] ?? 0) >= 2 : !!w;
+  if (w && warnedNow && (w.kind === "three_fouls" || w.kind === "stalemate") && !app.anim) {
     banner.hidden = false;
     banner.className = `banner ${w.kind === "stalemate" ? "stalemate" : ""}`;
-    banner.textContent = w.kind === "three_fouls" ? `⚠ ${w.msg}` : `⚠ ${w.msg}`;
-  } else if (t?.stalemate_warning) {
+    banner.replaceChildren(`⚠ ${w.text}`, ...rulePrint([w.rule]));
+  } else if (tb?.stalemate_warning && !app.anim) {
     banner.hidden = false;
     banner.className = "banner stalemate";
-    banner.textContent = "⚠ Stalemate warning (R14): three more innings each without a ball pocketed and the rack is replayed.";
+    banner.replaceChildren(`⚠ ${t("banner.stalemate")}`, ...rulePrint(["R14"]));
   } else {
     banner.hidden = true;
   }
+  $("skip").hidden = !app.anim;
 
   // Panels.
-  $("shot-controls").hidden = !(player && playing);
+  const shooting = player && playing;
+  $("shot-controls").hidden = !shooting;
   $("shot-controls").classList.toggle("disabled", !canShoot());
+  $("strip").hidden = !shooting;
+  $("strip").classList.toggle("disabled", !canShoot());
+  if (!canShoot()) $("spin-pop").hidden = true;
+  const lagWasHidden = $("lag-controls").hidden;
   $("lag-controls").hidden = !lagging;
+  if (lagging && lagWasHidden) focusIfFree($("lag-shoot"));
   $("wait-controls").hidden = !(st === "waiting" && player);
   /** @type {HTMLButtonElement} */ ($("shoot")).disabled = !canShoot();
   /** @type {HTMLButtonElement} */ ($("lag-shoot")).disabled = !lagging || !!app.anim;
-  $("pushout-wrap").hidden = !(canShoot() && t?.push_out_allowed);
+  $("pushout-wrap").hidden = !(canShoot() && tb?.push_out_allowed);
   $("pushout-help").hidden = $("pushout-wrap").hidden;
-  const clock = t?.clock;
+  const clock = tb?.clock;
   $("extend").hidden = !(canShoot() && clock && (clock.extensions?.[me ?? 0] ?? 0) > 0);
   if (st === "waiting" && player) {
     const mine = app.view.seats[me];
-    const code = app.code ? ` Invite code: ${app.code}.` : "";
-    $("wait-text").textContent = `${prompt()}${code} Table id: ${app.room}.`;
-    $("ready").textContent = mine?.ready ? "Not ready" : "I'm ready";
+    $("wait-text").textContent = prompt();
+    const free = !app.view.seats[0] || !app.view.seats[1];
+    $("invite").hidden = !free;
+    /** @type {HTMLInputElement} */ ($("invite-link")).value = inviteLink();
+    $("ready").textContent = t(mine?.ready ? "wait.notReady" : "wait.ready");
     $("ready").setAttribute("aria-pressed", String(!!mine?.ready));
   }
-  const proposedBy = t?.stalemate_proposed_by;
+  const proposedBy = tb?.stalemate_proposed_by;
   const stale = $("stalemate");
-  // R14: only once the rack is broken, and only until the warning is in force.
-  stale.hidden = !(player && playing && t.ball_in_hand !== "kitchen" && !t.stalemate_warning);
-  stale.textContent = proposedBy !== null && proposedBy !== undefined && proposedBy !== me ? "Accept stalemate" : "Propose stalemate";
+  // R14: an advanced action, offered once the game has gone on a while, until the warning is in force.
+  const settled = (tb?.rack ?? 0) !== app.rackShots.rack || app.rackShots.count >= 2;
+  const proposedToMe = proposedBy !== null && proposedBy !== undefined && proposedBy !== me;
+  stale.hidden = !(player && playing && tb.ball_in_hand !== "kitchen" && !tb.stalemate_warning && (settled || proposedToMe));
+  stale.textContent = t(proposedToMe ? "more.stalemateAccept" : "more.stalemate");
   /** @type {HTMLButtonElement} */ (stale).disabled = proposedBy === me;
   $("concede").hidden = !(player && playing);
-  $("rematch").hidden = !(player && (st === "finished" || !!t?.match_over));
+  $("rematch").hidden = !(player && (st === "finished" || !!tb?.match_over));
   const rematchAsked = (app.view.rematch ?? []).includes(me);
   const otherAsked = me !== null && (app.view.rematch ?? []).includes(1 - me);
-  $("rematch").textContent = rematchAsked ? "Rematch asked — waiting…" : otherAsked ? `Rematch (${names()[1 - (me ?? 0)]} wants one)` : "Rematch";
+  $("rematch").textContent = rematchAsked ? t("result.rematchAsked") : otherAsked ? t("result.rematchWanted", { name: names()[1 - (me ?? 0)] }) : t("result.rematch");
   /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchAsked;
   /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
   $("chat-form").hidden = false;
 
   // The push-out choice.
   const dlg = /** @type {HTMLDialogElement} */ ($("choice-dialog"));
-  const choose = !!t && t.choice_pending && t.turn === me && !app.anim && playing;
-  if (choose && !dlg.open) dlg.show();
+  const choose = !!tb && tb.choice_pending && tb.turn === me && !app.anim && playing;
+  if (choose && !dlg.open) {
+    dlg.show();
+    focusIfFree($("choose-shoot"));
+  }
   if (!choose && dlg.open) dlg.close();
 
   // R3/O6: the lag winner chooses who breaks.
   const lagDlg = /** @type {HTMLDialogElement} */ ($("lag-dialog"));
   const chooseBreak = st === "lag" && me !== null && app.view.lag_choice === me && !app.anim;
-  if (chooseBreak) $("lag-give").textContent = `Let ${names()[1 - me]} break`;
-  if (chooseBreak && !lagDlg.open) lagDlg.show();
+  if (chooseBreak) $("lag-give").textContent = t("lagwin.give", { name: names()[1 - me] });
+  if (chooseBreak && !lagDlg.open) {
+    lagDlg.show();
+    focusIfFree($("lag-break"));
+  }
   if (!chooseBreak && lagDlg.open) lagDlg.close();
 
   // A description of the table for screen readers.
-  const balls = (t?.balls ?? []).map((/** @type {Vec | null} */ p, /** @type {number} */ n) => (p && n > 0 ? String(n) : null)).filter(Boolean);
-  $("table-desc").textContent = `${prompt()} Balls on the table: ${balls.join(", ") || "none"}.`;
-  $("table").setAttribute("aria-label", `Pool table. ${prompt()}`);
+  const balls = (tb?.balls ?? []).map((/** @type {Vec | null} */ p, /** @type {number} */ n) => (p && n > 0 ? n : null)).filter((/** @type {number | null} */ b) => b !== null);
+  const p = prompt();
+  $("table-desc").textContent = t("table.desc", { prompt: p, balls: balls.length ? list(balls) : t("table.none") });
+  $("table").setAttribute("aria-label", t("table.label", { prompt: p }));
+}
+
+/**
+ * The link that seats a friend: the room (and a private room's code) in the address,
+ * opened as a player when a seat is free.
+ */
+export function inviteLink() {
+  if (!app.room) return "";
+  const base = `${location.origin}${location.pathname}`;
+  return app.code ? `${base}#/play/${app.room}/${app.code}` : `${base}#/play/${app.room}`;
+}
+
+/**
+ * Moves the keyboard to the next step's button, unless the reader is typing or working
+ * another control (only from the page itself or the table).
+ * @param {HTMLElement} el
+ */
+function focusIfFree(el) {
+  const active = document.activeElement;
+  if (!active || active === document.body || active.id === "table") el.focus({ preventScroll: true });
 }

@@ -1,9 +1,19 @@
-// The player's hands on the table: press and drag to aim, drag the cue ball with ball in
-// hand (an illegal spot is shown and never sent), pull back from the cue ball to shoot;
-// and the same from the keyboard.
+// The player's hands on the table, one gesture for each thing:
+//
+// - Aim: press and drag anywhere on the table (a tap points the cue at the spot).
+// - Shoot: pull back from the cue ball (or grab the stick and draw it back) and let go —
+//   with the mouse, with or without ball in hand. With a finger the table only aims: the
+//   shot is the same pull-back on the power strip at the screen edge (`attachStrip`), so a
+//   swipe across the table never shoots.
+// - Ball in hand: drag the cue ball by its handle, set off to the side so the finger
+//   never hides the ball; an illegal spot is shown and never sent.
+// - A quick swipe (a flick, as one scrolls a page) changes nothing; a gesture the browser
+//   takes over (pointercancel) is undone.
+// - Keys work whenever no text field has the focus: a click on the table focuses it.
 
 import { angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
 import { toast } from "./dom.mjs";
+import { num, t } from "./i18n/index.mjs";
 import { app, ballInHand, canShoot, cuePos, objectBalls } from "./state.mjs";
 import { TABLE } from "./table.mjs";
 
@@ -13,10 +23,43 @@ const R = TABLE.ballRadius;
 const DEG = 180 / Math.PI;
 /** Pulling the cue this far back (m) is full power. */
 const PULL_FULL = 0.55;
+/**
+ * A touch gesture shorter than FLICK_MS that travels further than FLICK_PX, faster than
+ * FLICK_SPEED (px/ms), is a flick — someone scrolling — not an aim.
+ */
+const FLICK_MS = 350;
+const FLICK_PX = 40;
+const FLICK_SPEED = 0.5;
 
 /** The signed smallest turn from angle `a` to angle `b` (radians). @param {number} a @param {number} b */
 function angleBetween(a, b) {
   return Math.atan2(Math.sin(b - a), Math.cos(b - a));
+}
+
+/**
+ * Where the ball-in-hand handle sits on screen: beside the cue ball, square to the aim so
+ * it is on neither the aim line nor the cue stick, on the side toward the bottom of the
+ * screen (toward the player) unless that leaves the canvas; further out for a finger.
+ * @param {import("./render.mjs").View} view @param {Vec} cue @param {boolean} touch
+ * @param {number} angle the aim (radians, world)
+ * @returns {Vec} CSS pixels in the canvas
+ */
+export function handleSpot(view, cue, touch, angle) {
+  const [sx, sy] = view.toScreen(cue[0], cue[1]);
+  const [ax, ay] = view.toScreen(cue[0] + Math.cos(angle) * 0.1, cue[1] + Math.sin(angle) * 0.1);
+  const len = Math.hypot(ax - sx, ay - sy) || 1;
+  const d = touch ? 58 : 36;
+  // Square to the aim on screen, the side that points down first.
+  let px = -(ay - sy) / len;
+  let py = (ax - sx) / len;
+  if (py < 0 || (py === 0 && px < 0)) [px, py] = [-px, -py];
+  const inside = (/** @type {number} */ x, /** @type {number} */ y) => x > 16 && x < view.cssWidth - 16 && y > 16 && y < view.cssHeight - 16;
+  if (!inside(sx + px * d, sy + py * d)) [px, py] = [-px, -py];
+  return [sx + px * d, sy + py * d];
+}
+/** The handle's radius on screen (px). @param {boolean} touch */
+export function handleRadius(touch) {
+  return touch ? 22 : 14;
 }
 
 /**
@@ -26,6 +69,7 @@ function angleBetween(a, b) {
  * @property {(power: number) => void} setPower
  * @property {() => void} aimChanged
  * @property {() => void} refresh redraw the widgets after a change of state
+ * @property {() => boolean} skip jump the running animation to its end (false: nothing running)
  */
 
 /**
@@ -35,35 +79,56 @@ function angleBetween(a, b) {
  * @param {TableActions} actions
  */
 export function attachTableInput(canvas, view, actions) {
+  // Which kind of input came last: a focus ring is for the keyboard.
+  document.addEventListener("pointerdown", () => (document.documentElement.dataset.input = "pointer"), true);
+  document.addEventListener("keydown", () => (document.documentElement.dataset.input = "keys"), true);
+  /** @param {PointerEvent} e @returns {Vec} */
+  function local(e) {
+    const r = canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
   /** @param {PointerEvent} e @returns {Vec} */
   function worldOf(e) {
-    const r = canvas.getBoundingClientRect();
-    return view().toWorld(e.clientX - r.left, e.clientY - r.top);
+    const [x, y] = local(e);
+    return view().toWorld(x, y);
   }
 
   canvas.addEventListener("pointerdown", (e) => {
+    // Keys go to the table after a click on it (preventDefault below would keep the focus away).
+    canvas.focus({ preventScroll: true });
+    app.touch = e.pointerType === "touch";
+    if (actions.skip()) {
+      e.preventDefault();
+      return;
+    }
     if (!canShoot()) return;
     const w = worldOf(e);
     const cue = cuePos();
     if (!cue) return;
-    const d = distance(w, cue);
+    const touch = e.pointerType !== "mouse";
+    const [px, py] = local(e);
     const bih = ballInHand();
+    const start = { x: e.clientX, y: e.clientY, at: performance.now(), angle: app.aim.angle, scroll: window.scrollY };
+    const d = distance(w, cue);
     const behind = behindCue(w, cue);
-    if (bih && d < 2.5 * R) {
-      app.drag = { kind: "place", id: e.pointerId };
+    const handle = bih ? handleSpot(view(), cue, touch, app.aim.angle) : null;
+    if (handle && Math.hypot(px - handle[0], py - handle[1]) <= handleRadius(touch) + 6) {
+      // The handle carries the ball at its offset, so the ball stays in sight.
+      const [hx, hy] = view().toWorld(handle[0], handle[1]);
+      app.drag = { kind: "place", id: e.pointerId, touch, start, offset: [hx - cue[0], hy - cue[1]] };
       dragPlace(w);
-    } else if (!bih && d < 2.5 * R) {
+    } else if (!touch && d < 2.5 * R) {
       // From the cue ball itself: the pull-back distance is the power.
-      app.drag = { kind: "power", id: e.pointerId, from: null };
+      app.drag = { kind: "power", id: e.pointerId, from: null, touch, start };
       app.powerBeforeDrag = app.aim.power;
       dragPower(w);
-    } else if (onCueStick(behind, view().scale)) {
+    } else if (!touch && onCueStick(behind, view().scale)) {
       // Grabbing the cue stick: pulling it further back adds power from where it was.
-      app.drag = { kind: "power", id: e.pointerId, from: behind.along };
+      app.drag = { kind: "power", id: e.pointerId, from: behind.along, touch, start };
       app.powerBeforeDrag = app.aim.power;
     } else {
-      app.drag = { kind: "aim", id: e.pointerId };
-      app.aim.angle = angleTo(cue, w);
+      app.drag = { kind: "aim", id: e.pointerId, touch, start };
+      if (d > R) app.aim.angle = angleTo(cue, w);
       actions.aimChanged();
     }
     canvas.setPointerCapture(e.pointerId);
@@ -102,28 +167,42 @@ export function attachTableInput(canvas, view, actions) {
     if (!drag || drag.id !== e.pointerId) return;
     app.drag = null;
     actions.aimChanged(); // spectators see the cue ball back where it lies
+    const cancelled = e.type === "pointercancel";
+    const start = drag.start;
+    const took = start ? Math.max(1, performance.now() - start.at) : Infinity;
+    const moved = start ? Math.hypot(e.clientX - start.x, e.clientY - start.y) : 0;
+    const flick = !!start && !!drag.touch && took < FLICK_MS && moved > FLICK_PX && moved / took > FLICK_SPEED;
     if (drag.kind === "place" && app.placing) {
       const p = app.placing;
       app.placing = null;
-      if (p.ok) actions.place(p.pos);
-      else toast(`${p.message} The cue ball stays where it was.`);
+      if (cancelled || flick) {
+        /* the ball stays where it was */
+      } else if (p.ok) actions.place(p.pos);
+      else toast(t("place.stays", { why: p.message }));
     } else if (drag.kind === "power") {
       const pulled = drag.from === null || drag.from === undefined || (drag.pulled ?? 0) > 0.01;
-      if (e.type === "pointerup" && pulled && app.aim.power >= 0.03) actions.shoot();
+      if (!cancelled && !flick && pulled && app.aim.power >= 0.03) actions.shoot();
       else actions.setPower(app.powerBeforeDrag);
+    } else if (drag.kind === "aim" && start && (cancelled || flick)) {
+      // A swipe, as one scrolls a page: the aim stays, and a scrollable page scrolls.
+      app.aim.angle = start.angle;
+      if (flick) window.scrollBy({ top: start.y - e.clientY, behavior: "smooth" });
     }
     actions.refresh();
   }
   canvas.addEventListener("pointerup", endDrag);
   canvas.addEventListener("pointercancel", endDrag);
 
-  /** @param {Vec} w */
+  /** @param {Vec} w the pointer */
   function dragPlace(w) {
     const kitchen = ballInHand() === "kitchen";
-    const pos = clampToBed(w, kitchen);
+    const off = app.drag?.offset ?? [0, 0];
+    const at = /** @type {Vec} */ ([w[0] - off[0], w[1] - off[1]]);
+    const pos = clampToBed(at, kitchen);
     // The kitchen clamp would hide the problem: check where the pointer really is.
-    const check = checkPlacement(kitchen ? clampToBed(w, false) : pos, objectBalls(), kitchen);
-    app.placing = { pos: check.ok ? pos : clampToBed(w, false), ok: check.ok, message: check.message };
+    const check = checkPlacement(kitchen ? clampToBed(at, false) : pos, objectBalls(), kitchen);
+    const message = check.ok ? "" : t(check.key, { ball: num(check.ball ?? 0) });
+    app.placing = { pos: check.ok ? pos : clampToBed(at, false), ok: check.ok, message };
     actions.aimChanged();
   }
 
@@ -165,8 +244,18 @@ export function attachTableInput(canvas, view, actions) {
     return p.along > tip - R && p.along < tip + 1.4 && p.side < slack;
   }
 
-
-  canvas.addEventListener("keydown", (e) => {
+  // Keys: on the table, and anywhere on the page that is not a field or a control with keys
+  // of its own (a click on the table used to leave the focus on the page body).
+  document.addEventListener("keydown", (e) => {
+    if (app.route !== "table" || e.defaultPrevented || e.ctrlKey || e.metaKey) return;
+    const target = /** @type {HTMLElement | null} */ (e.target);
+    const free = !target || target === document.body || target === canvas;
+    if (!free) return;
+    if (document.querySelector("dialog[open]:modal")) return;
+    if ((e.key === "Escape" || e.key === " " || e.key === "Enter") && actions.skip()) {
+      e.preventDefault();
+      return;
+    }
     if (!canShoot()) return;
     const fine = e.shiftKey ? 0.05 : e.altKey ? 5 : 0.5;
     const bih = ballInHand();
@@ -177,6 +266,7 @@ export function attachTableInput(canvas, view, actions) {
     } else if (e.key === "ArrowUp" || e.key === "ArrowDown") {
       actions.setPower(Math.min(1, Math.max(0.01, app.aim.power + (e.key === "ArrowUp" ? 0.02 : -0.02))));
     } else if (e.key === " " || e.key === "Enter") {
+      if (e.repeat) return;
       actions.shoot();
     } else if (bih && cue && ["w", "a", "s", "d"].includes(e.key.toLowerCase())) {
       // Ball in hand from the keyboard: WASD moves the cue ball 1 cm (Shift: 1 mm) in the
@@ -188,10 +278,67 @@ export function attachTableInput(canvas, view, actions) {
       const pos = clampToBed([cue[0] + dx, cue[1] + dy], bih === "kitchen");
       const check = checkPlacement(pos, objectBalls(), bih === "kitchen");
       if (check.ok) actions.place(pos);
-      else toast(check.message);
+      else toast(t(check.key, { ball: num(check.ball ?? 0) }));
     } else {
       return;
     }
     e.preventDefault();
+  });
+}
+
+/**
+ * The power strip at the screen edge: a cue to pull down. Pressing anywhere on the strip
+ * and drawing the finger down sets the power (the strip fills); letting go shoots;
+ * sliding back to the top, or a gesture the browser takes over, shoots nothing. A flick
+ * does not shoot either. Arrow keys move the power, Space or Enter shoots.
+ * @param {HTMLElement} track
+ * @param {{ shoot: () => void, setPower: (p: number) => void }} actions
+ */
+export function attachStrip(track, actions) {
+  /** @type {{ id: number, y0: number, at: number, before: number } | null} */
+  let grab = null;
+  /** @param {PointerEvent} e */
+  const powerAt = (e) => {
+    const r = track.getBoundingClientRect();
+    return Math.min(1, Math.max(0, (e.clientY - (grab?.y0 ?? r.top)) / (r.height * 0.9)));
+  };
+  track.addEventListener("pointerdown", (e) => {
+    app.touch = e.pointerType === "touch";
+    if (!canShoot()) return;
+    grab = { id: e.pointerId, y0: e.clientY, at: performance.now(), before: app.aim.power };
+    track.setPointerCapture(e.pointerId);
+    track.classList.add("pulling");
+    actions.setPower(0);
+    e.preventDefault();
+  });
+  track.addEventListener("pointermove", (e) => {
+    if (!grab || grab.id !== e.pointerId) return;
+    actions.setPower(powerAt(e));
+  });
+  /** @param {PointerEvent} e */
+  const end = (e) => {
+    if (!grab || grab.id !== e.pointerId) return;
+    const g = grab;
+    grab = null;
+    track.classList.remove("pulling");
+    const quick = performance.now() - g.at < 120;
+    const p = powerAt(e);
+    if (e.type === "pointerup" && !quick && p >= 0.03 && canShoot()) {
+      actions.setPower(p);
+      actions.shoot();
+    } else {
+      actions.setPower(g.before);
+    }
+  };
+  track.addEventListener("pointerup", end);
+  track.addEventListener("pointercancel", end);
+  track.addEventListener("keydown", (e) => {
+    if (!canShoot()) return;
+    if (e.key === "ArrowUp" || e.key === "ArrowRight") actions.setPower(Math.min(1, app.aim.power + 0.02));
+    else if (e.key === "ArrowDown" || e.key === "ArrowLeft") actions.setPower(Math.max(0.01, app.aim.power - 0.02));
+    else if (e.key === " " || e.key === "Enter") actions.shoot();
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
   });
 }

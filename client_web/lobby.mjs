@@ -2,6 +2,7 @@
 // `data-join` and their row `data-room`; `app.mjs` handles the clicks.
 
 import { $, h } from "./dom.mjs";
+import { num, t } from "./i18n/index.mjs";
 import { app } from "./state.mjs";
 
 export function renderRooms() {
@@ -11,27 +12,27 @@ export function renderRooms() {
   for (const r of rooms) {
     const actions = h("td");
     if (r.players.length < 2 && r.status === "waiting") {
-      actions.append(h("button", { type: "button", class: "primary", text: "Join", "data-join": "player", "aria-label": `Join ${r.name || r.room}` }));
+      actions.append(h("button", { type: "button", class: "primary", text: t("lobby.join"), "data-join": "player", "aria-label": t("rooms.joinLabel", { name: r.name || r.room }) }));
     }
-    actions.append(h("button", { type: "button", text: "Watch", "data-join": "spectator", "aria-label": `Watch ${r.name || r.room}` }));
+    actions.append(h("button", { type: "button", text: t("lobby.watch"), "data-join": "spectator", "aria-label": t("rooms.watchLabel", { name: r.name || r.room }) }));
     if (r.status !== "waiting") {
-      actions.append(h("a", { class: "button", href: `#/replay/${r.room}`, text: "Replay", "aria-label": `Replay ${r.name || r.room}` }));
+      actions.append(h("a", { class: "button", href: `#/replay/${r.room}`, text: t("rooms.replay"), "aria-label": t("rooms.replayLabel", { name: r.name || r.room }) }));
     }
     body.append(
       h("tr", { "data-room": r.room }, [
         h("td", { text: r.name || r.room }),
-        h("td", { text: r.players.join(" vs ") || "—" }),
-        h("td", { text: `${r.score[0]}–${r.score[1]} (race to ${r.race_to})` }),
-        h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${r.status}${r.spectators ? ` · ${r.spectators} 👁` : ""}` })]),
+        h("td", { text: r.players.length === 2 ? t("rooms.vs", { a: r.players[0], b: r.players[1] }) : r.players.join("") || "—" }),
+        h("td", { text: t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to }) }),
+        h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${num(r.spectators)} 👁` : ""}` })]),
         actions,
       ]),
     );
   }
   $("rooms-empty").hidden = rooms.length > 0;
-  $("room-count").textContent = rooms.length ? `(${rooms.length})` : "";
+  $("room-count").textContent = rooms.length ? `(${num(rooms.length)})` : "";
 }
 
 export function renderQuick() {
-  $("quick").textContent = app.quickWaiting ? "Cancel search" : "Quick match";
-  $("quick-status").textContent = app.quickWaiting ? "Looking for an opponent…" : "";
+  $("quick").textContent = t(app.quickWaiting ? "lobby.quickCancel" : "lobby.quick");
+  $("quick-status").textContent = app.quickWaiting ? t("lobby.quickWaiting") : "";
 }

@@ -32,6 +32,7 @@ import { TABLE } from "./table.mjs";
  * @property {number} wz
  * @property {number} [alpha] fading out into a pocket
  * @property {number} [scale] shrinking into a pocket
+ * @property {number} [seat] a lag ball: whose it is
  */
 
 const FIELDS = /** @type {const} */ (["t0", "x", "y", "vx", "vy", "ax", "ay", "wx", "wy", "wz", "dwx", "dwy", "dwz", "state"]);

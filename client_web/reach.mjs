@@ -9,6 +9,8 @@
 // `tests/browser/test_reach_parity.py` runs the engine on the same speeds and fails (printing
 // the new table) if they ever part.
 
+import { num, t } from "./i18n/index.mjs";
+
 /**
  * [speed (m/s), lengths] for a level centre-ball stroke from one end cushion straight to the
  * other: the ball's centre travels (2.54 m − 2 radii) for one length.
@@ -56,13 +58,12 @@ const QUARTERS = ["", "¼", "½", "¾"];
  */
 export function describeReach(speed, options = {}) {
   const lengths = tableLengths(speed);
-  const unit = options.short ? "length" : "table length";
-  const part = options.short ? "" : "of a ";
-  if (lengths < 0.125) return `under ¼ ${part}${unit}`;
-  if (lengths < 0.875) return `≈ ${QUARTERS[Math.round(lengths * 4)]} ${part}${unit}`;
+  const long = !options.short;
+  if (lengths < 0.125) return t(long ? "reach.underLong" : "reach.under");
+  if (lengths < 0.875) return t(long ? "reach.fracLong" : "reach.frac", { v: QUARTERS[Math.round(lengths * 4)] });
   const step = lengths < 5 ? 2 : 1;
   const rounded = Math.round(lengths * step) / step;
   const whole = Math.floor(rounded);
-  const text = `${whole}${rounded > whole ? "½" : ""}`;
-  return `≈ ${text} ${unit}${rounded === 1 ? "" : "s"}`;
+  const text = `${num(whole, 0)}${rounded > whole ? "½" : ""}`;
+  return t(long ? "reach.approxLong" : "reach.approx", { n: rounded, v: text });
 }

@@ -27,8 +27,12 @@ export class View {
   constructor(cssWidth, cssHeight) {
     const fullL = TABLE.length + 2 * MARGIN;
     const fullW = TABLE.width + 2 * MARGIN;
-    const landscapeScale = Math.min(cssWidth / fullL, cssHeight / fullW);
-    const portraitScale = Math.min(cssWidth / fullW, cssHeight / fullL);
+    // A little room around the rails: the table is never flush with the window's edge.
+    const pad = Math.max(4, Math.min(14, 0.025 * Math.min(cssWidth, cssHeight)));
+    const w = Math.max(1, cssWidth - 2 * pad);
+    const h = Math.max(1, cssHeight - 2 * pad);
+    const landscapeScale = Math.min(w / fullL, h / fullW);
+    const portraitScale = Math.min(w / fullW, h / fullL);
     /** @type {boolean} */
     this.portrait = portraitScale > landscapeScale * 1.15;
     /** pixels per metre */
@@ -474,6 +478,12 @@ function roundRect(ctx, x, y, w, h, r) {
 
 // --- the renderer -----------------------------------------------------------------
 
+const motionQuery = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
+/** Whether the reader asks for reduced motion. */
+function reduceMotion() {
+  return !!motionQuery?.matches;
+}
+
 /**
  * @typedef {object} BallDraw
  * @property {number} n
@@ -486,10 +496,15 @@ function roundRect(ctx, x, y, w, h, r) {
 /**
  * @typedef {object} Overlay
  * @property {number | null} [lowest] ball to ring as the one to hit first
- * @property {{ cue: Vec, angle: number, power: number, speed?: number, height?: number, elevation?: number, preview: import("./aim.mjs").BallContact | import("./aim.mjs").CushionContact, remote?: boolean } | null} [aim]
+ * @property {{ cue: Vec, angle: number, power: number, speed?: number, height?: number, elevation?: number, preview: import("./aim.mjs").BallContact | import("./aim.mjs").CushionContact, remote?: boolean, wrong?: boolean } | null} [aim]
+ *   `wrong`: the line meets another ball before the ball to hit (drawn red)
  *   `speed` (m/s) and `height` (tip height, radii) shape the cue ball's path after contact
  * @property {{ pos: Vec, ok: boolean } | null} [placing]
  * @property {boolean} [kitchenHint] shade the kitchen (ball in hand behind the head string)
+ * @property {{ side: number, height: number } | null} [tip] where the cue strikes the cue ball: a dot on it
+ * @property {{ x: number, y: number, r: number } | null} [handle] the ball-in-hand handle (CSS px)
+ * @property {{ x: number, y: number, text: string, colour: string }[]} [labels] name tags beside balls (lag)
+ * @property {boolean} [numbers] flat, legible numbers on the object balls (at rest)
  */
 
 export class Renderer {
@@ -590,7 +605,8 @@ export class Renderer {
       const low = balls.find((b) => b.n === overlay.lowest);
       if (low) {
         const [sx, sy] = view.toScreen(low.x, low.y);
-        const pulse = 0.5 + 0.5 * Math.sin(performance.now() / 260);
+        // The ring pulses, unless the reader asks for less motion.
+        const pulse = reduceMotion() ? 1 : 0.5 + 0.5 * Math.sin(performance.now() / 260);
         ctx.strokeStyle = `rgba(255, 236, 120, ${0.55 + 0.4 * pulse})`;
         ctx.lineWidth = Math.max(1.5, rPx * 0.16);
         ctx.beginPath();
@@ -613,8 +629,121 @@ export class Renderer {
       ctx.globalAlpha = 1;
     }
 
+    if (overlay.numbers) this.drawNumbers(balls, rPx);
+    if (overlay.labels) this.drawLabels(overlay.labels, rPx);
     if (overlay.placing) this.drawPlacing(overlay.placing);
     if (overlay.aim) this.drawAim(overlay.aim);
+    if (overlay.tip && overlay.aim) this.drawTip(overlay.aim.cue, overlay.aim.angle, overlay.tip, rPx);
+    if (overlay.handle) this.drawHandle(overlay.handle, overlay.placing?.pos ?? overlay.aim?.cue ?? null);
+  }
+
+  /**
+   * Each object ball's number, flat and upright over the ball so it reads at any size
+   * (the number painted on a small rolling ball is too small on a phone).
+   * @param {BallDraw[]} balls @param {number} rPx
+   */
+  drawNumbers(balls, rPx) {
+    const ctx = this.ctx;
+    const size = Math.max(8, rPx * 1.05);
+    ctx.font = `700 ${size}px system-ui, sans-serif`;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    for (const b of balls) {
+      if (b.n === 0 || (b.scale ?? 1) < 1) continue;
+      const [sx, sy] = this.view.toScreen(b.x, b.y);
+      ctx.fillStyle = "rgba(255,255,255,0.92)";
+      ctx.beginPath();
+      ctx.arc(sx, sy, Math.max(size * 0.62, rPx * 0.56), 0, Math.PI * 2);
+      ctx.fill();
+      ctx.fillStyle = "#111";
+      ctx.fillText(String(b.n), sx, sy + size * 0.04);
+    }
+  }
+
+  /** @param {{ x: number, y: number, text: string, colour: string }[]} labels @param {number} rPx */
+  drawLabels(labels, rPx) {
+    const ctx = this.ctx;
+    ctx.font = "600 13px system-ui, sans-serif";
+    ctx.textAlign = "left";
+    ctx.textBaseline = "middle";
+    for (const l of labels) {
+      const [sx, sy] = this.view.toScreen(l.x, l.y);
+      ctx.strokeStyle = l.colour;
+      ctx.lineWidth = Math.max(2, rPx * 0.25);
+      ctx.beginPath();
+      ctx.arc(sx, sy, rPx * 1.45, 0, Math.PI * 2);
+      ctx.stroke();
+      const w = ctx.measureText(l.text).width + 10;
+      let x = sx + rPx * 1.8;
+      if (x + w > this.view.cssWidth - 2) x = sx - rPx * 1.8 - w;
+      ctx.fillStyle = "rgba(10, 14, 16, 0.85)";
+      ctx.fillRect(x, sy - 10, w, 20);
+      ctx.fillStyle = l.colour;
+      ctx.fillRect(x, sy - 10, 3, 20);
+      ctx.fillStyle = "#fff";
+      ctx.fillText(l.text, x + 6, sy);
+    }
+  }
+
+  /**
+   * The tip's point as a dot on the cue ball, seen from above: side spin across the aim,
+   * follow ahead of the centre, draw behind it.
+   * @param {Vec} cue @param {number} angle @param {{ side: number, height: number }} tip @param {number} rPx
+   */
+  drawTip(cue, angle, tip, rPx) {
+    if (Math.hypot(tip.side, tip.height) < 0.02) return;
+    const ux = Math.cos(angle);
+    const uy = Math.sin(angle);
+    // Right english: to the right of the aim direction (world: (uy, −ux)).
+    const wx = cue[0] + (ux * tip.height + uy * tip.side) * TABLE.ballRadius * 0.9;
+    const wy = cue[1] + (uy * tip.height - ux * tip.side) * TABLE.ballRadius * 0.9;
+    const [sx, sy] = this.view.toScreen(wx, wy);
+    const ctx = this.ctx;
+    ctx.fillStyle = Math.hypot(tip.side, tip.height) > 0.5 ? "#d8281e" : "#1d5fb0";
+    ctx.strokeStyle = "#fff";
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.arc(sx, sy, Math.max(2.2, rPx * 0.22), 0, Math.PI * 2);
+    ctx.fill();
+    ctx.stroke();
+  }
+
+  /**
+   * The ball-in-hand handle: a ring with four arrows beside the ball, tied to it.
+   * @param {{ x: number, y: number, r: number }} hd @param {Vec | null} ball
+   */
+  drawHandle(hd, ball) {
+    const ctx = this.ctx;
+    if (ball) {
+      const [bx, by] = this.view.toScreen(ball[0], ball[1]);
+      ctx.strokeStyle = "rgba(255,255,255,0.55)";
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash([3, 3]);
+      ctx.beginPath();
+      ctx.moveTo(bx, by);
+      ctx.lineTo(hd.x, hd.y);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    ctx.fillStyle = "rgba(20, 90, 160, 0.85)";
+    ctx.strokeStyle = "#fff";
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.arc(hd.x, hd.y, hd.r, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.stroke();
+    const a = hd.r * 0.62;
+    const k = hd.r * 0.25;
+    ctx.beginPath();
+    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      ctx.moveTo(hd.x, hd.y);
+      ctx.lineTo(hd.x + dx * a, hd.y + dy * a);
+      ctx.moveTo(hd.x + dx * a, hd.y + dy * a);
+      ctx.lineTo(hd.x + dx * (a - k) + dy * k, hd.y + dy * (a - k) + dx * k);
+      ctx.moveTo(hd.x + dx * a, hd.y + dy * a);
+      ctx.lineTo(hd.x + dx * (a - k) - dy * k, hd.y + dy * (a - k) - dx * k);
+    }
+    ctx.stroke();
   }
 
   /** @param {{ pos: Vec, ok: boolean }} placing */
@@ -654,7 +783,7 @@ export class Renderer {
     const p = aim.preview;
     const end = p.kind === "ball" ? p.ghost : p.point;
     const [ex, ey] = view.toScreen(end[0], end[1]);
-    const colour = aim.remote ? "rgba(160, 200, 255, 0.9)" : "rgba(255, 255, 255, 0.9)";
+    const colour = aim.wrong ? "rgba(255, 90, 80, 0.95)" : aim.remote ? "rgba(160, 200, 255, 0.9)" : "rgba(255, 255, 255, 0.9)";
     ctx.lineWidth = Math.max(1, rPx * 0.08);
     ctx.strokeStyle = colour;
     ctx.beginPath();
@@ -680,11 +809,28 @@ export class Renderer {
     ctx.clip();
     if (p.kind === "ball") {
       ctx.strokeStyle = colour;
-      ctx.setLineDash([3, 3]);
-      ctx.beginPath();
-      ctx.arc(ex, ey, rPx, 0, Math.PI * 2);
-      ctx.stroke();
-      ctx.setLineDash([]);
+      if (aim.wrong) {
+        // The first ball hit would be the wrong one (a foul): a red ghost ball with a cross.
+        ctx.fillStyle = "rgba(255, 60, 50, 0.35)";
+        ctx.beginPath();
+        ctx.arc(ex, ey, rPx, 0, Math.PI * 2);
+        ctx.fill();
+        ctx.lineWidth = Math.max(1.5, rPx * 0.14);
+        ctx.stroke();
+        const d = rPx * 0.55;
+        ctx.beginPath();
+        ctx.moveTo(ex - d, ey - d);
+        ctx.lineTo(ex + d, ey + d);
+        ctx.moveTo(ex + d, ey - d);
+        ctx.lineTo(ex - d, ey + d);
+        ctx.stroke();
+      } else {
+        ctx.setLineDash([3, 3]);
+        ctx.beginPath();
+        ctx.arc(ex, ey, rPx, 0, Math.PI * 2);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
       // The object ball's path to the cushion, green when it runs into a pocket.
       const objFrom = /** @type {Vec} */ ([p.ghost[0] + p.objectDir[0] * 2 * R, p.ghost[1] + p.objectDir[1] * 2 * R]);
       const objPath = cushionContact(objFrom, Math.atan2(p.objectDir[1], p.objectDir[0]));

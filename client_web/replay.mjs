@@ -10,7 +10,8 @@ import { session } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { decodeTracks } from "./trajectory.mjs";
-import { describeLag, describeRuling, describeShot } from "./verdict.mjs";
+import { num, t } from "./i18n/index.mjs";
+import { describeEnd, describeLag, describeRuling, describeShot, describeWarning, withRules } from "./verdict.mjs";
 
 /** @typedef {Record<string, any>} Msg */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
@@ -24,35 +25,45 @@ function el(id) {
 
 /**
  * One line for any room event.
- * @param {Msg} e @param {string[]} names
+ * @param {Msg} e @param {string[]} names @param {number | null} [lowest] the lowest ball before a shot
  * @returns {{ text: string, tone: string }}
  */
-export function describeEvent(e, names) {
+export function describeEvent(e, names, lowest = null) {
   switch (e.t) {
     case "snapshot":
-      return { text: `Table state (${e.view.status})`, tone: "neutral" };
+      return { text: t("ev.snapshot", { status: t(`status.${e.view.status}`) }), tone: "neutral" };
     case "shot_result": {
-      const d = describeShot(/** @type {any} */ (e), names);
-      return { text: d.headline, tone: d.tone };
+      const d = describeShot(/** @type {any} */ (e), names, lowest);
+      return { text: withRules(d.headline, d.rules), tone: d.tone };
     }
     case "ruling": {
       const d = describeRuling(/** @type {any} */ (e), names);
-      return { text: d.headline, tone: d.tone };
+      return { text: withRules(d.headline, d.rules), tone: d.tone };
     }
     case "placed":
-      return { text: `${names[e.seat]} places the cue ball`, tone: "neutral" };
+      return { text: t("ev.placed", { name: names[e.seat] }), tone: "neutral" };
     case "chat":
       return { text: `${e.name}: ${e.text}`, tone: "neutral" };
-    case "warning":
-      return { text: e.msg, tone: "foul" };
+    case "warning": {
+      const w = describeWarning(/** @type {{ kind: string, seat: number | null }} */ (e), names);
+      return { text: withRules(w.text, [w.rule]), tone: "foul" };
+    }
     case "game_over":
-      return { text: `${names[e.winner] ?? "Nobody"} wins rack ${e.rack} (${e.reason}) — ${e.score[0]}–${e.score[1]}`, tone: "win" };
+      return {
+        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${describeEnd(e.reason)} ${num(e.score[0])}–${num(e.score[1])}`,
+        tone: "win",
+      };
     case "match_over":
-      return { text: `${names[e.winner] ?? "Nobody"} wins the match (${e.reason}) — ${e.score[0]}–${e.score[1]}`, tone: "win" };
+      return {
+        text: `${e.winner === null ? t("result.matchNobody") : t("result.match", { name: names[e.winner] })} ${num(e.score[0])}–${num(e.score[1])}`,
+        tone: "win",
+      };
     case "presence":
-      return { text: e.seat === null ? `Spectators: ${e.spectators}` : `${names[e.seat]} ${e.connected ? "is back" : "dropped"}`, tone: "neutral" };
-    case "lag_result":
-      return { text: describeLag(/** @type {any} */ (e), names), tone: "neutral" };
+      return { text: e.seat === null ? t("ev.spectators", { n: e.spectators }) : t(e.connected ? "ev.back" : "ev.dropped", { name: names[e.seat] }), tone: "neutral" };
+    case "lag_result": {
+      const d = describeLag(/** @type {any} */ (e), names);
+      return { text: withRules([d.headline, ...d.details.map((l) => l.text)].join(". "), d.rules), tone: "neutral" };
+    }
     default:
       return { text: String(e.t), tone: "neutral" };
   }
@@ -65,13 +76,17 @@ export class ReplayViewer {
     this.events = [];
     this.index = -1;
     /** @type {string[]} */
-    this.names = ["Player 1", "Player 2"];
+    this.names = [t("v.playerN", { n: 1 }), t("v.playerN", { n: 2 })];
     /** @type {Msg | null} */
     this.table = null;
     /** @type {{ playbacks: ShotPlayback[], start: number, last: number } | null} */
     this.anim = null;
     /** @type {string} */
     this.room = "";
+    /** @type {Msg} */
+    this.settings = {};
+    /** the server kept only the start of this match */
+    this.truncated = false;
     el("r-next").addEventListener("click", () => this.step(1));
     el("r-prev").addEventListener("click", () => this.step(-1));
     el("r-first").addEventListener("click", () => this.go(0));
@@ -85,30 +100,39 @@ export class ReplayViewer {
     const token = session.token();
     const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
     const res = await fetch(`/replay/${encodeURIComponent(room)}${query}`, { headers });
-    if (!res.ok) throw new Error(res.status === 404 ? `No replay for table ${room}` : `Replay failed: HTTP ${res.status}`);
+    if (!res.ok) throw new Error(res.status === 404 ? t("replay.none", { id: room }) : t("replay.failed", { status: res.status }));
     const doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
     this.room = room;
     this.events = doc.events ?? [];
     if (Array.isArray(doc.players) && doc.players.length === 2) this.names = doc.players.map(String);
+    this.settings = doc.settings ?? {};
+    this.truncated = !!doc.truncated;
+    this.render();
+    this.go(0);
+  }
+
+  /** Writes the list of events (again, after a change of language). */
+  render() {
+    if (!this.events.length) return;
     const log = el("r-log");
     log.replaceChildren();
     this.events.forEach((e, i) => {
       const names = this.namesAt(i);
-      const d = describeEvent(e, names);
+      const d = describeEvent(e, names, this.tableAt(i - 1)?.lowest ?? null);
       const li = document.createElement("li");
       li.className = d.tone;
       const b = document.createElement("button");
       b.type = "button";
       b.className = "small";
       b.textContent = String(i + 1);
-      b.setAttribute("aria-label", `Go to event ${i + 1}`);
+      b.setAttribute("aria-label", t("replay.goTo", { n: i + 1 }));
       b.addEventListener("click", () => this.go(i));
       li.append(b, " ", d.text);
       log.append(li);
     });
-    const cut = doc.truncated ? " · ends early (the rest was not kept)" : "";
-    el("r-line").textContent = `Replay of ${doc.settings?.name || room} · race to ${doc.settings?.race_to ?? "?"}${cut}`;
-    this.go(0);
+    const cut = this.truncated ? ` · ${t("replay.truncated")}` : "";
+    el("r-line").textContent = `${t("replay.title", { name: this.settings?.name || this.room, race: this.settings?.race_to ?? "?" })}${cut}`;
+    if (this.index >= 0) this.go(this.index);
   }
 
   /** Seat names as of event `i` (the latest snapshot before it). @param {number} i */
@@ -159,11 +183,11 @@ export class ReplayViewer {
       };
     }
     if (!this.anim) this.table = this.tableAt(this.index);
-    const d = describeEvent(e, this.names);
-    el("r-pos").textContent = `Event ${this.index + 1} of ${this.events.length}: ${d.text}`;
-    const t = this.tableAt(this.index);
+    const d = describeEvent(e, this.names, this.tableAt(this.index - 1)?.lowest ?? null);
+    el("r-pos").textContent = t("replay.pos", { i: this.index + 1, n: this.events.length, text: d.text });
+    const tb = this.tableAt(this.index);
     for (const s of [0, 1]) {
-      el(`r-seat${s}`).textContent = `${this.names[s]}  ${t?.score?.[s] ?? 0}`;
+      el(`r-seat${s}`).textContent = `${this.names[s]}  ${num(tb?.score?.[s] ?? 0)}`;
     }
     for (const [k, li] of [...el("r-log").children].entries()) {
       li.toggleAttribute("aria-current", k === this.index);
@@ -178,7 +202,7 @@ export class ReplayViewer {
     let balls;
     const a = this.anim;
     if (a) {
-      const rate = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 1));
+      const rate = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
       const t = ((performance.now() - a.start) / 1000) * rate;
       const dt = Math.max(0, Math.min(0.1 * rate, t - a.last));
       a.last = t;

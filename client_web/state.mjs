@@ -1,6 +1,8 @@
 // The client's state, in one object, and the questions every part of the page asks of it
 // (whose turn, may I shoot, where is the cue ball). Changed only by `app.mjs`.
 
+import { t } from "./i18n/index.mjs";
+
 /** @typedef {import("./aim.mjs").Vec} Vec */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
 /** @typedef {import("./playback.mjs").ShotPlayback} ShotPlayback */
@@ -18,15 +20,17 @@ export const app = {
   /** @type {Msg | null} RoomView */ view: null,
   /** @type {Msg | null} TableView */ table: null,
   /** @type {Msg[]} */ queue: [],
-  /** @type {{ playbacks: ShotPlayback[], t: number, wall: number, hold: number, onDone: () => void, label: string } | null} */
+  /** @type {{ playbacks: ShotPlayback[], t: number, wall: number, hold: number, onDone: () => void, label: string, sounds: import("./sound.mjs").Impact[], heard: number, seats: number[] | null } | null} */
   anim: null,
   /** @type {BallFrame[]} */ shown: [],
-  aim: { angle: 0, power: 0.4, side: 0, height: 0, elevation: 0, pushOut: false, turnKey: "" },
+  aim: { angle: 0, power: 0.4, side: 0, height: 0, elevation: 0, pushOut: false, turnKey: "", wasBreak: false, everyday: 0.4 },
   /**
    * The pointer gesture under way. `fine`: Shift-aiming from this aim and pointer angle;
    * `from`: a grab of the cue stick this far behind the ball (null: grabbed the ball);
    * `pulled`: how far back the stick has been drawn since.
-   * @type {{ kind: "aim" | "power" | "place", id: number, fine?: { aim: number, pointer: number } | null, from?: number | null, pulled?: number } | null}
+   * `touch`: a finger; `start`: where and when it began (a quick swipe is undone);
+   * `offset`: from the ball-in-hand handle to the ball (world metres).
+   * @type {{ kind: "aim" | "power" | "place", id: number, fine?: { aim: number, pointer: number } | null, from?: number | null, pulled?: number, touch?: boolean, start?: { x: number, y: number, at: number, angle: number, scroll: number }, offset?: Vec } | null}
    */
   drag: null,
   /** @type {{ pos: Vec, ok: boolean, message: string } | null} */ placing: null,
@@ -35,8 +39,28 @@ export const app = {
   remoteAimAt: 0,
   /** @type {Msg | null} */ lastShot: null,
   shotPending: false,
-  /** @type {{ text: string, tone: string } | null} */ lastVerdict: null,
-  /** @type {Msg | null} */ warning: null,
+  /** @type {{ text: string, tone: string, rules: string[] } | null} */ lastVerdict: null,
+  /** @type {{ m: Msg, lowest: number | null, aside: boolean }[]} the events the log words, oldest first (worded again on a change of language) */
+  logSources: [],
+  /** @type {Msg[]} the chat, oldest first */
+  chatLines: [],
+  /** the log and chat sheet is open (narrow screens) */
+  panelOpen: false,
+  /** chat lines arrived while the sheet was closed */
+  unread: 0,
+  /** my lag shot is on its way or played (until the lag result) */
+  lagSent: false,
+  /** shots played in the current game (for offering a stalemate only once play has gone on) */
+  rackShots: { rack: 0, count: 0 },
+  /** @type {number | null} the ball the aim line hits first when it is not the ball to hit */
+  wrongBall: null,
+  /** the power (0…1) of the shooter's live aim, for the spectators' prompt */
+  remoteAimPower: 0,
+  /** @type {{ seat: number, pos: Vec }[]} where the lag balls stopped, shown until the break */
+  lagBalls: [],
+  /** the last pointer on the table was a finger */
+  touch: false,
+  /** @type {{ kind: string, seat: number, text: string, rule: string } | null} */ warning: null,
   lastAimSent: 0,
   aimDirty: false,
   /** the power before a drag on the cue ball, restored if the drag is called off */
@@ -50,7 +74,7 @@ export const app = {
 /** @returns {string[]} */
 export function names() {
   const seats = app.view?.seats ?? [null, null];
-  return [0, 1].map((i) => seats[i]?.name ?? `Seat ${i + 1}`);
+  return [0, 1].map((i) => seats[i]?.name ?? t("seat.seatN", { n: i + 1 }));
 }
 
 export function mySeat() {
@@ -92,4 +116,9 @@ export function cuePos() {
   if (app.placedPending) return app.placedPending;
   const p = app.table?.balls?.[0];
   return p ? [p[0], p[1]] : null;
+}
+
+/** Whether the page is used with a finger: a coarse pointer, or the last touch on the table. */
+export function touchFirst() {
+  return app.touch || (typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches);
 }

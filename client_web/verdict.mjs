@@ -1,30 +1,12 @@
-// Verdicts in plain words, each with the rule it comes from.
+// Verdicts in plain words, each with the rule it comes from, in the reader's language.
 //
-// The server is the referee and sends the reasons as `[rule_id, sentence]`; this module
-// only puts them into one line a player can read at a glance ("Foul: no rail after
-// contact (R9) — ball in hand for Bob") plus the details underneath. Pure functions.
+// The server is the referee and sends rule ids with English sentences; this module words
+// each one itself from the rule id and the shot's facts (which ball was hit first, which
+// went down or off), so every language reads alike. A line is the plain words first
+// (`headline`), with the rule ids apart (`rules`), shown in small print. Pure functions
+// of the event, the names and the language.
 
-/** Short plain names of the rules, used when the server gives a rule id without a sentence. */
-export const RULE_WORDS = Object.freeze({
-  R1: "the lowest ball must be hit first",
-  R2: "racking and the kitchen",
-  R4: "illegal break: hit the 1 first and pocket a ball or drive four balls to a rail",
-  R6: "push-out",
-  R7: "foul",
-  R8: "wrong ball first",
-  R9: "no rail after contact",
-  R10: "ball in hand",
-  R11: "ball off the table",
-  R13: "three consecutive fouls",
-  R14: "stalemate",
-  G1: "scratch: the cue ball went in or off the table",
-  G3: "the 9 is spotted",
-  G4: "the 9 pocketed on a foul is spotted",
-  G5: "the 9 pocketed on a legal shot wins",
-  O3: "the shot clock ran out",
-  O4: "conceded",
-  O5: "forfeit after a disconnect",
-});
+import { list, num, t } from "./i18n/index.mjs";
 
 /**
  * @typedef {object} Verdict the wire `VerdictView`, read leniently
@@ -43,142 +25,225 @@ export const RULE_WORDS = Object.freeze({
  * @property {boolean} [stalemate]
  */
 
+/** @typedef {{ text: string, rule: string }} Line */
+
 /**
  * @typedef {object} Described
- * @property {string} headline the one line that says what happened
+ * @property {string} headline the one line that says what happened, in plain words
+ * @property {string[]} rules the rule ids behind it, for the small print
  * @property {"foul" | "good" | "neutral" | "win"} tone
- * @property {string[]} details the rest, each ending with its rule id
+ * @property {Line[]} details the rest, each with its rule id
+ */
+
+/**
+ * @typedef {object} ShotFacts what the wording of a foul needs from the shot
+ * @property {number | null} [first] the first ball the cue ball touched
+ * @property {number[]} [rails] balls that reached a cushion
+ * @property {number[]} [pocketed]
+ * @property {number[]} [off_table]
  */
 
 /** @param {readonly string[]} names @param {number | null | undefined} seat */
 function who(names, seat) {
-  if (seat === null || seat === undefined) return "nobody";
-  return names[seat] || `Player ${seat + 1}`;
+  if (seat === null || seat === undefined) return t("v.nobody");
+  return names[seat] || t("v.playerN", { n: seat + 1 });
 }
 
-/** "the 3", "the 3 and the 5", "the 1, the 3 and the 5" @param {readonly number[]} balls */
+/** "3", "3 and 5", "1, 3 and 5": object balls by number, the cue ball by name. @param {readonly number[]} balls */
 export function ballList(balls) {
-  const parts = balls.map((b) => (b === 0 ? "the cue ball" : `the ${b}`));
-  if (parts.length <= 1) return parts.join("");
-  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  return list(balls.map((b) => (b === 0 ? t("v.cueBall") : num(b))));
+}
+
+/** The server's sentences for notes, and the key each is worded by here. */
+const NOTE_KEYS = /** @type {Record<string, string>} */ ({
+  "The 9 was pocketed on a legal shot: the game is won": "note.G5",
+  "The 9 left the table: it is spotted (G3)": "note.R11.nine",
+  "The 9 went down on a foul: it is spotted (G3) and does not win": "note.G4",
+  "The 9 went down on a push-out: it is spotted (G3)": "note.R6.nine",
+  "Legal push-out: the incoming player may shoot or pass the shot back": "note.R6.legal",
+  "Legal break: the next shot may be played as a push-out": "note.R5",
+  "The break passes to the opponent, cue ball in hand in the kitchen": "note.O3.break",
+  "The match was conceded": "note.O4.match",
+  "The game was conceded": "note.O4.game",
+  "The match was forfeited after a disconnect": "note.O5.match",
+  "The game was forfeited after a disconnect": "note.O5.game",
+  "Third consecutive foul: the game is lost": "note.R13.third",
+  "Second consecutive foul: a third in a row loses the game": "note.R13.second",
+  "A ball was pocketed: the stalemate warning is lifted": "note.R14.lifted",
+  "Stalemate: the game is re-racked and broken again by the same player": "note.R14.stalemate",
+  "A stalemate warning was proposed; the opponent may accept it": "note.R14.proposed",
+  "The lag is decided; its winner chose who breaks the first game": "note.O6.decided",
+  "The lag goes to the opponent of the player who gave up": "note.O6.gaveUp",
+  "The winner of the game breaks the next rack": "note.R3.winner",
+  "The loser of the game breaks the next rack": "note.R3.loser",
+  "The players break in turn": "note.R3.alternate",
+  "The player behind in the match breaks the next rack": "note.R3.behind",
+  "The score is level: the previous breaker's opponent breaks the next rack": "note.R3.level",
+});
+
+/**
+ * A note in the reader's language: a sentence the server is known to send is worded
+ * here; the R14 warning by its opening; anything else by its rule's plain name.
+ * @param {string} rule @param {string} sentence
+ */
+function noteText(rule, sentence) {
+  const key = NOTE_KEYS[sentence] ?? (rule === "R14" && sentence.startsWith("Stalemate warning") ? "note.R14.warning" : null);
+  if (key) return t(key);
+  return capitalise(t(`rule.${rule}`) === `rule.${rule}` ? sentence : t(`rule.${rule}`));
 }
 
 /**
- * Pairs of [rule, sentence] from the verdict's reasons, falling back on the rule ids.
- * @param {Verdict} v @returns {[string, string][]}
+ * One foul in words, from its rule id and the shot's facts.
+ * @param {string} rule @param {string} sentence the server's (English) sentence, read only for the balls it names
+ * @param {ShotFacts | null} facts @param {number | null | undefined} lowest the lowest ball before the shot
  */
-export function foulReasons(v) {
+function foulText(rule, sentence, facts, lowest) {
+  switch (rule) {
+    case "R8": {
+      const first = facts?.first ?? numberIn(sentence, /contacted the (\d)/);
+      if (first === null || first === undefined) return t("foul.R8.none");
+      const low = lowest ?? numberIn(sentence, /\(the (\d)\)/);
+      return low === null ? t("rule.R8") : t("foul.R8.wrong", { first: num(first), lowest: num(low) });
+    }
+    case "R4": {
+      const rails = facts?.rails ? new Set(facts.rails.filter((b) => b !== 0)).size : numberIn(sentence, /only (\d)/) ?? 0;
+      return rails === 0 ? t("foul.R4.zero") : t("foul.R4", { n: rails });
+    }
+    case "R9":
+      return t("foul.R9");
+    case "R11": {
+      const off = (facts?.off_table ?? []).filter((b) => b !== 0);
+      return off.length ? t("foul.R11", { n: off.length, balls: ballList(off) }) : t("rule.R11");
+    }
+    case "G1":
+      if (facts?.pocketed?.includes(0) || /pocketed/.test(sentence)) return t("foul.G1.pocket");
+      return t("foul.G1.off");
+    case "O3":
+      return t("foul.O3");
+    default: {
+      const words = t(`rule.${rule}`);
+      return words === `rule.${rule}` ? t("foul.other") : words;
+    }
+  }
+}
+
+/** @param {string} s @param {RegExp} re @returns {number | null} */
+function numberIn(s, re) {
+  const m = re.exec(s);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The fouls of a verdict as [rule, words] pairs: the server's reasons in order, or the
+ * rule ids alone when it gave none.
+ * @param {Verdict} v @param {ShotFacts | null} [facts] @param {number | null} [lowest]
+ * @returns {[string, string][]}
+ */
+export function foulReasons(v, facts = null, lowest = null) {
   /** @type {[string, string][]} */
   const out = [];
   for (const r of v.reasons ?? []) {
-    if (Array.isArray(r) && r.length >= 2) out.push([String(r[0]), String(r[1])]);
-    else if (typeof r === "string") out.push(["", r]);
+    if (Array.isArray(r) && r.length >= 2) out.push([String(r[0]), foulText(String(r[0]), String(r[1]), facts, lowest)]);
   }
-  if (out.length === 0) {
-    for (const id of v.fouls ?? []) out.push([id, /** @type {Record<string, string>} */ (RULE_WORDS)[id] ?? "foul"]);
-  }
+  if (out.length === 0) for (const id of v.fouls ?? []) out.push([id, foulText(id, "", facts, lowest)]);
   return out;
 }
 
-/** @param {[string, string]} pair */
-function withRule([rule, sentence]) {
-  return rule ? `${sentence} (${rule})` : sentence;
-}
-
-/** @param {Verdict} v @returns {string[]} */
+/** @param {Verdict} v @returns {Line[]} */
 function noteLines(v) {
-  /** @type {string[]} */
+  /** @type {Line[]} */
   const out = [];
   for (const n of v.notes ?? []) {
-    if (Array.isArray(n) && n.length >= 2) out.push(withRule([String(n[0]), String(n[1])]));
-    else if (typeof n === "string") out.push(n);
+    if (Array.isArray(n) && n.length >= 2) out.push({ text: noteText(String(n[0]), String(n[1])), rule: String(n[0]) });
   }
-  if (out.length === 0 && (v.spotted ?? []).includes(9)) out.push("The 9 is spotted on the foot spot (G3)");
+  if (out.length === 0 && (v.spotted ?? []).includes(9)) out.push({ text: t("note.spotted"), rule: "G3" });
   return out;
 }
 
 /** @param {string} s */
 function capitalise(s) {
-  return s.length ? s[0].toUpperCase() + s.slice(1) : s;
+  return s.length ? s[0].toLocaleUpperCase() + s.slice(1) : s;
 }
 
 /**
+ * The foul in one line: the first reason (the rules list them most telling first), then
+ * who plays on; any further reasons go under it, each with its rule.
  * @param {Verdict} v @param {readonly string[]} names
- * @param {{ turn?: number | null, ball_in_hand?: string | null, choice_pending?: boolean } | null} next
- *   the table after the action
+ * @param {{ turn?: number | null, ball_in_hand?: string | null } | null} next the table after the action
+ * @param {ShotFacts | null} facts @param {number | null} lowest
+ * @returns {{ text: string, rules: string[], more: Line[] }}
  */
-function foulHeadline(v, names, next) {
-  const reasons = foulReasons(v).map(withRule).join("; ");
-  let tail = "";
+function foulHeadline(v, names, next, facts, lowest) {
+  const pairs = foulReasons(v, facts, lowest);
+  const [rule, reasons] = pairs[0] ?? ["", t("foul.other")];
+  const rules = rule ? [rule] : [];
+  const more = pairs.slice(1).map(([r, words]) => ({ text: capitalise(words), rule: r }));
   if (next && next.turn !== null && next.turn !== undefined && !v.game_over) {
-    tail = next.ball_in_hand ? ` — ball in hand for ${who(names, next.turn)}` : ` — ${who(names, next.turn)} to shoot`;
+    const key = next.ball_in_hand ? "v.foulBih" : "v.foulNext";
+    return { text: t(key, { reasons, name: who(names, next.turn) }), rules, more };
   }
-  return `Foul: ${reasons}${tail}`;
+  return { text: t("v.foul", { reasons }), rules, more };
 }
 
-/** @param {Verdict} v @param {readonly string[]} names */
+/** @param {Verdict} v @param {readonly string[]} names @returns {{ text: string, rules: string[] }} */
 function gameOverHeadline(v, names) {
   const end = v.game_end;
-  if (v.stalemate || end === "stalemate") return "Stalemate (R14): the rack is replayed, the same player breaks";
+  if (v.stalemate || end === "stalemate") return { text: t("v.stalemate"), rules: ["R14"] };
   const winner = who(names, v.game_winner);
-  const how =
-    end === "three_fouls"
-      ? "three consecutive fouls by the opponent (R13)"
-      : end === "concede"
-        ? "the opponent conceded (O4)"
-        : end === "forfeit"
-          ? "the opponent forfeited (O5)"
-          : "the 9 pocketed on a legal shot (G5)";
-  const prefix = v.match_over ? `${winner} wins the match` : `${winner} wins the rack`;
-  return `${prefix}: ${how}`;
+  const rule = end === "three_fouls" ? "R13" : end === "concede" ? "O4" : end === "forfeit" ? "O5" : "G5";
+  const how = t(`v.how.${end === "three_fouls" || end === "concede" || end === "forfeit" ? end : "nine"}`);
+  return { text: t(v.match_over ? "v.winsMatch" : "v.winsRack", { name: winner, how }), rules: [rule] };
 }
 
 /**
  * Describes a `shot_result`.
  * @param {{ shooter: number, shot: { push_out?: boolean }, miscue?: boolean,
- *   report: { pocketed: number[], first: number | null },
+ *   report: { pocketed: number[], first: number | null, rails?: number[], off_table?: number[] },
  *   verdict: Verdict, table: { turn: number | null, ball_in_hand: string | null, choice_pending: boolean } }} result
  * @param {readonly string[]} names seat → display name
+ * @param {number | null} [lowest] the lowest ball on the table before the shot (for "hit the 5, not the 2")
  * @returns {Described}
  */
-export function describeShot(result, names) {
+export function describeShot(result, names, lowest = null) {
   const v = result.verdict;
   const shooter = who(names, result.shooter);
+  /** @type {Line[]} */
   const details = [];
-  if (result.miscue) details.push("Miscue: the tip slipped off the cue ball (tip offset past 0.5, O2)");
+  if (result.miscue) details.push({ text: t("v.miscue"), rule: "O2" });
   const pocketed = (result.report.pocketed ?? []).filter((b) => b !== 0);
+  const facts = result.report;
   if (v.foul) {
-    const foulsDetails = noteLines(v);
-    const headline = v.game_over ? gameOverHeadline(v, names) : foulHeadline(v, names, result.table);
-    if (v.game_over) details.unshift(foulHeadline(v, names, null));
-    return { headline, tone: v.game_over ? "win" : "foul", details: [...details, ...foulsDetails] };
+    const foul = foulHeadline(v, names, v.game_over ? null : result.table, facts, lowest);
+    if (v.game_over) {
+      const over = gameOverHeadline(v, names);
+      return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...foul.more, ...details, ...noteLines(v)] };
+    }
+    return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details, ...noteLines(v)] };
   }
   if (v.game_over) {
-    return { headline: gameOverHeadline(v, names), tone: "win", details: [...details, ...noteLines(v)] };
+    const over = gameOverHeadline(v, names);
+    return { headline: over.text, rules: over.rules, tone: "win", details: [...details, ...noteLines(v)] };
   }
   const next = result.table;
   if (result.shot.push_out) {
-    const down = pocketed.length ? `; ${ballList(pocketed)} stay${pocketed.length === 1 ? "s" : ""} down (R6)` : "";
+    const params = { name: shooter, next: who(names, next.turn), n: pocketed.length, balls: ballList(pocketed) };
     return {
-      headline: `${shooter} pushes out (R6)${down} — ${who(names, next.turn)} chooses: shoot or pass`,
+      headline: t(pocketed.length ? "v.pushOutDown" : "v.pushOut", params),
+      rules: ["R6"],
       tone: "neutral",
       details: [...details, ...noteLines(v)],
     };
   }
   if (pocketed.length > 0 && next.turn === result.shooter) {
     return {
-      headline: `${shooter} pockets ${ballList(pocketed)} — ${shooter} shoots again`,
+      headline: t("v.pockets", { name: shooter, n: pocketed.length, balls: ballList(pocketed) }),
+      rules: [],
       tone: "good",
       details: [...details, ...noteLines(v)],
     };
   }
-  const nextName = who(names, next.turn);
-  const what = result.report.first === null ? "no ball hit" : "no ball pocketed";
-  return {
-    headline: `${capitalise(what)} — ${nextName} to shoot`,
-    tone: "neutral",
-    details: [...details, ...noteLines(v)],
-  };
+  const key = result.report.first === null ? "v.noHit" : "v.noPocket";
+  return { headline: t(key, { name: who(names, next.turn) }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)] };
 }
 
 /**
@@ -194,71 +259,100 @@ export function describeRuling(ruling, names) {
   const details = v ? noteLines(v) : [];
   const next = ruling.table;
   const other = ruling.by === null ? null : 1 - ruling.by;
+  /** @param {string} headline @param {string[]} rules @param {Described["tone"]} tone @returns {Described} */
+  const d = (headline, rules, tone) => ({ headline, rules, tone, details });
   switch (ruling.action) {
     case "choose_shoot":
-      return { headline: `${by} chooses to shoot from the position left (R6)`, tone: "neutral", details };
+      return d(t("r.chooseShoot", { name: by }), ["R6"], "neutral");
     case "choose_pass":
-      return { headline: `${by} passes the shot back — ${who(names, next.turn)} to shoot (R6)`, tone: "neutral", details };
+      return d(t("r.choosePass", { name: by, next: who(names, next.turn) }), ["R6"], "neutral");
     case "concede_game":
     case "concede_match": {
-      const what = ruling.action === "concede_match" ? "match" : "game";
-      const head = v && v.game_over ? ` — ${gameOverHeadline(v, names)}` : "";
-      return { headline: `${by} concedes the ${what} (O4)${head}`, tone: "win", details };
+      const head = t(ruling.action === "concede_match" ? "r.concedeMatch" : "r.concedeGame", { name: by });
+      if (v && v.game_over) {
+        const over = gameOverHeadline(v, names);
+        return d(t("r.concedeThen", { head, rest: over.text }), ["O4"], "win");
+      }
+      return d(head, ["O4"], "win");
     }
     case "stalemate_propose":
-      return {
-        headline: `${by} proposes a stalemate (R14) — ${who(names, other)} may accept`,
-        tone: "neutral",
-        details,
-      };
+      return d(t("r.stalePropose", { name: by, other: who(names, other) }), ["R14"], "neutral");
     case "stalemate_accept":
-      return {
-        headline: `${by} accepts: stalemate warning in force (R14) — three more innings each without a ball pocketed and the rack is replayed`,
-        tone: "neutral",
-        details,
-      };
-    case "clock_expired":
-      return {
-        headline: v && v.foul ? foulHeadline(v, names, next) : `Shot clock ran out for ${by} (O3)`,
-        tone: "foul",
-        details,
-      };
-    case "forfeit":
-      return {
-        headline: `${by} stayed away too long and forfeits (O5)${v && v.game_over ? ` — ${gameOverHeadline(v, names)}` : ""}`,
-        tone: "win",
-        details,
-      };
+      return d(t("r.staleAccept", { name: by }), ["R14"], "neutral");
+    case "clock_expired": {
+      if (v && v.foul) {
+        const foul = foulHeadline(v, names, next, null, null);
+        return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details] };
+      }
+      return d(t("r.clock", { name: by }), ["O3"], "foul");
+    }
+    case "forfeit": {
+      const head = t("r.forfeit", { name: by });
+      if (v && v.game_over) return d(t("r.concedeThen", { head, rest: gameOverHeadline(v, names).text }), ["O5"], "win");
+      return d(head, ["O5"], "win");
+    }
     case "extension":
-      return { headline: `${by} takes a shot-clock extension (O3)`, tone: "neutral", details };
+      return d(t("r.extension", { name: by }), ["O3"], "neutral");
     case "lag_choice":
-      return {
-        headline:
-          next.breaker === ruling.by
-            ? `${by} chooses to break the first game (R3)`
-            : `${by} lets ${who(names, next.breaker ?? null)} break the first game (R3)`,
-        tone: "neutral",
-        details,
-      };
+      return next.breaker === ruling.by
+        ? d(t("r.lagBreak", { name: by }), ["R3"], "neutral")
+        : d(t("r.lagGive", { name: by, other: who(names, next.breaker ?? null) }), ["R3"], "neutral");
     default:
-      return { headline: `${by}: ${ruling.action}`, tone: "neutral", details };
+      return d(t("r.other", { name: by, action: ruling.action }), [], "neutral");
   }
 }
 
 /**
- * The lag result in words.
+ * The lag result in words: who won (or "lag again"), then where each ball stopped.
  * @param {{ method: string, winner: number | null, lags: { seat: number, distance: number | null, fault: string }[] }} lag
  * @param {readonly string[]} names
+ * @returns {Described}
  */
 export function describeLag(lag, names) {
   if (lag.method === "draw") {
-    return lag.winner === null ? "Draw for the break: no result" : `${who(names, lag.winner)} wins the draw and chooses who breaks (R3, O6)`;
+    const head = lag.winner === null ? t("lag.drawNone") : t("lag.draw", { name: who(names, lag.winner) });
+    return { headline: head, rules: ["R3", "O6"], tone: "neutral", details: [] };
   }
-  const parts = lag.lags.map((l) =>
-    l.distance === null
-      ? `${who(names, l.seat)}: ${l.fault || "does not count"}`
-      : `${who(names, l.seat)}: ${(l.distance * 100).toFixed(1)} cm from the head rail`,
-  );
-  const head = lag.winner === null ? "Lag again — no winner (O6)" : `${who(names, lag.winner)} wins the lag and chooses who breaks (R3, O6)`;
-  return `${head}. ${parts.join(", ")}`;
+  /** @type {Line[]} */
+  const details = lag.lags.map((l) => {
+    const name = who(names, l.seat);
+    if (l.distance !== null) return { text: t("lag.dist", { name, cm: t("unit.cm", { v: num(l.distance * 100, 1) }) }), rule: "" };
+    const key = /pocketed|left the table/.test(l.fault) ? "lag.fault.off" : /foot rail/.test(l.fault) ? "lag.fault.rail" : "lag.fault.other";
+    return { text: t(key, { name }), rule: "" };
+  });
+  const head = lag.winner === null ? t("lag.again") : t("lag.wins", { name: who(names, lag.winner) });
+  const counted = lag.lags.filter((l) => l.distance !== null);
+  if (lag.winner !== null && counted.length === 2) {
+    // From the centimetres as shown, so the difference adds up on screen.
+    const cm = counted.map((l) => Math.round(/** @type {number} */ (l.distance) * 1000) / 10);
+    const gap = Math.abs(cm[0] - cm[1]);
+    details.push({ text: t("lag.closer", { winner: who(names, lag.winner), d: t("unit.cm", { v: num(gap, 1) }) }), rule: "" });
+  }
+  return { headline: head, rules: ["R3", "O6"], tone: "neutral", details };
+}
+
+/**
+ * A room `warning` in words, from its kind and seat.
+ * @param {{ kind: string, seat: number | null }} w @param {readonly string[]} names @param {number | null} [turn]
+ */
+export function describeWarning(w, names, turn = null) {
+  const name = who(names, w.seat ?? turn);
+  if (w.kind === "three_fouls") return { text: t("warn.three_fouls", { name }), rule: "R13" };
+  if (w.kind === "stalemate") return { text: t("warn.stalemate"), rule: "R14" };
+  return { text: t("warn.clock", { name }), rule: "O3" };
+}
+
+/**
+ * Why a game or a match ended, from the server's reason code ("nine", "race", …).
+ * @param {string} reason @param {number} [raceTo]
+ */
+export function describeEnd(reason, raceTo = 0) {
+  if (reason === "race") return t("end.race", { n: raceTo });
+  if (["nine", "three_fouls", "concede", "forfeit", "stalemate"].includes(reason)) return t(`end.${reason}`);
+  return t("end.other");
+}
+
+/** A line as plain text, its rule ids in brackets (for the replay list and screen readers). @param {string} text @param {string[]} rules */
+export function withRules(text, rules) {
+  return rules.length ? `${text} (${rules.join(", ")})` : text;
 }

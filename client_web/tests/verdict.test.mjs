@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ballList, describeLag, describeRuling, describeShot, foulReasons } from "../verdict.mjs";
+import { ballList, describeEnd, describeLag, describeRuling, describeShot, foulReasons } from "../verdict.mjs";
 
 const names = ["Ana", "Bob"];
 const baseVerdict = {
@@ -30,64 +30,87 @@ const shot = (over) => ({
   ...over,
 });
 
-test("R9 foul names the rule and who has ball in hand", () => {
+test("R9 foul in plain words, the rule apart, and who has ball in hand", () => {
   const d = describeShot(
     shot({
-      verdict: { ...baseVerdict, foul: true, fouls: ["R9"], reasons: [["R9", "no rail after contact"]] },
+      verdict: { ...baseVerdict, foul: true, fouls: ["R9"], reasons: [["R9", "No object ball was pocketed and no ball reached a rail after the first contact"]] },
       table: table(1, "table"),
     }),
     names,
   );
-  assert.equal(d.headline, "Foul: no rail after contact (R9) — ball in hand for Bob");
+  assert.equal(d.headline, "Foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for Bob");
+  assert.deepEqual(d.rules, ["R9"]);
   assert.equal(d.tone, "foul");
 });
 
-test("R8 and G1 fouls together are one line; rule ids alone still read as words", () => {
+test("R8 names the ball hit and the ball to hit; R8 and G1 together are one line", () => {
   const d = describeShot(
-    shot({ verdict: { ...baseVerdict, foul: true, fouls: ["R8", "G1"], reasons: [] }, table: table(1, "table") }),
+    shot({
+      report: { first: 5, pocketed: [0], rails: [], off_table: [] },
+      verdict: {
+        ...baseVerdict,
+        foul: true,
+        fouls: ["R8", "G1"],
+        reasons: [["R8", "The cue ball first contacted the 5, not the lowest ball (the 2)"], ["G1", "The cue ball was pocketed"]],
+      },
+      table: table(1, "table"),
+    }),
     names,
+    2,
   );
-  assert.equal(d.headline, "Foul: wrong ball first (R8); scratch: the cue ball went in or off the table (G1) — ball in hand for Bob");
-  assert.deepEqual(foulReasons({ foul: true, reasons: [["R8", "hit the 5 first"]] }), [["R8", "hit the 5 first"]]);
+  // The first reason in the line, the others under it.
+  assert.equal(d.headline, "Foul: the cue ball hit the 5 first, not the 2 — ball in hand for Bob");
+  assert.deepEqual(d.rules, ["R8"]);
+  assert.deepEqual(d.details[0], { text: "The cue ball went in a pocket", rule: "G1" });
+  // Without the sentences, the rule ids and the report still give the words.
+  const bare = describeShot(shot({ report: { first: null, pocketed: [], rails: [] }, verdict: { ...baseVerdict, foul: true, fouls: ["R8"] }, table: table(1, "table") }), names);
+  assert.equal(bare.headline, "Foul: the cue ball hit no ball — ball in hand for Bob");
+  assert.deepEqual(foulReasons({ foul: true, reasons: [["R4", "The break pocketed no ball and drove only 2 numbered balls to a rail (four are needed)"]] }), [
+    ["R4", "illegal break: no ball went in and only 2 reached a cushion (four are needed)"],
+  ]);
 });
 
 test("legal pot keeps the shooter at the table (R1)", () => {
   const d = describeShot(shot({ report: { first: 1, pocketed: [3, 5], rails: [] }, table: table(0) }), names);
-  assert.equal(d.headline, "Ana pockets the 3 and the 5 — Ana shoots again");
+  assert.equal(d.headline, "Ana pockets the 3 and 5 — and shoots again");
   assert.equal(d.tone, "good");
 });
 
 test("miss passes the turn; no contact is said plainly", () => {
   assert.equal(describeShot(shot({}), names).headline, "No ball pocketed — Bob to shoot");
+  assert.equal(describeShot(shot({ report: { first: null, pocketed: [], rails: [] } }), names).headline, "No ball hit — Bob to shoot");
 });
 
 test("R6 push-out offers the incoming player the choice", () => {
   const d = describeShot(shot({ shot: { push_out: true }, table: table(1, null, true) }), names);
-  assert.equal(d.headline, "Ana pushes out (R6) — Bob chooses: shoot or pass");
+  assert.equal(d.headline, "Ana pushes out — Bob chooses: shoot, or pass it back");
+  assert.deepEqual(d.rules, ["R6"]);
 });
 
-test("G5 the 9 on a legal shot wins the rack; notes carry their rule ids", () => {
+test("G5 the 9 on a legal shot wins the game; notes are worded by the client", () => {
   const d = describeShot(
     shot({
       report: { first: 1, pocketed: [9], rails: [] },
-      verdict: { ...baseVerdict, game_over: true, game_winner: 0, game_end: "nine", notes: [["G5", "Ana wins the rack"]] },
+      verdict: { ...baseVerdict, game_over: true, game_winner: 0, game_end: "nine", notes: [["G5", "The 9 was pocketed on a legal shot: the game is won"]] },
       table: table(0, "kitchen"),
     }),
     names,
   );
-  assert.equal(d.headline, "Ana wins the rack: the 9 pocketed on a legal shot (G5)");
-  assert.deepEqual(d.details, ["Ana wins the rack (G5)"]);
+  assert.equal(d.headline, "Ana wins the game: the 9 pocketed on a legal shot");
+  assert.deepEqual(d.rules, ["G5"]);
+  assert.deepEqual(d.details, [{ text: "The 9 went down on a legal shot: the game is won", rule: "G5" }]);
   assert.equal(d.tone, "win");
 });
 
 test("R13 third foul loses the game and the foul is still explained", () => {
   const d = describeShot(
     shot({
+      report: { first: null, pocketed: [], rails: [] },
       verdict: {
         ...baseVerdict,
         foul: true,
         fouls: ["R8"],
-        reasons: [["R8", "wrong ball first"]],
+        reasons: [["R8", "The cue ball did not contact any object ball"]],
         game_over: true,
         game_winner: 1,
         game_end: "three_fouls",
@@ -95,56 +118,62 @@ test("R13 third foul loses the game and the foul is still explained", () => {
     }),
     names,
   );
-  assert.equal(d.headline, "Bob wins the rack: three consecutive fouls by the opponent (R13)");
-  assert.equal(d.details[0], "Foul: wrong ball first (R8)");
+  assert.equal(d.headline, "Bob wins the game: three fouls in a row by the opponent");
+  assert.deepEqual(d.rules, ["R13"]);
+  assert.deepEqual(d.details[0], { text: "Foul: the cue ball hit no ball", rule: "R8" });
 });
 
 test("G3 spotted 9 is mentioned when the server gives no note", () => {
   const d = describeShot(shot({ verdict: { ...baseVerdict, foul: true, fouls: ["G1"], spotted: [9] }, table: table(1, "table") }), names);
-  assert.ok(d.details.some((l) => l.includes("(G3)")));
+  assert.ok(d.details.some((l) => l.rule === "G3"));
 });
 
 test("rulings: R6 choice, R14 stalemate, O3 clock foul, O4 concession", () => {
-  assert.equal(
-    describeRuling({ by: 1, action: "choose_pass", verdict: null, table: table(0) }, names).headline,
-    "Bob passes the shot back — Ana to shoot (R6)",
-  );
+  const pass = describeRuling({ by: 1, action: "choose_pass", verdict: null, table: table(0) }, names);
+  assert.equal(pass.headline, "Bob passes the shot back — Ana to shoot");
+  assert.deepEqual(pass.rules, ["R6"]);
   assert.equal(
     describeRuling({ by: 0, action: "stalemate_propose", verdict: null, table: table(0) }, names).headline,
-    "Ana proposes a stalemate (R14) — Bob may accept",
+    "Ana proposes a stalemate — Bob may accept",
   );
-  assert.equal(
-    describeRuling(
-      { by: 0, action: "clock_expired", verdict: { ...baseVerdict, foul: true, fouls: ["O3"], reasons: [["O3", "the shot clock ran out"]] }, table: table(1, "table") },
-      names,
-    ).headline,
-    "Foul: the shot clock ran out (O3) — ball in hand for Bob",
+  const clock = describeRuling(
+    { by: 0, action: "clock_expired", verdict: { ...baseVerdict, foul: true, fouls: ["O3"], reasons: [["O3", "The shot clock ran out"]] }, table: table(1, "table") },
+    names,
   );
-  assert.match(describeRuling({ by: 0, action: "concede_game", verdict: null, table: table(1) }, names).headline, /Ana concedes the game \(O4\)/);
-  assert.match(
-    describeRuling({ by: 1, action: "stalemate_accept", verdict: null, table: table(0) }, names).headline,
-    /^Bob accepts: stalemate warning in force \(R14\)/,
-  );
+  assert.equal(clock.headline, "Foul: the shot clock ran out — ball in hand for Bob");
+  assert.deepEqual(clock.rules, ["O3"]);
+  assert.match(describeRuling({ by: 0, action: "concede_game", verdict: null, table: table(1) }, names).headline, /^Ana concedes the game/);
+  assert.match(describeRuling({ by: 1, action: "stalemate_accept", verdict: null, table: table(0) }, names).headline, /^Bob accepts: stalemate warning/);
 });
 
 test("ball lists and the lag", () => {
-  assert.equal(ballList([4]), "the 4");
-  assert.equal(ballList([1, 2, 3]), "the 1, the 2 and the 3");
-  assert.equal(
-    describeLag({ method: "lag", winner: 1, lags: [{ seat: 0, distance: null, fault: "no foot rail" }, { seat: 1, distance: 0.12, fault: "" }] }, names),
-    "Bob wins the lag and chooses who breaks (R3, O6). Ana: no foot rail, Bob: 12.0 cm from the head rail",
+  assert.equal(ballList([4]), "4");
+  assert.equal(ballList([1, 2, 3]), "1, 2, and 3");
+  const lag = describeLag(
+    { method: "lag", winner: 1, lags: [{ seat: 0, distance: null, fault: "the ball did not reach the foot rail" }, { seat: 1, distance: 0.12, fault: "" }] },
+    names,
   );
+  assert.equal(lag.headline, "Bob wins the lag and chooses who breaks");
+  assert.deepEqual(lag.rules, ["R3", "O6"]);
+  assert.deepEqual(
+    lag.details.map((l) => l.text),
+    ["Ana: the ball did not reach the far cushion", "Bob: 12.0 cm from the cushion"],
+  );
+  const close = describeLag({ method: "lag", winner: 0, lags: [{ seat: 0, distance: 0.054, fault: "" }, { seat: 1, distance: 0.103, fault: "" }] }, names);
+  assert.equal(close.details[2].text, "Ana's ball stopped 4.9 cm closer to the cushion.");
+  assert.equal(describeLag({ method: "lag", winner: null, lags: [] }, names).headline, "Lag again — no winner");
 });
 
 test("R3 the lag winner chooses who breaks the first game", () => {
-  assert.equal(describeLag({ method: "draw", winner: 0, lags: [] }, names), "Ana wins the draw and chooses who breaks (R3, O6)");
+  assert.equal(describeLag({ method: "draw", winner: 0, lags: [] }, names).headline, "Ana wins the draw and chooses who breaks");
   const first = (/** @type {number} */ breaker) => ({ turn: breaker, ball_in_hand: "kitchen", choice_pending: false, breaker });
-  assert.equal(
-    describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first(0) }, names).headline,
-    "Ana chooses to break the first game (R3)",
-  );
-  assert.equal(
-    describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first(1) }, names).headline,
-    "Ana lets Bob break the first game (R3)",
-  );
+  assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first(0) }, names).headline, "Ana chooses to break the first game");
+  assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first(1) }, names).headline, "Ana lets Bob break the first game");
+});
+
+test("the end of a game and of a match are worded from the server's codes", () => {
+  assert.equal(describeEnd("nine"), "The 9 went down on a legal shot.");
+  assert.equal(describeEnd("race", 3), "First to 3 games.");
+  assert.equal(describeEnd("race", 1), "First to 1 game.");
+  assert.equal(describeEnd("something new"), "The game is over.");
 });

@@ -36,6 +36,8 @@ def server() -> Iterator[Server]:
     command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
     # An in-memory store: not the lone node's default database file in the repo.
     command += ["--seed", str(SEED), "--store", "memory://"]
+    # Every page comes from 127.0.0.1: no cap on the rooms one address may open.
+    command += ["--rooms-per-address", "0"]
     proc = subprocess.Popen(
         command,
         cwd=ROOT,
@@ -83,16 +85,34 @@ def browser() -> Iterator[Any]:
 def open_client(browser: Any, server: Server) -> Iterator[Callable[..., Client]]:
     clients: list[Client] = []
 
-    def _open(name: str, width: int = 1280, height: int = 800, dpr: float = 1) -> Client:
+    def _open(
+        name: str,
+        width: int = 1280,
+        height: int = 800,
+        dpr: float = 1,
+        touch: bool = False,
+        lang: str | None = "en",
+        hash: str = "",
+        rate: float | None = RATE,
+    ) -> Client:
+        """A person at a fresh browser: `touch` is a phone (touch events, a mobile viewport),
+        `lang` the page's `?lang=` (None: the browser's own languages), `hash` the route."""
         context = browser.new_context(
-            viewport={"width": width, "height": height}, device_scale_factor=dpr
+            viewport={"width": width, "height": height},
+            device_scale_factor=dpr,
+            has_touch=touch,
+            is_mobile=touch,
         )
         context.add_init_script(f"localStorage.setItem('ninepool.name', {name!r});")
         page = context.new_page()
         client = Client(name=name, page=page, context=context)
         page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))
         page.on("pageerror", lambda e: client.console.append(f"pageerror: {e}"))
-        page.goto(f"{server.url}/?rate={RATE}")
+        page.on("dialog", lambda d: (client.console.append(f"error: native {d.type} dialog"), d.dismiss()))
+        query = "&".join(
+            q for q in (f"rate={rate}" if rate else "", f"lang={lang}" if lang else "") if q
+        )
+        page.goto(f"{server.url}/{'?' + query if query else ''}{hash}")
         page.wait_for_selector("#conn.conn-online")
         clients.append(client)
         return client

@@ -1,0 +1,161 @@
+// The client's words in English, Croatian and Russian: one catalogue module per language
+// (`en.mjs`, `hr.mjs`, `ru.mjs`), the language chosen from `?lang=`, then the one the
+// player picked (kept in localStorage), then `navigator.languages`. Plurals go through
+// Intl.PluralRules (Croatian and Russian have three forms), numbers through
+// Intl.NumberFormat, lists through Intl.ListFormat.
+//
+// A catalogue value is a string with `{name}` placeholders, or for plurals an object of
+// Intl plural categories (`one`, `few`, `many`, `other`) chosen by the `n` parameter.
+// Markup in the page says which key it shows: `data-i18n="key"` for the text,
+// `data-i18n-attr="placeholder:key;aria-label:key"` for attributes.
+
+import en from "./en.mjs";
+import hr from "./hr.mjs";
+import ru from "./ru.mjs";
+
+/** @typedef {string | Record<string, string>} Entry */
+/** @typedef {Record<string, Entry>} Catalogue */
+
+/** @type {Record<string, Catalogue>} */
+export const CATALOGUES = { en, hr, ru };
+/** The languages offered, each named in itself. */
+export const LANGUAGES = /** @type {const} */ ([
+  ["en", "English"],
+  ["hr", "Hrvatski"],
+  ["ru", "Русский"],
+]);
+const STORE_KEY = "ninepool.lang";
+
+let current = "en";
+/** @type {Set<() => void>} */
+const listeners = new Set();
+
+/** The language in use ("en", "hr" or "ru"). */
+export function lang() {
+  return current;
+}
+
+/**
+ * Which language to use: an explicit `?lang=` first, then the stored choice, then the
+ * first of the browser's languages we speak (Serbian, Bosnian and Montenegrin readers get
+ * Croatian; Ukrainian and Belarusian readers Russian), English otherwise.
+ * @param {string | null | undefined} query @param {string | null | undefined} stored
+ * @param {readonly string[]} browser
+ */
+export function pickLanguage(query, stored, browser) {
+  for (const c of [query, stored]) if (c && c in CATALOGUES) return c;
+  const near = /** @type {Record<string, string>} */ ({ sr: "hr", bs: "hr", sh: "hr", cnr: "hr", uk: "ru", be: "ru" });
+  for (const tag of browser) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base in CATALOGUES) return base;
+    if (base in near) return near[base];
+  }
+  return "en";
+}
+
+/** Chooses the language at start-up (browser only). */
+export function initLanguage() {
+  let stored = null;
+  try {
+    stored = localStorage.getItem(STORE_KEY);
+  } catch {
+    /* no storage */
+  }
+  const query = new URLSearchParams(location.search).get("lang");
+  setLanguage(pickLanguage(query, stored, navigator.languages ?? [navigator.language]), false);
+}
+
+/**
+ * Switches the language, re-words the page and tells whoever listens.
+ * @param {string} code @param {boolean} [remember] keep the choice for the next visit
+ */
+export function setLanguage(code, remember = true) {
+  current = code in CATALOGUES ? code : "en";
+  if (remember) {
+    try {
+      localStorage.setItem(STORE_KEY, current);
+    } catch {
+      /* no storage */
+    }
+  }
+  if (typeof document !== "undefined") {
+    document.documentElement.lang = current;
+    translateDom(document);
+  }
+  for (const f of listeners) f();
+}
+
+/** @param {() => void} f called after every change of language */
+export function onLanguage(f) {
+  listeners.add(f);
+}
+
+/** @type {Map<string, Intl.PluralRules>} */
+const pluralRules = new Map();
+
+/** @param {Record<string, string>} forms @param {number} n */
+function plural(forms, n) {
+  let rules = pluralRules.get(current);
+  if (!rules) {
+    rules = new Intl.PluralRules(current);
+    pluralRules.set(current, rules);
+  }
+  return forms[rules.select(n)] ?? forms.other ?? Object.values(forms)[0];
+}
+
+/**
+ * The text of `key` in the current language, placeholders filled in. Numbers given as
+ * parameters are written the language's way; `n` also picks the plural form.
+ * @param {string} key @param {Record<string, string | number>} [params]
+ * @returns {string}
+ */
+export function t(key, params = {}) {
+  const entry = CATALOGUES[current][key] ?? en[key];
+  if (entry === undefined) return key;
+  const text = typeof entry === "string" ? entry : plural(entry, Number(params.n ?? 0));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    const v = params[name];
+    if (v === undefined) return whole;
+    return typeof v === "number" ? num(v) : v;
+  });
+}
+
+/**
+ * A number the language's way ("2.05" / "2,05").
+ * @param {number} v @param {number} [digits] fixed fraction digits (default: as needed, up to 2)
+ */
+export function num(v, digits) {
+  const opts = digits === undefined ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(current, opts).format(v);
+}
+
+/** "3, 5 and 7" / "3, 5 i 7" / "3, 5 и 7". @param {(string | number)[]} items */
+export function list(items) {
+  return new Intl.ListFormat(current, { type: "conjunction" }).format(items.map(String));
+}
+
+/** A clock time "21:04" the language's way. @param {number} epochMs */
+export function time(epochMs) {
+  return new Intl.DateTimeFormat(current, { hour: "2-digit", minute: "2-digit" }).format(new Date(epochMs));
+}
+
+/** Seconds as "0:27" or "27 s" for short waits. @param {number} seconds */
+export function seconds(seconds) {
+  return t("unit.seconds", { s: num(Math.max(0, Math.round(seconds)), 0) });
+}
+
+/**
+ * Words every element under `root` that names a key.
+ * @param {ParentNode} root
+ */
+export function translateDom(root) {
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    el.textContent = t(/** @type {string} */ (el.getAttribute("data-i18n")));
+  }
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of (el.getAttribute("data-i18n-attr") ?? "").split(";")) {
+      const [attr, key] = pair.split(":").map((s) => s.trim());
+      if (attr && key) el.setAttribute(attr, t(key));
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// Every key in every language, with the same placeholders and every plural form the
+// language needs; every key the page and the modules use exists.
+
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { test } from "node:test";
+
+import { CATALOGUES, pickLanguage, setLanguage, t } from "../i18n/index.mjs";
+
+const root = new URL("../", import.meta.url);
+const en = CATALOGUES.en;
+
+/** @param {string | Record<string, string>} v */
+const placeholders = (v) => {
+  const texts = typeof v === "string" ? [v] : Object.values(v);
+  return new Set(texts.flatMap((s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1])));
+};
+
+for (const [code, cat] of Object.entries(CATALOGUES)) {
+  test(`${code}: the same keys as English, no more and no fewer`, () => {
+    const missing = Object.keys(en).filter((k) => !(k in cat));
+    const extra = Object.keys(cat).filter((k) => !(k in en));
+    assert.deepEqual(missing, [], `missing in ${code}`);
+    assert.deepEqual(extra, [], `unknown in ${code}`);
+  });
+
+  test(`${code}: plurals have every form Intl.PluralRules picks, placeholders match English`, () => {
+    const needed = new Intl.PluralRules(code).resolvedOptions().pluralCategories;
+    for (const [key, value] of Object.entries(cat)) {
+      assert.ok(typeof value === "string" || typeof value === "object", key);
+      if (typeof value === "object") {
+        for (const form of needed) assert.ok(form in value, `${code} ${key} lacks the "${form}" form`);
+      }
+      for (const p of placeholders(value)) assert.ok(placeholders(en[key]).has(p), `${code} ${key}: {${p}} is not in English`);
+      for (const p of placeholders(en[key])) {
+        if (p === "n" && typeof value === "object") continue; // the count may be implied by the form
+        assert.ok(placeholders(value).has(p), `${code} ${key}: {${p}} is missing`);
+      }
+    }
+  });
+}
+
+test("hr and ru are translated, not English copies", () => {
+  for (const code of ["hr", "ru"]) {
+    const same = Object.keys(en).filter((k) => typeof en[k] === "string" && CATALOGUES[code][k] === en[k] && /[a-z]{3}/.test(en[k].replace(/\{\w+\}/g, "")));
+    // Names and symbols may stay as they are ("ninepool", "Push-out" is not one of them).
+    assert.deepEqual(same.filter((k) => !["meta.title"].includes(k)), [], `${code} keeps English for`);
+  }
+});
+
+test("every key used by the page and the modules is in the catalogue", () => {
+  const used = new Set();
+  const html = readFileSync(new URL("index.html", root), "utf8");
+  for (const m of html.matchAll(/data-i18n="([^"]+)"/g)) used.add(m[1]);
+  for (const m of html.matchAll(/data-i18n-attr="([^"]+)"/g)) for (const pair of m[1].split(";")) used.add(pair.split(":")[1]);
+  for (const file of readdirSync(root).filter((f) => f.endsWith(".mjs"))) {
+    const src = readFileSync(new URL(file, root), "utf8");
+    for (const m of src.matchAll(/\bt\(\s*"([a-zA-Z0-9_.]+)"/g)) used.add(m[1]);
+  }
+  const missing = [...used].filter((k) => !(k in en));
+  assert.deepEqual(missing, []);
+});
+
+test("the language: ?lang= first, then the stored choice, then the browser's", () => {
+  assert.equal(pickLanguage("ru", "hr", ["en-GB"]), "ru");
+  assert.equal(pickLanguage(null, "hr", ["ru-RU"]), "hr");
+  assert.equal(pickLanguage("xx", null, ["de-DE", "hr-HR", "en"]), "hr");
+  assert.equal(pickLanguage(null, null, ["sr-Latn-RS"]), "hr");
+  assert.equal(pickLanguage(null, null, ["uk-UA"]), "ru");
+  assert.equal(pickLanguage(null, null, ["de-DE"]), "en");
+});
+
+test("three plural forms in Russian and Croatian; numbers written the language's way", () => {
+  setLanguage("ru", false);
+  assert.deepEqual([1, 2, 5, 21].map((n) => t("tag.fouls", { n })), ["1 фол", "2 фола", "5 фолов", "21 фол"]);
+  assert.equal(t("unit.speed", { v: 2.05 }), "2,05 м/с");
+  setLanguage("hr", false);
+  assert.deepEqual([1, 2, 5, 21].map((n) => t("tag.fouls", { n })), ["1 faul", "2 faula", "5 faulova", "21 faul"]);
+  setLanguage("en", false);
+  assert.deepEqual([1, 2].map((n) => t("tag.fouls", { n })), ["1 foul", "2 fouls"]);
+});
