@@ -671,6 +671,7 @@ AnyServerMessage = (
     | Rooms
     | RoomChanged
     | RoomGone
+    | Notice
     | Snapshot
     | ShotResult
     | Ruling
@@ -680,7 +681,6 @@ AnyServerMessage = (
     | Warning
     | GameOver
     | MatchOver
-    | Notice
     | Presence
     | Spectators
     | LagResult

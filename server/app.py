@@ -182,11 +182,13 @@ class GameServer:
             await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
 
     async def stop(self) -> None:
-        """Graceful: stop taking players, snapshot every room, close clients with 1001."""
+        """Graceful: stop taking players, snapshot every room (in a cluster, hand the rooms
+        over to the other nodes at once), close clients with 1001."""
         self.ready = False
         self.gateway.accepting = False
         await self.peers.stop_serving()
         await self.lobby.shutdown()
+        await self.peers.hand_off()
         await self.replays.close()
         self.gateway.close_all(1001, "server shutting down")
         if self._ws is not None:
@@ -200,7 +202,7 @@ class GameServer:
                     await task
         if self.cooldowns is not None:
             await self.cooldowns.stop()
-        await self.peers.stop()  # a cluster node gives its leases up: the rooms move at once
+        await self.peers.stop()  # a cluster node leaves the cluster
         await self.players.close()
         await self.store.close()
         if self._own_pool:

@@ -75,6 +75,7 @@ class Bus:
         self._pubsub = client.pubsub()
         self._handlers: dict[str, Handler] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
+        self._unsubscribed: dict[str, asyncio.Event] = {}
         self._connected = False
         self._closed = False
         self._reader: asyncio.Task[None] | None = None
@@ -169,13 +170,21 @@ class Bus:
         await self._wait_confirmed(channel)
 
     async def unsubscribe(self, channel: str) -> None:
+        """Stop receiving `channel`. What was published on it before Redis confirmed is
+        still handed to the handler (a publisher counted this node as a receiver, so it
+        must not be dropped); returns once confirmed (or at once while Redis is away)."""
         if channel == self._inbox:
             raise ValueError("the node's own inbox stays subscribed")
-        self._handlers.pop(channel, None)
+        handler = self._handlers.get(channel)
         self._confirmed.pop(channel, None)
         if self._connected:
+            done = self._unsubscribed[channel] = asyncio.Event()
             with contextlib.suppress(Exception):
                 await self._pubsub.unsubscribe(channel)
+                await asyncio.wait_for(done.wait(), _SUBSCRIBE_WAIT)
+            self._unsubscribed.pop(channel, None)
+        if self._handlers.get(channel) is handler:  # not subscribed again meanwhile
+            self._handlers.pop(channel, None)
 
     # --- the reader -----------------------------------------------------------------------
 
@@ -240,6 +249,11 @@ class Bus:
         channel = _text(message.get("channel") or b"")
         if kind == "subscribe":
             self._confirmed.setdefault(channel, asyncio.Event()).set()
+            return
+        if kind == "unsubscribe":
+            done = self._unsubscribed.get(channel)
+            if done is not None:
+                done.set()
             return
         if kind != "message":
             return

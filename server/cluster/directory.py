@@ -185,6 +185,15 @@ class Directory:
         self.loaded = False
         #: Loop time since when heartbeats have been going through without a break.
         self.healthy_since: float | None = None
+        #: Loop time until which this node's own last heartbeat keeps it alive in every
+        #: other node's eyes (sent then, plus `silence`): past it, others may take its rooms.
+        self.alive_until = 0.0
+        self._beat: asyncio.Task[None] | None = None
+        #: Set when the loops must end: a flag, not only a cancellation (a cancel that
+        #: lands while the Redis client times out can come back as a timeout error in
+        #: Python 3.11, and a loop that took it for an outage would never end).
+        self._closing = False
+        self._beating = True
         self._writes: asyncio.Queue[tuple[Callable[[Pipeline], object], wire.DirOp | None]] = (
             asyncio.Queue()
         )
@@ -201,9 +210,10 @@ class Directory:
     async def start(self) -> None:
         await self.bus.subscribe(self.keys.channel, self._heard)
         loop = asyncio.get_running_loop()
+        self._beat = loop.create_task(self._beat_loop(), name="heartbeat")
         self._tasks = [
             loop.create_task(self._write_loop(), name="directory writes"),
-            loop.create_task(self._beat_loop(), name="heartbeat"),
+            self._beat,
             loop.create_task(self._load_loop(), name="directory load"),
         ]
 
@@ -213,11 +223,25 @@ class Directory:
         deadline = loop.time() + timeout
         while not self._writes.empty() and loop.time() < deadline:
             await asyncio.sleep(0.01)
+        self._closing = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.client.zrem(self.keys.nodes, self.node), 2.0)
+
+    async def leave(self) -> None:
+        """Stop beating and leave the node list now (a graceful stop, once this node's
+        rooms are saved and their leases given up): the other nodes take its rooms over at
+        once instead of waiting for its heartbeat to lapse. The directory's writes go on."""
+        self._beating = False
+        if self._beat is not None:
+            self._beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._beat
+        self.alive_until = 0.0
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.client.zrem(self.keys.nodes, self.node), 2.0)
 
@@ -230,12 +254,12 @@ class Directory:
 
     async def _load_loop(self) -> None:
         delays = QUICK_BACKOFF.delays()
-        while True:
+        while not self._closing:
             try:
                 await self._load()
                 return
             except Exception as exc:
-                if not is_transient(exc) or cancel_requested():
+                if not is_transient(exc) or cancel_requested() or self._closing:
                     raise
                 await asyncio.sleep(next(delays))
 
@@ -338,10 +362,10 @@ class Directory:
     async def _write_loop(self) -> None:
         """Apply the writes in order, each with its announcement, retrying while Redis is
         away (a write and its announcement go together or not at all)."""
-        while True:
+        while not self._closing:
             write, op = await self._writes.get()
             delays = WRITE_BACKOFF.delays()
-            while True:
+            while not self._closing:
                 try:
                     pipe = self.client.pipeline(transaction=True)
                     write(pipe)
@@ -350,7 +374,7 @@ class Directory:
                     await pipe.execute()
                     break
                 except Exception as exc:
-                    if cancel_requested():
+                    if cancel_requested() or self._closing:
                         raise
                     if not is_transient(exc):
                         log.exception("directory write %s failed", op)
@@ -407,18 +431,33 @@ class Directory:
     # --- nodes ----------------------------------------------------------------------------
 
     async def _beat_loop(self) -> None:
+        """A heartbeat every sixth of `silence`: five may be lost or late (a slow Redis, a
+        busy loop) before the others take this node for dead."""
         loop = asyncio.get_running_loop()
-        interval = max(0.1, self.silence / 9)
-        while True:
+        interval = max(0.05, self.silence / 6)
+        while self._beating and not self._closing:
+            sent = loop.time()
             try:
                 await self._heartbeat(keys=[self.keys.nodes], args=[self.node])
                 if self.healthy_since is None:
                     self.healthy_since = loop.time()
+                self.alive_until = sent + self.silence
             except Exception as exc:
-                if cancel_requested():
+                if cancel_requested() or self._closing or not self._beating:
                     raise asyncio.CancelledError from exc
                 self.healthy_since = None
             await asyncio.sleep(interval)
+
+    @property
+    def alive(self) -> bool:
+        """Whether every other node still counts this one alive (its last heartbeat is
+        recent enough): an owner that is not may have lost its rooms to another node."""
+        return asyncio.get_running_loop().time() < self.alive_until
+
+    @property
+    def beating(self) -> bool:
+        """Heartbeats go through (Redis answers this node's commands)."""
+        return self.healthy_since is not None
 
     def can_judge(self) -> bool:
         """Whether this node has heard Redis long enough to tell a silent node from one

@@ -75,6 +75,37 @@ redis.call('SET', KEYS[1], epoch .. ':' .. ARGV[1], 'NX', 'PX', ARGV[2])
 return epoch
 """
 
+# KEYS: lease, epoch, nodes (node -> last heartbeat, Redis ms), owners (room -> node).
+# ARGV: node, ttl (ms), timeout (ms), room.
+# Take the room over from an owner that is gone: its lease is free, or held by a node whose
+# heartbeat has lapsed (a crash, a lost machine) or that left. A free lease whose room's
+# last owner still beats is left alone (after a Redis outage every lease may have run out;
+# the owner takes its own back at its next renewal). 0: not taken; else the new epoch,
+# which fences the previous owner out of every save from now on.
+_TAKE_OVER = """
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+local function beats(node)
+  local seen = redis.call('ZSCORE', KEYS[3], node)
+  return seen and tonumber(seen) >= now - tonumber(ARGV[3])
+end
+local current = redis.call('GET', KEYS[1])
+if current then
+  local holder = string.match(current, '^[^:]*:(.*)$')
+  if holder == ARGV[1] or beats(holder) then
+    return 0
+  end
+else
+  local owner = redis.call('HGET', KEYS[4], ARGV[4])
+  if owner and owner ~= ARGV[1] and beats(owner) then
+    return 0
+  end
+end
+local epoch = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], epoch .. ':' .. ARGV[1], 'PX', ARGV[2])
+return epoch
+"""
+
 # KEYS: lease, epoch.  ARGV: token, ttl (ms), epoch.
 # 1: extended.  2: had expired, nobody took the room since (the epoch is still ours), so
 # it is ours again; safe, since any later owner gets a larger epoch.  0: lost.
@@ -126,6 +157,7 @@ class Leases:
         self.ttl = ttl
         self.keys = keys if keys is not None else RedisKeys(prefix)
         self._acquire = client.register_script(_ACQUIRE)
+        self._take_over = client.register_script(_TAKE_OVER)
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
 
@@ -142,6 +174,28 @@ class Leases:
         )
         if not isinstance(epoch, int) or epoch < 0:
             raise LeaseError(f"acquire {room}: unexpected reply {epoch!r}")
+        if not epoch:
+            return None
+        return Lease(room=room, node=self.node, epoch=int(epoch), ttl=self.ttl, since=since)
+
+    async def take_over(
+        self, room: str, *, nodes: str, owners: str, timeout: float
+    ) -> Lease | None:
+        """Own `room` if its owner is gone: nobody holds its lease, or the holder has not
+        beaten (in the sorted set `nodes`, Redis milliseconds) for `timeout` seconds or
+        left it. None if a live node holds it, or if its lease is free but the node that
+        last owned it (the hash `owners`) still beats. Unlike `acquire`, this does not wait
+        for a dead owner's lease to run out: the new epoch fences the old owner out."""
+        since = asyncio.get_running_loop().time()
+        epoch = await self._call(
+            self._take_over(
+                keys=[self.keys.lease(room), self.keys.epoch(room), nodes, owners],
+                args=[self.node, _milliseconds(self.ttl), _milliseconds(timeout), room],
+            ),
+            f"take over {room}",
+        )
+        if not isinstance(epoch, int) or epoch < 0:
+            raise LeaseError(f"take over {room}: unexpected reply {epoch!r}")
         if not epoch:
             return None
         return Lease(room=room, node=self.node, epoch=int(epoch), ttl=self.ttl, since=since)

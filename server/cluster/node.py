@@ -17,10 +17,14 @@ so an owner that lost the lease (paused, cut off) can never write again.
   fence makes sure the dead owner, should it come back, cannot add to it. The other
   nodes with clients in the room hear of the new owner and register their clients again;
   each client gets the room's snapshot (the same score, balls, turn and clock).
+- When an owner goes, its rooms move: at once when it stops (it hands them over), within
+  `--node-timeout` when it dies (its heartbeat lapses; `server.cluster.failover`). The
+  clients are told the table is moving and, once it runs again, that it is back.
 - Redis unreachable: the rooms keep running here, every save waits and retries (nothing
   is told to anyone before it is stored), the batches for other nodes wait in order;
   when Redis is back the lease is renewed, the relays catch up from the rooms' logs by
-  `seq`, and the directory is read again.
+  `seq` (and have their clients' unanswered requests answered), and the directory is
+  read again.
 
 To the lobby a `ClusterNode` is its `Peers` (`server.rooms.peers`): the lobby asks it what
 other nodes hold and tells it what they need to know; the node reaches back only through
@@ -33,13 +37,13 @@ import asyncio
 import contextlib
 import logging
 import os
-import random
 import secrets
 import socket
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 import msgspec
+import redis.asyncio as aioredis
 
 from protocol import errors
 from protocol import messages as m
@@ -47,8 +51,11 @@ from protocol.codec import ProtocolError, decode_client
 from server.cluster import wire
 from server.cluster.bus import Bus, BusError
 from server.cluster.directory import Directory, QuickEntry
+from server.cluster.failover import Failover
+from server.cluster.inbox import Inbox
 from server.cluster.lease import Lease, LeaseError, LeaseKeeper, Leases
-from server.cluster.proxy import Delivery, RoomGone, RoomProxy
+from server.cluster.nodes import NodeWatch
+from server.cluster.proxy import RoomGone, RoomProxy
 from server.cluster.remote import Links, RemoteClient
 from server.edge.client import Client
 from server.ops.config import Config
@@ -67,15 +74,9 @@ from server.rooms.seams import (
     Shutdown,
 )
 from server.store import StoreError
-from server.store.redis import QUICK_BACKOFF, RedisStore, cancel_requested
+from server.store.redis import QUICK_BACKOFF, RedisStore
 
 log = logging.getLogger(__name__)
-
-#: Rooms checked for a lost owner in one MGET.
-_SWEEP_CHUNK = 200
-#: Orphaned rooms one sweep adopts at most (the others are left to later sweeps, or to
-#: other nodes).
-_SWEEP_ADOPT = 20
 
 
 def default_node_id() -> str:
@@ -106,20 +107,21 @@ class ClusterNode:
         self.id = config.node_id or default_node_id()
         self.ttl = config.lease_ttl
         client = store.client
+        if not isinstance(client, aioredis.Redis):
+            # Leases, the bus and the directory are Lua scripts and channels over keys of
+            # many rooms and nodes: one Redis, not Redis Cluster (server/README.md).
+            raise StoreError("a cluster node needs one Redis (--redis-url), not Redis Cluster")
         self.leases = Leases(client, self.id, ttl=self.ttl, prefix=store.keys.prefix)
+        self.inbox = Inbox(self)
         self.bus = Bus(
             client,
             self.id,
             prefix=store.keys.prefix,
-            on_node_message=self._on_batch,
+            on_node_message=self.inbox.received,
             on_reconnect=self._on_reconnect,
         )
         #: A node not heard from for this long is taken for dead.
-        self.silence = max(2 * self.ttl, 2.0)
-        self._dead: set[str] = set()
-        self.links = Links(
-            self.bus, self.id, is_dead=self._dead.__contains__, unreachable=self._unreachable
-        )
+        self.silence = config.node_timeout
         self.directory = Directory(
             client,
             self.bus,
@@ -129,6 +131,18 @@ class ClusterNode:
             on_listing=lambda room, info: self.lobby.listing_changed(room, info),
             on_owner=self._owner_heard,
         )
+        self.nodes = NodeWatch(
+            client,
+            self.directory.keys.nodes,
+            self.id,
+            timeout=self.silence,
+            can_judge=self.directory.can_judge,
+            on_gone=self._node_gone,
+        )
+        self.failover = Failover(self, self.nodes)
+        self.links = Links(
+            self.bus, self.id, is_dead=self.nodes.is_dead, unreachable=self._unreachable
+        )
         self.owned: dict[str, Owned] = {}
         self.proxies: dict[str, RoomProxy] = {}
         self.remote: dict[tuple[str, int], RemoteClient] = {}
@@ -136,10 +150,17 @@ class ClusterNode:
         self._conns: dict[int, Member] = {}
         self._next_conn = 0
         self._quick_entries: dict[Member, tuple[int, QuickEntry]] = {}
-        self._inbound: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._tasks: set[asyncio.Task[None]] = set()
         self._loops: list[asyncio.Task[None]] = []
         self.adopted = 0
+        self.counts = metrics.cluster()
+        self.counts.watch(
+            redis_up=lambda: store.healthy and self.bus.connected and self.directory.beating,
+            rooms_owned=lambda: len(self.owned),
+            rooms_relayed=lambda: sum(1 for p in self.proxies.values() if not p.closed),
+            cluster_nodes=lambda: len(self.nodes.live),
+            save_retries=lambda: store.save_retries,
+        )
 
     @property
     def lobby(self) -> LocalRooms:
@@ -152,40 +173,86 @@ class ClusterNode:
     # --- life -----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        await self.bus.start()
-        await self.directory.start()
+        """Join the cluster: subscribe, beat, read the directory, watch the others. If
+        this is cancelled (the process stops while Redis is away, say), whatever started
+        is stopped again."""
+        try:
+            await self.bus.start()
+            await self.directory.start()
+            self.nodes.start()
+        except BaseException:
+            await self._leave_now()
+            raise
         loop = asyncio.get_running_loop()
         self._loops = [
-            loop.create_task(self._inbound_loop(), name="cluster inbound"),
-            loop.create_task(self._watch_loop(), name="cluster watch"),
+            loop.create_task(self.inbox.run(), name="cluster inbound"),
+            loop.create_task(self.failover.run(), name="cluster watch"),
         ]
-        log.info("node %s joined the cluster (lease ttl %g s)", self.id, self.ttl)
+        log.info(
+            "node %s joined the cluster (node timeout %g s, lease ttl %g s)",
+            self.id,
+            self.silence,
+            self.ttl,
+        )
+
+    async def _leave_now(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.nodes.stop()
+        with contextlib.suppress(Exception):
+            await self.directory.stop(timeout=0)
+        with contextlib.suppress(Exception):
+            await self.bus.close()
 
     @property
     def ready(self) -> bool:
         return self.bus.connected and self.directory.loaded
 
     async def stop_serving(self) -> None:
-        """First step of a graceful stop: take no more actions from other nodes (they
-        wait for the next owner instead)."""
-        for room_id in list(self.owned):
-            with contextlib.suppress(Exception):
-                await self.bus.stop_serving_actions(room_id)
+        """First step of a graceful stop: take no more actions from other nodes (their
+        relays tell their clients the table is moving). Actions already sent are handed
+        to the rooms first, ahead of their shutdown, so none is lost; what the rooms say
+        from now on waits until their leases are given up (`hand_off`)."""
+        self.links.hold()
+        rooms = list(self.owned)
+        await asyncio.gather(
+            *(self.bus.stop_serving_actions(room_id) for room_id in rooms),
+            return_exceptions=True,
+        )
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2.0
+        while any(not o.actions.empty() for o in self.owned.values()) and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+
+    async def hand_off(self) -> None:
+        """The rooms have saved: give every lease up and leave the node list, then let the
+        rooms' last words go (their members' nodes hear that the rooms move, find them
+        free and take them over at once; nodes with no client in a room see this node
+        leave, and one of them takes it)."""
+        owned, self.owned = list(self.owned.items()), {}
+        for _, held in owned:
+            if held.task is not None:
+                held.task.cancel()
+        await asyncio.gather(
+            *(held.keeper.stop(release=True) for _, held in owned), return_exceptions=True
+        )
+        await self.directory.leave()
+        self.links.release()
+        log.info("node %s handed %d rooms over", self.id, len(owned))
 
     async def stop(self) -> None:
-        """After the rooms have saved: let the relays send their last words, give the
-        leases up (the rooms move at once), leave the cluster."""
+        """After the rooms have saved and moved: let the relays send their last words,
+        leave the cluster."""
+        self.links.release()
+        self.failover.stopping = True
         for task in self._loops[1:]:
             task.cancel()
+        await self.nodes.stop()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 2.0
         while any(not p.idle for p in self.proxies.values()) and loop.time() < deadline:
             await asyncio.sleep(0.02)
-        for room_id, owned in list(self.owned.items()):
-            self.owned.pop(room_id, None)
-            if owned.task is not None:
-                owned.task.cancel()
-            await owned.keeper.stop(release=True)
+        if self.owned:
+            await self.hand_off()
         await self.links.flush(2.0)
         await self.links.close()
         await self.directory.stop()
@@ -195,6 +262,9 @@ class ClusterNode:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.bus.close()
+
+    def spawn(self, work: Awaitable[object], name: str) -> None:
+        self._spawn(work, name)
 
     def _spawn(self, work: Awaitable[object], name: str) -> None:
         async def run() -> None:
@@ -224,6 +294,21 @@ class ClusterNode:
         conn = self._conn_of.pop(client, None)
         if conn is not None:
             self._conns.pop(conn, None)
+
+    def client_of(self, conn: int) -> Member | None:
+        return self._conns.get(conn)
+
+    def took_waiting(self, client: Member) -> bool:
+        if not self.lobby.take_waiting(client):
+            return False
+        self._quick_entries.pop(client, None)
+        return True
+
+    def node_dead(self, node: str) -> bool:
+        return self.nodes.is_dead(node)
+
+    def _node_gone(self, node: str, left: bool) -> None:
+        self.failover.node_gone(node, left)
 
     def disconnected(self, client: Member) -> None:
         """The connection ended. A relay still says `gone` for it (then forgets it)."""
@@ -411,7 +496,8 @@ class ClusterNode:
             except (msgspec.DecodeError, msgspec.ValidationError):
                 log.warning("room %s: unreadable action", room.id)
                 continue
-            if not owned.keeper.held and not await self._still_owner(owned):
+            held = owned.keeper.held and self.directory.alive
+            if not held and not await self._still_owner(owned):
                 # The new owner got this action too (it serves the same channel): it is
                 # dropped here, never handled twice.
                 self._lost(room.id)
@@ -499,6 +585,9 @@ class ClusterNode:
         if self.remote.get(_key(remote)) is remote:
             del self.remote[_key(remote)]
 
+    def detach(self, remote: RemoteClient) -> None:
+        self._detached(remote)
+
     def room_closed(self, room: Room) -> None:
         owned = self.owned.pop(room.id, None)
         self.directory.room_gone(room.id)
@@ -522,6 +611,15 @@ class ClusterNode:
         """Another node owns `room` now: this node's clients in it become relayed, and
         get the room from the new owner; the other nodes are told to look for it."""
         owned = self.owned.pop(room.id, None)
+        self.counts.leases_lost.inc()
+        log.warning(
+            "room %s: lost to another node (its lease at epoch %s is gone): its %d members "
+            "follow it there",
+            room.id,
+            room.fence,
+            len(room.members()),
+            extra={"room": room.id},
+        )
         self._spawn(self._give_up(room.id, owned, release=False), f"abandon {room.id}")
         proxy = self.proxy_for(room.id)
         for client in room.members():
@@ -548,13 +646,20 @@ class ClusterNode:
         room = self.lobby.room(room_id)
         if room is not None and not room.closed:
             return room
-        owner = self.directory.owners.get(room_id)
-        if owner is not None and owner != self.id and not await self.directory.silent([owner]):
-            # Its owner is alive (it beats): after a Redis outage its lease may have run
-            # out, but it takes it back at its next renewal. Taking the room from it
-            # would only throw away what it is saving right now.
+        if not self.directory.can_judge():
+            # Just back from an outage: every heartbeat in Redis looks old until the
+            # others have beaten again; nobody is taken for dead before that.
             return None
-        lease = await self.leases.acquire(room_id)
+        previous = self.directory.owners.get(room_id)
+        # The room's lease if it is free or its holder has died or left; never while its
+        # owner beats (after a Redis outage its lease may have run out, but it takes it
+        # back at its next renewal: taking the room would throw away what it is saving).
+        lease = await self.leases.take_over(
+            room_id,
+            nodes=self.directory.keys.nodes,
+            owners=self.directory.keys.owners,
+            timeout=self.silence,
+        )
         if lease is None:
             local = self.lobby.room(room_id)
             return local if local is not None and not local.closed else None
@@ -578,7 +683,15 @@ class ClusterNode:
         self._own(room_id, lease)
         room = self.lobby.adopt(record, lease.epoch)
         self.adopted += 1
-        log.info("room %s adopted at epoch %d (seq %d)", room_id, lease.epoch, record.seq)
+        self.counts.adoptions.inc()
+        log.info(
+            "room %s adopted at epoch %d (seq %d), from node %s",
+            room_id,
+            lease.epoch,
+            record.seq,
+            previous or "unknown",
+            extra={"room": room_id, "epoch": lease.epoch, "previous": previous or ""},
+        )
         proxy = self.proxies.get(room_id)
         if proxy is not None:
             proxy.probe()  # its task hands its clients over to the room
@@ -599,195 +712,12 @@ class ClusterNode:
         if not await self._still_owner(owned):
             self._lost(room_id)
 
-    def _on_batch(self, data: bytes) -> None:
-        self._inbound.put_nowait(data)
-
     def _on_reconnect(self) -> None:
-        self._inbound.put_nowait(None)  # catch up from the logs
+        self.inbox.reconnected()  # catch up from the logs, and the unanswered requests
         self.directory.reload_soon()
-
-    async def _inbound_loop(self) -> None:
-        while True:
-            data = await self._inbound.get()
-            if data is None:
-                await self._catch_up()
-                continue
-            try:
-                batch = wire.decode_batch(data)
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                log.warning("unreadable batch")
-                continue
-            for item in batch.items:
-                try:
-                    self._apply(batch.node, item)
-                except Exception:
-                    log.exception("batch item %s failed", item.kind)
-
-    def _apply(self, sender: str, item: wire.Item) -> None:
-        if item.kind in ("frame", "event"):
-            self._deliver(sender, item)
-            return
-        conn = item.conns[0] if item.conns else 0
-        client = self._conns.get(conn)
-        if item.kind == "member":
-            self._member(sender, item, conn, client)
-            return
-        if client is None:
-            return
-        proxy = self.proxies.get(item.room)
-        if item.kind == "close":
-            relay = client.room
-            if not isinstance(relay, RoomProxy) or relay.heard(sender, item.epoch):
-                client.close(item.code, item.reason)
-            return
-        if proxy is not None and not proxy.heard(sender, item.epoch):
-            return  # from an owner that has been replaced since
-        if item.kind == "left":
-            if proxy is not None:
-                proxy.left(client)
-        elif item.kind == "rehome" and proxy is not None:
-            proxy.rehome(client)
-
-    def _member(self, sender: str, item: wire.Item, conn: int, client: Member | None) -> None:
-        room_id = item.room
-        known = self.proxies.get(room_id)
-        if known is not None and not known.heard(sender, item.epoch):
-            return  # from an owner that has been replaced since
-        if client is None or client.closed:
-            self._send_gone(room_id, conn)
-            return
-        proxy = self.proxies.get(room_id)
-        current = client.room
-        if current is not None and current is not proxy:
-            if getattr(current, "id", None) == room_id:
-                return  # the room is here now: news from its previous owner
-            self._send_gone(room_id, conn)
-            return
-        if current is None:
-            # A quick match made on another node with this node's waiting player.
-            if not self.lobby.take_waiting(client):
-                self._send_gone(room_id, conn)
-                return
-            self._quick_entries.pop(client, None)
-            proxy = self.proxy_for(room_id)
-            proxy.join(client)
-        assert proxy is not None
-        proxy.heard(sender, item.epoch)
-        proxy.admitted(client, conn, item.seq)
-
-    def _send_gone(self, room_id: str, conn: int) -> None:
-        action = wire.Action("gone", self.id, conn, "", "")
-        self._spawn(self.bus.send_action(room_id, wire.encode(action)), f"gone {room_id}")
-
-    def _deliver(self, sender: str, item: wire.Item) -> None:
-        delivery = Delivery(item.frame)
-        for conn in item.conns:
-            client = self._conns.get(conn)
-            if client is None or client.closed:
-                continue
-            proxy = client.room
-            if proxy is None:
-                client.send(item.frame)  # a reply after leaving (or to a refused join)
-                continue
-            if not isinstance(proxy, RoomProxy):
-                continue  # in a room of this node now: whatever comes from elsewhere is stale
-            if not proxy.heard(sender, item.epoch):
-                continue  # from an owner that has been replaced since
-            if not proxy.passes(client, delivery):
-                continue  # already sent from the log
-            if item.kind == "event":
-                client.send_event(item.frame)
-            else:
-                client.send(item.frame)
-
-    async def _catch_up(self) -> None:
-        """After the bus reconnected: what the relayed clients may have missed meanwhile,
-        from the rooms' logs, each event once."""
-        for proxy in list(self.proxies.values()):
-            after = proxy.behind()
-            if after is not None:
-                try:
-                    entries = await self.store.log(proxy.id, after=after)
-                except StoreError:
-                    entries = []
-                proxy.catch_up(entries)
-            proxy.probe()
 
     def _unreachable(self, node: str) -> None:
         log.debug("node %s did not hear a batch", node)
-
-    # --- the watch ------------------------------------------------------------------------
-
-    async def _watch_loop(self) -> None:
-        loop = asyncio.get_running_loop()
-        interval = max(0.1, self.ttl / 3)
-        last = loop.time()
-        tick = 0
-        while True:
-            await asyncio.sleep(interval * random.uniform(0.8, 1.2))
-            now = loop.time()
-            if now - last > self.silence:
-                # This process was paused: other nodes may have given up on it.
-                for proxy in self.proxies.values():
-                    proxy.owner_lost()
-            last = now
-            tick += 1
-            try:
-                await self._watch_owners()
-                await self._watch_nodes()
-                if tick % 3 == 0:
-                    await self._sweep()
-            except Exception as exc:
-                if cancel_requested():
-                    raise asyncio.CancelledError from exc
-                log.debug("cluster watch: %s", exc)
-
-    async def _watch_owners(self) -> None:
-        """The rooms this node relays: a dead owner means taking the room over, a new one
-        re-registering the clients."""
-        relayed = [p.id for p in self.proxies.values() if not p.closed and not p.idle]
-        for room_id, holder in (await self.leases.holders(relayed, _SWEEP_CHUNK)).items():
-            proxy = self.proxies.get(room_id)
-            if proxy is None:
-                continue
-            if holder is None:
-                proxy.probe()
-            elif holder.node != self.id:
-                proxy.owner_is(holder.node, holder.epoch)
-
-    async def _watch_nodes(self) -> None:
-        """Clients of nodes that died are gone from this node's rooms (O5 grace applies)."""
-        nodes = sorted({remote.node for remote in self.remote.values()})
-        silent = await self.directory.silent(nodes)
-        self._dead.clear()
-        self._dead.update(silent)
-        for remote in list(self.remote.values()):
-            if remote.node in silent:
-                self._detached(remote)
-                room = remote.room
-                if room is not None:
-                    room.post(Gone(remote))
-        for node in silent:
-            self.links.forget(node)
-
-    async def _sweep(self) -> None:
-        """Open rooms nobody owns (every client of theirs was on a node that died): take
-        them over, so their clocks and grace periods run on."""
-        candidates = [
-            r for r in self.directory.open if self.lobby.room(r) is None and r not in self.proxies
-        ]
-        if not candidates:
-            return
-        holders = await self.leases.holders(candidates, _SWEEP_CHUNK)
-        orphans = [r for r, holder in holders.items() if holder is None]
-        random.shuffle(orphans)
-        for room_id in orphans[:_SWEEP_ADOPT]:
-            try:
-                await self.adopt(room_id)
-            except RoomGone:
-                continue
-            except (LeaseError, StoreError):
-                return
 
 
 def _key(remote: RemoteClient) -> tuple[str, int]:

@@ -14,6 +14,21 @@ catch-up from the log after an outage sends each event once, and its role as the
 told it (its `joined` reply, the seats of the snapshots it gets), so a spectator that
 keeps falling behind is closed here as on the owner (`server.edge.client`).
 
+When the owner goes (it stops, dies, or stops serving the room's actions), the proxy tells
+its clients the table is **moving** (`notice`), refuses the requests they send meanwhile
+with `room_moving` (nobody has them: sent again once the room is back, they are done
+exactly once), and tells each client the table is **back** once its snapshot from the next
+owner has arrived.
+
+Every request a client sends through the proxy gets exactly one answer. The proxy keeps
+the requests it sent and not yet had answered (`pending`). When an answer may have been
+lost on the way — the owner changed, or this node reconnected to Redis — the client is
+registered with the room again (`rejoin`), its requests so far marked unsure. The owner
+answers `ok` again for each request its record holds as done (`RoomRecord.applied`, saved
+with the change itself, so a new owner knows it too), and the proxy passes on only
+answers to requests still pending, never a second one; what is still pending once the
+client's fresh snapshot arrives was never done, and is refused `room_moving`.
+
 The proxy knows its node only as a `RelayHost` (declared here, implemented by
 `server.cluster.node.ClusterNode`), and the node changes a proxy's members only through
 the proxy's methods: so the two modules do not import each other.
@@ -37,7 +52,17 @@ from server.cluster import wire
 from server.cluster.bus import Bus, BusError
 from server.cluster.lease import LeaseError, Leases
 from server.rooms.actor import Room
-from server.rooms.seams import Command, Enter, Gone, Member, Reattach, Rejoin, Request, Shutdown
+from server.rooms.seams import (
+    Command,
+    Enter,
+    Gone,
+    Member,
+    Reattach,
+    Rejoin,
+    Request,
+    Shutdown,
+    Tell,
+)
 from server.store import LogEntry, StoreError
 from server.store.redis import QUICK_BACKOFF
 
@@ -77,6 +102,9 @@ class RelayHost(Protocol):
 
     def drop_proxy(self, proxy: RoomProxy) -> None:
         """The relay has ended."""
+
+    def node_dead(self, node: str) -> bool:
+        """`node` has died or left the cluster (its heartbeat says so)."""
 
 
 @dataclass
@@ -160,6 +188,23 @@ class Outgoing:
     invited: bool = False
     message: m.ClientMessage | None = None
 
+    @property
+    def answered_by(self) -> int | None:
+        """The request id its answer will carry (None: nothing answers it: membership, or
+        an aim preview, which gets an answer only when refused)."""
+        if self.kind == "enter":
+            return self.request_id
+        if self.kind == "request" and self.message is not None:
+            return None if isinstance(self.message, m.Aim) else self.message.id
+        return None
+
+
+#: Answers a client has had, remembered per client so that one sent again is dropped.
+_ANSWERED_KEPT = 64
+
+_MOVING = "the table is moving to another server; it is back in a moment"
+_BACK = "the table is back"
+
 
 class RoomProxy:
     def __init__(self, node: RelayHost, room_id: str) -> None:
@@ -174,6 +219,21 @@ class RoomProxy:
         self.owner: str | None = None
         self.epoch = 0
         self._queue: deque[Outgoing] = deque()
+        #: Per client, the requests sent to an owner and not answered yet: their ids, and
+        #: whether the answer may have been lost (see the module's docstring).
+        self.pending: dict[Member, dict[int, bool]] = {}
+        #: Per client, ids recently answered: a second answer is dropped.
+        self._answered: dict[Member, deque[int]] = {}
+        #: `enter`s sent and not answered: sent again to the room's next owner.
+        self._entering: dict[Member, Outgoing] = {}
+        #: Clients told the table is moving, not yet that it is back.
+        self.moving: set[Member] = set()
+        #: Clients whose unsure requests are settled when their own snapshot arrives.
+        self._settling: set[Member] = set()
+        #: Nobody served the room's actions at the last try.
+        self._stalled = False
+        #: Clients registered again (`rejoin` sent) whose snapshot has not come yet.
+        self._rejoining: set[Member] = set()
         self._probe = False
         self._wake = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"proxy {room_id}")
@@ -189,6 +249,7 @@ class RoomProxy:
         elif isinstance(command, Gone):
             self.members.pop(command.client, None)
             self.attached.discard(command.client)
+            self._forget_answers(command.client)
             self._put("gone", command.client)
         elif isinstance(command, Reattach):
             self._put("reattach", command.client)
@@ -240,6 +301,7 @@ class RoomProxy:
         it stays a member, as it was, and registers with the new owner."""
         self.join(client)
         self.members[client] = RelayedMember(conn, seq, role, True)
+        self.tell_moving([client])
         self.rejoin(client)
 
     def admitted(self, client: Member, conn: int, seq: int) -> None:
@@ -253,6 +315,7 @@ class RoomProxy:
         """`client` is the room's own now (the room came to this node): no longer relayed."""
         self.attached.discard(client)
         self.members.pop(client, None)
+        self._forget_answers(client)
 
     def left(self, client: Member) -> None:
         """The owner says `client` left the room."""
@@ -263,6 +326,8 @@ class RoomProxy:
     def rehome(self, client: Member) -> None:
         """The owner that held `client` gave the room up: find the next one for it."""
         self.owner = None
+        self.tell_moving([client])
+        self._unsure(client)
         self.rejoin(client)
         self.probe()
 
@@ -271,17 +336,105 @@ class RoomProxy:
         self.owner = None
         self.probe()
 
+    def owner_gone(self) -> None:
+        """The owner died or left the cluster: the room is moving; find its next owner (or
+        take it over)."""
+        self.owner = None
+        self.tell_moving(self._clients())
+        self.probe()
+
+    def reconnected(self) -> None:
+        """This node was cut off from Redis: answers to its clients may have been lost. A
+        client with requests pending registers with the room again (see the module's
+        docstring)."""
+        for client in list(self.members):
+            if self.pending.get(client):
+                self._unsure(client)
+                self.rejoin(client)
+
+    def tell_moving(self, clients: Sequence[Member]) -> None:
+        """Tell these clients the table is moving (once, until it is back)."""
+        for client in clients:
+            if client not in self.moving and not client.closed:
+                self.moving.add(client)
+                client.send_message(m.Notice(room=self.id, kind="moving", msg=_MOVING))
+
+    def _refuse_waiting(self) -> None:
+        """What the clients told the table is moving asked and is not sent yet is refused
+        (`room_moving`): no owner can have it now."""
+        kept: deque[Outgoing] = deque()
+        for out in self._queue:
+            if out.kind == "request" and out.client in self.moving:
+                if out.message is not None and not isinstance(out.message, m.Aim):
+                    out.client.error(out.message.id, errors.ROOM_MOVING, _MOVING)
+                continue
+            kept.append(out)
+        self._queue = kept
+
+    def _clients(self) -> list[Member]:
+        return list(self.attached | set(self.members))
+
+    def _unsure(self, client: Member) -> None:
+        """The answers to `client`'s pending requests may have been lost."""
+        pending = self.pending.get(client)
+        if pending:
+            for request_id in pending:
+                pending[request_id] = True
+            self._settling.add(client)
+
+    def _forget_answers(self, client: Member) -> None:
+        self.pending.pop(client, None)
+        self._answered.pop(client, None)
+        self._entering.pop(client, None)
+        self.moving.discard(client)
+        self._settling.discard(client)
+        self._rejoining.discard(client)
+
+    def _sent(self, out: Outgoing) -> None:
+        """`out` reached an owner: its answer is awaited."""
+        request_id = out.answered_by
+        if request_id is None:
+            return
+        self.pending.setdefault(out.client, {})[request_id] = False
+        answered = self._answered.get(out.client)
+        if answered is not None and request_id in answered:
+            answered.remove(request_id)  # the client uses the id again
+        if out.kind == "enter":
+            self._entering[out.client] = out
+
+    def _answer(self, client: Member, request_id: int) -> None:
+        """`client` has its answer to `request_id`."""
+        pending = self.pending.get(client)
+        if pending is None or pending.pop(request_id, None) is None:
+            return
+        if not pending:
+            del self.pending[client]
+        answered = self._answered.setdefault(client, deque(maxlen=_ANSWERED_KEPT))
+        answered.append(request_id)
+        entering = self._entering.get(client)
+        if entering is not None and entering.request_id == request_id:
+            del self._entering[client]
+
+    def _refuse_moving(self, client: Member, request_id: int) -> None:
+        self._answer(client, request_id)
+        client.error(request_id, errors.ROOM_MOVING, "the room is moving; try again")
+
     def stale_before(self, epoch: int) -> None:
         """Whatever comes from an epoch older than `epoch` is stale from now on."""
         self.epoch = epoch
 
     def passes(self, client: Member, delivery: Delivery) -> bool:
         """A frame from the owner for `client`: False if the client has it already (sent
-        from the log). Keeps the client's last event and its role as the owner says it."""
+        from the log, or an answer it has had). Keeps the client's last event and its role
+        as the owner says it."""
+        peeked = delivery.peeked
+        if peeked.t == "ok" and peeked.id is not None:
+            answered = self._answered.get(client)
+            if answered is not None and peeked.id in answered:
+                return False  # answered again by an owner that could not know (see above)
         member = self.members.get(client)
         if member is None:
             return True
-        peeked = delivery.peeked
         if peeked.seq is not None:
             if peeked.t == "snapshot":
                 member.seq = peeked.seq
@@ -298,6 +451,25 @@ class RoomProxy:
             if seated is not None:
                 member.role = "player" if client.player in seated else "spectator"
         return True
+
+    def delivered(self, client: Member, delivery: Delivery, *, own: bool) -> None:
+        """A frame from the owner reached `client` (`own`: for it alone, not a broadcast):
+        note the answer it carries; after its fresh snapshot, settle what is still unsure
+        and tell it the table is back."""
+        peeked = delivery.peeked
+        if peeked.id is not None and peeked.t in ("ok", "error", "joined", "snapshot"):
+            self._answer(client, peeked.id)
+        if peeked.t != "snapshot":
+            return
+        self._rejoining.discard(client)
+        if own and peeked.id is None and client in self._settling:
+            self._settling.discard(client)
+            pending = self.pending.get(client, {})
+            for request_id in [r for r, unsure in pending.items() if unsure]:
+                self._refuse_moving(client, request_id)
+        if client in self.moving:
+            self.moving.discard(client)
+            client.send_message(m.Notice(room=self.id, kind="back", msg=_BACK))
 
     def behind(self) -> int | None:
         """The oldest last event of any member (None: none known), to catch up from."""
@@ -323,12 +495,28 @@ class RoomProxy:
 
     def owner_is(self, node: str, epoch: int) -> None:
         """The room is owned by `node` at `epoch`: if that is news, re-register every
-        member with it."""
-        if epoch <= self.epoch:
+        member with it (answers from the previous owner may be lost), and send it again
+        the `enter`s nobody answered."""
+        if epoch < self.epoch:
             return
+        if epoch == self.epoch:
+            # Announced once it serves the room's actions: what waits for it goes now.
+            self._wake.set()
+            return
+        moved = self.epoch > 0
         self.owner, self.epoch = node, epoch
+        if moved:
+            # The room moved (perhaps before this node noticed its owner had gone): the
+            # members hear so now, and that it is back once their snapshots are here.
+            self.tell_moving(list(self.members))
         for client in reversed(list(self.members)):
+            self._unsure(client)
             self.rejoin(client)
+        queued = {out.client for out in self._queue if out.kind == "enter"}
+        for client, out in list(self._entering.items()):
+            if client not in self.members and client not in queued and not client.closed:
+                self._queue.append(out)
+                self._wake.set()
 
     def probe(self) -> None:
         """Check who owns the room (its lease) and act on it: take it over if nobody does,
@@ -382,7 +570,12 @@ class RoomProxy:
                     self.node.drop_proxy(self)
                     return
                 self._wake.clear()
-                await self._wake.wait()
+                if not self.moving:
+                    await self._wake.wait()
+                    continue
+                # Moving: look for the next owner now and then, whatever else happens.
+                if not await self._nap(next(delays)):
+                    self._probe = True
                 continue
             out = self._queue[0]
             try:
@@ -393,22 +586,68 @@ class RoomProxy:
             if receivers:
                 delays = QUICK_BACKOFF.delays()
                 self._queue.popleft()
+                self._sent(out)
+                if out.kind == "rejoin":
+                    self._rejoining.add(out.client)
                 if out.kind == "gone":
                     self.node.forget(out.client)
+                if self._stalled:
+                    self._resumed()
                 continue
             await self._find_owner()
             if not self.closed and self.node.local_room(self.id) is None:
-                await asyncio.sleep(next(delays))  # the owner is not serving yet
+                await self._no_owner()
+                await self._nap(next(delays))  # the owner is not serving yet
+
+    async def _nap(self, seconds: float) -> bool:
+        """Wait before trying again, but no longer than until there is news (a new owner
+        heard of, a command to send): True if there was."""
+        self._wake.clear()
+        try:
+            await asyncio.wait_for(self._wake.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
 
     async def _check_owner(self) -> None:
         try:
             holder = await self.node.leases.holder(self.id)
         except LeaseError:
             return
-        if holder is None:
+        if holder is None or self.node.node_dead(holder.node):
             await self._find_owner()
         elif holder.node != self.node.id:
             self.owner_is(holder.node, holder.epoch)
+            if self.moving and holder.epoch == self.epoch:
+                self._resumed()  # the same owner serves again: show the clients the room
+
+    async def _no_owner(self) -> None:
+        """Nobody serves the room's actions and it could not be taken over here. If its
+        owner is gone (died or left, or the room is known to be moving already), the
+        clients are told the table is moving and their requests are refused. If its owner
+        lives (it is reconnecting to Redis, or saving its rooms before it leaves), the
+        requests wait for it: they will be done, once."""
+        owner = self.owner
+        if not self.moving:
+            try:
+                holder = await self.node.leases.holder(self.id)
+            except LeaseError:
+                return
+            owner = holder.node if holder is not None else owner
+            if owner is None or not self.node.node_dead(owner):
+                return
+        self._stalled = True
+        self.tell_moving(self._clients())
+        self._refuse_waiting()
+
+    def _resumed(self) -> None:
+        """An owner serves the room's actions again after nobody did: every client that was
+        told the table is moving registers again, and gets the room's snapshot."""
+        self._stalled = False
+        for client in list(self.moving):
+            if client in self.members and client not in self._rejoining:
+                self._unsure(client)
+                self.rejoin(client)
 
     async def _find_owner(self) -> None:
         """Nobody serves the room's actions: take the room over if its lease is free."""
@@ -422,6 +661,10 @@ class RoomProxy:
     def _fail(self) -> None:
         """The room is not open anywhere: answer as a closed room does."""
         self.closed = True
+        for client, pending in list(self.pending.items()):
+            for request_id in list(pending):
+                self._answer(client, request_id)
+                client.error(request_id, errors.NO_SUCH_ROOM, "the room has closed")
         for out in self._queue:
             if out.kind in ("enter", "request"):
                 request_id = out.message.id if out.message is not None else out.request_id
@@ -437,6 +680,22 @@ class RoomProxy:
         self.attached.clear()
         self.members.clear()
         self.node.drop_proxy(self)
+
+    def _settle_with(self, room: Room) -> None:
+        """The room came to this node: the requests its clients sent the previous owner and
+        had no answer to are answered from the room's record (`ok`: it holds the change;
+        `room_moving`: never done, send it again)."""
+        done = {(applied.origin, applied.request) for applied in room.applied}
+        for client, pending in list(self.pending.items()):
+            origin = f"{self.node.id}/{self.node.conn_id(client)}"
+            for request_id in list(pending):
+                if self._entering.get(client) is not None:
+                    continue  # its `enter` is handed to the room (see `hand_over`)
+                self._answer(client, request_id)
+                if (origin, request_id) in done:
+                    client.ok(request_id)
+                else:
+                    client.error(request_id, errors.ROOM_MOVING, _MOVING)
 
     def _command(self, out: Outgoing) -> Command:
         client = out.client
@@ -457,11 +716,21 @@ class RoomProxy:
         action is on its way meanwhile.)"""
         self.closed = True
         coming = {out.client for out in self._queue if out.kind in ("enter", "reattach")}
+        # The room moved here: its clients hear so before its snapshot, and that it is back
+        # after it (`Tell`, last); what they asked goes to the room.
+        self.tell_moving(self._clients())
+        told = list(self.moving)
+        self._settle_with(room)
         for client in list(self.attached | set(self.members)):
             if client.closed or client in coming:
                 continue
             member = self.members.get(client)
             client.entering(room)
+            entering = self._entering.get(client)
+            if member is None and entering is not None:
+                # Its join reached the previous owner, unanswered: this owner answers it.
+                room.post(Enter(client, entering.request_id, entering.role))
+                continue
             room.post(Rejoin(client, member.role if member is not None else "player"))
         for out in self._queue:
             if out.kind == "gone":
@@ -477,6 +746,10 @@ class RoomProxy:
             if out.kind in ("enter", "reattach", "rejoin"):
                 out.client.entering(room)
             room.post(self._command(out))
+        for client in told:
+            if not client.closed:
+                room.post(Tell(client, m.Notice(room=self.id, kind="back", msg=_BACK)))
+        self.moving.clear()
         self._queue.clear()
         self.attached.clear()
         self.members.clear()

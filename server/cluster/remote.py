@@ -7,6 +7,11 @@ membership change (`bind`, `unbind`) and every close becomes an `Item` for that 
 channel, one ordered stream per node: whatever a room does in one step (a reply, then the
 events everyone gets) reaches the node as one message, in that order, and a frame sent to
 many clients of the same node travels once.
+
+A batch is sent again until its node has it: while Redis is away, and while the node is not
+listening (it is reconnecting to Redis and subscribing again, so a publish would reach
+nobody). Only a node found dead (or gone) is given up on. So the answers to a client's
+requests are not lost between an owner and its client's node when Redis comes back (F1).
 """
 
 from __future__ import annotations
@@ -79,6 +84,8 @@ class _Link:
         self.node = node
         self.pending: list[_Pending] = []
         self.wake = asyncio.Event()
+        #: A batch is taken and not yet published.
+        self.sending = False
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"link {node}")
 
     def put(self, pending: _Pending) -> None:
@@ -102,7 +109,9 @@ class _Link:
             self.wake.clear()
             if not self.pending:
                 continue
+            await self.links.open.wait()  # held while this node hands its rooms over
             taken, self.pending = self.pending, []
+            self.sending = True
             data = wire.encode(wire.Batch(node=self.links.node, items=[p.item() for p in taken]))
             while True:
                 try:
@@ -110,17 +119,19 @@ class _Link:
                 except BusError as exc:
                     if cancel_requested():
                         raise asyncio.CancelledError from exc
-                    # Redis is away: keep the batch (and the order) until it is back,
-                    # unless the node has meanwhile been found dead.
-                    if self.links.is_dead(self.node):
-                        log.info("dropping a batch for node %s: it is gone", self.node)
-                        break
-                    await asyncio.sleep(next(delays))
-                    continue
-                delays = QUICK_BACKOFF.delays()
+                    receivers = None  # Redis is away: keep the batch (and the order)
+                if receivers:
+                    break
+                # Redis is away, or the node is not subscribed right now (reconnecting to
+                # Redis): the batch waits, in order, unless the node is dead or gone.
+                if self.links.is_dead(self.node):
+                    log.info("dropping a batch for node %s: it is gone", self.node)
+                    break
                 if receivers == 0:
                     self.links.unreachable(self.node)
-                break
+                await asyncio.sleep(next(delays))
+            delays = QUICK_BACKOFF.delays()
+            self.sending = False
             self.links.batches_sent += 1
 
 
@@ -141,6 +152,18 @@ class Links:
         self.unreachable = unreachable
         self._links: dict[str, _Link] = {}
         self.batches_sent = 0
+        #: Cleared while this node hands its rooms over (`hold`): batches wait.
+        self.open = asyncio.Event()
+        self.open.set()
+
+    def hold(self) -> None:
+        """Gather batches but send none until `release` (a stopping node lets its rooms'
+        last words go only once their leases are free, so the nodes that hear them can take
+        the rooms over at once)."""
+        self.open.clear()
+
+    def release(self) -> None:
+        self.open.set()
 
     def _link(self, node: str) -> _Link:
         link = self._links.get(node)
@@ -176,7 +199,8 @@ class Links:
         """Wait (at most `timeout` s) until every gathered item has been published."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while any(link.pending or link.wake.is_set() for link in self._links.values()):
+        links = self._links.values()
+        while any(link.pending or link.wake.is_set() or link.sending for link in links):
             if loop.time() > deadline:
                 return
             await asyncio.sleep(0.01)
@@ -215,6 +239,12 @@ class RemoteClient(Client):
         super().__init__(None, metrics)
         self.player = player
         self.name = name
+
+    @property
+    def origin(self) -> str:
+        """`node/conn`: the same for this connection whichever node owns its room (see
+        `server.rooms.seams.Relayed`)."""
+        return f"{self.node}/{self.conn}"
 
     def bind(self, room: RoomPort) -> None:
         """A room of this node (re)seats this client: its node relays the room's events

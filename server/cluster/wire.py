@@ -96,6 +96,8 @@ class Peek(msgspec.Struct):
     t: str
     seq: int | None = None
     role: str | None = None
+    #: The request a reply answers (`ok`, `error`, `joined`, a `snapshot` asked for).
+    id: int | None = None
 
 
 _encoder = msgspec.msgpack.Encoder()

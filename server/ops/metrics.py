@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -61,6 +63,10 @@ class Metrics:
     def render(self) -> bytes:
         return generate_latest(self.registry)
 
+    def cluster(self) -> ClusterMetrics:
+        """The metrics of a node of a cluster (a lone node has none of them)."""
+        return ClusterMetrics(self.registry)
+
     async def watch_loop_lag(self, interval: float = 0.25) -> None:
         """Measure the event loop's lag forever (cancel to stop)."""
         loop = asyncio.get_running_loop()
@@ -69,3 +75,80 @@ class Metrics:
                 start = loop.time()
                 await asyncio.sleep(interval)
                 self.loop_lag_seconds.observe(max(0.0, loop.time() - start - interval))
+
+
+class ClusterMetrics:
+    """What a node of a cluster reports beside the process's own metrics; the names are
+    those deploy/prometheus/alerts.yml and deploy/grafana/ninepool.json watch. The gauges
+    of state the node keeps anyway (rooms owned and relayed, whether Redis answers) are
+    read when scraped (`watch`), so nothing has to remember to update them."""
+
+    def __init__(self, registry: CollectorRegistry) -> None:
+        r = registry
+        self.redis_up = Gauge(
+            "ninepool_redis_up",
+            "1 while this node's store, pub/sub connection and directory reach Redis",
+            registry=r,
+        )
+        self.rooms_owned = Gauge(
+            "ninepool_rooms_owned", "Rooms this node owns (holds the lease of)", registry=r
+        )
+        self.rooms_relayed = Gauge(
+            "ninepool_rooms_relayed",
+            "Rooms another node owns that this node relays to its clients",
+            registry=r,
+        )
+        self.cluster_nodes = Gauge(
+            "ninepool_cluster_nodes", "Live nodes (beating) as this node sees them", registry=r
+        )
+        self.adoptions = Counter(
+            "ninepool_adoptions",
+            "Rooms this node took over from a node that died or stopped",
+            registry=r,
+        )
+        self.leases_lost = Counter(
+            "ninepool_leases_lost",
+            "Rooms this node ran whose lease another node took (it was paused or cut off)",
+            registry=r,
+        )
+        self._registry = r
+
+    def watch(
+        self,
+        *,
+        redis_up: Callable[[], bool],
+        rooms_owned: Callable[[], int],
+        rooms_relayed: Callable[[], int],
+        cluster_nodes: Callable[[], int],
+        save_retries: Callable[[], int],
+    ) -> None:
+        """Read these when scraped: whether Redis answers, the rooms owned and relayed, the
+        live nodes, and the store's count of saves retried
+        (`ninepool_store_save_retries_total`)."""
+        self.redis_up.set_function(lambda: 1.0 if redis_up() else 0.0)
+        self.rooms_owned.set_function(lambda: float(rooms_owned()))
+        self.rooms_relayed.set_function(lambda: float(rooms_relayed()))
+        self.cluster_nodes.set_function(lambda: float(cluster_nodes()))
+        self._registry.register(
+            _ReadCounter(
+                "ninepool_store_save_retries",
+                "Saves to Redis tried again after a failure (Redis away, slow or refusing)",
+                save_retries,
+            )
+        )
+
+
+class _ReadCounter(Collector):
+    """A counter kept elsewhere (the store's, which imports nothing of this), read when
+    scraped."""
+
+    def __init__(self, name: str, documentation: str, read: Callable[[], int]) -> None:
+        self._name = name
+        self._documentation = documentation
+        self._read = read
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        yield CounterMetricFamily(self._name, self._documentation, value=float(self._read()))
+
+    def describe(self) -> Iterator[CounterMetricFamily]:
+        yield CounterMetricFamily(self._name, self._documentation)

@@ -23,11 +23,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+import msgspec
+
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
 from server.rooms import machine, snapshots
 from server.rooms.model import (
+    Applied,
     Bind,
     Broadcast,
     CancelTimer,
@@ -59,9 +62,12 @@ from server.rooms.seams import (
     Command,
     Enter,
     Member,
+    Rejoin,
+    Relayed,
     Request,
     SeatPair,
     Shutdown,
+    Tell,
     fan_out,
 )
 from server.rooms.simulation import PhysicsPool
@@ -156,6 +162,14 @@ class Room:
         self.abandoned = False
         #: The fencing epoch of this node's lease on the room (None: a lone node).
         self.fence: int | None = None
+        #: Stopped to move to another node (shut down, or its lease lost): what comes now
+        #: is refused `room_moving`, to be sent again to the next owner.
+        self.moving = False
+        #: The latest requests of members of other nodes whose change is stored, oldest
+        #: first (`RoomRecord.applied`): answered `ok` again when such a member rejoins.
+        self.applied: list[Applied] = []
+        #: The request being handled and who sent it, if it may be recorded as applied.
+        self._requester: Applied | None = None
         self.inbox: asyncio.Queue[Command | _Fired] = asyncio.Queue()
         self._stopped = False
         self._generation: dict[TimerName, int] = {}
@@ -212,6 +226,7 @@ class Room:
         is connected yet, and every seated player has the grace period to come back."""
         restored = snapshots.restore(record, _limits(self.host.config), time.time())
         self.state = restored.state
+        self.applied = list(record.applied)
         for timer in restored.timers:
             self._start_timer(timer.timer, timer.delay)
 
@@ -252,6 +267,8 @@ class Room:
                 self.abandoned = True
             if self.abandoned:
                 self._stopped = True
+            if self.abandoned or (self._stopped and isinstance(command, Shutdown)):
+                self.moving = True
         leftovers: list[Command] = []
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
@@ -261,7 +278,8 @@ class Room:
         if self.abandoned:
             self.host.room_abandoned(self, leftovers)
             return
-        # Whatever was queued behind the end is answered as a closed room answers.
+        # Whatever was queued behind the end is answered as a closed room answers (or, if
+        # the room moves on, as one that is moving: try again there).
         for command in leftovers:
             _answer_closed(self, command)
 
@@ -276,6 +294,19 @@ class Room:
         ):
             self._refuse(command, errors.RATE_LIMITED, "at most 5 chat messages per 10 seconds")
             return
+        if isinstance(command, Tell):
+            if command.client in self.state.members():
+                command.client.send_message(command.message)
+            return
+        self._requester = _requester(command)
+        if isinstance(command, Rejoin) and isinstance(command.client, Relayed):
+            # The member's node may have lost answers on the way (a failed owner, a
+            # reconnect to Redis): the requests this room's record holds are answered
+            # again, before the snapshot; its node passes on only those it still awaits.
+            origin = command.client.origin
+            for applied in self.applied:
+                if applied.origin == origin:
+                    command.client.ok(applied.request)
         before = self.state
         started = time.perf_counter()
         try:
@@ -287,7 +318,7 @@ class Room:
             # Another node has the room: nothing of this change was stored or sent.
             log.warning("room %s: fenced out, another node owns it now", self.id)
             self.state = before
-            self._refuse(command, errors.INTERNAL, "the room moved to another server")
+            self._refuse(command, errors.ROOM_MOVING, "the room moved to another server")
             self.abandoned = True
         except Exception:
             log.exception("room %s failed on %s", self.id, type(event).__name__)
@@ -382,7 +413,14 @@ class Room:
             LogEntry(getattr(event, "seq"), frame)  # noqa: B009 - every room event has seq
             for event, frame in zip(save.events, frames, strict=True)
         ]
-        await self.host.store.save(self.id, encode(save.record), entries, fence=self.fence)
+        record, applied = save.record, self.applied
+        requester = self._requester
+        if requester is not None:
+            # Stored with the change itself: whoever takes the room over knows it was done.
+            applied = [*applied, requester][-APPLIED_KEPT:]
+            record = msgspec.structs.replace(record, applied=applied)
+        await self.host.store.save(self.id, encode(record), entries, fence=self.fence)
+        self.applied, self._requester = applied, None
 
     async def _simulate(self, simulate: Simulate) -> Simulated:
         started = time.perf_counter()
@@ -447,11 +485,33 @@ class Room:
             self._cancel_timer(timer)
 
 
+#: Requests of members of other nodes a room's record remembers as applied.
+APPLIED_KEPT = 16
+
+
+def _requester(command: Command | _Fired) -> Applied | None:
+    """Who sent this request, if it came from another node and gets an `ok` when done (an
+    aim preview gets none)."""
+    if not isinstance(command, Request) or isinstance(command.message, m.Aim):
+        return None
+    if not isinstance(command.client, Relayed):
+        return None
+    return Applied(command.client.origin, command.message.id)
+
+
 def _answer_closed(room: Room, command: Command | _Fired) -> None:
-    """A command for a room that has ended is answered as a closed room answers."""
+    """A command for a room that has ended is answered as a closed room answers; one for a
+    room that is moving to another node, `room_moving` (send it again there)."""
     if isinstance(command, Shutdown):
         if not command.done.done():
             command.done.set_result(None)
+    elif room.moving and isinstance(command, Enter | Request):
+        request_id = command.request_id if isinstance(command, Enter) else command.message.id
+        command.client.error(request_id, errors.ROOM_MOVING, "the room is moving; try again")
+    elif room.moving and isinstance(command, SeatPair):
+        for member, request_id in (command.first, command.second):
+            member.error(request_id, errors.ROOM_MOVING, "the room is moving; try again")
+            member.unbind(room)
     elif isinstance(command, Request) and isinstance(command.message, m.Leave):
         command.client.unbind(room)
         command.client.ok(command.message.id)

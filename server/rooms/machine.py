@@ -109,6 +109,7 @@ from server.rooms.seams import (
     Request,
     SeatPair,
     Shutdown,
+    Tell,
 )
 from server.rooms.shots import SimResult
 from server.rooms.table import (
@@ -172,7 +173,7 @@ class _Tx(Working):
             self.rejoin(event.client, event.role)
         elif isinstance(event, Shutdown):
             self.shutdown()
-        elif isinstance(event, Abandon):  # the actor stops; the machine has nothing to do
+        elif isinstance(event, Abandon | Tell):  # the actor alone carries these out
             pass
 
     # --- membership -------------------------------------------------------------------------

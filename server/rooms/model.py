@@ -436,6 +436,17 @@ class RoomRecord(msgspec.Struct):
     chat_logged: int = 0
     #: Players who have held a seat, newest last (who may read a private room's replay).
     seated: list[str] = msgspec.field(default_factory=list)
+    #: The latest requests of clients of other nodes whose change this record holds: a
+    #: node that takes the room over answers them `ok` again for a relay that lost the
+    #: answer with the owner (`server.rooms.actor`, `server.cluster.proxy`).
+    applied: list[Applied] = msgspec.field(default_factory=list)
+
+
+class Applied(msgspec.Struct, array_like=True, frozen=True):
+    """A request whose change a record holds: who sent it (`Relayed.origin`) and its id."""
+
+    origin: str
+    request: int
 
 
 _record_decoder = msgspec.msgpack.Decoder(RoomRecord)

@@ -93,6 +93,10 @@ class Peers(Protocol):
     async def stop_serving(self) -> None:
         """A graceful stop begins: take nothing more from other nodes."""
 
+    async def hand_off(self) -> None:
+        """The rooms have saved: let other nodes take them over now (before this node's
+        connections are closed and waited for)."""
+
     async def stop(self) -> None:
         """After the rooms have saved: hand over what is left and leave."""
 
@@ -189,6 +193,9 @@ class LonePeers:
         return True
 
     async def stop_serving(self) -> None:
+        return None
+
+    async def hand_off(self) -> None:
         return None
 
     async def stop(self) -> None:

@@ -20,7 +20,7 @@ that will decide, the room `member.bind(room)` when it holds the member, and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import msgspec
 
@@ -93,6 +93,17 @@ class Member(Protocol):
 
     def may_chat(self) -> bool:
         """Take one chat message from the member's allowance (False: over the limit)."""
+
+
+@runtime_checkable
+class Relayed(Protocol):
+    """A member connected to another node (`server.cluster.remote.RemoteClient`), whose
+    replies travel between servers and may be lost on the way when one of them fails."""
+
+    @property
+    def origin(self) -> str:
+        """Where the member is connected, the same on every node: its node and its
+        connection's number there (`node/conn`)."""
 
 
 def fan_out(members: list[Member], data: bytes) -> None:
@@ -173,4 +184,14 @@ class Abandon:
     """Another node owns the room now (this node's lease was lost): stop at once."""
 
 
-Command = Enter | Reattach | SeatPair | Gone | Request | Shutdown | Rejoin | Abandon
+@dataclass(frozen=True)
+class Tell:
+    """A frame for a member when the room gets to it, after what was posted before: the
+    `notice` that the room is back, after the snapshot of the `Rejoin` or `Reattach` that
+    brought the member back to a room that moved. Nothing else happens."""
+
+    client: Member
+    message: msgspec.Struct
+
+
+Command = Enter | Reattach | SeatPair | Gone | Request | Shutdown | Rejoin | Abandon | Tell

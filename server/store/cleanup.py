@@ -21,6 +21,13 @@ What it does, in order, and prints as one JSON object at the end:
 4. **Redis**: fencing epochs of rooms long gone (older versions kept one per room ever
    played) get the expiry new ones have.
 
+`--to-tagged` does none of that, only this: every room key of a Redis of the plain layout
+is renamed to the hash-tagged layout of Redis Cluster (`room:<id>:…` to `room:{<id>}:…`,
+expiries kept), the leases and the `rooms` set dropped, and the Redis marked so that no
+store of the plain layout writes to it again; refused while a node beats. Then
+`redis-cli --cluster import` moves the data into a cluster (`deploy/README.md`,
+"Capacity").
+
 Redis is walked with SCAN (never KEYS), a few hundred keys per round trip: the servers go
 on meanwhile. On a lone node's SQLite file the command waits for the node's writes (up to
 10 s each) and the node for its.
@@ -39,7 +46,10 @@ from typing import Any
 
 from server.store import DamagedRoom, Store, StoreError, open_store
 from server.store.integrity import check_room, record_facts, where_of
-from server.store.redis import RedisStore
+from server.store.redis import ROOM_KINDS, RedisKeys, RedisStore
+
+#: How recently a node must have beaten (`dir:nodes`, Redis time) to count as running.
+RUNNING_WITHIN_MS = 30_000
 
 
 async def clean(
@@ -88,6 +98,57 @@ async def clean(
     return report
 
 
+async def to_tagged(store: RedisStore) -> dict[str, int]:
+    """Rename every room's keys of a plain-layout Redis to the tagged layout,
+    `room:<id>:<kind>` to `room:{<id>}:<kind>` (RENAME keeps each key's expiry), drop the
+    leases and the `rooms` set, and mark the Redis `tagged` (a store of the plain layout
+    then refuses it). Refused while a node beats (`dir:nodes`): a running node would go
+    on writing the old names. Afterwards `redis-cli --cluster import` can move the data
+    into a Redis Cluster, each room's keys into one slot. Returns counts."""
+    if store.keys.tagged:
+        raise StoreError(f"{store.where} is opened in the tagged layout already")
+    client = store.client
+    seconds, micros = await client.time()
+    now = int(seconds) * 1000 + int(micros) // 1000
+    alive = await client.zrangebyscore(
+        f"{store.keys.prefix}dir:nodes", now - RUNNING_WITHIN_MS, "+inf"
+    )
+    if alive:
+        names = ", ".join(sorted(n.decode() if isinstance(n, bytes) else str(n) for n in alive))
+        raise StoreError(f"{store.where}: nodes are running ({names}); stop every node first")
+    tagged = RedisKeys(store.keys.prefix, tagged=True)
+    renamed = dropped = 0
+    for kind in (*ROOM_KINDS, "lease"):
+        for batch in await store.scan_batches(store.keys.pattern(kind)):
+            plain = [
+                (key, room)
+                for key in batch
+                if (room := store.keys.room_of(key, kind)) is not None
+                and not key.startswith(f"{store.keys.prefix}room:{{")
+            ]
+            pipe = client.pipeline(transaction=False)
+            for key, room in plain:
+                if kind == "lease":
+                    pipe.delete(key)
+                else:
+                    pipe.renamenx(key, getattr(tagged, kind)(room))
+            replies = await pipe.execute()
+            if kind == "lease":
+                dropped += len(plain)
+                continue
+            clashes = [key for (key, _), done in zip(plain, replies, strict=True) if not done]
+            renamed += len(plain) - len(clashes)
+            if clashes:
+                raise StoreError(
+                    f"{store.where}: {clashes[0]} and its tagged name both exist; "
+                    f"{renamed} keys renamed so far, the rest left as they were"
+                )
+    if store.keys.rooms is not None:
+        await client.delete(store.keys.rooms)
+    await client.set(store.keys.layout, "tagged")
+    return {"keys_renamed": renamed, "leases_dropped": dropped}
+
+
 def _url(given: str) -> str:
     if given != "-":
         return given
@@ -116,9 +177,15 @@ def _days(text: str) -> float:
     return value
 
 
-async def _run(url: str, retention: float, check: bool, quarantine: bool) -> dict[str, Any]:
+async def _run(
+    url: str, retention: float, check: bool, quarantine: bool, tagged: bool
+) -> dict[str, Any]:
     store = open_store(url)
     try:
+        if tagged:
+            if not isinstance(store, RedisStore):
+                raise StoreError(f"--to-tagged moves a Redis, not {where_of(store)}")
+            return {"store": store.where, "damaged": {}, **await to_tagged(store)}
         return await clean(store, retention_days=retention, check=check, quarantine=quarantine)
     finally:
         await store.close()
@@ -145,10 +212,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="move the damaged rooms aside (implies --check; stop every server first)",
     )
+    parser.add_argument(
+        "--to-tagged",
+        action="store_true",
+        help="only rename a Redis's room keys to the hash-tagged layout of Redis Cluster "
+        "(every node stopped; deploy/README.md, Capacity)",
+    )
     args = parser.parse_args(argv)
     url, retention = _url(args.store), _retention(args.replay_retention)
+    check = args.check or args.quarantine
     try:
-        report = asyncio.run(_run(url, retention, args.check or args.quarantine, args.quarantine))
+        report = asyncio.run(_run(url, retention, check, args.quarantine, args.to_tagged))
     except StoreError as exc:
         print(f"cleanup: {exc}", file=sys.stderr)
         return 1

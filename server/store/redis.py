@@ -115,6 +115,11 @@ class RedisKeys:
         """The set of rooms with a live snapshot (None in the tagged layout)."""
         return None if self.tagged else f"{self.prefix}rooms"
 
+    @property
+    def layout(self) -> str:
+        """Says `tagged` once a Redis has been moved to the tagged layout (`to_tagged`)."""
+        return f"{self.prefix}layout"
+
     def room_channel(self, room: str) -> str:
         """Where the owner publishes the room's events for every node with clients in it."""
         return f"{self.prefix}room:{room}"
@@ -244,6 +249,8 @@ async def retrying(
         return result
 
 
+#: A room's keys that hold data (the lease is a running node's, and is not moved).
+ROOM_KINDS = ("state", "log", "epoch", "archive", "quarantine")
 #: An archive's value starts with its retirement time, milliseconds, big-endian.
 _AT = struct.Struct(">Q")
 #: Keys read or deleted per round trip when a command walks the whole database.
@@ -283,7 +290,7 @@ class RedisStore(Store):
         self._quarantine_script = client.register_script(QUARANTINE)
         self._healthy = True
         self._closed = False
-        self._initialized = not isinstance(client, RedisCluster)
+        self._initialized = False
         self._initializing = asyncio.Lock()
         #: Save attempts after a failed one (`ninepool_store_save_retries_total`).
         self.save_retries = 0
@@ -447,7 +454,7 @@ class RedisStore(Store):
         archives made with a retention by itself."""
         cutoff = int(retired_before * 1000)
         removed = 0
-        for batch in await self._scan_batches(self.keys.pattern("archive")):
+        for batch in await self.scan_batches(self.keys.pattern("archive")):
             pipe = self.client.pipeline(transaction=False)
             for key in batch:
                 pipe.getrange(key, 0, _AT.size - 1)
@@ -496,14 +503,14 @@ class RedisStore(Store):
 
     async def archived(self) -> int:
         """How many retired rooms are archived (walks the database: for reports)."""
-        return sum(len(batch) for batch in await self._scan_batches(self.keys.pattern("archive")))
+        return sum(len(batch) for batch in await self.scan_batches(self.keys.pattern("archive")))
 
     async def expire_orphan_epochs(self) -> int:
         """Give an expiry to every epoch key whose room has gone (no snapshot, no lease,
         no archive): those of rooms closed before epochs expired with their rooms. Returns
         how many. Walks the database (SCAN): for the cleanup command."""
         fixed = 0
-        for batch in await self._scan_batches(self.keys.pattern("epoch")):
+        for batch in await self.scan_batches(self.keys.pattern("epoch")):
             rooms = [self.keys.room_of(key, "epoch") for key in batch]
             pipe = self.client.pipeline(transaction=False)
             for key, room in zip(batch, rooms, strict=True):
@@ -537,8 +544,9 @@ class RedisStore(Store):
         data = _bytes(stored)
         return await asyncio.to_thread(archive.unpack, data[_AT.size :], room, self.where)
 
-    async def _scan_batches(self, pattern: str) -> list[list[str]]:
-        """Every key matching `pattern`, in batches (SCAN: Redis is never blocked long)."""
+    async def scan_batches(self, pattern: str) -> list[list[str]]:
+        """Every key matching `pattern`, in batches (SCAN, on every shard of a cluster:
+        Redis is never blocked long)."""
         batches: list[list[str]] = []
         batch: list[str] = []
         await self._ready()
@@ -553,7 +561,7 @@ class RedisStore(Store):
 
     async def _scan_rooms(self, kind: str) -> list[str]:
         found = []
-        for batch in await self._scan_batches(self.keys.pattern(kind)):
+        for batch in await self.scan_batches(self.keys.pattern(kind)):
             found += [room for key in batch if (room := self.keys.room_of(key, kind))]
         return found
 
@@ -592,16 +600,28 @@ class RedisStore(Store):
         )
 
     async def _ready(self) -> None:
-        """A cluster client learns the cluster's slots once, before its first command:
-        left to do it lazily, commands that start at once each do it, and (redis-py 8.1)
-        break one another's connections."""
+        """Before the first command: a cluster client learns the cluster's slots once
+        (left to do it lazily, commands that start at once each do it, and — redis-py 8.1
+        — break one another's connections); a store of the plain layout checks that the
+        Redis was not moved to the tagged one (`to_tagged`), where it would write rooms
+        nobody reads."""
         if self._initialized:
             return
         async with self._initializing:
             if not self._initialized:
-                assert isinstance(self.client, RedisCluster)
-                await self.client.initialize()
-                self._initialized = True
+                await self._initialize()
+
+    async def _initialize(self) -> None:
+        if isinstance(self.client, RedisCluster):
+            await self.client.initialize()
+        elif not self.keys.tagged:
+            layout = await self.client.get(self.keys.layout)
+            if layout is not None and _text(layout) == "tagged":
+                raise StoreError(
+                    f"{self.where} holds rooms in the tagged layout (hash-tagged keys, "
+                    "for Redis Cluster): open it with tagged=True"
+                )
+        self._initialized = True
 
     def _set_health(self, healthy: bool) -> None:
         if healthy != self._healthy:
@@ -635,9 +655,7 @@ def _archive_value(snapshot: bytes, entries: Sequence[LogEntry]) -> bytes:
 class _LogPage:
     """One XRANGE page of a room's log, from `start` (a stream id bound) on."""
 
-    def __init__(
-        self, client: Client, key: str, start: str, count: int = _LOG_PAGE
-    ) -> None:
+    def __init__(self, client: Client, key: str, start: str, count: int = _LOG_PAGE) -> None:
         self.client, self.key, self.start, self.count = client, key, start, count
 
     async def __call__(self, attempt: int) -> list[LogEntry]:

@@ -14,6 +14,8 @@ from tests.cluster_e2e.processes import NGINX, Nginx, Node
 from tests.redis_server import RedisServer
 
 SECRET = "cluster-e2e-secret"
+#: `/metrics` answers a scrape that carries it (`Authorization: Bearer …`).
+METRICS_TOKEN = "cluster-e2e-scrape"
 #: Short leases, so that a dead owner's rooms move within seconds.
 LEASE_TTL = 1.5
 
@@ -31,7 +33,10 @@ class Cluster:
         return [f"{node.name}: {line}" for node in self.nodes for line in node.trouble()]
 
 
-def node_args(redis_url: str, name: str, *extra: str) -> list[str]:
+def node_args(redis_url: str, name: str, *extra: str, short_leases: bool = True) -> list[str]:
+    """A node's command line; `short_leases` False leaves the lease and the node timeout at
+    their defaults (what a deployment runs)."""
+    leases = ["--lease-ttl", str(LEASE_TTL)] if short_leases else []
     return [
         "--redis-url",
         redis_url,
@@ -39,8 +44,9 @@ def node_args(redis_url: str, name: str, *extra: str) -> list[str]:
         SECRET,
         "--workers",
         "1",
-        "--lease-ttl",
-        str(LEASE_TTL),
+        *leases,
+        "--metrics-token",
+        METRICS_TOKEN,
         "--node-id",
         name,
         "--grace",
@@ -55,12 +61,23 @@ def node_args(redis_url: str, name: str, *extra: str) -> list[str]:
 
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    yield from _cluster(tmp_path, short_leases=True)
+
+
+@pytest.fixture
+def default_cluster(tmp_path: Path) -> Iterator[Cluster]:
+    """The same, with every node at the default lease and node timeout."""
+    yield from _cluster(tmp_path, short_leases=False)
+
+
+def _cluster(tmp_path: Path, *, short_leases: bool) -> Iterator[Cluster]:
     if not Path(NGINX).exists():
         pytest.skip("nginx is not installed (make test installs it)")
     redis = RedisServer(tmp_path / "redis")
     redis.start()
     nodes = [
-        Node(name, tmp_path / "nodes", node_args(redis.url, name)) for name in ("n1", "n2", "n3")
+        Node(name, tmp_path / "nodes", node_args(redis.url, name, short_leases=short_leases))
+        for name in ("n1", "n2", "n3")
     ]
     nginx: Nginx | None = None
     try:

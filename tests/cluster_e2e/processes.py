@@ -127,6 +127,18 @@ class Node:
     def trouble(self) -> list[str]:
         return [line for line in self.log().splitlines() if TROUBLE.search(line)]
 
+    def metrics(self, token: str) -> dict[str, float]:
+        """The node's `/metrics` samples without labels, by name."""
+        request = urllib.request.Request(
+            f"{self.http_url}/metrics", headers={"Authorization": f"Bearer {token}"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            text = response.read().decode()
+        return {
+            name: float(value)
+            for name, value in re.findall(r"^(ninepool_[a-z_]+) ([0-9.e+-]+)$", text, re.M)
+        }
+
     def ready(self) -> bool:
         """What `/readyz` says now."""
         try:
