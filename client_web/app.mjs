@@ -427,14 +427,6 @@ function onMessage(m) {
         pump();
       }
       return;
-    case "notice":
-      // The room's server stopped or failed: another takes the table over ("moving"), then
-      // it runs again ("back", after its snapshot). Requests meanwhile get `room_moving`.
-      if (m.room === app.room) {
-        toast(m.msg);
-        log(m.msg, "neutral", [], true);
-      }
-      return;
     case "aim":
       if (m.room === app.room && m.seat !== mySeat()) {
         app.remoteAim = m;

@@ -415,6 +415,7 @@ export default {
   "err.shutting_down": "The server is restarting — you will be reconnected.",
   "err.too_many_rooms": "No new table right now: join one of the tables, or leave yours first.",
   "err.room_moving": "The table is moving to another server — try again in a moment.",
+  "err.name_confusable": "That name looks too much like a player's at this table — choose another.",
   "notice.moving": "The table is moving to another server; it will be back in a moment.",
   "notice.back": "The table is back.",
   "err.internal": "Something went wrong on the server; nothing changed.",

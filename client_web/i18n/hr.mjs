@@ -416,6 +416,7 @@ export default {
   "err.shutting_down": "Poslužitelj se ponovno pokreće — bit ćete ponovno spojeni.",
   "err.too_many_rooms": "Novi stol sada nije moguć: sjednite za jedan od postojećih ili najprije napustite svoj.",
   "err.room_moving": "Stol se seli na drugi poslužitelj — pokušajte za trenutak.",
+  "err.name_confusable": "To ime previše nalikuje imenu igrača za ovim stolom — odaberite drugo.",
   "notice.moving": "Stol se seli na drugi poslužitelj; uskoro se vraća.",
   "notice.back": "Stol je opet tu.",
   "err.internal": "Na poslužitelju je nešto pošlo po zlu; ništa se nije promijenilo.",
