@@ -38,6 +38,7 @@ import time
 import urllib.parse
 from dataclasses import dataclass
 from email.utils import formatdate
+from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
@@ -82,7 +83,9 @@ class _Sink(asyncio.Protocol):
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
-        return None  # the request was read; anything after it is not answered
+        # The request was read; anything after it is not answered. Reading goes on only
+        # so that a reader who goes away (a reset) is noticed while the log is counted.
+        return None
 
     def eof_received(self) -> bool:
         return True  # a reader that closed its side may still read the answer
@@ -201,7 +204,6 @@ class ReplayStreams:
                 assert isinstance(transport, asyncio.Transport)
                 assert sink.transport is not None
                 sink.transport.set_write_buffer_limits(high=HIGH_WATER)
-                transport.pause_reading()
                 await self._write(sink, head)
                 sink.transport.close()  # once everything written is sent
                 await sink.lost
@@ -217,8 +219,15 @@ class ReplayStreams:
 
     async def _write(self, sink: _Sink, head: ReplayHead) -> None:
         assert sink.transport is not None
+        # Worked out while watching the reader: one that went away stops waiting for it.
+        planning = asyncio.ensure_future(self.book.plan(head))
+        watched: set[asyncio.Future[Any]] = {planning, sink.lost}
+        await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
+        if not planning.done():
+            planning.cancel()
+            raise ConnectionError("the reader went away")
         try:
-            plan = await self.book.plan(head)
+            plan = planning.result()
         except ReplayDamaged as exc:
             log.warning("replay refused: %s", exc)
             body = DAMAGED.encode()

@@ -6,7 +6,9 @@ tens of megabytes, and whoever asks for it may read slowly or not at all, so the
 is never built in memory: `plan` reads the log once in pages to count what fits under the
 size cap, and `body` reads it again, page by page, as the caller asks for the next one
 (the HTTP side asks when the reader has taken the previous page). Holding a page costs at
-most `PAGE` entries, whatever the room.
+most `PAGE` entries, whatever the room; a retired room's archive is inflated as it is
+read (`Store.log_pages`). A finished room's log no longer changes, so its plan is kept
+(the last `PLANS_KEPT`) and worked out once however many read it at once.
 
 A private room's replay is for those who joined it: `ReplayHead.admits` asks for its
 invite code or the id of a player who held one of its seats.
@@ -17,7 +19,10 @@ log raises `DamagedRoom` instead of becoming a document nobody can decode.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hmac
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -30,6 +35,8 @@ from server.store.integrity import check_entries, where_of
 
 #: Log entries read from the store at once.
 PAGE = 64
+#: Plans of finished rooms kept (a few numbers each).
+PLANS_KEPT = 256
 #: The longest MessagePack array header (`array 32`): room for it is kept under the cap.
 _ARRAY_HEADER_MAX = 5
 
@@ -57,6 +64,8 @@ class ReplayHead:
     seated: frozenset[str]
     #: The room's last event: the replay holds none after it, even if the room goes on.
     last_seq: int
+    #: The room has ended: its log will not change any more.
+    closed: bool = False
 
     def admits(self, code: str | None, player: str | None) -> bool:
         """A public room's replay is anyone's; a private room's needs its invite code or a
@@ -96,6 +105,7 @@ class ReplayBook:
     def __init__(self, store: Store, max_bytes: int) -> None:
         self.store = store
         self.max_bytes = max_bytes
+        self._plans: OrderedDict[tuple[str, int], asyncio.Task[ReplayPlan]] = OrderedDict()
 
     async def head(self, room_id: str) -> ReplayHead | None:
         """None: no such room; `ReplayDamaged`: the store holds it damaged."""
@@ -119,23 +129,26 @@ class ReplayBook:
             code=record.code,
             seated=frozenset(record.seated) | {s.player for s in record.seats if s is not None},
             last_seq=record.seq,
+            closed=record.closed,
         )
 
     async def _pages(self, head: ReplayHead, last: int) -> AsyncIterator[list[LogEntry]]:
         """The log entries up to `last`, a page at a time, each checked to be a room event
         (`DamagedRoom` if one is not: nobody is sent a replay nobody can decode)."""
-        after = 0
-        while after < last:
-            try:
-                page = await self.store.log_page(head.room, after, PAGE)
-                check_entries(head.room, page, where_of(self.store))
-            except DamagedRoom as exc:
-                raise ReplayDamaged(str(exc)) from exc
-            page = [entry for entry in page if entry.seq <= last]
-            if not page:
-                return
-            yield page
-            after = page[-1].seq
+        if last <= 0:
+            return
+        where = where_of(self.store)
+        try:
+            async with contextlib.aclosing(self.store.log_pages(head.room, 0, PAGE)) as pages:
+                async for page in pages:
+                    check_entries(head.room, page, where)
+                    kept = [entry for entry in page if entry.seq <= last]
+                    if kept:
+                        yield kept
+                    if len(kept) < len(page) or page[-1].seq >= last:
+                        return
+        except DamagedRoom as exc:
+            raise ReplayDamaged(str(exc)) from exc
 
     def preamble(self, head: ReplayHead, plan: ReplayPlan) -> bytes:
         """The document up to its events: a map of five, `events` last, whose array
@@ -154,7 +167,31 @@ class ReplayBook:
         return b"".join(parts)
 
     async def plan(self, head: ReplayHead) -> ReplayPlan:
-        """Count the entries that fit under the size cap (one pass over the log)."""
+        """Count the entries that fit under the size cap: one pass over the log, or none
+        for a finished room planned before (a plan being worked out is waited for)."""
+        if not head.closed:
+            return await self._plan(head)
+        key = (head.room, head.last_seq)
+        known = self._plans.get(key)
+        if known is None:
+            # Worked out by a task of its own: a reader who leaves does not stop it for
+            # the others, and the plan is kept for the next ones.
+            known = asyncio.get_running_loop().create_task(self._plan(head))
+            known.add_done_callback(lambda done: self._planned(key, done))
+            self._plans[key] = known
+            while len(self._plans) > PLANS_KEPT:
+                self._plans.popitem(last=False)
+        else:
+            self._plans.move_to_end(key)
+        return await asyncio.shield(known)
+
+    def _planned(self, key: tuple[str, int], done: asyncio.Future[ReplayPlan]) -> None:
+        """A failed plan is not kept: the next reader works it out again."""
+        failed = done.cancelled() or done.exception() is not None
+        if failed and self._plans.get(key) is done:
+            del self._plans[key]
+
+    async def _plan(self, head: ReplayHead) -> ReplayPlan:
         room = self.preamble(head, ReplayPlan(0, 0, 0, False))
         budget = self.max_bytes - len(room) - _ARRAY_HEADER_MAX
         count = size = last = 0

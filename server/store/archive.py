@@ -15,7 +15,7 @@ The same packing (without compression) keeps a quarantined room's bytes as they 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import msgspec
 
@@ -65,3 +65,130 @@ def unpack(data: bytes, room: str, where: str = "") -> tuple[bytes, list[LogEntr
 def after(entries: Sequence[LogEntry], seq: int) -> list[LogEntry]:
     """The entries with `seq` greater than `seq` (what `Store.log(room, after)` returns)."""
     return [entry for entry in entries if entry.seq > seq]
+
+
+#: Compressed bytes fed to the inflater at once, and the most it may give back at once.
+_FEED = 64 * 1024
+_GIVE = 256 * 1024
+
+
+class _Inflating:
+    """An archive's MessagePack, inflated as far as it is read (see `pages`)."""
+
+    def __init__(self, data: bytes, room: str, where: str) -> None:
+        self.data, self.room, self.where = data, room, where
+        self.fed = len(MAGIC)
+        self.inflater = zlib.decompressobj()
+        self.buffer = bytearray()
+        self.at = 0
+
+    def damaged(self, what: str) -> DamagedRoom:
+        return DamagedRoom(self.room, f"its archive {what}", self.where)
+
+    def _need(self, count: int) -> None:
+        while len(self.buffer) - self.at < count:
+            if self.at > _GIVE:
+                del self.buffer[: self.at]
+                self.at = 0
+            source = self.inflater.unconsumed_tail
+            if not source:
+                source = self.data[self.fed : self.fed + _FEED]
+                self.fed += len(source)
+            if not source:
+                raise self.damaged("ends before its log does")
+            try:
+                self.buffer += self.inflater.decompress(source, _GIVE)
+            except zlib.error as exc:
+                raise self.damaged(f"fails to inflate ({exc})") from exc
+
+    def take(self, count: int) -> bytes:
+        self._need(count)
+        out = bytes(self.buffer[self.at : self.at + count])
+        self.at += count
+        return out
+
+    def byte(self) -> int:
+        self._need(1)
+        value = self.buffer[self.at]
+        self.at += 1
+        return value
+
+    def number(self, size: int) -> int:
+        return int.from_bytes(self.take(size), "big")
+
+    def unsigned(self) -> int:
+        lead = self.byte()
+        if lead < 0x80:
+            return lead
+        sizes = {0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8}
+        if lead not in sizes:
+            raise self.damaged(f"holds {lead:#x} where a seq should be")
+        return self.number(sizes[lead])
+
+    def bin_length(self) -> int:
+        sizes = {0xC4: 1, 0xC5: 2, 0xC6: 4}
+        lead = self.byte()
+        if lead not in sizes:
+            raise self.damaged(f"holds {lead:#x} where bytes should be")
+        return self.number(sizes[lead])
+
+    def array_length(self) -> int:
+        lead = self.byte()
+        if 0x90 <= lead <= 0x9F:
+            return lead - 0x90
+        if lead in (0xDC, 0xDD):
+            return self.number(2 if lead == 0xDC else 4)
+        raise self.damaged(f"holds {lead:#x} where a list should be")
+
+    def finish(self) -> None:
+        """Everything inflated, and zlib's checksum holds."""
+        while not self.inflater.eof:
+            source = self.inflater.unconsumed_tail or self.data[self.fed : self.fed + _FEED]
+            self.fed += 0 if self.inflater.unconsumed_tail else len(source)
+            if not source:
+                raise self.damaged("ends early")
+            try:
+                self.inflater.decompress(source, _GIVE)
+            except zlib.error as exc:
+                raise self.damaged(f"fails to inflate ({exc})") from exc
+
+
+def pages(
+    data: bytes, room: str, after: int, page: int, where: str = ""
+) -> Iterator[list[LogEntry]]:
+    """The log of an archive with `seq` greater than `after`, `page` entries at a time,
+    inflated as it is read: a replay of a long retired room holds the archive as stored
+    (compressed), zlib's window and a page, never the whole log (`unpack` builds it all).
+    `DamagedRoom` as `unpack` raises it, at the page where the damage is."""
+    if not data.startswith(MAGIC):
+        raise DamagedRoom(room, "its archive does not start with " + MAGIC.decode(), where)
+    reader = _Inflating(data, room, where)
+    if reader.array_length() != 2:
+        raise reader.damaged("is not a snapshot and a log")
+    reader.take(reader.bin_length())  # the snapshot
+    out: list[LogEntry] = []
+    for _ in range(reader.array_length()):
+        if reader.array_length() != 2:
+            raise reader.damaged("holds a log entry that is not a seq and its data")
+        seq = reader.unsigned()
+        data_of = reader.take(reader.bin_length())
+        if seq > after:
+            out.append(LogEntry(seq, data_of))
+            if len(out) >= page:
+                yield out
+                out = []
+    reader.finish()
+    if out:
+        yield out
+
+
+def snapshot(data: bytes, room: str, where: str = "") -> bytes:
+    """An archive's snapshot alone, inflating no further than it (it comes first): what
+    `load` of a retired room needs, for every replay asked for, without the whole log
+    (`DamagedRoom` if the archive does not start as one)."""
+    if not data.startswith(MAGIC):
+        raise DamagedRoom(room, "its archive does not start with " + MAGIC.decode(), where)
+    reader = _Inflating(data, room, where)
+    if reader.array_length() != 2:
+        raise reader.damaged("is not a snapshot and a log")
+    return reader.take(reader.bin_length())

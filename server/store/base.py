@@ -28,7 +28,7 @@ node) skips the check.
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator, Sequence
 from typing import NamedTuple
 
 
@@ -94,6 +94,20 @@ class Store(abc.ABC):
         replay reads a long log, a page at a time. This default reads the whole log and
         keeps a page; a store overrides it to read no more than the page."""
         return (await self.log(room, after))[: max(0, limit)]
+
+    async def log_pages(
+        self, room: str, after: int, page: int
+    ) -> AsyncGenerator[list[LogEntry], None]:
+        """The room's log entries with `seq > after`, in order, `page` at a time, each read
+        once the one before has been taken: how a replay walks a long log while holding a
+        page. This default asks `log_page` for each; a store whose log may be packed (an
+        archive) overrides it to unpack as it goes, once per walk."""
+        while True:
+            entries = await self.log_page(room, after, page)
+            if not entries:
+                return
+            yield entries
+            after = entries[-1].seq
 
     @abc.abstractmethod
     async def delete(self, room: str) -> None:

@@ -37,7 +37,7 @@ import logging
 import random
 import struct
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -374,8 +374,12 @@ class RedisStore(Store):
         data = await self._read(lambda _: self.client.hget(key, "snapshot"), f"load of {room}")
         if data is not None:
             return _bytes(data)
-        packed = await self._archived(room)
-        return None if packed is None else packed[0]
+        # A retired room: the snapshot leads its archive, inflated no further.
+        key = self.keys.archive(room)
+        stored = await self._read(lambda _: self.client.get(key), f"archive of {room}")
+        if stored is None:
+            return None
+        return archive.snapshot(_bytes(stored)[_AT.size :], room, self.where)
 
     async def rooms(self) -> list[str]:
         index = self.keys.rooms
@@ -408,6 +412,26 @@ class RedisStore(Store):
         if entries or not limit:
             return entries
         return await super().log_page(room, after, limit)  # archived, or nothing more
+
+    async def log_pages(
+        self, room: str, after: int, page: int
+    ) -> AsyncGenerator[list[LogEntry], None]:
+        room, after, page = check_room(room), check_after(after), max(1, page)
+        start = "-" if after < 0 else f"{after + 1}-0"
+        first = _LogPage(self.client, self.keys.log(room), start, min(page, _LOG_PAGE))
+        entries = await self._read(first, f"log of {room}")
+        if not entries:
+            key = self.keys.archive(room)
+            stored = await self._read(lambda _: self.client.get(key), f"archive of {room}")
+            if stored is not None:
+                # A retired room: its archive, inflated a page at a time.
+                packed = _bytes(stored)[_AT.size :]
+                for chunk in archive.pages(packed, room, after, page, self.where):
+                    yield chunk
+                return
+        while entries:
+            yield entries
+            entries = await self.log_page(room, entries[-1].seq, page)
 
     async def delete(self, room: str) -> None:
         room = check_room(room)

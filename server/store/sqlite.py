@@ -27,7 +27,7 @@ import os
 import sqlite3
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
@@ -153,8 +153,9 @@ class SqliteStore(Store):
             snapshot = self._snapshot(db, room)
             if snapshot is not None:
                 return snapshot
-            packed = self._archived(db, room)
-            return None if packed is None else packed[0]
+            # A retired room: the snapshot leads its archive, inflated no further.
+            row = db.execute("SELECT data FROM archive WHERE room = ?", (room,)).fetchone()
+            return None if row is None else archive.snapshot(bytes(row[0]), room, str(self.path))
 
         return await self._call(read)
 
@@ -188,6 +189,31 @@ class SqliteStore(Store):
         if rows or not limit:
             return self._entries(room, rows)
         return await super().log_page(room, after, limit)  # archived, or nothing more
+
+    async def log_pages(
+        self, room: str, after: int, page: int
+    ) -> AsyncGenerator[list[LogEntry], None]:
+        room, after, page = check_room(room), check_after(after), max(1, page)
+
+        def first(db: sqlite3.Connection) -> tuple[list[LogEntry], bytes | None]:
+            rows = db.execute(
+                "SELECT seq, data, crc FROM events WHERE room = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (room, after, page),
+            ).fetchall()
+            if rows:
+                return self._entries(room, rows), None
+            packed = db.execute("SELECT data FROM archive WHERE room = ?", (room,)).fetchone()
+            return [], None if packed is None else bytes(packed[0])
+
+        entries, packed = await self._call(first)
+        if packed is not None:
+            # A retired room: its archive, inflated a page at a time.
+            for chunk in archive.pages(packed, room, after, page, str(self.path)):
+                yield chunk
+            return
+        while entries:
+            yield entries
+            entries = await self.log_page(room, entries[-1].seq, page)
 
     async def delete(self, room: str) -> None:
         room = check_room(room)

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import dataclasses
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from pathlib import Path
 
 import msgpack
@@ -43,6 +43,8 @@ class CountingStore(SqliteStore):
     def __init__(self, path: Path) -> None:
         super().__init__(path)
         self.pages: list[tuple[int | None, int]] = []
+        self.walks = 0
+        self.walked: list[int] = []
 
     async def log(self, room: str, after: int = 0) -> list[LogEntry]:
         entries = await super().log(room, after)
@@ -53,6 +55,14 @@ class CountingStore(SqliteStore):
         entries = await super().log_page(room, after, limit)
         self.pages.append((limit, len(entries)))
         return entries
+
+    async def log_pages(
+        self, room: str, after: int, page: int
+    ) -> AsyncGenerator[list[LogEntry], None]:
+        self.walks += 1
+        async for entries in super().log_pages(room, after, page):
+            self.walked.append(len(entries))
+            yield entries
 
 
 def big_event(room: str, seq: int, size: int) -> bytes:
@@ -199,3 +209,20 @@ async def test_a_room_log_keeps_at_most_its_cap(
     # Chat may fill a quarter of the log: the first ten lines are kept.
     assert chats == [f"line {n}" for n in range(10)]
     assert document["truncated"] is True
+
+
+async def test_a_retired_rooms_replay_is_inflated_a_page_at_a_time_and_planned_once(
+    make_server: ServerFactory, tmp_path: Path
+) -> None:
+    store = CountingStore(tmp_path / "rooms.db")
+    server = await make_server(store=store)
+    await seed_replay(store, "longroom", events=600, size=8000)  # ~4.8 MB
+    await store.retire("longroom")  # packed into one deflated archive
+    first = await fetch(server, "/replay/longroom")
+    second = await fetch(server, "/replay/longroom")
+    assert first[0] == second[0] == 200 and first[2] == second[2]
+    assert len(msgpack.unpackb(first[2])["events"]) == 600
+    # Never the whole log at once: the archive was walked, a page at a time, once to
+    # count (one plan for both readers) and once for each reader.
+    assert all(limit is not None for limit, _ in store.pages)
+    assert store.walks == 3 and max(store.walked) <= 64
