@@ -14,9 +14,10 @@ end state, with the finished quantity snapped to its exact value (u = 0, v = 0 o
 
 Off the cloth (:func:`flight`) nothing touches the ball: its horizontal velocity and its
 spin are constant and its height falls under gravity, z = z0 + vz·τ − g·τ²/2, until it
-lands at the closed-form root of that quadratic (air drag and the Magnus force are left
-out: over a flight of a few tenths of a second they move a ball by well under a
-millimetre).
+lands at the closed-form root of that quadratic. Air drag and the Magnus force are left
+out: drag on a pool ball (½·ρ·C_d·πR²·v², C_d ≈ 0.5) decelerates it by 0.11 m/s² at 5 m/s,
+so over a 0.3 s flight it moves the landing by about 5 mm, and by under a millimetre for
+an ordinary jump (3 m/s, 0.2 s).
 """
 
 from __future__ import annotations
