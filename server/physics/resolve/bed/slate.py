@@ -5,10 +5,10 @@ Why: a cue that is not level drives the ball down into the slate, and the slate 
 back: the ball leaves the cloth, more the steeper and harder the stroke — that is what a
 jump shot is, and on a hard break the cue ball hops all the way to the rack (Alciatore
 analyses the hop of an elevated stroke, its bounces and the speed they cost, in his
-technical proof TP B.10). The same happens to
-a ball landing from a jump, and to a ball on the cloth struck from above by a ball in
-flight. All of these are short impacts (a fraction of a millisecond to a millisecond), so
-the slate's elastic return acts within them. A cushion pushing a ball down (its nose is
+technical proof TP B.10). The same happens to a ball landing from a jump, and to a ball on
+the cloth struck from above by a ball in flight. All of these are short impacts (a
+fraction of a millisecond to a millisecond), so the slate's elastic return acts within
+them. A cushion pushing a ball down (its nose is
 above the ball's centre) is not: it presses for milliseconds while the ball rolls on, and
 the slate takes that push as a steady load (Mathavan, Jackson & Parkin 2010 keep the ball
 on the table throughout the cushion impact), so the cushion models send it into the bed.
