@@ -367,7 +367,6 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
     inv_p = 1.0 / q_p
     q_w = _Q_SPIN
     inv_w = 1.0 / q_w
-    half_w = q_w / 2.0
     # The decoder's state: the previous decoded segment, and its duration in seconds.
     px = py = vx = vy = ax = ay = 0.0
     wx = wy = wz = dwx = dwy = dwz = 0.0
@@ -412,14 +411,10 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
 
         q_v = _Q_VELOCITY[level]
         q_a = _Q_ACCELERATION[level]
-        half_v = q_v / 2.0
-        half_a = q_a / 2.0
-        if (
-            -half_v < tvx < half_v
-            and -half_v < tvy < half_v
-            and -half_a < tax < half_a
-            and (-half_a < tay < half_a)
-        ):
+        # A group is left out only when its targets are exactly zero (a ball at rest, not
+        # spinning, on the cloth): the decoder then rebuilds them exactly, so decoding and
+        # encoding again gives the same bytes back.
+        if tvx == 0.0 and tvy == 0.0 and tax == 0.0 and tay == 0.0:
             vx = vy = ax = ay = 0.0
         else:
             head |= _HAS_MOTION
@@ -443,15 +438,7 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
             )
 
         q_dw = _Q_SPIN_RATE[level]
-        half_dw = q_dw / 2.0
-        if (
-            -half_w < twx < half_w
-            and -half_w < twy < half_w
-            and -half_w < twz < half_w
-            and -half_dw < tdwx < half_dw
-            and -half_dw < tdwy < half_dw
-            and -half_dw < tdwz < half_dw
-        ):
+        if twx == 0.0 and twy == 0.0 and twz == 0.0 and tdwx == 0.0 and tdwy == 0.0 and tdwz == 0.0:
             wx = wy = wz = dwx = dwy = dwz = 0.0
         else:
             head |= _HAS_SPIN
@@ -483,7 +470,7 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
         # Height (version 2): coded like x, only for a segment off the cloth.
         tz = z0 + vz0 * d + taz * dd
         tvz = vz0 + taz * d
-        if -0.5 * q_p < tz < 0.5 * q_p and -half_v < tvz < half_v and -half_a < taz < half_a:
+        if tz == 0.0 and tvz == 0.0 and taz == 0.0:
             pz = vz = az = 0.0
         else:
             head |= _HAS_HEIGHT
