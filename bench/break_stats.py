@@ -10,7 +10,7 @@ World 9-Ball Championship: at least 78 % made a ball), rarely makes the 9, and d
 swing wildly with a small change of speed. These figures are what the engine's cluster,
 cushion and pocket models are judged by, so they are measured the same way every time.
 
-Three sets of breaks, each on ``rack(seed)`` (micro-gaps 2–42 µm, the 1 on the foot
+Three sets of breaks, each on ``rack(seed)`` (micro-gaps 2–82 µm, the 1 on the foot
 spot), centre ball, level cue, aimed at the 1 with a uniform error within ±0.2°:
 
 * **target**: ``--breaks`` breaks, the cue ball uniform behind the head string within
@@ -27,6 +27,16 @@ the first N target breaks through pooltool 0.6.0 (its own venv, as
 
 Writes ``break_stats.json``, ``break_stats.txt`` and, when matplotlib is installed (the
 ``bench`` extra), ``break_stats.png`` into ``--out``.
+
+Stroke variants, for investigating the break (the sets above are unchanged by them: the
+same racks, spots, speeds and aim errors): ``--elevation LO[,HI]`` raises the cue by a
+uniform LO–HI degrees (a real break cue cannot be quite level: its butt clears the rail,
+so the cue ball is driven into the slate and hops); ``--cut MM`` moves the aim so that
+the cue ball's line passes MM millimetres from the 1's centre — a "cut break", which
+players use from a break box. Positive MM passes the 1 on the far side of the long string
+from the cue ball, so the 1 is driven toward the cue ball's side of the table; negative
+drives it across the string. ``--set NAME=VALUE`` changes a ``Params`` field. Every set
+also reports how often the cue ball was in the air when it met the first ball.
 """
 
 from __future__ import annotations
@@ -58,6 +68,7 @@ from server.physics import (  # noqa: E402
     rack,
     simulate,
 )
+from server.physics.outcome import AIRBORNE  # noqa: E402
 
 CUE = 0
 AIM_ERROR_DEG = 0.2
@@ -111,17 +122,37 @@ def make_break(rng: random.Random, seed: int, speed: float, box_y: float | None)
 
 
 PARAMS: Params = DEFAULT_PARAMS
+ELEVATION = (0.0, 0.0)  # degrees, uniform between the two (--elevation)
+CUT = 0.0  # metres (--cut)
+
+
+def stroke(scene: Mapping[str, Any]) -> Shot:
+    """The break's shot with the stroke variants applied (``--elevation``, ``--cut``)."""
+    angle = scene["angle"]
+    if CUT:
+        cue, one = scene["balls"][CUE], scene["balls"][1]
+        side = 1.0 if cue[1] < TABLE.width / 2.0 else -1.0
+        angle += side * math.degrees(math.asin(CUT / math.dist(cue, one)))
+    lo, hi = ELEVATION
+    elevation = random.Random(scene["seed"]).uniform(lo, hi) if hi > 0.0 else 0.0
+    return Shot(angle=angle, speed=scene["speed"], elevation=elevation)
 
 
 def run_ours(scene: Mapping[str, Any]) -> dict[str, Any]:
     t0 = time.process_time()
-    outcome = simulate(scene["balls"], Shot(angle=scene["angle"], speed=scene["speed"]), PARAMS)
+    outcome = simulate(scene["balls"], stroke(scene), PARAMS)
     cpu = time.process_time() - t0
     report = outcome.report
+    first = next((e.t for e in outcome.events if e.kind == "ball"), None)
+    flying = False
+    if first is not None:
+        before = [s for s in outcome.tracks[CUE] if s.t0 < first]
+        flying = bool(before) and before[-1].state == AIRBORNE
     return {
         "pocketed": [int(b) for b in report.pocketed],
         "off_table": [int(b) for b in report.off_table],
         "cpu_s": cpu,
+        "hopping": flying,
     }
 
 
@@ -150,6 +181,7 @@ def summarize(
         "nine_rate": sum(9 in m for m in made) / n,
         "off_table_rate": sum(bool(o) for o in off) / n,
         "scratch_rate": sum(scratch) / n,
+        "hop_rate": sum(bool(r.get("hopping")) for r in results) / n,
         "balls_made_histogram": {str(k): counts[k] for k in sorted(counts)},
         "make_rate_by_speed": {k: bins[k][1] / bins[k][0] for k in sorted(bins, key=float)},
         "breaks_by_speed": {k: bins[k][0] for k in sorted(bins, key=float)},
@@ -248,16 +280,19 @@ def render_set(name: str, s: Mapping[str, Any]) -> str:
     return (
         f"{name}: n {s['n']}, make {s['make_rate']:.1%}, balls {s['balls_per_break']:.2f}, "
         f"9 {s['nine_rate']:.1%}, off {s['off_table_rate']:.1%}, scratch "
-        f"{s['scratch_rate']:.1%}, cpu median {s['cpu_ms_median']:.2f} ms; by speed "
+        f"{s['scratch_rate']:.1%}, cue ball in the air at the first contact "
+        f"{s['hop_rate']:.1%}, cpu median {s['cpu_ms_median']:.2f} ms; by speed "
         + ", ".join(f"{k}: {v:.0%}" for k, v in s["make_rate_by_speed"].items())
     )
 
 
 def render(report: Mapping[str, Any]) -> str:
     lines = [
-        f"Break statistics (seed {report['seed']}, commit {report['commit']})",
+        f"Break statistics (seed {report['seed']}, commit {report['commit']}, "
+        f"params {report['params'] or 'default'}, stroke {report['stroke']})",
         "",
-        f"{'set':22}{'n':>6}{'make':>8}{'balls':>7}{'9':>7}{'off':>7}{'scratch':>9}{'cpu ms':>8}",
+        f"{'set':22}{'n':>6}{'make':>8}{'balls':>7}{'9':>7}{'off':>7}{'scratch':>9}"
+        f"{'hop':>7}{'cpu ms':>8}",
     ]
     rows = [("target", report["target"]), ("kitchen", report["kitchen"])]
     rows += [(f"spot {k} m/s", v) for k, v in report["smoothness_by_speed"].items()]
@@ -267,7 +302,7 @@ def render(report: Mapping[str, Any]) -> str:
         lines.append(
             f"{name:22}{s['n']:>6}{s['make_rate']:>8.1%}{s['balls_per_break']:>7.2f}"
             f"{s['nine_rate']:>7.1%}{s['off_table_rate']:>7.1%}{s['scratch_rate']:>9.1%}"
-            f"{s['cpu_ms_median']:>8.2f}"
+            f"{s.get('hop_rate', 0.0):>7.1%}{s['cpu_ms_median']:>8.2f}"
         )
     lines += [
         "",
@@ -353,8 +388,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only", choices=("target", "kitchen", "smoothness"), help="run one set only"
     )
+    parser.add_argument(
+        "--elevation", default="0", metavar="LO[,HI]", help="cue elevation, degrees (uniform)"
+    )
+    parser.add_argument("--cut", type=float, default=0.0, metavar="MM", help="cut break offset")
     args = parser.parse_args(argv)
-    global PARAMS
+    global PARAMS, ELEVATION, CUT
+    lo, _, hi = args.elevation.partition(",")
+    ELEVATION = (float(lo), float(hi or lo))
+    CUT = args.cut / 1000.0
     changes: dict[str, Any] = {}
     for item in args.set:
         name, _, value = item.partition("=")
@@ -362,7 +404,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         changes[name] = type(current)(value)
     PARAMS = dataclasses.replace(DEFAULT_PARAMS, **changes)
     sets = build_sets(args)
-    report: dict[str, Any] = {"seed": args.seed, "commit": git_commit(), "params": changes}
+    report: dict[str, Any] = {
+        "seed": args.seed,
+        "commit": git_commit(),
+        "params": changes,
+        "stroke": {"elevation_deg": list(ELEVATION), "cut_mm": args.cut},
+    }
     if args.only:
         print(render_set(args.only, run_set(sets[args.only], run_ours)))
         return 0

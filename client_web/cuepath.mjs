@@ -7,7 +7,8 @@
 // server's physics (docs/PHYSICS.md: sliding friction μs until v = ωR, then rolling
 // resistance μr; ball–ball restitution e on the normal component), run for the two balls alone:
 // no throw, no squirt, no swerve from side spin — those stay for the player to learn. A
-// raised cue's extra draw or follow is in (`effectiveHeight`). `tests/browser/test_cuepath_parity.py` holds it against the engine.
+// raised cue's extra draw or follow is in (`effectiveHeight`); the hop it gives the cue ball
+// (the server's slate bounce) is not. `tests/browser/test_cuepath_parity.py` holds it against the engine.
 
 import { TABLE } from "./table.mjs";
 

@@ -19,7 +19,10 @@ import { TABLE } from "./table.mjs";
  * @property {number} dwx
  * @property {number} dwy
  * @property {number} dwz
- * @property {number} state 0 rest, 1 spinning, 2 sliding, 3 rolling, 4 pocketed, 5 off the table
+ * @property {number} state 0 rest, 1 spinning, 2 sliding, 3 rolling, 4 pocketed, 5 off the table, 6 in flight
+ * @property {number} [z] height of the ball's bottom above the cloth (m), with its rate and acceleration
+ * @property {number} [vz]
+ * @property {number} [az]
  */
 
 /**
@@ -27,6 +30,7 @@ import { TABLE } from "./table.mjs";
  * @property {number} n ball number
  * @property {number} x
  * @property {number} y
+ * @property {number} [z] height above the cloth (m) of a ball in flight
  * @property {number} wx angular velocity, world frame (rad/s)
  * @property {number} wy
  * @property {number} wz
@@ -35,7 +39,7 @@ import { TABLE } from "./table.mjs";
  * @property {number} [seat] a lag ball: whose it is
  */
 
-const FIELDS = /** @type {const} */ (["t0", "x", "y", "vx", "vy", "ax", "ay", "wx", "wy", "wz", "dwx", "dwy", "dwz", "state"]);
+const FIELDS = /** @type {const} */ (["t0", "x", "y", "vx", "vy", "ax", "ay", "wx", "wy", "wz", "dwx", "dwy", "dwz", "state", "z", "vz", "az"]);
 
 /** How long a pocketed ball is seen dropping into the hole, seconds. */
 export const DROP_TIME = 0.16;
@@ -51,7 +55,7 @@ export function toSeg(s) {
     /** @type {Record<string, number>} */
     const o = {};
     FIELDS.forEach((f, i) => {
-      o[f] = Number(a[i]);
+      o[f] = Number(a[i] ?? 0);
     });
     return /** @type {Seg} */ (/** @type {unknown} */ (o));
   }
@@ -120,7 +124,9 @@ export function sampleTracks(tracks, t) {
       out.push({ n, x: s.x + (hx - s.x) * k, y: s.y + (hy - s.y) * k, wx: 0, wy: 0, wz: 0, alpha: 1 - k, scale: 1 - 0.35 * k });
       continue;
     }
-    out.push({ n, x, y, wx: s.wx + s.dwx * tau, wy: s.wy + s.dwy * tau, wz: s.wz + s.dwz * tau });
+    const frame = { n, x, y, wx: s.wx + s.dwx * tau, wy: s.wy + s.dwy * tau, wz: s.wz + s.dwz * tau };
+    if (s.state === 6) out.push({ ...frame, z: (s.z ?? 0) + (s.vz ?? 0) * tau + 0.5 * (s.az ?? 0) * tau * tau });
+    else out.push(frame);
   }
   return out;
 }

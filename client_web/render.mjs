@@ -491,7 +491,26 @@ function reduceMotion() {
  * @property {number} y
  * @property {number} [alpha] 0…1, for balls dropping into a pocket
  * @property {number} [scale] 0…1, for balls dropping into a pocket
+ * @property {number} [z] height of the ball's bottom above the cloth (m): a ball in flight
  */
+
+/** How far above the cloth the table is seen from (m): sets how much a flying ball grows. */
+const EYE_HEIGHT = 1.5;
+
+/**
+ * How a ball at height `z` looks from above: nearer the eye it is drawn larger, and its
+ * shadow falls further away and fainter (the light is above and a little to the side).
+ * Below the cloth (over a pocket's hole) it shrinks and casts no shadow on the cloth.
+ * @param {number} z metres
+ */
+export function heightLook(z) {
+  const h = Math.max(-0.5, Math.min(z, 1.0));
+  return {
+    scale: EYE_HEIGHT / (EYE_HEIGHT - h),
+    shadowShift: 1 + Math.max(0, h) / TABLE.ballRadius,
+    shadowAlpha: h < 0 ? 0 : 1 / (1 + (2 * h) / TABLE.ballRadius),
+  };
+}
 
 /**
  * @typedef {object} Overlay
@@ -595,9 +614,11 @@ export class Renderer {
     for (const b of balls) {
       const [sx, sy] = view.toScreen(b.x, b.y);
       const k = b.scale ?? 1;
-      ctx.fillStyle = `rgba(0,0,0,${0.28 * (b.alpha ?? 1)})`;
+      const look = heightLook(b.z ?? 0);
+      const d = look.shadowShift;
+      ctx.fillStyle = `rgba(0,0,0,${0.28 * (b.alpha ?? 1) * look.shadowAlpha})`;
       ctx.beginPath();
-      ctx.ellipse(sx + rPx * 0.22, sy + rPx * 0.28, rPx * 1.02 * k, rPx * 0.9 * k, 0, 0, Math.PI * 2);
+      ctx.ellipse(sx + rPx * 0.22 * d, sy + rPx * 0.28 * d, rPx * 1.02 * k, rPx * 0.9 * k, 0, 0, Math.PI * 2);
       ctx.fill();
     }
 
@@ -616,13 +637,15 @@ export class Renderer {
     }
 
     const sizePx = Math.max(4, Math.ceil(2 * rPx * dpr) + 2);
-    for (const b of balls) {
+    // A ball in flight passes over the others: draw the highest last.
+    const byHeight = balls.some((b) => b.z) ? [...balls].sort((a, b) => (a.z ?? 0) - (b.z ?? 0)) : balls;
+    for (const b of byHeight) {
       const sprite = this.sprites.get(b.n);
       const m = this.orientation.get(b.n);
       if (!sprite || !m) continue;
       sprite.update(sizePx, m, view);
       const [sx, sy] = view.toScreen(b.x, b.y);
-      const k = b.scale ?? 1;
+      const k = (b.scale ?? 1) * heightLook(b.z ?? 0).scale;
       const half = (sizePx / dpr / 2) * k;
       ctx.globalAlpha = b.alpha ?? 1;
       ctx.drawImage(sprite.canvas, sx - half, sy - half, 2 * half, 2 * half);

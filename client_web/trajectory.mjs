@@ -5,9 +5,16 @@
 // with the same IEEE-754 double operations in the same order, so both decoders give
 // bit-identical segments. The shared test vectors (protocol/vectors/trajectory.json)
 // hold them to it. Plain ES module, no dependencies.
+//
+// Version 2 adds the height of a ball off the cloth (jumps, hops, falls into a pocket);
+// version 1 still decodes, every height 0.
 
-/** The only format version this decoder reads. */
-export const FORMAT_VERSION = 1;
+/** The format version the server writes. */
+export const FORMAT_VERSION = 2;
+/** Every version this decoder reads. */
+export const VERSIONS = [1, 2];
+/** Segment state of a ball in flight (version 2). */
+export const AIRBORNE = 6;
 
 /**
  * 2^e, exactly (built by doubling/halving, never by a library power function).
@@ -34,11 +41,14 @@ const SPIN_LIMIT = 1.0e4;
 const SPIN_RATE_LIMIT = 1.0e5;
 const DECODE_SLACK = 1.0;
 
-const STATE_COUNT = 6;
+/** @type {Record<number, number>} */
+const STATE_COUNT = { 1: 6, 2: 7 };
 const HAS_POSITION = 0x08;
 const HAS_MOTION = 0x10;
 const HAS_SPIN = 0x20;
-const RESERVED_BITS = 0xc0;
+const HAS_HEIGHT = 0x40;
+/** @type {Record<number, number>} */
+const RESERVED_BITS = { 1: 0xc0, 2: 0x80 };
 const STATE_BITS = 0x07;
 const MAX_VARINT_BYTES = 8;
 const CHECKSUM_BYTES = 4;
@@ -86,7 +96,10 @@ export class TrajectoryError extends Error {
  * @property {number} dwx angular acceleration (rad/s²)
  * @property {number} dwy
  * @property {number} dwz
- * @property {number} state 0 rest, 1 spinning in place, 2 sliding, 3 rolling, 4 pocketed, 5 off the table
+ * @property {number} state 0 rest, 1 spinning in place, 2 sliding, 3 rolling, 4 pocketed, 5 off the table, 6 in flight
+ * @property {number} z height of the ball's bottom above the cloth (m): 0 on it, below 0 over a pocket's hole
+ * @property {number} vz its rate (m/s)
+ * @property {number} az its acceleration (m/s²)
  */
 
 /**
@@ -100,6 +113,8 @@ export class TrajectoryError extends Error {
  * @property {number} wy
  * @property {number} wz
  * @property {number} state as in `Segment`; 4 and 5 mean: not on the cloth
+ * @property {number} z height of the ball's bottom above the cloth (m)
+ * @property {number} vz
  */
 
 /** @typedef {Map<number, Segment[]>} Tracks ball number → segments in time order */
@@ -194,9 +209,10 @@ function bitLength(n) {
 export function decodeTracks(data) {
   const bytes = asBytes(data);
   if (bytes.length === 0) throw new TrajectoryError("empty trajectory");
-  if (bytes[0] !== FORMAT_VERSION) {
+  const version = bytes[0];
+  if (!VERSIONS.includes(version)) {
     throw new TrajectoryError(
-      `unsupported trajectory format version ${bytes[0]} (this decoder reads version ${FORMAT_VERSION})`,
+      `unsupported trajectory format version ${version} (this decoder reads versions ${VERSIONS.join(", ")})`,
     );
   }
   if (bytes.length < 2 + CHECKSUM_BYTES) throw new TrajectoryError(`truncated trajectory: ${bytes.length} bytes`);
@@ -213,7 +229,7 @@ export function decodeTracks(data) {
     const ball = reader.byte("ball number");
     if (ball <= previousBall) throw new TrajectoryError(`malformed trajectory: ball ${ball} out of order`);
     previousBall = ball;
-    tracks.set(ball, decodeTrack(reader, ball));
+    tracks.set(ball, decodeTrack(reader, ball, version));
   }
   if (reader.pos !== end) {
     throw new TrajectoryError(`malformed trajectory: ${end - reader.pos} unexpected bytes at end`);
@@ -222,11 +238,13 @@ export function decodeTracks(data) {
 }
 
 /**
- * @param {Reader} reader @param {number} ball
+ * @param {Reader} reader @param {number} ball @param {number} version
  * @returns {Segment[]}
  */
-function decodeTrack(reader, ball) {
+function decodeTrack(reader, ball, version) {
   const where = `ball ${ball}`;
+  const states = STATE_COUNT[version];
+  const reserved = RESERVED_BITS[version];
   const count = reader.unsigned(`${where} segment count`);
   if (count === 0 || count > reader.end - reader.pos) {
     throw new TrajectoryError(`malformed trajectory: ${where} has an impossible segment count`);
@@ -236,6 +254,7 @@ function decodeTrack(reader, ball) {
   const segments = [];
   let px = 0, py = 0, vx = 0, vy = 0, ax = 0, ay = 0;
   let wx = 0, wy = 0, wz = 0, dwx = 0, dwy = 0, dwz = 0;
+  let pz = 0, vz = 0, az = 0;
   let span = 0;
   let reach = 0;
   for (let index = 0; index < count; index++) {
@@ -250,7 +269,7 @@ function decodeTrack(reader, ball) {
     }
     const head = reader.byte(`${where} segment head`);
     const state = head & STATE_BITS;
-    if (state >= STATE_COUNT || head & RESERVED_BITS) {
+    if (state >= states || head & reserved) {
       throw new TrajectoryError(`malformed trajectory: ${where} bad segment head 0x${head.toString(16).padStart(2, "0")}`);
     }
 
@@ -281,8 +300,15 @@ function decodeTrack(reader, ball) {
     } else {
       wx = wy = wz = dwx = dwy = dwz = 0;
     }
+    if (head & HAS_HEIGHT) {
+      pz = pz + vz * span + az * reach + reader.signed(where) * Q_POSITION;
+      vz = vz + az * span + reader.signed(where) * Q_VELOCITY[level];
+      az = az + reader.signed(where) * Q_ACCELERATION[level];
+    } else {
+      pz = vz = az = 0;
+    }
     /** @type {Segment} */
-    const segment = { t0: ticks * TICK, x: px, y: py, vx, vy, ax, ay, wx, wy, wz, dwx, dwy, dwz, state };
+    const segment = { t0: ticks * TICK, x: px, y: py, vx, vy, ax, ay, wx, wy, wz, dwx, dwy, dwz, state, z: pz, vz, az };
     checkDecoded(where, segment);
     segments.push(segment);
     ticks += n;
@@ -303,7 +329,10 @@ function checkDecoded(where, s) {
     Math.max(Math.abs(s.vx), Math.abs(s.vy)) > VELOCITY_LIMIT + slack ||
     Math.max(Math.abs(s.ax), Math.abs(s.ay)) > ACCELERATION_LIMIT + slack ||
     Math.max(Math.abs(s.wx), Math.abs(s.wy), Math.abs(s.wz)) > SPIN_LIMIT + slack ||
-    Math.max(Math.abs(s.dwx), Math.abs(s.dwy), Math.abs(s.dwz)) > SPIN_RATE_LIMIT + slack
+    Math.max(Math.abs(s.dwx), Math.abs(s.dwy), Math.abs(s.dwz)) > SPIN_RATE_LIMIT + slack ||
+    Math.abs(s.z) > POSITION_LIMIT + slack ||
+    Math.abs(s.vz) > VELOCITY_LIMIT + slack ||
+    Math.abs(s.az) > ACCELERATION_LIMIT + slack
   ) {
     throw new TrajectoryError(`malformed trajectory: ${where} value out of range at t=${s.t0}`);
   }
@@ -343,13 +372,17 @@ export function positionAt(decoded, ball, t) {
 }
 
 /**
- * Position, velocity, spin and state at time `t`, for drawing the ball. For a pocketed or
- * off-table ball the position is where its segment puts it (where it left the table).
+ * Position, velocity, spin, state and height at time `t`, for drawing the ball. For a
+ * pocketed or off-table ball the position is where its segment puts it (where it left the
+ * table).
  * @param {Tracks} decoded @param {number} ball @param {number} t
  * @returns {BallState}
  */
 export function stateAt(decoded, ball, t) {
   const [s, tau] = segmentAt(decoded, ball, t);
+  const z = s.z ?? 0;
+  const vz = s.vz ?? 0;
+  const az = s.az ?? 0;
   return {
     x: s.x + s.vx * tau + 0.5 * s.ax * tau * tau,
     y: s.y + s.vy * tau + 0.5 * s.ay * tau * tau,
@@ -359,6 +392,8 @@ export function stateAt(decoded, ball, t) {
     wy: s.wy + s.dwy * tau,
     wz: s.wz + s.dwz * tau,
     state: s.state,
+    z: z + vz * tau + 0.5 * az * tau * tau,
+    vz: vz + az * tau,
   };
 }
 

@@ -18,6 +18,11 @@ Why it is shaped the way it is:
   2⁻¹⁵ m from each, whatever its length.
 * Both decoders (this one and `client_web/trajectory.mjs`) do the same IEEE-754 double
   operations in the same order, so they produce bit-identical numbers.
+* Version 2 adds the ball's height for balls off the cloth (a jump, a hop, a fall into a
+  pocket): a segment in flight carries z, vz and az, coded like x. Only those segments
+  pay for it, so ordinary shots cost what they did. Version 1 bytes still decode (with
+  every height 0), and `encode_tracks(..., version=1)` still writes them for tracks that
+  never leave the cloth.
 
 The encoder simulates the decoder step by step; the two must change together, and any
 change to the bytes is a new `FORMAT_VERSION`.
@@ -33,9 +38,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final, NamedTuple
 
 __all__ = [
+    "AIRBORNE",
     "FORMAT_VERSION",
     "MAX_TIME",
     "TICK",
+    "VERSIONS",
     "BallState",
     "Segment",
     "TrajectoryError",
@@ -46,7 +53,9 @@ __all__ = [
     "state_at",
 ]
 
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
+#: Every version this decoder reads.
+VERSIONS: Final = (1, 2)
 
 #: One time tick in seconds (2⁻¹⁷ s ≈ 7.63 µs): every decoded `t0` is a multiple of it.
 TICK: Final = math.ldexp(1.0, -17)
@@ -69,14 +78,18 @@ _SPIN_RATE_LIMIT: Final = 1.0e5  # rad/s²
 # Decoded values sit within quantisation of an accepted input; a decoder allows this slack.
 _DECODE_SLACK: Final = 1.0
 
-_STATE_COUNT: Final = 6  # 0 rest, 1 spinning, 2 sliding, 3 rolling, 4 pocketed, 5 off table
+# 0 rest, 1 spinning, 2 sliding, 3 rolling, 4 pocketed, 5 off table; version 2 adds
+# 6 in flight (off the cloth: z, vz, az describe its height).
+_STATE_COUNT: Final = {1: 6, 2: 7}
 _OFF_TABLE_STATES: Final = frozenset((4, 5))
+AIRBORNE: Final = 6
 
 # Segment head byte: bits 0-2 state, then which groups of fields follow.
 _HAS_POSITION: Final = 0x08
 _HAS_MOTION: Final = 0x10
 _HAS_SPIN: Final = 0x20
-_RESERVED_BITS: Final = 0xC0
+_HAS_HEIGHT: Final = 0x40  # version 2
+_RESERVED_BITS: Final = {1: 0xC0, 2: 0x80}
 _STATE_BITS: Final = 0x07
 
 _MAX_VARINT_BYTES: Final = 8
@@ -129,7 +142,9 @@ class Segment(NamedTuple):
 
     From `t0` until the next segment's `t0`: `p(τ) = p0 + v·τ + ½·a·τ²` and
     `ω(τ) = w + dw·τ` with `τ = t − t0`. `state`: 0 rest, 1 spinning in place, 2 sliding,
-    3 rolling, 4 pocketed, 5 off the table. A track's last segment lasts forever.
+    3 rolling, 4 pocketed, 5 off the table, 6 in flight. The height of the ball's bottom
+    above the cloth is `z(τ) = z + vz·τ + ½·az·τ²` (0 on the cloth; below 0 over a pocket's
+    hole). A track's last segment lasts forever.
     """
 
     t0: float
@@ -146,6 +161,9 @@ class Segment(NamedTuple):
     dwy: float
     dwz: float
     state: int
+    z: float = 0.0
+    vz: float = 0.0
+    az: float = 0.0
 
 
 class BallState(NamedTuple):
@@ -159,18 +177,26 @@ class BallState(NamedTuple):
     wy: float
     wz: float
     state: int
+    z: float = 0.0
+    vz: float = 0.0
 
 
 # --------------------------------------------------------------------------- encoding
 
 
-def encode_tracks(tracks: Mapping[int, Sequence[Sequence[float]]]) -> bytes:
+def encode_tracks(
+    tracks: Mapping[int, Sequence[Sequence[float]]], *, version: int = FORMAT_VERSION
+) -> bytes:
     """Pack every ball's segments; the decoded path stays within 0.3 mm of the exact one.
 
     `tracks` maps ball numbers (0-255) to their segments in time order, each any sequence
-    of 14 numbers in `Segment` order. Segments shorter than one tick are dropped (they are
-    never visible); everything else keeps its state and order.
+    of 14 numbers in `Segment` order, or 17 with the height (z, vz, az). Segments shorter
+    than one tick are dropped (they are never visible); everything else keeps its state
+    and order. `version=1` writes the old format, which has no height: tracks with a
+    segment in flight (state 6) or a height are refused.
     """
+    if version not in VERSIONS:
+        raise TrajectoryError(f"cannot write trajectory format version {version!r}")
     if not isinstance(tracks, Mapping):
         raise TrajectoryError(f"tracks must be a mapping of ball -> segments, not {tracks!r:.40}")
     for ball in tracks:
@@ -179,18 +205,19 @@ def encode_tracks(tracks: Mapping[int, Sequence[Sequence[float]]]) -> bytes:
     balls = sorted(tracks)
     if len(balls) > _MAX_BALLS:
         raise TrajectoryError(f"at most {_MAX_BALLS} balls, not {len(balls)}")
-    out = bytearray((FORMAT_VERSION, len(balls)))
+    out = bytearray((version, len(balls)))
     for ball in balls:
-        _encode_track(out, ball, tracks[ball])
+        _encode_track(out, ball, tracks[ball], version)
     out += zlib.crc32(out).to_bytes(_CHECKSUM_BYTES, "little")
     return bytes(out)
 
 
-_STATE_CODES: Final = frozenset((0, 1, 2, 3, 4, 5))
+_STATE_CODES: Final = {1: frozenset((0, 1, 2, 3, 4, 5)), 2: frozenset((0, 1, 2, 3, 4, 5, 6))}
+_FLAT: Final = (0.0, 0.0, 0.0)
 
 
-def _checked_rows(ball: int, track: object) -> list[tuple[float, ...]]:
-    """The track's segments as tuples, or a clear error saying what is wrong.
+def _checked_rows(ball: int, track: object, version: int) -> list[tuple[float, ...]]:
+    """The track's segments as 17-tuples (height 0 where none is given), or a clear error.
 
     One chained comparison per segment accepts a good one (NaN fails every comparison,
     infinity every limit, a string raises); only bad input pays for `_track_error`.
@@ -205,12 +232,15 @@ def _checked_rows(ball: int, track: object) -> list[tuple[float, ...]]:
         _SPIN_LIMIT,
         _SPIN_RATE_LIMIT,
     )
+    codes = _STATE_CODES[version]
     previous = 0.0
     complete = False
     try:
         for segment in track:
             row = segment if isinstance(segment, tuple) else tuple(segment)
-            t0, x, y, vx, vy, ax, ay, wx, wy, wz, dwx, dwy, dwz, state = row
+            if len(row) == 14:
+                row = (*row, *_FLAT)
+            t0, x, y, vx, vy, ax, ay, wx, wy, wz, dwx, dwy, dwz, state, z, vz, az = row
             if not (
                 previous <= t0 < MAX_TIME
                 and -p <= x <= p
@@ -225,8 +255,12 @@ def _checked_rows(ball: int, track: object) -> list[tuple[float, ...]]:
                 and -dw <= dwx <= dw
                 and -dw <= dwy <= dw
                 and -dw <= dwz <= dw
-                and state in _STATE_CODES
+                and state in codes
                 and isinstance(state, int | float)
+                and -p <= z <= p
+                and -v <= vz <= v
+                and -a <= az <= a
+                and (version > 1 or z == vz == az == 0.0)
             ):
                 break
             rows.append(row)
@@ -239,15 +273,15 @@ def _checked_rows(ball: int, track: object) -> list[tuple[float, ...]]:
         if not rows:
             raise TrajectoryError(f"ball {ball}: a track needs at least one segment")
         return rows
-    raise _track_error(ball, track)
+    raise _track_error(ball, track, version)
 
 
-def _track_error(ball: int, track: Sequence[object]) -> TrajectoryError:
+def _track_error(ball: int, track: Sequence[object], version: int) -> TrajectoryError:
     """What is wrong with the first bad segment of a track the fast checks refused."""
     previous = 0.0
     for index, segment in enumerate(track):
         where = f"ball {ball} segment {index}"
-        problem = _segment_problem(segment)
+        problem = _segment_problem(segment, version)
         if problem:
             return TrajectoryError(f"{where}: {problem}")
         assert isinstance(segment, Sequence)
@@ -258,26 +292,31 @@ def _track_error(ball: int, track: Sequence[object]) -> TrajectoryError:
     return TrajectoryError(f"ball {ball}: the track holds values that are not plain numbers")
 
 
-def _segment_problem(segment: object) -> str:
+def _segment_problem(segment: object, version: int) -> str:
     """Why a segment cannot be encoded, or "" if it can."""
     if not isinstance(segment, Sequence) or isinstance(segment, str | bytes):
-        return "a segment is a sequence of 14 numbers"
-    if len(segment) != 14:
-        return f"a segment has 14 numbers, not {len(segment)}"
+        return "a segment is a sequence of 14 numbers (17 with its height)"
+    if len(segment) not in (14, 17):
+        return f"a segment has 14 numbers (17 with its height), not {len(segment)}"
     if not all(isinstance(value, numbers.Real) for value in segment):
         return "every field must be a number"
     row = tuple(map(float, segment))
     if not all(map(math.isfinite, row)):
         return "every field must be finite"
-    t0, x, y, vx, vy, ax, ay, wx, wy, wz, dwx, dwy, dwz, state = row
+    if len(row) == 14:
+        row = (*row, *_FLAT)
+    t0, x, y, vx, vy, ax, ay, wx, wy, wz, dwx, dwy, dwz, state, z, vz, az = row
     if not 0.0 <= t0 < MAX_TIME:
         return f"t0 must be in [0, {MAX_TIME:g}) s, not {t0!r}"
-    if state not in _STATE_CODES:
-        return f"state must be an integer 0-5, not {state!r}"
+    if state not in _STATE_CODES[version]:
+        top = _STATE_COUNT[version] - 1
+        return f"state must be an integer 0-{top} in version {version}, not {state!r}"
+    if version == 1 and (z, vz, az) != _FLAT:
+        return "version 1 has no height: z, vz and az must be 0"
     limits = (
-        ((x, y), _POSITION_LIMIT, "position (m)"),
-        ((vx, vy), _VELOCITY_LIMIT, "velocity (m/s)"),
-        ((ax, ay), _ACCELERATION_LIMIT, "acceleration (m/s²)"),
+        ((x, y, z), _POSITION_LIMIT, "position (m)"),
+        ((vx, vy, vz), _VELOCITY_LIMIT, "velocity (m/s)"),
+        ((ax, ay, az), _ACCELERATION_LIMIT, "acceleration (m/s²)"),
         ((wx, wy, wz), _SPIN_LIMIT, "spin (rad/s)"),
         ((dwx, dwy, dwz), _SPIN_RATE_LIMIT, "spin rate (rad/s²)"),
     )
@@ -303,13 +342,13 @@ def _put_varints(out: bytearray, values: Sequence[int]) -> None:
             append(z)
 
 
-def _encode_track(out: bytearray, ball: int, track: object) -> None:
-    rows = _checked_rows(ball, track)
+def _encode_track(out: bytearray, ball: int, track: object, version: int) -> None:
+    rows = _checked_rows(ball, track, version)
     try:
         _encode_rows(out, ball, rows)
     except (TypeError, ValueError, OverflowError):
         # Number types that compare like floats but do not compute like them (Decimal…).
-        raise _track_error(ball, rows) from None
+        raise _track_error(ball, rows, version) from None
 
 
 def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> None:
@@ -328,14 +367,15 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
     inv_p = 1.0 / q_p
     q_w = _Q_SPIN
     inv_w = 1.0 / q_w
-    half_w = q_w / 2.0
     # The decoder's state: the previous decoded segment, and its duration in seconds.
     px = py = vx = vy = ax = ay = 0.0
     wx = wy = wz = dwx = dwy = dwz = 0.0
+    pz = vz = az = 0.0
     span = reach = 0.0
     final = len(kept) - 1
     for j, k in enumerate(kept):
-        t0, x, y, vx0, vy0, tax, tay, wx0, wy0, wz0, tdwx, tdwy, tdwz, state_code = rows[k]
+        t0, x, y, vx0, vy0, tax, tay, wx0, wy0, wz0, tdwx, tdwy, tdwz, state_code = rows[k][:14]
+        z0, vz0, taz = rows[k][14:]
         start = ticks[k]
         if j < final:
             n = ticks[kept[j + 1]] - start
@@ -371,14 +411,10 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
 
         q_v = _Q_VELOCITY[level]
         q_a = _Q_ACCELERATION[level]
-        half_v = q_v / 2.0
-        half_a = q_a / 2.0
-        if (
-            -half_v < tvx < half_v
-            and -half_v < tvy < half_v
-            and -half_a < tax < half_a
-            and (-half_a < tay < half_a)
-        ):
+        # A group is left out only when its targets are exactly zero (a ball at rest, not
+        # spinning, on the cloth): the decoder then rebuilds them exactly, so decoding and
+        # encoding again gives the same bytes back.
+        if tvx == 0.0 and tvy == 0.0 and tax == 0.0 and tay == 0.0:
             vx = vy = ax = ay = 0.0
         else:
             head |= _HAS_MOTION
@@ -402,15 +438,7 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
             )
 
         q_dw = _Q_SPIN_RATE[level]
-        half_dw = q_dw / 2.0
-        if (
-            -half_w < twx < half_w
-            and -half_w < twy < half_w
-            and -half_w < twz < half_w
-            and -half_dw < tdwx < half_dw
-            and -half_dw < tdwy < half_dw
-            and -half_dw < tdwz < half_dw
-        ):
+        if twx == 0.0 and twy == 0.0 and twz == 0.0 and tdwx == 0.0 and tdwy == 0.0 and tdwz == 0.0:
             wx = wy = wz = dwx = dwy = dwz = 0.0
         else:
             head |= _HAS_SPIN
@@ -438,6 +466,23 @@ def _encode_rows(out: bytearray, ball: int, rows: list[tuple[float, ...]]) -> No
                 (kdy << 1) ^ (kdy >> 63),
                 (kdz << 1) ^ (kdz >> 63),
             )
+
+        # Height (version 2): coded like x, only for a segment off the cloth.
+        tz = z0 + vz0 * d + taz * dd
+        tvz = vz0 + taz * d
+        if tz == 0.0 and tvz == 0.0 and taz == 0.0:
+            pz = vz = az = 0.0
+        else:
+            head |= _HAS_HEIGHT
+            ppz = pz + vz * span + az * reach
+            cz = floor((tz - ppz) * inv_p + 0.5)
+            pvz = vz + az * span
+            kvz = floor((tvz - pvz) / q_v + 0.5)
+            kaz = floor((taz - az) / q_a + 0.5)
+            pz = ppz + cz * q_p
+            vz = pvz + kvz * q_v
+            az = az + kaz * q_a
+            values += ((cz << 1) ^ (cz >> 63), (kvz << 1) ^ (kvz >> 63), (kaz << 1) ^ (kaz >> 63))
 
         values[slot] = head
         span = n * TICK
@@ -508,10 +553,10 @@ def decode_tracks(data: bytes | bytearray | memoryview) -> dict[int, list[Segmen
     buf = bytes(data)
     if not buf:
         raise TrajectoryError("empty trajectory")
-    if buf[0] != FORMAT_VERSION:
+    if buf[0] not in VERSIONS:
         raise TrajectoryError(
             f"unsupported trajectory format version {buf[0]} "
-            f"(this decoder reads version {FORMAT_VERSION})"
+            f"(this decoder reads versions {', '.join(map(str, VERSIONS))})"
         )
     if len(buf) < 2 + _CHECKSUM_BYTES:
         raise TrajectoryError(f"truncated trajectory: {len(buf)} bytes")
@@ -526,14 +571,16 @@ def decode_tracks(data: bytes | bytearray | memoryview) -> dict[int, list[Segmen
         if ball <= previous_ball:
             raise TrajectoryError(f"malformed trajectory: ball {ball} out of order")
         previous_ball = ball
-        tracks[ball] = _decode_track(reader, ball)
+        tracks[ball] = _decode_track(reader, ball, buf[0])
     if reader.pos != end:
         raise TrajectoryError(f"malformed trajectory: {end - reader.pos} unexpected bytes at end")
     return tracks
 
 
-def _decode_track(reader: _Reader, ball: int) -> list[Segment]:
+def _decode_track(reader: _Reader, ball: int, version: int) -> list[Segment]:
     where = f"ball {ball}"
+    states = _STATE_COUNT[version]
+    reserved = _RESERVED_BITS[version]
     count = reader.unsigned(f"{where} segment count")
     if count == 0 or count > reader.end - reader.pos:
         raise TrajectoryError(f"malformed trajectory: {where} has an impossible segment count")
@@ -541,6 +588,7 @@ def _decode_track(reader: _Reader, ball: int) -> list[Segment]:
     segments: list[Segment] = []
     px = py = vx = vy = ax = ay = 0.0
     wx = wy = wz = dwx = dwy = dwz = 0.0
+    pz = vz = az = 0.0
     span = reach = 0.0
     for index in range(count):
         if ticks >= _MAX_TICKS:
@@ -557,7 +605,7 @@ def _decode_track(reader: _Reader, ball: int) -> list[Segment]:
             level = _LAST_LEVEL
         head = reader.byte(f"{where} segment head")
         state = head & _STATE_BITS
-        if state >= _STATE_COUNT or head & _RESERVED_BITS:
+        if state >= states or head & reserved:
             raise TrajectoryError(f"malformed trajectory: {where} bad segment head {head:#04x}")
 
         px = px + vx * span + ax * reach
@@ -584,7 +632,15 @@ def _decode_track(reader: _Reader, ball: int) -> list[Segment]:
             dwz = dwz + reader.signed(where) * q_dw
         else:
             wx = wy = wz = dwx = dwy = dwz = 0.0
-        segment = Segment(ticks * TICK, px, py, vx, vy, ax, ay, wx, wy, wz, dwx, dwy, dwz, state)
+        if head & _HAS_HEIGHT:
+            pz = pz + vz * span + az * reach + reader.signed(where) * _Q_POSITION
+            vz = vz + az * span + reader.signed(where) * _Q_VELOCITY[level]
+            az = az + reader.signed(where) * _Q_ACCELERATION[level]
+        else:
+            pz = vz = az = 0.0
+        segment = Segment(
+            ticks * TICK, px, py, vx, vy, ax, ay, wx, wy, wz, dwx, dwy, dwz, state, pz, vz, az
+        )
         _check_decoded(where, segment)
         segments.append(segment)
         ticks += n
@@ -613,6 +669,9 @@ def _check_decoded(where: str, s: Segment) -> None:
         and -dw <= s.dwx <= dw
         and -dw <= s.dwy <= dw
         and -dw <= s.dwz <= dw
+        and -p <= s.z <= p
+        and -v <= s.vz <= v
+        and -a <= s.az <= a
     ):
         raise TrajectoryError(f"malformed trajectory: {where} value out of range at t={s.t0:g}")
 
@@ -654,10 +713,11 @@ def position_at(
 
 
 def state_at(decoded: Mapping[int, Sequence[Segment]], ball: int, t: float) -> BallState:
-    """Position, velocity, spin and state code at time `t`, for drawing the ball.
+    """Position, velocity, spin, state code and height at time `t`, for drawing the ball.
 
     For a pocketed or off-table ball the position is where its segment puts it (where it
     left the table, unless the segment moves); `state` says not to draw it on the cloth.
+    `z` is the height of the ball's bottom above the cloth, `vz` its rate (0 on the cloth).
     """
     s, tau = _segment_at(decoded, ball, t)
     return BallState(
@@ -669,6 +729,8 @@ def state_at(decoded: Mapping[int, Sequence[Segment]], ball: int, t: float) -> B
         s.wy + s.dwy * tau,
         s.wz + s.dwz * tau,
         s.state,
+        s.z + s.vz * tau + 0.5 * s.az * tau * tau,
+        s.vz + s.az * tau,
     )
 
 

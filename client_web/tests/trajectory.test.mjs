@@ -5,11 +5,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { FORMAT_VERSION, TICK, TrajectoryError, decodeTracks, duration, positionAt, stateAt } from "../trajectory.mjs";
+import { AIRBORNE, FORMAT_VERSION, TICK, TrajectoryError, VERSIONS, decodeTracks, duration, positionAt, stateAt } from "../trajectory.mjs";
 
 const vectors = JSON.parse(readFileSync(new URL("../../protocol/vectors/trajectory.json", import.meta.url), "utf8"));
 
-const FIELDS = ["t0", "x", "y", "vx", "vy", "ax", "ay", "wx", "wy", "wz", "dwx", "dwy", "dwz", "state"];
+const FIELDS = ["t0", "x", "y", "vx", "vy", "ax", "ay", "wx", "wy", "wz", "dwx", "dwy", "dwz", "state", "z", "vz", "az"];
 
 /** @param {string} hex */
 const fromHex = (hex) => Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
@@ -26,15 +26,20 @@ function same(got, want, what) {
 
 let largestDifference = 0;
 
-test("the vectors are for this decoder's version", () => {
+test("the vectors are for this decoder's version, and old versions are among them", () => {
   assert.equal(vectors.version, FORMAT_VERSION);
   assert.ok(vectors.cases.length >= 5);
+  const versions = new Set(vectors.cases.map((/** @type {any} */ c) => c.version));
+  assert.deepEqual([...versions].sort(), VERSIONS);
+  const flying = vectors.cases.filter((/** @type {any} */ c) => Object.values(c.decoded).some((rows) => /** @type {number[][]} */ (rows).some((row) => row[13] === AIRBORNE)));
+  assert.ok(flying.length >= 3);
 });
 
 for (const c of vectors.cases) {
   test(`vector: ${c.name}`, () => {
     const bytes = fromHex(c.hex);
     assert.equal(bytes.length, c.bytes);
+    assert.equal(bytes[0], c.version);
     const decoded = decodeTracks(bytes);
     assert.deepEqual([...decoded.keys()], Object.keys(c.decoded).map(Number));
     for (const [ball, rows] of Object.entries(c.decoded)) {
@@ -65,6 +70,8 @@ for (const c of vectors.cases) {
       const got = [state.x, state.y, state.vx, state.vy, state.wx, state.wy, state.wz];
       got.forEach((value, k) => same(value, s.state[k], `${c.name} ball ${s.ball} state[${k}] at ${s.t}`));
       assert.equal(state.state, s.state[7]);
+      same(state.z, s.state[8], `${c.name} ball ${s.ball} z at ${s.t}`);
+      same(state.vz, s.state[9], `${c.name} ball ${s.ball} vz at ${s.t}`);
     }
   });
 }
@@ -127,7 +134,8 @@ test("queries: none once pocketed, clamped before the start, errors for a missin
   assert.deepEqual(positionAt(decoded, ball, -3), positionAt(decoded, ball, track[0].t0));
   assert.throws(() => positionAt(decoded, 42, 0), /no track for ball 42/);
   assert.throws(() => stateAt(decoded, ball, NaN), /finite/);
-  const pocketed = new Map([[7, [{ t0: 0, x: 1, y: 1, vx: 1, vy: 0, ax: 0, ay: 0, wx: 0, wy: 0, wz: 0, dwx: 0, dwy: 0, dwz: 0, state: 3 }, { t0: 1, x: 2, y: 1, vx: 0, vy: 0, ax: 0, ay: 0, wx: 0, wy: 0, wz: 0, dwx: 0, dwy: 0, dwz: 0, state: 4 }]]]);
+  const still = { wx: 0, wy: 0, wz: 0, dwx: 0, dwy: 0, dwz: 0, z: 0, vz: 0, az: 0 };
+  const pocketed = new Map([[7, [{ t0: 0, x: 1, y: 1, vx: 1, vy: 0, ax: 0, ay: 0, ...still, state: 3 }, { t0: 1, x: 2, y: 1, vx: 0, vy: 0, ax: 0, ay: 0, ...still, state: 4 }]]]);
   assert.deepEqual(positionAt(pocketed, 7, 0.5), [1.5, 1]);
   assert.equal(positionAt(pocketed, 7, 1), null);
   assert.equal(stateAt(pocketed, 7, 5).state, 4);

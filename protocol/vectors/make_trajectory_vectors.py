@@ -4,9 +4,12 @@
     python -m protocol.vectors.make_trajectory_vectors --check  # exit 1 if they are stale
 
 The tracks come from a small, seeded kinematic model of balls on a 9-ft table (sliding,
-rolling, spin decay, cushions, instant velocity changes at collisions, pockets). It is not
-the physics engine: it exists so the encoding can be tested on plausible motion without
-depending on it, and the tests draw random tracks from it too.
+rolling, spin decay, cushions, instant velocity changes at collisions, hops and bounces
+off the cloth, pockets). It is not the physics engine: it exists so the encoding can be
+tested on plausible motion without depending on it, and the tests draw random tracks from
+it too. The cases of the old format (version 1) are kept, written by
+`encode_tracks(..., version=1)`: their bytes are the ones version-1 servers sent, and both
+decoders must still read them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from protocol.trajectory import (
+    AIRBORNE,
     FORMAT_VERSION,
     TrajectoryError,
     decode_tracks,
@@ -37,6 +41,8 @@ BALL_RADIUS = 0.028575
 TABLE_LENGTH = 2.54
 TABLE_WIDTH = 1.27
 GRAVITY = 9.81
+SLATE_RESTITUTION = 0.5
+LOWEST_HOP = 0.1  # m/s: a ball bouncing up slower than this stays on the cloth
 
 Row = tuple[float, ...]
 Tracks = dict[int, list[Row]]
@@ -64,9 +70,11 @@ class Cloth:
 
 def _row(
     t: float, p: Sequence[float], v: Sequence[float], a: Sequence[float], w: Sequence[float],
-    dw: Sequence[float], state: int,
+    dw: Sequence[float], state: int, height: Sequence[float] = (0.0, 0.0, 0.0),
 ) -> Row:  # fmt: skip
-    return (t, p[0], p[1], v[0], v[1], a[0], a[1], w[0], w[1], w[2], dw[0], dw[1], dw[2], state)
+    """A segment; `height` is (z, vz, az), given only for a ball off the cloth."""
+    row = (t, p[0], p[1], v[0], v[1], a[0], a[1], w[0], w[1], w[2], dw[0], dw[1], dw[2], state)
+    return row if state != AIRBORNE else (*row, *height)
 
 
 def chain(
@@ -121,11 +129,16 @@ def synthesise_ball(
     collisions: int = 0,
     heading: float | None = None,
     horizon: float = 60.0,
+    lift: float = 0.0,
+    hops: float = 0.0,
 ) -> list[Row]:
     """One ball's segments: at rest until `hit_at`, then launched at `speed` with `spin`.
 
     While moving it suffers `collisions` instant velocity changes (some in quick bursts, as
-    in a rack), bounces off cushions and may drop in a pocket or jump off the table.
+    in a rack), bounces off cushions and may drop in a pocket or jump off the table. It
+    leaves the cloth at `lift` m/s upward, and each collision throws it up with probability
+    `hops`; in the air it flies (no cloth: constant velocity and spin) and bounces on
+    landing until it bounces too low to leave the cloth.
     """
     r = BALL_RADIUS
     g = GRAVITY
@@ -141,11 +154,15 @@ def synthesise_ball(
     v = [speed * math.cos(heading), speed * math.sin(heading)]
     w = list(spin)
     t = hit_at
+    height, rise = 0.0, lift  # the ball's bottom above the cloth, and its vertical speed
     while True:
         ux, uy = v[0] - r * w[1], v[1] + r * w[0]
         slip = math.hypot(ux, uy)
         moving = math.hypot(v[0], v[1])
-        if slip > 1e-9:
+        if rise > 0.0 or height > 0.0:
+            state, a, dw = AIRBORNE, [0.0, 0.0], [0.0, 0.0, 0.0]
+            phase = (rise + math.sqrt(rise * rise + 2.0 * g * height)) / g
+        elif slip > 1e-9:
             state = 2
             f = cloth.mu_slide * g
             a = [-f * ux / slip, -f * uy / slip]
@@ -164,7 +181,7 @@ def synthesise_ball(
             rows.append(_row(t, p, (0, 0), (0, 0), zero3, zero3, 0))
             return rows
         spin_stop = math.inf
-        if w[2] != 0.0:
+        if w[2] != 0.0 and state != AIRBORNE:
             dw[2] = -math.copysign(cloth.spin_decay, w[2])
             spin_stop = abs(w[2]) / cloth.spin_decay
         cushion = min(
@@ -172,17 +189,23 @@ def synthesise_ball(
             _cushion_time(p[1], v[1], a[1], r, TABLE_WIDTH - r),
         )
         collision = math.inf
-        if collisions > 0 and state != 1:
+        if collisions > 0 and state not in (1, AIRBORNE):
             burst = rng.random() < 0.3
             collision = rng.uniform(0.0, 2e-4) if burst else rng.expovariate(2.0)
         tau = min(phase, spin_stop, cushion, collision, max(horizon - t, 0.0))
-        rows.append(_row(t, p, v, a, w, dw, state))
+        rows.append(_row(t, p, v, a, w, dw, state, (height, rise, -g)))
         p = [p[i] + v[i] * tau + 0.5 * a[i] * tau * tau for i in range(2)]
         v = [v[i] + a[i] * tau for i in range(2)]
         w = [w[i] + dw[i] * tau for i in range(3)]
         t += tau
+        if state == AIRBORNE:
+            height += (rise - 0.5 * g * tau) * tau
+            rise -= g * tau
         if tau == phase:
-            if state == 2:  # sliding ends in pure rolling
+            if state == AIRBORNE:  # landing: a bounce, or back on the cloth
+                bounce = -SLATE_RESTITUTION * rise
+                height, rise = 0.0, bounce if bounce >= LOWEST_HOP else 0.0
+            elif state == 2:  # sliding ends in pure rolling
                 w[0], w[1] = -v[1] / r, v[0] / r
             elif state == 3:  # rolling ends at rest
                 v, w[0], w[1] = [0.0, 0.0], 0.0, 0.0
@@ -204,13 +227,18 @@ def synthesise_ball(
             new_speed = math.hypot(v[0], v[1]) * rng.uniform(0.05, 1.0)
             v = [new_speed * math.cos(heading), new_speed * math.sin(heading)]
             w[2] += rng.uniform(-5.0, 5.0)
+            if hops > 0.0 and rng.random() < hops:
+                rise = rng.uniform(0.2, 2.0)
         else:  # the horizon: stop the ball where it is
             rows.append(_row(t, p, (0, 0), (0, 0), zero3, zero3, 0))
             return rows
 
 
-def synthesise_shot(rng: random.Random, *, moving: int, speed: float, busy: int) -> Tracks:
-    """Nine object balls and the cue ball; `moving` of them move, with `busy` collisions."""
+def synthesise_shot(
+    rng: random.Random, *, moving: int, speed: float, busy: int, hops: float = 0.0
+) -> Tracks:
+    """Nine object balls and the cue ball; `moving` of them move, with `busy` collisions,
+    each of which throws the ball off the cloth with probability `hops`."""
     cloth = Cloth.random(rng)
     spots = _spread_positions(rng, 10)
     tracks: Tracks = {}
@@ -225,6 +253,7 @@ def synthesise_shot(rng: random.Random, *, moving: int, speed: float, busy: int)
                 speed=speed if first else speed * rng.uniform(0.2, 0.9),
                 spin=(rng.uniform(-150, 150), rng.uniform(-150, 150), rng.uniform(-200, 200)),
                 collisions=rng.randint(busy // 2, busy),
+                hops=hops,
             )
         else:
             tracks[ball] = synthesise_ball(rng, spots[ball], cloth)
@@ -265,7 +294,52 @@ def long_roll(rng: random.Random, seconds: float) -> list[Row]:
 # --------------------------------------------------------------------------- vectors
 
 
-def _cases() -> list[tuple[str, Tracks]]:
+def _cases() -> list[tuple[str, Tracks, int]]:
+    """Every case with the format version it is written in."""
+    cases = [(name, tracks, FORMAT_VERSION) for name, tracks in _flat_cases()]
+    # The old format: the same bytes version-1 servers sent for these tracks.
+    old = {"stroke: slide, roll, rest", "ordinary shot (seed 7)", "break (seed 1)"}
+    cases += [(f"version 1: {name}", tracks, 1) for name, tracks, _ in cases if name in old]
+    cases += [(name, tracks, FORMAT_VERSION) for name, tracks in _height_cases()]
+    return cases
+
+
+def _height_cases() -> list[tuple[str, Tracks]]:
+    """Balls off the cloth (version 2): a jump that bounces, a fall into a pocket, a ball
+    leaving the table in flight, and shots whose collisions throw balls up."""
+    rng = random.Random(20250301)
+    g = GRAVITY
+    rest = (0.0, 0.0, 0.0)
+    jump = synthesise_ball(rng, (0.5, 0.635), Cloth(), speed=3.0, heading=0.1, lift=1.4)
+    drop = math.sqrt(2.0 * BALL_RADIUS / 2.0 / g)
+    # Rolling into the F1 corner, then over the hole: no cloth, falling until it is down.
+    r, roll, decel, span = BALL_RADIUS, (1.2, 0.9), (-0.06, -0.045), 0.35
+    start = (2.1, 0.9)
+    edge = [start[i] + roll[i] * span + 0.5 * decel[i] * span * span for i in range(2)]
+    over = [roll[i] + decel[i] * span for i in range(2)]
+    down = [edge[i] + over[i] * drop for i in range(2)]
+    fall = [
+        _row(0.0, start, roll, decel, (-roll[1] / r, roll[0] / r, 0.0),
+             (-decel[1] / r, decel[0] / r, 0.0), 3),
+        _row(span, edge, over, (0, 0), (-over[1] / r, over[0] / r, 0.0), rest, AIRBORNE,
+             (0.0, 0.0, -g)),
+        _row(span + drop, down, (0, 0), (0, 0), rest, rest, 4),
+    ]  # fmt: skip
+    leaves = [
+        _row(0.0, (2.2, 0.3), (3.0, -4.0), (0, 0), (10.0, 20.0, 5.0), rest, AIRBORNE,
+             (0.01, 1.1, -g)),
+        _row(0.07, (2.41, 0.02), (0, 0), (0, 0), rest, rest, 5),
+    ]  # fmt: skip
+    return [
+        ("jump: flight, bounces, landing", {0: jump}),
+        ("fall into a pocket", {3: fall, 0: long_roll(rng, 1.5)}),
+        ("off the table in flight", {6: leaves}),
+        ("ordinary shot with hops", synthesise_shot(rng, moving=3, speed=4.0, busy=3, hops=0.5)),
+        ("break with hops", synthesise_shot(rng, moving=10, speed=10.0, busy=14, hops=0.2)),
+    ]
+
+
+def _flat_cases() -> list[tuple[str, Tracks]]:
     rng = random.Random(20240601)
     r = BALL_RADIUS
     rest = (0.0, 0.0, 0.0)
@@ -345,10 +419,12 @@ def _with_checksum(body: bytes) -> str:
 
 
 def _error_cases() -> list[dict[str, str]]:
-    one = encode_tracks({0: [_row(0.0, (0.5, 0.5), (0, 0), (0, 0), (0, 0, 0), (0, 0, 0), 0)]})
-    body = one[:-4]  # 01 01 | 00 01 00 | 08 <x> <y>
+    still = {0: [_row(0.0, (0.5, 0.5), (0, 0), (0, 0), (0, 0, 0), (0, 0, 0), 0)]}
+    one = encode_tracks(still)
+    body = one[:-4]  # 02 01 | 00 01 00 | 08 <x> <y>
     head = body[:5]
     tail = body[6:]
+    old = encode_tracks(still, version=1)[:-4]  # the same in version 1
     v = FORMAT_VERSION
     cases = [
         ("empty", "", "empty trajectory"),
@@ -356,8 +432,11 @@ def _error_cases() -> list[dict[str, str]]:
         ("version only", f"{v:02x}", "truncated trajectory"),
         ("cut short", one[:-1].hex(), "checksum mismatch"),
         ("bit flipped", one[:7].hex() + f"{one[7] ^ 4:02x}" + one[8:].hex(), "checksum mismatch"),
-        ("state 6", _with_checksum(head + bytes([0x0E]) + tail), "bad segment head"),
-        ("reserved bit", _with_checksum(head + bytes([0x48]) + tail), "bad segment head"),
+        ("state 7", _with_checksum(head + bytes([0x0F]) + tail), "bad segment head"),
+        ("reserved bit", _with_checksum(head + bytes([0x88]) + tail), "bad segment head"),
+        ("version 1: state 6", _with_checksum(old[:5] + b"\x0e" + old[6:]), "bad segment head"),
+        ("version 1: height", _with_checksum(old[:5] + b"\x48" + old[6:]), "bad segment head"),
+        ("missing height", _with_checksum(head + bytes([0x4E]) + tail), "truncated trajectory"),
         ("trailing byte", _with_checksum(body + b"\x00"), "unexpected bytes at end"),
         ("missing field", _with_checksum(body[:-1]), "truncated trajectory: missing"),
         ("missing ball", _with_checksum(bytes([v, 2]) + body[2:]), "truncated trajectory: missing"),
@@ -401,8 +480,8 @@ def _error_cases() -> list[dict[str, str]]:
 def build_vectors() -> dict[str, object]:
     """Every case: the tracks, their encoding, the decoded segments and sampled states."""
     cases = []
-    for name, tracks in _cases():
-        data = encode_tracks(tracks)
+    for name, tracks, version in _cases():
+        data = encode_tracks(tracks, version=version)
         decoded = decode_tracks(data)
         end = duration(decoded)
         samples = []
@@ -418,6 +497,7 @@ def build_vectors() -> dict[str, object]:
         segment_count = sum(len(rows) for rows in decoded.values())
         cases.append({
             "name": name,
+            "version": version,
             "bytes": len(data),
             "segments": segment_count,
             "duration": end,
@@ -439,7 +519,8 @@ def build_vectors() -> dict[str, object]:
         "format": "ninepool trajectory",
         "version": FORMAT_VERSION,
         "about": "Regenerate with `python -m protocol.vectors.make_trajectory_vectors`. "
-        "`state` samples are [x, y, vx, vy, wx, wy, wz, state].",
+        "`state` samples are [x, y, vx, vy, wx, wy, wz, state, z, vz]; a case's `version` "
+        "is the format its `hex` is written in.",
         "cases": cases,
         "errors": errors,
     }

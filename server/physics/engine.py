@@ -2,11 +2,16 @@
 
 Every ball's motion between events is a quadratic in time (``motion.py``). The engine keeps,
 for each ball, the time of its next own event (a phase change, a cushion or jaw contact,
-entering a pocket) and, for each pair, the time of its next contact; it jumps to the
-earliest, resolves it with the model ``Params`` names, and recomputes only what involves
-the balls whose motion changed. Pair times are pruned by a conservative reach bound
-before a quartic is solved; cushion pieces and pockets a ball can reach are found with a
-bounding-box query on the pymunk table world.
+entering a pocket, landing) and, for each pair, the time of its next contact; it jumps to
+the earliest, resolves it with the model ``Params`` names, and recomputes only what
+involves the balls whose motion changed. Pair times are pruned by a conservative reach
+bound before a quartic is solved; cushion pieces and pockets a ball can reach are found
+with a bounding-box query on the pymunk table world.
+
+A ball is on the cloth, in flight (``flying``: thrown up by the slate, a collision or a
+cushion; its height is part of its segment and its contacts are three-dimensional, see
+``flight.py``), or falling into a pocket's hole (``falling``). Two balls on the cloth meet
+in the plane, exactly as before balls could fly; any other pair meets as two spheres.
 """
 
 from __future__ import annotations
@@ -14,11 +19,21 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from server.physics.motion import INF, Motion, state_at
+from server.physics import flight
+from server.physics.contacts import (
+    MIN_SEPARATION_SPEED,
+    axis_range,
+    circle_time,
+    pocket_back,
+    separate,
+    separate_3d,
+)
+from server.physics.flight import Flight, Nose
+from server.physics.motion import INF, BallState, Motion, height_at, state_at
 from server.physics.outcome import (
+    AIRBORNE,
     OFF_TABLE,
     POCKETED,
-    SLIDING,
     STATIONARY,
     Event,
     Segment,
@@ -27,15 +42,16 @@ from server.physics.outcome import (
 )
 from server.physics.params import DEFAULT_PARAMS, Params
 from server.physics.placement import CUE, validate_positions
-from server.physics.resolve import ball_ball, ball_cushion, cluster, pocket, strike
+from server.physics.resolve import ball_ball, ball_cushion, bed, cluster, pocket, strike
+from server.physics.resolve.ball_ball.frictional_inelastic import collide_3d
+from server.physics.resolve.ball_cushion.edge import bounce_3d
 from server.physics.resolve.cluster.hertz import contact_time
 from server.physics.roots import first_contact_quadratic, first_contact_quartic
 from server.physics.shot import Shot, validate_shot
-from server.physics.table import TABLE, Line, Pocket, Tip
+from server.physics.table import JAW_TIP_RADIUS, TABLE, Line, Pocket, Tip
 from server.physics.world import WORLD, Candidates
 
 MAX_EVENTS = 20_000  # a safety stop; real shots need a few hundred at most
-MIN_SEPARATION_SPEED = 5e-3  # m/s; see _separate
 OFF_TABLE_MARGIN = 1e-6
 
 # Kinds of a ball's own next event.
@@ -45,16 +61,24 @@ _TIP = 2
 _POCKET = 3
 _EXIT = 4  # a falling ball's centre comes back over the slate edge
 _BACK = 5  # a falling ball meets the back of its pocket
+# A flying ball's own events (its landing is the end of its segment, ``_TRANSITION``).
+_EDGE = 6  # a cushion's nose
+_POINT = 7  # a jaw's rounded point
+_WALL = 8  # a pocket's back
+_OVER = 9  # over a cushion's nose: off the table
+_OVER_BACK = 10  # over a pocket's back: off the table
+_FLIGHT_KINDS = {
+    flight.EDGE: _EDGE,
+    flight.POINT: _POINT,
+    flight.WALL: _WALL,
+    flight.OVER: _OVER,
+    flight.OVER_BACK: _OVER_BACK,
+}
+
+Height = tuple[float, float]  # the height of a ball's bottom above the cloth, and its rate
 
 
-def _pocket_back(pocket: Pocket) -> Line:
-    """The back of a pocket: a plane across the ends of its two facings, facing the table."""
-    j0, j1 = pocket.jaws
-    normal = (-pocket.axis[0], -pocket.axis[1])
-    return Line(f"{pocket.name}.back", j0.rail, j0.facing.end, j1.facing.end, normal, pocket.name)
-
-
-_BACKS: dict[str, Line] = {name: _pocket_back(p) for name, p in TABLE.pockets.items()}
+_BACKS: dict[str, Line] = {name: pocket_back(p) for name, p in TABLE.pockets.items()}
 
 
 class _Simulation:
@@ -81,11 +105,19 @@ class _Simulation:
         # the pocket it is over and when it will have dropped too far to come back.
         self.falling: list[Pocket | None] = [None] * n
         self.fall_end: list[float] = [INF] * n
+        # A ball off the cloth and not over a hole: thrown up by the slate, a collision or
+        # a cushion, flying until it lands.
+        self.flying: list[bool] = [False] * n
         self.events: list[Event] = []
         self.ball_model = ball_ball.MODELS[params.ball_ball_model]
         self.cushion_model = ball_cushion.MODELS[params.ball_cushion_model]
         self.pocket_model = pocket.MODELS[params.pocket_model]
         self.cluster_model = cluster.MODELS[params.cluster_model]
+        self.cluster_model_3d = cluster.MODELS_3D[params.cluster_model]
+        self.bed_model = bed.MODELS[params.bed_model]
+        self.nose = Nose.of(self.radius, params.cushion_height, JAW_TIP_RADIUS)
+        self.hop = params.hop_min_speed
+        self.g = params.g
         for ball_id in self.ids:
             x, y = positions[ball_id]
             seg, end, snap = self.motion.segment(0.0, (x, y, 0.0, 0.0, 0.0, 0.0, 0.0))
@@ -103,13 +135,27 @@ class _Simulation:
         t: float,
         state: tuple[float, float, float, float, float, float, float],
         snap: int = 0,
+        height: Height | None = None,
     ) -> None:
+        """Start ball ``i``'s next segment at ``t``. Off the cloth the segment carries the
+        ball's height: ``height`` (z, vz), or by default where its current segment puts it."""
+        off = self.flying[i] or self.falling[i] is not None
+        if off and height is None:
+            height = height_at(self.seg[i], t)
         if self.falling[i] is not None:
             # Over the hole: no cloth under the ball, so its horizontal motion and spin are
-            # constant until it meets something or has dropped too far to come back.
+            # constant, and it falls, until it meets something or has dropped too far to
+            # come back.
+            assert height is not None
             x, y, vx, vy, wx, wy, wz = state
-            seg = Segment(t, x, y, vx, vy, 0.0, 0.0, wx, wy, wz, 0.0, 0.0, 0.0, SLIDING)
+            seg = Segment(
+                t, x, y, vx, vy, 0.0, 0.0, wx, wy, wz, 0.0, 0.0, 0.0, AIRBORNE, *height, -self.g
+            )
             end, next_snap = self.fall_end[i], 0
+        elif self.flying[i]:
+            assert height is not None
+            seg, end = self.motion.flight(t, state, *height)
+            next_snap = 0
         else:
             seg, end, next_snap = self.motion.segment(t, state, snap)
         self.seg[i] = seg
@@ -126,8 +172,8 @@ class _Simulation:
         """Cushion pieces and pockets the ball can reach before its segment ends."""
         if seg[13] <= 1 or end == INF:
             return Candidates((), (), ())
-        lo_x, hi_x = _axis_range(seg[1], seg[3], seg[5], end - t)
-        lo_y, hi_y = _axis_range(seg[2], seg[4], seg[6], end - t)
+        lo_x, hi_x = axis_range(seg[1], seg[3], seg[5], end - t)
+        lo_y, hi_y = axis_range(seg[2], seg[4], seg[6], end - t)
         r = self.radius + 1e-6
         return WORLD.candidates(lo_x - r, lo_y - r, hi_x + r, hi_y + r)
 
@@ -135,6 +181,9 @@ class _Simulation:
 
     def _predict_ball(self, i: int, t: float) -> None:
         """The ball's next own event: phase change, cushion, jaw tip or pocket."""
+        if self.flying[i]:
+            self._predict_flight(i, t)
+            return
         seg = self.seg[i]
         best_t, kind, item = self.end[i], _TRANSITION, None
         best: Line | Tip | Pocket | None = item
@@ -160,7 +209,7 @@ class _Simulation:
                     if 0.0 <= along <= ex * ex + ey * ey:
                         best_t, kind, best = t + tau, _LINE, line
             for tip in cands.tips:
-                tau = _circle_time(
+                tau = circle_time(
                     x - tip.centre[0],
                     y - tip.centre[1],
                     vx,
@@ -178,7 +227,7 @@ class _Simulation:
                 if fall_t < best_t:
                     best_t, kind, best = fall_t, fall_kind, fall_item
             for hole in () if falling is not None else cands.pockets:
-                tau = _circle_time(
+                tau = circle_time(
                     x - hole.centre[0],
                     y - hole.centre[1],
                     vx,
@@ -190,6 +239,35 @@ class _Simulation:
                 )
                 if t + tau < best_t:
                     best_t, kind, best = t + tau, _POCKET, hole
+        self.ball_t[i] = best_t
+        self.ball_kind[i] = kind
+        self.ball_item[i] = best
+
+    def _predict_flight(self, i: int, t: float) -> None:
+        """A flying ball's next event: landing (its segment's end), a nose, a jaw's point, a
+        pocket's back, or flying off the table."""
+        seg = self.seg[i]
+        best_t, kind = self.end[i], _TRANSITION
+        best: Line | Tip | Pocket | None = None
+        x, y, vx, vy, _, _, _ = state_at(seg, t)
+        f = Flight(x, y, vx, vy, *height_at(seg, t), self.g)
+        nose = self.nose
+        cands = self.cands[i]
+        for line in cands.lines:
+            tau = flight.edge_time(f, line, nose, best_t - t)
+            if t + tau < best_t:
+                best_t, kind, best = t + tau, _EDGE, line
+            tau = flight.over_time(f, line, nose, best_t - t, JAW_TIP_RADIUS)
+            if t + tau < best_t:
+                best_t, kind, best = t + tau, _OVER, line
+        for tip in cands.tips:
+            tau = flight.point_time(f, tip, nose, best_t - t)
+            if t + tau < best_t:
+                best_t, kind, best = t + tau, _POINT, tip
+        for hole in cands.pockets:
+            tau, what = flight.back_time(f, _BACKS[hole.name], nose, best_t - t)
+            if t + tau < best_t:
+                best_t, kind, best = t + tau, _FLIGHT_KINDS[what], _BACKS[hole.name]
         self.ball_t[i] = best_t
         self.ball_kind[i] = kind
         self.ball_item[i] = best
@@ -234,6 +312,8 @@ class _Simulation:
         vx, vy = vxj - vxi, vyj - vyi
         ax, ay = axj - axi, ayj - ayi
         diameter = 2.0 * self.radius
+        if si[16] != 0.0 or sj[16] != 0.0:
+            return t + self._pair_3d(si, sj, t, px, py, vx, vy, ax, ay, horizon)
         reach = math.sqrt(vx * vx + vy * vy) * horizon + 0.5 * math.sqrt(ax * ax + ay * ay) * (
             horizon * horizon
         )
@@ -249,6 +329,39 @@ class _Simulation:
             horizon,
         )
         return t + tau
+
+    def _pair_3d(
+        self,
+        si: Segment,
+        sj: Segment,
+        t: float,
+        px: float,
+        py: float,
+        vx: float,
+        vy: float,
+        ax: float,
+        ay: float,
+        horizon: float,
+    ) -> float:
+        """The first contact of two balls at least one of which is off the cloth: two
+        spheres, |Δp|² + Δz² = (2R)², still a quartic (their heights are quadratics)."""
+        zi, vzi = height_at(si, t)
+        zj, vzj = height_at(sj, t)
+        pz, vz, az = zj - zi, vzj - vzi, sj[16] - si[16]
+        diameter = 2.0 * self.radius
+        reach = math.sqrt(vx * vx + vy * vy + vz * vz) * horizon + 0.5 * math.sqrt(
+            ax * ax + ay * ay + az * az
+        ) * (horizon * horizon)
+        if math.sqrt(px * px + py * py + pz * pz) - reach > diameter:
+            return INF
+        return first_contact_quartic(
+            0.25 * (ax * ax + ay * ay + az * az),
+            vx * ax + vy * ay + vz * az,
+            vx * vx + vy * vy + vz * vz + px * ax + py * ay + pz * az,
+            2.0 * (px * vx + py * vy + pz * vz),
+            px * px + py * py + pz * pz - diameter * diameter,
+            horizon,
+        )
 
     def _refresh(self, changed: list[int], t: float) -> None:
         on = self.on_table
@@ -269,10 +382,12 @@ class _Simulation:
 
     # -- resolution -----------------------------------------------------------------------
 
-    def run(self, cue_velocity: tuple[float, float, float, float, float]) -> float:
+    def run(self, cue_velocity: tuple[float, float, float, float, float], down: float) -> float:
+        """Play the shot: the cue ball leaves with ``cue_velocity``, driven into the slate
+        at ``down`` m/s by an elevated cue."""
         cue = self.ids.index(CUE)
         x, y = self.seg[cue][1], self.seg[cue][2]
-        self._set_state(cue, 0.0, (x, y, *cue_velocity))
+        self._after_impulse(cue, 0.0, (x, y, 0.0, 0.0, 0.0, 0.0, 0.0), cue_velocity, 0.0, -down)
         for i in range(self.n):
             self.cands[i] = self._candidates(self.seg[i], 0.0, self.end[i])
         self._refresh(list(range(self.n)), 0.0)
@@ -305,16 +420,59 @@ class _Simulation:
         for i in range(n):
             if self.on_table[i]:
                 sx, sy = state_at(self.seg[i], t)[:2]
+                self.flying[i] = False
+                self.falling[i] = None
                 self._set_state(i, t, (sx, sy, 0.0, 0.0, 0.0, 0.0, 0.0))
         return t
+
+    def _on_cloth(self, i: int) -> bool:
+        return not self.flying[i] and self.falling[i] is None
+
+    def _height(self, i: int, t: float) -> Height:
+        return height_at(self.seg[i], t) if not self._on_cloth(i) else (0.0, 0.0)
+
+    def _after_impulse(
+        self,
+        i: int,
+        t: float,
+        state: tuple[float, ...],
+        vel: tuple[float, float, float, float, float],
+        z: float,
+        vz: float,
+    ) -> None:
+        """Ball ``i`` leaves an impulse at ``t`` with ``vel`` and vertical speed ``vz``, its
+        bottom ``z`` above the cloth. On the cloth, the slate answers a push down (the bed
+        model), and the ball flies if it rises at ``hop_min_speed`` or more."""
+        x, y = state[0], state[1]
+        hole = self.falling[i]
+        if hole is not None:
+            self.fall_end[i] = t + self.pocket_model((x, y, *vel), z, vz, hole, self.params)
+            self._set_state(i, t, (x, y, *vel), height=(z, vz))
+            return
+        if not self.flying[i]:
+            if vz < 0.0:
+                vel, vz = self.bed_model(vel, vz, self.params)
+            if vz < self.hop:
+                self._set_state(i, t, (x, y, *vel))
+                return
+            self.flying[i] = True
+        self._set_state(i, t, (x, y, *vel), height=(z, vz))
 
     def _ball_ball(self, i: int, j: int, t: float) -> None:
         a = state_at(self.seg[i], t)
         b = state_at(self.seg[j], t)
-        va, vb = self.ball_model(a, b, self.params)
-        va, vb = _separate(a, b, va, vb)
-        self._set_state(i, t, (a[0], a[1], *va))
-        self._set_state(j, t, (b[0], b[1], *vb))
+        if self._on_cloth(i) and self._on_cloth(j):
+            va, vb = self.ball_model(a, b, self.params)
+            va, vb = separate(a, b, va, vb)
+            self._set_state(i, t, (a[0], a[1], *va))
+            self._set_state(j, t, (b[0], b[1], *vb))
+        else:
+            za, vza = self._height(i, t)
+            zb, vzb = self._height(j, t)
+            va, vza, vb, vzb = collide_3d(a, za, vza, b, zb, vzb, self.params)
+            va, vza, vb, vzb = separate_3d(a, za, b, zb, va, vza, vb, vzb)
+            self._after_impulse(i, t, a, va, za, vza)
+            self._after_impulse(j, t, b, vb, zb, vzb)
         self.events.append(Event(t, "ball", self.ids[i], self.ids[j]))
 
     def _cluster(self, i: int, j: int, t: float) -> list[int]:
@@ -330,28 +488,36 @@ class _Simulation:
         if model is None:
             return []
         params = self.params
-        a = state_at(self.seg[i], t)
-        b = state_at(self.seg[j], t)
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        d = math.hypot(dx, dy)
+        on = [k for k in range(self.n) if self.on_table[k]]
+        states = {k: state_at(self.seg[k], t) for k in on}
+        # Off the cloth the cluster is three-dimensional (a hopping cue ball meeting the
+        # rack); with every ball on the cloth it stays in the plane, as before.
+        flat = all(self._on_cloth(k) for k in on)
+        heights = {k: (0.0, 0.0) if flat else self._height(k, t) for k in on}
+
+        def apart(p: int, q: int) -> tuple[float, float, float]:
+            sp, sq, hp, hq = states[p], states[q], heights[p], heights[q]
+            dx, dy = sq[0] - sp[0], sq[1] - sp[1]
+            if flat:
+                return math.hypot(dx, dy), dx, dy
+            dz = hq[0] - hp[0]
+            return math.sqrt(dx * dx + dy * dy + dz * dz), dx, dy
+
+        d, dx, dy = apart(i, j)
+        a, b = states[i], states[j]
         speed = ((a[2] - b[2]) * dx + (a[3] - b[3]) * dy) / d
+        if not flat:
+            speed += (heights[i][1] - heights[j][1]) * (heights[j][0] - heights[i][0]) / d
         if speed < params.cluster_min_speed:
             return []
         tau = contact_time(speed, params)
         reach = params.cluster_gap_factor * speed * tau
         diameter = 2.0 * self.radius
-        on = [k for k in range(self.n) if self.on_table[k]]
-        states = {k: state_at(self.seg[k], t) for k in on}
-        states[i], states[j] = a, b
         members = [i, j]
         k = 0
         while k < len(members):
-            here = states[members[k]]
             for q in on:
-                if q in members:
-                    continue
-                there = states[q]
-                if math.hypot(there[0] - here[0], there[1] - here[1]) - diameter < reach:
+                if q not in members and apart(members[k], q)[0] - diameter < reach:
                     members.append(q)
             k += 1
         if len(members) == 2:
@@ -359,21 +525,42 @@ class _Simulation:
         pairs: list[tuple[int, int]] = [(0, 1)]
         window = 10.0 * tau
         for p in range(len(members)):
-            sp = states[members[p]]
+            mp = members[p]
+            sp = states[mp]
             for q in range(p + 1, len(members)):
                 if p == 0 and q == 1:
                     continue
-                sq = states[members[q]]
-                gap = math.hypot(sq[0] - sp[0], sq[1] - sp[1]) - diameter
-                rel = math.hypot(sq[2] - sp[2], sq[3] - sp[3])
+                mq = members[q]
+                sq = states[mq]
+                gap = apart(mp, mq)[0] - diameter
+                rel = math.hypot(sq[2] - sp[2], sq[3] - sp[3], heights[mq][1] - heights[mp][1])
                 if gap < reach + rel * window:
                     pairs.append((p, q))
-        after, touched = model([states[m] for m in members], pairs, speed, params)
-        # The impact is instantaneous on the engine's clock, like a pairwise collision:
-        # the balls keep their positions (they move about a millimetre during it) and
-        # leave with the velocities and spins the compliant contacts gave them.
-        for member, leaving in zip(members, after, strict=True):
-            self._set_state(member, t, (states[member][0], states[member][1], *leaving[2:]))
+        if flat:
+            after, touched = model([states[m] for m in members], pairs, speed, params)
+            # The impact is instantaneous on the engine's clock, like a pairwise collision:
+            # the balls keep their positions (they move about a millimetre during it) and
+            # leave with the velocities and spins the compliant contacts gave them.
+            for member, leaving in zip(members, after, strict=True):
+                self._set_state(member, t, (states[member][0], states[member][1], *leaving[2:]))
+        else:
+            model_3d = self.cluster_model_3d
+            assert model_3d is not None
+            after, lifted, took, touched = model_3d(
+                [states[m] for m in members],
+                [heights[m] for m in members],
+                [self._on_cloth(m) for m in members],
+                pairs,
+                speed,
+                params,
+            )
+            for member, leaving, (z, vz), down in zip(members, after, lifted, took, strict=True):
+                vel = leaving[2:]
+                if down > 0.0 and self._on_cloth(member):
+                    # What the slate held it against, it gives back (the bed model).
+                    vel, up = self.bed_model(vel, -down, params)
+                    vz += up
+                self._after_impulse(member, t, states[member], vel, z, vz)
         for p, q in touched:
             lo, hi = sorted((self.ids[members[p]], self.ids[members[q]]))
             self.events.append(Event(t, "ball", lo, hi))
@@ -382,6 +569,9 @@ class _Simulation:
     def _ball_event(self, i: int, t: float) -> None:
         kind, item = self.ball_kind[i], self.ball_item[i]
         state = state_at(self.seg[i], t)
+        if self.flying[i]:
+            self._flight_event(i, t, kind, item, state)
+            return
         falling = self.falling[i]
         if kind == _TRANSITION:
             if falling is not None and t >= self.fall_end[i]:
@@ -392,14 +582,7 @@ class _Simulation:
             return
         if kind == _POCKET:
             assert isinstance(item, Pocket)
-            delay = self.pocket_model(state, item, self.params)
-            if delay <= 0.0:
-                self._remove(i, t, state, POCKETED)
-                self.events.append(Event(t, "pocket", self.ids[i], pocket=item.name))
-                return
-            self.falling[i] = item
-            self.fall_end[i] = t + delay
-            self._set_state(i, t, state)
+            self._over_hole(i, t, state, item, 0.0)
             return
         if kind == _EXIT:
             # Back over the slate edge before dropping too far: it rolls on (rattled out).
@@ -409,12 +592,7 @@ class _Simulation:
             return
         if kind == _BACK:
             assert isinstance(item, Line)
-            nx, ny = item.normal
-            vn = state[2] * nx + state[3] * ny
-            k = -(1.0 + self.params.e_pocket_back) * vn
-            if vn < 0.0:
-                x, y, vx, vy, wx, wy, wz = state
-                self._set_state(i, t, (x, y, vx + k * nx, vy + k * ny, wx, wy, wz))
+            self._off_back(i, t, state, item)
             return
         if kind == _LINE:
             assert isinstance(item, Line)
@@ -434,8 +612,86 @@ class _Simulation:
         self._set_state(i, t, (state[0], state[1], *vel))
         self.events.append(Event(t, "rail", self.ids[i], rail=item.rail, jaw=jaw))
 
+    def _over_hole(
+        self, i: int, t: float, state: tuple[float, ...], hole: Pocket, vz: float
+    ) -> None:
+        """Ball ``i``'s centre is over ``hole`` at cloth height, coming down at ``vz`` ≤ 0:
+        it falls (the pocket model says for how long it could still come back)."""
+        x, y, vx, vy, wx, wy, wz = state
+        self.flying[i] = False
+        delay = self.pocket_model((x, y, vx, vy, wx, wy, wz), 0.0, vz, hole, self.params)
+        if delay <= 0.0:
+            self._remove(i, t, state, POCKETED)
+            self.events.append(Event(t, "pocket", self.ids[i], pocket=hole.name))
+            return
+        self.falling[i] = hole
+        self.fall_end[i] = t + delay
+        self._set_state(i, t, (x, y, vx, vy, wx, wy, wz), height=(0.0, vz))
+
+    def _off_back(self, i: int, t: float, state: tuple[float, ...], back: Line) -> None:
+        """The pocket's back: its liner returns ``e_pocket_back`` of the speed into it."""
+        nx, ny = back.normal
+        vn = state[2] * nx + state[3] * ny
+        k = -(1.0 + self.params.e_pocket_back) * vn
+        if vn < 0.0:
+            x, y, vx, vy, wx, wy, wz = state
+            self._set_state(i, t, (x, y, vx + k * nx, vy + k * ny, wx, wy, wz))
+
+    def _flight_event(
+        self, i: int, t: float, kind: int, item: Line | Tip | Pocket | None, state: BallState
+    ) -> None:
+        """Landing, a nose or jaw point met in the air, a pocket's back, or off the table."""
+        seg = self.seg[i]
+        z, vz = height_at(seg, t)
+        x, y = state[0], state[1]
+        if kind == _TRANSITION:
+            # Landing: over a hole it falls in, on the slate it bounces (the bed model)
+            # and flies on, or stays on the cloth if the bounce is too low.
+            hole = WORLD.hole_at((x, y))
+            if hole is not None:
+                self._over_hole(i, t, state, hole, vz)
+                return
+            vel, up = self.bed_model(state[2:], vz, self.params)
+            if up < self.hop:
+                self.flying[i] = False
+                self._set_state(i, t, (x, y, *vel))
+            else:
+                self._set_state(i, t, (x, y, *vel), height=(0.0, up))
+            return
+        if kind in (_OVER, _OVER_BACK):
+            assert isinstance(item, Line)
+            self.flying[i] = False
+            self._remove(i, t, state, OFF_TABLE)
+            self.events.append(Event(t, "off", self.ids[i], rail=item.rail, pocket=item.pocket))
+            return
+        if kind == _WALL:
+            assert isinstance(item, Line)
+            self._off_back(i, t, state, item)
+            return
+        f = Flight(x, y, state[2], state[3], z, vz, self.g)
+        if kind == _EDGE:
+            assert isinstance(item, Line)
+            normal = flight.edge_normal(f, item, self.nose)
+        else:
+            assert isinstance(item, Tip)
+            normal = flight.point_normal(f, item, self.nose)
+        vel, vz = bounce_3d(state, vz, normal, self.params)
+        cx, cy, cz = normal
+        rate = vel[0] * cx + vel[1] * cy + vz * cz
+        if rate < MIN_SEPARATION_SPEED:
+            k = MIN_SEPARATION_SPEED - rate
+            vel = (vel[0] + k * cx, vel[1] + k * cy, vel[2], vel[3], vel[4])
+            vz += k * cz
+        self._set_state(i, t, (x, y, *vel), height=(z, vz))
+        self.events.append(Event(t, "rail", self.ids[i], rail=item.rail, jaw=item.pocket))
+
     def _remove(self, i: int, t: float, state: tuple[float, ...], how: int) -> None:
-        seg = Segment(t, state[0], state[1], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, how)
+        """Ball ``i`` leaves the table at ``t`` (pocketed or off), where it is: at the
+        height it had if it was off the cloth."""
+        z = height_at(self.seg[i], t)[0] if self.seg[i][16] != 0.0 else 0.0
+        seg = Segment(
+            t, state[0], state[1], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, how, z
+        )
         self.on_table[i] = False
         self.seg[i] = seg
         self.end[i] = INF
@@ -444,64 +700,6 @@ class _Simulation:
             track[-1] = seg
         else:
             track.append(seg)
-
-
-def _axis_range(p: float, v: float, a: float, span: float) -> tuple[float, float]:
-    """The extent of p + v·τ + ½·a·τ² over 0 ≤ τ ≤ span."""
-    end = p + (v + 0.5 * a * span) * span
-    lo, hi = (p, end) if p <= end else (end, p)
-    if a != 0.0:
-        turn = -v / a
-        if 0.0 < turn < span:
-            mid = p + 0.5 * v * turn
-            lo, hi = min(lo, mid), max(hi, mid)
-    return lo, hi
-
-
-def _circle_time(
-    px: float, py: float, vx: float, vy: float, ax: float, ay: float, rho: float, horizon: float
-) -> float:
-    """Time until a point moving from (px, py) relative to a circle's centre comes within
-    ``rho`` of it (inf if not within ``horizon``)."""
-    reach = math.sqrt(vx * vx + vy * vy) * horizon + 0.5 * math.sqrt(ax * ax + ay * ay) * (
-        horizon * horizon
-    )
-    if math.sqrt(px * px + py * py) - reach > rho:
-        return INF
-    return first_contact_quartic(
-        0.25 * (ax * ax + ay * ay),
-        vx * ax + vy * ay,
-        vx * vx + vy * vy + px * ax + py * ay,
-        2.0 * (px * vx + py * vy),
-        px * px + py * py - rho * rho,
-        horizon,
-    )
-
-
-def _separate(
-    a: tuple[float, ...],
-    b: tuple[float, ...],
-    va: tuple[float, float, float, float, float],
-    vb: tuple[float, float, float, float, float],
-) -> tuple[tuple[float, float, float, float, float], tuple[float, float, float, float, float]]:
-    """Make two balls leave each other at least at ``MIN_SEPARATION_SPEED``.
-
-    A ball that keeps accelerating into another (a sliding follow ball pushing a frozen
-    ball) would otherwise bounce ever more often at ever smaller speeds. Giving gentle
-    contacts a minimum separation speed (momentum is conserved; the energy added is below
-    a micro-joule) turns that into a few real bounces.
-    """
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    d = math.hypot(dx, dy)
-    nx, ny = dx / d, dy / d
-    sep = (vb[0] - va[0]) * nx + (vb[1] - va[1]) * ny
-    if sep >= MIN_SEPARATION_SPEED:
-        return va, vb
-    k = 0.5 * (MIN_SEPARATION_SPEED - sep)
-    return (
-        (va[0] - k * nx, va[1] - k * ny, va[2], va[3], va[4]),
-        (vb[0] + k * nx, vb[1] + k * ny, vb[2], vb[3], vb[4]),
-    )
 
 
 def _facts(events: list[Event], off_table: list[int]) -> ShotFacts:
@@ -514,7 +712,8 @@ def _facts(events: list[Event], off_table: list[int]) -> ShotFacts:
             break
     rails = sorted({ev.a for ev in events[first_index + 1 :] if ev.kind == "rail"})
     pocketed = tuple(ev.a for ev in events if ev.kind == "pocket")
-    return ShotFacts(first, tuple(rails), pocketed, tuple(off_table))
+    flown = [ev.a for ev in events if ev.kind == "off"]
+    return ShotFacts(first, tuple(rails), pocketed, (*flown, *off_table))
 
 
 def simulate(
@@ -528,9 +727,9 @@ def simulate(
     if not isinstance(params, Params):
         raise TypeError("params must be a Params")
     positions = validate_positions(balls)
-    velocity, miscue = strike.strike(shot, params)
+    velocity, down, miscue = strike.strike(shot, params)
     sim = _Simulation(positions, params)
-    duration = sim.run(velocity)
+    duration = sim.run(velocity, down)
     off_table: list[int] = []
     final: dict[int, tuple[float, float] | None] = {}
     for i, ball_id in enumerate(sim.ids):
@@ -538,7 +737,8 @@ def simulate(
         if sim.on_table[i] and not WORLD.ball_resting_ok(
             (seg[1], seg[2]), sim.radius - OFF_TABLE_MARGIN
         ):
-            # Never expected: the cushion outline is closed. Reported, not hidden.
+            # Never expected: the cushion outline is closed on the cloth, and a ball in the
+            # air leaves only over a nose (an "off" event). Reported, not hidden.
             sim._remove(i, seg[0], (seg[1], seg[2]), OFF_TABLE)
             off_table.append(ball_id)
         final[ball_id] = (seg[1], seg[2]) if sim.on_table[i] else None

@@ -12,6 +12,7 @@ SLIDING = 2
 ROLLING = 3
 POCKETED = 4
 OFF_TABLE = 5
+AIRBORNE = 6  # off the cloth: flying, bouncing, or falling into a pocket's hole
 
 
 class Segment(NamedTuple):
@@ -19,7 +20,10 @@ class Segment(NamedTuple):
 
     Position ``p(τ) = p0 + v·τ + ½·a·τ²`` and spin ``ω(τ) = w + dw·τ`` with ``τ = t − t0``.
     ``state``: 0 at rest, 1 spinning in place, 2 sliding, 3 rolling, 4 pocketed (the ball
-    leaves the table at ``t0``), 5 off the table. A ball's last segment lasts forever.
+    leaves the table at ``t0``), 5 off the table, 6 off the cloth (in flight, or falling
+    into a pocket's hole). The height of the ball's bottom above the cloth is
+    ``z(τ) = z + vz·τ + ½·az·τ²`` (0 on the cloth, below 0 over a hole; ``az`` is −g off
+    the cloth). A ball's last segment lasts forever.
     """
 
     t0: float
@@ -36,6 +40,9 @@ class Segment(NamedTuple):
     dwy: float
     dwz: float
     state: int
+    z: float = 0.0
+    vz: float = 0.0
+    az: float = 0.0
 
 
 class Event(NamedTuple):
@@ -43,8 +50,9 @@ class Event(NamedTuple):
 
     ``kind`` is ``"ball"`` (``a`` hit ``b``; ``a`` is the lower id, except that the cue
     ball's first contact names the cue ball), ``"rail"`` (``a`` touched cushion ``rail``;
-    ``jaw`` names the pocket when it was a jaw) or ``"pocket"`` (``a`` dropped in
-    ``pocket``).
+    ``jaw`` names the pocket when it was a jaw), ``"pocket"`` (``a`` dropped in
+    ``pocket``) or ``"off"`` (``a`` flew off the table over cushion ``rail``, or over the
+    back of ``pocket``).
     """
 
     t: float

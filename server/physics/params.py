@@ -41,6 +41,7 @@ MODEL_NAMES: dict[str, tuple[str, ...]] = {
     "ball_cushion_model": ("han2005", "nose_impulse"),
     "cluster_model": ("hertz", "pairwise"),
     "pocket_model": ("drop", "fall"),
+    "bed_model": ("bounce", "flat"),
 }
 
 
@@ -77,6 +78,11 @@ class Params:
       per contact time; a ball joins the cluster when its gap to a member is below
       ``cluster_gap_factor`` × the distance the impact speed covers in one contact time;
       impacts slower than ``cluster_min_speed`` stay pairwise.
+    * ``bed_model``: what the slate does with a ball driven into it (an elevated cue, a ball
+      landing, a ball struck from above): ``"bounce"`` returns ``e_slate`` of the speed
+      into it, with the cloth's sliding friction ``mu_slide`` during the bounce, so balls
+      leave the cloth and fly; ``"flat"`` takes every vertical impulse (nothing leaves the
+      cloth). A ball that would rise slower than ``hop_min_speed`` stays on the cloth.
     """
 
     ball_radius: float = BALL_RADIUS
@@ -108,6 +114,9 @@ class Params:
     pocket_model: str = "fall"
     pocket_drop_depth: float = BALL_RADIUS / 2.0
     e_pocket_back: float = 0.13
+    bed_model: str = "bounce"
+    e_slate: float = 0.5
+    hop_min_speed: float = 0.1
 
     def __post_init__(self) -> None:
         positive = (
@@ -121,6 +130,7 @@ class Params:
             "cluster_gap_factor",
             "e_cushion_ref_speed",
             "pocket_drop_depth",
+            "hop_min_speed",
         )
         for name in positive:
             value = getattr(self, name)
@@ -143,6 +153,7 @@ class Params:
             "mu_ball_fast_ratio",
             "miscue_speed_factor",
             "e_pocket_back",
+            "e_slate",
         )
         for name in unit:
             value = getattr(self, name)

@@ -9,7 +9,7 @@ MAX_SPEED = 12.0
 MAX_TIP = 1.0  # the cue tip must land on the ball
 # The hardest stroke: the impulse along the cue, per unit ball mass (m/s). The most
 # powerful breaks give the cue ball 11–13 m/s. An elevated cue needs speed / cos(elevation)
-# of it for a cue-ball speed ``speed``, as the bed takes the vertical part.
+# of it for a cue-ball speed ``speed``: the vertical part drives the ball into the slate.
 MAX_IMPULSE_SPEED = 13.0
 # The cue's effective end mass as the ratio m_ball / m_end: what sets squirt (Alciatore,
 # TP A.31). A standard shaft's end mass gives about 2.2° at half a tip of english, a

@@ -9,7 +9,10 @@ Input: ``{"balls": {"0": [x, y], …}, "shot": {"angle": …, "speed": …, "tip
 "elevation": …, "cue": "standard" | "low_deflection"}}`` (``tip`` and ``elevation``
 default to 0, ``cue`` to ``"standard"``). Output: ``{"events": […],
 "final": {"0": [x, y] | null, …}, "duration": s, "report": {"first", "rails", "pocketed",
-"off_table"}}``. Bad JSON or values: a one-line message on stderr and exit status 2.
+"off_table"}}``; an event's ``kind`` is ``"ball"`` (with ``b``), ``"rail"`` (``rail``),
+``"pocket"`` (``pocket``) or ``"off"``, a ball that flew off the table (``rail``, and
+``pocket`` when it flew over a pocket's back). Bad JSON or values: a one-line message on
+stderr and exit status 2.
 
 Batch mode (``--jsonl``): one request per input line, one result per output line, in the
 same order, so a tuning or regression script pays for one process instead of one a shot.
@@ -121,6 +124,10 @@ def event_json(event: Event) -> dict[str, Any]:
         out["b"] = event.b
     elif event.kind == "rail":
         out["rail"] = event.rail
+    elif event.kind == "off":  # flew off the table: over a cushion, or a pocket's back
+        out["rail"] = event.rail
+        if event.pocket is not None:
+            out["pocket"] = event.pocket
     else:
         out["pocket"] = event.pocket
     return out

@@ -105,6 +105,16 @@ class TableWorld:
         hits = self.space.point_query(pos, 0.0, self._bed_filter)
         return any(hit.distance <= 0.0 for hit in hits)
 
+    def hole_at(self, pos: Point) -> Pocket | None:
+        """The pocket whose hole (past the slate's edge) the point is over, if any: where a
+        ball landing from the air finds no slate under its centre."""
+        for hit in self.space.point_query(pos, 0.0, self._pocket_only):
+            if hit.distance < 0.0:
+                item = self._items[self._index[hit.shape]]
+                if isinstance(item, Pocket):
+                    return item
+        return None
+
     def ball_clear_of_table(self, pos: Point, radius: float) -> bool:
         """True when a ball centred at ``pos`` lies wholly on the playing surface between
         the cushion noses, clear of cushions and holes: where a ball may be placed by hand."""

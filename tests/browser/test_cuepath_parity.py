@@ -8,10 +8,17 @@ the same shots — cut angles from full to thin, stun, follow and draw, soft and
 and with a raised cue — and
 the cue ball's rolling direction after the contact, and where it starts to roll, must agree
 with the preview's.
+
+A raised cue also makes the engine's cue ball hop (the slate gives back part of the
+stroke's push into it, and each bounce's friction eats some draw or follow); the preview
+leaves the hop out, as it leaves out throw, squirt and swerve. So the raised-cue shots are
+played on the engine's flat bed (`bed_model="flat"`), which is the preview's model: they
+check the extra draw or follow a raised cue gives, not the hop.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import shutil
@@ -20,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from server.physics import TABLE, Shot, simulate
+from server.physics import DEFAULT_PARAMS, TABLE, Shot, simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 R = TABLE.ball_radius
@@ -72,6 +79,8 @@ def shots() -> list[dict[str, object]]:
 def engine_roll(shot: dict[str, object]) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """Where the engine's cue ball starts to roll after the contact, and its direction."""
     angle = float(shot["angle"])  # type: ignore[arg-type]
+    raised = float(shot.get("elevation", 0.0)) > 0.0  # type: ignore[arg-type]
+    flat = dataclasses.replace(DEFAULT_PARAMS, bed_model="flat")
     outcome = simulate(
         {0: CUE, 1: tuple(shot["object"])},  # type: ignore[dict-item]
         Shot(
@@ -80,6 +89,7 @@ def engine_roll(shot: dict[str, object]) -> tuple[tuple[float, float], tuple[flo
             tip=(0.0, float(shot["height"])),  # type: ignore[arg-type]
             elevation=float(shot.get("elevation", 0.0)),  # type: ignore[arg-type]
         ),
+        flat if raised else DEFAULT_PARAMS,
     )
     contact = next(e.t for e in outcome.events if e.kind == "ball")
     for segment in outcome.tracks[0]:

@@ -168,9 +168,9 @@ DECODE_SLACK: Final = 1.0
 def _within(segment: Segment, slack: float) -> bool:
     """Every value of the segment inside the accepted input limits plus `slack`."""
     bounds = (
-        ((segment.x, segment.y), POSITION_LIMIT),
-        ((segment.vx, segment.vy), VELOCITY_LIMIT),
-        ((segment.ax, segment.ay), ACCELERATION_LIMIT),
+        ((segment.x, segment.y, segment.z), POSITION_LIMIT),
+        ((segment.vx, segment.vy, segment.vz), VELOCITY_LIMIT),
+        ((segment.ax, segment.ay, segment.az), ACCELERATION_LIMIT),
         ((segment.wx, segment.wy, segment.wz), SPIN_LIMIT),
         ((segment.dwx, segment.dwy, segment.dwz), SPIN_RATE_LIMIT),
     )
@@ -187,7 +187,7 @@ def _check_tracks(tracks: dict[int, list[Segment]]) -> None:
         for segment in track:
             assert all(math.isfinite(value) for value in segment), segment
             assert 0.0 <= segment.t0 < MAX_TIME and (segment.t0 / TICK).is_integer(), segment
-            assert segment.state in range(6), segment
+            assert segment.state in range(7), segment
             assert _within(segment, DECODE_SLACK), segment
         # Reading the track at any time works; positions stay finite.
         for t in (-1.0, 0.0, *starts, starts[-1] + TICK / 2, duration(tracks) + 1.0, MAX_TIME):

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from server.physics import DEFAULT_PARAMS, TABLE, Params, Shot, ShotOutcome, simulate
-from server.physics.motion import state_at
+from server.physics.motion import height_at, state_at
 from server.physics.outcome import Segment
 from server.physics.world import WORLD
 
@@ -239,7 +239,8 @@ def random_shot(rng: random.Random) -> Shot:
 
 
 def final_state_problems(out: ShotOutcome) -> list[str]:
-    """Balls resting outside the playing surface or overlapping another ball."""
+    """Balls resting outside the playing surface or overlapping another ball, and balls
+    reported off the table that did not fly off it (an ``"off"`` event)."""
     problems = []
     rest = {k: p for k, p in out.final.items() if p is not None}
     for k, p in rest.items():
@@ -251,8 +252,9 @@ def final_state_problems(out: ShotOutcome) -> list[str]:
             gap = math.dist(rest[a], rest[b]) - 2.0 * R
             if gap < -1e-7:
                 problems.append(f"balls {a} and {b} overlap by {-gap:.3g} m")
-    if out.report.off_table:
-        problems.append(f"off the table: {out.report.off_table}")
+    flown = [e.a for e in out.events if e.kind == "off"]
+    if list(out.report.off_table) != flown:
+        problems.append(f"off the table without flying off: {out.report.off_table}")
     return problems
 
 
@@ -320,26 +322,34 @@ def jaw_point_shot(speed: float, pocket: str = "F1", jaw: int = 1) -> ShotOutcom
 
 
 def in_flight_problems(out: ShotOutcome, step: float = 0.002) -> list[str]:
-    """Sample every ball's trajectory and report overlaps or balls outside the outline
-    at any moment (not just at rest), and jumps between consecutive segments."""
+    """Sample every ball's trajectory and report overlaps (as spheres: a ball in the air
+    may pass over another) or balls outside the outline at any moment (not just at rest),
+    balls below the cloth anywhere but over a hole, and jumps between consecutive
+    segments (in height too, except a ball rattling out of a hole back onto the slate)."""
     problems: list[str] = []
     for ball, track in out.tracks.items():
         for prev, seg in itertools.pairwise(track):
             x, y, *_ = state_at(prev, seg.t0)
+            z, _ = height_at(prev, seg.t0)
             if math.hypot(x - seg.x, y - seg.y) > 1e-9:
                 problems.append(f"ball {ball} jumps at t = {seg.t0}")
+            if abs(z - seg.z) > 1e-9 and not (z < 0.0 and seg.z == 0.0):
+                problems.append(f"ball {ball} jumps in height at t = {seg.t0}")
     n = int(out.duration / step) + 2
     for k in range(n):
         t = k * step
-        pos: dict[int, Point] = {}
+        pos: dict[int, tuple[float, float, float]] = {}
         for ball, track in out.tracks.items():
             seg = segment_at(track, t)
-            if seg.state >= 4 and seg.t0 <= t:
+            if seg.state >= 4 and seg.state != 6 and seg.t0 <= t:
                 continue
             x, y, *_ = state_at(seg, t)
-            pos[ball] = (x, y)
+            z, _ = height_at(seg, t)
+            pos[ball] = (x, y, z)
             if not WORLD.on_bed((x, y)):
                 problems.append(f"ball {ball} off the slate at t = {t:.3f}: {(x, y)}")
+            if z < -1e-9 and WORLD.hole_at((x, y)) is None:
+                problems.append(f"ball {ball} under the cloth at t = {t:.3f}: {(x, y, z)}")
         ids = sorted(pos)
         for i, a in enumerate(ids):
             for b in ids[i + 1 :]:

@@ -9,7 +9,7 @@ import pytest
 
 from server.physics import Params, ParamsError
 from server.physics.params import MODEL_NAMES
-from server.physics.resolve import ball_ball, ball_cushion, cluster, pocket, strike
+from server.physics.resolve import ball_ball, ball_cushion, bed, cluster, pocket, strike
 
 REGISTRIES = {
     "strike_model": strike.MODELS,
@@ -17,6 +17,7 @@ REGISTRIES = {
     "ball_cushion_model": ball_cushion.MODELS,
     "cluster_model": cluster.MODELS,
     "pocket_model": pocket.MODELS,
+    "bed_model": bed.MODELS,
 }
 
 

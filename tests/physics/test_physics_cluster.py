@@ -13,9 +13,11 @@ import dataclasses
 import math
 
 import pytest
+from physics_oracles import in_flight_problems
 
-from server.physics import DEFAULT_PARAMS, TABLE, Shot, rack, simulate
-from server.physics.resolve.cluster import hertz
+from server.physics import DEFAULT_PARAMS, TABLE, Shot, kitchen_spot, rack, simulate
+from server.physics.motion import height_at
+from server.physics.resolve.cluster import hertz, hertz3d
 
 R = TABLE.ball_radius
 
@@ -75,3 +77,44 @@ def test_cluster_events_start_with_the_cue_ball_hitting_the_one() -> None:
     assert out.report.first == 1
     at_impact = [e for e in out.events if e.t == first.t]
     assert len(at_impact) >= 10  # most racked contacts took part at once
+
+
+def test_the_3d_solver_on_the_cloth_is_the_plane_solver() -> None:
+    # Every ball on the cloth: the three-dimensional form gives the plane's answer (the
+    # contacts are horizontal, the slate takes nothing but the balls' weight).
+    balls = {0: kitchen_spot(), **rack(5)}
+    states = [(*balls[k], 0.0, 0.0, 0.0, 0.0, 0.0) for k in sorted(balls)]
+    cue = states[0]
+    one = states[1]
+    d = math.dist(cue[:2], one[:2])
+    ux, uy = (one[0] - cue[0]) / d, (one[1] - cue[1]) / d
+    states[0] = (one[0] - 2.0 * R * ux, one[1] - 2.0 * R * uy, 10.0 * ux, 10.0 * uy, 0, 0, 0)
+    pairs = [(0, 1)] + [(p, q) for p in range(1, 10) for q in range(p + 1, 10)]
+    flat, touched = hertz.resolve(states, pairs, 10.0, DEFAULT_PARAMS)
+    after, heights, bed, touched_3d = hertz3d.resolve(
+        states, [(0.0, 0.0)] * 10, [True] * 10, pairs, 10.0, DEFAULT_PARAMS
+    )
+    assert touched_3d == touched
+    for a, b in zip(flat, after, strict=True):
+        assert a[2:] == pytest.approx(b[2:], abs=1e-9)
+    assert all(vz == 0.0 for _, vz in heights)
+    assert all(took == 0.0 for took in bed)
+
+
+def test_a_hopping_cue_ball_meets_the_rack_in_three_dimensions() -> None:
+    # A break with the cue elevated 8°: the cue ball hops and meets the 1 above its
+    # equator. The rack is resolved at once (every racked contact at the impact), the 1 is
+    # pressed into the slate, and the cue ball is thrown up.
+    balls = {0: kitchen_spot(), **rack(3)}
+    one = balls[1]
+    angle = math.degrees(math.atan2(one[1] - balls[0][1], one[0] - balls[0][0]))
+    out = simulate(balls, Shot(angle, 10.5, elevation=8.0))
+    hit = out.events[0]
+    assert (hit.kind, hit.a, hit.b) == ("ball", 0, 1)
+    before = next(s for s in reversed(out.tracks[0]) if s.t0 < hit.t)
+    z, _ = height_at(before, hit.t)
+    assert z > 0.005
+    assert len([e for e in out.events if e.t == hit.t]) >= 10
+    cue_after = next(s for s in out.tracks[0] if s.t0 == hit.t)
+    assert cue_after.state == 6 and cue_after.vz > 0.5
+    assert in_flight_problems(out, step=0.001) == []

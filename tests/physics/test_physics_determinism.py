@@ -15,7 +15,9 @@ from server.physics import Shot, kitchen_spot, rack, simulate
 balls = {0: kitchen_spot(), **rack(11)}
 dx, dy = balls[1][0] - balls[0][0], balls[1][1] - balls[0][1]
 shots = [Shot(math.degrees(math.atan2(dy, dx)), 10.0),
-         Shot(12.5, 7.3, (0.21, -0.33), 12.0), Shot(181.0, 2.2, (-0.1, 0.35))]
+         Shot(12.5, 7.3, (0.21, -0.33), 12.0), Shot(181.0, 2.2, (-0.1, 0.35)),
+         Shot(math.degrees(math.atan2(dy, dx)), 10.5, elevation=9.0),  # a hopping break
+         Shot(3.0, 3.5, (0.1, -0.2), 50.0)]  # a jump
 digest = hashlib.sha256()
 for shot in shots:
     digest.update(repr(simulate(balls, shot)).encode())

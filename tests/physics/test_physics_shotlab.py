@@ -81,6 +81,16 @@ def test_pocketed_ball_is_null_in_final() -> None:
     } in out["events"]
 
 
+def test_a_ball_flying_off_the_table_is_an_off_event() -> None:
+    # A hard jump near the foot rail clears it: the ball is off the table.
+    request = {"balls": {"0": [2.2, 0.635]}, "shot": {"angle": 0, "speed": 4, "elevation": 50}}
+    out = run_ok(request)
+    off = [e for e in out["events"] if e["kind"] == "off"]
+    assert off == [{"t": off[0]["t"], "kind": "off", "a": 0, "rail": "foot"}]
+    assert out["report"]["off_table"] == [0]
+    assert out["final"]["0"] is None
+
+
 def test_rack_option_sets_up_a_rack_and_breaks() -> None:
     out = run_ok({"shot": {"angle": 0.0, "speed": 10.0}}, "--rack", "5")
     assert set(out["final"]) == {str(k) for k in range(10)}

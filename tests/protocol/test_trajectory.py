@@ -2,7 +2,7 @@
 
 The accuracy oracle is exact, not sampled: between consecutive boundaries (of the exact
 track or of the decoded one) both paths are quadratics, so the largest error on each axis
-is at an end of the piece or at the vertex of the difference.
+(x, y and the height z) is at an end of the piece or at the vertex of the difference.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from protocol.trajectory import (
+    AIRBORNE,
     FORMAT_VERSION,
     TICK,
     Segment,
@@ -45,10 +46,11 @@ from protocol.vectors.make_trajectory_vectors import (
 Row = Sequence[float]
 
 #: The documented bounds (TRAJECTORY.md). Inside segments: knot rounding (2⁻¹⁷ m) plus the
-#: velocity and acceleration drift (2⁻¹⁵ m each) per axis, under 0.1 mm in all. Within a
-#: tick of a boundary, add at most one tick of the largest possible velocity jump (24 m/s).
-#: The requirement is 1 mm.
+#: velocity and acceleration drift (2⁻¹⁵ m each) per axis, under 0.1 mm across the cloth
+#: and 0.07 mm in height. Within a tick of a boundary, add at most one tick of the largest
+#: possible velocity jump (24 m/s). The requirement is 1 mm.
 CORE_BOUND = 0.1e-3
+HEIGHT_BOUND = 2.0**-17 + 2.0**-14
 POSITION_BOUND = 0.3e-3
 VELOCITY_BOUND = 2.0**-10  # m/s
 SPIN_BOUND = 2.0**-4  # rad/s
@@ -58,14 +60,22 @@ OFF_TABLE = (4, 5)
 # --------------------------------------------------------------------------- the oracle
 
 
-def _at(row: Row, t: float) -> tuple[float, float, float, float]:
-    """Position and velocity of one segment (exact or decoded) at time t."""
+def _height(row: Row) -> tuple[float, float, float]:
+    """(z, vz, az) of a segment: 0 when it has none (14 numbers)."""
+    return (row[14], row[15], row[16]) if len(row) == 17 else (0.0, 0.0, 0.0)
+
+
+def _at(row: Row, t: float) -> tuple[float, float, float, float, float, float]:
+    """Position (x, y, z) and velocity of one segment (exact or decoded) at time t."""
     tau = t - row[0]
+    z, vz, az = _height(row)
     return (
         row[1] + row[3] * tau + 0.5 * row[5] * tau * tau,
         row[2] + row[4] * tau + 0.5 * row[6] * tau * tau,
+        z + vz * tau + 0.5 * az * tau * tau,
         row[3] + row[5] * tau,
         row[4] + row[6] * tau,
+        vz + az * tau,
     )
 
 
@@ -103,22 +113,27 @@ def position_errors(
                 continue
             candidates = [a, b]
             ea, da = _at(exact, a), _at(approx, a)
-            for axis in (0, 1):
-                slope = ea[2 + axis] - da[2 + axis]
-                curvature = exact[5 + axis] - approx[5 + axis]
-                if curvature != 0.0:
-                    vertex = a - slope / curvature
+            curvatures = (
+                exact[5] - approx[5],
+                exact[6] - approx[6],
+                _height(exact)[2] - _height(approx)[2],
+            )
+            for axis in (0, 1, 2):
+                slope = ea[3 + axis] - da[3 + axis]
+                if curvatures[axis] != 0.0:
+                    vertex = a - slope / curvatures[axis]
                     if a < vertex < b:
                         candidates.append(vertex)
-            per_axis = [0.0, 0.0]
+            per_axis = [0.0, 0.0, 0.0]
             for t in candidates:
                 e, d = _at(exact, t), _at(approx, t)
-                per_axis[0] = max(per_axis[0], abs(e[0] - d[0]))
-                per_axis[1] = max(per_axis[1], abs(e[1] - d[1]))
+                for axis in (0, 1, 2):
+                    per_axis[axis] = max(per_axis[axis], abs(e[axis] - d[axis]))
             if b - a > TICK:
-                core = max(core, math.hypot(*per_axis))
+                core = max(core, math.hypot(per_axis[0], per_axis[1]))
+                assert per_axis[2] <= HEIGHT_BOUND, (ball, a, b, per_axis)
             else:
-                short = max(short, math.hypot(*per_axis))
+                short = max(short, math.hypot(per_axis[0], per_axis[1]))
     return core, short
 
 
@@ -149,6 +164,8 @@ def check_motion_and_spin(
             assert got.state == int(exact[13]), (ball, t)
             assert abs(got.vx - (exact[3] + exact[5] * tau)) <= VELOCITY_BOUND
             assert abs(got.vy - (exact[4] + exact[6] * tau)) <= VELOCITY_BOUND
+            _, vz, az = _height(exact)
+            assert abs(got.vz - (vz + az * tau)) <= VELOCITY_BOUND
             for axis in range(3):
                 want = exact[7 + axis] + exact[10 + axis] * tau
                 assert abs(got[4 + axis] - want) <= SPIN_BOUND, (ball, t, axis)
@@ -171,11 +188,15 @@ def roundtrip(tracks: Mapping[int, Sequence[Row]]) -> tuple[bytes, dict[int, lis
     moving=st.integers(1, 10),
     speed=st.floats(0.05, 12.0),
     busy=st.integers(0, 20),
+    hops=st.sampled_from((0.0, 0.0, 0.3, 1.0)),
 )
-def test_plausible_shots_stay_within_bound(seed: int, moving: int, speed: float, busy: int) -> None:
-    # The model's own randomness (positions, headings, spins, collisions, cloth) is seeded.
+def test_plausible_shots_stay_within_bound(
+    seed: int, moving: int, speed: float, busy: int, hops: float
+) -> None:
+    # The model's own randomness (positions, headings, spins, collisions, hops off the
+    # cloth) is seeded.
     rng = random.Random(seed)
-    roundtrip(synthesise_shot(rng, moving=moving, speed=speed, busy=busy))
+    roundtrip(synthesise_shot(rng, moving=moving, speed=speed, busy=busy, hops=hops))
 
 
 @settings(max_examples=60, deadline=None)
@@ -203,6 +224,7 @@ def continuous_tracks(draw: st.DrawFn) -> dict[int, list[tuple[float, ...]]]:
     for ball in range(draw(st.integers(1, 3))):
         t = draw(st.floats(0.0, 1.0))
         x, y = draw(st.floats(0.0, 2.54)), draw(st.floats(0.0, 1.27))
+        z = draw(st.floats(-0.1, 1.0))
         rows: list[tuple[float, ...]] = []
         count = draw(st.integers(1, 10))
         for index in range(count):
@@ -218,8 +240,16 @@ def continuous_tracks(draw: st.DrawFn) -> dict[int, list[tuple[float, ...]]]:
             ax, ay = accel * math.cos(pull), accel * math.sin(pull)
             spin = [draw(st.floats(-600.0, 600.0)) for _ in range(3)]
             spin_rate = [draw(st.floats(-400.0, 400.0)) for _ in range(3)]
-            state = draw(st.sampled_from((0, 4, 5))) if last else draw(st.integers(0, 3))
-            rows.append((t, x, y, vx, vy, ax, ay, *spin, *spin_rate, state))
+            state = draw(st.sampled_from((0, 4, 5))) if last else draw(st.integers(0, 3 + 3))
+            if state > 3:  # off the cloth: a height, its rate and gravity (or any pull)
+                state = AIRBORNE
+                rise = draw(st.floats(-speed, speed))
+                pull = -9.81 if draw(st.booleans()) and 4.9 * reach**2 <= 2.0 else -accel
+                rows.append((t, x, y, vx, vy, ax, ay, *spin, *spin_rate, state, z, rise, pull))
+                z += rise * span + 0.5 * pull * span * span
+            else:
+                rows.append((t, x, y, vx, vy, ax, ay, *spin, *spin_rate, state))
+                z = 0.0
             x += vx * span + 0.5 * ax * span * span
             y += vy * span + 0.5 * ay * span * span
             t += span
@@ -338,8 +368,11 @@ def test_vector_case(case: dict[str, object]) -> None:
     tracks_json = case["tracks"]
     assert isinstance(tracks_json, dict)
     tracks = {int(ball): [tuple(row) for row in rows] for ball, rows in tracks_json.items()}
-    data = encode_tracks(tracks)
+    version = case["version"]
+    assert isinstance(version, int)
+    data = encode_tracks(tracks, version=version)
     assert data.hex() == case["hex"]
+    assert data[0] == version
     decoded = decode_tracks(bytes.fromhex(str(case["hex"])))
     assert {str(b): [list(s) for s in rows] for b, rows in decoded.items()} == case["decoded"]
     assert max_position_error(tracks, decoded) <= POSITION_BOUND
@@ -423,14 +456,17 @@ _REST = (0.0,) * 6
         ({"0": [(0.0,) * 14]}, "ball numbers"),
         ({0: []}, "at least one segment"),
         ({0: "segments"}, "sequence of segments"),
-        ({0: [(0.0,) * 13]}, "14 numbers, not 13"),
+        ({0: [(0.0,) * 13]}, r"14 numbers \(17 with its height\), not 13"),
+        ({0: [(0.0,) * 16]}, "not 16"),
         ({0: ["0" * 14]}, "sequence of 14 numbers"),
         ({0: [(0.0, "1", *(0.0,) * 12)]}, "must be a number"),
         ({0: [(0.0, math.nan, *(0.0,) * 12)]}, "finite"),
         ({0: [(0.0, 0.0, math.inf, *(0.0,) * 11)]}, "finite"),
         ({0: [(-0.1, *(0.0,) * 13)]}, "t0 must be"),
         ({0: [(5000.0, *(0.0,) * 13)]}, "t0 must be"),
-        ({0: [(0.0, *(0.0,) * 12, 6)]}, "state must be"),
+        ({0: [(0.0, *(0.0,) * 12, 7)]}, "state must be"),
+        ({0: [(0.0, *(0.0,) * 12, 6, 0.0, 0.0, -2e3)]}, "acceleration"),
+        ({0: [(0.0, *(0.0,) * 12, 6, 200.0, 0.0, 0.0)]}, "position"),
         ({0: [(0.0, *(0.0,) * 12, 2.5)]}, "state must be"),
         ({0: [(0.0, 0.5, 0.5, 101.0, *(0.0,) * 9, 2)]}, "velocity"),
         ({0: [(0.0, 500.0, *(0.0,) * 12)]}, "position"),
@@ -471,7 +507,7 @@ def _check_decoded_sanity(decoded: Mapping[int, Sequence[Segment]]) -> None:
         assert track
         assert all(a.t0 < b.t0 for a, b in itertools.pairwise(track))
         for segment in track:
-            assert 0 <= segment.state <= 5
+            assert 0 <= segment.state <= AIRBORNE
             assert all(math.isfinite(value) for value in segment)
 
 
@@ -565,3 +601,38 @@ def test_real_shots_from_the_physics_engine() -> None:
         )
         data, _ = roundtrip(physics.simulate(balls, shot).tracks)
         assert len(data) <= 2 * 1024
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def test_version_1_still_decodes_with_every_height_zero() -> None:
+    tracks = synthesise_shot(random.Random(21), moving=4, speed=5.0, busy=4)
+    old = encode_tracks(tracks, version=1)
+    new = encode_tracks(tracks)
+    assert old[0] == 1 and new[0] == FORMAT_VERSION == 2
+    # Without a height the two versions differ in the version byte (and the checksum) only.
+    assert old[1:-4] == new[1:-4]
+    decoded = decode_tracks(old)
+    assert decoded == decode_tracks(new)
+    assert all(s.z == s.vz == s.az == 0.0 for track in decoded.values() for s in track)
+
+
+def test_version_1_cannot_carry_a_height() -> None:
+    flying = {0: [(0.0, 1.0, 0.5, 1.0, 0.0, 0.0, 0.0, *_REST, AIRBORNE, 0.0, 1.0, -9.81)]}
+    with pytest.raises(TrajectoryError, match="state must be an integer 0-5 in version 1"):
+        encode_tracks(flying, version=1)
+    hop = {0: [(0.0, 1.0, 0.5, 1.0, 0.0, 0.0, 0.0, *_REST, 2, 0.0, 1.0, -9.81)]}
+    with pytest.raises(TrajectoryError, match="no height"):
+        encode_tracks(hop, version=1)
+    with pytest.raises(TrajectoryError, match="version 3"):
+        encode_tracks({}, version=3)
+
+
+def test_a_jump_keeps_its_height_within_the_bound() -> None:
+    rng = random.Random(8)
+    jump = synthesise_ball(rng, (0.5, 0.6), Cloth(), speed=4.0, heading=0.0, lift=2.0)
+    assert any(int(row[13]) == AIRBORNE for row in jump)
+    _, decoded = roundtrip({0: jump})
+    peak = max(state_at(decoded, 0, k / 500).z for k in range(500))
+    assert peak == pytest.approx(2.0**2 / (2 * 9.81), abs=1e-4)

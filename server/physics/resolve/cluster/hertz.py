@@ -8,7 +8,8 @@ sends each ball out along the rack's lattice (30°) whatever the gaps; letting a
 contacts act at once, with their real force law, spreads the balls as real breaks do.
 
 The model: the balls of the cluster move freely in the plane (the bed takes vertical
-forces; cloth friction is negligible over a millisecond) under
+forces; cloth friction is negligible over a millisecond; a cluster with a ball in the air
+goes to ``hertz3d.py``) under
 
 * a normal force F = K·δ^(3/2)·(1 + 3(1 − e²)/4 · δ̇/δ̇₀) at each overlapping pair —
   Hertz with Lankarani–Nikravesh damping ("A contact force model with hysteresis damping

@@ -16,6 +16,6 @@ if TYPE_CHECKING:
     from server.physics.table import Pocket
 
 
-def falls(ball: BallState, pocket: Pocket, params: Params) -> float:
-    del ball, pocket, params
+def falls(ball: BallState, z: float, vz: float, pocket: Pocket, params: Params) -> float:
+    del ball, z, vz, pocket, params
     return 0.0

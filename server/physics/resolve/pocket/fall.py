@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from server.physics.table import Pocket
 
 
-def falls(ball: BallState, pocket: Pocket, params: Params) -> float:
+def falls(ball: BallState, z: float, vz: float, pocket: Pocket, params: Params) -> float:
+    """Time until z + vz·τ − g·τ²/2 reaches −``pocket_drop_depth`` (√(2d/g) from rest)."""
     del ball, pocket
-    return math.sqrt(2.0 * params.pocket_drop_depth / params.g)
+    g = params.g
+    return (vz + math.sqrt(vz * vz + 2.0 * g * (z + params.pocket_drop_depth))) / g

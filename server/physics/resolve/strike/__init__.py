@@ -4,6 +4,10 @@ A model is ``f(shot, params) -> (vx, vy, wx, wy, wz)`` for a tip offset within t
 limit. Past the limit (|tip| > ``Params.miscue_limit``) :func:`strike` does not call the
 model: the tip slips off the ball, which leaves along the aim at
 ``miscue_speed_factor`` × the requested speed with no spin (a weak, centre-ball-like push).
+
+An elevated cue also drives the ball down into the slate at v·tan θ (the vertical part of
+the impulse along the cue, per unit mass, for a cue-ball speed v): :func:`strike` returns
+that speed too, and the bed model decides what the slate gives back.
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ MODELS: dict[str, StrikeModel] = {
 }
 
 
-def strike(shot: Shot, params: Params) -> tuple[Velocity, bool]:
-    """The cue ball's (vx, vy, wx, wy, wz) just after the strike, and whether it miscued."""
+def strike(shot: Shot, params: Params) -> tuple[Velocity, float, bool]:
+    """The cue ball's (vx, vy, wx, wy, wz) just after the strike, the speed with which the
+    stroke drives it down into the slate (≥ 0), and whether it miscued (a miscue's tip
+    slips off the ball and drives nothing down)."""
     import math
 
     from server.physics.shot import is_miscue
@@ -34,5 +40,6 @@ def strike(shot: Shot, params: Params) -> tuple[Velocity, bool]:
     if is_miscue(shot, params.miscue_limit):
         speed = shot.speed * params.miscue_speed_factor
         a = math.radians(shot.angle)
-        return (speed * math.cos(a), speed * math.sin(a), 0.0, 0.0, 0.0), True
-    return MODELS[params.strike_model](shot, params), False
+        return (speed * math.cos(a), speed * math.sin(a), 0.0, 0.0, 0.0), 0.0, True
+    down = shot.speed * math.tan(math.radians(shot.elevation))
+    return MODELS[params.strike_model](shot, params), down, False

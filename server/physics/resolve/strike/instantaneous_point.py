@@ -2,8 +2,9 @@
 
 The impulse J runs along the cue, which points down at the elevation θ; the tip meets the
 ball at (side, height) radii off the centre, measured in the plane perpendicular to the cue.
-The bed absorbs the vertical part of J (no jumps), and the horizontal part gives the ball
-the requested speed: |J|·cosθ = m·v. The spin is ω = r × J / I with I = 2/5·m·R².
+The vertical part of J drives the ball down into the slate at v·tanθ (the bed model decides
+what comes back: a hop, a jump), and the horizontal part gives the ball the requested
+speed: |J|·cosθ = m·v. The spin is ω = r × J / I with I = 2/5·m·R².
 
 In the shot frame (x along the aim, y to the left, z up) this gives
 ω_x = 5·side·v·tanθ / (2R), ω_y = 5·height·v / (2R·cosθ), ω_z = 5·side·v / (2R):
