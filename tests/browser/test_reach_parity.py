@@ -51,6 +51,8 @@ def test_the_clients_reach_table_is_the_engines() -> None:
         timeout=60,
     )
     client = [(float(speed), float(lengths)) for speed, lengths in json.loads(result.stdout)]
+    # The table covers every power the client offers, from a nudge to a break.
+    assert len(client) >= 40 and client[0][0] <= 0.2 and client[-1][0] >= 12.0
     engine = [(speed, engine_lengths(speed)) for speed, _ in client]
     apart = [
         (speed, mine, theirs)
