@@ -40,6 +40,9 @@ from server.store.redis import QUICK_BACKOFF, WRITE_BACKOFF, cancel_requested, i
 
 log = logging.getLogger(__name__)
 
+#: Seconds a starting node waits to have read the directory (Redis may be away).
+_LOAD_WAIT = 5.0
+
 _info_encoder = msgspec.msgpack.Encoder()
 _info_decoder = msgspec.msgpack.Decoder(m.Info)
 
@@ -183,6 +186,7 @@ class Directory:
         self.seated: dict[str, str] = {}
         self.owners: dict[str, str] = {}
         self.loaded = False
+        self._first_load = asyncio.Event()
         #: Loop time since when heartbeats have been going through without a break.
         self.healthy_since: float | None = None
         #: Loop time until which this node's own last heartbeat keeps it alive in every
@@ -208,6 +212,9 @@ class Directory:
     # --- life -----------------------------------------------------------------------------
 
     async def start(self) -> None:
+        """Subscribe, beat, and read the directory: returns once it is read (or after
+        `_LOAD_WAIT` seconds while Redis is away), so that a player who comes back to a
+        node that has just started finds the seat it holds."""
         await self.bus.subscribe(self.keys.channel, self._heard)
         loop = asyncio.get_running_loop()
         self._beat = loop.create_task(self._beat_loop(), name="heartbeat")
@@ -216,6 +223,8 @@ class Directory:
             self._beat,
             loop.create_task(self._load_loop(), name="directory load"),
         ]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._first_load.wait(), _LOAD_WAIT)
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Finish the queued writes (for at most `timeout` s), then leave the node list."""
@@ -286,6 +295,7 @@ class Directory:
             if before.get(room) != info:
                 self.on_listing(room, info)
         self.loaded = True
+        self._first_load.set()
 
     # --- what the owner of a room writes --------------------------------------------------
 
