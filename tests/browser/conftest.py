@@ -108,7 +108,10 @@ def open_client(browser: Any, server: Server) -> Iterator[Callable[..., Client]]
         client = Client(name=name, page=page, context=context)
         page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))
         page.on("pageerror", lambda e: client.console.append(f"pageerror: {e}"))
-        page.on("dialog", lambda d: (client.console.append(f"error: native {d.type} dialog"), d.dismiss()))
+        page.on(
+            "dialog",
+            lambda d: (client.console.append(f"error: native {d.type} dialog"), d.dismiss()),
+        )
         query = "&".join(
             q for q in (f"rate={rate}" if rate else "", f"lang={lang}" if lang else "") if q
         )

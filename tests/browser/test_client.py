@@ -309,7 +309,6 @@ def test_r10_ball_in_hand_illegal_spots_refused(open_client: OpenClient) -> None
     players = (ana, bob)
     breaker = shooter(players)
     assert breaker.state("a.table.ball_in_hand") == "kitchen"
-    cue = breaker.state("a.table.balls[0]")
     before = positions(breaker)[0]
 
     # Outside the kitchen on the break (R2/R10): shown red while dragging, never sent.
@@ -343,7 +342,6 @@ def test_r10_ball_in_hand_illegal_spots_refused(open_client: OpenClient) -> None
     assert incoming.state("a.table.ball_in_hand") == "table"
     assert "ball in hand for" in incoming.page.inner_text("#status")
     one = incoming.state("a.table.balls[1]")
-    cue = incoming.state("a.table.balls[0]")
     before = positions(incoming)[0]
     drag_handle(incoming, (one[0] + BALL_R, one[1]))
     assert "would touch the 1." in incoming.page.inner_text("#toast")

@@ -30,7 +30,9 @@ PHONE = {"width": 390, "height": 844, "dpr": 2, "touch": True}
 
 
 def host_and_guest(
-    open_client: OpenClient, host: dict[str, Any] | None = None, guest: dict[str, Any] | None = None,
+    open_client: OpenClient,
+    host: dict[str, Any] | None = None,
+    guest: dict[str, Any] | None = None,
     first_break: str = "draw",
 ) -> tuple[Client, Client, str]:
     """Ana creates a table and sends Bob the invite link; Bob opens it and is seated. (A
@@ -77,13 +79,17 @@ class Touch:
         points = [] if x is None else [{"x": x, "y": y}]
         self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
-    def drag(self, start: tuple[float, float], end: tuple[float, float], ms: float, steps: int = 8) -> None:
+    def drag(
+        self, start: tuple[float, float], end: tuple[float, float], ms: float, steps: int = 8
+    ) -> None:
         """Presses at `start`, moves to `end` in `steps` over `ms` milliseconds, lifts."""
         self._send("touchStart", *start)
         for k in range(1, steps + 1):
             self.c.page.wait_for_timeout(ms / steps)
             f = k / steps
-            self._send("touchMove", start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
+            self._send(
+                "touchMove", start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f
+            )
         self._send("touchEnd")
 
     def tap(self, x: float, y: float) -> None:
@@ -101,7 +107,9 @@ def aim_at(c: Client, ball: int) -> None:
     click_table(c, pos[0], pos[1])
 
 
-def test_trap1_a_swipe_on_the_phone_neither_shoots_nor_aims(open_client: OpenClient, server: Server) -> None:
+def test_trap1_a_swipe_on_the_phone_neither_shoots_nor_aims(
+    open_client: OpenClient, server: Server
+) -> None:
     ana, bob, room = started(open_client, host=PHONE)
     phone = ana if shooter((ana, bob)) is ana else None
     if phone is None:
@@ -139,7 +147,9 @@ def test_trap1_a_swipe_on_the_phone_neither_shoots_nor_aims(open_client: OpenCli
     assert_quiet(ana, bob)
 
 
-def test_trap2_14_the_lag_at_the_defaults_does_not_tie_and_each_ball_is_named(open_client: OpenClient) -> None:
+def test_trap2_14_the_lag_at_the_defaults_does_not_tie_and_each_ball_is_named(
+    open_client: OpenClient,
+) -> None:
     ana, bob, _ = host_and_guest(open_client, first_break="lag")
     for c in (ana, bob):
         c.page.locator("#lag-shoot").wait_for(state="visible")
@@ -192,7 +202,9 @@ def test_trap3_4_pull_back_with_ball_in_hand_is_a_legal_break_at_the_default_pow
     assert_quiet(ana, bob)
 
 
-def test_trap5_a_red_ghost_ball_when_the_first_ball_is_the_wrong_one(open_client: OpenClient) -> None:
+def test_trap5_a_red_ghost_ball_when_the_first_ball_is_the_wrong_one(
+    open_client: OpenClient,
+) -> None:
     ana, bob, _ = started(open_client)
     shooter((ana, bob)).page.click("#shoot")  # the break, at the power it offers
     settle(ana, bob)
@@ -220,30 +232,42 @@ def test_trap5_a_red_ghost_ball_when_the_first_ball_is_the_wrong_one(open_client
     assert_quiet(ana, bob)
 
 
-def test_trap6_a_reload_and_a_late_spectator_keep_the_log_chat_and_verdict(open_client: OpenClient) -> None:
+def test_trap6_a_reload_and_a_late_spectator_keep_the_log_chat_and_verdict(
+    open_client: OpenClient,
+) -> None:
     ana, bob, room = started(open_client)
     foul_softly(shooter((ana, bob)))
     settle(ana, bob)
     ana.page.fill("#chat-input", "hello table")
     ana.page.press("#chat-input", "Enter")
-    bob.page.wait_for_function("document.getElementById('chat-log').textContent.includes('hello table')")
+    bob.page.wait_for_function(
+        "document.getElementById('chat-log').textContent.includes('hello table')"
+    )
     verdict = bob.page.inner_text("#status .verdict")
     assert verdict.startswith("Foul:")
     bob.page.reload()
     bob.page.wait_for_selector("#conn.conn-online")
     bob.wait("!!a.table")
-    bob.page.wait_for_function("document.getElementById('chat-log').textContent.includes('hello table')")
+    bob.page.wait_for_function(
+        "document.getElementById('chat-log').textContent.includes('hello table')"
+    )
     bob.page.wait_for_function("document.getElementById('log').textContent.includes('Foul:')")
     assert bob.page.inner_text("#status .verdict") == verdict
     cleo = open_client("Cleo", hash=f"#/room/{room}")
     cleo.wait("a.role === 'spectator' && !!a.table")
-    cleo.page.wait_for_function("document.getElementById('chat-log').textContent.includes('hello table')")
-    cleo.page.wait_for_function("document.getElementById('log').textContent.includes('chooses to break')")
+    cleo.page.wait_for_function(
+        "document.getElementById('chat-log').textContent.includes('hello table')"
+    )
+    cleo.page.wait_for_function(
+        "document.getElementById('log').textContent.includes('chooses to break')"
+    )
     assert cleo.page.inner_text("#status .verdict") == verdict
     assert_quiet(ana, bob, cleo)
 
 
-def test_trap7_an_invite_link_seats_the_friend_and_an_empty_seat_offers_sit_here(open_client: OpenClient) -> None:
+def test_trap7_an_invite_link_seats_the_friend_and_an_empty_seat_offers_sit_here(
+    open_client: OpenClient,
+) -> None:
     ana = open_client("Ana")
     ana.page.check("#c-private")
     ana.page.click("#create-form button[type=submit]")
@@ -297,7 +321,9 @@ def test_trap9_result_dialogs_in_words(open_client: OpenClient) -> None:
     assert_quiet(ana, bob)
 
 
-def test_trap10_11_keys_after_a_click_on_the_table_and_spin_for_one_shot(open_client: OpenClient) -> None:
+def test_trap10_11_keys_after_a_click_on_the_table_and_spin_for_one_shot(
+    open_client: OpenClient,
+) -> None:
     ana, bob, _ = started(open_client)
     c = shooter((ana, bob))
     aim_at(c, 1)
@@ -320,7 +346,9 @@ def test_trap10_11_keys_after_a_click_on_the_table_and_spin_for_one_shot(open_cl
     assert_quiet(ana, bob)
 
 
-def test_trap11_12_16_the_phone_fits_table_power_and_spin_on_one_screen(open_client: OpenClient) -> None:
+def test_trap11_12_16_the_phone_fits_table_power_and_spin_on_one_screen(
+    open_client: OpenClient,
+) -> None:
     ana, bob, _ = started(open_client, host=PHONE)
     phone = ana
     for w, h in ((390, 844), (844, 390)):
@@ -335,7 +363,12 @@ def test_trap11_12_16_the_phone_fits_table_power_and_spin_on_one_screen(open_cli
             assert hit == "table", (w, h, x, y, hit)
         for sel in ("#strip-track", "#spin-mini"):
             box = phone.page.locator(sel).bounding_box()
-            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= h and box["x"] + box["width"] <= w
+            assert (
+                box is not None
+                and box["y"] >= 0
+                and box["y"] + box["height"] <= h
+                and box["x"] + box["width"] <= w
+            )
         # (16) The table is not flush with the screen's edge.
         r = phone.page.locator("#table").bounding_box()
         corners = [phone.screen(x, y) for x in (-0.135, 2.675) for y in (-0.135, 1.405)]
@@ -381,7 +414,9 @@ def test_trap12_ball_in_hand_by_its_handle_with_a_finger(open_client: OpenClient
     # Drag the handle 2 cm-ish toward the long rail: the ball follows, offset, and is placed.
     Touch(phone).drag((hx, hy), (hx - 40, hy), ms=500)
     phone.wait(f"Math.hypot(a.table.balls[0][0] - {cue[0]}, a.table.balls[0][1] - {cue[1]}) > 0.02")
-    assert phone.state("a.lastShot") is None or phone.state("a.lastShot.shooter") != phone.state("a.seat")
+    assert phone.state("a.lastShot") is None or phone.state("a.lastShot.shooter") != phone.state(
+        "a.seat"
+    )
     assert_quiet(ana, bob)
 
 
@@ -400,7 +435,9 @@ def test_trap13_plain_words_first_rule_ids_in_small_print_and_no_stalemate_after
         assert main.startswith("Foul:")
         assert not re.search(r"\b[RGO]\d{1,2}\b", main), main
         assert "kitchen" not in main.lower() and "stalemate innings" not in main.lower()
-        assert re.fullmatch(r"[RGO]\d+(, [RGO]\d+)*", c.page.locator("#status .rule").first.inner_text())
+        assert re.fullmatch(
+            r"[RGO]\d+(, [RGO]\d+)*", c.page.locator("#status .rule").first.inner_text()
+        )
     assert ana.page.is_hidden("#stalemate"), "not offered right after the break"
     assert_quiet(ana, bob)
 
@@ -421,7 +458,9 @@ def test_trap15_a_shot_plays_faster_and_a_tap_skips_it(open_client: OpenClient) 
         x, y = center(c, "#table")
         c.page.mouse.click(x, y)
         c.page.wait_for_function("!window.ninepool.animating()", timeout=2000)
-    assert c.page.evaluate("window.ninepool.positions()") == other.page.evaluate("window.ninepool.positions()")
+    assert c.page.evaluate("window.ninepool.positions()") == other.page.evaluate(
+        "window.ninepool.positions()"
+    )
     heard = c.page.evaluate("window.ninepool.sounds().heard")
     assert "cue" in heard
     assert_quiet(ana, bob)
@@ -465,7 +504,9 @@ def test_trap17_18_a_spectator_watches_leaving_asks_in_the_page_and_the_mute_is_
     assert_quiet(ana, bob, cleo)
 
 
-def test_newcomer_from_the_page_to_a_legal_break_in_five_actions(open_client: OpenClient, server: Server) -> None:
+def test_newcomer_from_the_page_to_a_legal_break_in_five_actions(
+    open_client: OpenClient, server: Server
+) -> None:
     """Ana has never played: she opens the page, makes a table, sends the link, lags and
     breaks. Every click she makes is counted; Bob, her friend, only opens the link (and,
     should he win the lag, gives her the break)."""
@@ -502,7 +543,10 @@ def test_newcomer_from_the_page_to_a_legal_break_in_five_actions(open_client: Op
     assert shot["shooter"] == 0
     assert "R4" not in shot["verdict"]["fouls"], shot["verdict"]
     assert actions <= 5
-    print(f"newcomer: {actions} actions, {time.monotonic() - started_at:.1f} s from opening the page to the break")
+    print(
+        f"newcomer: {actions} actions, {time.monotonic() - started_at:.1f} s "
+        "from opening the page to the break"
+    )
     assert_quiet(ana, bob)
 
 
@@ -521,16 +565,25 @@ def english_words() -> set[str]:
         text = {lang: (root / f"{lang}.mjs").read_text() for lang in ("en", "hr", "ru")}
         strip = lambda s: re.sub(r"\{\w+\}|\"[\w.]+\":|//.*", " ", s)  # noqa: E731
         words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", strip(text["en"]))}
-        other = {w.lower() for lang in ("hr", "ru") for w in re.findall(r"[A-Za-z]{4,}", strip(text[lang]))}
+        other = {
+            w.lower()
+            for lang in ("hr", "ru")
+            for w in re.findall(r"[A-Za-z]{4,}", strip(text[lang]))
+        }
         ENGLISH = words - other - {"ninepool", "export", "default", "const"}
     return ENGLISH
 
 
 def english_left(c: Client) -> list[str]:
-    text = c.page.evaluate("document.body.innerText") + " " + c.page.evaluate(
-        "[...document.querySelectorAll('[aria-label], [title], [placeholder]')]"
-        ".filter(e => e.offsetParent !== null)"
-        ".map(e => [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('placeholder')].join(' ')).join(' ')"
+    text = (
+        c.page.evaluate("document.body.innerText")
+        + " "
+        + c.page.evaluate(
+            "[...document.querySelectorAll('[aria-label], [title], [placeholder]')]"
+            ".filter(e => e.offsetParent !== null)"
+            ".map(e => [e.getAttribute('aria-label'), e.getAttribute('title'),"
+            " e.getAttribute('placeholder')].join(' ')).join(' ')"
+        )
     )
     return sorted({w for w in re.findall(r"[A-Za-z]{4,}", text) if w.lower() in english_words()})
 
