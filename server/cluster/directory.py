@@ -445,18 +445,34 @@ class Directory:
         busy loop) before the others take this node for dead."""
         loop = asyncio.get_running_loop()
         interval = max(0.05, self.silence / 6)
+        first = True
         while self._beating and not self._closing:
             sent = loop.time()
             try:
                 await self._heartbeat(keys=[self.keys.nodes], args=[self.node])
                 if self.healthy_since is None:
                     self.healthy_since = loop.time()
+                    if first and await self._redis_up_for() > self.silence:
+                        # Started with Redis up for a while: the others have had the time
+                        # to beat, so their heartbeats can be judged at once.
+                        self.healthy_since -= self.silence
                 self.alive_until = sent + self.silence
             except Exception as exc:
                 if cancel_requested() or self._closing or not self._beating:
                     raise asyncio.CancelledError from exc
                 self.healthy_since = None
+            first = False
             await asyncio.sleep(interval)
+
+    async def _redis_up_for(self) -> float:
+        """Seconds Redis has been running (0 if it does not say)."""
+        try:
+            info = await self.client.info("server")
+        except Exception as exc:
+            if cancel_requested():
+                raise asyncio.CancelledError from exc
+            return 0.0
+        return float(info.get("uptime_in_seconds", 0))
 
     @property
     def alive(self) -> bool:
@@ -471,7 +487,8 @@ class Directory:
 
     def can_judge(self) -> bool:
         """Whether this node has heard Redis long enough to tell a silent node from one
-        that has not had the chance to beat since an outage."""
+        that has not had the chance to beat since an outage (at once for a node that
+        started while Redis had been up for that long)."""
         if self.healthy_since is None:
             return False
         return asyncio.get_running_loop().time() - self.healthy_since > self.silence

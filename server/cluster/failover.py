@@ -118,7 +118,7 @@ class Failover:
         for room_id in owned:
             proxy = host.proxies.get(room_id)
             if proxy is not None and not proxy.closed:
-                proxy.owner_gone()  # tells its clients, and takes the room over
+                proxy.owner_gone(node)  # tells its clients, and takes the room over
             elif self.designated(room_id):
                 host.spawn(self._take_over(room_id), f"take over {room_id}")
         if owned:

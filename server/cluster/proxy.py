@@ -336,9 +336,11 @@ class RoomProxy:
         self.owner = None
         self.probe()
 
-    def owner_gone(self) -> None:
-        """The owner died or left the cluster: the room is moving; find its next owner (or
-        take it over)."""
+    def owner_gone(self, node: str) -> None:
+        """`node` died or left the cluster: if it owns the room as far as this relay knows,
+        the room is moving; find its next owner (or take it over)."""
+        if self.owner not in (None, node):
+            return  # news this relay has had already: the room has its next owner
         self.owner = None
         self.tell_moving(self._clients())
         self.probe()

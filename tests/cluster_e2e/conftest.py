@@ -4,6 +4,8 @@ nginx rendered from `deploy/nginx.conf` in front of them."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +27,14 @@ class Cluster:
     redis: RedisServer
     nodes: list[Node]
     nginx: Nginx
+    #: When its Redis started (`time.monotonic()`).
+    since: float = 0.0
+
+    async def settled(self, timeout: float = 3.0) -> None:
+        """Until a node timeout after Redis started: a node judges the others' heartbeats
+        only once Redis has been up that long (before, it cannot tell a node that died from
+        one that has not had the time to beat)."""
+        await asyncio.sleep(max(0.0, self.since + timeout + 0.5 - time.monotonic()))
 
     def node(self, node_id: str) -> Node:
         return next(node for node in self.nodes if node.name == node_id)
@@ -75,6 +85,7 @@ def _cluster(tmp_path: Path, *, short_leases: bool) -> Iterator[Cluster]:
         pytest.skip("nginx is not installed (make test installs it)")
     redis = RedisServer(tmp_path / "redis")
     redis.start()
+    since = time.monotonic()
     nodes = [
         Node(name, tmp_path / "nodes", node_args(redis.url, name, short_leases=short_leases))
         for name in ("n1", "n2", "n3")
@@ -87,7 +98,7 @@ def _cluster(tmp_path: Path, *, short_leases: bool) -> Iterator[Cluster]:
             node.wait_ready()
         nginx = Nginx(tmp_path / "nginx", [node.port for node in nodes])
         nginx.start()
-        yield Cluster(redis, nodes, nginx)
+        yield Cluster(redis, nodes, nginx, since)
     finally:
         if nginx is not None:
             nginx.stop()

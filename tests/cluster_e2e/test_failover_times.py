@@ -61,10 +61,18 @@ async def until_metric(node: Node, name: str, value: float) -> None:
 
 
 async def moved(
-    cluster: Cluster, stop: str, room: str, ana: Peer, ben: Peer, cleo: Peer, last_seq: int
+    cluster: Cluster,
+    stop: str,
+    room: str,
+    ana: Peer,
+    ben: Peer,
+    cleo: Peer,
+    last_seq: int,
+    asking: Peer | None = None,
 ) -> tuple[float, Peer, list[m.Snapshot]]:
-    """Stop the owner (n1, Ana's node) as `stop` says; Ana comes back through nginx. The
-    seconds until all three have the room again, Ana's new connection, the snapshots."""
+    """Stop the owner (n1, Ana's node) as `stop` says; Ana comes back through nginx;
+    `asking` chats at once, before anybody knows what happened. The seconds until all
+    three have the room again, Ana's new connection, the snapshots."""
     n1 = cluster.nodes[0]
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -72,6 +80,8 @@ async def moved(
         n1.kill()
     else:
         n1.signal(signal.SIGTERM)
+    if asking is not None:
+        await asking.send({"t": "chat", "text": "still there?"})
     await closed(ana)
     back = await open_peer(cluster.nginx.ws_url, "Ana", token=ana.token)
     snapshots = await asyncio.gather(*(fresh_snapshot(p, last_seq) for p in (back, ben, cleo)))
@@ -94,10 +104,19 @@ async def test_the_owner_killed_play_resumes_within_seconds_and_everyone_is_told
     before = table.table()
     last_seq = max(room_events(cleo))
     first_ana = ana
+    await cluster.settled()
     since = {peer.name: len(peer.seen) for peer in (ben, cleo)}
 
-    resumed, ana, snapshots = await moved(cluster, "kill", room, ana, ben, cleo, last_seq)
+    resumed, ana, snapshots = await moved(
+        cluster, "kill", room, ana, ben, cleo, last_seq, asking=ben
+    )
     assert resumed < AFTER_KILL, f"play resumed {resumed:.1f} s after the kill"
+    # Ben's chat, sent to an owner already dead, is answered: done, or refused to be sent
+    # again (never lost, never twice).
+    asked = await asyncio.wait_for(ben.reply_to(ben.next_id), WAIT)
+    assert isinstance(asked, m.Ok) or (
+        isinstance(asked, m.Error) and asked.code == "room_moving"
+    ), asked
     for snapshot in snapshots:
         assert snapshot.view.table is not None and same_play(snapshot.view.table, before)
     # Ben and Cleo, whose nodes live on, were told the table was moving before they had it
@@ -138,6 +157,7 @@ async def test_the_owner_stopped_play_resumes_at_once_and_a_request_meanwhile_is
     await table.turn(prefer="pocket")
     before = table.table()
     last_seq = max(room_events(cleo))
+    await cluster.settled()
     since = {peer.name: len(peer.seen) for peer in (ben, cleo)}
 
     # Cleo (on n3) keeps chatting through the move: every request gets one answer, done
