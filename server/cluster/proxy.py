@@ -14,11 +14,12 @@ catch-up from the log after an outage sends each event once, and its role as the
 told it (its `joined` reply, the seats of the snapshots it gets), so a spectator that
 keeps falling behind is closed here as on the owner (`server.edge.client`).
 
-When the owner goes (it stops, dies, or stops serving the room's actions), the proxy tells
-its clients the table is **moving** (`notice`), refuses the requests they send meanwhile
-with `room_moving` (nobody has them: sent again once the room is back, they are done
-exactly once), and tells each client the table is **back** once its snapshot from the next
-owner has arrived.
+When the owner goes (it stops, or dies), the proxy tells its clients the table is
+**moving** (`notice`) and tells each the table is **back** once its snapshot from the next
+owner has arrived. A request waits for an owner that serves the room (the next one, or the
+same one back from a reconnect to Redis) and is done once; one that finds no owner while
+the room is moving is refused `room_moving` (nobody has it: sent again once the room is
+back, it is done once).
 
 Every request a client sends through the proxy gets exactly one answer. The proxy keeps
 the requests it sent and not yet had answered (`pending`). When an answer may have been
