@@ -17,7 +17,7 @@ from tests.cluster_e2e.clients import (
     room_events,
     shot_results,
 )
-from tests.cluster_e2e.conftest import Cluster
+from tests.cluster_e2e.conftest import METRICS_TOKEN, Cluster
 from tests.cluster_e2e.processes import wait_until_ready
 from tests.cluster_e2e.test_failover import (
     check_history,
@@ -132,6 +132,12 @@ async def test_a_paused_owner_cannot_write_once_the_room_has_moved(cluster: Clus
     while "fenced out" not in n1.log() and "lease at epoch 1 lost" not in n1.log():
         assert loop.time() < deadline, n1.log()[-2000:]
         await asyncio.sleep(0.1)
+    # The old owner logs and counts the room it lost.
+    lost = "ninepool_leases_lost_total"
+    while (await asyncio.to_thread(n1.metrics, METRICS_TOKEN)).get(lost) != 1:
+        assert loop.time() < deadline, n1.log()[-2000:]
+        await asyncio.sleep(0.1)
+    assert "lost to another node" in n1.log()
     state = client.hgetall(f"room:{room}:state")
     assert int(state[b"fence"]) == 2  # every save since the move carried the new epoch
 
