@@ -111,7 +111,7 @@ async def test_a_spectator_of_a_room_owned_elsewhere_is_closed_1013_when_it_keep
     assert slow.ws.close_code == 1013 and slow.ws.close_reason == "too slow"
 
     # The owner hears the spectator go; the players got every event and go on.
-    while (await ana.expect(m.Presence)).spectators != 0:
+    while (await ana.expect(m.Spectators)).count != 0:
         pass
     chat = await ana.request({"t": "chat", "text": "still here"})
     assert isinstance(chat, m.Ok)
