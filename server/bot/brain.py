@@ -110,7 +110,7 @@ def search(view: BotView, lv: Level, rng: random.Random) -> tuple[Trial, Planner
         cands += kick_group(layout, cue0, lowest, first)
     if state.push_out_allowed:
         cands += push_group(cue0, lv)
-    trials = planner.screen(cands, correct=True)
+    trials = planner.screen(cands, correct=lv.corrects_aim)
     careful = view.my_fouls == 2
     if careful or not any(t.legal for t in trials):
         legal = [t for t in trials if t.legal]
@@ -167,7 +167,10 @@ def _break(view: BotView, lv: Level, plan: random.Random, hand: random.Random) -
     planner = Planner(layout, judge, lv, plan)
     cands = break_group(layout, lv)
     if lv.break_rounds:
-        best = planner.halve(planner.screen(cands, correct=False), lv.break_rounds)[0].candidate
+        # A break is chaotic: one run without noise says little about it, so every
+        # candidate goes straight to the noisy runs.
+        trials = [Trial(c) for c in cands]
+        best = planner.halve(trials, lv.break_rounds)[0].candidate
     else:
         best = cands[0]
     return _execute(best, planner, lv, hand, careful=False)

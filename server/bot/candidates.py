@@ -13,7 +13,7 @@ hopeless pots would never find them.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import product
 
 from server import physics
@@ -296,15 +296,16 @@ def free_spot(layout: dict[int, Point], near: Point, kitchen: bool = False) -> P
 
 
 def break_group(layout: dict[int, Point], level: Level) -> list[Candidate]:
-    """Break strokes (R4): from the level's kitchen spots, full on the 1, hard."""
+    """Break strokes (R4): from the level's kitchen spots, at the 1 as the level aims it
+    (full or cut), hard, with a touch of draw."""
     one = layout.get(1)
     target = one if one is not None else physics.TABLE.foot_spot
-    tips: Iterable[tuple[float, float]] = (
-        ((0.0, 0.0), (0.0, -0.2)) if level.number >= 4 else ((0.0, 0.0),)
-    )
     out = []
-    for spot, speed, tip in product(level.break_spots, level.break_speeds, tips):
+    for (spot, offset), speed in product(level.break_spots, level.break_speeds):
         if not _placeable(layout, spot, kitchen=True):
             spot = free_spot(layout, spot, kitchen=True)
-        out.append(Candidate(BREAK, _stroke(heading(spot, target), speed, tip), spot, 0.5))
+        distance = max(norm(sub(target, spot)), D)
+        angle = heading(spot, target) + math.degrees(math.asin(offset / distance))
+        tip = (0.0, -0.2) if level.number >= 3 else (0.0, 0.0)
+        out.append(Candidate(BREAK, _stroke(angle, speed, tip), spot, 0.5))
     return out

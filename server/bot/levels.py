@@ -41,7 +41,11 @@ class Level:
     the end of the round) — many candidates get a few runs, the best few get many.
     ``placements``: ball-in-hand spots searched. ``typical``: the chance of potting a ball
     and getting on the next that the value model assumes for this level (see
-    :mod:`server.bot.value`). ``break_speeds``/``break_spots``: the break strokes tried.
+    :mod:`server.bot.value`). ``break_spots``: where the cue ball is put for the break
+    and how far (metres) off the 1's centre it is aimed; ``break_speeds``: the speeds
+    tried; ``break_rounds``: the Monte-Carlo of the break (none: the first stroke,
+    untried). ``corrects_aim``: the level allows for throw and squirt (a beginner aims
+    the plain ghost ball and misses slow cuts by the throw).
     """
 
     number: int
@@ -57,9 +61,10 @@ class Level:
     placements: int
     typical: float
     safety_variants: int
-    break_spots: tuple[tuple[float, float], ...]
+    break_spots: tuple[tuple[tuple[float, float], float], ...]
     break_speeds: tuple[float, ...]
     break_rounds: tuple[tuple[int, int], ...]
+    corrects_aim: bool = True
 
     @property
     def max_runs(self) -> int:
@@ -67,17 +72,24 @@ class Level:
         return max(runs for _, runs in self.rounds)
 
 
-_CENTRE: Final = (0.5, 0.635)
-_SIDE_LOW: Final = (0.55, 0.2)
-_SIDE_HIGH: Final = (0.55, 1.07)
-_BACK: Final = (0.3, 0.635)
+# Break strokes (see docs/PHYSICS.md, "The break"): a full hit on the 1 from the middle
+# makes about half its breaks in this physics; the same stroke aimed about 22 mm off the
+# 1's centre (the 1 hit two-thirds full) makes about three in four, and so does a square
+# break from 6–15 cm off a side rail, which sends a wing ball into a foot corner.
+_FULL: Final = ((0.5, 0.635), 0.0)
+_CUT_LEFT: Final = ((0.5, 0.635), 0.022)
+_CUT_RIGHT: Final = ((0.5, 0.635), -0.022)
+_SIDE_LOW: Final = ((0.5, 0.1), 0.0)
+_SIDE_HIGH: Final = ((0.5, 1.17), 0.0)
+_SIDE_LOW_WIDE: Final = ((0.5, 0.14), 0.0)
+_SIDE_HIGH_WIDE: Final = ((0.5, 1.13), 0.0)
 
 LEVELS: Final[dict[int, Level]] = {
     1: Level(
         number=1,
         name="beginner",
-        angle_sd=0.9,
-        speed_sd=0.15,
+        angle_sd=1.0,
+        speed_sd=0.17,
         tip_sd=0.06,
         speeds=(1.8,),
         tips=((0.0, 0.0),),
@@ -87,15 +99,16 @@ LEVELS: Final[dict[int, Level]] = {
         placements=1,
         typical=0.35,
         safety_variants=4,
-        break_spots=(_CENTRE,),
+        break_spots=(_FULL,),
         break_speeds=(8.5,),
         break_rounds=(),
+        corrects_aim=False,
     ),
     2: Level(
         number=2,
         name="casual",
-        angle_sd=0.4,
-        speed_sd=0.11,
+        angle_sd=0.35,
+        speed_sd=0.1,
         tip_sd=0.05,
         speeds=(1.3, 2.2),
         tips=((0.0, 0.0), (0.0, 0.35)),
@@ -105,7 +118,7 @@ LEVELS: Final[dict[int, Level]] = {
         placements=1,
         typical=0.5,
         safety_variants=6,
-        break_spots=(_CENTRE,),
+        break_spots=(_FULL,),
         break_speeds=(9.5,),
         break_rounds=(),
     ),
@@ -123,7 +136,7 @@ LEVELS: Final[dict[int, Level]] = {
         placements=2,
         typical=0.65,
         safety_variants=12,
-        break_spots=(_CENTRE, _SIDE_LOW),
+        break_spots=(_CUT_LEFT, _SIDE_LOW),
         break_speeds=(10.0,),
         break_rounds=((2, 3),),
     ),
@@ -141,9 +154,9 @@ LEVELS: Final[dict[int, Level]] = {
         placements=3,
         typical=0.8,
         safety_variants=18,
-        break_spots=(_CENTRE, _SIDE_LOW, _SIDE_HIGH),
+        break_spots=(_CUT_LEFT, _CUT_RIGHT, _SIDE_LOW, _SIDE_HIGH),
         break_speeds=(10.0, 11.0),
-        break_rounds=((6, 3), (2, 8)),
+        break_rounds=((8, 2), (2, 6)),
     ),
     5: Level(
         number=5,
@@ -168,9 +181,16 @@ LEVELS: Final[dict[int, Level]] = {
         placements=4,
         typical=0.88,
         safety_variants=24,
-        break_spots=(_CENTRE, _SIDE_LOW, _SIDE_HIGH, _BACK),
+        break_spots=(
+            _CUT_LEFT,
+            _CUT_RIGHT,
+            _SIDE_LOW,
+            _SIDE_HIGH,
+            _SIDE_LOW_WIDE,
+            _SIDE_HIGH_WIDE,
+        ),
         break_speeds=(10.0, 11.0),
-        break_rounds=((8, 3), (3, 8)),
+        break_rounds=((12, 2), (4, 4), (2, 8)),
     ),
 }
 

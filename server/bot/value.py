@@ -16,7 +16,8 @@ small model of the rest of the rack:
   even to a player who rarely runs out;
 * the opponent's turn is worth ``1 − W(q, n)`` to the bot, ``q`` their pot chance from
   where the cue ball stopped — the bot assumes an opponent as good as itself; an
-  opponent with no ball to hit straight must kick and often fouls (:data:`SNOOKER_BONUS`);
+  opponent with no ball to hit straight must kick, and fouls about :data:`KICK_FOUL` of
+  the time: ball in hand for the bot, or the game if it is their third foul (R13);
 * ball in hand for the opponent is their turn with a near-certain first pot; after the
   bot's own second foul a little worse still (R13: one more loses);
 * after the bot's push-out the opponent takes whichever of shooting or passing is better
@@ -40,7 +41,8 @@ Point = tuple[float, float]
 
 AFTER_MISS: Final = 0.75
 """The shot a miss leaves the other player, as a share of a typical one."""
-SNOOKER_BONUS: Final = 0.07
+KICK_FOUL: Final = 0.35
+"""How often a player with no ball to hit straight fouls (a rough figure for kicks)."""
 SECOND_FOUL_COST: Final = 0.04
 MAX_BALLS: Final = 9
 
@@ -133,17 +135,21 @@ class Judge:
         q = self.chance_at(layout, lowest)
         theirs = turn(q, n)
         if after.push_out_allowed:
-            theirs = max(theirs, 0.5)
-        elif q == 0.0:
-            cue, target = layout.get(0), layout.get(lowest)
-            if (
-                cue is not None
-                and target is not None
-                and not hittable(cue, target, others(layout, 0, lowest))
-            ):
-                bonus = SNOOKER_BONUS * (2.0 if after.fouls_of(after.opponent(self.me)) else 1.0)
-                theirs -= bonus
+            return 1.0 - max(theirs, 0.5)
+        if q == 0.0 and self.snookered(layout, lowest):
+            # They must kick, and a kick often fouls: ball in hand for the bot, or the
+            # game when it is their third foul (R13).
+            opponent = after.opponent(self.me)
+            gain = 1.0 if after.fouls_of(opponent) == 2 else turn((1.0 + t) / 2.0, n)
+            return (1.0 - KICK_FOUL) * (1.0 - theirs) + KICK_FOUL * gain
         return 1.0 - theirs
+
+    def snookered(self, layout: dict[int, Point], ball: int) -> bool:
+        """No part of ``ball`` can be hit straight from where the cue ball lies."""
+        cue, target = layout.get(0), layout.get(ball)
+        if cue is None or target is None:
+            return False
+        return not hittable(cue, target, others(layout, 0, ball))
 
 
 def settle(
