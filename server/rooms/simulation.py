@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 from protocol.trajectory import encode_tracks
 from server import physics
+from server.ops.lifeline import die_with_parent
 from server.rooms.shots import Point, SimResult
 
 __all__ = ["PhysicsPool", "SimResult", "run_shot"]
@@ -70,8 +71,10 @@ class PhysicsPool:
         if self.workers > 0:
             # forkserver: workers never inherit the event loop's threads or sockets.
             context = multiprocessing.get_context("forkserver")
+            # A node killed outright takes its forkserver and workers with it.
+            context.set_forkserver_preload(["server.ops.lifeline_preload"])
             return concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context
+                max_workers=self.workers, mp_context=context, initializer=die_with_parent
             )
         return concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
