@@ -431,10 +431,12 @@ class RoomProxy:
         from the log, or an answer it has had). Keeps the client's last event and its role
         as the owner says it."""
         peeked = delivery.peeked
-        if peeked.t == "ok" and peeked.id is not None:
+        if peeked.t in ("ok", "error", "joined") and peeked.id is not None:
             answered = self._answered.get(client)
             if answered is not None and peeked.id in answered:
-                return False  # answered again by an owner that could not know (see above)
+                # Answered again: by an owner that could not know (see above), or to an
+                # `enter` sent to the next owner that the room had taken already.
+                return False
         member = self.members.get(client)
         if member is None:
             return True
@@ -489,11 +491,13 @@ class RoomProxy:
 
     def heard(self, node: str, epoch: int) -> bool:
         """Something came from `node` as the owner at `epoch`: False if that is older than
-        what is known (a stale owner: drop it)."""
+        what is known (a stale owner: drop it). A newer owner heard of this way (its answer
+        to a client that came back through this node, say) is a new owner for every member:
+        the previous owner's last words (`rehome`) may arrive after it, and be dropped."""
         if epoch < self.epoch:
             return False
         if epoch > self.epoch:
-            self.owner, self.epoch = node, epoch
+            self.owner_is(node, epoch)
         return True
 
     def owner_is(self, node: str, epoch: int) -> None:
@@ -508,10 +512,11 @@ class RoomProxy:
             return
         moved = self.epoch > 0
         self.owner, self.epoch = node, epoch
-        if moved:
-            # The room moved (perhaps before this node noticed its owner had gone): the
-            # members hear so now, and that it is back once their snapshots are here.
-            self.tell_moving(list(self.members))
+        if not moved:
+            return  # the first owner this relay hears of
+        # The room moved (perhaps before this node noticed its owner had gone): the members
+        # hear so now, and that it is back once their snapshots are here.
+        self.tell_moving(list(self.members))
         for client in reversed(list(self.members)):
             self._unsure(client)
             self.rejoin(client)

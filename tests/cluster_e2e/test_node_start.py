@@ -17,7 +17,7 @@ from tests.cluster_e2e.conftest import node_args
 from tests.cluster_e2e.processes import Node
 from tests.redis_server import RedisServer
 
-WAIT = 30.0
+WAIT = 60.0
 
 
 async def test_a_node_whose_port_is_taken_exits_without_joining(tmp_path: Path) -> None:
