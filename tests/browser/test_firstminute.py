@@ -81,8 +81,10 @@ class Touch:
 
     def drag(
         self, start: tuple[float, float], end: tuple[float, float], ms: float, steps: int = 8
-    ) -> None:
-        """Presses at `start`, moves to `end` in `steps` over `ms` milliseconds, lifts."""
+    ) -> float:
+        """Presses at `start`, moves to `end` in `steps` over `ms` milliseconds, lifts;
+        returns the seconds the gesture really took (more than `ms` on a busy machine)."""
+        began = time.monotonic()
         self._send("touchStart", *start)
         for k in range(1, steps + 1):
             self.c.page.wait_for_timeout(ms / steps)
@@ -91,6 +93,7 @@ class Touch:
                 "touchMove", start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f
             )
         self._send("touchEnd")
+        return time.monotonic() - began
 
     def tap(self, x: float, y: float) -> None:
         self._send("touchStart", x, y)
@@ -123,16 +126,22 @@ def test_trap1_a_swipe_on_the_phone_neither_shoots_nor_aims(
     cue = phone.state("a.table.balls[0]")
     cx, cy = phone.screen(*cue)
     # A scroll swipe that starts on the cue ball: quick, pulling away from the aim.
-    finger.drag((cx, cy), (cx, cy + 220), ms=40, steps=3)
+    took = finger.drag((cx, cy), (cx, cy + 220), ms=40, steps=3)
     phone.page.wait_for_timeout(800)
     assert shots_sent(server, room) == shots, "a swipe shot"
     assert not phone.state("a.shotPending") and not phone.state("!!a.anim")
-    assert abs(phone.state("a.aim.angle") - angle) < 1e-9, "a swipe turned the aim"
-    # A swipe elsewhere on the table: the aim stays too.
+    if took < 0.15:  # a flick (see below)
+        assert abs(phone.state("a.aim.angle") - angle) < 1e-9, "a swipe turned the aim"
+    angle = phone.state("a.aim.angle")
+    # A swipe elsewhere on the table: the aim stays too — if it was a swipe at all: on a
+    # machine too busy to send the touches within a flick's time it is a slow drag, which
+    # aims (nothing may shoot either way).
     x0, y0 = phone.screen(1.6, 0.3)
-    finger.drag((x0, y0), (x0 - 30, y0 + 250), ms=40, steps=3)
+    took = finger.drag((x0, y0), (x0 - 30, y0 + 250), ms=40, steps=3)
     phone.page.wait_for_timeout(300)
-    assert abs(phone.state("a.aim.angle") - angle) < 1e-9
+    assert shots_sent(server, room) == shots, "a swipe shot"
+    if took < 0.15:
+        assert abs(phone.state("a.aim.angle") - angle) < 1e-9
     # A deliberate drag aims; the pull on the strip at the edge shoots.
     end = (cue[0] + 0.8, cue[1] + 0.25)
     finger.drag(phone.screen(cue[0] + 0.6, cue[1] - 0.1), phone.screen(*end), ms=700)
