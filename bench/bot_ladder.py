@@ -114,6 +114,50 @@ def ladder(racks: int, seed: int, jobs: int, top: int) -> dict[str, object]:
     return {"racks_per_pairing": racks, "seed": seed, "pairings": pairings, "levels": per_level}
 
 
+def timing(level: int, racks: int, seed: int) -> dict[str, dict[str, float]]:
+    """``level`` against itself in this one process: wall and CPU time of each decision,
+    by what was decided — what one core gives a bot."""
+    records = play(level, level, racks, seed, 1)
+    by_kind: dict[str, tuple[list[float], list[float]]] = {}
+    for record in records:
+        for side in (0, 1):
+            for kind, wall, cpu in zip(
+                record.kinds[side], record.decision_ms[side], record.cpu_ms[side], strict=True
+            ):
+                walls, cpus = by_kind.setdefault(kind, ([], []))
+                walls.append(wall)
+                cpus.append(cpu)
+    every = (
+        [w for ws, _ in by_kind.values() for w in ws],
+        [c for _, cs in by_kind.values() for c in cs],
+    )
+    out = {}
+    for kind, (walls, cpus) in [*sorted(by_kind.items()), ("all", every)]:
+        out[kind] = {
+            "decisions": len(walls),
+            "wall_p50": _median(walls),
+            "wall_p95": percentile(walls, 0.95),
+            "cpu_p50": _median(cpus),
+            "cpu_p95": percentile(cpus, 0.95),
+        }
+    return out
+
+
+def timing_table(level: int, racks: int, result: dict[str, dict[str, float]]) -> str:
+    lines = [
+        f"Level {level} against itself, {racks} racks in one process:",
+        "",
+        "| decision | count | wall p50 / p95 ms | CPU p50 / p95 ms |",
+        "|---|---|---|---|",
+    ]
+    for kind, t in result.items():
+        lines.append(
+            f"| {kind} | {t['decisions']:.0f} | {t['wall_p50']:.0f} / {t['wall_p95']:.0f} |"
+            f" {t['cpu_p50']:.0f} / {t['cpu_p95']:.0f} |"
+        )
+    return "\n".join(lines)
+
+
 def _median(values: Sequence[float]) -> float:
     return statistics.median(values) if values else 0.0
 
@@ -167,11 +211,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--top", type=int, default=5, help="highest level to play")
+    parser.add_argument(
+        "--timing-racks",
+        type=int,
+        default=0,
+        help="then play the top level against itself this many racks in one process",
+    )
+    parser.add_argument("--no-ladder", action="store_true", help="only the timing run")
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--write", action="store_true", help="update bench/README.md")
     args = parser.parse_args(argv)
-    result = ladder(args.racks, args.seed, args.jobs, args.top)
-    text = table(result)
+    result: dict[str, object] = {}
+    parts = []
+    if not args.no_ladder:
+        result = ladder(args.racks, args.seed, args.jobs, args.top)
+        parts.append(table(result))
+    if args.timing_racks:
+        times = timing(args.top, args.timing_racks, args.seed)
+        result["timing"] = times
+        parts.append(timing_table(args.top, args.timing_racks, times))
+    text = "\n\n".join(parts)
     print(text)
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=2), encoding="utf-8")

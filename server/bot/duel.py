@@ -57,6 +57,8 @@ class RackRecord:
     shots: list[int] = field(default_factory=lambda: [0, 0])
     decision_ms: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
     cpu_ms: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    #: What each decision was: "break", "in_hand", "shot" or "choose".
+    kinds: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
 
 
 def decision_seed(seed: int, rack: int, ply: int) -> int:
@@ -81,6 +83,16 @@ def play_rack(levels: tuple[int, int], seed: int, rack: int) -> RackRecord:
         assert player is not None
         side = SEATS.index(player)
         view = view_of(table, player)
+        kind = (
+            "choose"
+            if state.choice_pending
+            else "break"
+            if state.is_break
+            else "in_hand"
+            if state.ball_in_hand
+            else "shot"
+        )
+        record.kinds[side].append(kind)
         wall, cpu = time.perf_counter(), time.process_time()
         decision = decide(view, levels[side], decision_seed(seed, rack, ply))
         record.decision_ms[side].append((time.perf_counter() - wall) * 1000.0)

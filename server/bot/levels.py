@@ -125,8 +125,8 @@ LEVELS: Final[dict[int, Level]] = {
     3: Level(
         number=3,
         name="club",
-        angle_sd=0.17,
-        speed_sd=0.08,
+        angle_sd=0.2,
+        speed_sd=0.09,
         tip_sd=0.04,
         speeds=(1.25, 1.8, 2.8),
         tips=((0.0, -0.35), (0.0, 0.0), (0.0, 0.35)),
