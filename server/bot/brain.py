@@ -32,7 +32,6 @@ from server import physics, rules
 from server.bot.candidates import (
     break_group,
     fan_group,
-    free_spot,
     interleave,
     kick_group,
     placements,
@@ -216,11 +215,3 @@ def _lag_shot(view: BotView, lv: Level, plan: random.Random, hand: random.Random
     played = speed * (1.0 + hand.gauss(0, 1) * lv.speed_sd)
     angle = max(-LAG_MAX_ANGLE, min(LAG_MAX_ANGLE, hand.gauss(0, 1) * lv.angle_sd))
     return LagShot(speed=min(max(played, 0.1), 12.0), angle=angle)
-
-
-def fallback_spot(view: BotView) -> Point:
-    """A legal ball-in-hand spot near the lowest ball (for callers that must place first)."""
-    layout = view.layout()
-    lowest = view.lowest
-    near = layout[lowest] if lowest is not None else physics.TABLE.centre_spot
-    return free_spot(layout, near, kitchen=view.state.ball_in_hand == "kitchen")

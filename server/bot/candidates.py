@@ -243,7 +243,6 @@ def placements(layout: dict[int, Point], lowest: int, level: Level, judge: Judge
     target = layout[lowest]
     blocks = others(layout, 0, lowest)
     scored: list[tuple[float, Point]] = []
-    seen_holes: dict[str, int] = {}
     for hole in HOLES:
         u = unit(sub(hole.aim, target))
         if not path_clear(target, hole.aim, blocks):
@@ -258,7 +257,6 @@ def placements(layout: dict[int, Point], lowest: int, level: Level, judge: Judge
             if pot is None:
                 continue
             scored.append((pot.chance - 0.02 * abs(cut) / 18.0, spot))
-            seen_holes[hole.name] = seen_holes.get(hole.name, 0) + 1
     scored.sort(key=lambda s: -s[0])
     chosen: list[Point] = []
     for _, spot in scored:

@@ -3,10 +3,11 @@
 Three stages, each cheaper per candidate than the next is:
 
 1. **Aim correction.** A pot's ghost-ball aim ignores throw (the object ball leaves a few
-   degrees off the line of centres on slow cuts and with english). The shot is first
-   simulated with only the cue ball and the object ball on the table; the object ball's
-   actual departure is compared with the wanted one and the aim turned to cancel it
-   (the departure turns by about ``d1 / (2R·cos θ)`` per unit of aim).
+   degrees off the line of centres on slow cuts and with english) and squirt (side spin
+   sends the cue ball off the aim). The shot is first simulated with only the cue ball
+   and the object ball on the table; the object ball's actual departure is compared
+   with the wanted one and the aim turned to cancel it (the departure turns by about
+   ``d1 / (2R·cos θ)`` per unit of aim), twice at most.
 2. **One run without noise** of every candidate on the full table, judged by the referee
    and valued (:mod:`server.bot.value`), blended with the geometric chance: a shot that
    works when struck perfectly is not yet a good shot.
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from server import physics
 from server.bot.geometry import D, Point, norm, sub, unit
@@ -59,7 +60,6 @@ class Trial:
     total: float = 0.0
     runs: int = 0
     fouls: int = 0
-    seen: list[float] = field(default_factory=list)
 
     @property
     def mean(self) -> float:
