@@ -1,8 +1,8 @@
 """A running match under two attacks: replay readers that never read, and lobby churn.
 
     .venv/bin/python bench/replay_lobby_attack.py                         # this tree
-    git worktree add /work/wt-replay-before <commit>                      # an older one
-    .venv/bin/python bench/replay_lobby_attack.py --tree /work/wt-replay-before --json
+    git worktree add /tmp/ninepool-replay-before <commit>                      # an older one
+    .venv/bin/python bench/replay_lobby_attack.py --tree /tmp/ninepool-replay-before --json
 
 A server (`python -m server` of `--tree`, on a SQLite file, one physics worker) is given
 a finished room with a long log (`--replay-mib`, written with that tree's own store and

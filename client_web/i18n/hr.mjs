@@ -1,5 +1,4 @@
-// Hrvatski. Nazivi pravila kao u hrvatskom prijevodu WPA pravila devetke (izvorni tekstovi
-// u /work/shared/seeds): bijela, bijela u ruci, otvaranje, bliškanje, push out, faul,
+// Hrvatski. Nazivi pravila kao u hrvatskom prijevodu WPA pravila devetke: bijela, bijela u ruci, otvaranje, bliškanje, push out, faul,
 // mantinela, rupa, head linija, partija, meč, tri uzastopna faula, neriješena partija.
 
 export default {
