@@ -31,6 +31,7 @@ import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { describeReach } from "./reach.mjs";
 import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
+import { TvDirector } from "./tv.mjs";
 import { Sound, shotSounds } from "./sound.mjs";
 import { app, ballInHand, canShoot, cuePos, mySeat, names, objectBalls, status, touchFirst } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
@@ -70,6 +71,34 @@ const renderer = new Renderer(/** @type {HTMLCanvasElement} */ ($("table")));
 const sound = new Sound();
 /** @type {ReplayViewer | null} */
 let replay = null;
+
+/** The TV channel (`#/tv`): it watches tables as a spectator through the same paths a
+ * person clicking in the lobby does. `?linger=` (seconds) shortens its pause on a result. */
+const tv = new TvDirector(
+  {
+    rooms: () => app.rooms.values(),
+    watch: async (room) => !!(await joinTable(room, null, false)),
+    leave: async () => {
+      const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+      if (dlg.open) dlg.close();
+      if (app.room) await act({ t: "leave" });
+      clearRoom();
+    },
+    showing: (room) => {
+      const info = room ? app.rooms.get(room) : null;
+      $("tv-banner").textContent = room ? t("tv.following", { name: info?.name || info?.players?.join(" – ") || room }) : t("tv.nothing");
+      app.tvRoom = room;
+    },
+  },
+  Math.min(60, Math.max(1, Number(new URLSearchParams(location.search).get("linger")) || 12)) * 1000,
+);
+
+/** The page of one rack's replay, to share from the end-of-rack dialog.
+ * @param {number} rack @returns {string | null} */
+function rackLink(rack) {
+  if (!app.room || !(rack >= 1)) return null;
+  return `${location.origin}/replay/${encodeURIComponent(app.room)}/${rack}`;
+}
 /** The cue-tip selectors: in the side panel, and in the pop-up of the edge strip. */
 const spins = [$("spin"), $("spin-pop-ball")].map(
   (c) => new SpinSelector(/** @type {HTMLCanvasElement} */ (c), (side, height) => setTip(side, height)),
@@ -155,11 +184,17 @@ function showMe() {
 /**
  * `#/room/<id>` a table (a seat if one is free and the match has not begun, else a
  * spectator's place), `#/play/<id>[/<code>]` an invite (a seat if any is free),
- * `#/replay/<id>` a whole match; anything else the lobby.
+ * `#/replay/<id>` a whole match, `#/replay/<id>/<rack>[/<code>]` one rack of it (the page
+ * `/replay/<id>/<rack>` leads here), `#/tv` the channel that follows the best live table;
+ * anything else the lobby.
+ * @returns {{ kind: string, id: string, code: string | null, rack: number | null }}
  */
 function parseHash() {
+  if (/^#\/tv\/?$/.test(location.hash)) return { kind: "tv", id: "", code: null, rack: null };
+  const rack = location.hash.match(/^#\/replay\/([A-Za-z0-9_-]{1,32})\/([1-9][0-9]{0,2})(?:\/([A-Z0-9]{4,32}))?$/);
+  if (rack) return { kind: "replay", id: rack[1], code: rack[3] ?? null, rack: Number(rack[2]) };
   const m = location.hash.match(/^#\/(room|replay|play)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?$/);
-  return m ? { kind: m[1], id: m[2], code: m[3] ?? null } : { kind: "lobby", id: "", code: null };
+  return m ? { kind: m[1], id: m[2], code: m[3] ?? null, rack: null } : { kind: "lobby", id: "", code: null, rack: null };
 }
 
 /** @param {"lobby" | "table" | "replay"} route */
@@ -195,10 +230,17 @@ async function joinTable(room, code, play) {
 
 async function onRoute() {
   const r = parseHash();
+  if (r.kind !== "tv" && tv.active) await tv.stop();
+  $("tv-banner").hidden = r.kind !== "tv";
   if (r.kind === "replay") {
     show("replay");
     replay ??= new ReplayViewer();
-    await replay.open(r.id, app.room === r.id ? app.code : null).catch((e) => toast(e));
+    await replay.open(r.id, r.code ?? (app.room === r.id ? app.code : null), r.rack).catch((e) => toast(e));
+    return;
+  }
+  if (r.kind === "tv") {
+    show("table");
+    if (conn.welcomed && !tv.active) tv.start();
     return;
   }
   if (r.kind === "room" || r.kind === "play") {
@@ -369,6 +411,7 @@ async function onWelcome(w) {
     app.rooms.clear();
     for (const info of m.rooms) app.rooms.set(info.room, info);
     renderRooms();
+    tv.update();
   } catch (err) {
     toast(err);
   }
@@ -398,10 +441,12 @@ function onMessage(m) {
     case "room":
       app.rooms.set(m.info.room, m.info);
       renderRooms();
+      tv.update();
       return;
     case "room_gone":
       app.rooms.delete(m.room);
       renderRooms();
+      tv.update();
       return;
     case "joined":
       app.room = m.room;
@@ -410,7 +455,7 @@ function onMessage(m) {
       app.code = m.code ?? app.code;
       app.quickWaiting = false;
       renderQuick();
-      if (parseHash().id !== m.room || parseHash().kind !== "room") history.replaceState(null, "", `#/room/${m.room}`);
+      if (!tv.active && (parseHash().id !== m.room || parseHash().kind !== "room")) history.replaceState(null, "", `#/room/${m.room}`);
       show("table");
       // Sitting down is being ready: the match starts as soon as both seats are filled
       // (as a quick match does); "Not ready" holds it back.
@@ -509,7 +554,7 @@ function applyEvent(m) {
       if (app.view && app.table) app.table = { ...app.table, score: m.score };
       const n = names();
       const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
-      showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason), false);
+      showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason), false, rackLink(m.rack));
       if (m.winner !== null) {
         celebrate(false, sound, reducedMotion());
         heard.push("fanfare");
@@ -524,7 +569,9 @@ function applyEvent(m) {
         t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }),
         describeEnd(m.reason, app.view?.settings?.race_to ?? 0),
         true,
+        app.table ? rackLink(app.table.rack) : null,
       );
+      tv.matchOver();
       if (m.winner !== null) {
         celebrate(true, sound, reducedMotion());
         heard.push("fanfare-match");
@@ -585,7 +632,7 @@ function applySnapshot(m) {
     }
   }
   if (v.inflight) applyShot({ ...v.inflight.result, _replayed: true }, v.inflight.offset);
-  if (parseHash().id !== v.room) history.replaceState(null, "", `#/room/${v.room}`);
+  if (!tv.active && parseHash().id !== v.room) history.replaceState(null, "", `#/room/${v.room}`);
   show("table");
 }
 

@@ -70,12 +70,16 @@ let resultTimer;
  * Shows a game or match result. A game result closes by itself after a few seconds so
  * play goes on; the match result stays until dismissed (it offers the rematch).
  * @param {string} title @param {string} score @param {string} text @param {boolean} match
+ * @param {string | null} [replay] the page of the rack's replay, to watch again or share
  */
-export function showResult(title, score, text, match) {
+export function showResult(title, score, text, match, replay = null) {
   const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
   $("result-title").textContent = title;
   $("result-score").textContent = score;
   $("result-text").textContent = text;
+  const link = /** @type {HTMLAnchorElement} */ ($("result-replay"));
+  link.hidden = !replay;
+  if (replay) link.href = replay;
   $("result-rematch").hidden = !(match && mySeat() !== null);
   dlg.classList.toggle("match", match);
   clearTimeout(resultTimer);

@@ -22,7 +22,7 @@ export function renderRooms() {
       h("tr", { "data-room": r.room }, [
         h("td", { text: r.name || r.room }),
         h("td", { text: r.players.length === 2 ? t("rooms.vs", { a: r.players[0], b: r.players[1] }) : r.players.join("") || "—" }),
-        h("td", { text: t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to }) }),
+        h("td", { text: `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}` }),
         h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${num(r.spectators)} 👁` : ""}` })]),
         actions,
       ]),

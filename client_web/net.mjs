@@ -90,9 +90,13 @@ export class Connection {
    * @param {(msg: Msg) => void} opts.onMessage every server message that is not a reply
    * @param {(state: ConnState) => void} opts.onState
    * @param {(welcome: Msg) => void} opts.onWelcome
+   * @param {{ token(): string | null, setToken(token: string | null): void }} [opts.session]
+   *   where the session token is kept; the page's stored session by default (an overlay
+   *   keeps its own, so it never takes over a player's seat in the same browser)
    */
   constructor(opts) {
     this.opts = opts;
+    this.session = opts.session ?? session;
     /** @type {WebSocket | null} */
     this.ws = null;
     this.nextId = 1;
@@ -144,13 +148,13 @@ export class Connection {
   }
 
   async hello() {
-    const token = session.token();
+    const token = this.session.token();
     const welcome = await this.request({ t: "hello", v: PROTOCOL_VERSION, name: this.opts.name(), token });
     this.attempt = 0;
     this.welcomed = true;
     this.seq = null;
     this.resyncing = false;
-    session.setToken(welcome.token);
+    this.session.setToken(welcome.token);
     if (typeof welcome.now === "number") this.clockOffset = welcome.now - Date.now();
     this.setState("online");
     this.opts.onWelcome(welcome);
@@ -160,7 +164,7 @@ export class Connection {
   helloFailed(err) {
     if (err instanceof ServerError && err.code === "bad_token") {
       // A token from another deployment or an expired secret: start a fresh session.
-      session.setToken(null);
+      this.session.setToken(null);
       this.hello().catch((e) => this.helloFailed(e));
       return;
     }

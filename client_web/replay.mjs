@@ -1,4 +1,6 @@
 // Stepping through a whole match from `GET /replay/<room>`: every room event in order.
+// Opened on one rack (`/replay/<room>/<rack>`, the link the end-of-rack dialog shares) it
+// shows that rack's events alone and plays them by itself; the scrubber jumps anywhere.
 // Stepping forward onto a shot animates it; stepping back or jumping shows the table as
 // it stood after that event, taken from the events' own table views. A private room's
 // replay needs its invite code or the session token of a player who sat in it: both are
@@ -87,15 +89,59 @@ export class ReplayViewer {
     this.settings = {};
     /** the server kept only the start of this match */
     this.truncated = false;
+    /** The rack shown (null: the whole match) and its events' first and last index. */
+    /** @type {number | null} */
+    this.rack = null;
+    this.lo = 0;
+    this.hi = -1;
+    /** Autoplay: steps on by itself, a pause after each shot has played out. */
+    this.playing = false;
+    this.restUntil = 0;
     el("r-next").addEventListener("click", () => this.step(1));
     el("r-prev").addEventListener("click", () => this.step(-1));
-    el("r-first").addEventListener("click", () => this.go(0));
-    el("r-last").addEventListener("click", () => this.go(this.events.length - 1));
+    el("r-first").addEventListener("click", () => this.go(this.lo));
+    el("r-last").addEventListener("click", () => this.go(this.hi));
+    el("r-play").addEventListener("click", () => this.setPlaying(!this.playing));
+    el("r-scrub").addEventListener("input", (e) => {
+      this.setPlaying(false);
+      this.go(Number(/** @type {HTMLInputElement} */ (e.target).value));
+    });
   }
 
-  /** @param {string} room @param {string | null} [code] the invite code, for a private room */
-  async open(room, code = null) {
-    if (room === this.room && this.events.length) return;
+  /** @param {boolean} on */
+  setPlaying(on) {
+    this.playing = on && this.index < this.hi;
+    this.restUntil = 0;
+    const b = el("r-play");
+    b.textContent = t(this.playing ? "replay.pause" : "replay.play");
+    b.setAttribute("aria-pressed", String(this.playing));
+  }
+
+  /**
+   * The events of each rack: rack 1 runs from the start (the lag included) to its
+   * `game_over`, each later rack from the event after the previous `game_over`.
+   * @param {number} rack @returns {[number, number] | null} the first and last index
+   */
+  rackBounds(rack) {
+    let current = 1;
+    let lo = -1;
+    for (let i = 0; i < this.events.length; i++) {
+      const e = this.events[i];
+      if (current === rack && lo < 0) lo = i;
+      if (e.t === "game_over") {
+        if (current === rack) return [lo, i];
+        current = Number(e.rack) + 1;
+      }
+    }
+    return lo >= 0 ? [lo, this.events.length - 1] : null;
+  }
+
+  /**
+   * @param {string} room @param {string | null} [code] the invite code, for a private room
+   * @param {number | null} [rack] one rack only, played by itself
+   */
+  async open(room, code = null, rack = null) {
+    if (room === this.room && this.events.length && rack === this.rack) return;
     const query = code ? `?code=${encodeURIComponent(code)}` : "";
     const token = session.token();
     const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
@@ -107,8 +153,19 @@ export class ReplayViewer {
     if (Array.isArray(doc.players) && doc.players.length === 2) this.names = doc.players.map(String);
     this.settings = doc.settings ?? {};
     this.truncated = !!doc.truncated;
+    this.rack = rack;
+    const bounds = rack === null ? [0, this.events.length - 1] : this.rackBounds(rack);
+    if (!bounds) throw new Error(t("replay.noRack", { rack: rack ?? 0 }));
+    [this.lo, this.hi] = bounds;
+    const scrub = /** @type {HTMLInputElement} */ (el("r-scrub"));
+    scrub.min = String(this.lo);
+    scrub.max = String(this.hi);
+    const share = /** @type {HTMLAnchorElement} */ (el("r-share"));
+    share.href = rack === null ? `${location.origin}/#/replay/${encodeURIComponent(room)}` : `${location.origin}/replay/${encodeURIComponent(room)}/${rack}`;
     this.render();
-    this.go(0);
+    this.go(this.lo);
+    // A shared rack plays by itself; a whole match waits for its viewer.
+    this.setPlaying(rack !== null);
   }
 
   /** Writes the list of events (again, after a change of language). */
@@ -117,6 +174,7 @@ export class ReplayViewer {
     const log = el("r-log");
     log.replaceChildren();
     this.events.forEach((e, i) => {
+      if (i < this.lo || i > this.hi) return;
       const names = this.namesAt(i);
       const d = describeEvent(e, names, this.tableAt(i - 1)?.lowest ?? null);
       const li = document.createElement("li");
@@ -124,14 +182,16 @@ export class ReplayViewer {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "small";
-      b.textContent = String(i + 1);
-      b.setAttribute("aria-label", t("replay.goTo", { n: i + 1 }));
+      b.textContent = String(i - this.lo + 1);
+      b.setAttribute("aria-label", t("replay.goTo", { n: i - this.lo + 1 }));
       b.addEventListener("click", () => this.go(i));
       li.append(b, " ", d.text);
       log.append(li);
     });
     const cut = this.truncated ? ` · ${t("replay.truncated")}` : "";
-    el("r-line").textContent = `${t("replay.title", { name: this.settings?.name || this.room, race: this.settings?.race_to ?? "?" })}${cut}`;
+    const which = this.rack === null ? "" : ` · ${t("replay.rack", { rack: this.rack })}`;
+    el("r-line").textContent = `${t("replay.title", { name: this.settings?.name || this.room, race: this.settings?.race_to ?? "?" })}${which}${cut}`;
+    el("r-play").textContent = t(this.playing ? "replay.pause" : "replay.play");
     if (this.index >= 0) this.go(this.index);
   }
 
@@ -160,14 +220,15 @@ export class ReplayViewer {
   /** @param {number} d */
   step(d) {
     const next = this.index + d;
-    if (next < 0 || next >= this.events.length) return;
+    if (next < this.lo || next > this.hi) return;
     this.go(next, d > 0);
   }
 
   /** @param {number} i @param {boolean} [animate] */
   go(i, animate = false) {
     if (!this.events.length) return;
-    this.index = Math.max(0, Math.min(this.events.length - 1, i));
+    this.index = Math.max(this.lo, Math.min(this.hi, i));
+    /** @type {HTMLInputElement} */ (el("r-scrub")).value = String(this.index);
     const e = this.events[this.index];
     this.names = this.namesAt(this.index);
     this.anim = null;
@@ -184,14 +245,14 @@ export class ReplayViewer {
     }
     if (!this.anim) this.table = this.tableAt(this.index);
     const d = describeEvent(e, this.names, this.tableAt(this.index - 1)?.lowest ?? null);
-    el("r-pos").textContent = t("replay.pos", { i: this.index + 1, n: this.events.length, text: d.text });
+    el("r-pos").textContent = t("replay.pos", { i: this.index - this.lo + 1, n: this.hi - this.lo + 1, text: d.text });
     const tb = this.tableAt(this.index);
     for (const s of [0, 1]) {
       el(`r-seat${s}`).textContent = `${this.names[s]}  ${num(tb?.score?.[s] ?? 0)}`;
     }
     for (const [k, li] of [...el("r-log").children].entries()) {
-      li.toggleAttribute("aria-current", k === this.index);
-      if (k === this.index) li.scrollIntoView({ block: "nearest" });
+      li.toggleAttribute("aria-current", k + this.lo === this.index);
+      if (k + this.lo === this.index) li.scrollIntoView({ block: "nearest" });
     }
   }
 
@@ -214,7 +275,25 @@ export class ReplayViewer {
       }
     } else {
       balls = restingBalls(this.table?.balls ?? []);
+      this.autoplay();
     }
     this.renderer.draw(balls, { lowest: this.anim ? null : (this.table?.lowest ?? null) });
+  }
+
+  /** Autoplay's next step, once the last one has played out and rested a moment. */
+  autoplay() {
+    if (!this.playing) return;
+    const now = performance.now();
+    if (!this.restUntil) {
+      this.restUntil = now + 900;
+      return;
+    }
+    if (now < this.restUntil) return;
+    this.restUntil = 0;
+    if (this.index >= this.hi) {
+      this.setPlaying(false);
+      return;
+    }
+    this.step(1);
   }
 }

@@ -13,6 +13,8 @@ export const app = {
   /** @type {"lobby" | "table" | "replay"} */ route: "lobby",
   /** @type {Map<string, Msg>} */ rooms: new Map(),
   quickWaiting: false,
+  /** the table the TV channel shows, while `#/tv` is open */
+  /** @type {string | null} */ tvRoom: null,
   /** @type {string | null} */ room: null,
   /** @type {"player" | "spectator" | null} */ role: null,
   /** @type {number | null} */ seat: null,

@@ -304,6 +304,11 @@ class Info(Struct, frozen=True):
     score: list[int]
     race_to: int
     status: Literal["waiting", "lag", "playing", "finished"]
+    #: The rack in play (1-based); 0 before the first break is decided.
+    rack: int = 0
+    #: Object balls still on the table in that rack (9 before the break); what a viewer
+    #: choosing a table to watch reads as "near its end".
+    balls_left: int = 9
 
 
 class SeatView(Struct, frozen=True):

@@ -46,6 +46,14 @@ NODE_MODULES_ALLOWED = ("node_modules/@msgpack/msgpack/dist.esm/",)
 PRIVATE_PREFIXES = ("tests/", "node_modules/", ".")
 
 _ROOM_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})$")
+#: One rack of a match, as a page to share: the client's replay viewer opened on it.
+_RACK_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})/([1-9][0-9]{0,2})$")
+#: A transparent page for streaming software, following one room.
+_OVERLAY_PATH = re.compile(r"^/overlay/([A-Za-z0-9_-]{1,32})$")
+_INVITE_CODE = re.compile(r"^[A-Z0-9]{4,32}$")
+_PLAIN_QUERY = re.compile(r"^[A-Za-z0-9_.-]{1,32}=[A-Za-z0-9_.-]{0,64}$")
+#: The page `/overlay/<room>` serves (it reads the room from its own address).
+OVERLAY_PAGE = "/overlay.html"
 
 
 def _response(
@@ -67,6 +75,39 @@ def _response(
 
 def text_response(status: http.HTTPStatus, text: str, cache: str = "no-store") -> Response:
     return _response(status, text.encode(), "text/plain; charset=utf-8", {"Cache-Control": cache})
+
+
+def redirect(location: str) -> Response:
+    """A page that lives in the client's own router (`#/…`), reached by a plain path so
+    the link can be typed, shared and put into streaming software."""
+    return _response(
+        http.HTTPStatus.FOUND,
+        b"",
+        "text/plain; charset=utf-8",
+        {"Location": location, "Cache-Control": "no-store"},
+    )
+
+
+def _query_code(target: str) -> str | None:
+    """The `code` query parameter when it is an invite code's shape, else None."""
+    _, _, query = target.partition("?")
+    for pair in query.split("&"):
+        name, _, value = pair.partition("=")
+        if name == "code" and _INVITE_CODE.match(value):
+            return value
+    return None
+
+
+def _page_query(target: str) -> str:
+    """The query the client page reads (`lang`, `rate`, `linger`…), kept across the
+    redirect to the page; only plain characters pass, the `code` moves into the route."""
+    _, _, query = target.partition("?")
+    kept = [
+        pair
+        for pair in query.split("&")
+        if pair and not pair.startswith("code=") and _PLAIN_QUERY.match(pair)
+    ]
+    return "?" + "&".join(kept) if kept else ""
 
 
 def _is_upgrade(request: Request) -> bool:
@@ -113,6 +154,18 @@ class HttpRoutes:
             # Streamed from the store's log; private rooms only with their code or a
             # seat's token (server/edge/replays.py).
             return await self.replays.respond(connection, request, match.group(1))
+        if path in ("/tv", "/tv/"):
+            return redirect(f"/{_page_query(request.path)}#/tv")
+        match = _RACK_PATH.match(path)
+        if match:
+            # The page checks nothing itself: the viewer fetches `/replay/<room>` (with
+            # the code, for a private room) and the server decides there.
+            code = _query_code(request.path)
+            tail = f"/{code}" if code else ""
+            query = _page_query(request.path)
+            return redirect(f"/{query}#/replay/{match.group(1)}/{match.group(2)}{tail}")
+        if _OVERLAY_PATH.match(path):
+            return self.static(OVERLAY_PAGE, request.headers.get("If-None-Match"))
         return self.static(path, request.headers.get("If-None-Match"))
 
     def _resolve(self, path: str) -> Path | None:

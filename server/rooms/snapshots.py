@@ -105,6 +105,8 @@ def info(state: RoomState) -> m.Info:
         score=list(table.state.score) if table is not None else [0, 0],
         race_to=state.settings.race_to,
         status=state.status,
+        rack=table.state.rack if table is not None and not table.state.awaiting_lag else 0,
+        balls_left=sum(1 for ball in table.balls[1:] if ball is not None) if table else 9,
     )
 
 

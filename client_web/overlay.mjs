@@ -1,0 +1,181 @@
+// `/overlay/<room>`: a transparent strip for streaming software (an OBS browser source,
+// say) that follows one table live: the players' names and ratings, the score and the
+// race, the game in play, whose shot it is, the shot clock and the balls still on the
+// table. It watches as a spectator over its own connection, with a session of its own
+// kept in memory, so a player streaming their own match from the same browser keeps
+// their seat.
+//
+// `overlayModel` is the whole of what is shown, as a value (tested without a browser);
+// the page only draws it. `?lang=` picks the language; `?theme=light` the text colour.
+
+import { Connection, defaultUrl } from "./net.mjs";
+import { BALL_COLOURS } from "./table.mjs";
+import { initLanguage, num, t } from "./i18n/index.mjs";
+
+/** @typedef {Record<string, any>} Msg */
+
+/**
+ * What the overlay shows.
+ * @typedef {object} OverlayModel
+ * @property {"waiting" | "lag" | "playing" | "finished" | "gone"} status
+ * @property {{ name: string, rating: number | null, provisional: boolean, score: number, toAct: boolean, away: boolean, computer: boolean }[]} seats
+ * @property {number} race
+ * @property {number} rack 0 before the first break is decided
+ * @property {number[]} balls object balls on the table, lowest first
+ * @property {number | null} clock whole seconds left on the shot clock; null without one or while it is paused
+ * @property {number | null} winner the match winner's seat once the match is over
+ */
+
+/**
+ * The overlay's content from the room's last view, the latest table view of any event
+ * and the server's clock.
+ * @param {Msg | null} view the room view of the last snapshot @param {Msg | null} table the newest table view
+ * @param {number} now the server's clock, epoch ms @returns {OverlayModel}
+ */
+export function overlayModel(view, table, now) {
+  const seats = [0, 1].map((s) => {
+    const seat = view?.seats?.[s] ?? null;
+    const rating = typeof seat?.rating === "number" ? Math.round(seat.rating) : null;
+    return {
+      name: seat?.name ?? "",
+      rating,
+      provisional: !!seat?.provisional,
+      score: Number(table?.score?.[s] ?? 0),
+      toAct: !!table && !table.match_over && table.turn === s,
+      away: !!seat && seat.connected === false,
+      computer: !!seat?.bot,
+    };
+  });
+  const balls = [];
+  const onTable = table?.balls ?? [];
+  for (let n = 1; n < onTable.length; n++) if (onTable[n]) balls.push(n);
+  const clock = table?.clock;
+  const left = clock && typeof clock.deadline === "number" && !clock.paused ? Math.max(0, Math.ceil((clock.deadline - now) / 1000)) : null;
+  return {
+    status: view?.status ?? "waiting",
+    seats,
+    race: Number(view?.settings?.race_to ?? 0),
+    rack: Number(table?.rack ?? 0),
+    balls: table ? balls : [],
+    clock: left,
+    winner: table?.match_over ? (table.match_winner ?? null) : null,
+  };
+}
+
+/** The room this page follows, from its address (`/overlay/<room>`), or null. */
+export function roomOfPath(path) {
+  const m = String(path).match(/^\/overlay\/([A-Za-z0-9_-]{1,32})$/);
+  return m ? m[1] : null;
+}
+
+/** @param {string} tag @param {string} cls @param {string} [text] */
+function el(tag, cls, text = "") {
+  const e = document.createElement(tag);
+  e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+}
+
+/** Draws the model into `#overlay`. @param {OverlayModel} m */
+function draw(m) {
+  const root = /** @type {HTMLElement} */ (document.getElementById("overlay"));
+  root.dataset.status = m.status;
+  const bar = el("div", "ov-bar");
+  for (const s of [0, 1]) {
+    const seat = m.seats[s];
+    const plate = el("div", `ov-seat ov-seat${s}${seat.toAct ? " ov-turn" : ""}${m.winner === s ? " ov-winner" : ""}`);
+    const name = el("span", "ov-name", seat.name || t("overlay.empty"));
+    plate.append(name);
+    if (seat.computer) plate.append(el("span", "ov-tag", t("overlay.computer")));
+    if (seat.rating !== null) plate.append(el("span", "ov-rating", seat.provisional ? `${num(seat.rating)}?` : num(seat.rating)));
+    if (seat.away) plate.append(el("span", "ov-tag", t("overlay.away")));
+    const score = el("span", "ov-score", num(seat.score));
+    score.dataset.seat = String(s);
+    if (s === 0) bar.append(plate, score);
+    else bar.append(score, plate);
+    if (s === 0) {
+      const mid = el("div", "ov-mid");
+      mid.append(el("span", "ov-race", t("overlay.race", { race: m.race })));
+      const line =
+        m.status === "gone"
+          ? t("overlay.gone")
+          : m.winner !== null
+            ? t("overlay.matchOver")
+            : m.status === "waiting"
+              ? t("overlay.waiting")
+              : m.status === "lag"
+                ? t("overlay.lag")
+                : t("overlay.rack", { rack: m.rack });
+      mid.append(el("span", "ov-line", line));
+      bar.append(mid);
+    }
+  }
+  const foot = el("div", "ov-foot");
+  const balls = el("div", "ov-balls");
+  balls.setAttribute("aria-label", t("overlay.ballsLeft", { n: m.balls.length }));
+  for (const n of m.balls) {
+    const b = el("span", `ov-ball${n === 9 ? " ov-nine" : ""}${n > 8 ? " ov-stripe" : ""}`, String(n));
+    b.style.setProperty("--ball", BALL_COLOURS[n]);
+    balls.append(b);
+  }
+  foot.append(balls);
+  if (m.clock !== null) {
+    const clock = el("span", `ov-clock${m.clock <= 10 ? " ov-urgent" : ""}`, t("overlay.clock", { s: m.clock }));
+    foot.append(clock);
+  }
+  root.replaceChildren(bar, foot);
+}
+
+/** Starts the overlay page. */
+function start() {
+  initLanguage();
+  const params = new URLSearchParams(location.search);
+  if (params.get("theme") === "light") document.documentElement.dataset.theme = "light";
+  const room = roomOfPath(location.pathname);
+  /** @type {Msg | null} */
+  let view = null;
+  /** @type {Msg | null} */
+  let table = null;
+  let gone = false;
+  /** @type {string | null} */
+  let token = null;
+  const conn = new Connection({
+    url: defaultUrl(),
+    name: () => "overlay",
+    session: { token: () => token, setToken: (v) => (token = v) },
+    onState: () => {},
+    onWelcome: () => {
+      if (!room) return;
+      conn.request({ t: "join", room, role: "spectator" }).catch(() => {
+        gone = true;
+        redraw();
+      });
+    },
+    onMessage: (msg) => {
+      if (msg.room !== undefined && msg.room !== room) return;
+      if (msg.t === "snapshot") {
+        view = msg.view;
+        table = msg.view.table ?? null;
+      } else if ((msg.t === "shot_result" || msg.t === "ruling" || msg.t === "lag_result") && msg.table) {
+        table = msg.table;
+      } else if ((msg.t === "game_over" || msg.t === "match_over") && table) {
+        table = { ...table, score: msg.score };
+      } else if (msg.t === "room_gone") {
+        gone = true;
+      }
+      redraw();
+    },
+  });
+  const redraw = () => {
+    const m = overlayModel(view, table, conn.serverNow());
+    if (gone) m.status = "gone";
+    draw(m);
+    /** @type {any} */ (window).ninepoolOverlay = m;
+  };
+  redraw();
+  if (room) conn.start();
+  // The shot clock counts down between events.
+  setInterval(redraw, 250);
+}
+
+if (typeof document !== "undefined" && document.getElementById("overlay")) start();

@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { overlayModel, roomOfPath } from "../overlay.mjs";
+
+const view = {
+  status: "playing",
+  settings: { race_to: 7 },
+  seats: [
+    { seat: 0, name: "Ana", connected: true, rating: 1612.4, provisional: false },
+    { seat: 1, name: "Bob", connected: false },
+  ],
+};
+const balls = [{ x: 0.5, y: 0.5 }, null, null, { x: 1, y: 0.3 }, null, { x: 1.2, y: 0.4 }, null, null, null, { x: 1.5, y: 0.6 }];
+const table = { rack: 3, turn: 1, balls, score: [2, 1], match_over: false, match_winner: null, clock: { seconds: 30, deadline: 100_000, paused: false, extensions: [1, 1] } };
+
+test("the overlay shows names, ratings, score, race, game, turn, clock and balls left", () => {
+  const m = overlayModel(view, table, 100_000 - 12_300);
+  assert.equal(m.status, "playing");
+  assert.deepEqual(m.seats.map((s) => s.name), ["Ana", "Bob"]);
+  assert.equal(m.seats[0].rating, 1612);
+  assert.equal(m.seats[1].rating, null);
+  assert.deepEqual(m.seats.map((s) => s.score), [2, 1]);
+  assert.deepEqual(m.seats.map((s) => s.toAct), [false, true]);
+  assert.deepEqual(m.seats.map((s) => s.away), [false, true]);
+  assert.equal(m.race, 7);
+  assert.equal(m.rack, 3);
+  assert.deepEqual(m.balls, [3, 5, 9]);
+  assert.equal(m.clock, 13);
+  assert.equal(m.winner, null);
+});
+
+test("no clock while paused or without one; never below zero", () => {
+  assert.equal(overlayModel(view, { ...table, clock: null }, 0).clock, null);
+  assert.equal(overlayModel(view, { ...table, clock: { ...table.clock, paused: true, deadline: null } }, 0).clock, null);
+  assert.equal(overlayModel(view, table, 200_000).clock, 0);
+});
+
+test("before the break and after the match", () => {
+  const waiting = overlayModel({ ...view, status: "waiting" }, null, 0);
+  assert.equal(waiting.rack, 0);
+  assert.deepEqual(waiting.balls, []);
+  assert.deepEqual(waiting.seats.map((s) => s.score), [0, 0]);
+  const over = overlayModel({ ...view, status: "finished" }, { ...table, match_over: true, match_winner: 0, turn: null }, 0);
+  assert.equal(over.winner, 0);
+  assert.deepEqual(over.seats.map((s) => s.toAct), [false, false]);
+});
+
+test("the room comes from the page's own path", () => {
+  assert.equal(roomOfPath("/overlay/k3v9x2ab"), "k3v9x2ab");
+  assert.equal(roomOfPath("/overlay/"), null);
+  assert.equal(roomOfPath("/overlay/a/b"), null);
+  assert.equal(roomOfPath("/overlay/<script>"), null);
+});

@@ -1,0 +1,132 @@
+// `/tv`: a channel that always shows a live table, chosen on its own. It ranks the lobby's
+// public tables by what makes a table worth watching — people already watching it, a
+// close score (hill-hill above all), a rack near its end — stays on the table it chose
+// until that match is over (a channel that hops mid-rack is unwatchable), lingers on the
+// result, then moves to the best table live at that moment. With nothing live it waits
+// and takes the first table that starts.
+//
+// `interest` and `pickTable` are pure (tested without a browser); `TvDirector` drives the
+// page through the callbacks the application gives it.
+
+/** @typedef {Record<string, any>} Info a lobby entry (`protocol` `Info`) */
+
+/** Seconds the channel stays on a finished match before it moves on. */
+export const LINGER_SECONDS = 12;
+
+/**
+ * How worth watching a table is now, or null when it is not live (waiting for players,
+ * finished, or empty).
+ * @param {Info} info @returns {number | null}
+ */
+export function interest(info) {
+  if (info.status !== "playing" && info.status !== "lag") return null;
+  if (!Array.isArray(info.players) || info.players.length < 2) return null;
+  const race = Math.max(1, Number(info.race_to) || 1);
+  const [a, b] = (Array.isArray(info.score) ? info.score : [0, 0]).map((x) => Number(x) || 0);
+  // People watching: the crowd is the best single sign, with diminishing returns.
+  let score = 2 * Math.log2(1 + Math.max(0, Number(info.spectators) || 0));
+  // A close match, and one near its end: hill-hill is the best thing on the channel.
+  score += 1.5 * (1 - Math.abs(a - b) / race);
+  score += 1.5 * (Math.max(a, b) / race);
+  if (a === race - 1 && b === race - 1) score += 2;
+  // A rack near its end (balls left is only known to newer servers).
+  if (info.status === "playing" && typeof info.balls_left === "number") {
+    score += (9 - Math.max(0, Math.min(9, info.balls_left))) / 9;
+  }
+  // A lag is a slow start: show it only when there is nothing better.
+  if (info.status === "lag") score -= 1;
+  return score;
+}
+
+/**
+ * The table to show: the current one while its match is live, else the most interesting
+ * live table (ties broken by room id, so every viewer's channel agrees), else null.
+ * @param {Iterable<Info>} infos @param {string | null} current
+ * @returns {string | null}
+ */
+export function pickTable(infos, current) {
+  /** @type {{ room: string, score: number } | null} */
+  let best = null;
+  for (const info of infos) {
+    const score = interest(info);
+    if (score === null) continue;
+    if (info.room === current) return current;
+    if (!best || score > best.score || (score === best.score && info.room < best.room)) best = { room: info.room, score };
+  }
+  return best ? best.room : null;
+}
+
+/**
+ * @typedef {object} TvHost what the channel needs of the page
+ * @property {() => Iterable<Info>} rooms the lobby's current list
+ * @property {(room: string) => Promise<boolean>} watch join a table as a spectator
+ * @property {() => Promise<void>} leave leave the table shown
+ * @property {(room: string | null) => void} showing the table now shown (null: none live)
+ */
+
+export class TvDirector {
+  /** @param {TvHost} host @param {number} [lingerMs] how long a finished match stays on */
+  constructor(host, lingerMs = LINGER_SECONDS * 1000) {
+    this.host = host;
+    this.lingerMs = lingerMs;
+    /** @type {string | null} */
+    this.room = null;
+    this.active = false;
+    this.busy = false;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.linger = null;
+  }
+
+  start() {
+    this.active = true;
+    this.update();
+  }
+
+  async stop() {
+    this.active = false;
+    if (this.linger) clearTimeout(this.linger);
+    this.linger = null;
+    if (this.room) await this.host.leave();
+    this.room = null;
+  }
+
+  /** The lobby changed, or the connection came back: follow the best table. */
+  async update() {
+    if (!this.active || this.busy || this.linger) return;
+    const next = pickTable(this.host.rooms(), this.room);
+    if (next === this.room) {
+      if (next === null) this.host.showing(null);
+      return;
+    }
+    this.busy = true;
+    try {
+      if (this.room) await this.host.leave();
+      this.room = null;
+      if (next && (await this.host.watch(next))) this.room = next;
+      this.host.showing(this.room);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** The match shown is over: linger on the result, then move on. */
+  matchOver() {
+    if (!this.active || this.linger) return;
+    this.linger = setTimeout(async () => {
+      this.linger = null;
+      const was = this.room;
+      if (was) await this.host.leave();
+      this.room = null;
+      // The finished table may still be listed a moment: never pick it again.
+      const rooms = [...this.host.rooms()].filter((i) => i.room !== was);
+      this.busy = true;
+      try {
+        const next = pickTable(rooms, null);
+        if (next && (await this.host.watch(next))) this.room = next;
+        this.host.showing(this.room);
+      } finally {
+        this.busy = false;
+      }
+    }, this.lingerMs);
+  }
+}

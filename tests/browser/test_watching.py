@@ -1,0 +1,149 @@
+"""Watching in a real browser: the TV channel follows the most interesting live table and
+moves on when its match ends, the stream overlay follows one table live, and a rack's
+replay page plays that rack by itself. Every page in English, Croatian and Russian, with
+nothing on any console."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.support import Client, Server, save
+from tests.browser.test_client import assert_quiet, replay_events, start_match
+
+OpenClient = Callable[..., Client]
+LANGS = ("en", "hr", "ru")
+
+
+@pytest.fixture
+def open_page(browser: Any, server: Server) -> Iterator[Callable[[str, str], Client]]:
+    """A fresh browser at any address of the server (not necessarily the client app)."""
+    clients: list[Client] = []
+
+    def _open(name: str, path: str) -> Client:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        client = Client(name=name, page=page, context=context)
+        page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: client.console.append(f"pageerror: {e}"))
+        page.goto(f"{server.url}{path}")
+        clients.append(client)
+        return client
+
+    yield _open
+    for c in clients:
+        c.context.close()
+
+
+def overlay_model(c: Client) -> Any:
+    return c.page.evaluate("window.ninepoolOverlay ?? null")
+
+
+def concede(c: Client, which: str) -> None:
+    c.page.click("#more summary")
+    c.page.click("#concede")
+    c.page.click(f"#concede-{which}")
+
+
+def test_tv_follows_the_best_table_and_the_overlay_follows_one(
+    open_client: OpenClient, open_page: Callable[[str, str], Client]
+) -> None:
+    ana, bob, first = start_match(open_client)
+    cid = open_client("Cid")
+    dee = open_client("Dee")
+    # Each pair at its own table (start_match's lobby click would join the newest table).
+    cid.page.click("#create-form button[type=submit]")
+    cid.page.wait_for_selector("#table-view:not([hidden])")
+    second = cid.state("a.room")
+    dee.page.goto(dee.page.url.split("#")[0] + f"#/room/{second}")
+    for c in (cid, dee):
+        c.wait("a.view && (a.view.status === 'lag' || a.view.status === 'playing')")
+    # Overlays watch the first table in every language: people watching it make it the
+    # channel's pick.
+    overlays = {
+        lang: open_page(f"overlay-{lang}", f"/overlay/{first}?lang={lang}") for lang in LANGS
+    }
+    for o in overlays.values():
+        o.page.wait_for_function(
+            "window.ninepoolOverlay && window.ninepoolOverlay.status === 'playing'"
+        )
+        names = [o.page.inner_text(f".ov-seat{s} .ov-name") for s in (0, 1)]
+        assert names == ["Ana", "Bob"]
+        assert [o.page.inner_text(f".ov-score[data-seat='{s}']") for s in (0, 1)] == ["0", "0"]
+    assert "Race to 3" in overlays["en"].page.inner_text(".ov-race")
+    assert "Igra se do 3" in overlays["hr"].page.inner_text(".ov-race")
+    assert "Игра до 3" in overlays["ru"].page.inner_text(".ov-race")
+    model = overlay_model(overlays["en"])
+    assert model["rack"] == 1 and model["balls"] == list(range(1, 10))
+    assert sum(model["seats"][s]["toAct"] for s in (0, 1)) == 1
+
+    tvs = {lang: open_page(f"tv-{lang}", f"/tv?lang={lang}&linger=1&rate=6") for lang in LANGS}
+    for tv in tvs.values():
+        assert tv.page.url.endswith("#/tv")
+        tv.wait(f"a.tvRoom === {first!r} && a.view && a.view.room === {first!r}")
+    assert "Ana" in tvs["en"].page.inner_text("#tv-banner")
+    assert tvs["hr"].page.inner_text("#tv-banner").startswith("TV · upravo prikazujemo")
+    assert tvs["ru"].page.inner_text("#tv-banner").startswith("ТВ · сейчас в эфире")
+    save(tvs["en"], "tv-following.png")
+    save(overlays["en"], "overlay.png")
+
+    # A game conceded: the overlay's score follows at once.
+    concede(ana, "game")
+    for o in overlays.values():
+        o.page.wait_for_function(
+            "document.querySelector(\".ov-score[data-seat='1']\")?.textContent === '1'"
+        )
+    # The match ends: the TV lingers on the result, then moves to the other table.
+    for c in (ana, bob):
+        c.page.locator("#result-dialog").wait_for(state="hidden", timeout=15_000)
+    concede(ana, "match")
+    for o in overlays.values():
+        o.page.wait_for_function("window.ninepoolOverlay && window.ninepoolOverlay.winner === 1")
+    for tv in tvs.values():
+        tv.wait(f"a.tvRoom === {second!r} && a.view && a.view.room === {second!r}", timeout=30_000)
+    assert "Cid" in tvs["en"].page.inner_text("#tv-banner")
+    save(tvs["ru"], "tv-moved-on.png")
+    assert_quiet(ana, bob, cid, dee, *tvs.values(), *overlays.values())
+
+
+def test_a_rack_replay_page_plays_that_rack_by_itself(
+    open_client: OpenClient, open_page: Callable[[str, str], Client], server: Server
+) -> None:
+    ana, bob, room = start_match(open_client)
+    concede(ana, "game")  # rack 1 ends: Bob wins it
+    for c in (ana, bob):
+        c.wait("a.table && a.table.rack === 2")
+    # The end-of-rack dialog offers the rack's page.
+    link = bob.page.get_attribute("#result-replay", "href")
+    assert link == f"{server.url}/replay/{room}/1"
+    events = replay_events(server, room)
+    ends = [i for i, e in enumerate(events) if e["t"] == "game_over"]
+    rack_one = ends[0] + 1  # rack 1: from the start to its game_over
+    pages = {
+        lang: open_page(f"replay-{lang}", f"/replay/{room}/1?lang={lang}&rate=8") for lang in LANGS
+    }
+    for lang, p in pages.items():
+        assert p.page.url.endswith(f"#/replay/{room}/1")
+        p.page.wait_for_selector("#replay-view:not([hidden])")
+        assert p.page.locator("#r-log li").count() == rack_one
+        # It plays by itself to the rack's end, then stops.
+        p.page.wait_for_function(
+            f"document.getElementById('r-scrub').value === '{rack_one - 1}'"
+            " && document.getElementById('r-play').getAttribute('aria-pressed') === 'false'",
+            timeout=60_000,
+        )
+        line = p.page.inner_text("#r-line")
+        assert {"en": "game 1", "hr": "partija 1", "ru": "партия 1"}[lang] in line
+        assert p.page.get_attribute("#r-share", "href") == f"{server.url}/replay/{room}/1"
+    # The scrubber jumps anywhere in the rack.
+    en = pages["en"]
+    en.page.locator("#r-scrub").fill("0")
+    assert en.page.inner_text("#r-pos").startswith(f"Event 1 of {rack_one}")
+    # A rack the match never reached says so.
+    missing = open_page("replay-missing", f"/replay/{room}/9?lang=en")
+    missing.page.wait_for_selector("#toast:not([hidden])")
+    assert "no game 9" in missing.page.inner_text("#toast")
+    save(en, "replay-rack.png")
+    assert_quiet(ana, bob, *pages.values())
