@@ -47,6 +47,20 @@ NO_STALEMATE_PROPOSAL: Final = "no_stalemate_proposal"
 MATCH_OVER: Final = "match_over"
 MATCH_NOT_OVER: Final = "match_not_over"
 INVALID_ACTION: Final = "invalid_action"
+# The practice table
+PRACTICE_ONLY: Final = "practice_only"
+NOT_AT_PRACTICE: Final = "not_at_practice"
+BALLS_OVERLAP: Final = "balls_overlap"
+OFF_BED: Final = "off_bed"
+IN_POCKET: Final = "in_pocket"
+TOO_MANY_BALLS: Final = "too_many_balls"
+NO_SUCH_BALL: Final = "no_such_ball"
+NOT_ON_TABLE: Final = "not_on_table"
+NO_CUE_BALL: Final = "no_cue_ball"
+BAD_LAYOUT: Final = "bad_layout"
+NOTHING_TO_UNDO: Final = "nothing_to_undo"
+NOTHING_TO_REDO: Final = "nothing_to_redo"
+NOTHING_TO_RETRY: Final = "nothing_to_retry"
 # The server
 SHUTTING_DOWN: Final = "shutting_down"
 ROOM_MOVING: Final = "room_moving"
@@ -105,6 +119,24 @@ ERROR_CODES: Final[dict[str, str]] = {
     MATCH_OVER: "The match is over; only chat, rematch and leave are possible.",
     MATCH_NOT_OVER: "A rematch can only be asked for once the match is over.",
     INVALID_ACTION: "The referee refused the action for another reason given in the message.",
+    PRACTICE_ONLY: "That request is for a practice table; this is a match table.",
+    NOT_AT_PRACTICE: "A practice table has one player and no match: no ready, lag, choice, "
+    "concession, stalemate, extra time, rematch, push-out or chat there.",
+    BALLS_OVERLAP: "A ball may not go there: it would overlap another ball (touching is "
+    "fine). Nothing moved.",
+    OFF_BED: "A ball may not go there: it would not rest on the playing surface (off the "
+    "bed, or into a cushion). Nothing moved.",
+    IN_POCKET: "A ball may not go there: the spot is in a pocket. Nothing moved.",
+    TOO_MANY_BALLS: "A layout holds at most ten balls, the cue ball and the 1 to the 9, each "
+    "once. Nothing changed.",
+    NO_SUCH_BALL: "No ball has that number: balls are 0 (the cue ball) to 9. Nothing changed.",
+    NOT_ON_TABLE: "That ball is not on the table (it is in the tray). Nothing changed.",
+    NO_CUE_BALL: "The cue ball must be on the table to shoot; put it there first.",
+    BAD_LAYOUT: "The practice link is malformed or names an impossible layout; the message "
+    "says why. Nothing changed.",
+    NOTHING_TO_UNDO: "There is nothing to undo on this practice table.",
+    NOTHING_TO_REDO: "There is nothing to redo: nothing was undone since the last change.",
+    NOTHING_TO_RETRY: "No shot has been played on this practice table yet.",
     SHUTTING_DOWN: "The server is shutting down; reconnect (the session token still works).",
     ROOM_MOVING: "The room is moving to another server (the one running it stopped or "
     "failed): the request was not handled and nothing changed. Send it again once the room "
