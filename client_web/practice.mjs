@@ -13,6 +13,7 @@ import { $, h, toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
+import { app } from "./state.mjs";
 import { BALL_COLOURS, TABLE, isStriped } from "./table.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { foulReasons } from "./verdict.mjs";
@@ -125,6 +126,13 @@ export class PracticeTable {
         this.room = m.room;
         this.queue = [];
         this.anim = null;
+        if (app.room === m.room) {
+          // Joined by a room link (`#/room/<id>`) as a match is: the table is this view's.
+          this.role = app.role === "player" ? "player" : "spectator";
+          app.room = null;
+          app.role = null;
+          history.replaceState(null, "", "#/practice");
+        }
       }
       this.queue.push(m);
       this.pump();

@@ -9,6 +9,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from server.rooms.practice_layout import Layout, encode_layout
 from tests.browser.support import Client, save
 
 OpenClient = Callable[..., Client]
@@ -20,7 +21,8 @@ def practice(c: Client, expr: str) -> Any:
 
 def wait_practice(c: Client, expr: str, timeout: float = 60_000) -> None:
     c.page.wait_for_function(
-        f"(() => {{ const p = window.ninepool && window.ninepool.practice; return !!p && ({expr}); }})()",
+        "(() => { const p = window.ninepool && window.ninepool.practice; "
+        f"return !!p && ({expr}); }})()",
         timeout=timeout,
     )
 
@@ -111,3 +113,39 @@ def test_a_broken_practice_link_is_refused_in_words(open_client: OpenClient) -> 
     eve.page.wait_for_selector("#lobby:not([hidden])")
     assert practice(eve, "p.room") is None
     assert eve.problems() == []
+
+
+def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
+    """A phone: tap a ball to pick it, tap where it goes, Remove, a tray ball back by
+    taps; the preview of the whole shot; and the keyboard for aim and undo."""
+    balls: list[tuple[float, float] | None] = [None] * 10
+    balls[0], balls[1] = (0.6, 0.635), (1.6, 0.5)
+    code = encode_layout(Layout(balls=tuple(balls)), False)
+    zoe = open_client("Zoe", width=390, height=844, touch=True, hash=f"#/practice/{code}")
+    zoe.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(zoe, "!!p.view && p.role === 'player'")
+    zoe.page.touchscreen.tap(*screen_of(zoe, 1.6, 0.5))
+    wait_practice(zoe, "p.picked === 1")
+    zoe.page.touchscreen.tap(*screen_of(zoe, 2.0, 0.9))
+    wait_practice(zoe, "!!p.view.balls[1] && p.view.undo === 1")
+    assert math.dist(practice(zoe, "p.view.balls[1]"), (2.0, 0.9)) < 0.02
+    zoe.page.touchscreen.tap(*screen_of(zoe, 2.0, 0.9))
+    wait_practice(zoe, "p.picked === 1")
+    zoe.page.locator("#p-remove").tap()
+    wait_practice(zoe, "p.view.balls[1] === null")
+    zoe.page.locator("#p-tray button[data-ball='1']").tap()
+    wait_practice(zoe, "p.picked === 1")
+    zoe.page.touchscreen.tap(*screen_of(zoe, 1.3, 0.4))
+    wait_practice(zoe, "!!p.view.balls[1] && p.view.undo === 3")
+    zoe.page.locator("#p-preview").tap()
+    wait_practice(zoe, "!!p.preview")
+    save(zoe, "practice-phone-preview.png")
+
+    # Keys: the arrows turn the aim, Ctrl+Z undoes the last change.
+    zoe.page.focus("#p-table")
+    angle = practice(zoe, "p.angle")
+    zoe.page.keyboard.press("ArrowLeft")
+    assert practice(zoe, "p.angle") != angle
+    zoe.page.keyboard.press("Control+z")
+    wait_practice(zoe, "p.view.balls[1] === null && p.view.undo === 2")
+    assert zoe.problems() == []
