@@ -131,7 +131,6 @@ export class PracticeTable {
           this.role = app.role === "player" ? "player" : "spectator";
           app.room = null;
           app.role = null;
-          history.replaceState(null, "", "#/practice");
         }
       }
       this.queue.push(m);
