@@ -229,10 +229,7 @@ def step(state: Practice, action: Action) -> tuple[Practice, list[Effect]]:
     if isinstance(action, Load):
         return _load(state, action)
     if isinstance(action, SetRules):
-        layout = state.layout
-        if not action.on and layout.in_hand == "kitchen" and not layout.is_break:
-            layout = msgspec.structs.replace(layout, in_hand="table")
-        return msgspec.structs.replace(state, rules=action.on, layout=layout), [Changed("rules")]
+        return msgspec.structs.replace(state, rules=action.on), [Changed("rules")]
     if isinstance(action, Undo):
         if not state.past:
             raise PracticeError(errors.NOTHING_TO_UNDO, "nothing to undo")
@@ -321,6 +318,13 @@ def _shot_balls(state: Practice, shot: physics.Shot) -> dict[int, Point]:
     balls = on_table(state.layout.balls)
     if CUE not in balls:
         raise PracticeError(errors.NO_CUE_BALL, "put the cue ball on the table first")
+    head = physics.TABLE.head_string_x
+    if state.rules and state.layout.in_hand == "kitchen" and balls[CUE][0] > head:
+        raise PracticeError(
+            errors.BAD_PLACEMENT,
+            f"the break is played from behind the head string (x <= {head:.3f}): put the cue "
+            "ball there, or turn the referee off",
+        )
     return balls
 
 

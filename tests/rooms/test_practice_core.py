@@ -139,6 +139,9 @@ def test_rules_on_the_break_cue_ball_stays_in_the_kitchen() -> None:
     off, _ = p.step(state, p.SetRules(False))
     off, _ = p.step(off, p.Put(0, (1.0, 0.3)))
     assert off.layout.balls[0] == (1.0, 0.3)
+    # Put there with the referee off, the break is refused once it is on again.
+    on, _ = p.step(off, p.SetRules(True))
+    refused(on, p.Shoot(physics.Shot(angle=0.0, speed=9.0)), errors.BAD_PLACEMENT)
 
 
 def test_shot_undo_redo_retry() -> None:
