@@ -7,7 +7,7 @@
 // (a click or tap, or Enter on a tray ball) and put where the next click lands, moved with
 // the arrow keys, taken off with Delete. A click on the cloth points the cue there.
 
-import { aimPreview, angleTo } from "./aim.mjs";
+import { aimPreview, angleTo, checkPlacement } from "./aim.mjs";
 import { DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
@@ -286,6 +286,13 @@ export class PracticeTable {
       if (key !== this.previewKey) return;
       this.preview = { tracks: normaliseTracks(decodeTracks(m.traj)), key };
       this.previewDuration = m.duration;
+      const pocketed = (m.report.pocketed ?? []).filter((/** @type {number} */ b) => b !== 0);
+      const words = m.verdict?.foul
+        ? t("practice.previewFoul", { why: foulReasons(m.verdict, m.report, this.view?.lowest ?? null).map(([, w]) => w).join("; ") })
+        : pocketed.length
+          ? t("practice.previewPots", { n: pocketed.length, balls: pocketed.join(", ") })
+          : t("practice.previewNothing");
+      $("p-status").textContent = words;
       this.dirty = true;
     } catch (err) {
       this.previewKey = "";
@@ -593,6 +600,17 @@ export class PracticeTable {
     this.renderPanel();
   }
 
+  /** A spot where a ball may go (the spots first, then a grid), for the keyboard. @returns {Vec | null} */
+  freeSpot() {
+    const others = (this.view?.balls ?? [])
+      .map((/** @type {Vec | null} */ p, /** @type {number} */ n) => (p ? { n, x: p[0], y: p[1] } : null))
+      .filter((/** @type {any} */ b) => b !== null);
+    /** @type {Vec[]} */
+    const candidates = [[TABLE.length / 2, TABLE.width / 2], TABLE.footSpot, TABLE.headSpot];
+    for (let i = 1; i < 12; i++) for (let j = 1; j < 6; j++) candidates.push([(TABLE.length * i) / 12, (TABLE.width * j) / 6]);
+    return candidates.find((c) => checkPlacement(c, others, false).ok) ?? null;
+  }
+
   /** @param {Vec} pos */
   aimAt(pos) {
     const cue = this.view?.balls?.[0];
@@ -623,6 +641,10 @@ export class PracticeTable {
       this.renderPanel();
     } else if ((e.key === "Delete" || e.key === "Backspace") && this.picked !== null) {
       this.remove(this.picked);
+    } else if ((e.key === " " || e.key === "Enter") && this.picked !== null && !this.view?.balls?.[this.picked]) {
+      // A ball picked from the tray with the keyboard goes to a free spot; the arrows move it.
+      const spot = this.freeSpot();
+      if (spot) this.put(this.picked, spot);
     } else if (e.key === " " || e.key === "Enter") {
       this.shoot();
     } else if (e.key.startsWith("Arrow")) {

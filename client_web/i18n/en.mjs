@@ -492,4 +492,7 @@ export default {
   "err.nothing_to_undo": "Nothing to undo.",
   "err.nothing_to_redo": "Nothing to redo.",
   "err.nothing_to_retry": "No shot to retry yet.",
+  "practice.previewFoul": "Preview: a foul — {why}",
+  "practice.previewPots": { one: "Preview: pots {balls}", other: "Preview: pots {balls}" },
+  "practice.previewNothing": "Preview: nothing goes down",
 };

@@ -493,4 +493,7 @@ export default {
   "err.nothing_to_undo": "Nema se što poništiti.",
   "err.nothing_to_redo": "Nema se što ponoviti.",
   "err.nothing_to_retry": "Još nema udarca za ponavljanje.",
+  "practice.previewFoul": "Prikaz: faul — {why}",
+  "practice.previewPots": { one: "Prikaz: ubacuje kuglu {balls}", few: "Prikaz: ubacuje kugle {balls}", other: "Prikaz: ubacuje kugle {balls}" },
+  "practice.previewNothing": "Prikaz: ništa ne upada",
 };

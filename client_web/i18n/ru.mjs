@@ -493,4 +493,7 @@ export default {
   "err.nothing_to_undo": "Отменять нечего.",
   "err.nothing_to_redo": "Возвращать нечего.",
   "err.nothing_to_retry": "Ещё не было удара, который можно повторить.",
+  "practice.previewFoul": "Заранее: фол — {why}",
+  "practice.previewPots": { one: "Заранее: забит шар {balls}", few: "Заранее: забиты шары {balls}", many: "Заранее: забиты шары {balls}", other: "Заранее: забиты шары {balls}" },
+  "practice.previewNothing": "Заранее: ничего не падает",
 };

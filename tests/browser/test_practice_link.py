@@ -148,4 +148,14 @@ def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
     assert practice(zoe, "p.angle") != angle
     zoe.page.keyboard.press("Control+z")
     wait_practice(zoe, "p.view.balls[1] === null && p.view.undo === 2")
+    # Keys alone: a tray ball picked with Enter goes to a free spot, the arrows move it.
+    zoe.page.focus("#p-tray button[data-ball='1']")
+    zoe.page.keyboard.press("Enter")
+    wait_practice(zoe, "p.picked === 1")
+    zoe.page.keyboard.press("Enter")
+    wait_practice(zoe, "!!p.view.balls[1]")
+    x, y = practice(zoe, "p.view.balls[1]")
+    zoe.page.keyboard.press("ArrowRight")
+    wait_practice(zoe, f"p.view.balls[1][0] > {x + 0.005}")
+    assert practice(zoe, "p.view.balls[1][1]") == y
     assert zoe.problems() == []
