@@ -11,6 +11,7 @@ import { aimPreview, angleTo, checkPlacement } from "./aim.mjs";
 import { DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
+import { ServerError } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { app } from "./state.mjs";
@@ -296,7 +297,8 @@ export class PracticeTable {
       this.dirty = true;
     } catch (err) {
       this.previewKey = "";
-      toast(err);
+      // Too many previews too fast is no news: the next change of aim asks again.
+      if (!(err instanceof ServerError && err.code === "rate_limited")) toast(err);
     }
   }
 

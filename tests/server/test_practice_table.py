@@ -261,3 +261,20 @@ async def test_the_player_comes_back_to_the_table(server: GameServer, peers: lis
     state = await back.expect(pm.PracticeState)
     assert state.view == placed.view
     await change(back, {"t": "practice_undo"})
+
+
+async def test_a_table_whose_player_stays_away_closes(
+    make_server: ServerFactory, peers: list[Peer]
+) -> None:
+    server = await make_server(grace=0)
+    ana = await open_peer(server, peers, "Ana")
+    eve = await open_peer(server, peers, "Eve")
+    joined, _ = await open_table(ana)
+    watching = await eve.request({"t": "join", "room": joined.room, "role": "spectator"})
+    assert isinstance(watching, m.Joined)
+    await ana.close()
+    gone = await eve.expect(m.RoomGone)
+    assert gone.room == joined.room
+    assert joined.room not in server.lobby.practice_rooms
+    again = await eve.request({"t": "join", "room": joined.room, "role": "spectator"})
+    assert isinstance(again, m.Error) and again.code == errors.NO_SUCH_ROOM
