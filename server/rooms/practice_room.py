@@ -297,8 +297,10 @@ class PracticeRoom:
             client.ok(message.id)
             if client is self.owner:
                 self._close()
-            else:
+            elif client in self.spectators:
                 self._gone(client)
+            else:
+                client.unbind(self)
             return
         if client not in self.members():
             client.error(message.id, errors.NOT_IN_ROOM, "not at this practice table")

@@ -102,7 +102,15 @@ def test_practice_table_and_a_shared_link(open_client: OpenClient) -> None:
     assert sorted(tray) == [n for n, pos in enumerate(shared) if pos is None]
     save(bob, "practice-bob-from-link.png")
 
-    for c in (ana, bob):
+    # Ana's table's room link lets a spectator watch it (no seat to take).
+    sam = open_client("Sam", hash=f"#/room/{practice(ana, 'p.room')}")
+    sam.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(sam, "!!p.view && p.role === 'spectator'")
+    assert same_layout(practice(sam, "p.positions()"), shared, 1e-9)
+    assert sam.page.is_disabled("#p-shoot")
+    wait_practice(ana, "p.view.spectators === 1")
+
+    for c in (ana, bob, sam):
         assert c.problems() == []
 
 
