@@ -47,6 +47,10 @@ NO_STALEMATE_PROPOSAL: Final = "no_stalemate_proposal"
 MATCH_OVER: Final = "match_over"
 MATCH_NOT_OVER: Final = "match_not_over"
 INVALID_ACTION: Final = "invalid_action"
+# The server
+SHUTTING_DOWN: Final = "shutting_down"
+ROOM_MOVING: Final = "room_moving"
+INTERNAL: Final = "internal"
 # The practice table
 PRACTICE_ONLY: Final = "practice_only"
 NOT_AT_PRACTICE: Final = "not_at_practice"
@@ -61,10 +65,6 @@ BAD_LAYOUT: Final = "bad_layout"
 NOTHING_TO_UNDO: Final = "nothing_to_undo"
 NOTHING_TO_REDO: Final = "nothing_to_redo"
 NOTHING_TO_RETRY: Final = "nothing_to_retry"
-# The server
-SHUTTING_DOWN: Final = "shutting_down"
-ROOM_MOVING: Final = "room_moving"
-INTERNAL: Final = "internal"
 
 #: code -> what it means (the README table is written from this).
 ERROR_CODES: Final[dict[str, str]] = {
@@ -119,6 +119,11 @@ ERROR_CODES: Final[dict[str, str]] = {
     MATCH_OVER: "The match is over; only chat, rematch and leave are possible.",
     MATCH_NOT_OVER: "A rematch can only be asked for once the match is over.",
     INVALID_ACTION: "The referee refused the action for another reason given in the message.",
+    SHUTTING_DOWN: "The server is shutting down; reconnect (the session token still works).",
+    ROOM_MOVING: "The room is moving to another server (the one running it stopped or "
+    "failed): the request was not handled and nothing changed. Send it again once the room "
+    "is back (a `notice` of kind `back` follows its fresh `snapshot`).",
+    INTERNAL: "The server failed to handle the request; nothing changed. Please report it.",
     PRACTICE_ONLY: "That request is for a practice table; this is a match table.",
     NOT_AT_PRACTICE: "A practice table has one player and no match: no ready, lag, choice, "
     "concession, stalemate, extra time, rematch, push-out or chat there.",
@@ -137,9 +142,4 @@ ERROR_CODES: Final[dict[str, str]] = {
     NOTHING_TO_UNDO: "There is nothing to undo on this practice table.",
     NOTHING_TO_REDO: "There is nothing to redo: nothing was undone since the last change.",
     NOTHING_TO_RETRY: "No shot has been played on this practice table yet.",
-    SHUTTING_DOWN: "The server is shutting down; reconnect (the session token still works).",
-    ROOM_MOVING: "The room is moving to another server (the one running it stopped or "
-    "failed): the request was not handled and nothing changed. Send it again once the room "
-    "is back (a `notice` of kind `back` follows its fresh `snapshot`).",
-    INTERNAL: "The server failed to handle the request; nothing changed. Please report it.",
 }
