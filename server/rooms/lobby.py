@@ -85,15 +85,15 @@ class Lobby:
         self.codes: dict[str, str] = {}
         #: The players seated in this node's rooms (`seat_of` also asks the peers).
         self.seated: dict[str, Room] = {}
+        #: Practice tables of this node (never listed, never stored), by id and by player.
+        self.practice_rooms: dict[str, PracticeRoom] = {}
+        self.practising: dict[str, PracticeRoom] = {}
         self.subscribers: set[Member] = set()
         self.waiting: list[Waiting] = []
         self._listed: dict[str, m.Info] = {}
         self._listing: Pacer[str, m.Info] = Pacer(config.update_interval, self._list)
         self._room_counter = 0
         self.replays = ReplayBook(store, config.replay_max_bytes)
-        #: Practice tables of this node (never listed, never stored), by id and by player.
-        self.practice_rooms: dict[str, PracticeRoom] = {}
-        self.practising: dict[str, PracticeRoom] = {}
         peers.attach(self)
 
     def seat_of(self, player: str) -> RoomHandle | None:
