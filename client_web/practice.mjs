@@ -101,6 +101,8 @@ export class PracticeTable {
   resume(room) {
     this.room = room;
     this.role = "player";
+    this.renderPanel();
+    this.dirty = true;
   }
 
   async leave() {

@@ -110,6 +110,13 @@ def test_practice_table_and_a_shared_link(open_client: OpenClient) -> None:
     assert sam.page.is_disabled("#p-shoot")
     wait_practice(ana, "p.view.spectators === 1")
 
+    # A reload puts Ana back at her own table, as she left it.
+    ana.page.reload()
+    ana.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(ana, "!!p.view && p.role === 'player'")
+    assert same_layout(practice(ana, "p.positions()"), shared, 1e-9)
+    assert not ana.page.is_disabled("#p-undo")
+
     for c in (ana, bob, sam):
         assert c.problems() == []
 
