@@ -78,6 +78,10 @@ export class PracticeTable {
     this.previewKey = "";
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.previewTimer = null;
+    /** Seconds the previewed shot lasts. */
+    this.previewDuration = 0;
+    /** @type {number | null} the lowest ball before the shot being shown (for the verdict's words) */
+    this.lowestBefore = null;
     this.busy = false;
     this.dirty = true;
     this.wire();
@@ -173,7 +177,6 @@ export class PracticeTable {
   apply(view) {
     const first = !this.view;
     this.view = view;
-    if (this.picked !== null && this.picked !== 0 && !this.role) this.picked = null;
     if (first) this.aimAtLowest();
     this.preview = null;
     this.previewKey = "";
@@ -598,9 +601,7 @@ export class PracticeTable {
   async putPicked(pos) {
     const ball = this.picked;
     if (ball === null) return;
-    const ok = await this.put(ball, pos);
-    if (ok && !this.view?.balls?.[ball]) this.picked = null;
-    if (ok) this.picked = null;
+    if (await this.put(ball, pos)) this.picked = null;
     this.renderPanel();
   }
 
