@@ -28,6 +28,7 @@ import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input
 import { renderQuick, renderRooms } from "./lobby.mjs";
 import { Connection, NAME_PATTERN, ServerError, defaultUrl, session } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
+import { PracticeTable, practiceRoute } from "./practice.mjs";
 import { describeReach } from "./reach.mjs";
 import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
@@ -69,6 +70,8 @@ app.serverNow = () => conn.serverNow();
 
 const renderer = new Renderer(/** @type {HTMLCanvasElement} */ ($("table")));
 const sound = new Sound();
+/** The practice table's view (`#/practice`). */
+const practice = new PracticeTable(conn, (route) => show(route));
 /** @type {ReplayViewer | null} */
 let replay = null;
 
@@ -197,9 +200,11 @@ function parseHash() {
   return m ? { kind: m[1], id: m[2], code: m[3] ?? null, rack: null } : { kind: "lobby", id: "", code: null, rack: null };
 }
 
-/** @param {"lobby" | "table" | "replay"} route */
+/** @param {"lobby" | "table" | "replay" | "practice"} route */
 function show(route) {
   app.route = route;
+  $("practice-view").hidden = route !== "practice";
+  if (route === "practice") practice.renderPanel();
   $("lobby").hidden = route !== "lobby";
   $("table-view").hidden = route !== "table";
   $("replay-view").hidden = route !== "replay";
@@ -229,6 +234,16 @@ async function joinTable(room, code, play) {
 }
 
 async function onRoute() {
+  const pr = practiceRoute();
+  if (pr) {
+    show("practice");
+    if (conn.welcomed && !practice.room && !app.room) {
+      await ensureName();
+      if (!(await practice.open(pr.code))) location.hash = "#/";
+    }
+    return;
+  }
+  if (practice.room) await practice.leave();
   const r = parseHash();
   if (r.kind !== "tv" && tv.active) await tv.stop();
   $("tv-banner").hidden = r.kind !== "tv";
@@ -415,7 +430,10 @@ async function onWelcome(w) {
   } catch (err) {
     toast(err);
   }
-  if (w.room) {
+  if (w.room && practiceRoute()) {
+    practice.resume(w.room); // the practice table is back; its state follows at once
+    show("practice");
+  } else if (w.room) {
     app.room = w.room; // the seat is restored; its snapshot follows at once
     if (parseHash().id !== w.room) location.hash = `#/room/${w.room}`;
     show("table");
@@ -429,12 +447,14 @@ async function onWelcome(w) {
       location.hash = "#/";
     });
   } else {
+    if (practice.room) practice.reset(); // the practice table closed while away
     onRoute();
   }
 }
 
 /** @param {Msg} m */
 function onMessage(m) {
+  if (practice.claims(m)) return;
   switch (m.t) {
     case "rooms":
       return;
@@ -943,6 +963,10 @@ function frame() {
     replay.frame();
     return;
   }
+  if (app.route === "practice") {
+    practice.frame();
+    return;
+  }
   if (app.route !== "table") return;
   const now = performance.now();
   const resized = renderer.resize();
@@ -1337,6 +1361,7 @@ async function chooseBreaker(choice) {
 /** @type {any} */ (window).ninepool = {
   app,
   conn,
+  practice,
   /** Ball positions as drawn now (index = ball number, null = not on the table). */
   positions() {
     /** @type {(Vec | null)[]} */

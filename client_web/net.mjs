@@ -10,7 +10,7 @@ const TOKEN_KEY = "ninepool.token";
 const NAME_KEY = "ninepool.name";
 
 /** Replies that answer a request by its `id`. */
-const REPLIES = new Set(["welcome", "ok", "joined", "error", "pong", "rooms"]);
+const REPLIES = new Set(["welcome", "ok", "joined", "error", "pong", "rooms", "practice_preview"]);
 /** Room events carrying `seq`. */
 const ROOM_EVENTS = new Set([
   "snapshot",

@@ -10,7 +10,7 @@ import { t } from "./i18n/index.mjs";
 
 export const app = {
   /** @type {Msg | null} */ welcome: null,
-  /** @type {"lobby" | "table" | "replay"} */ route: "lobby",
+  /** @type {"lobby" | "table" | "replay" | "practice"} */ route: "lobby",
   /** @type {Map<string, Msg>} */ rooms: new Map(),
   quickWaiting: false,
   /** the table the TV channel shows, while `#/tv` is open */

@@ -6,6 +6,12 @@ import msgspec
 
 from protocol import errors
 from protocol.messages import AnyClientMessage, AnyServerMessage
+from protocol.practice import PracticeEvent, PracticeRequest
+
+#: Every request a client may send: the match's and the practice table's.
+ClientFrame = AnyClientMessage | PracticeRequest
+#: Every message the server may send.
+ServerFrame = AnyServerMessage | PracticeEvent
 
 
 class ProtocolError(Exception):
@@ -19,8 +25,8 @@ class ProtocolError(Exception):
 
 
 _encoder = msgspec.msgpack.Encoder()
-_client_decoder = msgspec.msgpack.Decoder(AnyClientMessage)
-_server_decoder = msgspec.msgpack.Decoder(AnyServerMessage)
+_client_decoder = msgspec.msgpack.Decoder(ClientFrame)
+_server_decoder = msgspec.msgpack.Decoder(ServerFrame)
 _loose_decoder = msgspec.msgpack.Decoder()
 
 
@@ -46,7 +52,7 @@ def _request_id_of(frame: bytes) -> int | None:
     return None
 
 
-def decode_client(frame: bytes | str) -> AnyClientMessage:
+def decode_client(frame: bytes | str) -> ClientFrame:
     """Decode and validate a client frame, or raise `ProtocolError`."""
     if isinstance(frame, str):
         raise ProtocolError(errors.BAD_FRAME, "text frames are not accepted; send MessagePack")
@@ -58,6 +64,6 @@ def decode_client(frame: bytes | str) -> AnyClientMessage:
         raise ProtocolError(errors.BAD_FRAME, f"not a MessagePack frame: {exc}") from None
 
 
-def decode_server(frame: bytes) -> AnyServerMessage:
+def decode_server(frame: bytes) -> ServerFrame:
     """Decode a server frame (clients written in Python, tests, benchmarks)."""
     return _server_decoder.decode(frame)

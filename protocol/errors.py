@@ -51,6 +51,20 @@ INVALID_ACTION: Final = "invalid_action"
 SHUTTING_DOWN: Final = "shutting_down"
 ROOM_MOVING: Final = "room_moving"
 INTERNAL: Final = "internal"
+# The practice table
+PRACTICE_ONLY: Final = "practice_only"
+NOT_AT_PRACTICE: Final = "not_at_practice"
+BALLS_OVERLAP: Final = "balls_overlap"
+OFF_BED: Final = "off_bed"
+IN_POCKET: Final = "in_pocket"
+TOO_MANY_BALLS: Final = "too_many_balls"
+NO_SUCH_BALL: Final = "no_such_ball"
+NOT_ON_TABLE: Final = "not_on_table"
+NO_CUE_BALL: Final = "no_cue_ball"
+BAD_LAYOUT: Final = "bad_layout"
+NOTHING_TO_UNDO: Final = "nothing_to_undo"
+NOTHING_TO_REDO: Final = "nothing_to_redo"
+NOTHING_TO_RETRY: Final = "nothing_to_retry"
 
 #: code -> what it means (the README table is written from this).
 ERROR_CODES: Final[dict[str, str]] = {
@@ -110,4 +124,22 @@ ERROR_CODES: Final[dict[str, str]] = {
     "failed): the request was not handled and nothing changed. Send it again once the room "
     "is back (a `notice` of kind `back` follows its fresh `snapshot`).",
     INTERNAL: "The server failed to handle the request; nothing changed. Please report it.",
+    PRACTICE_ONLY: "That request is for a practice table; this is a match table.",
+    NOT_AT_PRACTICE: "A practice table has one player and no match: no ready, lag, choice, "
+    "concession, stalemate, extra time, rematch, push-out or chat there.",
+    BALLS_OVERLAP: "A ball may not go there: it would overlap another ball (touching is "
+    "fine). Nothing moved.",
+    OFF_BED: "A ball may not go there: it would not rest on the playing surface (off the "
+    "bed, or into a cushion). Nothing moved.",
+    IN_POCKET: "A ball may not go there: the spot is in a pocket. Nothing moved.",
+    TOO_MANY_BALLS: "A layout holds at most ten balls, the cue ball and the 1 to the 9, each "
+    "once. Nothing changed.",
+    NO_SUCH_BALL: "No ball has that number: balls are 0 (the cue ball) to 9. Nothing changed.",
+    NOT_ON_TABLE: "That ball is not on the table (it is in the tray). Nothing changed.",
+    NO_CUE_BALL: "The cue ball must be on the table to shoot; put it there first.",
+    BAD_LAYOUT: "The practice link is malformed or names an impossible layout; the message "
+    "says why. Nothing changed.",
+    NOTHING_TO_UNDO: "There is nothing to undo on this practice table.",
+    NOTHING_TO_REDO: "There is nothing to redo: nothing was undone since the last change.",
+    NOTHING_TO_RETRY: "No shot has been played on this practice table yet.",
 }

@@ -29,6 +29,7 @@ import msgspec
 
 from protocol import errors
 from protocol import messages as m
+from protocol.practice import PRACTICE_CHANGES
 
 #: The requests that change something; the others (hello, lobby, ping, resync, aim) are
 #: answered every time, as before.
@@ -48,6 +49,7 @@ STATE_CHANGING = (
     m.Extend,
     m.Chat,
     m.Rematch,
+    *PRACTICE_CHANGES,
 )
 
 #: Error codes that mean "not handled, send it again": never kept for the id.

@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import errors
 from protocol import messages as m
+from protocol import practice as pm
 from protocol.codec import ProtocolError, decode_client
 from protocol.text import confusable
 from server.edge.answers import STATE_CHANGING, Answers
@@ -43,6 +44,7 @@ from server.ops.logs import bind_connection
 from server.ops.metrics import Metrics
 from server.rooms.actor import now_ms
 from server.rooms.lobby import Lobby
+from server.rooms.practice_room import PracticeRoom
 from server.rooms.seams import Gone, Request
 
 log = logging.getLogger(__name__)
@@ -69,6 +71,17 @@ ROOM_MESSAGES = (
     m.Resync,
 )
 
+#: A practice table's own requests (`protocol/practice.py`), for the table the client is at.
+PRACTICE_MESSAGES = (
+    pm.PracticePut,
+    pm.PracticeRemove,
+    pm.PracticeLoad,
+    pm.PracticeRules,
+    pm.PracticeUndo,
+    pm.PracticeRedo,
+    pm.PracticeRetry,
+    pm.PracticePreview,
+)
 
 M = TypeVar("M", m.Create, m.Quick)
 
@@ -280,6 +293,16 @@ class Gateway:
                 client.ok(message.id)
             else:
                 client.error(message.id, errors.NOT_IN_ROOM, "not in a room")
+        elif isinstance(message, pm.Practice):
+            if self._may_make_room(client, message.id):
+                self.lobby.practice(client, message)
+        elif isinstance(message, PRACTICE_MESSAGES):
+            if client.room is None:
+                client.error(message.id, errors.NOT_IN_ROOM, "open a practice table first")
+            elif not isinstance(client.room, PracticeRoom):
+                client.error(message.id, errors.PRACTICE_ONLY, "this is a match, not practice")
+            else:
+                client.room.post(Request(client, message))
         elif isinstance(message, ROOM_MESSAGES):
             if client.room is None:
                 client.error(message.id, errors.NOT_IN_ROOM, "join a room first")
@@ -377,7 +400,10 @@ class Gateway:
         """A `create`, or a `quick` that may pair: within `--max-rooms` for the process
         and `--rooms-per-address` for the client's address, else `too_many_rooms`."""
         limits = self.limits
-        if limits.max_rooms > 0 and len(self.lobby.rooms) >= limits.max_rooms:
+        if (
+            limits.max_rooms > 0
+            and len(self.lobby.rooms) + len(self.lobby.practice_rooms) >= limits.max_rooms
+        ):
             text = "the server holds as many rooms as it may; join one, or try again later"
         elif (
             limits.rooms_per_address > 0

@@ -28,6 +28,7 @@ from typing import Protocol
 
 from protocol import errors
 from protocol import messages as m
+from protocol import practice as pm
 from protocol.codec import encode
 from server.ops.config import Config
 from server.ops.metrics import Metrics
@@ -39,6 +40,8 @@ from server.rooms.actor import (
 )
 from server.rooms.pacing import Pacer
 from server.rooms.peers import Peers, Waiting
+from server.rooms.practice import PracticeError, new_practice
+from server.rooms.practice_room import PracticeRoom
 from server.rooms.replays import ReplayBook
 from server.rooms.seams import Command, Enter, Member, Reattach, SeatPair, Shutdown, fan_out
 from server.rooms.simulation import PhysicsPool
@@ -82,6 +85,9 @@ class Lobby:
         self.codes: dict[str, str] = {}
         #: The players seated in this node's rooms (`seat_of` also asks the peers).
         self.seated: dict[str, Room] = {}
+        #: Practice tables of this node (never listed, never stored), by id and by player.
+        self.practice_rooms: dict[str, PracticeRoom] = {}
+        self.practising: dict[str, PracticeRoom] = {}
         self.subscribers: set[Member] = set()
         self.waiting: list[Waiting] = []
         self._listed: dict[str, m.Info] = {}
@@ -95,6 +101,9 @@ class Lobby:
         room = self.seated.get(player)
         if room is not None:
             return room
+        practice = self.practising.get(player)
+        if practice is not None and not practice.closed:
+            return practice
         room_id = self.peers.seat_of(player)
         return None if room_id is None else SeatElsewhere(room_id)
 
@@ -252,6 +261,11 @@ class Lobby:
         else:
             client.error(message.id, errors.BAD_MESSAGE, "join needs a room id or a code")
             return
+        practice = self.practice_rooms.get(room_id)
+        if practice is not None:
+            client.entering(practice)
+            practice.post(Enter(client, message.id, message.role))
+            return
         room = self.rooms.get(room_id)
         if room is None:
             # Not on this node: the peers reach it where it runs, or say there is none.
@@ -285,12 +299,45 @@ class Lobby:
         """A returning player: put them back in their seat. Returns the room id."""
         if client.player is None:
             return None
+        practice = self.practising.get(client.player)
+        if practice is not None and not practice.closed:
+            client.entering(practice)
+            practice.post(Reattach(client))
+            return practice.id
         room = self.seated.get(client.player)
         if room is not None and not room.closed:
             client.entering(room)
             room.post(Reattach(client))
             return room.id
         return self.peers.reattach(client, client.player)
+
+    # --- practice tables -------------------------------------------------------------------
+
+    def practice(self, client: Member, message: pm.Practice) -> None:
+        """A practice table for this player alone (`server.rooms.practice_room`): not
+        listed, not stored, spectators welcome by its id."""
+        if self._busy(client, message.id) or client.player is None:
+            return
+        try:
+            state = new_practice(self._room_seed(), message.layout, message.drill, message.rules)
+        except PracticeError as exc:
+            client.error(message.id, exc.code, exc.message)
+            return
+        room_id = new_room_id()
+        while room_id in self.rooms or room_id in self.practice_rooms:
+            room_id = new_room_id()
+        room = PracticeRoom(self, room_id, client.player, client.name, state)
+        self.practice_rooms[room_id] = room
+        self.practising[client.player] = room
+        room.start()
+        client.entering(room)
+        room.post(Enter(client, message.id, "player"))
+
+    def practice_closed(self, room: PracticeRoom) -> None:
+        if self.practice_rooms.get(room.id) is room:
+            del self.practice_rooms[room.id]
+        if self.practising.get(room.player) is room:
+            del self.practising[room.player]
 
     # --- quick match --------------------------------------------------------------------
 
@@ -361,7 +408,8 @@ class Lobby:
     async def shutdown(self) -> None:
         loop = asyncio.get_running_loop()
         waits = []
-        for room in list(self.rooms.values()):
+        tables: list[Room | PracticeRoom] = [*self.rooms.values(), *self.practice_rooms.values()]
+        for room in tables:
             done: asyncio.Future[None] = loop.create_future()
             room.post(Shutdown(done))
             waits.append(done)

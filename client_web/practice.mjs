@@ -1,0 +1,714 @@
+// The practice table: one player, any ball anywhere, undo and redo, the last shot again,
+// a shot previewed before it is played, drills, and the position as a link.
+//
+// The server holds the table (`protocol/practice.py`); this view sends requests and draws
+// what comes back. Balls move by dragging them (mouse, pen or finger), from the tray onto
+// the table and off the table back to the tray; or, without dragging, a ball is picked
+// (a click or tap, or Enter on a tray ball) and put where the next click lands, moved with
+// the arrow keys, taken off with Delete. A click on the cloth points the cue there.
+
+import { aimPreview, angleTo, checkPlacement } from "./aim.mjs";
+import { DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
+import { $, h, toast } from "./dom.mjs";
+import { num, t } from "./i18n/index.mjs";
+import { ServerError } from "./net.mjs";
+import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
+import { Renderer } from "./render.mjs";
+import { app } from "./state.mjs";
+import { BALL_COLOURS, TABLE, isStriped } from "./table.mjs";
+import { decodeTracks } from "./trajectory.mjs";
+import { foulReasons } from "./verdict.mjs";
+
+/** @typedef {import("./net.mjs").Msg} Msg */
+/** @typedef {import("./net.mjs").Connection} Connection */
+/** @typedef {import("./aim.mjs").Vec} Vec */
+/** @typedef {import("./playback.mjs").BallFrame} BallFrame */
+
+const DEG = 180 / Math.PI;
+const R = TABLE.ballRadius;
+/** How fast shots play back: `?rate=N` as at a match table, else twice real time. */
+const RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
+/** A pointer that moves less than this (CSS px) before it lets go clicked, not dragged. */
+const CLICK_SLOP = 5;
+const DRILL_HELP = /** @type {const} */ (["three_ball", "nine_ghost", "break", "kick", "spot_shot"]);
+
+/** The link that opens this position: `#/practice/<code>`. @param {string} code */
+export function practiceLink(code) {
+  return `${location.origin}${location.pathname}#/practice/${code}`;
+}
+
+/** `#/practice` (a new table) or `#/practice/<code>` (a shared position); null otherwise. */
+export function practiceRoute() {
+  const m = location.hash.match(/^#\/practice(?:\/([A-Za-z0-9_-]{1,200}))?$/);
+  return m ? { code: m[1] ?? null } : null;
+}
+
+export class PracticeTable {
+  /**
+   * @param {Connection} conn
+   * @param {(route: "practice" | "lobby") => void} show
+   */
+  constructor(conn, show) {
+    this.conn = conn;
+    this.show = show;
+    this.canvas = /** @type {HTMLCanvasElement} */ ($("p-table"));
+    this.renderer = new Renderer(this.canvas);
+    /** @type {string | null} the table's id */
+    this.room = null;
+    /** @type {"player" | "spectator" | null} */
+    this.role = null;
+    /** @type {Msg | null} the table as last sent (`practice_state.view`) */
+    this.view = null;
+    /** @type {{ pb: ShotPlayback, t: number, wall: number, done: () => void } | null} */
+    this.anim = null;
+    /** @type {Msg[]} shots and states waiting behind the shot being shown */
+    this.queue = [];
+    /** @type {number | null} the ball picked (tray or table), to put, move or remove */
+    this.picked = null;
+    /** @type {{ ball: number, from: "table" | "tray", start: [number, number], pos: Vec | null, moved: boolean } | null} */
+    this.drag = null;
+    /** @type {{ start: [number, number] } | null} a press on the cloth that aims */
+    this.aiming = null;
+    this.angle = 0;
+    this.power = DEFAULT_POWER;
+    this.height = 0;
+    this.previewOn = false;
+    /** @type {{ tracks: Map<number, any[]>, key: string } | null} */
+    this.preview = null;
+    this.previewKey = "";
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.previewTimer = null;
+    /** Seconds the previewed shot lasts. */
+    this.previewDuration = 0;
+    /** @type {number | null} the lowest ball before the shot being shown (for the verdict's words) */
+    this.lowestBefore = null;
+    this.busy = false;
+    this.dirty = true;
+    this.wire();
+  }
+
+  // --- opening, leaving, messages -----------------------------------------------------------
+
+  /** Opens a table (a fresh rack, or the shared position `code`). Returns false if refused. @param {string | null} code */
+  async open(code) {
+    this.reset();
+    try {
+      await this.conn.request({ t: "practice", layout: code, drill: null, rules: false });
+      return true;
+    } catch (err) {
+      toast(err);
+      return false;
+    }
+  }
+
+  /** The player came back (a reconnect): the table's state follows the welcome. @param {string} room */
+  resume(room) {
+    this.room = room;
+    this.role = "player";
+    this.renderPanel();
+    this.dirty = true;
+  }
+
+  async leave() {
+    if (!this.room) return;
+    this.reset();
+    await this.conn.request({ t: "leave" }).catch(() => {});
+  }
+
+  reset() {
+    this.room = null;
+    this.role = null;
+    this.view = null;
+    this.anim = null;
+    this.queue = [];
+    this.picked = null;
+    this.drag = null;
+    this.preview = null;
+  }
+
+  /** Whether `m` is this table's (and handled here). @param {Msg} m */
+  claims(m) {
+    if (m.t === "practice_state" || m.t === "practice_shot") {
+      if (m.room !== this.room) {
+        this.room = m.room;
+        this.queue = [];
+        this.anim = null;
+        if (app.room === m.room) {
+          // Joined by a room link (`#/room/<id>`) as a match is: the table is this view's.
+          this.role = app.role === "player" ? "player" : "spectator";
+          app.room = null;
+          app.role = null;
+        }
+      }
+      this.queue.push(m);
+      this.pump();
+      this.show("practice");
+      return true;
+    }
+    if (m.t === "joined" && (m.room === this.room || practiceRoute())) {
+      this.room = m.room;
+      this.role = m.role;
+      return true;
+    }
+    if (!this.room || m.room !== this.room) return false;
+    if (m.t === "room_gone") {
+      this.reset();
+      toast(t("practice.closed"), "info");
+      location.hash = "#/";
+      return true;
+    }
+    if (m.t === "spectators") {
+      if (this.view) this.view.spectators = m.count;
+      this.renderPanel();
+      return true;
+    }
+    return m.t === "aim";
+  }
+
+  pump() {
+    while (!this.anim && this.queue.length) {
+      const m = /** @type {Msg} */ (this.queue.shift());
+      if (m.t === "practice_state") this.apply(m.view);
+      else this.play(m);
+    }
+  }
+
+  /** @param {Msg} view */
+  apply(view) {
+    const first = !this.view;
+    this.view = view;
+    if (first) this.aimAtLowest();
+    this.preview = null;
+    this.previewKey = "";
+    this.renderPanel();
+    this.schedulePreview();
+    this.dirty = true;
+  }
+
+  /** @param {Msg} m a `practice_shot` */
+  play(m) {
+    const tracks = normaliseTracks(decodeTracks(m.traj));
+    const pb = new ShotPlayback(tracks, m.duration, m.final);
+    this.preview = null;
+    this.anim = {
+      pb,
+      t: 0,
+      wall: performance.now(),
+      done: () => {
+        this.apply(m.view);
+        this.showVerdict(m);
+      },
+    };
+    if (document.visibilityState === "hidden") this.finishAnim();
+  }
+
+  finishAnim() {
+    const a = this.anim;
+    if (!a) return;
+    this.anim = null;
+    a.done();
+    this.pump();
+  }
+
+  /** @param {Msg} m */
+  showVerdict(m) {
+    const el = $("p-verdict");
+    const pocketed = (m.report.pocketed ?? []).filter((/** @type {number} */ b) => b !== 0);
+    const scratch = (m.report.pocketed ?? []).includes(0) || (m.report.off_table ?? []).includes(0);
+    const v = m.verdict;
+    let text;
+    let tone = "";
+    if (v && v.foul) {
+      const reasons = foulReasons(v, m.report, this.lowestBefore ?? null).map(([rule, words]) => `${words} (${rule})`);
+      text = `${t("practice.foul")}: ${reasons.join("; ")}`;
+      tone = "foul";
+    } else if (v && v.game_over) {
+      text = t("practice.rackWon");
+      tone = "good";
+    } else if (pocketed.length) {
+      text = t("practice.pocketed", { n: pocketed.length, balls: pocketed.join(", ") });
+      tone = v ? "good" : "";
+    } else {
+      text = v ? t("practice.legal") : t("practice.nothing");
+    }
+    if (scratch && !(v && v.foul)) text += ` ${t("practice.scratch")}`;
+    el.textContent = text;
+    el.className = `practice-verdict ${tone}`;
+  }
+
+  // --- requests -------------------------------------------------------------------------------
+
+  /** Sends a request that changes the table; a refusal is worded in a toast. @param {Msg} msg */
+  async send(msg) {
+    try {
+      return await this.conn.request(msg);
+    } catch (err) {
+      toast(err);
+      this.dirty = true;
+      return null;
+    }
+  }
+
+  /** @param {number} ball @param {Vec} pos */
+  put(ball, pos) {
+    return this.send({ t: "practice_put", ball, pos: [round6(pos[0]), round6(pos[1])] });
+  }
+
+  /** @param {number} ball */
+  remove(ball) {
+    if (this.picked === ball) this.picked = null;
+    return this.send({ t: "practice_remove", ball });
+  }
+
+  shotInput() {
+    return { angle: toDegrees(this.angle), speed: speedFromPower(this.power), tip: [0, this.height], elevation: 0 };
+  }
+
+  async shoot() {
+    if (!this.mine() || this.anim || this.busy || !this.view?.balls?.[0]) return;
+    this.busy = true;
+    this.lowestBefore = this.view.lowest;
+    $("p-verdict").textContent = "";
+    await this.send({ t: "shot", ...this.shotInput(), push_out: false });
+    this.busy = false;
+  }
+
+  schedulePreview() {
+    if (this.previewTimer) clearTimeout(this.previewTimer);
+    if (!this.previewOn || !this.mine() || !this.view?.balls?.[0]) {
+      this.preview = null;
+      return;
+    }
+    this.previewTimer = setTimeout(() => this.askPreview(), 150);
+  }
+
+  async askPreview() {
+    const input = this.shotInput();
+    const key = JSON.stringify([input, this.view?.layout]);
+    if (key === this.previewKey) return;
+    this.previewKey = key;
+    try {
+      const m = await this.conn.request({ t: "practice_preview", ...input });
+      if (key !== this.previewKey) return;
+      this.preview = { tracks: normaliseTracks(decodeTracks(m.traj)), key };
+      this.previewDuration = m.duration;
+      const pocketed = (m.report.pocketed ?? []).filter((/** @type {number} */ b) => b !== 0);
+      const words = m.verdict?.foul
+        ? t("practice.previewFoul", { why: foulReasons(m.verdict, m.report, this.view?.lowest ?? null).map(([, w]) => w).join("; ") })
+        : pocketed.length
+          ? t("practice.previewPots", { n: pocketed.length, balls: pocketed.join(", ") })
+          : t("practice.previewNothing");
+      $("p-status").textContent = words;
+      this.dirty = true;
+    } catch (err) {
+      this.previewKey = "";
+      // Too many previews too fast is no news: the next change of aim asks again.
+      if (!(err instanceof ServerError && err.code === "rate_limited")) toast(err);
+    }
+  }
+
+  mine() {
+    return this.role === "player" && !!this.view;
+  }
+
+  aimAtLowest() {
+    const v = this.view;
+    const cue = v?.balls?.[0];
+    const low = v?.lowest != null ? v.balls[v.lowest] : null;
+    if (cue && low) this.angle = angleTo(cue, low);
+  }
+
+  // --- the panel --------------------------------------------------------------------------------
+
+  renderPanel() {
+    const v = this.view;
+    const mine = this.mine();
+    const tray = $("p-tray");
+    tray.replaceChildren();
+    for (let n = 0; n <= 9; n++) {
+      if (v?.balls?.[n]) continue;
+      const b = h("button", {
+        type: "button",
+        class: "tray-ball",
+        "data-ball": String(n),
+        "aria-pressed": String(this.picked === n),
+        "aria-label": n === 0 ? t("practice.cueBall") : t("practice.ballN", { n }),
+        style: trayStyle(n),
+      }, [h("span", { text: n === 0 ? "" : String(n) })]);
+      /** @type {HTMLButtonElement} */ (b).disabled = !mine;
+      tray.append(b);
+    }
+    if (tray.childElementCount === 0) tray.append(h("span", { class: "help", text: t("practice.trayEmpty") }));
+    /** @type {HTMLButtonElement} */ ($("p-remove")).disabled = !mine || this.picked === null || !v?.balls?.[this.picked];
+    /** @type {HTMLButtonElement} */ ($("p-undo")).disabled = !mine || !v?.undo;
+    /** @type {HTMLButtonElement} */ ($("p-redo")).disabled = !mine || !v?.redo;
+    /** @type {HTMLButtonElement} */ ($("p-retry")).disabled = !mine || !v?.retry;
+    /** @type {HTMLButtonElement} */ ($("p-shoot")).disabled = !mine || !v?.balls?.[0];
+    for (const id of ["p-rules", "p-preview", "p-drill", "p-power", "p-spin"]) /** @type {HTMLInputElement} */ ($(id)).disabled = !mine;
+    /** @type {HTMLInputElement} */ ($("p-rules")).checked = !!v?.rules;
+    /** @type {HTMLSelectElement} */ ($("p-drill")).value = v?.drill ?? "";
+    $("p-drill-help").textContent = v?.drill && DRILL_HELP.includes(v.drill) ? t(`practice.drillHelp.${v.drill}`) : "";
+    /** @type {HTMLInputElement} */ ($("p-link")).value = v ? practiceLink(v.layout) : "";
+    $("p-watchers").textContent = v?.spectators ? t("practice.watchers", { n: v.spectators }) : "";
+    $("p-power-out").textContent = t("unit.percent", { p: powerPercent(this.power) });
+    $("p-spin-out").textContent = this.height === 0 ? t("practice.centre") : this.height > 0 ? t("practice.follow", { n: num(Math.round(this.height * 100)) }) : t("practice.draw", { n: num(Math.round(-this.height * 100)) });
+    $("p-status").textContent = this.statusText();
+  }
+
+  statusText() {
+    const v = this.view;
+    if (!v) return t("practice.opening");
+    if (this.role !== "player") return t("practice.watching", { name: v.player });
+    if (this.picked !== null) return t(v.balls[this.picked] ? "practice.pickedOn" : "practice.pickedTray", { ball: ballName(this.picked) });
+    if (!v.balls[0]) return t("practice.needCue");
+    if (v.is_break) return t("practice.break");
+    if (v.in_hand) return t("practice.inHand");
+    return t("practice.ready");
+  }
+
+  // --- drawing ----------------------------------------------------------------------------------
+
+  /** One animation frame (the app calls it while this view is shown). */
+  frame() {
+    const resized = this.renderer.resize();
+    const a = this.anim;
+    if (!a && !this.dirty && !resized && !this.drag) return;
+    this.dirty = false;
+    /** @type {BallFrame[]} */
+    let balls;
+    if (a) {
+      const now = performance.now();
+      a.t += (Math.min(250, now - a.wall) / 1000) * RATE;
+      a.wall = now;
+      balls = a.pb.frame(a.t);
+      if (a.pb.done(a.t)) this.finishAnim();
+    } else {
+      balls = this.resting();
+    }
+    /** @type {import("./render.mjs").Overlay} */
+    const overlay = { lowest: this.view?.rules ? this.view.lowest : null, aim: null, placing: null, kitchenHint: this.view?.in_hand === "kitchen", numbers: !a };
+    const cue = balls.find((b) => b.n === 0);
+    if (!a && this.mine() && cue && !this.drag) {
+      const c = /** @type {Vec} */ ([cue.x, cue.y]);
+      const objects = balls.filter((b) => b.n !== 0);
+      overlay.aim = { cue: c, angle: this.angle, power: this.power, speed: speedFromPower(this.power), height: this.height, elevation: 0, preview: aimPreview(c, this.angle, objects) };
+    }
+    if (this.drag?.pos) overlay.placing = { pos: this.drag.pos, ok: true };
+    else if (!a && this.picked !== null && this.view?.balls?.[this.picked]) {
+      const p = this.view.balls[this.picked];
+      overlay.placing = { pos: [p[0], p[1]], ok: true };
+    }
+    this.renderer.draw(balls, overlay);
+    if (!a && this.preview) this.drawPreview();
+  }
+
+  /** The balls at rest, the one being dragged where the pointer holds it. @returns {BallFrame[]} */
+  resting() {
+    const balls = restingBalls(this.view?.balls ?? []);
+    const d = this.drag;
+    if (!d) return balls;
+    const rest = balls.filter((b) => b.n !== d.ball);
+    if (d.pos) rest.push({ n: d.ball, x: d.pos[0], y: d.pos[1], wx: 0, wy: 0, wz: 0 });
+    return rest;
+  }
+
+  /** Every moving ball's path in the previewed shot, and where it stops. */
+  drawPreview() {
+    const p = this.preview;
+    if (!p) return;
+    const ctx = this.renderer.ctx;
+    const view = this.renderer.view;
+    const dpr = this.renderer.dpr;
+    const end = this.previewDuration ?? 0;
+    const steps = 90;
+    ctx.save();
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash([5, 4]);
+    /** @type {Map<number, [number, number][]>} */
+    const paths = new Map();
+    for (let i = 0; i <= steps; i++) {
+      for (const b of sampleTracks(p.tracks, (end * i) / steps)) {
+        const pts = paths.get(b.n) ?? [];
+        pts.push(view.toScreen(b.x, b.y));
+        paths.set(b.n, pts);
+      }
+    }
+    for (const [n, pts] of paths) {
+      const first = pts[0];
+      const last = pts[pts.length - 1];
+      if (Math.hypot(last[0] - first[0], last[1] - first[1]) < 1 && pts.length > steps) continue;
+      ctx.strokeStyle = n === 0 ? "rgba(255,255,255,0.85)" : BALL_COLOURS[n];
+      ctx.beginPath();
+      pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+      ctx.stroke();
+      if (pts.length > steps) {
+        ctx.beginPath();
+        ctx.arc(last[0], last[1], R * view.scale, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
+    }
+    ctx.restore();
+  }
+
+  // --- input ------------------------------------------------------------------------------------
+
+  /** @param {number} clientX @param {number} clientY @returns {Vec} */
+  worldAt(clientX, clientY) {
+    const r = this.canvas.getBoundingClientRect();
+    return this.renderer.view.toWorld(clientX - r.left, clientY - r.top);
+  }
+
+  /** @param {number} clientX @param {number} clientY */
+  overTable(clientX, clientY) {
+    const r = this.canvas.getBoundingClientRect();
+    if (clientX < r.left || clientX > r.right || clientY < r.top || clientY > r.bottom) return false;
+    const [x, y] = this.worldAt(clientX, clientY);
+    return x > -0.02 && x < TABLE.length + 0.02 && y > -0.02 && y < TABLE.width + 0.02;
+  }
+
+  /** The ball under a table point (a little generous for fingers). @param {Vec} pos */
+  ballAt(pos) {
+    const balls = this.view?.balls ?? [];
+    let best = null;
+    let bestD = R * 1.6;
+    balls.forEach((/** @type {Vec | null} */ p, /** @type {number} */ n) => {
+      if (!p) return;
+      const d = Math.hypot(p[0] - pos[0], p[1] - pos[1]);
+      if (d < bestD) {
+        best = n;
+        bestD = d;
+      }
+    });
+    return best;
+  }
+
+  wire() {
+    const c = this.canvas;
+    c.addEventListener("pointerdown", (e) => {
+      if (!this.mine()) return;
+      if (this.anim) {
+        this.finishAnim();
+        return;
+      }
+      c.focus();
+      c.setPointerCapture(e.pointerId);
+      const pos = this.worldAt(e.clientX, e.clientY);
+      const ball = this.ballAt(pos);
+      if (ball !== null) this.drag = { ball, from: "table", start: [e.clientX, e.clientY], pos: null, moved: false };
+      else this.aiming = { start: [e.clientX, e.clientY] };
+      e.preventDefault();
+    });
+    c.addEventListener("pointermove", (e) => this.pointerMove(e));
+    c.addEventListener("pointerup", (e) => this.pointerUp(e));
+    c.addEventListener("pointercancel", () => {
+      this.drag = null;
+      this.aiming = null;
+      this.dirty = true;
+    });
+    c.addEventListener("keydown", (e) => this.key(e));
+    $("p-tray").addEventListener("pointerdown", (e) => {
+      const b = /** @type {HTMLElement} */ (e.target).closest("button[data-ball]");
+      if (!b || !this.mine()) return;
+      /** @type {HTMLElement} */ (b).setPointerCapture(e.pointerId);
+      this.drag = { ball: Number(/** @type {HTMLElement} */ (b).dataset.ball), from: "tray", start: [e.clientX, e.clientY], pos: null, moved: false };
+      e.preventDefault();
+    });
+    $("p-tray").addEventListener("pointermove", (e) => this.pointerMove(e));
+    $("p-tray").addEventListener("pointerup", (e) => this.pointerUp(e));
+    $("p-tray").addEventListener("keydown", (e) => {
+      const b = /** @type {HTMLElement} */ (e.target).closest("button[data-ball]");
+      if (b && (e.key === "Enter" || e.key === " ")) {
+        this.pick(Number(/** @type {HTMLElement} */ (b).dataset.ball));
+        c.focus();
+        e.preventDefault();
+      }
+    });
+    $("p-remove").addEventListener("click", () => this.picked !== null && this.remove(this.picked));
+    $("p-undo").addEventListener("click", () => this.send({ t: "practice_undo" }));
+    $("p-redo").addEventListener("click", () => this.send({ t: "practice_redo" }));
+    $("p-retry").addEventListener("click", () => this.send({ t: "practice_retry" }));
+    $("p-shoot").addEventListener("click", () => this.shoot());
+    $("p-power").addEventListener("input", () => {
+      this.power = Number(/** @type {HTMLInputElement} */ ($("p-power")).value) / 100;
+      this.changedAim();
+    });
+    $("p-spin").addEventListener("input", () => {
+      this.height = Number(/** @type {HTMLInputElement} */ ($("p-spin")).value) / 100;
+      this.changedAim();
+    });
+    $("p-preview").addEventListener("change", () => {
+      this.previewOn = /** @type {HTMLInputElement} */ ($("p-preview")).checked;
+      this.previewKey = "";
+      this.preview = null;
+      this.changedAim();
+    });
+    $("p-rules").addEventListener("change", () => this.send({ t: "practice_rules", on: /** @type {HTMLInputElement} */ ($("p-rules")).checked }));
+    $("p-drill").addEventListener("change", () => {
+      const drill = /** @type {HTMLSelectElement} */ ($("p-drill")).value;
+      if (drill) this.send({ t: "practice_load", drill }).then(() => this.aimAtLowest());
+    });
+    $("p-copy").addEventListener("click", async () => {
+      const link = /** @type {HTMLInputElement} */ ($("p-link"));
+      try {
+        await navigator.clipboard.writeText(link.value);
+        toast(t("practice.copied"), "info");
+      } catch {
+        link.select();
+        toast(t("practice.copyByHand"), "info");
+      }
+    });
+  }
+
+  /** @param {PointerEvent} e */
+  pointerMove(e) {
+    const d = this.drag;
+    if (d) {
+      if (!d.moved && Math.hypot(e.clientX - d.start[0], e.clientY - d.start[1]) > CLICK_SLOP) d.moved = true;
+      if (d.moved) d.pos = this.overTable(e.clientX, e.clientY) ? this.worldAt(e.clientX, e.clientY) : null;
+      this.dirty = true;
+      return;
+    }
+    if (this.aiming) this.aimAt(this.worldAt(e.clientX, e.clientY));
+  }
+
+  /** @param {PointerEvent} e */
+  pointerUp(e) {
+    const d = this.drag;
+    this.drag = null;
+    this.dirty = true;
+    if (this.aiming) {
+      this.aiming = null;
+      const pos = this.worldAt(e.clientX, e.clientY);
+      if (this.picked !== null) return void this.putPicked(pos);
+      this.aimAt(pos);
+      return;
+    }
+    if (!d) return;
+    if (!d.moved) return void this.pick(d.ball);
+    if (this.overTable(e.clientX, e.clientY)) this.put(d.ball, this.worldAt(e.clientX, e.clientY));
+    else if (d.from === "table") this.remove(d.ball);
+  }
+
+  /** Picks a ball (or unpicks it). @param {number} ball */
+  pick(ball) {
+    this.picked = this.picked === ball ? null : ball;
+    this.renderPanel();
+    this.dirty = true;
+  }
+
+  /** @param {Vec} pos */
+  async putPicked(pos) {
+    const ball = this.picked;
+    if (ball === null) return;
+    if (await this.put(ball, pos)) this.picked = null;
+    this.renderPanel();
+  }
+
+  /** A spot where a ball may go (the spots first, then a grid), for the keyboard. @returns {Vec | null} */
+  freeSpot() {
+    const others = (this.view?.balls ?? [])
+      .map((/** @type {Vec | null} */ p, /** @type {number} */ n) => (p ? { n, x: p[0], y: p[1] } : null))
+      .filter((/** @type {any} */ b) => b !== null);
+    /** @type {Vec[]} */
+    const candidates = [[TABLE.length / 2, TABLE.width / 2], TABLE.footSpot, TABLE.headSpot];
+    for (let i = 1; i < 12; i++) for (let j = 1; j < 6; j++) candidates.push([(TABLE.length * i) / 12, (TABLE.width * j) / 6]);
+    return candidates.find((c) => checkPlacement(c, others, false).ok) ?? null;
+  }
+
+  /** @param {Vec} pos */
+  aimAt(pos) {
+    const cue = this.view?.balls?.[0];
+    if (!cue || Math.hypot(pos[0] - cue[0], pos[1] - cue[1]) < 1e-3) return;
+    this.angle = angleTo(cue, pos);
+    this.changedAim();
+  }
+
+  changedAim() {
+    this.dirty = true;
+    this.renderPanel();
+    this.schedulePreview();
+  }
+
+  /** @param {KeyboardEvent} e */
+  key(e) {
+    if (!this.mine()) return;
+    const ctrl = e.ctrlKey || e.metaKey;
+    if (ctrl && e.key.toLowerCase() === "z") {
+      this.send({ t: e.shiftKey ? "practice_redo" : "practice_undo" });
+    } else if (ctrl && e.key.toLowerCase() === "y") {
+      this.send({ t: "practice_redo" });
+    } else if (e.key === "r" || e.key === "R") {
+      this.send({ t: "practice_retry" });
+    } else if (e.key === "Escape") {
+      if (this.anim) this.finishAnim();
+      this.picked = null;
+      this.renderPanel();
+    } else if ((e.key === "Delete" || e.key === "Backspace") && this.picked !== null) {
+      this.remove(this.picked);
+    } else if ((e.key === " " || e.key === "Enter") && this.picked !== null && !this.view?.balls?.[this.picked]) {
+      // A ball picked from the tray with the keyboard goes to a free spot; the arrows move it.
+      const spot = this.freeSpot();
+      if (spot) this.put(this.picked, spot);
+    } else if (e.key === " " || e.key === "Enter") {
+      this.shoot();
+    } else if (e.key.startsWith("Arrow")) {
+      const v = this.view;
+      const p = this.picked !== null ? v?.balls?.[this.picked] : null;
+      if (this.picked !== null && p) {
+        const step = e.shiftKey ? 0.001 : 0.01;
+        const dx = e.key === "ArrowRight" ? step : e.key === "ArrowLeft" ? -step : 0;
+        const dy = e.key === "ArrowUp" ? step : e.key === "ArrowDown" ? -step : 0;
+        this.put(this.picked, [p[0] + dx, p[1] + dy]);
+      } else if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+        const step = (e.shiftKey ? 0.05 : e.altKey ? 5 : 0.5) / DEG;
+        this.angle += e.key === "ArrowLeft" ? step : -step;
+        this.changedAim();
+      } else {
+        this.power = Math.min(1, Math.max(0.01, this.power + (e.key === "ArrowUp" ? 0.02 : -0.02)));
+        /** @type {HTMLInputElement} */ ($("p-power")).value = String(Math.round(this.power * 100));
+        this.changedAim();
+      }
+    } else {
+      return;
+    }
+    e.preventDefault();
+  }
+
+  // --- for the tests ----------------------------------------------------------------------------
+
+  /** Ball positions as the table holds them now (index = ball number). */
+  positions() {
+    return (this.view?.balls ?? Array(10).fill(null)).map((/** @type {Vec | null} */ p) => (p ? [p[0], p[1]] : null));
+  }
+
+  /** Page coordinates of a table point. @param {number} x @param {number} y */
+  screenOf(x, y) {
+    const r = this.canvas.getBoundingClientRect();
+    const [sx, sy] = this.renderer.view.toScreen(x, y);
+    return [r.left + sx, r.top + sy];
+  }
+}
+
+/** @param {number} v */
+function round6(v) {
+  return Math.round(v * 1e6) / 1e6;
+}
+
+/** Degrees in (−180, 180], as the protocol wants them. @param {number} rad */
+function toDegrees(rad) {
+  let d = rad * DEG;
+  d = ((d % 360) + 540) % 360 - 180;
+  return Math.round(d * 1e4) / 1e4;
+}
+
+/** @param {number} n */
+function ballName(n) {
+  return n === 0 ? t("practice.cueBall") : t("practice.ballN", { n });
+}
+
+/** A tray ball's look: its colour, a stripe as a band. @param {number} n */
+function trayStyle(n) {
+  const c = BALL_COLOURS[n];
+  return isStriped(n) ? `background: linear-gradient(#f8f6ee 25%, ${c} 25%, ${c} 75%, #f8f6ee 75%)` : `background: ${c}`;
+}

@@ -1,0 +1,176 @@
+"""The practice table in Chromium against the real server: the lobby's Practice entry, a
+ball dragged off the table to the tray and back with the real mouse, a shot, undo, and a
+shared practice link that opens the same layout in another browser; a broken link is
+refused in words and opens nothing."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from server.rooms.practice_layout import Layout, encode_layout
+from tests.browser.support import Client, save
+
+OpenClient = Callable[..., Client]
+
+
+def practice(c: Client, expr: str) -> Any:
+    return c.page.evaluate(f"(() => {{ const p = window.ninepool.practice; return {expr}; }})()")
+
+
+def wait_practice(c: Client, expr: str, timeout: float = 60_000) -> None:
+    c.page.wait_for_function(
+        "(() => { const p = window.ninepool && window.ninepool.practice; "
+        f"return !!p && ({expr}); }})()",
+        timeout=timeout,
+    )
+
+
+def screen_of(c: Client, x: float, y: float) -> tuple[float, float]:
+    sx, sy = c.page.evaluate(f"window.ninepool.practice.screenOf({x}, {y})")
+    return float(sx), float(sy)
+
+
+def same_layout(a: list[Any], b: list[Any], tolerance: float = 1e-4) -> bool:
+    for pa, pb in zip(a, b, strict=True):
+        if (pa is None) != (pb is None):
+            return False
+        if pa is not None and math.dist(pa, pb) > tolerance:
+            return False
+    return True
+
+
+def test_practice_table_and_a_shared_link(open_client: OpenClient) -> None:
+    ana = open_client("Ana")
+    ana.page.click("#practice")
+    ana.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    start = practice(ana, "p.positions()")
+    assert all(pos is not None for pos in start)  # a full rack to break
+
+    # The 9 dragged off the table lands in the tray; dragged back it is on the table.
+    nine = start[9]
+    sx, sy = screen_of(ana, nine[0], nine[1])
+    ana.page.mouse.move(sx, sy)
+    ana.page.mouse.down()
+    box = ana.page.locator("#p-tray").bounding_box()
+    assert box is not None
+    ana.page.mouse.move(box["x"] + 20, box["y"] + 10, steps=8)
+    ana.page.mouse.up()
+    ana.page.wait_for_selector("#p-tray button[data-ball='9']")
+    wait_practice(ana, "p.view.balls[9] === null && p.view.undo === 1")
+    tray_ball = ana.page.locator("#p-tray button[data-ball='9']").bounding_box()
+    assert tray_ball is not None
+    ana.page.mouse.move(tray_ball["x"] + 16, tray_ball["y"] + 16)
+    ana.page.mouse.down()
+    tx, ty = screen_of(ana, 1.2, 1.0)
+    ana.page.mouse.move(tx, ty, steps=10)
+    ana.page.mouse.up()
+    wait_practice(ana, "!!p.view.balls[9] && p.view.undo === 2")
+    placed = practice(ana, "p.view.balls[9]")
+    assert math.dist(placed, (1.2, 1.0)) < 0.01
+
+    # A shot from the keyboard, then undo: the balls go back where they were.
+    before = practice(ana, "p.positions()")
+    ana.page.focus("#p-table")
+    ana.page.keyboard.press("Space")
+    wait_practice(ana, "p.view.shots === 1 && !p.anim && p.queue.length === 0")
+    assert not same_layout(practice(ana, "p.positions()"), before)
+    ana.page.click("#p-undo")
+    wait_practice(ana, "p.view.redo === 1")
+    assert same_layout(practice(ana, "p.positions()"), before, 1e-9)
+    ana.page.click("#p-redo")
+    wait_practice(ana, "p.view.redo === 0")
+    shared = practice(ana, "p.positions()")
+    link = ana.page.input_value("#p-link")
+    assert "#/practice/" in link
+    save(ana, "practice-ana.png")
+
+    # Another browser opens the link: the same layout, at a table of its own.
+    code = link.split("#/practice/")[1]
+    bob = open_client("Bob", hash=f"#/practice/{code}")
+    bob.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(bob, "!!p.view && p.role === 'player'")
+    assert same_layout(practice(bob, "p.positions()"), shared)
+    assert practice(bob, "p.view.layout") == code
+    assert practice(bob, "p.room") != practice(ana, "p.room")
+    # The tray holds exactly the balls off the table.
+    tray = bob.page.eval_on_selector_all(
+        "#p-tray button[data-ball]", "bs => bs.map(b => Number(b.dataset.ball))"
+    )
+    assert sorted(tray) == [n for n, pos in enumerate(shared) if pos is None]
+    save(bob, "practice-bob-from-link.png")
+
+    # Ana's table's room link lets a spectator watch it (no seat to take).
+    sam = open_client("Sam", hash=f"#/room/{practice(ana, 'p.room')}")
+    sam.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(sam, "!!p.view && p.role === 'spectator'")
+    assert same_layout(practice(sam, "p.positions()"), shared, 1e-9)
+    assert sam.page.is_disabled("#p-shoot")
+    wait_practice(ana, "p.view.spectators === 1")
+
+    # A reload puts Ana back at her own table, as she left it.
+    ana.page.reload()
+    ana.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(ana, "!!p.view && p.role === 'player'")
+    assert same_layout(practice(ana, "p.positions()"), shared, 1e-9)
+    assert not ana.page.is_disabled("#p-undo")
+
+    for c in (ana, bob, sam):
+        assert c.problems() == []
+
+
+def test_a_broken_practice_link_is_refused_in_words(open_client: OpenClient) -> None:
+    eve = open_client("Eve", lang="hr", hash="#/practice/AQAAK8A2TAGZhDZMAAK8A2TAGZhDZM")
+    eve.page.wait_for_selector("#toast:not([hidden])")
+    assert "Ta poveznica za vježbu je oštećena" in eve.page.inner_text("#toast")
+    eve.page.wait_for_selector("#lobby:not([hidden])")
+    assert practice(eve, "p.room") is None
+    assert eve.problems() == []
+
+
+def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
+    """A phone: tap a ball to pick it, tap where it goes, Remove, a tray ball back by
+    taps; the preview of the whole shot; and the keyboard for aim and undo."""
+    balls: list[tuple[float, float] | None] = [None] * 10
+    balls[0], balls[1] = (0.6, 0.635), (1.6, 0.5)
+    code = encode_layout(Layout(balls=tuple(balls)), False)
+    zoe = open_client("Zoe", width=390, height=844, touch=True, hash=f"#/practice/{code}")
+    zoe.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(zoe, "!!p.view && p.role === 'player'")
+    zoe.page.touchscreen.tap(*screen_of(zoe, 1.6, 0.5))
+    wait_practice(zoe, "p.picked === 1")
+    zoe.page.touchscreen.tap(*screen_of(zoe, 2.0, 0.9))
+    wait_practice(zoe, "!!p.view.balls[1] && p.view.undo === 1")
+    assert math.dist(practice(zoe, "p.view.balls[1]"), (2.0, 0.9)) < 0.02
+    zoe.page.touchscreen.tap(*screen_of(zoe, 2.0, 0.9))
+    wait_practice(zoe, "p.picked === 1")
+    zoe.page.locator("#p-remove").tap()
+    wait_practice(zoe, "p.view.balls[1] === null")
+    zoe.page.locator("#p-tray button[data-ball='1']").tap()
+    wait_practice(zoe, "p.picked === 1")
+    zoe.page.touchscreen.tap(*screen_of(zoe, 1.3, 0.4))
+    wait_practice(zoe, "!!p.view.balls[1] && p.view.undo === 3")
+    zoe.page.locator("#p-preview").tap()
+    wait_practice(zoe, "!!p.preview")
+    save(zoe, "practice-phone-preview.png")
+
+    # Keys: the arrows turn the aim, Ctrl+Z undoes the last change.
+    zoe.page.focus("#p-table")
+    angle = practice(zoe, "p.angle")
+    zoe.page.keyboard.press("ArrowLeft")
+    assert practice(zoe, "p.angle") != angle
+    zoe.page.keyboard.press("Control+z")
+    wait_practice(zoe, "p.view.balls[1] === null && p.view.undo === 2")
+    # Keys alone: a tray ball picked with Enter goes to a free spot, the arrows move it.
+    zoe.page.focus("#p-tray button[data-ball='1']")
+    zoe.page.keyboard.press("Enter")
+    wait_practice(zoe, "p.picked === 1")
+    zoe.page.keyboard.press("Enter")
+    wait_practice(zoe, "!!p.view.balls[1]")
+    x, y = practice(zoe, "p.view.balls[1]")
+    zoe.page.keyboard.press("ArrowRight")
+    wait_practice(zoe, f"p.view.balls[1][0] > {x + 0.005}")
+    assert practice(zoe, "p.view.balls[1][1]") == y
+    assert zoe.problems() == []
