@@ -138,6 +138,30 @@ def stroke(scene: Mapping[str, Any]) -> Shot:
     return Shot(angle=angle, speed=scene["speed"], elevation=elevation)
 
 
+# Places in the diamond, front to back and across (rack_places): what each ball was.
+PLACES = (
+    "apex",
+    "second row",
+    "second row",
+    "wing",
+    "centre",
+    "wing",
+    "fourth row",
+    "fourth row",
+    "back",
+)
+FOOT_CORNERS = ("F0", "F1")
+DIAMOND = TABLE.width / 4.0  # one diamond of the long rail, 0.3175 m
+
+
+def rack_places(balls: Mapping[int, tuple[float, float]]) -> dict[int, str]:
+    """Each object ball's place in the diamond, from its position (rows by x, then y)."""
+    ordered = sorted((b for b in balls if b != CUE), key=lambda b: balls[b][0])
+    rows = [ordered[0:1], ordered[1:3], ordered[3:6], ordered[6:8], ordered[8:9]]
+    across = [b for row in rows for b in sorted(row, key=lambda b: balls[b][1])]
+    return {b: PLACES[k] for k, b in enumerate(across)}
+
+
 def run_ours(scene: Mapping[str, Any]) -> dict[str, Any]:
     t0 = time.process_time()
     outcome = simulate(scene["balls"], stroke(scene), PARAMS)
@@ -148,11 +172,23 @@ def run_ours(scene: Mapping[str, Any]) -> dict[str, Any]:
     if first is not None:
         before = [s for s in outcome.tracks[CUE] if s.t0 < first]
         flying = bool(before) and before[-1].state == AIRBORNE
+    places = rack_places(scene["balls"])
+    wings: list[float] = []
+    for ball, place in places.items():
+        moving = next((s for s in outcome.tracks[ball] if s.vx or s.vy), None)
+        if place == "wing" and moving is not None:
+            wings.append(math.degrees(math.atan2(abs(moving.vy), moving.vx)))
+    corners = [e.a for e in outcome.events if e.kind == "pocket" and e.pocket in FOOT_CORNERS]
+    cue_rest = outcome.final.get(CUE)
     return {
         "pocketed": [int(b) for b in report.pocketed],
         "off_table": [int(b) for b in report.off_table],
         "cpu_s": cpu,
         "hopping": flying,
+        "wing_angles": wings,
+        "wing_in_foot_corner": any(places.get(b) == "wing" for b in corners),
+        "made_places": [places[b] for b in report.pocketed if b != CUE],
+        "cue_rest": None if cue_rest is None else [cue_rest[0], cue_rest[1]],
     }
 
 
@@ -175,6 +211,7 @@ def summarize(
         entry[1] += bool(m)
     cpu = [r["cpu_s"] for r in results if "cpu_s" in r]
     return {
+        **summarize_spread(results),
         "n": n,
         "make_rate": sum(bool(m) for m in made) / n,
         "balls_per_break": sum(len(m) for m in made) / n,
@@ -187,6 +224,29 @@ def summarize(
         "breaks_by_speed": {k: bins[k][0] for k in sorted(bins, key=float)},
         "cpu_ms_median": statistics.median(cpu) * 1e3 if cpu else math.nan,
         "cpu_ms_p95": sorted(cpu)[int(0.95 * (len(cpu) - 1))] * 1e3 if cpu else math.nan,
+    }
+
+
+def summarize_spread(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Where the breaks sent the balls (our engine only: pooltool's rows lack it)."""
+    if not results or "wing_angles" not in results[0]:
+        return {}
+    n = len(results)
+    wings = [a for r in results for a in r["wing_angles"]]
+    rests = [r["cue_rest"] for r in results if r["cue_rest"] is not None]
+    centre = (TABLE.length / 2.0, TABLE.width / 2.0)
+    places: dict[str, int] = {}
+    for r in results:
+        for place in r["made_places"]:
+            places[place] = places.get(place, 0) + 1
+    return {
+        "wing_angle_mean": statistics.mean(wings) if wings else math.nan,
+        "wing_angle_sd": statistics.pstdev(wings) if wings else math.nan,
+        "wing_in_foot_corner_rate": sum(r["wing_in_foot_corner"] for r in results) / n,
+        "made_per_break_by_place": {k: places.get(k, 0) / n for k in dict.fromkeys(PLACES)},
+        "cue_in_kitchen_rate": sum(p[0] <= TABLE.head_string_x for p in rests) / n,
+        "cue_near_centre_rate": sum(math.dist(p, centre) <= DIAMOND for p in rests) / n,
+        "cue_x_median": statistics.median(p[0] for p in rests) if rests else math.nan,
     }
 
 
@@ -283,6 +343,20 @@ def render_set(name: str, s: Mapping[str, Any]) -> str:
         f"{s['scratch_rate']:.1%}, cue ball in the air at the first contact "
         f"{s['hop_rate']:.1%}, cpu median {s['cpu_ms_median']:.2f} ms; by speed "
         + ", ".join(f"{k}: {v:.0%}" for k, v in s["make_rate_by_speed"].items())
+        + ("\n" + spread_line(name, s) if "wing_angle_mean" in s else "")
+    )
+
+
+def spread_line(name: str, s: Mapping[str, Any]) -> str:
+    """Where a set's breaks sent the wing balls and the cue ball, and what they made."""
+    return (
+        f"{name}: wing balls leave at {s['wing_angle_mean']:.1f}° ± {s['wing_angle_sd']:.1f}° "
+        f"to the long string (a foot corner: ~47°), a wing ball in a foot corner "
+        f"{s['wing_in_foot_corner_rate']:.1%}; cue ball rests in the kitchen "
+        f"{s['cue_in_kitchen_rate']:.1%}, within a diamond of the centre "
+        f"{s['cue_near_centre_rate']:.1%}, median {s['cue_x_median']:.2f} m from the head "
+        "rail; made per break by place: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in s["made_per_break_by_place"].items())
     )
 
 
@@ -308,6 +382,7 @@ def render(report: Mapping[str, Any]) -> str:
         "",
         "balls made per break (target): " + json.dumps(report["target"]["balls_made_histogram"]),
     ]
+    lines += [spread_line(name, sp) for name, sp in rows if "wing_angle_mean" in sp]
     lines += [
         "make rate by speed (kitchen): "
         + ", ".join(f"{k}: {v:.0%}" for k, v in report["kitchen"]["make_rate_by_speed"].items())
