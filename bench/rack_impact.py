@@ -76,19 +76,32 @@ def frozen_rows(rows: Sequence[int], speed: float, params: Params) -> list[str]:
     return lines
 
 
-def diamond(gap_at: int | None = None, gap: float = 0.0) -> list[list[float]]:
-    """The frozen diamond's centres, apex at the origin, rows along +x; ``gap_at`` (an
-    index 0–8: apex, second row, middle row with the wings at 3 and 5, fourth row, back)
-    moves that ball ``gap`` straight back, opening a gap of about that size behind it (a
-    back ball) or in front of it."""
+# Gaps that can be opened without pressing any other pair together: behind a row (every
+# ball from the next row back moves straight back) or beside a wing ball (it moves out).
+GAPS: dict[str, tuple[tuple[int, ...], float, float]] = {
+    "behind the apex": ((1, 2, 3, 4, 5, 6, 7, 8), 1.0, 0.0),
+    "behind the 2nd row": ((3, 4, 5, 6, 7, 8), 1.0, 0.0),
+    "behind the middle row": ((6, 7, 8), 1.0, 0.0),
+    "before the back ball": ((8,), 1.0, 0.0),
+    "beside one wing": ((5,), 0.0, 1.0),
+}
+
+
+def diamond(gap_name: str | None = None, gap: float = 0.0) -> list[list[float]]:
+    """The frozen diamond's centres (index 0 the apex, 1–2 the second row, 3–5 the middle
+    row with the wings at 3 and 5, 6–7 the fourth row, 8 the back ball), apex at the
+    origin, rows along +x; ``gap_name`` (a ``GAPS`` key) opens one gap of ``gap``."""
     step = 2.0 * R * math.sqrt(3.0) / 2.0
     out = [
         [row * step, (k - (count - 1) / 2.0) * 2.0 * R]
         for row, count in enumerate((1, 2, 3, 2, 1))
         for k in range(count)
     ]
-    if gap_at is not None:
-        out[gap_at][0] += gap if gap_at else -gap
+    if gap_name is not None:
+        moved, dx, dy = GAPS[gap_name]
+        for k in moved:
+            out[k][0] += dx * gap
+            out[k][1] += dy * gap
     return out
 
 
@@ -122,17 +135,15 @@ def energy_and_gaps(speed: float, params: Params) -> list[str]:
     lines = [
         f"frozen diamond at {speed:g} m/s: the impact keeps {moving:.1%} of the energy as "
         f"motion and {spin:.2%} as spin; the two wing balls carry {wings:.1%}",
-        "one gap at one place (the ball moved straight back; the 1 moved toward the cue "
-        "ball): the wing balls' directions, degrees to the long string",
+        "one gap in the frozen diamond: the wing balls' directions, degrees to the long "
+        "string (a tight rack's gaps are at most 0.1 mm; folded paper is 0.1–0.3 mm)",
     ]
-    names = ("apex", "2nd row", "2nd row", "wing", "centre", "wing", "4th row", "4th row")
-    names += ("back",)
-    for place in (0, 1, 3, 4, 6, 8):
+    for name in GAPS:
         row = []
-        for gap in (25e-6, 50e-6, 100e-6):
-            low, high = wing_pair(hit_diamond(diamond(place, gap), speed, params))
-            row.append(f"{gap * 1e6:3.0f} µm {low:4.1f}/{high:4.1f}")
-        lines.append(f"    {names[place]:8} " + "   ".join(row))
+        for gap in (25e-6, 100e-6, 300e-6, 1e-3):
+            low, high = wing_pair(hit_diamond(diamond(name, gap), speed, params))
+            row.append(f"{gap * 1e3:5.3f} mm {low:4.1f}/{high:4.1f}")
+        lines.append(f"    {name:22} " + "   ".join(row))
     by_speed = []
     for v in (6.0, 8.0, 10.0, 12.0):
         low, high = wing_pair(hit_diamond(diamond(), v, params))

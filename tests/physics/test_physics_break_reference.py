@@ -62,15 +62,30 @@ def test_break_speed_does_not_turn_the_wing_balls() -> None:
         assert max(high) - min(high) < 1.0, high
 
 
-def _frozen_diamond_wings(moved: int | None, gap: float) -> tuple[float, float]:
+# Gaps that open without pressing another pair together: every ball behind a row moves
+# straight back, or a wing ball moves out sideways (indices: 0 apex, 1–2 second row,
+# 3–5 middle row with the wings at 3 and 5, 6–7 fourth row, 8 back ball).
+GAPS = {
+    "behind the apex": ((1, 2, 3, 4, 5, 6, 7, 8), 1.0, 0.0),
+    "behind the second row": ((3, 4, 5, 6, 7, 8), 1.0, 0.0),
+    "behind the middle row": ((6, 7, 8), 1.0, 0.0),
+    "before the back ball": ((8,), 1.0, 0.0),
+    "beside a wing": ((5,), 0.0, 1.0),
+}
+
+
+def _frozen_diamond_wings(gap_name: str | None, gap: float) -> tuple[float, float]:
     step = 2.0 * R * math.sqrt(3.0) / 2.0
     centres = [
         [row * step, (k - (count - 1) / 2.0) * 2.0 * R]
         for row, count in enumerate((1, 2, 3, 2, 1))
         for k in range(count)
     ]
-    if moved is not None:  # open one gap: that ball straight back (the apex: forward)
-        centres[moved][0] += gap if moved else -gap
+    if gap_name is not None:
+        moved, dx, dy = GAPS[gap_name]
+        for k in moved:
+            centres[k][0] += dx * gap
+            centres[k][1] += dy * gap
     balls = [(-2.0 * R - 1e-9, 0.0, 10.0, 0.0, 0.0, 0.0, 0.0)]
     balls += [(x, y, 0.0, 0.0, 0.0, 0.0, 0.0) for x, y in centres]
     pairs = [(0, 1)] + [(p, q) for p in range(1, 10) for q in range(p + 1, 10)]
@@ -85,11 +100,11 @@ def _frozen_diamond_wings(moved: int | None, gap: float) -> tuple[float, float]:
 def test_a_tenth_of_a_millimetre_gap_turns_the_wings_by_degrees_not_to_the_corner() -> None:
     frozen = _frozen_diamond_wings(None, 0.0)
     assert 53.0 < frozen[0] < 57.0
-    for place in range(9):  # apex, second row, middle row, fourth row, back
-        turned = _frozen_diamond_wings(place, 100e-6)
+    for name in GAPS:
+        turned = _frozen_diamond_wings(name, 100e-6)
         for before, after in zip(frozen, turned, strict=True):
-            assert abs(after - before) < 3.0, (place, turned)
-            assert after > FOOT_CORNER_DIRECTION + 3.0, (place, turned)
+            assert abs(after - before) < 3.0, (name, turned)
+            assert after > FOOT_CORNER_DIRECTION + 3.0, (name, turned)
 
 
 def test_a_centred_full_hit_sends_the_wing_balls_into_the_long_rails() -> None:
