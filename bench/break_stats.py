@@ -17,7 +17,10 @@ spot), centre ball, level cue, aimed at the 1 with a uniform error within ±0.2�
   20 cm of the long string, cue-ball speed uniform in 9–11 m/s;
 * **kitchen**: ``--breaks`` breaks from anywhere in the kitchen at 8–11 m/s;
 * **smoothness**: from ``kitchen_spot()``, ``--per-speed`` racks at each of 8, 9, 10 and
-  11 m/s (the same racks at every speed).
+  11 m/s (the same racks at every speed);
+* **side** (no target of its own; the real break to compare with): ``--breaks`` side
+  breaks, the cue ball behind the head string 6–15 cm off either long rail, 9–11 m/s, a
+  full hit on the 1 — what Alciatore calls the most reliable break from a tight rack.
 
 For each set: the share of breaks that make an object ball, object balls made per break,
 the 9 made, a ball off the table, the cue ball scratched (pocketed or off the table), the
@@ -113,6 +116,24 @@ def make_break(rng: random.Random, seed: int, speed: float, box_y: float | None)
     """One break's input: rack(seed), cue spot (kitchen_spot() if box_y is None), shot."""
     balls = rack(seed)
     cue = kitchen_spot() if box_y is None else place_cue(rng, balls, box_y)
+    return {
+        "seed": seed,
+        "balls": {CUE: cue, **balls},
+        "angle": aim_at_one(rng, cue, balls[1]),
+        "speed": speed,
+    }
+
+
+SIDE_RAIL_OFF = (0.06, 0.15)  # m from a long rail's nose line to the cue ball's centre
+
+
+def make_side_break(rng: random.Random, seed: int, speed: float) -> dict[str, Any]:
+    """A side break: the cue ball behind the head string, 6–15 cm off either long rail,
+    a full hit on the 1 — the break Alciatore calls the most reliable from a tight rack."""
+    balls = rack(seed)
+    off = rng.uniform(*SIDE_RAIL_OFF)
+    cue = (rng.uniform(0.3, TABLE.head_string_x), off if rng.random() < 0.5 else TABLE.width - off)
+    check_placement(balls, cue, kitchen=True)
     return {
         "seed": seed,
         "balls": {CUE: cue, **balls},
@@ -307,7 +328,12 @@ def build_sets(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
     for speed in SMOOTH_SPEEDS:
         srng = random.Random(args.seed)  # the same racks and aim errors at every speed
         smooth += [make_break(srng, base + 900_000 + k, speed, None) for k in range(args.per_speed)]
-    return {"target": target, "kitchen": kitchen, "smoothness": smooth}
+    side_rng = random.Random(args.seed + 7)  # its own stream: the sets above are unchanged
+    side = [
+        make_side_break(side_rng, base + 700_000 + k, side_rng.uniform(9.0, 11.0))
+        for k in range(args.breaks)
+    ]
+    return {"target": target, "kitchen": kitchen, "smoothness": smooth, "side": side}
 
 
 def verdicts(report: Mapping[str, Any]) -> list[str]:
@@ -369,6 +395,8 @@ def render(report: Mapping[str, Any]) -> str:
         f"{'hop':>7}{'cpu ms':>8}",
     ]
     rows = [("target", report["target"]), ("kitchen", report["kitchen"])]
+    if report.get("side"):
+        rows.append(("side break", report["side"]))
     rows += [(f"spot {k} m/s", v) for k, v in report["smoothness_by_speed"].items()]
     if report.get("pooltool"):
         rows.append((f"pooltool {report['pooltool']['version']} target", report["pooltool"]))
@@ -461,7 +489,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="run with a changed Params field (repeatable), e.g. --set cluster_model=pairwise",
     )
     parser.add_argument(
-        "--only", choices=("target", "kitchen", "smoothness"), help="run one set only"
+        "--only", choices=("target", "kitchen", "smoothness", "side"), help="run one set only"
     )
     parser.add_argument(
         "--elevation", default="0", metavar="LO[,HI]", help="cue elevation, degrees (uniform)"
@@ -488,7 +516,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.only:
         print(render_set(args.only, run_set(sets[args.only], run_ours)))
         return 0
-    for name in ("target", "kitchen"):
+    for name in ("target", "kitchen", "side"):
         print(f"ours: {name} ({len(sets[name])} breaks) ...", file=sys.stderr)
         report[name] = run_set(sets[name], run_ours)
     by_speed: dict[str, Any] = {}
