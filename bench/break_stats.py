@@ -17,7 +17,10 @@ spot), centre ball, level cue, aimed at the 1 with a uniform error within ±0.2�
   20 cm of the long string, cue-ball speed uniform in 9–11 m/s;
 * **kitchen**: ``--breaks`` breaks from anywhere in the kitchen at 8–11 m/s;
 * **smoothness**: from ``kitchen_spot()``, ``--per-speed`` racks at each of 8, 9, 10 and
-  11 m/s (the same racks at every speed).
+  11 m/s (the same racks at every speed);
+* **side** (no target of its own; the real break to compare with): ``--breaks`` side
+  breaks, the cue ball behind the head string 6–15 cm off either long rail, 9–11 m/s, a
+  full hit on the 1 — what Alciatore calls the most reliable break from a tight rack.
 
 For each set: the share of breaks that make an object ball, object balls made per break,
 the 9 made, a ball off the table, the cue ball scratched (pocketed or off the table), the
@@ -121,6 +124,24 @@ def make_break(rng: random.Random, seed: int, speed: float, box_y: float | None)
     }
 
 
+SIDE_RAIL_OFF = (0.06, 0.15)  # m from a long rail's nose line to the cue ball's centre
+
+
+def make_side_break(rng: random.Random, seed: int, speed: float) -> dict[str, Any]:
+    """A side break: the cue ball behind the head string, 6–15 cm off either long rail,
+    a full hit on the 1 — the break Alciatore calls the most reliable from a tight rack."""
+    balls = rack(seed)
+    off = rng.uniform(*SIDE_RAIL_OFF)
+    cue = (rng.uniform(0.3, TABLE.head_string_x), off if rng.random() < 0.5 else TABLE.width - off)
+    check_placement(balls, cue, kitchen=True)
+    return {
+        "seed": seed,
+        "balls": {CUE: cue, **balls},
+        "angle": aim_at_one(rng, cue, balls[1]),
+        "speed": speed,
+    }
+
+
 PARAMS: Params = DEFAULT_PARAMS
 ELEVATION = (0.0, 0.0)  # degrees, uniform between the two (--elevation)
 CUT = 0.0  # metres (--cut)
@@ -138,6 +159,30 @@ def stroke(scene: Mapping[str, Any]) -> Shot:
     return Shot(angle=angle, speed=scene["speed"], elevation=elevation)
 
 
+# Places in the diamond, front to back and across (rack_places): what each ball was.
+PLACES = (
+    "apex",
+    "second row",
+    "second row",
+    "wing",
+    "centre",
+    "wing",
+    "fourth row",
+    "fourth row",
+    "back",
+)
+FOOT_CORNERS = ("F0", "F1")
+DIAMOND = TABLE.width / 4.0  # one diamond of the long rail, 0.3175 m
+
+
+def rack_places(balls: Mapping[int, tuple[float, float]]) -> dict[int, str]:
+    """Each object ball's place in the diamond, from its position (rows by x, then y)."""
+    ordered = sorted((b for b in balls if b != CUE), key=lambda b: balls[b][0])
+    rows = [ordered[0:1], ordered[1:3], ordered[3:6], ordered[6:8], ordered[8:9]]
+    across = [b for row in rows for b in sorted(row, key=lambda b: balls[b][1])]
+    return {b: PLACES[k] for k, b in enumerate(across)}
+
+
 def run_ours(scene: Mapping[str, Any]) -> dict[str, Any]:
     t0 = time.process_time()
     outcome = simulate(scene["balls"], stroke(scene), PARAMS)
@@ -148,11 +193,23 @@ def run_ours(scene: Mapping[str, Any]) -> dict[str, Any]:
     if first is not None:
         before = [s for s in outcome.tracks[CUE] if s.t0 < first]
         flying = bool(before) and before[-1].state == AIRBORNE
+    places = rack_places(scene["balls"])
+    wings: list[float] = []
+    for ball, place in places.items():
+        moving = next((s for s in outcome.tracks[ball] if s.vx or s.vy), None)
+        if place == "wing" and moving is not None:
+            wings.append(math.degrees(math.atan2(abs(moving.vy), moving.vx)))
+    corners = [e.a for e in outcome.events if e.kind == "pocket" and e.pocket in FOOT_CORNERS]
+    cue_rest = outcome.final.get(CUE)
     return {
         "pocketed": [int(b) for b in report.pocketed],
         "off_table": [int(b) for b in report.off_table],
         "cpu_s": cpu,
         "hopping": flying,
+        "wing_angles": wings,
+        "wing_in_foot_corner": any(places.get(b) == "wing" for b in corners),
+        "made_places": [places[b] for b in report.pocketed if b != CUE],
+        "cue_rest": None if cue_rest is None else [cue_rest[0], cue_rest[1]],
     }
 
 
@@ -175,6 +232,7 @@ def summarize(
         entry[1] += bool(m)
     cpu = [r["cpu_s"] for r in results if "cpu_s" in r]
     return {
+        **summarize_spread(results),
         "n": n,
         "make_rate": sum(bool(m) for m in made) / n,
         "balls_per_break": sum(len(m) for m in made) / n,
@@ -187,6 +245,29 @@ def summarize(
         "breaks_by_speed": {k: bins[k][0] for k in sorted(bins, key=float)},
         "cpu_ms_median": statistics.median(cpu) * 1e3 if cpu else math.nan,
         "cpu_ms_p95": sorted(cpu)[int(0.95 * (len(cpu) - 1))] * 1e3 if cpu else math.nan,
+    }
+
+
+def summarize_spread(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Where the breaks sent the balls (our engine only: pooltool's rows lack it)."""
+    if not results or "wing_angles" not in results[0]:
+        return {}
+    n = len(results)
+    wings = [a for r in results for a in r["wing_angles"]]
+    rests = [r["cue_rest"] for r in results if r["cue_rest"] is not None]
+    centre = (TABLE.length / 2.0, TABLE.width / 2.0)
+    places: dict[str, int] = {}
+    for r in results:
+        for place in r["made_places"]:
+            places[place] = places.get(place, 0) + 1
+    return {
+        "wing_angle_mean": statistics.mean(wings) if wings else math.nan,
+        "wing_angle_sd": statistics.pstdev(wings) if wings else math.nan,
+        "wing_in_foot_corner_rate": sum(r["wing_in_foot_corner"] for r in results) / n,
+        "made_per_break_by_place": {k: places.get(k, 0) / n for k in dict.fromkeys(PLACES)},
+        "cue_in_kitchen_rate": sum(p[0] <= TABLE.head_string_x for p in rests) / n,
+        "cue_near_centre_rate": sum(math.dist(p, centre) <= DIAMOND for p in rests) / n,
+        "cue_x_median": statistics.median(p[0] for p in rests) if rests else math.nan,
     }
 
 
@@ -247,7 +328,12 @@ def build_sets(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
     for speed in SMOOTH_SPEEDS:
         srng = random.Random(args.seed)  # the same racks and aim errors at every speed
         smooth += [make_break(srng, base + 900_000 + k, speed, None) for k in range(args.per_speed)]
-    return {"target": target, "kitchen": kitchen, "smoothness": smooth}
+    side_rng = random.Random(args.seed + 7)  # its own stream: the sets above are unchanged
+    side = [
+        make_side_break(side_rng, base + 700_000 + k, side_rng.uniform(9.0, 11.0))
+        for k in range(args.breaks)
+    ]
+    return {"target": target, "kitchen": kitchen, "smoothness": smooth, "side": side}
 
 
 def verdicts(report: Mapping[str, Any]) -> list[str]:
@@ -283,6 +369,20 @@ def render_set(name: str, s: Mapping[str, Any]) -> str:
         f"{s['scratch_rate']:.1%}, cue ball in the air at the first contact "
         f"{s['hop_rate']:.1%}, cpu median {s['cpu_ms_median']:.2f} ms; by speed "
         + ", ".join(f"{k}: {v:.0%}" for k, v in s["make_rate_by_speed"].items())
+        + ("\n" + spread_line(name, s) if "wing_angle_mean" in s else "")
+    )
+
+
+def spread_line(name: str, s: Mapping[str, Any]) -> str:
+    """Where a set's breaks sent the wing balls and the cue ball, and what they made."""
+    return (
+        f"{name}: wing balls leave at {s['wing_angle_mean']:.1f}° ± {s['wing_angle_sd']:.1f}° "
+        f"to the long string (a foot corner: ~47°), a wing ball in a foot corner "
+        f"{s['wing_in_foot_corner_rate']:.1%}; cue ball rests in the kitchen "
+        f"{s['cue_in_kitchen_rate']:.1%}, within a diamond of the centre "
+        f"{s['cue_near_centre_rate']:.1%}, median {s['cue_x_median']:.2f} m from the head "
+        "rail; made per break by place: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in s["made_per_break_by_place"].items())
     )
 
 
@@ -295,6 +395,8 @@ def render(report: Mapping[str, Any]) -> str:
         f"{'hop':>7}{'cpu ms':>8}",
     ]
     rows = [("target", report["target"]), ("kitchen", report["kitchen"])]
+    if report.get("side"):
+        rows.append(("side break", report["side"]))
     rows += [(f"spot {k} m/s", v) for k, v in report["smoothness_by_speed"].items()]
     if report.get("pooltool"):
         rows.append((f"pooltool {report['pooltool']['version']} target", report["pooltool"]))
@@ -308,6 +410,7 @@ def render(report: Mapping[str, Any]) -> str:
         "",
         "balls made per break (target): " + json.dumps(report["target"]["balls_made_histogram"]),
     ]
+    lines += [spread_line(name, sp) for name, sp in rows if "wing_angle_mean" in sp]
     lines += [
         "make rate by speed (kitchen): "
         + ", ".join(f"{k}: {v:.0%}" for k, v in report["kitchen"]["make_rate_by_speed"].items())
@@ -386,7 +489,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="run with a changed Params field (repeatable), e.g. --set cluster_model=pairwise",
     )
     parser.add_argument(
-        "--only", choices=("target", "kitchen", "smoothness"), help="run one set only"
+        "--only", choices=("target", "kitchen", "smoothness", "side"), help="run one set only"
     )
     parser.add_argument(
         "--elevation", default="0", metavar="LO[,HI]", help="cue elevation, degrees (uniform)"
@@ -413,7 +516,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.only:
         print(render_set(args.only, run_set(sets[args.only], run_ours)))
         return 0
-    for name in ("target", "kitchen"):
+    for name in ("target", "kitchen", "side"):
         print(f"ours: {name} ({len(sets[name])} breaks) ...", file=sys.stderr)
         report[name] = run_set(sets[name], run_ours)
     by_speed: dict[str, Any] = {}

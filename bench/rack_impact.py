@@ -12,7 +12,11 @@ might set them: ball–ball friction and restitution, the rack's gaps (frozen, t
 micro-gaps of ``rack()``, wider; the 1 pressed against the 2 and 3 as a template presses
 it), the cue ball's state at impact (sliding, rolling, drawing), a hopping cue ball, the
 solver's step. Two frozen racks hit head-on are printed row by row as well: the
-nine-ball diamond and the fifteen-ball triangle.
+nine-ball diamond and the fifteen-ball triangle; then the frozen diamond's energy budget
+(what the impact keeps as motion, what leaves in the wing balls), how far one gap of 25,
+50 or 100 µm at each place in the diamond turns the wing balls (a tight rack's gaps are
+at most 0.1 mm), and the wing balls' direction at break speeds from 6 to 12 m/s (Alciatore:
+speed has little or no effect on it).
 
 Nothing here asserts: it prints measurements for ``docs/PHYSICS.md``.
 """
@@ -69,6 +73,82 @@ def frozen_rows(rows: Sequence[int], speed: float, params: Params) -> list[str]:
         ]
         lines.append(f"    row {row + 1}: " + ", ".join(departures))
     lines.append(f"    cue ball after: {math.hypot(after[0][2], after[0][3]):.2f} m/s")
+    return lines
+
+
+# Gaps that can be opened without pressing any other pair together: behind a row (every
+# ball from the next row back moves straight back) or beside a wing ball (it moves out).
+GAPS: dict[str, tuple[tuple[int, ...], float, float]] = {
+    "behind the apex": ((1, 2, 3, 4, 5, 6, 7, 8), 1.0, 0.0),
+    "behind the 2nd row": ((3, 4, 5, 6, 7, 8), 1.0, 0.0),
+    "behind the middle row": ((6, 7, 8), 1.0, 0.0),
+    "before the back ball": ((8,), 1.0, 0.0),
+    "beside one wing": ((5,), 0.0, 1.0),
+}
+
+
+def diamond(gap_name: str | None = None, gap: float = 0.0) -> list[list[float]]:
+    """The frozen diamond's centres (index 0 the apex, 1–2 the second row, 3–5 the middle
+    row with the wings at 3 and 5, 6–7 the fourth row, 8 the back ball), apex at the
+    origin, rows along +x; ``gap_name`` (a ``GAPS`` key) opens one gap of ``gap``."""
+    step = 2.0 * R * math.sqrt(3.0) / 2.0
+    out = [
+        [row * step, (k - (count - 1) / 2.0) * 2.0 * R]
+        for row, count in enumerate((1, 2, 3, 2, 1))
+        for k in range(count)
+    ]
+    if gap_name is not None:
+        moved, dx, dy = GAPS[gap_name]
+        for k in moved:
+            out[k][0] += dx * gap
+            out[k][1] += dy * gap
+    return out
+
+
+def hit_diamond(
+    centres: Sequence[Sequence[float]], speed: float, params: Params
+) -> list[tuple[float, ...]]:
+    """A cue ball at ``speed`` straight into the apex; every state after the impact."""
+    balls = [(centres[0][0] - 2.0 * R - 1e-9, centres[0][1], speed, 0.0, 0.0, 0.0, 0.0)]
+    balls += [(x, y, 0.0, 0.0, 0.0, 0.0, 0.0) for x, y in centres]
+    n = len(balls)
+    pairs = [(0, 1)] + [(p, q) for p in range(1, n) for q in range(p + 1, n)]
+    after, _ = hertz.resolve(balls, pairs, speed, params)
+    return after
+
+
+def wing_pair(after: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """The two wing balls' directions (degrees to the long string) after ``hit_diamond``."""
+    low, high = after[4], after[6]
+    return (
+        math.degrees(math.atan2(abs(low[3]), low[2])),
+        math.degrees(math.atan2(abs(high[3]), high[2])),
+    )
+
+
+def energy_and_gaps(speed: float, params: Params) -> list[str]:
+    """The frozen diamond's energy budget, and the wing balls under one gap at a time."""
+    after = hit_diamond(diamond(), speed, params)
+    moving = sum(b[2] ** 2 + b[3] ** 2 for b in after) / speed**2
+    spin = sum(0.4 * R * R * (b[4] ** 2 + b[5] ** 2 + b[6] ** 2) for b in after) / speed**2
+    wings = (after[4][2] ** 2 + after[4][3] ** 2 + after[6][2] ** 2 + after[6][3] ** 2) / speed**2
+    lines = [
+        f"frozen diamond at {speed:g} m/s: the impact keeps {moving:.1%} of the energy as "
+        f"motion and {spin:.2%} as spin; the two wing balls carry {wings:.1%}",
+        "one gap in the frozen diamond: the wing balls' directions, degrees to the long "
+        "string (a tight rack's gaps are at most 0.1 mm; folded paper is 0.1–0.3 mm)",
+    ]
+    for name in GAPS:
+        row = []
+        for gap in (25e-6, 100e-6, 300e-6, 1e-3):
+            low, high = wing_pair(hit_diamond(diamond(name, gap), speed, params))
+            row.append(f"{gap * 1e3:5.3f} mm {low:4.1f}/{high:4.1f}")
+        lines.append(f"    {name:22} " + "   ".join(row))
+    by_speed = []
+    for v in (6.0, 8.0, 10.0, 12.0):
+        low, high = wing_pair(hit_diamond(diamond(), v, params))
+        by_speed.append(f"{v:g} m/s {low:.2f}")
+    lines.append("frozen diamond, wing direction by break speed: " + ", ".join(by_speed))
     return lines
 
 
@@ -139,6 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for label, params in (("frictionless", frictionless), ("default", DEFAULT_PARAMS)):
             print(f"frozen {name}, {label}, {args.speed:g} m/s head-on:")
             print("\n".join(frozen_rows(rows, args.speed, params)))
+    print("\n".join(energy_and_gaps(args.speed, DEFAULT_PARAMS)))
     print(
         f"\nwing balls' first direction, {args.racks} racks from the kitchen spot at "
         f"{args.speed:g} m/s (degrees to the long string; a foot corner needs about 47):"
