@@ -237,7 +237,8 @@ class Working:
         have longer, O3)."""
         self.stop_clock()
         turn = self.turn_seat()
-        allowed = rules.turn_clock(self.phase.table.state) if isinstance(self.phase, Playing) else None
+        phase = self.phase
+        allowed = rules.turn_clock(phase.table.state) if isinstance(phase, Playing) else None
         if allowed is None or turn is None:
             return
         seconds = allowed.seconds
