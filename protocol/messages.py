@@ -122,13 +122,11 @@ class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
         msgspec.structs.force_setattr(self, "name", clean(self.name))
         if self.first_shot_clock is not None:
             if self.shot_clock is None:
-                raise ValueError("first_shot_clock needs a shot_clock - at `$.first_shot_clock`")
+                raise ValueError("first_shot_clock needs a shot_clock")
             if self.first_shot_clock < self.shot_clock:
-                raise ValueError(
-                    "first_shot_clock must be at least the shot_clock - at `$.first_shot_clock`"
-                )
+                raise ValueError("first_shot_clock must be at least the shot_clock")
         if self.extension_seconds is not None and self.shot_clock is None:
-            raise ValueError("extension_seconds needs a shot_clock - at `$.extension_seconds`")
+            raise ValueError("extension_seconds needs a shot_clock")
 
 
 # --- client -> server -------------------------------------------------------------
