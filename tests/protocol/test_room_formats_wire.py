@@ -13,7 +13,8 @@ from protocol.codec import ProtocolError, decode_client
 
 
 def create(settings: dict[str, object]) -> bytes:
-    return msgpack.packb({"t": "create", "id": 1, "settings": settings}, use_bin_type=True)
+    frame: bytes = msgpack.packb({"t": "create", "id": 1, "settings": settings}, use_bin_type=True)
+    return frame
 
 
 def test_an_older_client_s_create_gets_the_defaults() -> None:
