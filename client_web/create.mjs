@@ -2,7 +2,7 @@
 // in the shot clock and the aim aid; changing one of them by hand makes the format
 // "custom", unless the values are a preset's again), and the format in words under it.
 
-import { $ } from "./dom.mjs";
+import { $, toast } from "./dom.mjs";
 import { PRESETS, describeFormat, presetOf } from "./formats.mjs";
 import { num, t } from "./i18n/index.mjs";
 
@@ -74,7 +74,14 @@ export function wireCreateForm(create) {
   }
   $("create-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    create(createSettings());
+    const settings = createSettings();
+    // The server refuses it too; saying so here keeps the dialog open to fix it.
+    if (settings.first_shot_clock !== null && settings.shot_clock !== null && settings.first_shot_clock < settings.shot_clock) {
+      /** @type {HTMLDetailsElement} */ ($("create-form").querySelector("details.advanced")).open = true;
+      toast(t("create.firstTooShort"));
+      return;
+    }
+    create(settings);
   });
   /** @type {HTMLSelectElement} */ ($("c-preset")).value = presetOf(createSettings());
 }

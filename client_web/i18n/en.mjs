@@ -71,6 +71,7 @@ export default {
   "create.sameClock": "as any shot",
   "create.extSeconds": "Each extension adds",
   "create.warning": "Warning, seconds before time runs out",
+  "create.firstTooShort": "The first shot after the break or a push-out cannot have less time than any other shot.",
   "format.noClock": "no shot clock",
   "format.clock": "{s} s a shot",
   "format.first": "{s} s after the break or a push-out",

@@ -72,6 +72,7 @@ export default {
   "create.sameClock": "kao svaki udarac",
   "create.extSeconds": "Svako produljenje dodaje",
   "create.warning": "Upozorenje, sekundi prije isteka vremena",
+  "create.firstTooShort": "Prvi udarac nakon otvaranja ili push outa ne može imati manje vremena od ostalih udaraca.",
   "format.noClock": "bez vremenskog ograničenja",
   "format.clock": "{s} s za udarac",
   "format.first": "{s} s nakon otvaranja ili push outa",

@@ -93,14 +93,24 @@ def test_the_aim_aid_and_the_format_at_the_table(
 
 
 @pytest.mark.parametrize(
-    ("lang", "words"),
+    ("lang", "words", "refusal"),
     [
-        ("en", "Pro · winner breaks · 30 s a shot, 60 s after the break or a push-out"),
-        ("hr", "Profesionalno · otvara pobjednik · 30 s za udarac, 60 s nakon otvaranja"),
-        ("ru", "Профессиональный · разбивает победитель · 30 с на удар, 60 с после разбития"),
+        (
+            "en",
+            "Pro · winner breaks · 30 s a shot, 60 s after the break or a push-out",
+            "less time",
+        ),
+        ("hr", "Profesionalno · otvara pobjednik · 30 s za udarac, 60 s nakon otvaranja", "manje"),
+        (
+            "ru",
+            "Профессиональный · разбивает победитель · 30 с на удар, 60 с после разбития",
+            "меньше",
+        ),
     ],
 )
-def test_the_presets_in_every_language(open_client: OpenClient, lang: str, words: str) -> None:
+def test_the_presets_in_every_language(
+    open_client: OpenClient, lang: str, words: str, refusal: str
+) -> None:
     page = open_client("Ana", lang=lang)
     page.page.select_option("#c-preset", "pro")
     assert words in page.page.inner_text("#c-preset-help")
@@ -110,4 +120,12 @@ def test_the_presets_in_every_language(open_client: OpenClient, lang: str, words
     assert page.page.input_value("#c-preset") == "custom"
     page.page.select_option("#c-preset", "casual")
     assert page.page.input_value("#c-clock") == "" and page.page.input_value("#c-aid") == "full"
+    # A first shot shorter than any shot is refused before it is sent, in words.
+    page.page.select_option("#c-clock", "60")
+    page.page.click("#create-form details.advanced summary")
+    page.page.select_option("#c-first-clock", "45")
+    page.page.click("#create-form button[type=submit]")
+    page.page.locator("#toast").wait_for(state="visible")
+    assert refusal in page.page.inner_text("#toast")
+    assert page.state("a.room") is None
     assert_quiet(page)
