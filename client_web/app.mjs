@@ -9,6 +9,7 @@ import { decode } from "@msgpack/msgpack";
 
 import { aimPreview, angleTo } from "./aim.mjs";
 import { celebrate } from "./celebrate.mjs";
+import { rewordCreateForm, wireCreateForm } from "./create.mjs";
 import {
   BREAK_POWER,
   DEFAULT_POWER,
@@ -325,7 +326,7 @@ function describeSource(src) {
     case "lag_result":
       return describeLag(/** @type {any} */ (m), n);
     case "warning": {
-      const w = describeWarning(/** @type {{ kind: string, seat: number | null }} */ (m), n, app.table?.turn ?? null);
+      const w = describeWarning({ kind: m.kind, seat: m.seat, seconds: app.view?.settings?.clock_warning }, n, app.table?.turn ?? null);
       return { headline: w.text, rules: [w.rule], tone: m.kind === "clock" ? "neutral" : "foul", details: [] };
     }
     default:
@@ -536,6 +537,8 @@ function applyEvent(m) {
     case "ruling": {
       app.tableVersion++;
       app.table = m.table;
+      // A new turn, or more time: a clock warning given before is over.
+      if (app.warning?.kind === "clock") app.warning = null;
       if (app.view) {
         app.view.table = m.table;
         if (m.action === "lag_choice") {
@@ -564,8 +567,9 @@ function applyEvent(m) {
       if (app.chatLines.length > 100) app.chatLines.shift();
       return addChat(m);
     case "warning": {
-      const w = describeWarning(/** @type {{ kind: string, seat: number | null }} */ (m), names(), app.table?.turn ?? null);
-      app.warning = { kind: m.kind, seat: m.seat ?? app.table?.turn ?? 0, text: w.text, rule: w.rule };
+      const seconds = app.view?.settings?.clock_warning;
+      const w = describeWarning({ kind: m.kind, seat: m.seat, seconds }, names(), app.table?.turn ?? null);
+      app.warning = { kind: m.kind, seat: m.seat ?? app.table?.turn ?? 0, text: w.text, rule: w.rule, seconds };
       // The banner carries it; the verdict above the table stays the shot's.
       logEvent(m, { aside: true });
       return;
@@ -677,6 +681,7 @@ function applyShot(m, offset) {
     if (m.verdict.new_rack) renderer.newRack();
     logEvent(m, { lowest: lowestBefore });
     if (!m.table.warned?.length && app.warning?.kind === "three_fouls") app.warning = null;
+    if (app.warning?.kind === "clock") app.warning = null;
   }, shotSounds(tracks));
 }
 
@@ -954,6 +959,15 @@ let lastIdleDraw = 0;
 let lastOverlay = null;
 /** @type {string[]} what was heard, in order: impact kinds and "fanfare" (for the tests' hooks) */
 const heard = [];
+/**
+ * What the room lets the clients draw while a player aims: its `aim_aid` setting, the
+ * same for the shooter and for everyone watching.
+ * @returns {"full" | "ghost" | "none"}
+ */
+function aimAid() {
+  return app.view?.settings?.aim_aid ?? "full";
+}
+
 /** Draw times (ms) of the last frames, for `window.ninepool.frameStats()`. */
 const drawTimes = /** @type {number[]} */ ([]);
 
@@ -999,7 +1013,7 @@ function frame() {
         const preview = aimPreview(c, app.aim.angle, objectBalls());
         // The first ball on the line is not the ball to hit: a foul if played (R8).
         if (preview.kind === "ball" && tb.lowest != null && preview.ball !== tb.lowest) wrong = preview.ball;
-        overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, speed: shotSpeed(), height: app.aim.height, elevation: app.aim.elevation, preview, wrong: wrong !== null };
+        overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, speed: shotSpeed(), height: app.aim.height, elevation: app.aim.elevation, preview, wrong: wrong !== null, aid: aimAid() };
         overlay.tip = { side: app.aim.side, height: app.aim.height };
       }
       if (ballInHand()) {
@@ -1014,7 +1028,7 @@ function frame() {
       const c = /** @type {Vec} */ ([cue.x, cue.y]);
       const ang = app.remoteAim.angle / DEG;
       const ra = app.remoteAim;
-      overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(ra.speed, ra.elevation), speed: ra.speed, height: ra.tip?.[1] ?? 0, elevation: ra.elevation, preview: aimPreview(c, ang, objectBalls()), remote: true };
+      overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(ra.speed, ra.elevation), speed: ra.speed, height: ra.tip?.[1] ?? 0, elevation: ra.elevation, preview: aimPreview(c, ang, objectBalls()), remote: true, aid: aimAid() };
       overlay.tip = { side: ra.tip?.[0] ?? 0, height: ra.tip?.[1] ?? 0 };
     }
   }
@@ -1076,26 +1090,7 @@ function wire() {
     act({ t: "join", room, role });
   });
 
-  $("create-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    await ensureName();
-    const val = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).value;
-    const clock = val("c-clock");
-    act({
-      t: "create",
-      settings: {
-        name: val("c-name").trim(),
-        race_to: Number(val("c-race")),
-        break_order: val("c-break"),
-        shot_clock: clock ? Number(clock) : null,
-        extensions: Number(val("c-ext")),
-        first_break: val("c-first"),
-        private: /** @type {HTMLInputElement} */ ($("c-private")).checked,
-        forfeit: val("c-forfeit"),
-        stalemate_innings: Number(val("c-stale")),
-      },
-    });
-  });
+  wireCreateForm((settings) => ensureName().then(() => act({ t: "create", settings })));
 
   const joinCode = async (/** @type {"player" | "spectator"} */ role) => {
     const code = /** @type {HTMLInputElement} */ ($("join-code")).value.trim().toUpperCase();
@@ -1323,9 +1318,7 @@ function closeMenu() {
 
 /** Everything worded again, in the language just chosen. */
 function reword() {
-  for (const opt of /** @type {HTMLSelectElement} */ ($("c-clock")).options) {
-    if (opt.value) opt.textContent = t("unit.seconds", { s: num(Number(opt.value), 0) });
-  }
+  rewordCreateForm();
   showConn(conn.state);
   showMe();
   renderRooms();
@@ -1381,7 +1374,7 @@ async function chooseBreaker(choice) {
   /** The labels, wrong-ball flag and tip dot of the overlay last drawn. */
   overlay() {
     const o = lastOverlay;
-    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, tip: o.tip ?? null, handle: o.handle ?? null } : null;
+    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, tip: o.tip ?? null, handle: o.handle ?? null, aimParts: [...renderer.aimParts] } : null;
   },
   /** What was heard so far (impact kinds, fanfares), and whether sound is muted. */
   sounds() {

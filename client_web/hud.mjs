@@ -4,6 +4,7 @@
 
 import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
+import { describeFormat } from "./formats.mjs";
 import { list, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, status, touchFirst } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
@@ -111,6 +112,11 @@ export function renderSeats() {
       tags.push(h("span", { class: "tag off", text: left !== null ? t("tag.awayFor", { time: t("unit.seconds", { s: num(left, 0) }) }) : t("tag.away") }));
     }
     if (s && status() === "waiting") tags.push(h("span", { class: "tag", text: t(s.ready ? "tag.ready" : "tag.notReady") }));
+    // O3: each player's extensions left in this rack, for everyone to see.
+    const clock = tb?.clock;
+    if (s && clock && status() === "playing" && (v?.settings?.extensions ?? 0) > 0) {
+      tags.push(h("span", { class: "tag ext", "data-extensions": String(clock.extensions?.[i] ?? 0), text: t("tag.extensions", { n: clock.extensions?.[i] ?? 0 }) }));
+    }
     if (i === mySeat()) tags.push(h("span", { class: "tag you", text: t("tag.you") }));
     const score = tb?.score?.[i] ?? 0;
     /** @type {(Node | string)[]} */
@@ -130,6 +136,7 @@ export function renderSeats() {
   const rack = tb?.rack ?? 0;
   const line = t(rack ? "match.lineRack" : "match.line", { race, rack });
   $("match-line").textContent = v?.settings?.name ? t("match.named", { name: v.settings.name, line }) : line;
+  $("format-line").textContent = v?.settings ? describeFormat(v.settings) : "";
   $("spectators").textContent = v ? t("spectators", { n: v.spectators }) : "";
   renderRackBalls();
 }
@@ -175,8 +182,14 @@ export function renderClock() {
   }
   const left = Math.max(0, (c.deadline - app.serverNow()) / 1000);
   const s = Math.ceil(left);
-  el.textContent = `⏱ ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-  el.classList.toggle("low", left <= 10);
+  const time = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  // Within the room's warning time the clock says whose time is running out.
+  const warning = c.warning ?? 10;
+  const low = warning > 0 && left <= warning;
+  const turn = app.table?.turn;
+  const who = low && turn != null ? names()[turn] : "";
+  el.textContent = who ? `⏱ ${time} · ${who}` : `⏱ ${time}`;
+  el.classList.toggle("low", low);
   el.setAttribute("aria-label", t("clock.label", { n: s }));
 }
 
@@ -267,6 +280,11 @@ export function renderTableUi() {
     banner.hidden = false;
     banner.className = `banner ${w.kind === "stalemate" ? "stalemate" : ""}`;
     banner.replaceChildren(`⚠ ${w.text}`, ...rulePrint([w.rule]));
+  } else if (w && w.kind === "clock" && tb && tb.turn === w.seat && tb.clock?.deadline && !app.anim) {
+    // O3: the clock warning, naming the player, until the turn ends.
+    banner.hidden = false;
+    banner.className = "banner clock";
+    banner.replaceChildren(`⏱ ${w.text}`, ...rulePrint([w.rule]));
   } else if (tb?.stalemate_warning && !app.anim) {
     banner.hidden = false;
     banner.className = "banner stalemate";
@@ -292,7 +310,9 @@ export function renderTableUi() {
   $("pushout-wrap").hidden = !(canShoot() && tb?.push_out_allowed);
   $("pushout-help").hidden = $("pushout-wrap").hidden;
   const clock = tb?.clock;
-  $("extend").hidden = !(canShoot() && clock && (clock.extensions?.[me ?? 0] ?? 0) > 0);
+  const extLeft = clock?.extensions?.[me ?? 0] ?? 0;
+  $("extend").hidden = !(canShoot() && clock && extLeft > 0);
+  if (clock) $("extend").textContent = t("more.extendN", { s: clock.extension || clock.seconds, n: extLeft });
   if (st === "waiting" && player) {
     const mine = app.view.seats[me];
     $("wait-text").textContent = prompt();

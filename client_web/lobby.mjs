@@ -2,6 +2,7 @@
 // `data-join` and their row `data-room`; `app.mjs` handles the clicks.
 
 import { $, h } from "./dom.mjs";
+import { describeFormat } from "./formats.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { app } from "./state.mjs";
 
@@ -20,7 +21,7 @@ export function renderRooms() {
     }
     body.append(
       h("tr", { "data-room": r.room }, [
-        h("td", { text: r.name || r.room }),
+        h("td", {}, [r.name || r.room, ...(r.settings ? [h("small", { class: "format", text: describeFormat(r.settings) })] : [])]),
         h("td", { text: r.players.length === 2 ? t("rooms.vs", { a: r.players[0], b: r.players[1] }) : r.players.join("") || "—" }),
         h("td", { text: `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}` }),
         h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${num(r.spectators)} 👁` : ""}` })]),

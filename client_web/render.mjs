@@ -515,7 +515,7 @@ export function heightLook(z) {
 /**
  * @typedef {object} Overlay
  * @property {number | null} [lowest] ball to ring as the one to hit first
- * @property {{ cue: Vec, angle: number, power: number, speed?: number, height?: number, elevation?: number, preview: import("./aim.mjs").BallContact | import("./aim.mjs").CushionContact, remote?: boolean, wrong?: boolean } | null} [aim]
+ * @property {{ cue: Vec, angle: number, power: number, speed?: number, height?: number, elevation?: number, preview: import("./aim.mjs").BallContact | import("./aim.mjs").CushionContact, remote?: boolean, wrong?: boolean, aid?: "full" | "ghost" | "none" } | null} [aim]
  *   `wrong`: the line meets another ball before the ball to hit (drawn red)
  *   `speed` (m/s) and `height` (tip height, radii) shape the cue ball's path after contact
  * @property {{ pos: Vec, ok: boolean } | null} [placing]
@@ -534,6 +534,8 @@ export class Renderer {
     this.layer = document.createElement("canvas");
     this.view = new View(1, 1);
     this.dpr = 1;
+    /** What the last frame drew of the aim ("line", "ghost", "departures"). @type {string[]} */
+    this.aimParts = [];
     /** @type {Map<number, BallSprite>} */
     this.sprites = new Map();
     /** @type {Map<number, Float64Array>} */
@@ -656,6 +658,7 @@ export class Renderer {
     if (overlay.labels) this.drawLabels(overlay.labels, rPx);
     if (overlay.placing) this.drawPlacing(overlay.placing);
     if (overlay.aim) this.drawAim(overlay.aim);
+    else this.aimParts = [];
     if (overlay.tip && overlay.aim) this.drawTip(overlay.aim.cue, overlay.aim.angle, overlay.tip, rPx);
     if (overlay.handle) this.drawHandle(overlay.handle, overlay.placing?.pos ?? overlay.aim?.cue ?? null);
   }
@@ -798,6 +801,10 @@ export class Renderer {
    * @param {NonNullable<Overlay["aim"]>} aim
    */
   drawAim(aim) {
+    const aid = aim.aid ?? "full";
+    /** What this frame drew of the aim (for the tests' hook): "line", "ghost", "departures". @type {string[]} */
+    const parts = [];
+    this.aimParts = parts;
     const ctx = this.ctx;
     const view = this.view;
     const R = TABLE.ballRadius;
@@ -809,10 +816,13 @@ export class Renderer {
     const colour = aim.wrong ? "rgba(255, 90, 80, 0.95)" : aim.remote ? "rgba(160, 200, 255, 0.9)" : "rgba(255, 255, 255, 0.9)";
     ctx.lineWidth = Math.max(1, rPx * 0.08);
     ctx.strokeStyle = colour;
-    ctx.beginPath();
-    ctx.moveTo(cx, cy);
-    ctx.lineTo(ex, ey);
-    ctx.stroke();
+    if (aid === "full") {
+      ctx.beginPath();
+      ctx.moveTo(cx, cy);
+      ctx.lineTo(ex, ey);
+      ctx.stroke();
+      parts.push("line");
+    }
     /** @param {Vec} from @param {Vec} dir @param {number} len @param {string} style */
     const ray = (from, dir, len, style) => {
       const [ax, ay] = view.toScreen(from[0], from[1]);
@@ -830,7 +840,12 @@ export class Renderer {
     ctx.beginPath();
     ctx.rect(Math.min(bx0, bx1), Math.min(by0, by1), Math.abs(bx1 - bx0), Math.abs(by1 - by0));
     ctx.clip();
-    if (p.kind === "ball") {
+    // The room's aim aid (a match format): "ghost" draws the ghost ball alone, "none"
+    // nothing but the cue stick.
+    if (aid === "none") {
+      // nothing on the cloth
+    } else if (p.kind === "ball") {
+      parts.push("ghost");
       ctx.strokeStyle = colour;
       if (aim.wrong) {
         // The first ball hit would be the wrong one (a foul): a red ghost ball with a cross.
@@ -854,45 +869,49 @@ export class Renderer {
         ctx.stroke();
         ctx.setLineDash([]);
       }
-      // The object ball's path to the cushion, green when it runs into a pocket.
-      const objFrom = /** @type {Vec} */ ([p.ghost[0] + p.objectDir[0] * 2 * R, p.ghost[1] + p.objectDir[1] * 2 * R]);
-      const objPath = cushionContact(objFrom, Math.atan2(p.objectDir[1], p.objectDir[0]));
-      const objColour = objPath.pocket ? "rgba(120, 255, 160, 0.95)" : "rgba(255, 230, 90, 0.95)";
-      ctx.lineWidth = Math.max(1.5, rPx * 0.12);
-      ray(objFrom, p.objectDir, objPath.distance, objColour);
-      if (objPath.pocket) {
-        const [px, py] = view.toScreen(objPath.point[0], objPath.point[1]);
-        ctx.strokeStyle = objColour;
-        ctx.beginPath();
-        ctx.arc(px, py, rPx, 0, Math.PI * 2);
-        ctx.stroke();
-      }
-      ctx.lineWidth = Math.max(1, rPx * 0.07);
-      if (aim.speed) {
-        // The cue ball after contact, with the draw or follow on it: the sliding curve,
-        // then the roll (to the first cushion, at most 60 cm of it).
-        const path = pathToCushion(cueBallPath(p, aim.angle, aim.speed, aim.height ?? 0, aim.elevation ?? 0), 0.6);
-        if (path.length > 1) {
-          ctx.strokeStyle = "rgba(255,255,255,0.45)";
+      if (aid === "full") {
+        parts.push("departures");
+        // The object ball's path to the cushion, green when it runs into a pocket.
+        const objFrom = /** @type {Vec} */ ([p.ghost[0] + p.objectDir[0] * 2 * R, p.ghost[1] + p.objectDir[1] * 2 * R]);
+        const objPath = cushionContact(objFrom, Math.atan2(p.objectDir[1], p.objectDir[0]));
+        const objColour = objPath.pocket ? "rgba(120, 255, 160, 0.95)" : "rgba(255, 230, 90, 0.95)";
+        ctx.lineWidth = Math.max(1.5, rPx * 0.12);
+        ray(objFrom, p.objectDir, objPath.distance, objColour);
+        if (objPath.pocket) {
+          const [px, py] = view.toScreen(objPath.point[0], objPath.point[1]);
+          ctx.strokeStyle = objColour;
           ctx.beginPath();
-          path.forEach(([x, y], i) => {
-            const [sx, sy] = view.toScreen(x, y);
-            if (i === 0) ctx.moveTo(sx, sy);
-            else ctx.lineTo(sx, sy);
-          });
+          ctx.arc(px, py, rPx, 0, Math.PI * 2);
           ctx.stroke();
         }
-      } else if (p.cueDir[0] !== 0 || p.cueDir[1] !== 0) {
-        const cuePath = cushionContact(p.ghost, Math.atan2(p.cueDir[1], p.cueDir[0]));
-        ray(p.ghost, p.cueDir, Math.min(cuePath.distance, 0.25 + 0.5 * aim.power), "rgba(255,255,255,0.45)");
+        ctx.lineWidth = Math.max(1, rPx * 0.07);
+        if (aim.speed) {
+          // The cue ball after contact, with the draw or follow on it: the sliding curve,
+          // then the roll (to the first cushion, at most 60 cm of it).
+          const path = pathToCushion(cueBallPath(p, aim.angle, aim.speed, aim.height ?? 0, aim.elevation ?? 0), 0.6);
+          if (path.length > 1) {
+            ctx.strokeStyle = "rgba(255,255,255,0.45)";
+            ctx.beginPath();
+            path.forEach(([x, y], i) => {
+              const [sx, sy] = view.toScreen(x, y);
+              if (i === 0) ctx.moveTo(sx, sy);
+              else ctx.lineTo(sx, sy);
+            });
+            ctx.stroke();
+          }
+        } else if (p.cueDir[0] !== 0 || p.cueDir[1] !== 0) {
+          const cuePath = cushionContact(p.ghost, Math.atan2(p.cueDir[1], p.cueDir[0]));
+          ray(p.ghost, p.cueDir, Math.min(cuePath.distance, 0.25 + 0.5 * aim.power), "rgba(255,255,255,0.45)");
+        }
       }
     } else {
+      parts.push("ghost");
       ctx.strokeStyle = p.pocket ? "rgba(120,255,160,0.95)" : colour;
       ctx.beginPath();
       ctx.arc(ex, ey, rPx, 0, Math.PI * 2);
       ctx.stroke();
       ctx.lineWidth = Math.max(1, rPx * 0.06);
-      if (!p.pocket) ray(p.point, p.reflected, 0.3, "rgba(255,255,255,0.35)");
+      if (!p.pocket && aid === "full") ray(p.point, p.reflected, 0.3, "rgba(255,255,255,0.35)");
     }
     ctx.restore();
     // The cue stick behind the cue ball.

@@ -62,7 +62,7 @@ export const app = {
   lagBalls: [],
   /** the last pointer on the table was a finger */
   touch: false,
-  /** @type {{ kind: string, seat: number, text: string, rule: string } | null} */ warning: null,
+  /** @type {{ kind: string, seat: number, text: string, rule: string, seconds?: number } | null} */ warning: null,
   lastAimSent: 0,
   aimDirty: false,
   /** the power before a drag on the cue ball, restored if the drag is called off */

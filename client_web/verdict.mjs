@@ -333,13 +333,13 @@ export function describeLag(lag, names) {
 
 /**
  * A room `warning` in words, from its kind and seat.
- * @param {{ kind: string, seat: number | null }} w @param {readonly string[]} names @param {number | null} [turn]
+ * @param {{ kind: string, seat: number | null, seconds?: number }} w @param {readonly string[]} names @param {number | null} [turn]
  */
 export function describeWarning(w, names, turn = null) {
   const name = who(names, w.seat ?? turn);
   if (w.kind === "three_fouls") return { text: t("warn.three_fouls", { name }), rule: "R13" };
   if (w.kind === "stalemate") return { text: t("warn.stalemate"), rule: "R14" };
-  return { text: t("warn.clock", { name }), rule: "O3" };
+  return { text: t("warn.clock", { name, s: w.seconds ?? 10 }), rule: "O3" };
 }
 
 /**

@@ -83,6 +83,9 @@ Elevation = Annotated[float, Meta(ge=0.0, lt=90.0)]
 
 BreakOrder = Literal["winner", "alternate", "loser", "trailing"]
 FirstBreak = Literal["lag", "draw"]
+#: What the client may draw while a player aims: the whole preview (aim line, ghost ball,
+#: both balls' departures), the ghost ball alone, or nothing.
+AimAid = Literal["full", "ghost", "none"]
 Role = Literal["player", "spectator"]
 
 
@@ -94,7 +97,7 @@ class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
     break_order: BreakOrder = "winner"
     #: Seconds per shot (O3), or None for no shot clock.
     shot_clock: Annotated[int, Meta(ge=5, le=300)] | None = None
-    #: Extensions per player per game; each adds `shot_clock` seconds once.
+    #: Extensions per player per rack; each adds `extension_seconds` once.
     extensions: Annotated[int, Meta(ge=0, le=5)] = 1
     first_break: FirstBreak = "lag"
     #: A private room is not listed in the lobby and is joined with its invite code.
@@ -104,10 +107,26 @@ class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
     #: R14: innings in a row without a ball pocketed before the automatic stalemate
     #: warning (0 = off).
     stalemate_innings: Annotated[int, Meta(ge=0, le=1000)] = 20
+    #: O3: seconds for the first shot after the break or after a push-out (at least
+    #: `shot_clock`); None: the `shot_clock`.
+    first_shot_clock: Annotated[int, Meta(ge=5, le=600)] | None = None
+    #: O3: seconds one extension adds; None: the `shot_clock`.
+    extension_seconds: Annotated[int, Meta(ge=5, le=300)] | None = None
+    #: O3: seconds before the clock runs out when everyone is warned (0: no warning).
+    clock_warning: Annotated[int, Meta(ge=0, le=60)] = 10
+    #: What the clients draw while a player aims (every client at the table keeps to it).
+    aim_aid: AimAid = "full"
 
     def __post_init__(self) -> None:
         # Shown to strangers in the lobby: no bidi controls or invisible characters.
         msgspec.structs.force_setattr(self, "name", clean(self.name))
+        if self.first_shot_clock is not None:
+            if self.shot_clock is None:
+                raise ValueError("first_shot_clock needs a shot_clock")
+            if self.first_shot_clock < self.shot_clock:
+                raise ValueError("first_shot_clock must be at least the shot_clock")
+        if self.extension_seconds is not None and self.shot_clock is None:
+            raise ValueError("extension_seconds needs a shot_clock")
 
 
 # --- client -> server -------------------------------------------------------------
@@ -309,6 +328,8 @@ class Info(Struct, frozen=True):
     #: Object balls still on the table in that rack (9 before the break); what a viewer
     #: choosing a table to watch reads as "near its end".
     balls_left: int = 9
+    #: The room's whole format (race, break order, shot clock, aim aid), for the lobby.
+    settings: RoomSettings | None = None
 
 
 class SeatView(Struct, frozen=True):
@@ -324,12 +345,20 @@ class SeatView(Struct, frozen=True):
 class ClockView(Struct, frozen=True):
     """The shot clock (O3) of the player to shoot."""
 
+    #: The turn's time before extensions: `shot_clock`, or `first_shot_clock` on the first
+    #: shot after the break or a push-out.
     seconds: int
     #: When the shot must be struck; None while paused (shooter disconnected, shot playing).
     deadline: EpochMs | None
     paused: bool
-    #: Extensions left in this game, per seat.
+    #: Extensions left in this rack, per seat.
     extensions: list[int]
+    #: Seconds before the end when everyone is warned (0: no warning).
+    warning: int = 10
+    #: Seconds one extension adds.
+    extension: int = 0
+    #: The turn is the first after the break or a push-out (`first_shot_clock`).
+    first_after: Literal["break", "push_out"] | None = None
 
 
 class TableView(Struct, frozen=True):

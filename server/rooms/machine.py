@@ -63,7 +63,6 @@ from protocol import messages as m
 from server import physics, rules
 from server.rooms import snapshots
 from server.rooms.model import (
-    CLOCK_WARNING_SECONDS,
     LAG_CHOICE_SECONDS,
     Aim,
     AimFlush,
@@ -112,6 +111,7 @@ from server.rooms.seams import (
     Tell,
 )
 from server.rooms.shots import SimResult
+from server.rooms.snapshots import rules_settings
 from server.rooms.table import (
     Table,
     TableError,
@@ -134,15 +134,6 @@ def step(state: RoomState, event: Input, now: float) -> tuple[RoomState, list[Ef
     tx = _Tx(state, now)
     tx.handle(event)
     return tx.finish()
-
-
-def rules_settings(settings: m.RoomSettings) -> rules.Settings:
-    return rules.Settings(
-        race_to=settings.race_to,
-        break_order=settings.break_order,
-        stalemate_innings=settings.stalemate_innings,
-        forfeit=settings.forfeit,
-    )
 
 
 #: The timers an ending room (closed, or stopping) cancels.
@@ -423,7 +414,6 @@ class _Tx(Working):
         settings = self.state.settings
         self.match += 1
         self.inflight = None
-        self.extensions = [settings.extensions, settings.extensions]
         table = new_table(rules_settings(settings), self.state.seed, self.match, None)
         if settings.first_break == "lag":
             self.phase = Lagging(table)
@@ -661,21 +651,17 @@ class _Tx(Working):
             self.lag_simulated(pending, phase, results)
 
     def extend(self, member: Member, index: int, message: m.Extend, phase: Playing) -> None:
-        shot_clock = self.state.settings.shot_clock
-        if shot_clock is None:
-            raise TableError(errors.NO_SHOT_CLOCK, "this room plays without a shot clock")
-        if self.turn_seat() != index:
-            raise TableError(errors.NOT_YOUR_TURN, "only the player to shoot can extend")
-        if self.extensions[index] <= 0:
-            raise TableError(errors.NO_EXTENSIONS, "no extensions left in this game")
-        self.extensions[index] -= 1
-        extra = float(shot_clock)
+        """O3: the referee counts the extension (per player per rack, refusing one too
+        many); the room adds its seconds to the running, or paused, clock."""
+        step = apply_action(phase.table, rules.Extension(by=seat_player(index)))
+        extra = float(rules.extension_seconds(step.table.state.settings))
         clock = phase.clock
         if clock.deadline is not None:
-            self.phase = replace(phase, clock=Clock(deadline=clock.deadline + extra))
+            self.phase = Playing(step.table, Clock(deadline=clock.deadline + extra))
             self.arm_clock()
-        elif clock.left is not None:
-            self.phase = replace(phase, clock=replace(clock, left=clock.left + extra))
+        else:
+            left = None if clock.left is None else clock.left + extra
+            self.phase = Playing(step.table, replace(clock, left=left))
         self.ok(member, message.id)
         event = m.Ruling(
             room=self.state.id,
@@ -742,7 +728,7 @@ class _Tx(Working):
         if turn is None or clock.deadline is None:
             return
         self.set_clock(replace(clock, warned=True))
-        seconds = int(CLOCK_WARNING_SECONDS)
+        seconds = self.state.settings.clock_warning
         event = m.Warning(
             room=self.state.id,
             seq=self.next_seq(),

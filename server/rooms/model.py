@@ -32,8 +32,6 @@ from server.rooms.table import Point, Table
 
 Status = Literal["waiting", "lag", "playing", "finished"]
 
-#: Seconds before the shot clock runs out when players are warned (O3).
-CLOCK_WARNING_SECONDS = 10.0
 #: Seconds the lag winner has to choose who breaks when the room has no shot clock (O6).
 LAG_CHOICE_SECONDS = 30.0
 #: Players remembered as having held a seat (`RoomState.seated`).
@@ -186,7 +184,6 @@ class RoomState:
     shots: int = 0
     seats: tuple[Seat | None, Seat | None] = (None, None)
     spectators: tuple[Member, ...] = ()
-    extensions: tuple[int, int] = (0, 0)
     inflight: InFlight | None = None
     aim: Aim = Aim()
     pending: PendingShot | PendingLag | None = None
@@ -217,8 +214,7 @@ class RoomState:
 def new_room(
     room_id: str, settings: m.RoomSettings, seed: int, code: str | None, limits: Limits
 ) -> RoomState:
-    extensions = (settings.extensions, settings.extensions)
-    return RoomState(room_id, settings, code, seed, limits, extensions=extensions)
+    return RoomState(room_id, settings, code, seed, limits)
 
 
 # --- timers ------------------------------------------------------------------------------------
@@ -233,7 +229,7 @@ class Grace:
 
 @dataclass(frozen=True)
 class ClockWarning:
-    """Ten seconds left on the shot clock."""
+    """The room's `clock_warning` seconds left on the shot clock."""
 
 
 @dataclass(frozen=True)
@@ -421,6 +417,8 @@ class RoomRecord(msgspec.Struct):
     match: int
     lag_shots: dict[int, m.LagShot]
     rematch: list[int]
+    #: Extensions left per seat in the rack (the table's state counts them; kept so a
+    #: record from before it did still restores them).
     extensions: list[int]
     #: Seconds left on the shot clock when the record was written (None: not running).
     clock_left: float | None

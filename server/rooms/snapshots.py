@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import msgspec
+
 from protocol import messages as m
+from server import rules
 from server.rooms.model import (
     LAG_CHOICE_SECONDS,
     Choosing,
@@ -27,24 +30,54 @@ from server.rooms.model import (
     Waiting,
 )
 from server.rooms.shots import SimResult
+from server.rooms.table import Table
 from server.rooms.views import table_view
+
+
+def rules_settings(settings: m.RoomSettings) -> rules.Settings:
+    """The referee's part of a room's settings: the race, the break order, R14, O5 and
+    the shot clock's format (O3)."""
+    return rules.Settings(
+        race_to=settings.race_to,
+        break_order=settings.break_order,
+        stalemate_innings=settings.stalemate_innings,
+        forfeit=settings.forfeit,
+        shot_clock=settings.shot_clock,
+        first_shot_clock=settings.first_shot_clock,
+        extensions=settings.extensions,
+        extension_seconds=settings.extension_seconds,
+        clock_warning=settings.clock_warning,
+    )
 
 
 def clock_of(state: RoomState) -> Clock:
     return state.phase.clock if isinstance(state.phase, Playing) else Clock()
 
 
+def extensions_left(state: RoomState) -> tuple[int, int]:
+    """Each seat's extensions left in the rack, as the table's referee state counts them."""
+    table = state.table
+    if table is None:
+        return (state.settings.extensions, state.settings.extensions)
+    return rules.extensions_left(table.state)
+
+
 def clock_view(state: RoomState) -> m.ClockView | None:
-    seconds = state.settings.shot_clock
-    if seconds is None:
+    settings = state.settings
+    if settings.shot_clock is None:
         return None
+    table = state.table
+    allowed = rules.turn_clock(table.state) if table is not None else None
     clock = clock_of(state)
     deadline = None if clock.deadline is None else int(clock.deadline * 1000)
     return m.ClockView(
-        seconds=seconds,
+        seconds=allowed.seconds if allowed is not None else settings.shot_clock,
         deadline=deadline,
         paused=clock.deadline is None,
-        extensions=list(state.extensions),
+        extensions=list(extensions_left(state)),
+        warning=settings.clock_warning,
+        extension=rules.extension_seconds(rules_settings(settings)),
+        first_after=allowed.first_after if allowed is not None else None,
     )
 
 
@@ -107,6 +140,7 @@ def info(state: RoomState) -> m.Info:
         status=state.status,
         rack=table.state.rack if table is not None and not table.state.awaiting_lag else 0,
         balls_left=sum(1 for ball in table.balls[1:] if ball is not None) if table else 9,
+        settings=state.settings,
     )
 
 
@@ -152,7 +186,7 @@ def record(state: RoomState, now: float) -> RoomRecord:
         match=state.match,
         lag_shots=dict(phase.shots) if isinstance(phase, Lagging) else {},
         rematch=sorted(phase.rematch) if isinstance(phase, Finished) else [],
-        extensions=list(state.extensions),
+        extensions=list(extensions_left(state)),
         clock_left=clock_left,
         closed=state.closed,
         shots=state.shots,
@@ -163,8 +197,33 @@ def record(state: RoomState, now: float) -> RoomRecord:
     )
 
 
-def _phase_of(record: RoomRecord) -> Phase:
+def _table_of(record: RoomRecord) -> Table | None:
+    """The record's table, its referee told the room's shot clock (O3): a record written
+    before the referee counted extensions has them in `extensions` alone."""
     table = record.table
+    if table is None:
+        return None
+    room = rules_settings(record.settings)
+    settings = msgspec.structs.replace(
+        table.state.settings,
+        shot_clock=room.shot_clock,
+        first_shot_clock=room.first_shot_clock,
+        extensions=room.extensions,
+        extension_seconds=room.extension_seconds,
+        clock_warning=room.clock_warning,
+    )
+    allowed = settings.extensions
+    left = [*record.extensions, allowed, allowed][:2]
+    used = table.state.extensions_used
+    counted = [min(allowed, max(used[i], allowed - left[i])) for i in (0, 1)]
+    state = msgspec.structs.replace(
+        table.state, settings=settings, extensions_used=(counted[0], counted[1])
+    )
+    return msgspec.structs.replace(table, state=state)
+
+
+def _phase_of(record: RoomRecord) -> Phase:
+    table = _table_of(record)
     if record.status == "waiting" or table is None:
         return Waiting()
     if record.status == "lag":
@@ -200,7 +259,6 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
                 LagChoiceOut(), float(seconds) if seconds is not None else LAG_CHOICE_SECONDS
             )
         )
-    extensions = [*record.extensions, 0, 0][:2]
     state = RoomState(
         id=record.room,
         settings=record.settings,
@@ -212,7 +270,6 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
         match=record.match,
         shots=record.shots,
         seats=(seats[0], seats[1]),
-        extensions=(extensions[0], extensions[1]),
         closed=record.closed,
         logged=record.logged,
         chat_logged=record.chat_logged,

@@ -25,9 +25,9 @@ from dataclasses import replace
 import msgspec
 
 from protocol import messages as m
+from server import rules
 from server.rooms import snapshots
 from server.rooms.model import (
-    CLOCK_WARNING_SECONDS,
     SEATED_KEPT,
     Broadcast,
     CancelTimer,
@@ -66,7 +66,6 @@ class Working:
         self.shots = s.shots
         self.seats: list[Seat | None] = list(s.seats)
         self.spectators: list[Member] = list(s.spectators)
-        self.extensions = list(s.extensions)
         self.inflight = s.inflight
         self.aim = s.aim
         self.pending = s.pending
@@ -90,7 +89,6 @@ class Working:
             shots=self.shots,
             seats=(self.seats[0], self.seats[1]),
             spectators=tuple(self.spectators),
-            extensions=(self.extensions[0], self.extensions[1]),
             inflight=self.inflight,
             aim=self.aim,
             pending=self.pending,
@@ -234,12 +232,16 @@ class Working:
             self.phase = replace(self.phase, clock=clock)
 
     def restart_clock(self, delay: float) -> None:
-        """A new turn: the clock starts once the shot has played out (`delay`)."""
+        """A new turn: the clock starts once the shot has played out (`delay`), with the
+        time the referee gives the turn (the first shot after a break or a push-out may
+        have longer, O3)."""
         self.stop_clock()
-        seconds = self.state.settings.shot_clock
         turn = self.turn_seat()
-        if seconds is None or turn is None:
+        phase = self.phase
+        allowed = rules.turn_clock(phase.table.state) if isinstance(phase, Playing) else None
+        if allowed is None or turn is None:
             return
+        seconds = allowed.seconds
         seat = self.seats[turn]
         if seat is None or seat.member is None:
             self.set_clock(Clock(left=seconds + delay))
@@ -253,8 +255,9 @@ class Working:
             return
         left = clock.deadline - self.now
         self.timer(ClockOut(), left)
-        if not clock.warned and left > CLOCK_WARNING_SECONDS:
-            self.timer(ClockWarning(), left - CLOCK_WARNING_SECONDS)
+        warning = self.state.settings.clock_warning
+        if warning > 0 and not clock.warned and left > warning:
+            self.timer(ClockWarning(), left - warning)
 
     def stop_clock(self) -> None:
         self.set_clock(Clock())
@@ -311,9 +314,6 @@ class Working:
             events.append(
                 m.Warning(room=room, seq=self.next_seq(), kind="stalemate", seat=None, msg=text)
             )
-        if verdict.new_rack or verdict.game_over:
-            settings = self.state.settings
-            self.extensions = [settings.extensions, settings.extensions]
         if verdict.game_over:
             events.append(
                 m.GameOver(

@@ -11,11 +11,13 @@ from server.rules.actions import (
     Choose,
     ClockExpired,
     Concede,
+    Extension,
     Forfeit,
     LagResult,
     ShotAction,
     Stalemate,
 )
+from server.rules.clock import TurnClock, extension_seconds, extensions_left, turn_clock
 from server.rules.errors import RuleError
 from server.rules.referee import apply
 from server.rules.settings import Settings
@@ -27,6 +29,7 @@ __all__ = [
     "Choose",
     "ClockExpired",
     "Concede",
+    "Extension",
     "Forfeit",
     "LagResult",
     "MatchState",
@@ -35,10 +38,14 @@ __all__ = [
     "Settings",
     "ShotAction",
     "Stalemate",
+    "TurnClock",
     "Verdict",
     "apply",
     "decode_state",
     "encode_state",
+    "extension_seconds",
+    "extensions_left",
     "lowest_ball",
     "new_match",
+    "turn_clock",
 ]

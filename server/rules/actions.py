@@ -51,6 +51,12 @@ class ClockExpired(msgspec.Struct, frozen=True, tag=True):
     by: str
 
 
+class Extension(msgspec.Struct, frozen=True, tag=True):
+    """The player to act uses one of their shot-clock extensions for this rack (O3)."""
+
+    by: str
+
+
 class Stalemate(msgspec.Struct, frozen=True, tag=True):
     """One player proposes the R14 stalemate warning; the other accepts it."""
 
@@ -74,5 +80,14 @@ class LagResult(msgspec.Struct, frozen=True, tag=True):
     breaker: str | None = None
 
 
-Action = ShotAction | Choose | Concede | ClockExpired | Stalemate | Forfeit | LagResult
-ACTION_TYPES = (ShotAction, Choose, Concede, ClockExpired, Stalemate, Forfeit, LagResult)
+Action = ShotAction | Choose | Concede | ClockExpired | Extension | Stalemate | Forfeit | LagResult
+ACTION_TYPES = (
+    ShotAction,
+    Choose,
+    Concede,
+    ClockExpired,
+    Extension,
+    Stalemate,
+    Forfeit,
+    LagResult,
+)

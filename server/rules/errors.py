@@ -26,6 +26,10 @@ AWAITING_LAG: Final = "awaiting_lag"
 """A table action before the lag has decided who breaks the first game (O6)."""
 NO_STALEMATE_PROPOSAL: Final = "no_stalemate_proposal"
 """A stalemate acceptance with no proposal from the opponent standing (R14)."""
+NO_SHOT_CLOCK: Final = "no_shot_clock"
+"""An extension was asked for in a match played without a shot clock (O3)."""
+NO_EXTENSIONS: Final = "no_extensions"
+"""An extension was asked for by a player with none left in this rack (O3)."""
 INVALID_ACTION: Final = "invalid_action"
 """The action itself is malformed or impossible (unknown ball, bad value, wrong type)."""
 INVALID_SETTINGS: Final = "invalid_settings"
@@ -45,6 +49,8 @@ ALL_CODES: Final = frozenset(
         MATCH_OVER,
         AWAITING_LAG,
         NO_STALEMATE_PROPOSAL,
+        NO_SHOT_CLOCK,
+        NO_EXTENSIONS,
         INVALID_ACTION,
         INVALID_SETTINGS,
         INVALID_MATCH,

@@ -22,11 +22,13 @@ from server.rules.actions import (
     Choose,
     ClockExpired,
     Concede,
+    Extension,
     Forfeit,
     LagResult,
     ShotAction,
     Stalemate,
 )
+from server.rules.clock import extension_seconds
 from server.rules.errors import (
     AWAITING_LAG,
     CHOICE_PENDING,
@@ -34,6 +36,8 @@ from server.rules.errors import (
     INVALID_STATE,
     MATCH_OVER,
     NO_CHOICE_PENDING,
+    NO_EXTENSIONS,
+    NO_SHOT_CLOCK,
     NO_STALEMATE_PROPOSAL,
     NOT_A_PLAYER,
     NOT_YOUR_TURN,
@@ -41,7 +45,7 @@ from server.rules.errors import (
     RuleError,
 )
 from server.rules.judge import CUE, ShotFacts, ball_list, judge_shot
-from server.rules.state import FULL_RACK, NINE, MatchEnd, MatchState, lowest_ball
+from server.rules.state import FULL_RACK, NINE, FirstAfter, MatchEnd, MatchState, lowest_ball
 from server.rules.verdict import GameEnd, Outcome, Verdict
 
 FOULS_TO_LOSE: Final = 3
@@ -72,6 +76,8 @@ def apply(state: MatchState, action: Action) -> Outcome:
         return _choose(state, action)
     if isinstance(action, ClockExpired):
         return _clock_expired(state, action)
+    if isinstance(action, Extension):
+        return _extension(state, action)
     if isinstance(action, Concede):
         return _concede(state, action)
     if isinstance(action, Forfeit):
@@ -198,6 +204,13 @@ def _shot(state: MatchState, shot: ShotAction) -> Outcome:
     if push_out_allowed:
         notes.append(("R5", "Legal break: the next shot may be played as a push-out"))
 
+    # O3: the turn after a break (legal or not) or after a legal push-out may have the
+    # longer first-shot clock; after a push-out it lasts through the choice and the shot.
+    first_after: FirstAfter | None = None
+    if state.is_break:
+        first_after = "break"
+    elif facts.push_out and not judgement.foul:
+        first_after = "push_out"
     after = msgspec.structs.replace(
         state,
         turn=turn,
@@ -207,6 +220,7 @@ def _shot(state: MatchState, shot: ShotAction) -> Outcome:
         is_break=False,
         on_table=on_table,
         stalemate_proposed_by=None,
+        first_after=first_after,
     )
     return _after_play(
         state,
@@ -265,8 +279,32 @@ def _clock_expired(state: MatchState, expired: ClockExpired) -> Outcome:
         push_out_allowed=False,
         choice_pending=False,
         stalemate_proposed_by=None,
+        first_after=None,
     )
     return _after_play(state, after, player, foul=True, progress=False, base=base, notes=[])
+
+
+def _extension(state: MatchState, extension: Extension) -> Outcome:
+    """O3: the player to act uses one extension; the room adds its seconds to the clock.
+
+    Extensions are counted per player and per rack: a new rack (a stalemate re-rack
+    included) gives each player the settings' number again. Any number left may be
+    used, on one shot or on several; each adds its seconds once, to the shot it is
+    used on.
+    """
+    if state.settings.shot_clock is None:
+        raise RuleError(NO_SHOT_CLOCK, "This match is played without a shot clock")
+    player = _require_turn(state, extension.by)
+    index = state.index(player)
+    used = state.extensions_used[index]
+    if used >= state.settings.extensions:
+        raise RuleError(NO_EXTENSIONS, "No shot-clock extensions left in this rack")
+    after = msgspec.structs.replace(
+        state, extensions_used=_set(state.extensions_used, index, used + 1)
+    )
+    seconds = extension_seconds(state.settings)
+    note = ("O3", f"Extension: {seconds} more seconds for this shot")
+    return Outcome(after, Verdict(notes=(note,)))
 
 
 def _clock_before_the_break(state: MatchState, opponent: str, base: Verdict) -> Outcome:
@@ -514,6 +552,7 @@ def _end_game(state: MatchState, winner: str, how: GameEnd, base: Verdict) -> Ou
             match_over=True,
             match_winner=winner,
             match_ended_by="race",
+            first_after=None,
         )
         spotted = base.spotted if how == "three_fouls" else ()
         verdict = msgspec.structs.replace(
@@ -542,6 +581,7 @@ def _end_match_early(state: MatchState, loser: str, how: MatchEnd, notes: list[N
         match_over=True,
         match_winner=winner,
         match_ended_by=how,
+        first_after=None,
     )
     return Outcome(after, Verdict(notes=tuple(notes), match_over=True, match_winner=winner))
 
@@ -586,4 +626,6 @@ def _new_rack(state: MatchState, breaker: str) -> MatchState:
         stalemate_warning=False,
         innings_since_warning=(0, 0),
         stalemate_proposed_by=None,
+        extensions_used=(0, 0),
+        first_after=None,
     )

@@ -18,11 +18,13 @@ from server.rules.actions import (
     Choose,
     ClockExpired,
     Concede,
+    Extension,
     Forfeit,
     LagResult,
     ShotAction,
     Stalemate,
 )
+from server.rules.clock import extensions_left, turn_clock
 from server.rules.errors import RuleError
 from server.rules.settings import Settings
 from server.rules.state import MatchState
@@ -178,6 +180,11 @@ def _clock_expired(body: object, where: str) -> Action:
     return ClockExpired(by=_str(v["by"], f"{where}.by"))
 
 
+def _extend(body: object, where: str) -> Action:
+    v = _object(body, where, {"by"}, set())
+    return Extension(by=_str(v["by"], f"{where}.by"))
+
+
 def _stalemate(body: object, where: str) -> Action:
     v = _object(body, where, {"by", "action"}, set())
     action: Any = _str(v["action"], f"{where}.action")
@@ -202,6 +209,7 @@ ACTION_READERS: Final[dict[str, Callable[[object, str], Action]]] = {
     "choose": _choose,
     "concede": _concede,
     "clock_expired": _clock_expired,
+    "extend": _extend,
     "stalemate": _stalemate,
     "forfeit": _forfeit,
     "lag": _lag,
@@ -263,7 +271,18 @@ CHECKS: Final[dict[str, Check]] = {
     "warned_now": Check(_opt_str, lambda s, v: v.warned),
     "innings_without_progress": Check(_int, lambda s, v: s.innings_without_progress),
     "stalemate_warning_given": Check(_bool, lambda s, v: v.stalemate_warning_given),
+    # O3: the seconds the player to act has (before extensions; null without a clock or
+    # with nobody to act), extensions left per player in the rack, and why the turn has
+    # the first-shot time ("break", "push_out" or null).
+    "shot_clock": Check(_opt_int, lambda s, v: _turn_seconds(s)),
+    "extensions_left": Check(_per_player, _per_player_actual(extensions_left)),
+    "first_after": Check(_opt_str, lambda s, v: s.first_after),
 }
+
+
+def _turn_seconds(state: MatchState) -> int | None:
+    clock = turn_clock(state)
+    return None if clock is None else clock.seconds
 
 
 def _expectation(value: object, where: str, players: tuple[str, str]) -> dict[str, object]:
@@ -333,7 +352,17 @@ def read_scenario(value: object) -> Scenario:
 
 
 def _settings(value: object) -> Settings:
-    known = {"race_to", "break_order", "stalemate_innings", "forfeit"}
+    known = {
+        "race_to",
+        "break_order",
+        "stalemate_innings",
+        "forfeit",
+        "shot_clock",
+        "first_shot_clock",
+        "extensions",
+        "extension_seconds",
+        "clock_warning",
+    }
     fields = _object(value, "settings", set(), known)
     try:
         return Settings(**fields)

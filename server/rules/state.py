@@ -19,6 +19,7 @@ from server.rules.errors import INVALID_MATCH, INVALID_STATE, RuleError
 from server.rules.settings import Settings
 
 BallInHand = Literal["table", "kitchen"]
+FirstAfter = Literal["break", "push_out"]
 MatchEnd = Literal["race", "concede", "forfeit"]
 
 FULL_RACK: Final[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7, 8, 9)
@@ -40,6 +41,12 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     whether the inning under way has pocketed one; after the warning
     (``stalemate_warning``), ``innings_since_warning`` counts each player's fruitless
     innings; ``stalemate_proposed_by`` is a proposal waiting for the opponent.
+
+    O3 bookkeeping (the clock itself is the room's): ``extensions_used`` counts each
+    player's shot-clock extensions in the rack under way; ``first_after`` says the turn
+    now is the first after the break or after a push-out (``"break"``/``"push_out"``),
+    the one that may have the longer ``first_shot_clock``. Both have defaults, so a
+    state saved before they existed still decodes.
     """
 
     settings: Settings
@@ -64,6 +71,8 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     match_over: bool
     match_winner: str | None
     match_ended_by: MatchEnd | None
+    extensions_used: tuple[int, int] = (0, 0)
+    first_after: FirstAfter | None = None
 
     def index(self, player: str) -> int:
         """Position of ``player`` in ``players`` (raises ``ValueError`` for a stranger)."""
@@ -166,7 +175,7 @@ def _state_problem(s: MatchState) -> str | None:
         return "a player named in the state is not one of the two players"
     if list(s.on_table) != sorted(set(s.on_table)) or any(not 1 <= b <= 9 for b in s.on_table):
         return "on_table must be distinct balls 1-9 in ascending order"
-    pairs = (s.score, s.consecutive_fouls, s.innings_since_warning)
+    pairs = (s.score, s.consecutive_fouls, s.innings_since_warning, s.extensions_used)
     if any(len(pair) != 2 or min(pair) < 0 for pair in pairs):
         return "per-player figures must be two non-negative numbers"
     if max(s.score) > s.settings.race_to or max(s.consecutive_fouls) > 2 or s.rack < 1:
@@ -181,6 +190,10 @@ def _state_problem(s: MatchState) -> str | None:
     live = not s.match_over and not s.awaiting_lag
     if live != (s.turn is not None):
         return "exactly one player must be to act while the match is live, none otherwise"
+    if max(s.extensions_used) > s.settings.extensions:
+        return "more extensions used than the settings allow"
+    if s.first_after is not None and (not live or s.is_break):
+        return "first_after belongs to a live game whose rack has been broken"
     if s.awaiting_lag and (s.breaker is not None or s.rack != 1):
         return "the lag decides the first breaker of the first rack only"
     if live and NINE not in s.on_table:

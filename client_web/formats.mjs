@@ -1,0 +1,47 @@
+// Match formats: the presets the create dialog offers, which one a room's settings are,
+// and the format in a few words for the lobby and the table. The server keeps no presets:
+// a preset is only a way to fill in the settings, so any room can be named from its own.
+
+import { t } from "./i18n/index.mjs";
+
+/** The options a preset sets (the race, break order and the rest stay as chosen). */
+export const PRESETS = {
+  casual: { shot_clock: null, first_shot_clock: null, extensions: 1, extension_seconds: null, clock_warning: 10, aim_aid: "full" },
+  // The professional format: 30 s a shot, 60 s after the break or a push-out, one 30 s
+  // extension per player per rack, and no aim aid.
+  pro: { shot_clock: 30, first_shot_clock: 60, extensions: 1, extension_seconds: 30, clock_warning: 10, aim_aid: "none" },
+};
+
+/**
+ * Which preset `s` (a room's settings) is: "casual", "pro" or "custom".
+ * @param {Record<string, any>} s @returns {"casual" | "pro" | "custom"}
+ */
+export function presetOf(s) {
+  const clock = s.shot_clock ?? null;
+  const aid = s.aim_aid ?? "full";
+  if (clock === null && aid === "full") return "casual";
+  const pro = PRESETS.pro;
+  const ext = s.extension_seconds ?? clock;
+  if (clock === pro.shot_clock && (s.first_shot_clock ?? clock) === pro.first_shot_clock && s.extensions === pro.extensions && ext === pro.extension_seconds && (s.clock_warning ?? 10) === pro.clock_warning && aid === pro.aim_aid) return "pro";
+  return "custom";
+}
+
+/**
+ * The shot clock in words: "off", or "30 s a shot, 60 s after the break or a push-out, 1 extension of 30 s".
+ * @param {Record<string, any>} s
+ */
+export function describeClock(s) {
+  if (s.shot_clock == null) return t("format.noClock");
+  const parts = [t("format.clock", { s: s.shot_clock })];
+  if (s.first_shot_clock != null && s.first_shot_clock !== s.shot_clock) parts.push(t("format.first", { s: s.first_shot_clock }));
+  if (s.extensions > 0) parts.push(t("format.extensions", { n: s.extensions, s: s.extension_seconds ?? s.shot_clock }));
+  return parts.join(", ");
+}
+
+/**
+ * The whole format in one line: the preset's name, who breaks, the clock, the aim aid.
+ * @param {Record<string, any>} s
+ */
+export function describeFormat(s) {
+  return [t(`preset.${presetOf(s)}`), t(`format.break.${s.break_order ?? "winner"}`), describeClock(s), t(`aid.${s.aim_aid ?? "full"}`)].join(" · ");
+}

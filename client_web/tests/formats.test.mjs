@@ -1,0 +1,32 @@
+// The match-format presets: which preset a room's settings are, and the format in words.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { PRESETS, describeClock, describeFormat, presetOf } from "../formats.mjs";
+import { setLanguage } from "../i18n/index.mjs";
+
+test("a preset's own values are that preset; anything else is custom", () => {
+  assert.equal(presetOf({ race_to: 5, ...PRESETS.casual }), "casual");
+  assert.equal(presetOf({ race_to: 9, ...PRESETS.pro }), "pro");
+  // The extension's seconds left unset are the shot clock's: still the pro format.
+  assert.equal(presetOf({ ...PRESETS.pro, extension_seconds: null }), "pro");
+  assert.equal(presetOf({ ...PRESETS.pro, first_shot_clock: 90 }), "custom");
+  assert.equal(presetOf({ ...PRESETS.pro, aim_aid: "ghost" }), "custom");
+  assert.equal(presetOf({ ...PRESETS.casual, aim_aid: "none" }), "custom");
+  // What older servers send: no aim aid, no first-shot clock.
+  assert.equal(presetOf({ race_to: 3, shot_clock: null, extensions: 1 }), "casual");
+});
+
+test("the format in words names the preset, the break order, the clock and the aim aid", () => {
+  setLanguage("en");
+  const pro = { race_to: 9, break_order: "alternate", ...PRESETS.pro };
+  assert.equal(describeClock(pro), "30 s a shot, 60 s after the break or a push-out, 1 extension of 30 s per rack");
+  assert.equal(describeFormat(pro), `Pro · players break in turn · ${describeClock(pro)} · no aim aid`);
+  assert.equal(describeFormat({ break_order: "winner", ...PRESETS.casual }), "Casual · winner breaks · no shot clock · full aim preview");
+  setLanguage("ru");
+  assert.match(describeFormat(pro), /^Профессиональный · разбивают по очереди · 30 с на удар/);
+  setLanguage("hr");
+  assert.match(describeFormat({ ...pro, aim_aid: "ghost" }), /samo zamišljena kugla$/);
+  setLanguage("en");
+});
