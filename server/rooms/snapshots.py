@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from protocol import messages as m
+from server.players.results import MatchResult, RackResult
 from server.rooms.model import (
     LAG_CHOICE_SECONDS,
     Choosing,
@@ -18,6 +19,7 @@ from server.rooms.model import (
     Limits,
     Phase,
     Playing,
+    RackTally,
     Restored,
     RoomRecord,
     RoomState,
@@ -65,6 +67,8 @@ def view(state: RoomState, now: float) -> m.RoomView:
             connected=seat.member is not None,
             ready=seat.ready,
             grace_until=seat.grace_until,
+            rating=seat.rating,
+            provisional=seat.provisional,
         )
         for index, seat in enumerate(state.seats)
     ]
@@ -105,6 +109,8 @@ def info(state: RoomState) -> m.Info:
         score=list(table.state.score) if table is not None else [0, 0],
         race_to=state.settings.race_to,
         status=state.status,
+        ratings=[s.rating for s in state.seats if s is not None],
+        rated=state.settings.rated,
     )
 
 
@@ -158,6 +164,9 @@ def record(state: RoomState, now: float) -> RoomRecord:
         logged=state.logged,
         chat_logged=state.chat_logged,
         seated=list(state.seated),
+        tally=None if state.tally == RackTally() else state.tally,
+        rack_reports=[r for r in state.reports if isinstance(r, RackResult)],
+        match_reports=[r for r in state.reports if isinstance(r, MatchResult)],
     )
 
 
@@ -215,6 +224,8 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
         logged=record.logged,
         chat_logged=record.chat_logged,
         seated=tuple(record.seated),
+        tally=record.tally if record.tally is not None else RackTally(),
+        reports=(*record.rack_reports, *record.match_reports),
     )
     return Restored(state, tuple(timers))
 
