@@ -345,8 +345,9 @@ class Lobby:
             (client, message.id), client.player, message.race_to, rating, now
         )
         self.rated_waiting.append(seeker)
-        client.ok(message.id)
         self._match_rated()
+        if seeker in self.rated_waiting:  # not paired at once: told it waits
+            client.ok(message.id)
 
     def _match_rated(self) -> None:
         """Pair whoever fits now, and look again when the next window widens."""

@@ -275,3 +275,42 @@ async def test_claim_log_in_play_a_rated_match_counted_exactly_once(
         assert await profile(again, name) == after[name]
     _, _, board_again = await call(again, "GET", "/api/leaderboard?limit=10")
     assert board_again == board
+
+
+async def test_rated_quick_match_pairs_accounts_by_rating(
+    servers: list[GameServer], physics_pool: PhysicsPool, players_store: str, tmp_path: Path
+) -> None:
+    server = await start(servers, physics_pool, players_store, tmp_path)
+    tokens = {name: await account(server, name) for name in ("Cleo", "Dario", "Ema")}
+    cleo = await Peer.connect(server, "x", token=tokens["Cleo"])
+    dario = await Peer.connect(server, "x", token=tokens["Dario"])
+    ema = await Peer.connect(server, "x", token=tokens["Ema"])
+    try:
+        # Waiting, then cancelled: the queue forgets Cleo.
+        assert isinstance(await cleo.request({"t": "quick", "rated": True, "race_to": 5}), m.Ok)
+        again = await cleo.request({"t": "quick", "rated": True, "race_to": 5})
+        assert isinstance(again, m.Error) and again.code == "already_queued"
+        assert isinstance(await cleo.request({"t": "quick", "on": False}), m.Ok)
+        assert not server.lobby.rated_waiting
+        # An unrated quick match never meets a rated one.
+        assert isinstance(await ema.request({"t": "quick", "race_to": 5}), m.Ok)
+        assert isinstance(await cleo.request({"t": "quick", "rated": True, "race_to": 5}), m.Ok)
+        # Dario (the same 500 as Cleo: within the first window) is paired with Cleo at once.
+        joined = await dario.request({"t": "quick", "rated": True, "race_to": 5})
+        assert isinstance(joined, m.Joined), joined  # the one answer: paired at once
+        other = await cleo.expect(m.Joined)
+        assert joined.room == other.room
+        snapshot = await dario.expect(m.Snapshot)
+        assert snapshot.view.settings.rated and snapshot.view.settings.race_to == 5
+        assert {s.name for s in snapshot.view.seats if s is not None} == {"Cleo", "Dario"}
+
+        async def rated_seats() -> bool:
+            await dario.send({"t": "resync"})
+            view = (await dario.expect(m.Snapshot)).view
+            return all(s is not None and s.rating == 500 and s.provisional for s in view.seats)
+
+        await until(rated_seats, "the ratings at the quick match's table")
+        assert isinstance(await ema.request({"t": "quick", "on": False}), m.Ok)
+    finally:
+        for peer in (cleo, dario, ema):
+            await peer.close()
