@@ -351,7 +351,9 @@ class Lobby:
 
     def _match_rated(self) -> None:
         """Pair whoever fits now, and look again when the next window widens."""
-        self._rated_timer = None
+        if self._rated_timer is not None:
+            self._rated_timer.cancel()
+            self._rated_timer = None
         loop = asyncio.get_running_loop()
         now = loop.time()
         self.rated_waiting = [s for s in self.rated_waiting if not s.ticket[0].closed]

@@ -314,3 +314,33 @@ async def test_rated_quick_match_pairs_accounts_by_rating(
     finally:
         for peer in (cleo, dario, ema):
             await peer.close()
+
+
+async def test_rated_quick_match_widens_the_window_while_players_wait(
+    servers: list[GameServer], physics_pool: PhysicsPool, players_store: str, tmp_path: Path
+) -> None:
+    server = await start(servers, physics_pool, players_store, tmp_path)
+    tokens = {name: await account(server, name) for name in ("Fran", "Goran")}
+    fran = await Peer.connect(server, "x", token=tokens["Fran"])
+    goran = await Peer.connect(server, "x", token=tokens["Goran"])
+    try:
+        # Two rated racks apart: a gap of more than the first window (50), within the
+        # second (100, after 5 s of waiting).
+        assert fran.player is not None and goran.player is not None
+        for number in (1, 2):
+            rack = RackResult("past", 1, number, fran.player, goran.player, True, fran.player)
+            assert await server.players.rack_finished(rack) is not None
+        gap = (await profile(server, "Fran"))["rating"] - (await profile(server, "Goran"))["rating"]
+        assert 50 < gap <= 100, gap
+        assert isinstance(await fran.request({"t": "quick", "rated": True}), m.Ok)
+        assert isinstance(await goran.request({"t": "quick", "rated": True}), m.Ok)
+        assert len(server.lobby.rated_waiting) == 2  # not paired at once
+        first = await fran.expect(m.Joined)
+        second = await goran.expect(m.Joined)
+        assert first.room == second.room
+        snapshot = await goran.expect(m.Snapshot)
+        assert snapshot.view.settings.rated and snapshot.view.settings.name == "Rated quick match"
+        assert not server.lobby.rated_waiting
+    finally:
+        await fran.close()
+        await goran.close()
