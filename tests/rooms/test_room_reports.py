@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from protocol import messages as m
 from server.players.results import MatchResult, RackResult
 from server.rooms import snapshots
-from server.rooms.model import Effect, Report, RoomState, Save
+from server.rooms.model import Effect, Report, RoomState, Save, Simulated
 from server.rooms.seams import Rated, Request
 from server.rooms.table import player_seat
 from tests.rooms.test_machine import ANA, BO, Person, kinds, playing, run, simulate
@@ -146,3 +148,48 @@ def test_a_rating_is_shown_next_to_the_seat_without_a_save() -> None:
     # The same again changes nothing; a stranger's rating is not for this room.
     assert run(state, Rated(str(BO.player), 612, True))[1] == []
     assert run(state, Rated("p-nobody", 700, False))[1] == []
+
+
+def crafted(
+    state: RoomState, who: Person, pocketed: tuple[int, ...]
+) -> tuple[RoomState, list[Effect]]:
+    """`who` shoots at the lowest ball; the physics' answer is taken as it is but for
+    `pocketed`, which drop (the referee judges what it is told, as from any shot)."""
+    table = table_of(state)
+    shot = m.Shot(id=9, angle=0.0, speed=8.0)
+    state_after, effects = run(state, Request(who, shot))  # type: ignore[arg-type]
+    (real,) = simulate(effects).results
+    lowest = table.lowest
+    final = {**real.final, **{ball: None for ball in pocketed}}
+    if final.get(0) is None:
+        final[0] = (0.5, 0.5)  # the cue ball stays up
+    result = msgspec.structs.replace(
+        real,
+        final=final,
+        first=lowest,
+        pocketed=pocketed,
+        off_table=(),
+        rails=(),  # a ball pocketed: no cushion needed (R4, R8)
+    )
+    return run(state_after, Simulated((result,)))
+
+
+def test_a_nine_on_the_break_is_a_break_and_run_and_a_nine_on_the_break() -> None:
+    state = playing(race_to=1, rated=True)
+    _, effects = crafted(state, ANA, (9,))
+    rack, match = reports(effects)
+    assert isinstance(rack, RackResult) and isinstance(match, MatchResult)
+    assert rack.winner == ANA.player and rack.breaker == ANA.player
+    assert rack.ended_by == "nine" and rack.nine_on_break and rack.break_and_run
+    assert rack.fouls == {ANA.player: 0, BO.player: 0}
+
+
+def test_a_break_and_run_without_the_nine_on_the_break() -> None:
+    state = playing(race_to=2, rated=True)
+    state, effects = crafted(state, ANA, (2,))  # a ball down on the break: Ana shoots on
+    assert not reports(effects) and table_of(state).turn == 0
+    _, effects = crafted(state, ANA, (9,))  # the 9 made off the 1: the rack is Ana's
+    (rack,) = reports(effects)
+    assert isinstance(rack, RackResult)
+    assert rack.winner == ANA.player and rack.ended_by == "nine"
+    assert rack.break_and_run and not rack.nine_on_break
