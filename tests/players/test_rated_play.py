@@ -20,6 +20,7 @@ import pytest
 from protocol import messages as m
 from server.app import GameServer
 from server.players.results import RackResult
+from server.players.tokens import AccountTokens
 from server.rooms.simulation import PhysicsPool
 from tests.players.test_api import call
 from tests.redis_server import RedisServer
@@ -344,3 +345,52 @@ async def test_rated_quick_match_widens_the_window_while_players_wait(
     finally:
         await fran.close()
         await goran.close()
+
+
+async def test_bad_inputs_at_hello_and_in_rated_play_change_nothing(
+    servers: list[GameServer], physics_pool: PhysicsPool, players_store: str, tmp_path: Path
+) -> None:
+    server = await start(servers, physics_pool, players_store, tmp_path)
+    phone = await account(server, "Hana")
+    status, _, body = await call(
+        server, "POST", "/api/login", {"name": "Hana", "password": PASSWORD}
+    )
+    tablet = str(body["token"])
+    assert status == 200
+
+    async def refused(token: str, name: str = "Hana") -> str:
+        reply = await hello(server, name, token)
+        assert isinstance(reply, m.Error), reply
+        return reply.code
+
+    # Logged out: this token no longer opens a connection; the other still does.
+    assert (await call(server, "POST", "/api/logout", token=phone))[0] == 204
+    assert await refused(phone) == "bad_token"
+    welcome = await hello(server, "x", tablet)
+    assert isinstance(welcome, m.Welcome) and welcome.account and welcome.name == "Hana"
+    # Logged out everywhere: no older token of the account works.
+    assert (await call(server, "POST", "/api/logout-all", token=tablet))[0] == 204
+    assert await refused(tablet) == "bad_token"
+    # Signed with another secret, or not a token at all.
+    other = AccountTokens(b"another secret", 3600.0)
+    assert await refused(other.issue(str(welcome.player), 0)[0]) == "bad_token"
+    assert await refused("YWNjdHx4.eA") == "bad_token"
+    # Wrong types and values in the new fields: refused by the protocol, nothing made.
+    peer = await Peer.connect(server, "Ivo")
+    try:
+        for bad in (
+            {"t": "create", "settings": {"rated": "yes"}},
+            {"t": "quick", "rated": 1},
+            {"t": "quick", "rated": True, "race_to": 0},
+        ):
+            reply = await peer.request(bad)
+            assert isinstance(reply, m.Error) and reply.code == "bad_message", (bad, reply)
+        assert not server.lobby.rooms and not server.lobby.rated_waiting
+    finally:
+        await peer.close()
+    # Once the account is deleted, its name is free for a guest again.
+    _, _, body = await call(server, "POST", "/api/login", {"name": "Hana", "password": PASSWORD})
+    assert (await call(server, "DELETE", "/api/accounts/me", token=body["token"]))[0] == 204
+    assert await refused(str(body["token"])) == "bad_token"
+    welcome = await hello(server, "Hana")
+    assert isinstance(welcome, m.Welcome) and not welcome.account
