@@ -104,7 +104,12 @@ export function initAccounts(opts) {
   const logout = async (path) => {
     const token = session.accountToken();
     if (token) await api(path, { method: "POST", token }).catch(() => null);
+    // The page starts afresh as a new guest: the session it had was the account's player
+    // (a claimed guest), and whoever uses the browser next is not them.
     session.setAccountToken(null);
+    session.setToken(null);
+    session.setName("");
+    /** @type {HTMLInputElement} */ ($("name")).value = "";
     refreshBar();
     await opts.reconnect();
   };

@@ -4,7 +4,7 @@ to their names, the leaderboard and a profile."""
 
 from __future__ import annotations
 
-from tests.browser.support import Client
+from tests.browser.support import Client, save
 from tests.browser.test_client import (
     OpenClient,
     assert_quiet,
@@ -49,6 +49,7 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
             "document.querySelectorAll('#seat0 .rating, #seat1 .rating').length === 2"
         )
         assert c.page.inner_text("#seat0 .rating") == "500?"
+    save(bob, "rated-table.png")
     players = (ana, bob)
     winner_chooses(players, "#lag-break")
     for c in players:
@@ -83,6 +84,7 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     second.page.click("#leaders-open")
     second.page.locator("#leaders-dialog").wait_for(state="visible")
     second.page.locator("#leaders-empty").wait_for(state="visible")
+    save(second, "rated-leaderboard.png")
     second.page.click("#leaders-month")
     assert second.page.get_attribute("#leaders-month", "aria-pressed") == "true"
     second.page.click("#leaders-dialog-close")
@@ -94,10 +96,14 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     stats = second.page.inner_text("#profile-stats")
     assert "524?" in stats and "1 / 0" in stats
     assert second.page.locator(f"#profile-body a[href='#/replay/{room}']").count() == 1
+    save(second, "rated-profile.png")
     second.page.click("#profile-dialog-close")
 
-    # Log out: the page plays on as a guest.
+    # Log out: the page starts afresh as a new guest, under a name of its own.
+    player = ana.state("a.welcome.player")
     ana.page.click("#account-logout")
     ana.wait("a.welcome && a.welcome.account !== true")
+    assert ana.state("a.welcome.player") != player
+    assert ana.state("a.welcome.name") != "Anabel"
     ana.page.locator("#account-open").wait_for(state="visible")
     assert_quiet(ana, bob)
