@@ -4,7 +4,7 @@
 // (net.mjs), so the connection plays as the account.
 
 import { $, h, toast } from "./dom.mjs";
-import { num, t, time } from "./i18n/index.mjs";
+import { num, t, when } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
 
 /** @typedef {Record<string, any>} Json */
@@ -201,7 +201,7 @@ async function showProfile(name) {
     const result = match.won === null ? t("account.noResult") : t(match.won ? "account.won" : "account.lost");
     list.append(
       h("li", {}, [
-        h("span", { text: `${time(match.at)} · ${result} ${num(match.score[0])}–${num(match.score[1])} · ${match.opponent ?? t("account.anonymous")}${match.rated ? ` · ${t("account.ratedTag")}` : ""}` }),
+        h("span", { text: `${when(match.at)} · ${result} ${num(match.score[0])}–${num(match.score[1])} · ${match.opponent ?? t("account.anonymous")}${match.rated ? ` · ${t("account.ratedTag")}` : ""}` }),
         " ",
         h("a", { href: `#/replay/${match.room}`, text: t("rooms.replay") }),
       ]),
