@@ -27,6 +27,7 @@ import { addChat, inviteLink, log, renderBadge, renderClock, renderSeats, render
 import { LANGUAGES, initLanguage, lang, num, onLanguage, setLanguage, t } from "./i18n/index.mjs";
 import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderQuick, renderRooms } from "./lobby.mjs";
+import { initAccounts } from "./account.mjs";
 import { Connection, NAME_PATTERN, ServerError, defaultUrl, session } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { PracticeTable, practiceRoute } from "./practice.mjs";
@@ -65,7 +66,13 @@ const conn = new Connection({
   onMessage: (m) => onMessage(m),
   onState: (s) => showConn(s),
   onWelcome: (w) => onWelcome(w),
+  onNameTaken: () => {
+    /** @type {HTMLInputElement} */ ($("name")).value = "";
+    toast(new ServerError("name_taken", ""));
+  },
 });
+
+initAccounts({ reconnect: () => conn.reconnectNow(), welcome: () => app.welcome });
 
 app.serverNow = () => conn.serverNow();
 
@@ -1076,7 +1083,8 @@ function wire() {
     const on = !app.quickWaiting;
     const race = Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
     if (on) await ensureName();
-    const ok = await act(on ? { t: "quick", on: true, race_to: race } : { t: "quick", on: false });
+    const rated = /** @type {HTMLInputElement} */ ($("quick-rated")).checked;
+    const ok = await act(on ? { t: "quick", on: true, race_to: race, rated } : { t: "quick", on: false });
     if (ok && ok.t === "ok") app.quickWaiting = on;
     renderQuick();
   });

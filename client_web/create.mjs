@@ -35,6 +35,7 @@ export function createSettings() {
     private: /** @type {HTMLInputElement} */ ($("c-private")).checked,
     forfeit: val("c-forfeit"),
     stalemate_innings: Number(val("c-stale")),
+    rated: /** @type {HTMLInputElement} */ ($("c-rated")).checked,
   };
 }
 

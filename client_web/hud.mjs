@@ -2,6 +2,7 @@
 // the verdict and prompt above the table, the panels that fit the moment, the log, chat
 // and results. Reads the state; changes nothing but the page.
 
+import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { describeFormat } from "./formats.mjs";
@@ -121,6 +122,9 @@ export function renderSeats() {
     const score = tb?.score?.[i] ?? 0;
     /** @type {(Node | string)[]} */
     const who = [h("span", { class: "name", text: s ? n[i] : t("seat.empty") }), h("div", { class: "tags" }, tags)];
+    if (s && s.rating !== null && s.rating !== undefined) {
+      who.splice(1, 0, h("span", { class: "rating", title: t("account.rating"), text: ratingText(s.rating, s.provisional) }));
+    }
     if (!s && spectator && status() === "waiting") {
       who.push(h("button", { type: "button", class: "primary small sit", "data-sit": String(i), text: t("seat.sit") }));
     }

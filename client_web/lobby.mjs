@@ -1,6 +1,7 @@
 // The lobby's live parts: the room list and the quick-match state. The buttons carry
 // `data-join` and their row `data-room`; `app.mjs` handles the clicks.
 
+import { ratingText } from "./account.mjs";
 import { $, h } from "./dom.mjs";
 import { describeFormat } from "./formats.mjs";
 import { num, t } from "./i18n/index.mjs";
@@ -22,7 +23,7 @@ export function renderRooms() {
     body.append(
       h("tr", { "data-room": r.room }, [
         h("td", {}, [r.name || r.room, ...(r.settings ? [h("small", { class: "format", text: describeFormat(r.settings) })] : [])]),
-        h("td", { text: r.players.length === 2 ? t("rooms.vs", { a: r.players[0], b: r.players[1] }) : r.players.join("") || "—" }),
+        h("td", { text: playersText(r) }),
         h("td", { text: `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}` }),
         h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${num(r.spectators)} 👁` : ""}` })]),
         actions,
@@ -36,4 +37,15 @@ export function renderRooms() {
 export function renderQuick() {
   $("quick").textContent = t(app.quickWaiting ? "lobby.quickCancel" : "lobby.quick");
   $("quick-status").textContent = app.quickWaiting ? t("lobby.quickWaiting") : "";
+}
+
+/** The players of a lobby entry, each with their rating when they have one. @param {Record<string, any>} r */
+function playersText(r) {
+  /** @type {string[]} */
+  const shown = r.players.map((/** @type {string} */ name, /** @type {number} */ i) => {
+    const rating = ratingText(r.ratings?.[i]);
+    return rating ? `${name} (${rating})` : name;
+  });
+  const text = shown.length === 2 ? t("rooms.vs", { a: shown[0], b: shown[1] }) : shown.join("") || "—";
+  return r.rated ? `${text} · ${t("account.ratedTag")}` : text;
 }

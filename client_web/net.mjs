@@ -7,6 +7,8 @@ import { decode, encode } from "@msgpack/msgpack";
 /** The protocol version this client speaks (`PROTOCOL_VERSION`). */
 export const PROTOCOL_VERSION = 1;
 const TOKEN_KEY = "ninepool.token";
+/** An account token (`POST /api/login`): said in `hello` instead of the guest's token. */
+const ACCOUNT_KEY = "ninepool.account";
 const NAME_KEY = "ninepool.name";
 
 /** Replies that answer a request by its `id`. */
@@ -57,6 +59,23 @@ export const session = {
       /* storage unavailable (private mode): the session lasts this page only */
     }
   },
+  /** @returns {string | null} */
+  accountToken() {
+    try {
+      return localStorage.getItem(ACCOUNT_KEY);
+    } catch {
+      return null;
+    }
+  },
+  /** @param {string | null} token */
+  setAccountToken(token) {
+    try {
+      if (token) localStorage.setItem(ACCOUNT_KEY, token);
+      else localStorage.removeItem(ACCOUNT_KEY);
+    } catch {
+      /* storage unavailable: logged in for this page only */
+    }
+  },
   /** @returns {string} */
   name() {
     try {
@@ -90,9 +109,10 @@ export class Connection {
    * @param {(msg: Msg) => void} opts.onMessage every server message that is not a reply
    * @param {(state: ConnState) => void} opts.onState
    * @param {(welcome: Msg) => void} opts.onWelcome
-   * @param {{ token(): string | null, setToken(token: string | null): void }} [opts.session]
-   *   where the session token is kept; the page's stored session by default (an overlay
-   *   keeps its own, so it never takes over a player's seat in the same browser)
+   * @param {() => void} [opts.onNameTaken] the guest's name belongs to an account: pick another
+   * @param {{ token(): string | null, setToken(token: string | null): void, accountToken?: () => string | null, setAccountToken?: (token: string | null) => void }} [opts.session]
+   *   where the tokens are kept; the page's stored session by default (an overlay keeps
+   *   its own, so it never takes over a player's seat in the same browser)
    */
   constructor(opts) {
     this.opts = opts;
@@ -148,13 +168,15 @@ export class Connection {
   }
 
   async hello() {
-    const token = this.session.token();
+    // Logged in: the account token says who plays (and under which name).
+    const token = this.session.accountToken?.() || this.session.token();
     const welcome = await this.request({ t: "hello", v: PROTOCOL_VERSION, name: this.opts.name(), token });
     this.attempt = 0;
     this.welcomed = true;
     this.seq = null;
     this.resyncing = false;
-    this.session.setToken(welcome.token);
+    if (welcome.account && this.session.setAccountToken) this.session.setAccountToken(welcome.token);
+    else this.session.setToken(welcome.token);
     if (typeof welcome.now === "number") this.clockOffset = welcome.now - Date.now();
     this.setState("online");
     this.opts.onWelcome(welcome);
@@ -163,8 +185,17 @@ export class Connection {
   /** @param {unknown} err */
   helloFailed(err) {
     if (err instanceof ServerError && err.code === "bad_token") {
-      // A token from another deployment or an expired secret: start a fresh session.
-      this.session.setToken(null);
+      // A login that has ended (logged out elsewhere, expired): play on as a guest. Else a
+      // token from another deployment or an expired secret: start a fresh session.
+      if (this.session.accountToken?.()) this.session.setAccountToken?.(null);
+      else this.session.setToken(null);
+      this.hello().catch((e) => this.helloFailed(e));
+      return;
+    }
+    if (err instanceof ServerError && err.code === "name_taken") {
+      // The guest's name is an account's: another name, then hello again.
+      session.setName("");
+      this.opts.onNameTaken?.();
       this.hello().catch((e) => this.helloFailed(e));
       return;
     }

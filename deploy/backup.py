@@ -11,9 +11,10 @@ NINEPOOL_REDIS_URL (give `-` for it), so a password is never on a command line.
 **SQLite** (a lone node's `var/rooms.db`): SQLite's online backup API copies the database
 while the node keeps running (a consistent copy, whatever it writes meanwhile) into
 `BACKUP_DIR/rooms.db`, one self-contained file, and copies the session key kept beside it
-(`session-secret`: without it, restored players could not reclaim their seats). Restore
-with the node stopped: the copy is written back through the same API, checked, and the
-key put back if the node has none.
+(`session-secret`: without it, restored players could not reclaim their seats), and the
+players' database beside it (`players.db`: accounts, ratings, leaderboards) the same way,
+into `BACKUP_DIR/players.db`. Restore with the node stopped: each copy is written back
+through the same API, checked, and the key put back if the node has none.
 
 **Redis** (a cluster): every key of the project is copied with DUMP, each room's keys
 (`room:<id>:state`, `:log`, `:epoch`) in one MULTI/EXEC, so a room's snapshot and its
@@ -53,6 +54,9 @@ FORMAT = "ninepool-redis-backup"
 FORMAT_VERSION = 1
 SECRET_FILE = "session-secret"
 SQLITE_FILE = "rooms.db"
+#: The players' database a lone node keeps beside its rooms (`server.players.stores`).
+PLAYERS_FILE = "players.db"
+PLAYERS_TABLES = frozenset({"accounts", "ratings", "history", "seen", "matches", "monthly"})
 MANIFEST = "manifest.json"
 
 #: Keys of a room: the ones saved together (a live room's state and log, a retired room's
@@ -103,6 +107,65 @@ def _check_sqlite(db: sqlite3.Connection, where: Path) -> dict[str, int]:
     return _sqlite_counts(db)
 
 
+def _check_players(db: sqlite3.Connection, where: Path) -> dict[str, int]:
+    (result,) = db.execute("PRAGMA integrity_check").fetchone()
+    if result != "ok":
+        raise BackupError(f"{where}: integrity check failed: {result}")
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not tables >= PLAYERS_TABLES:
+        raise BackupError(f"{where}: not a ninepool players database (tables {sorted(tables)})")
+    return {
+        table: int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        for table in sorted(PLAYERS_TABLES)
+    }
+
+
+def _copy_live(database: Path, target: Path, check: Any) -> dict[str, int]:
+    """Copy the live SQLite `database` into the new file `target` with the online backup
+    API (one consistent state while the node writes); `check` it; the counts."""
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    # The node keeps writing meanwhile: the backup API copies one consistent state (a read
+    # transaction, which in WAL mode never blocks the node's writes).
+    source = sqlite3.connect(database, timeout=30.0)
+    try:
+        copy = sqlite3.connect(partial)
+        try:
+            source.backup(copy)
+            copy.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal beside it
+            counts: dict[str, int] = check(copy, database)
+        finally:
+            copy.close()
+    finally:
+        source.close()
+    with partial.open("rb") as file:
+        os.fsync(file.fileno())
+    partial.rename(target)
+    return counts
+
+
+def _write_back(backup: Path, database: Path, check: Any) -> tuple[dict[str, int], dict[str, int]]:
+    """Write the backup file over `database` (node stopped); the counts of both."""
+    database.parent.mkdir(parents=True, exist_ok=True)
+    # Read the backup from a private copy: opening it directly could change the file.
+    with tempfile.TemporaryDirectory() as scratch:
+        private = Path(scratch) / backup.name
+        shutil.copyfile(backup, private)
+        origin = sqlite3.connect(private)
+        try:
+            counts: dict[str, int] = check(origin, backup)
+            target = sqlite3.connect(database, timeout=30.0)
+            try:
+                origin.backup(target)  # replaces every page, in one transaction
+                target.execute("PRAGMA journal_mode = WAL")  # as the node keeps it
+                restored: dict[str, int] = check(target, database)
+            finally:
+                target.close()
+        finally:
+            origin.close()
+    return counts, restored
+
+
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as file:
@@ -119,24 +182,13 @@ def sqlite_backup(database: Path, destination: Path) -> dict[str, Any]:
     target = destination / SQLITE_FILE
     if target.exists():
         raise BackupError(f"{target} exists; back up into a new folder")
-    partial = destination / (SQLITE_FILE + ".partial")
-    partial.unlink(missing_ok=True)
-    # The node keeps writing meanwhile: the backup API copies one consistent state (a read
-    # transaction, which in WAL mode never blocks the node's writes).
-    source = sqlite3.connect(database, timeout=30.0)
-    try:
-        copy = sqlite3.connect(partial)
-        try:
-            source.backup(copy)
-            copy.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal beside it
-            counts = _check_sqlite(copy, database)
-        finally:
-            copy.close()
-    finally:
-        source.close()
-    with partial.open("rb") as file:
-        os.fsync(file.fileno())
-    partial.rename(target)
+    counts = _copy_live(database, target, _check_sqlite)
+    players: dict[str, Any] | None = None
+    players_db = database.parent / PLAYERS_FILE
+    if players_db.is_file():
+        players_copy = destination / PLAYERS_FILE
+        players_counts = _copy_live(players_db, players_copy, _check_players)
+        players = {"counts": players_counts, "sha256": _sha256(players_copy)}
     secret = database.parent / SECRET_FILE
     has_secret = secret.is_file()
     if has_secret:
@@ -152,6 +204,7 @@ def sqlite_backup(database: Path, destination: Path) -> dict[str, Any]:
         "counts": counts,
         "sha256": _sha256(target),
         "session_secret": has_secret,
+        "players": players,
     }
     (destination / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
     _fsync_dir(destination)
@@ -169,27 +222,23 @@ def sqlite_restore(source: Path, database: Path) -> dict[str, Any]:
         raise BackupError(f"{source}: a {manifest.get('kind')!r} backup, not a SQLite one")
     if _sha256(backup) != manifest["sha256"]:
         raise BackupError(f"{backup}: checksum differs from the manifest (damaged copy)")
-    database.parent.mkdir(parents=True, exist_ok=True)
-    # Read the backup from a private copy: opening it directly could change the file.
-    with tempfile.TemporaryDirectory() as scratch:
-        private = Path(scratch) / SQLITE_FILE
-        shutil.copyfile(backup, private)
-        origin = sqlite3.connect(private)
-        try:
-            counts = _check_sqlite(origin, backup)
-            target = sqlite3.connect(database, timeout=30.0)
-            try:
-                origin.backup(target)  # replaces every page, in one transaction
-                target.execute("PRAGMA journal_mode = WAL")  # as the node keeps it
-                restored = _check_sqlite(target, database)
-            finally:
-                target.close()
-        finally:
-            origin.close()
+    players = manifest.get("players")
+    players_backup = source / PLAYERS_FILE
+    if players is not None and (
+        not players_backup.is_file() or _sha256(players_backup) != players["sha256"]
+    ):
+        raise BackupError(f"{players_backup}: missing, or its checksum differs from the manifest")
+    counts, restored = _write_back(backup, database, _check_sqlite)
     if restored != counts or counts != manifest["counts"]:
         raise BackupError(f"restored {restored}, the backup holds {manifest['counts']}")
-    note = _restore_secret(source / SECRET_FILE, database.parent / SECRET_FILE)
-    return {"counts": restored, "session_secret": note}
+    result: dict[str, Any] = {"counts": restored}
+    if players is not None:
+        held, back = _write_back(players_backup, database.parent / PLAYERS_FILE, _check_players)
+        if back != held or held != players["counts"]:
+            raise BackupError(f"players: restored {back}, the backup holds {players['counts']}")
+        result["players"] = back
+    result["session_secret"] = _restore_secret(source / SECRET_FILE, database.parent / SECRET_FILE)
+    return result
 
 
 def _restore_secret(kept: Path, live: Path) -> str:

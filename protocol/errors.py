@@ -16,6 +16,7 @@ HELLO_REQUIRED: Final = "hello_required"
 ALREADY_HELLO: Final = "already_hello"
 VERSION_MISMATCH: Final = "version_mismatch"
 BAD_TOKEN: Final = "bad_token"
+NAME_TAKEN: Final = "name_taken"
 RATE_LIMITED: Final = "rate_limited"
 # Lobby and rooms
 NO_SUCH_ROOM: Final = "no_such_room"
@@ -29,6 +30,7 @@ NOT_IN_ROOM: Final = "not_in_room"
 NOT_A_PLAYER: Final = "not_a_player"
 ALREADY_QUEUED: Final = "already_queued"
 NOT_QUEUED: Final = "not_queued"
+ACCOUNT_REQUIRED: Final = "account_required"
 # The table
 NOT_STARTED: Final = "not_started"
 NOT_YOUR_TURN: Final = "not_your_turn"
@@ -79,6 +81,9 @@ ERROR_CODES: Final[dict[str, str]] = {
     "closes with 1008 after this error.",
     BAD_TOKEN: "The session token is not one this service signed, or it has expired; send "
     "`hello` without a token to start a new session.",
+    NAME_TAKEN: "The name belongs to an account (the same name after case folding, or one "
+    "that looks the same): log in to play under it (`hello` with the account's token), or say "
+    "`hello` with another name. Nothing changed.",
     RATE_LIMITED: "Too many messages, aim previews or chat messages in a short time (see "
     "Limits); the request was not handled. Wait and try again; a client that keeps sending "
     "is disconnected (1008).",
@@ -97,6 +102,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     NOT_A_PLAYER: "Only a seated player may do this; spectators never act on the table (O1).",
     ALREADY_QUEUED: "The player is already waiting for a quick match.",
     NOT_QUEUED: "Cancelling a quick match the player is not waiting for.",
+    ACCOUNT_REQUIRED: "Rated rooms and rated quick matches are for players with an account: "
+    "log in (`hello` with an account token) first. Nothing changed.",
     NOT_STARTED: "The match has not started (seats not both filled and ready, or the lag "
     "is still being decided).",
     NOT_YOUR_TURN: "It is the other player's turn (O1).",

@@ -116,6 +116,9 @@ class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
     clock_warning: Annotated[int, Meta(ge=0, le=60)] = 10
     #: What the clients draw while a player aims (every client at the table keeps to it).
     aim_aid: AimAid = "full"
+    #: Racks won at the table move both players' ratings (docs/RATINGS.md); only players
+    #: with accounts may sit in a rated room.
+    rated: bool = False
 
     def __post_init__(self) -> None:
         # Shown to strangers in the lobby: no bidi controls or invisible characters.
@@ -184,6 +187,8 @@ class Quick(ClientMessage, tag="quick"):
 
     on: bool = True
     race_to: Annotated[int, Meta(ge=1, le=21)] = 3
+    #: A rated quick match: paired by rating (accounts only, see docs/RATINGS.md).
+    rated: bool = False
 
 
 class Leave(ClientMessage, tag="leave"):
@@ -330,6 +335,10 @@ class Info(Struct, frozen=True):
     balls_left: int = 9
     #: The room's whole format (race, break order, shot clock, aim aid), for the lobby.
     settings: RoomSettings | None = None
+    #: The players' ratings, in the order of `players` (None: a guest, no rating).
+    ratings: list[int | None] = msgspec.field(default_factory=list)
+    #: Racks played here move ratings (`RoomSettings.rated`).
+    rated: bool = False
 
 
 class SeatView(Struct, frozen=True):
@@ -340,6 +349,10 @@ class SeatView(Struct, frozen=True):
     ready: bool
     #: While disconnected: when the grace period (O5) ends.
     grace_until: EpochMs | None = None
+    #: The player's rating (None: a guest, or not known yet); `provisional` until 30
+    #: rated racks (docs/RATINGS.md).
+    rating: int | None = None
+    provisional: bool = False
 
 
 class ClockView(Struct, frozen=True):
@@ -453,6 +466,9 @@ class Welcome(ServerMessage, tag="welcome"):
     now: EpochMs
     #: The room the player is seated in, if any; its `snapshot` follows at once.
     room: str | None = None
+    #: The player plays as their account (hello with an account token): `token` is then
+    #: a fresh account token, and `name` the account's name.
+    account: bool = False
 
 
 class Ok(ServerMessage, tag="ok"):

@@ -71,14 +71,19 @@ class GameServer:
         self.pool = pool if pool is not None else PhysicsPool(config.workers)
         self.cluster = _cluster_node(config, self.store, self.metrics)
         self.peers: Peers = self.cluster if self.cluster is not None else LonePeers()
-        self.lobby = Lobby(config, self.store, self.pool, self.metrics, self.peers)
-        sessions = Sessions(config.secret, config.token_ttl, previous=config.secret_previous)
-        #: Accounts, ratings, leaderboards; the JSON API under /api/ (server/edge/api.py).
+        #: Accounts, ratings, leaderboards; the JSON API under /api/ (server/edge/api.py);
+        #: the rooms hand it their results (server/rooms/reporting.py).
         self.players = players if players is not None else open_players(config)
+        self.lobby = Lobby(
+            config, self.store, self.pool, self.metrics, self.peers, results=self.players
+        )
+        sessions = Sessions(config.secret, config.token_ttl, previous=config.secret_previous)
         self.api = ApiRoutes(
             self.players, sessions.verify, parse_networks(config.limits.trusted_proxies)
         )
-        self.gateway = Gateway(self.lobby, sessions, self.metrics, config.limits)
+        self.gateway = Gateway(
+            self.lobby, sessions, self.metrics, config.limits, players=self.players
+        )
         #: Every TCP connection passes it first: what it may cost before its request is known.
         self.door = Door(
             config.limits,

@@ -139,6 +139,11 @@ export function time(epochMs) {
   return new Intl.DateTimeFormat(current, { hour: "2-digit", minute: "2-digit" }).format(new Date(epochMs));
 }
 
+/** A day and a time "1 Dec, 21:04" the language's way (a match in a profile). @param {number} epochMs */
+export function when(epochMs) {
+  return new Intl.DateTimeFormat(current, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(epochMs));
+}
+
 /** Seconds as "0:27" or "27 s" for short waits. @param {number} seconds */
 export function seconds(seconds) {
   return t("unit.seconds", { s: num(Math.max(0, Math.round(seconds)), 0) });

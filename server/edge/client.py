@@ -94,6 +94,8 @@ class Client:
         self.book = book
         self.player: str | None = None
         self.name = ""
+        #: Said `hello` with an account token: plays as the account (rated play allowed).
+        self.account = False
         #: The room this connection is in (bound when a join is posted, unbound on leave).
         self._room: RoomPort | None = None
         self.budget = FrameBudget(self.limits, on_chat_refused=self._chat_refused)

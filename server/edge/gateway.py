@@ -3,6 +3,14 @@
 It decodes and validates every frame against `protocol/` (a bad frame gets an error
 reply and changes nothing), handles the session (`hello`), and hands everything about a
 room to that room's inbox. It holds no game state of its own.
+
+A `hello` may carry an account token (`POST /api/login`): the connection then plays under
+the account's name and player id. A guest's name is checked against the accounts' names
+(`Players.name_owner`: the same after folding, or one that looks the same) and refused
+`name_taken` unless the guest's player is that account. Both ask the players' store, so
+`hello` — and a rated quick match, which needs the player's rating — is awaited in the
+connection's own reader task: that connection's later frames wait for it (they must come
+after it anyway), and nothing else on the event loop does.
 """
 
 from __future__ import annotations
@@ -42,6 +50,9 @@ from server.edge.limits import (
 from server.edge.sessions import Sessions, new_player_id
 from server.ops.logs import bind_connection
 from server.ops.metrics import Metrics
+from server.players.ratings import START
+from server.players.service import Identity, Players
+from server.players.tokens import AccountTokens
 from server.rooms.actor import now_ms
 from server.rooms.lobby import Lobby
 from server.rooms.practice_room import PracticeRoom
@@ -122,9 +133,13 @@ class Gateway:
         sessions: Sessions,
         metrics: Metrics,
         limits: Limits | None = None,
+        *,
+        players: Players,
     ) -> None:
         self.lobby = lobby
         self.sessions = sessions
+        #: Accounts: account tokens at `hello`, names guests may not take, ratings.
+        self.players = players
         self.metrics = metrics
         self.limits = limits if limits is not None else Limits()
         self.addresses = AddressBook(self.limits)
@@ -241,7 +256,12 @@ class Gateway:
                         client.send(repeat)
                     continue
             try:
-                keep_going = self._dispatch(client, message)
+                if isinstance(message, m.Hello):
+                    keep_going = await self._hello(client, message)
+                elif isinstance(message, m.Quick) and message.on and message.rated:
+                    keep_going = await self._rated_quick(client, message)
+                else:
+                    keep_going = self._dispatch(client, message)
             except Exception:
                 log.exception("failed to handle %s", type(message).__name__)
                 client.error(message.id, errors.INTERNAL, "the server failed; nothing changed")
@@ -260,9 +280,8 @@ class Gateway:
         return seconds
 
     def _dispatch(self, client: Client, message: m.ClientMessage) -> bool:
-        """Handle one valid message; False closes the connection."""
-        if isinstance(message, m.Hello):
-            return self._hello(client, message)
+        """Handle one valid message (not `hello`, see `_serve`); False closes the
+        connection."""
         if client.player is None:
             client.error(message.id, errors.HELLO_REQUIRED, "send hello first")
             return True
@@ -271,11 +290,15 @@ class Gateway:
         elif isinstance(message, m.Lobby):
             self.lobby.subscribe(client, message)
         elif isinstance(message, m.Create):
-            if self._may_make_room(client, message.id):
+            if message.settings.rated and not client.account:
+                self._account_required(client, message.id)
+            elif self._may_make_room(client, message.id):
                 self._made_room(client, self.lobby.create, message)
         elif isinstance(message, m.Join):
             if self._passes_for_a_seated_player(client, message):
                 pass
+            elif self._guest_in_rated_seat(client, message):
+                self._account_required(client, message.id)
             elif self._may_guess(client):
                 self.lobby.join(client, message)
             else:
@@ -312,7 +335,7 @@ class Gateway:
             client.error(message.id, errors.BAD_MESSAGE, "unexpected message")
         return True
 
-    def _hello(self, client: Client, message: m.Hello) -> bool:
+    async def _hello(self, client: Client, message: m.Hello) -> bool:
         if client.player is not None:
             client.error(message.id, errors.ALREADY_HELLO, "hello was already accepted")
             return True
@@ -323,7 +346,22 @@ class Gateway:
                 f"this server speaks protocol {m.PROTOCOL_VERSION}, not {message.v}",
             )
             return False
-        if message.token is not None:
+        account = False
+        name = message.name
+        identity: Identity | None = None
+        if message.token is not None and AccountTokens.looks_like(message.token):
+            identity = await self.players.identify(message.token)
+            if identity is None:
+                log.info("hello with an account token that is no longer good")
+                client.error(
+                    message.id,
+                    errors.BAD_TOKEN,
+                    "this login has ended (logged out, expired or deleted); log in again, "
+                    "or send hello without a token",
+                )
+                return True
+            player, name, account = identity.player, identity.name, True
+        elif message.token is not None:
             checked = self.sessions.check(message.token)
             if checked.player is None:
                 # (Never log the token: it is the player's credential.)
@@ -338,10 +376,23 @@ class Gateway:
             player = checked.player
         else:
             player = new_player_id()
+        if not account:
+            owner = await self.players.name_owner(name)
+            if owner is not None and owner != player:
+                client.error(
+                    message.id,
+                    errors.NAME_TAKEN,
+                    f"{name} is the name of an account (or looks like one); log in to play "
+                    "under it, or choose another name",
+                )
+                return True
         # A fresh token on every hello: a player who keeps coming back never expires.
-        token = self.sessions.issue(player)
+        token = (
+            self.players.renew(identity) if identity is not None else self.sessions.issue(player)
+        )
         client.player = player
-        client.name = message.name
+        client.name = name
+        client.account = account
         if message.keep_ids:
             client.answers = self._session_answers(player)
         seat_room = self.lobby.seat_of(player)
@@ -357,11 +408,41 @@ class Gateway:
                 token=token,
                 now=now_ms(),
                 room=room_id,
+                account=account,
             )
         )
         if room_id is not None:
             self.lobby.reattach(client)
         return True
+
+    async def _rated_quick(self, client: Client, message: m.Quick) -> bool:
+        """A rated quick match: for accounts, paired by rating (`Lobby.quick_rated`)."""
+        if client.player is None:
+            client.error(message.id, errors.HELLO_REQUIRED, "send hello first")
+        elif not client.account:
+            self._account_required(client, message.id)
+        elif self._may_make_room(client, message.id):
+            rating = await self.players.rating(client.player)
+            if not client.closed:
+                shown = float(rating.rating) if rating is not None else START
+                self._made_room(client, lambda c, q: self.lobby.quick_rated(c, q, shown), message)
+        return True
+
+    def _guest_in_rated_seat(self, client: Client, message: m.Join) -> bool:
+        """A guest asking for a seat in a rated room of this node (a rated room of another
+        node seats them, but their racks count for nobody: a guest has no rating)."""
+        if client.account or message.role != "player":
+            return False
+        room_id = self.lobby.codes.get(message.code) if message.code is not None else message.room
+        room = self.lobby.room(room_id) if room_id is not None else None
+        return room is not None and room.settings.rated
+
+    def _account_required(self, client: Client, request_id: int) -> None:
+        client.error(
+            request_id,
+            errors.ACCOUNT_REQUIRED,
+            "rated play is for players with an account; sign up or log in first",
+        )
 
     def _passes_for_a_seated_player(self, client: Client, message: m.Join) -> bool:
         """A name that could pass for the name of a player seated in the room (the same

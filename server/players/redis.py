@@ -218,6 +218,12 @@ class RedisPlayerStore:
         player = await self._retrying(lambda: self.client.get(self.key("fold", folded)))
         return None if player is None else await self.account(_text(player))
 
+    async def name_holder(self, folded: str, skeleton: str) -> str | None:
+        keys = [self.key("fold", folded), self.key("skel", skeleton)]
+        found: list[Any] = await self._retrying(lambda: self.client.mget(keys))
+        holder = next((value for value in found if value is not None), None)
+        return None if holder is None else _text(holder)
+
     async def names(self, players: list[str]) -> dict[str, str]:
         if not players:
             return {}

@@ -68,6 +68,14 @@ class MatchResult:
     at: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A rating as shown next to a name (rounded), and whether it is still provisional."""
+
+    rating: int
+    provisional: bool
+
+
 def rack_refusal(result: RackResult) -> str | None:
     """Why this rack cannot move ratings whoever played it, or None if it can (the store
     still checks that each player is an account or a bot)."""

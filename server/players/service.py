@@ -28,6 +28,7 @@ from server.players.passwords import MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH, Pa
 from server.players.ratings import BOT_RATINGS, bot_level, is_provisional
 from server.players.results import (
     MatchResult,
+    PlayerRating,
     RackRecord,
     RackResult,
     month_of,
@@ -232,10 +233,22 @@ class Players:
         return deleted
 
     async def name_owner(self, raw_name: str) -> str | None:
-        """The player id of the account with this name (after folding), if any: a guest
-        may not take an account's name in a room (for the gateway)."""
-        account = await self.store.account_by_name(names.fold(names.shown(raw_name)))
-        return None if account is None else account.player
+        """The player id of the account with this name (after folding) or one that looks
+        the same (its skeleton), if any: a guest may not play under an account's name
+        (the gateway's `hello`)."""
+        shown = names.shown(raw_name)
+        return await self.store.name_holder(names.fold(shown), names.skeleton(shown))
+
+    async def rating(self, player: str) -> PlayerRating | None:
+        """The rating shown next to `player`'s name: an account's (provisional until 30
+        rated racks), a bot's fixed one, None for a guest."""
+        level = bot_level(player)
+        if level is not None and level in BOT_RATINGS:
+            return PlayerRating(round(BOT_RATINGS[level]), provisional=False)
+        stats = await self.store.stats(player)
+        if stats is None:
+            return None
+        return PlayerRating(round(stats.rating), provisional=is_provisional(stats.racks))
 
     # --- racks and matches ---------------------------------------------------------------------
 

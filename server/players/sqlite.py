@@ -225,6 +225,16 @@ class SqlitePlayerStore:
     async def account_by_name(self, folded: str) -> Account | None:
         return await self._call(lambda db: _account(db, "folded", folded))
 
+    async def name_holder(self, folded: str, skeleton: str) -> str | None:
+        def read(db: sqlite3.Connection) -> str | None:
+            row = db.execute(
+                "SELECT player FROM accounts WHERE folded = ? OR skeleton = ? LIMIT 1",
+                (folded, skeleton),
+            ).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._call(read)
+
     async def names(self, players: list[str]) -> dict[str, str]:
         if not players:
             return {}

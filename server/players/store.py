@@ -133,6 +133,10 @@ class PlayerStore(Protocol):
 
     async def account_by_name(self, folded: str) -> Account | None: ...
 
+    async def name_holder(self, folded: str, skeleton: str) -> str | None:
+        """The player id of the account whose name folds to `folded` or looks like
+        `skeleton` (None: no account does): a guest may not play under it."""
+
     async def names(self, players: list[str]) -> dict[str, str]:
         """The names of those of `players` that have accounts."""
 

@@ -40,6 +40,8 @@ from server.rooms.model import (
     Input,
     Limits,
     Relay,
+    Report,
+    Result,
     RoomRecord,
     RoomState,
     Save,
@@ -106,6 +108,10 @@ class RoomHost(Protocol):
     def seat_freed(self, player: str, room: Room) -> None: ...
 
     def room_closed(self, room: Room) -> None: ...
+
+    def report(self, room: Room, result: Result) -> None:
+        """A rack or match of the room has ended and is stored: hand its result over
+        (`server.rooms.reporting`), without waiting."""
 
     async def settle(self) -> None:
         """After a change is stored, before anyone hears of it: what the room told the host
@@ -368,6 +374,9 @@ class Room:
                 continue
             if isinstance(effect, Close):
                 await self._close(effect)
+                continue
+            if isinstance(effect, Report):
+                self.host.report(self, effect.result)
                 continue
             if not settled:
                 # What the room told the host is shared before anyone hears of the change.

@@ -32,17 +32,20 @@ from protocol import practice as pm
 from protocol.codec import encode
 from server.ops.config import Config
 from server.ops.metrics import Metrics
+from server.rooms import matchmaking
 from server.rooms.actor import (
     Room,
     RoomRecord,
     new_invite_code,
     new_room_id,
 )
+from server.rooms.model import Result
 from server.rooms.pacing import Pacer
 from server.rooms.peers import Peers, Waiting
 from server.rooms.practice import PracticeError, new_practice
 from server.rooms.practice_room import PracticeRoom
 from server.rooms.replays import ReplayBook
+from server.rooms.reporting import NoResults, Reporter, ResultSink
 from server.rooms.seams import Command, Enter, Member, Reattach, SeatPair, Shutdown, fan_out
 from server.rooms.simulation import PhysicsPool
 from server.rooms.upkeep import restorable
@@ -74,7 +77,13 @@ class Lobby:
     `server.rooms.peers.LocalRooms` for its peers."""
 
     def __init__(
-        self, config: Config, store: Store, pool: PhysicsPool, metrics: Metrics, peers: Peers
+        self,
+        config: Config,
+        store: Store,
+        pool: PhysicsPool,
+        metrics: Metrics,
+        peers: Peers,
+        results: ResultSink | None = None,
     ) -> None:
         self.config = config
         self.store = store
@@ -94,6 +103,11 @@ class Lobby:
         self._listing: Pacer[str, m.Info] = Pacer(config.update_interval, self._list)
         self._room_counter = 0
         self.replays = ReplayBook(store, config.replay_max_bytes)
+        #: Results to the players service, ratings back to the rooms.
+        self.reporter = Reporter(results if results is not None else NoResults())
+        #: Who waits for a rated quick match on this node, and when to look again.
+        self.rated_waiting: list[matchmaking.Seeker[tuple[Member, int]]] = []
+        self._rated_timer: asyncio.TimerHandle | None = None
         peers.attach(self)
 
     def seat_of(self, player: str) -> RoomHandle | None:
@@ -127,6 +141,10 @@ class Lobby:
     def seat_taken(self, player: str, room: Room) -> None:
         self.seated[player] = room
         self.peers.seat_taken(player, room.id)
+        self.reporter.look_up(room, player)
+
+    def report(self, room: Room, result: Result) -> None:
+        self.reporter.report(room, result)
 
     def seat_freed(self, player: str, room: Room) -> None:
         if self.seated.get(player) is room:
@@ -236,6 +254,13 @@ class Lobby:
                 self.seated[seat.player] = room
         self.metrics.rooms.set(len(self.rooms))
         room.start()
+        # Its latest results again (the node that saved them may have stopped before it
+        # handed them over; a repeat counts once), and the seats' ratings.
+        for result in room.state.reports:
+            self.reporter.report(room, result)
+        for seat in room.seats:
+            if seat is not None:
+                self.reporter.look_up(room, seat.player)
 
     def create(self, client: Member, message: m.Create) -> None:
         if self._busy(client, message.id):
@@ -290,7 +315,9 @@ class Lobby:
                 "this player already has a seat in another room",
             )
             return True
-        if any(w.client is client for w in self.waiting):
+        if any(w.client is client for w in self.waiting) or any(
+            s.ticket[0] is client for s in self.rated_waiting
+        ):
             client.error(request_id, errors.ALREADY_QUEUED, "waiting for a quick match")
             return True
         return False
@@ -354,12 +381,47 @@ class Lobby:
         self.waiting.append(waiting)
         self.peers.queue(waiting)  # paired now, or told it waits
 
+    def quick_rated(self, client: Member, message: m.Quick, rating: float) -> None:
+        """Wait for a rated quick match, as a player of `rating` (an account's: the
+        gateway checked): paired by `server.rooms.matchmaking`, on this node."""
+        if self._busy(client, message.id):
+            return
+        now = asyncio.get_running_loop().time()
+        assert client.player is not None
+        seeker = matchmaking.Seeker(
+            (client, message.id), client.player, message.race_to, rating, now
+        )
+        self.rated_waiting.append(seeker)
+        self._match_rated()
+        if seeker in self.rated_waiting:  # not paired at once: told it waits
+            client.ok(message.id)
+
+    def _match_rated(self) -> None:
+        """Pair whoever fits now, and look again when the next window widens."""
+        if self._rated_timer is not None:
+            self._rated_timer.cancel()
+            self._rated_timer = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self.rated_waiting = [s for s in self.rated_waiting if not s.ticket[0].closed]
+        for first, second in matchmaking.pair(self.rated_waiting, now):
+            self.rated_waiting = [s for s in self.rated_waiting if s not in (first, second)]
+            self.start_pair(first.race_to, first.ticket, second.ticket, rated=True)
+        wait = matchmaking.next_change(self.rated_waiting, now)
+        if wait is not None:
+            self._rated_timer = loop.call_later(wait + 0.01, self._match_rated)
+
     def start_pair(
-        self, race_to: int, first: tuple[Member, int], second: tuple[Member, int]
+        self,
+        race_to: int,
+        first: tuple[Member, int],
+        second: tuple[Member, int],
+        rated: bool = False,
     ) -> Room:
         """A room for two players who asked for a quick match: seated, ready, started."""
         clock = self.config.shot_clock or None
-        settings = m.RoomSettings(name="Quick match", race_to=race_to, shot_clock=clock)
+        name = "Rated quick match" if rated else "Quick match"
+        settings = m.RoomSettings(name=name, race_to=race_to, shot_clock=clock, rated=rated)
         room = self._new_room(settings)
         for client, _ in (first, second):
             self.waiting = [w for w in self.waiting if w.client is not client]
@@ -368,6 +430,10 @@ class Lobby:
         return room
 
     def unqueue(self, client: Member) -> bool:
+        rated = any(s.ticket[0] is client for s in self.rated_waiting)
+        self.rated_waiting = [s for s in self.rated_waiting if s.ticket[0] is not client]
+        if rated:
+            return True
         gone = [w for w in self.waiting if w.client is client]
         self.waiting = [w for w in self.waiting if w.client is not client]
         for waiting in gone:
@@ -406,6 +472,8 @@ class Lobby:
         return count
 
     async def shutdown(self) -> None:
+        if self._rated_timer is not None:
+            self._rated_timer.cancel()
         loop = asyncio.get_running_loop()
         waits = []
         tables: list[Room | PracticeRoom] = [*self.rooms.values(), *self.practice_rooms.values()]
@@ -415,6 +483,7 @@ class Lobby:
             waits.append(done)
         if waits:
             await asyncio.wait(waits, timeout=10)
+        await self.reporter.drain()
 
     async def replay(self, room_id: str) -> bytes | None:
         """The whole replay document of a room (within `--replay-max-bytes`), for tests

@@ -44,11 +44,14 @@ spectator `not_a_player`):
 | Playing  | Grace timer, nobody in room  | Finished          | every game left forfeited (O5) |
 | other    | Grace timer, seat away       | same; lag: Waiting | seat freed; Close if empty    |
 | *        | Shutdown                     | same              | clock paused, members closed   |
+| *        | Rated (a seat's rating)      | same              | snapshot (b, no save)          |
 
 Game results (`warning`, `game_over`, `match_over`) follow each verdict; `match_over`
-moves the room to Finished. (b): broadcast only — not saved, no new `seq` (see
-`server.rooms.working`); "count" is the seq-less `spectators`, at most once per
-`Limits.crowd_interval` (a change within it waits for the `CrowdFlush` timer).
+moves the room to Finished. A rack or a match that ends also gives a `Report` effect
+after the step's `Save` (its result for the players service, `server.players.results`).
+(b): broadcast only — not saved, no new `seq` (see `server.rooms.working`); "count" is
+the seq-less `spectators`, at most once per `Limits.crowd_interval` (a change within it
+waits for the `CrowdFlush` timer).
 """
 
 from __future__ import annotations
@@ -103,6 +106,7 @@ from server.rooms.seams import (
     Enter,
     Gone,
     Member,
+    Rated,
     Reattach,
     Rejoin,
     Request,
@@ -164,6 +168,8 @@ class _Tx(Working):
             self.rejoin(event.client, event.role)
         elif isinstance(event, Shutdown):
             self.shutdown()
+        elif isinstance(event, Rated):
+            self.rated(event)
         elif isinstance(event, Abandon | Tell):  # the actor alone carries these out
             pass
 
@@ -342,6 +348,18 @@ class _Tx(Working):
             self.cancel(name)
         self.out += [CloseMember(c, 1001, "server shutting down") for c in self.members()]
         self.out.append(Stop())
+
+    def rated(self, news: Rated) -> None:
+        """A seated player's rating as the players service says it now: shown to all (no
+        game information, so not stored; a restored room asks again)."""
+        index = self.seat_of_player(news.player)
+        seat = self.seats[index] if index is not None else None
+        if index is None or seat is None:
+            return
+        if (seat.rating, seat.provisional) == (news.rating, news.provisional):
+            return
+        self.seats[index] = replace(seat, rating=news.rating, provisional=news.provisional)
+        self.broadcast_only(self.snapshot_message(self.seq))
 
     # --- requests ---------------------------------------------------------------------------
 
@@ -612,6 +630,7 @@ class _Tx(Working):
         step = complete_shot(
             phase.table, seat_player(index), message.push_out, result.final, result.report
         )
+        self.note_rack(phase.table.state, index, step.verdict, at_table=True, shot=True)
         self.ok(pending.member, message.id)
         self.stop_clock()
         self.aim = replace(self.aim, pending=None)

@@ -26,6 +26,7 @@ import msgspec
 
 from protocol import messages as m
 from server import physics
+from server.players.results import MatchResult, RackResult
 from server.rooms.seams import Command, Member
 from server.rooms.shots import SimResult
 from server.rooms.table import Point, Table
@@ -105,6 +106,10 @@ class Seat:
     member: Member | None
     ready: bool = False
     grace_until: int | None = None  # epoch ms
+    #: The player's rating as the players service last said (None: a guest, or not
+    #: known yet): shown next to the name, never used by the room itself.
+    rating: int | None = None
+    provisional: bool = False
 
 
 @dataclass(frozen=True)
@@ -172,6 +177,27 @@ class PendingLag:
 
 
 @dataclass(frozen=True)
+class RackTally:
+    """What the rack in play has seen, for its result (`server.players.results`): its
+    number and breaker (a seat), fouls by seat, turns at the table by seat (a shot or a
+    shoot/pass choice), and whether the 9 fell on the break."""
+
+    rack: int = 0
+    breaker: int | None = None
+    fouls: tuple[int, int] = (0, 0)
+    turns: tuple[int, int] = (0, 0)
+    nine_on_break: bool = False
+
+
+#: Results a room's record keeps, newest last: handed to the players service again when
+#: the room is brought back (it counts each once), in case the node stopped before it
+#: had handed them over.
+REPORTS_KEPT = 4
+
+Result = RackResult | MatchResult
+
+
+@dataclass(frozen=True)
 class RoomState:
     id: str
     settings: m.RoomSettings
@@ -196,6 +222,9 @@ class RoomState:
     #: Players who have held a seat, newest last (at most `SEATED_KEPT`): a private
     #: room's replay is theirs to read with their session token.
     seated: tuple[str, ...] = ()
+    #: The rack in play so far, and the latest results reported (`REPORTS_KEPT`).
+    tally: RackTally = RackTally()
+    reports: tuple[Result, ...] = ()
 
     @property
     def status(self) -> Status:
@@ -352,6 +381,14 @@ class Simulate:
 
 
 @dataclass(frozen=True)
+class Report:
+    """A rack or a match has ended (the step's `Save` holds it): hand the result to the
+    players service. Keyed by (room, match, rack), so a repeat counts once."""
+
+    result: Result
+
+
+@dataclass(frozen=True)
 class SeatTaken:
     player: str
 
@@ -389,6 +426,7 @@ Effect = (
     | SeatFreed
     | Close
     | Stop
+    | Report
 )
 
 
@@ -438,6 +476,10 @@ class RoomRecord(msgspec.Struct):
     #: node that takes the room over answers them `ok` again for a relay that lost the
     #: answer with the owner (`server.rooms.actor`, `server.cluster.proxy`).
     applied: list[Applied] = msgspec.field(default_factory=list)
+    #: The rack in play so far (for its result), and the latest results reported.
+    tally: RackTally | None = None
+    rack_reports: list[RackResult] = msgspec.field(default_factory=list)
+    match_reports: list[MatchResult] = msgspec.field(default_factory=list)
 
 
 class Applied(msgspec.Struct, array_like=True, frozen=True):

@@ -194,4 +194,14 @@ class Tell:
     message: msgspec.Struct
 
 
-Command = Enter | Reattach | SeatPair | Gone | Request | Shutdown | Rejoin | Abandon | Tell
+@dataclass(frozen=True)
+class Rated:
+    """The players service says what `player`'s rating is now (looked up when they took
+    a seat, and again after each rated rack): shown next to their name."""
+
+    player: str
+    rating: int | None
+    provisional: bool
+
+
+Command = Enter | Reattach | SeatPair | Gone | Request | Shutdown | Rejoin | Abandon | Tell | Rated

@@ -10,6 +10,7 @@ import msgspec
 
 from protocol import messages as m
 from server import rules
+from server.players.results import MatchResult, RackResult
 from server.rooms.model import (
     LAG_CHOICE_SECONDS,
     Choosing,
@@ -21,6 +22,7 @@ from server.rooms.model import (
     Limits,
     Phase,
     Playing,
+    RackTally,
     Restored,
     RoomRecord,
     RoomState,
@@ -98,6 +100,8 @@ def view(state: RoomState, now: float) -> m.RoomView:
             connected=seat.member is not None,
             ready=seat.ready,
             grace_until=seat.grace_until,
+            rating=seat.rating,
+            provisional=seat.provisional,
         )
         for index, seat in enumerate(state.seats)
     ]
@@ -141,6 +145,8 @@ def info(state: RoomState) -> m.Info:
         rack=table.state.rack if table is not None and not table.state.awaiting_lag else 0,
         balls_left=sum(1 for ball in table.balls[1:] if ball is not None) if table else 9,
         settings=state.settings,
+        ratings=[s.rating for s in state.seats if s is not None],
+        rated=state.settings.rated,
     )
 
 
@@ -194,6 +200,9 @@ def record(state: RoomState, now: float) -> RoomRecord:
         logged=state.logged,
         chat_logged=state.chat_logged,
         seated=list(state.seated),
+        tally=None if state.tally == RackTally() else state.tally,
+        rack_reports=[r for r in state.reports if isinstance(r, RackResult)],
+        match_reports=[r for r in state.reports if isinstance(r, MatchResult)],
     )
 
 
@@ -274,6 +283,8 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
         logged=record.logged,
         chat_logged=record.chat_logged,
         seated=tuple(record.seated),
+        tally=record.tally if record.tally is not None else RackTally(),
+        reports=(*record.rack_reports, *record.match_reports),
     )
     return Restored(state, tuple(timers))
 

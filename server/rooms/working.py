@@ -26,8 +26,10 @@ import msgspec
 
 from protocol import messages as m
 from server import rules
+from server.players.results import MatchResult, RackResult
 from server.rooms import snapshots
 from server.rooms.model import (
+    REPORTS_KEPT,
     SEATED_KEPT,
     Broadcast,
     CancelTimer,
@@ -40,16 +42,21 @@ from server.rooms.model import (
     Finished,
     Phase,
     Playing,
+    RackTally,
+    Report,
+    Result,
     RoomState,
     Save,
     Seat,
     Send,
     StartTimer,
     TimerName,
+    Waiting,
 )
 from server.rooms.seams import Member
-from server.rooms.table import Step, player_seat
+from server.rooms.table import Step, player_seat, seat_player
 from server.rooms.views import verdict_view
+from server.rules import MatchState, Verdict
 
 
 class Working:
@@ -74,6 +81,8 @@ class Working:
         self.logged = s.logged if s.logged >= 0 else s.seq
         self.chat_logged = s.chat_logged
         self.seated = s.seated
+        self.tally = s.tally
+        self.reports = s.reports
         self.saved: list[m.ServerMessage] = []
         self.dirty = False
         self.out: list[Effect] = []
@@ -97,6 +106,8 @@ class Working:
             logged=self.logged,
             chat_logged=self.chat_logged,
             seated=self.seated,
+            tally=self.tally,
+            reports=self.reports,
         )
 
     def finish(self) -> tuple[RoomState, list[Effect]]:
@@ -283,6 +294,10 @@ class Working:
 
     def after_step(self, step: Step, action: str, by: int | None) -> list[m.ServerMessage]:
         """Events for a non-shot referee action, with the clock restarted."""
+        phase = self.phase
+        if not isinstance(phase, Waiting) and by is not None:
+            at_table = action in ("choose_shoot", "choose_pass", "clock_expired")
+            self.note_rack(phase.table.state, by, step.verdict, at_table, shot=False)
         self.phase = Playing(step.table, self.clock())
         self.inflight = None
         self.restart_clock(0.0)
@@ -315,6 +330,7 @@ class Working:
                 m.Warning(room=room, seq=self.next_seq(), kind="stalemate", seat=None, msg=text)
             )
         if verdict.game_over:
+            self.rack_over(verdict, state.rack - (1 if verdict.new_rack else 0))
             events.append(
                 m.GameOver(
                     room=room,
@@ -326,6 +342,7 @@ class Working:
                 )
             )
         if verdict.match_over:
+            self.match_over(state)
             self.stop_clock()
             self.phase = Finished(step.table)
             events.append(
@@ -338,3 +355,90 @@ class Working:
                 )
             )
         return events
+
+    # --- results for the players service (docs/RATINGS.md) -------------------------------
+
+    def note_rack(
+        self, before: MatchState, seat: int, verdict: Verdict, at_table: bool, shot: bool
+    ) -> None:
+        """Count one action of `seat` in the rack in play (`before` is the referee's state
+        it was taken in): a turn at the table, a foul, the 9 made on the break."""
+        tally = self.tally
+        if tally.rack != before.rack:
+            tally = RackTally(rack=before.rack)
+        if before.breaker is not None:
+            tally = replace(tally, breaker=player_seat(before.breaker))
+        fouls, turns = list(tally.fouls), list(tally.turns)
+        if verdict.foul:
+            fouls[seat] += 1
+        if at_table:
+            turns[seat] += 1
+        nine = tally.nine_on_break or (
+            shot
+            and before.is_break
+            and verdict.game_over
+            and verdict.game_end == "nine"
+            and verdict.game_winner == seat_player(seat)
+        )
+        self.tally = replace(
+            tally, fouls=(fouls[0], fouls[1]), turns=(turns[0], turns[1]), nine_on_break=nine
+        )
+
+    def player_ids(self) -> tuple[str, str] | None:
+        first, second = self.seats
+        if first is None or second is None:
+            return None
+        return first.player, second.player
+
+    def report(self, result: Result) -> None:
+        """Hand a result over once the step is saved; the record keeps the latest ones."""
+        self.reports = (*self.reports, result)[-REPORTS_KEPT:]
+        self.out.append(Report(result))
+
+    def rack_over(self, verdict: Verdict, rack: int) -> None:
+        """A rack has ended: its result, if it has a winner and both seats are taken."""
+        winner = player_seat(verdict.game_winner)
+        players = self.player_ids()
+        if winner is None or players is None or verdict.game_end is None:
+            self.tally = RackTally()
+            return
+        tally = self.tally if self.tally.rack == rack else RackTally(rack=rack)
+        breaker = tally.breaker if tally.breaker is not None else winner
+        loser = 1 - winner
+        self.report(
+            RackResult(
+                room=self.state.id,
+                match=self.match,
+                rack=rack,
+                winner=players[winner],
+                loser=players[loser],
+                rated=self.state.settings.rated,
+                breaker=players[breaker],
+                break_and_run=(
+                    verdict.game_end == "nine" and breaker == winner and tally.turns[loser] == 0
+                ),
+                nine_on_break=tally.nine_on_break,
+                fouls={players[0]: tally.fouls[0], players[1]: tally.fouls[1]},
+                ended_by=verdict.game_end,
+                at=int(self.now * 1000),
+            )
+        )
+        self.tally = RackTally()
+
+    def match_over(self, state: MatchState) -> None:
+        players = self.player_ids()
+        if players is None or state.match_ended_by is None:
+            return
+        winner = player_seat(state.match_winner)
+        self.report(
+            MatchResult(
+                room=self.state.id,
+                match=self.match,
+                players=players,
+                winner=None if winner is None else players[winner],
+                score=(state.score[0], state.score[1]),
+                ended_by=state.match_ended_by,
+                rated=self.state.settings.rated,
+                at=int(self.now * 1000),
+            )
+        )

@@ -334,3 +334,15 @@ async def test_concurrent_racks_from_two_connections_lose_nothing(
             assert profile.history[-1].rating == stats.rating
     finally:
         await second.close()
+
+
+async def test_name_holder_by_folded_name_or_look(player_store: PlayerStore) -> None:
+    await claim(player_store, "p_a", "PayPal")
+    held = names.fold("paypal"), names.skeleton("paypal")
+    assert await player_store.name_holder(*held) == "p_a"
+    looks = names.fold("PayPaI"), names.skeleton("PayPaI")  # a capital I for the l
+    assert await player_store.name_holder(*looks) == "p_a"
+    other = names.fold("Bob"), names.skeleton("Bob")
+    assert await player_store.name_holder(*other) is None
+    await player_store.delete_account("p_a")
+    assert await player_store.name_holder(*held) is None

@@ -1,0 +1,231 @@
+// Accounts in the page: sign up (claiming the name the guest plays under), log in, log out
+// (here, or everywhere), a player's profile and the leaderboards. Talks to the JSON API
+// (`/api/…`, docs/ACCOUNTS.md); the account token it keeps is said in `hello` from then on
+// (net.mjs), so the connection plays as the account.
+
+import { $, h, toast } from "./dom.mjs";
+import { num, t, when } from "./i18n/index.mjs";
+import { session } from "./net.mjs";
+
+/** @typedef {Record<string, any>} Json */
+
+/** A rating as shown next to a name: "512", or "512?" while provisional. @param {number | null | undefined} rating @param {boolean} [provisional] */
+export function ratingText(rating, provisional = false) {
+  if (rating === null || rating === undefined) return "";
+  return provisional ? t("account.provisionalRating", { rating: num(rating, 0) }) : num(rating, 0);
+}
+
+/** @param {string} path @param {RequestInit & { token?: string | null }} [opts] @returns {Promise<{ status: number, body: Json | null }>} */
+async function api(path, opts = {}) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (opts.body) headers["Content-Type"] = "application/json";
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  const res = await fetch(path, { method: opts.method ?? "GET", body: opts.body, headers });
+  const text = await res.text();
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  return { status: res.status, body };
+}
+
+/** The sentence for an API refusal. @param {number} status @param {Json | null} body */
+function refusal(status, body) {
+  if (status === 409) return t("account.taken");
+  if (status === 401) return t("account.wrong");
+  if (status === 429) return t("account.throttled");
+  if (status === 400) return t("account.invalid", { reason: String(body?.error ?? "") });
+  return t("account.failed");
+}
+
+/**
+ * @param {object} opts
+ * @param {() => Promise<unknown>} opts.reconnect say hello again (with the new token)
+ * @param {() => Json | null} opts.welcome the connection's latest `welcome`
+ */
+export function initAccounts(opts) {
+  const dialog = /** @type {HTMLDialogElement} */ ($("account-dialog"));
+  const form = /** @type {HTMLFormElement} */ ($("account-form"));
+  const nameInput = /** @type {HTMLInputElement} */ ($("account-name"));
+  const password = /** @type {HTMLInputElement} */ ($("account-password"));
+  const error = $("account-error");
+  const loggedIn = () => !!session.accountToken();
+
+  const refreshBar = () => {
+    $("account-open").hidden = loggedIn();
+    $("account-menu").hidden = !loggedIn();
+  };
+  refreshBar();
+
+  $("account-open").addEventListener("click", () => {
+    error.textContent = "";
+    nameInput.value = opts.welcome()?.name ?? "";
+    password.value = "";
+    dialog.showModal();
+  });
+  $("account-cancel").addEventListener("click", () => dialog.close());
+
+  /** @param {"signup" | "login"} kind */
+  const submit = async (kind) => {
+    if (!form.reportValidity()) return;
+    error.textContent = "";
+    const body = JSON.stringify({ name: nameInput.value.trim(), password: password.value });
+    if (kind === "signup") {
+      // Claiming: the guest's session token makes the account take over this player.
+      const made = await api("/api/accounts", { method: "POST", body, token: session.token() });
+      if (made.status !== 201) {
+        error.textContent = refusal(made.status, made.body);
+        return;
+      }
+    }
+    const login = await api("/api/login", { method: "POST", body });
+    if (login.status !== 200 || !login.body?.token) {
+      error.textContent = refusal(login.status, login.body);
+      return;
+    }
+    password.value = "";
+    session.setAccountToken(String(login.body.token));
+    dialog.close();
+    refreshBar();
+    await opts.reconnect();
+    toast(t(kind === "signup" ? "account.welcomeNew" : "account.welcomeBack", { name: String(login.body.name ?? "") }), "info");
+  };
+  $("account-signup").addEventListener("click", () => void submit("signup"));
+  $("account-login").addEventListener("click", () => void submit("login"));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    void submit("login");
+  });
+
+  /** @param {string} path */
+  const logout = async (path) => {
+    const token = session.accountToken();
+    if (token) await api(path, { method: "POST", token }).catch(() => null);
+    // The page starts afresh as a new guest: the session it had was the account's player
+    // (a claimed guest), and whoever uses the browser next is not them.
+    session.setAccountToken(null);
+    session.setToken(null);
+    session.setName("");
+    /** @type {HTMLInputElement} */ ($("name")).value = "";
+    refreshBar();
+    await opts.reconnect();
+  };
+  $("account-logout").addEventListener("click", () => void logout("/api/logout"));
+  $("account-logout-all").addEventListener("click", () => void logout("/api/logout-all"));
+  // Dialogs, not pages: the address names the table or the replay, and changing it
+  // would take the player away from their table.
+  $("account-profile").addEventListener("click", () => {
+    const name = opts.welcome()?.name;
+    if (name) void showProfile(name);
+  });
+  $("leaders-open").addEventListener("click", () => void showLeaders("all"));
+  $("leaders-all").addEventListener("click", () => void showLeaders("all"));
+  $("leaders-month").addEventListener("click", () => void showLeaders("month"));
+  for (const id of ["leaders-dialog", "profile-dialog"]) {
+    const d = /** @type {HTMLDialogElement} */ ($(id));
+    $(`${id}-close`).addEventListener("click", () => d.close());
+    // A player's name opens their profile; a replay link closes the dialog on its way.
+    d.addEventListener("click", (ev) => {
+      const target = /** @type {HTMLElement} */ (ev.target);
+      const player = target.closest("[data-player]");
+      if (player) {
+        ev.preventDefault();
+        /** @type {HTMLDialogElement} */ ($("leaders-dialog")).close();
+        void showProfile(player.getAttribute("data-player") ?? "");
+      } else if (target.closest("a[href^='#/replay/']")) {
+        d.close();
+      }
+    });
+  }
+}
+
+/** The leaderboard (all time, or this month). @param {"all" | "month"} period */
+async function showLeaders(period) {
+  const dialog = /** @type {HTMLDialogElement} */ ($("leaders-dialog"));
+  $("leaders-all").setAttribute("aria-pressed", String(period === "all"));
+  $("leaders-month").setAttribute("aria-pressed", String(period === "month"));
+  const body = $("leaders-rows");
+  body.replaceChildren();
+  const res = await api(`/api/leaderboard?limit=50${period === "month" ? "&period=month" : ""}`);
+  const rows = Array.isArray(res.body) ? res.body : [];
+  rows.forEach((row, i) => {
+    body.append(
+      h("tr", {}, [
+        h("td", { text: num(i + 1) }),
+        h("td", {}, [h("button", { type: "button", class: "link", "data-player": row.name, text: row.name })]),
+        h("td", { class: "num", text: num(row.rating, 0) }),
+        h("td", { class: "num", text: num(row.racks) }),
+      ]),
+    );
+  });
+  $("leaders-empty").hidden = rows.length > 0;
+  if (!dialog.open) dialog.showModal();
+}
+
+/** A player's profile: rating and its history, racks, recent matches with replays. @param {string} name */
+async function showProfile(name) {
+  const dialog = /** @type {HTMLDialogElement} */ ($("profile-dialog"));
+  const res = await api(`/api/players/${encodeURIComponent(name)}`);
+  const box = $("profile-body");
+  box.replaceChildren();
+  if (res.status !== 200 || !res.body) {
+    $("profile-title").textContent = name;
+    box.append(h("p", { text: t("account.noSuchPlayer") }));
+    if (!dialog.open) dialog.showModal();
+    return;
+  }
+  const p = res.body;
+  $("profile-title").textContent = p.name;
+  const stat = (/** @type {string} */ key, /** @type {string} */ value) => h("div", { class: "stat" }, [h("dt", { text: t(key) }), h("dd", { text: value })]);
+  box.append(
+    h("dl", { class: "stats", id: "profile-stats" }, [
+      stat("account.rating", ratingText(p.rating, p.provisional)),
+      stat("account.racks", num(p.racks)),
+      stat("account.wonLost", t("account.wonLostValue", { won: num(p.won), lost: num(p.lost) })),
+      stat("account.breakAndRuns", num(p.break_and_runs)),
+      stat("account.foulsPerRack", num(p.fouls_per_rack, 2)),
+      stat("account.ninesOnBreak", num(p.nines_on_break)),
+    ]),
+  );
+  if (p.provisional) box.append(h("p", { class: "help", text: t("account.provisionalHelp") }));
+  const history = /** @type {Json[]} */ (p.history ?? []);
+  if (history.length > 1) box.append(sparkline(history.map((point) => Number(point.rating))));
+  box.append(h("h3", { text: t("account.recent") }));
+  const matches = /** @type {Json[]} */ (p.matches ?? []);
+  if (!matches.length) box.append(h("p", { class: "help", text: t("account.noMatches") }));
+  const list = h("ul", { class: "matches" });
+  for (const match of matches) {
+    const result = match.won === null ? t("account.noResult") : t(match.won ? "account.won" : "account.lost");
+    list.append(
+      h("li", {}, [
+        h("span", { text: `${when(match.at)} · ${result} ${num(match.score[0])}–${num(match.score[1])} · ${match.opponent ?? t("account.anonymous")}${match.rated ? ` · ${t("account.ratedTag")}` : ""}` }),
+        " ",
+        h("a", { href: `#/replay/${match.room}`, text: t("rooms.replay") }),
+      ]),
+    );
+  }
+  box.append(list);
+  if (!dialog.open) dialog.showModal();
+}
+
+/** The rating's history as a small line. @param {number[]} values */
+function sparkline(values) {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const span = hi - lo || 1;
+  const points = values.map((v, i) => `${(i / (values.length - 1)) * 200},${40 - ((v - lo) / span) * 36 - 2}`).join(" ");
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 200 40");
+  svg.setAttribute("class", "sparkline");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("account.historyLabel", { from: num(values[0], 0), to: num(values[values.length - 1], 0) }));
+  const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+  line.setAttribute("points", points);
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "currentColor");
+  svg.append(line);
+  return svg;
+}

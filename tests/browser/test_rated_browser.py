@@ -1,0 +1,109 @@
+"""Rated play in real Chromium: two people sign up through the page's dialog, play a
+rated race to 1 (the rack lost on three fouls in a row, R13), see their new ratings next
+to their names, the leaderboard and a profile."""
+
+from __future__ import annotations
+
+from tests.browser.support import Client, save
+from tests.browser.test_client import (
+    OpenClient,
+    assert_quiet,
+    foul_softly,
+    settle,
+    shooter,
+    winner_chooses,
+)
+
+PASSWORD = "correct horse battery"
+
+
+def sign_up(c: Client, name: str) -> None:
+    c.page.click("#account-open")
+    c.page.locator("#account-dialog").wait_for(state="visible")
+    c.page.fill("#account-name", name)
+    c.page.fill("#account-password", PASSWORD)
+    c.page.click("#account-signup")
+    c.wait(f"a.welcome && a.welcome.account === true && a.welcome.name === {name!r}")
+    c.page.locator("#account-menu").wait_for(state="visible")
+    assert c.page.is_hidden("#account-open")
+
+
+def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClient) -> None:
+    ana = open_client("Anabel")
+    bob = open_client("Boris")
+    sign_up(ana, "Anabel")
+    sign_up(bob, "Boris")
+
+    ana.page.fill("#c-race", "1")
+    ana.page.select_option("#c-first", "draw")
+    ana.page.check("#c-rated")
+    ana.page.click("#create-form button[type=submit]")
+    ana.page.wait_for_selector("#table-view:not([hidden])")
+    room = ana.state("a.room")
+    assert ana.state("a.view.settings.rated") is True
+    bob.page.click(f"tr[data-room='{room}'] button.primary")
+    bob.page.wait_for_selector("#table-view:not([hidden])")
+    # Both ratings are shown at the table (provisional: "500?").
+    for c in (ana, bob):
+        c.page.wait_for_function(
+            "document.querySelectorAll('#seat0 .rating, #seat1 .rating').length === 2"
+        )
+        assert c.page.inner_text("#seat0 .rating") == "500?"
+    save(bob, "rated-table.png")
+    players = (ana, bob)
+    winner_chooses(players, "#lag-break")
+    for c in players:
+        c.wait("a.view && a.view.status === 'playing' && !!a.table")
+        c.idle()
+
+    first = shooter(players)
+    second = bob if first is ana else ana
+    for c in (first, second, first, second, first):  # the third foul in a row loses (R13)
+        assert shooter(players) is c
+        foul_softly(c)
+        settle(ana, bob)
+    for c in players:
+        c.wait("a.view && a.view.status === 'finished'")
+    # The rack counted: the winner's rating went up (48 points for a first rack at even
+    # odds, half of it expected: 524), the loser's down, next to their names.
+    seat_of_winner = second.state(
+        "a.view.seats.findIndex((s) => s && s.name === " + repr(second.name) + ")"
+    )
+    for c in players:
+        c.page.wait_for_function(
+            f"document.querySelector('#seat{seat_of_winner} .rating')?.textContent === '524?'"
+        )
+        c.page.wait_for_function(
+            f"document.querySelector('#seat{1 - seat_of_winner} .rating')?.textContent === '476?'"
+        )
+    result = second.page.locator("#result-dialog")
+    if result.is_visible():
+        second.page.click("#result-close")
+
+    # The leaderboard: nobody yet with 30 rated games, and it says so.
+    second.page.click("#leaders-open")
+    second.page.locator("#leaders-dialog").wait_for(state="visible")
+    second.page.locator("#leaders-empty").wait_for(state="visible")
+    save(second, "rated-leaderboard.png")
+    second.page.click("#leaders-month")
+    assert second.page.get_attribute("#leaders-month", "aria-pressed") == "true"
+    second.page.click("#leaders-dialog-close")
+
+    # The profile: the rating, the game won, the match with its replay.
+    second.page.click("#account-profile")
+    second.page.locator("#profile-dialog").wait_for(state="visible")
+    second.page.wait_for_function("document.querySelector('#profile-stats') !== null")
+    stats = second.page.inner_text("#profile-stats")
+    assert "524?" in stats and "1 / 0" in stats
+    assert second.page.locator(f"#profile-body a[href='#/replay/{room}']").count() == 1
+    save(second, "rated-profile.png")
+    second.page.click("#profile-dialog-close")
+
+    # Log out: the page starts afresh as a new guest, under a name of its own.
+    player = ana.state("a.welcome.player")
+    ana.page.click("#account-logout")
+    ana.wait("a.welcome && a.welcome.account !== true")
+    assert ana.state("a.welcome.player") != player
+    assert ana.state("a.welcome.name") != "Anabel"
+    ana.page.locator("#account-open").wait_for(state="visible")
+    assert_quiet(ana, bob)
