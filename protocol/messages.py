@@ -54,6 +54,26 @@ RoomId = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_
 InviteCode = Annotated[str, Meta(min_length=4, max_length=32, pattern=r"^[A-Z0-9]+\Z")]
 Token = Annotated[str, Meta(min_length=1, max_length=256)]
 ChatText = Annotated[str, Meta(min_length=1, max_length=200)]
+#: A seat invite: the server issues 20 lowercase hex digits to a room's seated players
+#: (`Joined.invite`, `Snapshot.invite`); a share link carries it to a friend (`Sit`).
+SeatInvite = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[a-z0-9]+\Z")]
+
+#: How a game ended (`GameOver.reason`, `VerdictView.game_end`): the 9 pocketed on a legal
+#: shot (G5, R1), three consecutive fouls (R13), a concession (O4), a forfeit (O5), a
+#: stalemate re-rack (R14; no winner).
+GameEndReason = Literal["nine", "three_fouls", "concede", "forfeit", "stalemate"]
+#: How a match ended (`MatchOver.reason`): a player reached the race (R1), or conceded
+#: (O4) or forfeited (O5) it.
+MatchEndReason = Literal["race", "concede", "forfeit"]
+GAME_END_REASONS: tuple[str, ...] = ("nine", "three_fouls", "concede", "forfeit", "stalemate")
+MATCH_END_REASONS: tuple[str, ...] = ("race", "concede", "forfeit")
+#: Why the lag ended as it did (`LagResult.reason`): `nearer` the winner's ball stopped
+#: nearer the head cushion; `fault` only the winner's lag counted (O6); `tie` both stopped
+#: at the same distance to a tenth of a millimetre, `both_faults` neither lag counted —
+#: either way the players lag again (O6); `draw` the room draws for the break.
+LagReason = Literal["nearer", "fault", "tie", "both_faults", "draw"]
+#: The resolution lag distances are compared at, in metres (0.1 mm).
+LAG_RESOLUTION = 0.0001
 
 X = Annotated[float, Meta(ge=0.0, le=2.54)]
 Y = Annotated[float, Meta(ge=0.0, le=1.27)]
@@ -167,6 +187,17 @@ class Quick(ClientMessage, tag="quick"):
     race_to: Annotated[int, Meta(ge=1, le=21)] = 3
 
 
+class Sit(ClientMessage, tag="sit"):
+    """A spectator of the room takes an empty seat (`seat`, else the first free one) while
+    the room waits for a player. A private room needs its `code` or a seat `invite`; an
+    `invite` given must be the room's. Refused with `seat_taken`, `room_full`,
+    `match_started`, `code_required`, `bad_seat_invite`, `already_seated`."""
+
+    seat: Seat | None = None
+    code: InviteCode | None = None
+    invite: SeatInvite | None = None
+
+
 class Leave(ClientMessage, tag="leave"):
     """Leave the room. A player who leaves a running match concedes it (O4)."""
 
@@ -275,6 +306,7 @@ AnyClientMessage = (
     | Join
     | Quick
     | Leave
+    | Sit
     | Ready
     | Place
     | Aim
@@ -350,6 +382,9 @@ class TableView(Struct, frozen=True):
     match_over: bool
     match_winner: Seat | None
     clock: ClockView | None
+    #: A stalemate may be proposed now (R14: three innings in a row without a ball
+    #: pocketed, no warning in force, no proposal standing).
+    stalemate_open: bool = False
 
 
 class ShotInput(Struct, frozen=True):
@@ -388,8 +423,8 @@ class VerdictView(Struct, frozen=True):
     spotted: list[Ball]
     game_over: bool
     game_winner: Seat | None
-    #: How the game ended: "nine", "three_fouls", "concede", "forfeit", "stalemate".
-    game_end: str | None
+    #: How the game ended (`GameEndReason`).
+    game_end: GameEndReason | None
     match_over: bool
     match_winner: Seat | None
     new_rack: bool
@@ -399,6 +434,10 @@ class VerdictView(Struct, frozen=True):
     stalemate: bool
     #: This action brought the R14 stalemate warning into force.
     stalemate_warning_given: bool
+    #: One code per entry of `reasons` and of `notes`, in order (`protocol.verdicts`):
+    #: what a client words in its reader's language instead of the English sentence.
+    reason_codes: list[str] = msgspec.field(default_factory=list)
+    note_codes: list[str] = msgspec.field(default_factory=list)
 
 
 # --- server -> client: replies --------------------------------------------------------
@@ -435,6 +474,8 @@ class Joined(ServerMessage, tag="joined"):
     role: Role
     seat: Seat | None
     code: str | None
+    #: A player's seat invite for the room's share link (see `Sit`); None for a spectator.
+    invite: str | None = None
 
 
 class Error(ServerMessage, tag="error"):
@@ -517,6 +558,11 @@ class Snapshot(ServerMessage, tag="snapshot"):
     view: RoomView
     #: The `resync` request this snapshot answers; None otherwise.
     id: RequestId | None = None
+    #: In the snapshot a member gets for itself alone (join, reload, resync): what came
+    #: before (see `Recent`); None in a broadcast, or for a room just brought back.
+    recent: Recent | None = None
+    #: In a seated player's own snapshot: the room's seat invite (see `Sit`).
+    invite: str | None = None
 
 
 class ShotResult(ServerMessage, tag="shot_result"):
@@ -591,7 +637,8 @@ class ChatRelay(ServerMessage, tag="chat"):
 
 class Warning(ServerMessage, tag="warning"):
     """Shown to everyone at the table: `three_fouls` (R13, after a second consecutive
-    foul), `stalemate` (R14), `clock` (O3, ten seconds left)."""
+    foul), `stalemate` (R14), `clock` (O3, ten seconds left). `three_fouls` and `clock`
+    always name the seat they are about; `stalemate` concerns both (None)."""
 
     room: str
     seq: Seq
@@ -605,7 +652,7 @@ class GameOver(ServerMessage, tag="game_over"):
     seq: Seq
     rack: int
     winner: Seat | None
-    reason: str
+    reason: GameEndReason
     score: list[int]
 
 
@@ -613,7 +660,7 @@ class MatchOver(ServerMessage, tag="match_over"):
     room: str
     seq: Seq
     winner: Seat | None
-    reason: str
+    reason: MatchEndReason
     score: list[int]
 
 
@@ -648,6 +695,9 @@ class LagView(Struct, frozen=True):
     distance: float | None
     #: Why a lag did not count ("no foot rail", "pocketed", …); empty when it counts.
     fault: str
+    #: The same as a code: `off_table` (pocketed or off the table), `short` (did not reach
+    #: the foot rail); empty when the lag counts.
+    fault_code: Literal["", "off_table", "short"] = ""
 
 
 class LagResult(ServerMessage, tag="lag_result"):
@@ -660,6 +710,27 @@ class LagResult(ServerMessage, tag="lag_result"):
     lags: list[LagView]
     winner: Seat | None
     table: TableView | None
+    #: Why: see `LagReason` (None from a server before the reason was sent).
+    reason: LagReason | None = None
+
+
+#: The room events a late joiner's log shows.
+LogEvent = ShotResult | Ruling | LagResult | Warning | GameOver | MatchOver
+
+#: How many log events and chat lines `Recent` carries at most.
+RECENT_LOG = 30
+RECENT_CHAT = 30
+
+
+class Recent(Struct, frozen=True):
+    """What a member coming in (a late join, a reload, a resync) missed, so it sees the
+    room as those who were there do: the latest log events (`RECENT_LOG`, trajectories
+    left out: `traj` is empty), the latest chat (`RECENT_CHAT`), and the last verdict —
+    the latest `shot_result` or `ruling` with one (a player with ball in hand sees why)."""
+
+    log: list[LogEvent]
+    chat: list[ChatRelay]
+    verdict: ShotResult | Ruling | None
 
 
 AnyServerMessage = (

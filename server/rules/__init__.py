@@ -17,7 +17,7 @@ from server.rules.actions import (
     Stalemate,
 )
 from server.rules.errors import RuleError
-from server.rules.referee import apply
+from server.rules.referee import apply, stalemate_open
 from server.rules.settings import Settings
 from server.rules.state import MatchState, decode_state, encode_state, lowest_ball, new_match
 from server.rules.verdict import Outcome, Verdict
@@ -41,4 +41,5 @@ __all__ = [
     "encode_state",
     "lowest_ball",
     "new_match",
+    "stalemate_open",
 ]

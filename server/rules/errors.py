@@ -26,6 +26,8 @@ AWAITING_LAG: Final = "awaiting_lag"
 """A table action before the lag has decided who breaks the first game (O6)."""
 NO_STALEMATE_PROPOSAL: Final = "no_stalemate_proposal"
 """A stalemate acceptance with no proposal from the opponent standing (R14)."""
+STALEMATE_TOO_EARLY: Final = "stalemate_too_early"
+"""A stalemate proposed before three innings in a row without progress (R14 reading)."""
 INVALID_ACTION: Final = "invalid_action"
 """The action itself is malformed or impossible (unknown ball, bad value, wrong type)."""
 INVALID_SETTINGS: Final = "invalid_settings"
@@ -45,6 +47,7 @@ ALL_CODES: Final = frozenset(
         MATCH_OVER,
         AWAITING_LAG,
         NO_STALEMATE_PROPOSAL,
+        STALEMATE_TOO_EARLY,
         INVALID_ACTION,
         INVALID_SETTINGS,
         INVALID_MATCH,
