@@ -116,7 +116,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "for a player.",
     CODE_REQUIRED: "`sit` in a private room needs the room's invite code or a seat invite.",
     BAD_SEAT_INVITE: "`sit`: the seat invite is not this room's.",
-    ALREADY_SEATED: "`sit`: the player already holds a seat (here, or in another room).",
+    ALREADY_SEATED: "`sit`: the player already holds a seat at this table.",
     STALEMATE_TOO_EARLY: "A stalemate may be proposed only after three innings in a row "
     "without a ball pocketed (R14; `TableView.stalemate_open`).",
     SHUTTING_DOWN: "The server is shutting down; reconnect (the session token still works).",

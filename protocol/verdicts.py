@@ -44,6 +44,8 @@ NOTE_CODES: Final[dict[str, str]] = {
     "O5.game": "The game was forfeited after a disconnect.",
     "R13.third": "A third consecutive foul: the game is lost.",
     "R13.second": "A second consecutive foul: a third in a row loses the game.",
+    "R13.beforeBreak": "No game is under way before the break: the foul counts toward no "
+    "one's three.",
     "R14.lifted": "A ball was pocketed: the stalemate warning is lifted.",
     "R14.stalemate": "Stalemate: the game is racked again and broken by the same player.",
     "R14.proposed": "A stalemate warning was proposed; the opponent may accept it.",

@@ -37,6 +37,7 @@ STATE_CHANGING = (
     m.Join,
     m.Quick,
     m.Leave,
+    m.Sit,
     m.Ready,
     m.Place,
     m.Shot,

@@ -67,6 +67,7 @@ ROOM_MESSAGES = (
     m.Chat,
     m.Rematch,
     m.Resync,
+    m.Sit,
 )
 
 

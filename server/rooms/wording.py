@@ -27,6 +27,9 @@ _NOTES: Final[dict[str, str]] = {
     "The game was forfeited after a disconnect": "O5.game",
     "Third consecutive foul: the game is lost": "R13.third",
     "Second consecutive foul: a third in a row loses the game": "R13.second",
+    "No game is under way before the break: this foul counts toward no one's three": (
+        "R13.beforeBreak"
+    ),
     "A ball was pocketed: the stalemate warning is lifted": "R14.lifted",
     "Stalemate: the game is re-racked and broken again by the same player": "R14.stalemate",
     "A stalemate warning was proposed; the opponent may accept it": "R14.proposed",
