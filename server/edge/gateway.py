@@ -89,7 +89,8 @@ class RoomOwners:
         mine = self.rooms.get(key)
         if not mine:
             return 0
-        mine.intersection_update(open_rooms.keys())
+        # Walks this address's rooms (a few), not every open room on the node.
+        mine.difference_update([room for room in mine if room not in open_rooms])
         if not mine:
             del self.rooms[key]
             return 0
