@@ -57,6 +57,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "shot": {"tip": [0.0, 0.0], "elevation": 0.0, "push_out": False},
     "lag": {"angle": 0.0, "tip": [0.0, 0.0]},
     "concede": {"what": "game"},
+    "sit": {"seat": None, "code": None, "invite": None},
 }
 
 
