@@ -423,7 +423,7 @@ export default {
   "err.match_started": "The match has already begun: you can watch it.",
   "err.code_required": "This is a private table: you need its invite code to sit down.",
   "err.bad_seat_invite": "This invite is not for this table.",
-  "err.already_seated": "You already have a seat at a table.",
+  "err.already_seated": "You already have a seat at this table.",
   "err.stalemate_too_early": "A stalemate can only be proposed after three turns in a row without a ball pocketed.",
   "lag.tie": "Both balls stopped at the same distance from the cushion (to a tenth of a millimetre): lag again.",
   "lag.bothFaults": "Neither lag counts: lag again.",

@@ -424,7 +424,7 @@ export default {
   "err.match_started": "Meč je već počeo: možete ga gledati.",
   "err.code_required": "Ovo je privatni stol: da biste sjeli za njega, treba vam pozivni kôd.",
   "err.bad_seat_invite": "Ovaj poziv nije za ovaj stol.",
-  "err.already_seated": "Već imate mjesto za jednim stolom.",
+  "err.already_seated": "Već sjedite za ovim stolom.",
   "err.stalemate_too_early": "Neriješenu partiju možete predložiti tek nakon tri izmjene zaredom bez ubačene kugle.",
   "lag.tie": "Obje su se kugle zaustavile jednako daleko od mantinele (na desetinku milimetra): bliškanje se ponavlja.",
   "lag.bothFaults": "Nijedno bliškanje ne vrijedi: ponavlja se.",
