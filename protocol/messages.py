@@ -54,7 +54,7 @@ RoomId = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_
 InviteCode = Annotated[str, Meta(min_length=4, max_length=32, pattern=r"^[A-Z0-9]+\Z")]
 Token = Annotated[str, Meta(min_length=1, max_length=256)]
 ChatText = Annotated[str, Meta(min_length=1, max_length=200)]
-#: A seat invite: the server issues 20 lowercase hex digits to a room's seated players
+#: A seat invite: the server issues `s` and 20 lowercase hex digits to a room's seated players
 #: (`Joined.invite`, `Snapshot.invite`); a share link carries it to a friend (`Sit`).
 SeatInvite = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[a-z0-9]+\Z")]
 

@@ -47,7 +47,7 @@ def test_a_reload_takes_the_log_chat_and_verdict_from_its_snapshot(
     assert bob.page.inner_text("#status .verdict") == verdict
     assert replays == [], "the past came with the snapshot: no replay is read"
     # The seat invite came back with the player's own snapshot: the share link has it.
-    assert re.fullmatch(r"[0-9a-f]{20}", bob.state("a.invite") or "")
+    assert re.fullmatch(r"s[0-9a-f]{20}", bob.state("a.invite") or "")
     assert_quiet(ana, bob)
 
 
