@@ -55,9 +55,8 @@ async def test_a_lag_tie_at_the_defaults_is_played_again_with_its_reason(
     result = await ana.expect(m.LagResult)
     assert result.winner is not None and result.reason in ("nearer", "fault")
     if result.reason == "nearer":
-        d = [lag.distance for lag in result.lags]
-        assert d[0] is not None and d[1] is not None
-        assert d[result.winner] < d[1 - result.winner]
+        won, lost = result.lags[result.winner].distance, result.lags[1 - result.winner].distance
+        assert won is not None and lost is not None and won < lost
 
 
 async def test_a_spectator_sits_in_the_empty_seat_with_the_invite_and_clear_errors_otherwise(
