@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import re
 import resource
@@ -61,6 +62,12 @@ class Phase:
     rss_after_mb: float = 0.0
     attack_sockets: int = 0
     rooms_made: int = 0
+    #: The server's CPU time (user + system) during the phase, in seconds.
+    cpu_s: float = 0.0
+    #: The server's own event-loop lag during the phase (`ninepool_event_loop_lag_seconds`,
+    #: a timer every 0.25 s): the bucket bounds holding 95 % and all of the observations.
+    loop_lag_p95_ms: float | None = None
+    loop_lag_max_ms: float | None = None
 
     def summary(self) -> dict[str, Any]:
         rtts = sorted(self.rtts_ms)
@@ -76,6 +83,14 @@ class Phase:
             "rss after MB": round(self.rss_after_mb),
             "attack sockets": self.attack_sockets,
             "rooms made": self.rooms_made,
+            "server cpu s": round(self.cpu_s, 1),
+            "loop lag p95 ms (bucket)": self.loop_lag_p95_ms,
+            "loop lag max ms (bucket)": self.loop_lag_max_ms,
+            # What one attacking connection costs the server, whatever else the machine
+            # runs (the latency columns move with the machine's load; this one much less).
+            "cpu ms per attack socket": (
+                round(1000 * self.cpu_s / self.attack_sockets, 2) if self.attack_sockets else None
+            ),
         }
 
 
@@ -84,6 +99,14 @@ def rss_mb(pid: int) -> float:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's user + system CPU time so far (`/proc/<pid>/stat`)."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return 0.0
 
 
@@ -170,6 +193,36 @@ async def probe(port: int, source: str, phase: Phase, stop: asyncio.Event) -> No
             await asyncio.wait_for(stop.wait(), 1.0)
 
 
+#: `--metrics-token` given to the server, so the bench may read its `/metrics`.
+METRICS_TOKEN = "edge-attacks-bench"
+_BUCKET = re.compile(r'^ninepool_event_loop_lag_seconds_bucket\{le="([^"]+)"\} (\S+)$', re.M)
+
+
+async def loop_lag_buckets(port: int) -> dict[float, float]:
+    """The server's cumulative event-loop lag histogram: upper bound -> count."""
+    with contextlib.suppress(Exception):
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.9.2", 0)), 5
+        )
+        writer.write(
+            b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            + f"Authorization: Bearer {METRICS_TOKEN}\r\n\r\n".encode()
+        )
+        body = (await asyncio.wait_for(reader.read(), 5)).decode(errors="replace")
+        writer.close()
+        return {float(le): float(n) for le, n in _BUCKET.findall(body)}
+    return {}
+
+
+def lag_bounds(before: dict[float, float], after: dict[float, float]) -> tuple[float, float]:
+    """The bucket bounds (ms) below which 95 % and all of the phase's observations fall."""
+    counts = sorted((le, after[le] - before.get(le, 0.0)) for le in after)
+    total = counts[-1][1] if counts else 0.0
+    p95 = next((le for le, n in counts if n >= 0.95 * total), math.inf)
+    top = next((le for le, n in counts if n >= total), math.inf)
+    return p95 * 1000, top * 1000
+
+
 async def measure(pid: int, port: int, match: Player, phase: Phase, seconds: float) -> None:
     """The match and the probes here; the attack (if any) in a process of its own, so
     that its work is not taken for the server's slowness."""
@@ -182,6 +235,8 @@ async def measure(pid: int, port: int, match: Player, phase: Phase, seconds: flo
             "--seconds", str(seconds), "--json", str(out),
         )  # fmt: skip
     prober = asyncio.get_running_loop().create_task(probe(port, "127.0.9.1", phase, stop))
+    cpu_before = cpu_seconds(pid)
+    lag_before = await loop_lag_buckets(port)
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         started = time.perf_counter()
@@ -193,6 +248,10 @@ async def measure(pid: int, port: int, match: Player, phase: Phase, seconds: flo
         phase.rss_peak_mb = max(phase.rss_peak_mb, rss_mb(pid))
         await asyncio.sleep(0.1)
     stop.set()
+    phase.cpu_s = cpu_seconds(pid) - cpu_before
+    lag_after = await loop_lag_buckets(port)
+    if lag_after:
+        phase.loop_lag_p95_ms, phase.loop_lag_max_ms = lag_bounds(lag_before, lag_after)
     with contextlib.suppress(Exception):
         await asyncio.wait_for(prober, 30)
     if attacker is not None:
@@ -317,7 +376,7 @@ async def bench(root: Path, args: argparse.Namespace, log_dir: Path) -> list[Pha
         await ana.request({"t": "ready"})
         await ben.request({"t": "ready"})
         phases = []
-        for name in ("quiet", *ATTACKS):
+        for name in ("quiet", *(args.phases or ATTACKS)):
             phase = Phase(name)
             await measure(proc.pid, port, ana, phase, args.seconds)
             phases.append(phase)
@@ -337,10 +396,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
     parser.add_argument(
         "--server-args",
-        default="--trusted-proxies 127.0.0.1 --log-level WARNING",
+        default=f"--trusted-proxies 127.0.0.1 --log-level WARNING --metrics-token {METRICS_TOKEN}",
         help="extra flags for python -m server",
     )
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument(
+        "--phases",
+        type=lambda text: [name.strip() for name in text.split(",") if name.strip()],
+        help="the attacks to run after the quiet phase, comma-separated (default: all)",
+    )
     parser.add_argument("--attack", choices=list(ATTACKS), help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -194,18 +194,18 @@ function showMe() {
 
 /**
  * `#/room/<id>` a table (a seat if one is free and the match has not begun, else a
- * spectator's place), `#/play/<id>[/<code>]` an invite (a seat if any is free),
- * `#/replay/<id>` a whole match, `#/replay/<id>/<rack>[/<code>]` one rack of it (the page
- * `/replay/<id>/<rack>` leads here), `#/tv` the channel that follows the best live table;
- * anything else the lobby.
- * @returns {{ kind: string, id: string, code: string | null, rack: number | null }}
+ * spectator's place), `#/play/<id>[/<code>][/<invite>]` an invite (a seat if any is free;
+ * the seat invite lets a spectator sit), `#/replay/<id>` a whole match,
+ * `#/replay/<id>/<rack>[/<code>]` one rack of it (the page `/replay/<id>/<rack>` leads
+ * here), `#/tv` the channel that follows the best live table; anything else the lobby.
+ * @returns {{ kind: string, id: string, code: string | null, invite: string | null, rack: number | null }}
  */
 function parseHash() {
-  if (/^#\/tv\/?$/.test(location.hash)) return { kind: "tv", id: "", code: null, rack: null };
+  if (/^#\/tv\/?$/.test(location.hash)) return { kind: "tv", id: "", code: null, invite: null, rack: null };
   const rack = location.hash.match(/^#\/replay\/([A-Za-z0-9_-]{1,32})\/([1-9][0-9]{0,2})(?:\/([A-Z0-9]{4,32}))?$/);
-  if (rack) return { kind: "replay", id: rack[1], code: rack[3] ?? null, rack: Number(rack[2]) };
-  const m = location.hash.match(/^#\/(room|replay|play)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?$/);
-  return m ? { kind: m[1], id: m[2], code: m[3] ?? null, rack: null } : { kind: "lobby", id: "", code: null, rack: null };
+  if (rack) return { kind: "replay", id: rack[1], code: rack[3] ?? null, invite: null, rack: Number(rack[2]) };
+  const m = location.hash.match(/^#\/(room|replay|play)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?(?:\/([a-z0-9]{1,64}))?$/);
+  return m ? { kind: m[1], id: m[2], code: m[3] ?? null, invite: m[4] ?? null, rack: null } : { kind: "lobby", id: "", code: null, invite: null, rack: null };
 }
 
 /** @param {"lobby" | "table" | "replay" | "practice"} route */
@@ -272,6 +272,7 @@ async function onRoute() {
       // A room link seats the one who opens it while the table waits for a player.
       const info = app.rooms.get(r.id);
       const free = r.kind === "play" || (!!info && info.status === "waiting" && info.players.length < 2);
+      app.linkInvite = r.invite;
       const joined = await joinTable(r.id, r.code, free);
       if (!joined) location.hash = "#/";
     } else if (r.kind === "play" && app.room === r.id) {
@@ -298,6 +299,8 @@ function clearRoom() {
   app.role = null;
   app.seat = null;
   app.code = null;
+  app.invite = null;
+  app.linkInvite = null;
   app.view = null;
   app.table = null;
   app.queue = [];
@@ -390,6 +393,26 @@ async function restoreHistory(room, seq) {
     return;
   }
   if (app.room !== room) return;
+  absorbHistory(/** @type {Msg[]} */ (doc.events ?? []), seq);
+}
+
+/**
+ * The events of a snapshot's `recent` in order: the log, the chat and the last verdict.
+ * @param {Msg} recent @returns {Msg[]}
+ */
+function recentEvents(recent) {
+  /** @type {Map<number, Msg>} */
+  const bySeq = new Map();
+  for (const e of [...(recent.log ?? []), ...(recent.chat ?? []), ...(recent.verdict ? [recent.verdict] : [])]) bySeq.set(e.seq, e);
+  return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * Rebuilds the log, the chat, the last verdict and the last shot from past events, up
+ * to the snapshot's `seq` (what is already shown is kept).
+ * @param {Msg[]} events @param {number} seq
+ */
+function absorbHistory(events, seq) {
   const already = new Set(app.logSources.map((s) => s.m.seq));
   const chatSeen = new Set(app.chatLines.map((c) => c.seq));
   /** @type {Msg | null} */
@@ -400,7 +423,7 @@ async function restoreHistory(room, seq) {
   const chat = [];
   let lastShot = null;
   let rackShots = { rack: 0, count: 0 };
-  for (const e of /** @type {Msg[]} */ (doc.events ?? [])) {
+  for (const e of events) {
     if (typeof e.seq !== "number" || e.seq > seq) continue;
     const lowest = table?.lowest ?? null;
     if (e.t === "snapshot") table = e.view.table;
@@ -416,7 +439,7 @@ async function restoreHistory(room, seq) {
   }
   app.logSources = [...sources, ...app.logSources].slice(-60);
   app.chatLines = [...chat, ...app.chatLines].slice(-100);
-  if (lastShot && !app.lastShot) app.lastShot = lastShot;
+  if (lastShot && !app.lastShot && lastShot.traj?.length) app.lastShot = lastShot;
   if (rackShots.rack === app.table?.rack && app.rackShots.rack !== rackShots.rack) app.rackShots = rackShots;
   const hadVerdict = !!app.lastVerdict;
   rewordLog();
@@ -481,6 +504,7 @@ function onMessage(m) {
       app.role = m.role;
       app.seat = m.seat ?? null;
       app.code = m.code ?? app.code;
+      app.invite = m.invite ?? null;
       app.quickWaiting = false;
       renderQuick();
       if (!tv.active && (parseHash().id !== m.room || parseHash().kind !== "room")) history.replaceState(null, "", `#/room/${m.room}`);
@@ -635,6 +659,7 @@ function applySnapshot(m) {
   app.view = v;
   app.table = v.table;
   app.code = v.code ?? app.code;
+  if (m.invite) app.invite = m.invite;
   app.placedPending = null;
   app.shotPending = false;
   if (v.status !== "lag" || v.lag_choice !== null || !(v.lagged ?? []).length) app.lagSent = (v.lagged ?? []).includes(app.seat ?? -1) && v.status === "lag";
@@ -654,7 +679,10 @@ function applySnapshot(m) {
   if (firstTime) {
     app.warning = null;
     renderer.newRack();
-    restoreHistory(v.room, m.seq);
+    // The server sends what came before with a newcomer's own snapshot; a room just
+    // brought back after a restart does not know it, and its replay is read instead.
+    if (m.recent) absorbHistory(recentEvents(m.recent), m.seq);
+    else restoreHistory(v.room, m.seq);
   }
   if (v.table) {
     for (const seat of v.table.warned ?? []) {
@@ -1191,11 +1219,9 @@ function wire() {
   for (const i of [0, 1]) {
     $(`seat${i}`).addEventListener("click", async (e) => {
       if (!(/** @type {HTMLElement} */ (e.target).closest("[data-sit]")) || !app.room) return;
-      const room = app.room;
-      const code = app.code;
-      await act({ t: "leave" });
-      clearRoom();
-      await joinTable(room, code, true);
+      const seat = Number(/** @type {HTMLElement} */ (e.target).closest("[data-sit]")?.getAttribute("data-sit"));
+      sound.unlock();
+      await act({ t: "sit", seat, code: app.code, invite: app.linkInvite });
     });
   }
   const leaveDlg = /** @type {HTMLDialogElement} */ ($("leave-dialog"));

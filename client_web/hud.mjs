@@ -212,7 +212,7 @@ export function prompt() {
   if (!app.view) return t("prompt.joining");
   if (st === "waiting") {
     const seats = app.view.seats;
-    if (!seats[0] || !seats[1]) return me === null ? t("prompt.noOpponentWatch") : t("prompt.noOpponent");
+    if (!seats[0] || !seats[1]) return me === null ? t(app.linkInvite ? "invite.offer" : "prompt.noOpponentWatch") : t("prompt.noOpponent");
     if (me !== null) {
       if (!seats[me]?.ready) return t("prompt.pressReady");
       return t("prompt.waitOther", { name: n[1 - me] });
@@ -331,7 +331,9 @@ export function renderTableUi() {
   // R14: an advanced action, offered once the game has gone on a while, until the warning is in force.
   const settled = (tb?.rack ?? 0) !== app.rackShots.rack || app.rackShots.count >= 2;
   const proposedToMe = proposedBy !== null && proposedBy !== undefined && proposedBy !== me;
-  stale.hidden = !(player && playing && tb.ball_in_hand !== "kitchen" && !tb.stalemate_warning && (settled || proposedToMe));
+  // The server says when a proposal is open (R14: three turns in a row without a ball pocketed).
+  const open = tb?.stalemate_open ?? settled;
+  stale.hidden = !(player && playing && tb.ball_in_hand !== "kitchen" && !tb.stalemate_warning && (open || proposedToMe));
   stale.textContent = t(proposedToMe ? "more.stalemateAccept" : "more.stalemate");
   /** @type {HTMLButtonElement} */ (stale).disabled = proposedBy === me;
   $("concede").hidden = !(player && playing);
@@ -370,13 +372,15 @@ export function renderTableUi() {
 }
 
 /**
- * The link that seats a friend: the room (and a private room's code) in the address,
- * opened as a player when a seat is free.
+ * The link that seats a friend: the room (and a private room's code) in the address, and
+ * the room's seat invite, opened as a player when a seat is free.
  */
 export function inviteLink() {
   if (!app.room) return "";
   const base = `${location.origin}${location.pathname}`;
-  return app.code ? `${base}#/play/${app.room}/${app.code}` : `${base}#/play/${app.room}`;
+  const code = app.code ? `/${app.code}` : "";
+  const invite = app.invite ? `/${app.invite}` : "";
+  return `${base}#/play/${app.room}${code}${invite}`;
 }
 
 /**

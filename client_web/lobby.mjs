@@ -7,6 +7,16 @@ import { describeFormat } from "./formats.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { app } from "./state.mjs";
 
+/**
+ * A table's name as the lobby shows it: its own, else its host's ("Ana's table"), never
+ * the bare room id. @param {{ name?: string, players?: string[] }} r
+ */
+export function tableName(r) {
+  if (r.name) return r.name;
+  const host = r.players?.[0];
+  return host ? t("rooms.tableOf", { name: host }) : t("rooms.tableOpen");
+}
+
 export function renderRooms() {
   const body = $("rooms");
   body.replaceChildren();
@@ -14,15 +24,15 @@ export function renderRooms() {
   for (const r of rooms) {
     const actions = h("td");
     if (r.players.length < 2 && r.status === "waiting") {
-      actions.append(h("button", { type: "button", class: "primary", text: t("lobby.join"), "data-join": "player", "aria-label": t("rooms.joinLabel", { name: r.name || r.room }) }));
+      actions.append(h("button", { type: "button", class: "primary", text: t("lobby.join"), "data-join": "player", "aria-label": t("rooms.joinLabel", { name: tableName(r) }) }));
     }
-    actions.append(h("button", { type: "button", text: t("lobby.watch"), "data-join": "spectator", "aria-label": t("rooms.watchLabel", { name: r.name || r.room }) }));
+    actions.append(h("button", { type: "button", text: t("lobby.watch"), "data-join": "spectator", "aria-label": t("rooms.watchLabel", { name: tableName(r) }) }));
     if (r.status !== "waiting") {
-      actions.append(h("a", { class: "button", href: `#/replay/${r.room}`, text: t("rooms.replay"), "aria-label": t("rooms.replayLabel", { name: r.name || r.room }) }));
+      actions.append(h("a", { class: "button", href: `#/replay/${r.room}`, text: t("rooms.replay"), "aria-label": t("rooms.replayLabel", { name: tableName(r) }) }));
     }
     body.append(
       h("tr", { "data-room": r.room }, [
-        h("td", {}, [r.name || r.room, ...(r.settings ? [h("small", { class: "format", text: describeFormat(r.settings) })] : [])]),
+        h("td", {}, [tableName(r), ...(r.settings ? [h("small", { class: "format", text: describeFormat(r.settings) })] : [])]),
         h("td", { text: playersText(r) }),
         h("td", { text: `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}` }),
         h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${num(r.spectators)} 👁` : ""}` })]),

@@ -19,6 +19,8 @@ export const app = {
   /** @type {"player" | "spectator" | null} */ role: null,
   /** @type {number | null} */ seat: null,
   /** @type {string | null} */ code: null,
+  /** The room's seat invite (a seated player's, for the share link). @type {string | null} */ invite: null,
+  /** The seat invite of the link this page was opened with. @type {string | null} */ linkInvite: null,
   /** @type {Msg | null} RoomView */ view: null,
   /** @type {Msg | null} TableView */ table: null,
   /** @type {Msg[]} */ queue: [],

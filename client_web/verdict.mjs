@@ -23,6 +23,8 @@ import { list, num, t } from "./i18n/index.mjs";
  * @property {boolean} [new_rack]
  * @property {number[] | number | null} [warned]
  * @property {boolean} [stalemate]
+ * @property {string[]} [reason_codes] one code per reason (`protocol/verdicts.py`)
+ * @property {string[]} [note_codes] one code per note
  */
 
 /** @typedef {{ text: string, rule: string }} Line */
@@ -84,9 +86,10 @@ const NOTE_KEYS = /** @type {Record<string, string>} */ ({
 /**
  * A note in the reader's language: a sentence the server is known to send is worded
  * here; the R14 warning by its opening; anything else by its rule's plain name.
- * @param {string} rule @param {string} sentence
+ * @param {string} rule @param {string} sentence @param {string} [code] the server's code for it, worded first
  */
-function noteText(rule, sentence) {
+function noteText(rule, sentence, code = "") {
+  if (code && t(`note.${code}`) !== `note.${code}`) return t(`note.${code}`);
   const key = NOTE_KEYS[sentence] ?? (rule === "R14" && sentence.startsWith("Stalemate warning") ? "note.R14.warning" : null);
   if (key) return t(key);
   return capitalise(t(`rule.${rule}`) === `rule.${rule}` ? sentence : t(`rule.${rule}`));
@@ -142,8 +145,12 @@ function numberIn(s, re) {
 export function foulReasons(v, facts = null, lowest = null) {
   /** @type {[string, string][]} */
   const out = [];
-  for (const r of v.reasons ?? []) {
-    if (Array.isArray(r) && r.length >= 2) out.push([String(r[0]), foulText(String(r[0]), String(r[1]), facts, lowest)]);
+  for (const [i, r] of (v.reasons ?? []).entries()) {
+    if (!Array.isArray(r) || r.length < 2) continue;
+    const code = v.reason_codes?.[i] ?? "";
+    // Without the shot's facts, a code that needs none is worded as it stands.
+    const plain = !facts && ["R8.none", "R9", "G1.pocket", "G1.off", "R4.zero"].includes(code);
+    out.push([String(r[0]), plain ? t(`foul.${code}`) : foulText(String(r[0]), String(r[1]), facts, lowest)]);
   }
   if (out.length === 0) for (const id of v.fouls ?? []) out.push([id, foulText(id, "", facts, lowest)]);
   return out;
@@ -153,8 +160,8 @@ export function foulReasons(v, facts = null, lowest = null) {
 function noteLines(v) {
   /** @type {Line[]} */
   const out = [];
-  for (const n of v.notes ?? []) {
-    if (Array.isArray(n) && n.length >= 2) out.push({ text: noteText(String(n[0]), String(n[1])), rule: String(n[0]) });
+  for (const [i, n] of (v.notes ?? []).entries()) {
+    if (Array.isArray(n) && n.length >= 2) out.push({ text: noteText(String(n[0]), String(n[1]), v.note_codes?.[i]), rule: String(n[0]) });
   }
   if (out.length === 0 && (v.spotted ?? []).includes(9)) out.push({ text: t("note.spotted"), rule: "G3" });
   return out;
@@ -304,7 +311,7 @@ export function describeRuling(ruling, names) {
 
 /**
  * The lag result in words: who won (or "lag again"), then where each ball stopped.
- * @param {{ method: string, winner: number | null, lags: { seat: number, distance: number | null, fault: string }[] }} lag
+ * @param {{ method: string, winner: number | null, reason?: string | null, lags: { seat: number, distance: number | null, fault: string, fault_code?: string }[] }} lag
  * @param {readonly string[]} names
  * @returns {Described}
  */
@@ -317,10 +324,13 @@ export function describeLag(lag, names) {
   const details = lag.lags.map((l) => {
     const name = who(names, l.seat);
     if (l.distance !== null) return { text: t("lag.dist", { name, cm: t("unit.cm", { v: num(l.distance * 100, 1) }) }), rule: "" };
-    const key = /pocketed|left the table/.test(l.fault) ? "lag.fault.off" : /foot rail/.test(l.fault) ? "lag.fault.rail" : "lag.fault.other";
+    const byCode = l.fault_code === "off_table" ? "lag.fault.off" : l.fault_code === "short" ? "lag.fault.rail" : null;
+    const key = byCode ?? (/pocketed|left the table/.test(l.fault) ? "lag.fault.off" : /foot rail/.test(l.fault) ? "lag.fault.rail" : "lag.fault.other");
     return { text: t(key, { name }), rule: "" };
   });
-  const head = lag.winner === null ? t("lag.again") : t("lag.wins", { name: who(names, lag.winner) });
+  // A lag played again says why: equal to 0.1 mm, or neither lag counting (O6).
+  const again = lag.reason === "tie" ? t("lag.tie") : lag.reason === "both_faults" ? t("lag.bothFaults") : t("lag.again");
+  const head = lag.winner === null ? again : t("lag.wins", { name: who(names, lag.winner) });
   const counted = lag.lags.filter((l) => l.distance !== null);
   if (lag.winner !== null && counted.length === 2) {
     // From the centimetres as shown, so the difference adds up on screen.

@@ -49,6 +49,12 @@ NO_STALEMATE_PROPOSAL: Final = "no_stalemate_proposal"
 MATCH_OVER: Final = "match_over"
 MATCH_NOT_OVER: Final = "match_not_over"
 INVALID_ACTION: Final = "invalid_action"
+SEAT_TAKEN: Final = "seat_taken"
+MATCH_STARTED: Final = "match_started"
+CODE_REQUIRED: Final = "code_required"
+BAD_SEAT_INVITE: Final = "bad_seat_invite"
+ALREADY_SEATED: Final = "already_seated"
+STALEMATE_TOO_EARLY: Final = "stalemate_too_early"
 # The server
 SHUTTING_DOWN: Final = "shutting_down"
 ROOM_MOVING: Final = "room_moving"
@@ -126,6 +132,14 @@ ERROR_CODES: Final[dict[str, str]] = {
     MATCH_OVER: "The match is over; only chat, rematch and leave are possible.",
     MATCH_NOT_OVER: "A rematch can only be asked for once the match is over.",
     INVALID_ACTION: "The referee refused the action for another reason given in the message.",
+    SEAT_TAKEN: "`sit`: the seat asked for is taken (another seat may be free).",
+    MATCH_STARTED: "`sit`: the match has begun; a seat is taken only while the room waits "
+    "for a player.",
+    CODE_REQUIRED: "`sit` in a private room needs the room's invite code or a seat invite.",
+    BAD_SEAT_INVITE: "`sit`: the seat invite is not this room's.",
+    ALREADY_SEATED: "`sit`: the player already holds a seat at this table.",
+    STALEMATE_TOO_EARLY: "A stalemate may be proposed only after three innings in a row "
+    "without a ball pocketed (R14; `TableView.stalemate_open`).",
     SHUTTING_DOWN: "The server is shutting down; reconnect (the session token still works).",
     ROOM_MOVING: "The room is moving to another server (the one running it stopped or "
     "failed): the request was not handled and nothing changed. Send it again once the room "

@@ -24,113 +24,142 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from protocol.fields import (
+    BALL_MARGIN as BALL_MARGIN,
+)
+from protocol.fields import (
+    GAME_END_REASONS as GAME_END_REASONS,
+)
+from protocol.fields import (
+    LAG_RESOLUTION as LAG_RESOLUTION,
+)
+from protocol.fields import (
+    MATCH_END_REASONS as MATCH_END_REASONS,
+)
+from protocol.fields import (
+    AimAid as AimAid,
+)
+from protocol.fields import (
+    Angle as Angle,
+)
+from protocol.fields import (
+    Ball as Ball,
+)
+from protocol.fields import (
+    BallPosition as BallPosition,
+)
+from protocol.fields import (
+    BallX as BallX,
+)
+from protocol.fields import (
+    BallY as BallY,
+)
+from protocol.fields import (
+    BreakOrder as BreakOrder,
+)
+from protocol.fields import (
+    ChatText as ChatText,
+)
+from protocol.fields import (
+    Elevation as Elevation,
+)
+from protocol.fields import (
+    EpochMs as EpochMs,
+)
+from protocol.fields import (
+    FirstBreak as FirstBreak,
+)
+from protocol.fields import (
+    GameEndReason as GameEndReason,
+)
+from protocol.fields import (
+    InviteCode as InviteCode,
+)
+from protocol.fields import (
+    LagReason as LagReason,
+)
+from protocol.fields import (
+    MatchEndReason as MatchEndReason,
+)
+from protocol.fields import (
+    Name as Name,
+)
+from protocol.fields import (
+    Position as Position,
+)
+from protocol.fields import (
+    RequestId as RequestId,
+)
+from protocol.fields import (
+    Role as Role,
+)
+from protocol.fields import (
+    RoomId as RoomId,
+)
+from protocol.fields import (
+    RoomName as RoomName,
+)
+from protocol.fields import (
+    RoomSettings as RoomSettings,
+)
+from protocol.fields import (
+    Seat as Seat,
+)
+from protocol.fields import (
+    SeatInvite as SeatInvite,
+)
+from protocol.fields import (
+    Seq as Seq,
+)
+from protocol.fields import (
+    Speed as Speed,
+)
+from protocol.fields import (
+    Tip as Tip,
+)
+from protocol.fields import (
+    TipComponent as TipComponent,
+)
+from protocol.fields import (
+    Token as Token,
+)
+from protocol.fields import (
+    X as X,
+)
+from protocol.fields import (
+    Y as Y,
+)
 from protocol.text import clean, clean_name
+from protocol.views import (
+    ClockView as ClockView,
+)
+from protocol.views import (
+    Info as Info,
+)
+from protocol.views import (
+    Reason as Reason,
+)
+from protocol.views import (
+    SeatView as SeatView,
+)
+from protocol.views import (
+    ShotInput as ShotInput,
+)
+from protocol.views import (
+    ShotReport as ShotReport,
+)
+from protocol.views import (
+    TableView as TableView,
+)
+from protocol.views import (
+    VerdictView as VerdictView,
+)
 
 #: The protocol version a client states in `hello`; a different one is refused.
 PROTOCOL_VERSION = 1
 
 #: The largest frame the server accepts from a client (bytes).
 MAX_CLIENT_FRAME = 4096
-
-# --- shared field types -----------------------------------------------------------
-
-RequestId = Annotated[int, Meta(ge=0, le=2**31 - 1, description="client-chosen request id")]
-Seq = Annotated[int, Meta(ge=0)]
-Seat = Annotated[int, Meta(ge=0, le=1)]
-Ball = Annotated[int, Meta(ge=0, le=9)]
-EpochMs = Annotated[int, Meta(ge=0)]
-#: A display name: 1–24 characters of letters, digits, space, `.`, `_`, `-`; no leading or
-#: trailing space — once cleaned (`protocol.text.clean_name`: NFKC, no bidi controls or
-#: invisible characters), which `Hello` does as it is decoded. The frame may carry more
-#: (a name typed decomposed, with marks apart, is longer before NFKC joins them).
-Name = Annotated[str, Meta(min_length=1, max_length=64)]
-# Patterns end in \Z, not $: Python's $ also matches before one trailing newline.
-#: A room name: up to 40 characters, no control characters (C0, DEL, C1).
-RoomName = Annotated[str, Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f-\x9f]*\Z")]
-RoomId = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+\Z")]
-#: An invite code: letters and digits. The server issues 20 characters of a 32-symbol
-#: alphabet (100 random bits); 4–32 are accepted so codes of rooms saved by older servers
-#: still work.
-InviteCode = Annotated[str, Meta(min_length=4, max_length=32, pattern=r"^[A-Z0-9]+\Z")]
-Token = Annotated[str, Meta(min_length=1, max_length=256)]
-ChatText = Annotated[str, Meta(min_length=1, max_length=200)]
-
-X = Annotated[float, Meta(ge=0.0, le=2.54)]
-Y = Annotated[float, Meta(ge=0.0, le=1.27)]
-#: A point on the playing surface, as a client may name one (placements, aim previews).
-Position = tuple[X, Y]
-
-#: How far outside the cushion noses a ball's centre may rest, in metres: a ball radius
-#: (28.575 mm) plus the deepest pocket shelf (30 mm), rounded up. A ball hanging over a
-#: pocket's edge sits past the nose line (the side pockets' facings open outward), so the
-#: positions the server reports must allow for it.
-BALL_MARGIN = 0.06
-BallX = Annotated[float, Meta(ge=-BALL_MARGIN, le=2.54 + BALL_MARGIN)]
-BallY = Annotated[float, Meta(ge=-BALL_MARGIN, le=1.27 + BALL_MARGIN)]
-#: Where a ball is, as the server reports it (ball lists, resting places, relays): the
-#: surface plus `BALL_MARGIN` on every side. Pocketed balls are `None`, never a position.
-BallPosition = tuple[BallX, BallY]
-#: Degrees, 0 = +x (toward the foot rail), counter-clockwise.
-Angle = Annotated[float, Meta(ge=-360.0, le=360.0)]
-#: Cue-ball speed just after the strike, m/s (O2).
-Speed = Annotated[float, Meta(gt=0.0, le=12.0)]
-#: One component of the cue-tip offset from the ball's centre, in ball radii.
-TipComponent = Annotated[float, Meta(ge=-1.0, le=1.0)]
-#: [side, height]: +side = right english, +height = follow. |tip| > 0.5 miscues.
-Tip = tuple[TipComponent, TipComponent]
-#: Cue elevation in degrees, 0 = level.
-Elevation = Annotated[float, Meta(ge=0.0, lt=90.0)]
-
-BreakOrder = Literal["winner", "alternate", "loser", "trailing"]
-FirstBreak = Literal["lag", "draw"]
-#: What the client may draw while a player aims: the whole preview (aim line, ghost ball,
-#: both balls' departures), the ghost ball alone, or nothing.
-AimAid = Literal["full", "ghost", "none"]
-Role = Literal["player", "spectator"]
-
-
-class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
-    """What a room is played by; chosen at `create`, shown in snapshots and the lobby."""
-
-    name: RoomName = ""
-    race_to: Annotated[int, Meta(ge=1, le=21)] = 3
-    break_order: BreakOrder = "winner"
-    #: Seconds per shot (O3), or None for no shot clock.
-    shot_clock: Annotated[int, Meta(ge=5, le=300)] | None = None
-    #: Extensions per player per rack; each adds `extension_seconds` once.
-    extensions: Annotated[int, Meta(ge=0, le=5)] = 1
-    first_break: FirstBreak = "lag"
-    #: A private room is not listed in the lobby and is joined with its invite code.
-    private: bool = False
-    #: O5: what a player who stays away past the grace period forfeits.
-    forfeit: Literal["game", "match"] = "game"
-    #: R14: innings in a row without a ball pocketed before the automatic stalemate
-    #: warning (0 = off).
-    stalemate_innings: Annotated[int, Meta(ge=0, le=1000)] = 20
-    #: O3: seconds for the first shot after the break or after a push-out (at least
-    #: `shot_clock`); None: the `shot_clock`.
-    first_shot_clock: Annotated[int, Meta(ge=5, le=600)] | None = None
-    #: O3: seconds one extension adds; None: the `shot_clock`.
-    extension_seconds: Annotated[int, Meta(ge=5, le=300)] | None = None
-    #: O3: seconds before the clock runs out when everyone is warned (0: no warning).
-    clock_warning: Annotated[int, Meta(ge=0, le=60)] = 10
-    #: What the clients draw while a player aims (every client at the table keeps to it).
-    aim_aid: AimAid = "full"
-    #: Racks won at the table move both players' ratings (docs/RATINGS.md); only players
-    #: with accounts may sit in a rated room.
-    rated: bool = False
-
-    def __post_init__(self) -> None:
-        # Shown to strangers in the lobby: no bidi controls or invisible characters.
-        msgspec.structs.force_setattr(self, "name", clean(self.name))
-        if self.first_shot_clock is not None:
-            if self.shot_clock is None:
-                raise ValueError("first_shot_clock needs a shot_clock")
-            if self.first_shot_clock < self.shot_clock:
-                raise ValueError("first_shot_clock must be at least the shot_clock")
-        if self.extension_seconds is not None and self.shot_clock is None:
-            raise ValueError("extension_seconds needs a shot_clock")
-
 
 # --- client -> server -------------------------------------------------------------
 
@@ -189,6 +218,17 @@ class Quick(ClientMessage, tag="quick"):
     race_to: Annotated[int, Meta(ge=1, le=21)] = 3
     #: A rated quick match: paired by rating (accounts only, see docs/RATINGS.md).
     rated: bool = False
+
+
+class Sit(ClientMessage, tag="sit"):
+    """A spectator of the room takes an empty seat (`seat`, else the first free one) while
+    the room waits for a player. A private room needs its `code` or a seat `invite`; an
+    `invite` given must be the room's. Refused with `seat_taken`, `room_full`,
+    `match_started`, `code_required`, `bad_seat_invite`, `already_seated`."""
+
+    seat: Seat | None = None
+    code: InviteCode | None = None
+    invite: SeatInvite | None = None
 
 
 class Leave(ClientMessage, tag="leave"):
@@ -299,6 +339,7 @@ AnyClientMessage = (
     | Join
     | Quick
     | Leave
+    | Sit
     | Ready
     | Place
     | Aim
@@ -314,139 +355,6 @@ AnyClientMessage = (
     | Resync
     | Ping
 )
-
-# --- views shared by server messages ------------------------------------------------
-
-
-class Info(Struct, frozen=True):
-    """A room as the lobby lists it."""
-
-    room: str
-    name: str
-    players: list[str]
-    spectators: int
-    score: list[int]
-    race_to: int
-    status: Literal["waiting", "lag", "playing", "finished"]
-    #: The rack in play (1-based); 0 before the first break is decided.
-    rack: int = 0
-    #: Object balls still on the table in that rack (9 before the break); what a viewer
-    #: choosing a table to watch reads as "near its end".
-    balls_left: int = 9
-    #: The room's whole format (race, break order, shot clock, aim aid), for the lobby.
-    settings: RoomSettings | None = None
-    #: The players' ratings, in the order of `players` (None: a guest, no rating).
-    ratings: list[int | None] = msgspec.field(default_factory=list)
-    #: Racks played here move ratings (`RoomSettings.rated`).
-    rated: bool = False
-
-
-class SeatView(Struct, frozen=True):
-    seat: Seat
-    player: str
-    name: str
-    connected: bool
-    ready: bool
-    #: While disconnected: when the grace period (O5) ends.
-    grace_until: EpochMs | None = None
-    #: The player's rating (None: a guest, or not known yet); `provisional` until 30
-    #: rated racks (docs/RATINGS.md).
-    rating: int | None = None
-    provisional: bool = False
-
-
-class ClockView(Struct, frozen=True):
-    """The shot clock (O3) of the player to shoot."""
-
-    #: The turn's time before extensions: `shot_clock`, or `first_shot_clock` on the first
-    #: shot after the break or a push-out.
-    seconds: int
-    #: When the shot must be struck; None while paused (shooter disconnected, shot playing).
-    deadline: EpochMs | None
-    paused: bool
-    #: Extensions left in this rack, per seat.
-    extensions: list[int]
-    #: Seconds before the end when everyone is warned (0: no warning).
-    warning: int = 10
-    #: Seconds one extension adds.
-    extension: int = 0
-    #: The turn is the first after the break or a push-out (`first_shot_clock`).
-    first_after: Literal["break", "push_out"] | None = None
-
-
-class TableView(Struct, frozen=True):
-    """The referee's state and the balls: everything needed to draw and to act."""
-
-    rack: int
-    breaker: Seat
-    #: The seat to act (shoot, place, choose), None once the match is over.
-    turn: Seat | None
-    ball_in_hand: Literal["table", "kitchen"] | None
-    push_out_allowed: bool
-    choice_pending: bool
-    #: Index = ball number; None = pocketed or off the table.
-    balls: list[BallPosition | None]
-    lowest: Ball | None
-    score: list[int]
-    #: Consecutive fouls per seat (R13).
-    fouls: list[int]
-    #: Seats on two consecutive fouls who have been warned (R13).
-    warned: list[Seat]
-    stalemate_warning: bool
-    stalemate_proposed_by: Seat | None
-    match_over: bool
-    match_winner: Seat | None
-    clock: ClockView | None
-
-
-class ShotInput(Struct, frozen=True):
-    angle: float
-    speed: float
-    tip: tuple[float, float]
-    elevation: float
-    push_out: bool
-
-
-class ShotReport(Struct, frozen=True):
-    """The physics facts the referee judged (see the referee's shot report)."""
-
-    first: Ball | None
-    rails: list[Ball]
-    pocketed: list[Ball]
-    off_table: list[Ball]
-
-
-Reason = tuple[str, str]
-
-
-class VerdictView(Struct, frozen=True):
-    """What the referee decided and why.
-
-    `fouls` are rule ids such as `R8`, `G1`, `O3` (several on one shot are still one foul,
-    R7). `reasons` gives one `[rule_id, sentence]` per foul, `notes` the other things the
-    action set in motion (the 9 spotted, a warning, a game won, a re-rack), worded so a
-    client can show "Foul: <sentence> (<rule_id>)".
-    """
-
-    foul: bool
-    fouls: list[str]
-    reasons: list[Reason]
-    notes: list[Reason]
-    spotted: list[Ball]
-    game_over: bool
-    game_winner: Seat | None
-    #: How the game ended: "nine", "three_fouls", "concede", "forfeit", "stalemate".
-    game_end: str | None
-    match_over: bool
-    match_winner: Seat | None
-    new_rack: bool
-    #: The seat given the R13 warning by this action.
-    warned: Seat | None
-    #: The game was re-racked by R14.
-    stalemate: bool
-    #: This action brought the R14 stalemate warning into force.
-    stalemate_warning_given: bool
-
 
 # --- server -> client: replies --------------------------------------------------------
 
@@ -485,6 +393,8 @@ class Joined(ServerMessage, tag="joined"):
     role: Role
     seat: Seat | None
     code: str | None
+    #: A player's seat invite for the room's share link (see `Sit`); None for a spectator.
+    invite: str | None = None
 
 
 class Error(ServerMessage, tag="error"):
@@ -567,6 +477,11 @@ class Snapshot(ServerMessage, tag="snapshot"):
     view: RoomView
     #: The `resync` request this snapshot answers; None otherwise.
     id: RequestId | None = None
+    #: In the snapshot a member gets for itself alone (join, reload, resync): what came
+    #: before (see `Recent`); None in a broadcast, or for a room just brought back.
+    recent: Recent | None = None
+    #: In a seated player's own snapshot: the room's seat invite (see `Sit`).
+    invite: str | None = None
 
 
 class ShotResult(ServerMessage, tag="shot_result"):
@@ -641,7 +556,8 @@ class ChatRelay(ServerMessage, tag="chat"):
 
 class Warning(ServerMessage, tag="warning"):
     """Shown to everyone at the table: `three_fouls` (R13, after a second consecutive
-    foul), `stalemate` (R14), `clock` (O3, ten seconds left)."""
+    foul), `stalemate` (R14), `clock` (O3, ten seconds left). `three_fouls` and `clock`
+    always name the seat they are about; `stalemate` concerns both (None)."""
 
     room: str
     seq: Seq
@@ -655,7 +571,7 @@ class GameOver(ServerMessage, tag="game_over"):
     seq: Seq
     rack: int
     winner: Seat | None
-    reason: str
+    reason: GameEndReason
     score: list[int]
 
 
@@ -663,7 +579,7 @@ class MatchOver(ServerMessage, tag="match_over"):
     room: str
     seq: Seq
     winner: Seat | None
-    reason: str
+    reason: MatchEndReason
     score: list[int]
 
 
@@ -698,6 +614,9 @@ class LagView(Struct, frozen=True):
     distance: float | None
     #: Why a lag did not count ("no foot rail", "pocketed", …); empty when it counts.
     fault: str
+    #: The same as a code: `off_table` (pocketed or off the table), `short` (did not reach
+    #: the foot rail); empty when the lag counts.
+    fault_code: Literal["", "off_table", "short"] = ""
 
 
 class LagResult(ServerMessage, tag="lag_result"):
@@ -710,6 +629,27 @@ class LagResult(ServerMessage, tag="lag_result"):
     lags: list[LagView]
     winner: Seat | None
     table: TableView | None
+    #: Why: see `LagReason` (None from a server before the reason was sent).
+    reason: LagReason | None = None
+
+
+#: The room events a late joiner's log shows.
+LogEvent = ShotResult | Ruling | LagResult | Warning | GameOver | MatchOver
+
+#: How many log events and chat lines `Recent` carries at most.
+RECENT_LOG = 30
+RECENT_CHAT = 30
+
+
+class Recent(Struct, frozen=True):
+    """What a member coming in (a late join, a reload, a resync) missed, so it sees the
+    room as those who were there do: the latest log events (`RECENT_LOG`, trajectories
+    left out: `traj` is empty), the latest chat (`RECENT_CHAT`), and the last verdict —
+    the latest `shot_result` or `ruling` with one (a player with ball in hand sees why)."""
+
+    log: list[LogEvent]
+    chat: list[ChatRelay]
+    verdict: ShotResult | Ruling | None
 
 
 AnyServerMessage = (

@@ -60,7 +60,7 @@ from server.cluster.remote import Links, RemoteClient
 from server.edge.client import Client
 from server.ops.config import Config
 from server.ops.metrics import Metrics
-from server.rooms.actor import Room, decode_record
+from server.rooms.actor import Room
 from server.rooms.peers import LocalRooms, Waiting
 from server.rooms.seams import (
     Abandon,
@@ -73,6 +73,7 @@ from server.rooms.seams import (
     Request,
     Shutdown,
 )
+from server.rooms.upkeep import restorable
 from server.store import StoreError
 from server.store.redis import QUICK_BACKOFF, RedisStore
 
@@ -664,17 +665,16 @@ class ClusterNode:
             local = self.lobby.room(room_id)
             return local if local is not None and not local.closed else None
         try:
-            # Loaded after acquiring: from now on the previous owner cannot write.
-            data = await self.store.load(room_id)
+            # Loaded after acquiring: from now on the previous owner cannot write. Checked
+            # as a restart checks it (`upkeep.restorable`): a record that does not decode,
+            # a damaged log, or a record behind its log is quarantined, never run; a
+            # closed one is retired.
+            record = await restorable(self.store, room_id)
         except StoreError:
             with contextlib.suppress(LeaseError):
                 await self.leases.release(lease)
             raise
-        record = None
-        if data is not None:
-            with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
-                record = decode_record(data)
-        if record is None or record.closed:
+        if record is None:
             with contextlib.suppress(LeaseError):
                 await self.leases.release(lease)
             if room_id in self.directory.open:

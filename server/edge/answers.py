@@ -38,6 +38,7 @@ STATE_CHANGING = (
     m.Join,
     m.Quick,
     m.Leave,
+    m.Sit,
     m.Ready,
     m.Place,
     m.Shot,

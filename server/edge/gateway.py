@@ -80,6 +80,7 @@ ROOM_MESSAGES = (
     m.Chat,
     m.Rematch,
     m.Resync,
+    m.Sit,
 )
 
 #: A practice table's own requests (`protocol/practice.py`), for the table the client is at.
@@ -112,7 +113,8 @@ class RoomOwners:
         mine = self.rooms.get(key)
         if not mine:
             return 0
-        mine.intersection_update(open_rooms.keys())
+        # Walks this address's rooms (a few), not every open room on the node.
+        mine.difference_update([room for room in mine if room not in open_rooms])
         if not mine:
             del self.rooms[key]
             return 0

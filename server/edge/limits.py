@@ -17,6 +17,7 @@ tight without a real player ever meeting it; bots, broken clients and attackers 
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import math
@@ -392,7 +393,12 @@ def parse_networks(entries: Iterable[str]) -> tuple[IPNetwork, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=4096)
 def _ip(text: str) -> IPAddress | None:
+    """The address in a peer or header text (cached: every connection's peer is read
+    several times on the way in, and `ipaddress` parsing costs tens of microseconds —
+    under a flood of connections from a few addresses that adds up on the event loop;
+    the values are immutable, so sharing them is safe)."""
     text = text.strip()
     if text.startswith("[") and "]" in text:  # [v6]:port
         text = text[1 : text.index("]")]
@@ -443,6 +449,7 @@ def client_address(
     return str(current)
 
 
+@functools.lru_cache(maxsize=4096)
 def address_key(address: str) -> str:
     """What per-address limits count by: the address, or its /64 for IPv6 (one host
     usually holds a whole /64)."""

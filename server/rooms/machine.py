@@ -24,6 +24,7 @@ spectator `not_a_player`):
 | Playing  | Leave, seat                  | Finished          | match conceded, Unbind, ok     |
 | Lagging, Choosing | Leave, seat         | Waiting           | Unbind, ok, snapshot           |
 | other    | Leave, seat                  | same              | Unbind, ok, snapshot; Close    |
+| Waiting  | Sit, spectator, seat free    | same              | SeatTaken, joined, snap; count |
 | *        | Resync                       | same              | own snapshot (no save)         |
 | *        | Chat                         | same              | ok, chat relay                 |
 | Waiting  | Ready, not both ready        | same              | ok, snapshot (b, no save)      |
@@ -49,9 +50,12 @@ spectator `not_a_player`):
 Game results (`warning`, `game_over`, `match_over`) follow each verdict; `match_over`
 moves the room to Finished. A rack or a match that ends also gives a `Report` effect
 after the step's `Save` (its result for the players service, `server.players.results`).
-(b): broadcast only — not saved, no new `seq` (see `server.rooms.working`); "count" is
-the seq-less `spectators`, at most once per `Limits.crowd_interval` (a change within it
-waits for the `CrowdFlush` timer).
+A member's own snapshot (join, reattach, rejoin, resync) carries what it missed
+(`m.Recent`) and, for a seated player, the seat invite (`Sit`, `server.rooms.seating`); a
+tie in the lag (to 0.1 mm, or both lags not counting) is played again with its reason
+(`LagResult.reason`). (b): broadcast only — not saved, no new `seq` (see
+`server.rooms.working`); "count" is the seq-less `spectators`, at most once per
+`Limits.crowd_interval` (a change within it waits for the `CrowdFlush` timer).
 """
 
 from __future__ import annotations
@@ -114,6 +118,7 @@ from server.rooms.seams import (
     Shutdown,
     Tell,
 )
+from server.rooms.seating import Seating
 from server.rooms.shots import SimResult
 from server.rooms.snapshots import rules_settings
 from server.rooms.table import (
@@ -129,7 +134,6 @@ from server.rooms.table import (
     seat_player,
 )
 from server.rooms.views import final_view, shot_report_view, verdict_view
-from server.rooms.working import Working
 
 
 def step(state: RoomState, event: Input, now: float) -> tuple[RoomState, list[Effect]]:
@@ -144,7 +148,7 @@ def step(state: RoomState, event: Input, now: float) -> tuple[RoomState, list[Ef
 _TIMERS = (Grace(0), Grace(1), ClockWarning(), ClockOut(), LagChoiceOut(), AimFlush(), CrowdFlush())
 
 
-class _Tx(Working):
+class _Tx(Seating):
     """One step in the making (see `server.rooms.working`): the transitions."""
 
     # --- dispatch -------------------------------------------------------------------------
@@ -192,7 +196,15 @@ class _Tx(Working):
             self.note_seated(member.player)
             self.out += [SeatTaken(member.player), Bind(member)]
             self.send(
-                member, m.Joined(id=request_id, room=room, role="player", seat=index, code=code)
+                member,
+                m.Joined(
+                    id=request_id,
+                    room=room,
+                    role="player",
+                    seat=index,
+                    code=code,
+                    invite=self.invite,
+                ),
             )
             self.commit([self.snapshot_event()])
             return
@@ -204,7 +216,7 @@ class _Tx(Working):
         )
         self.spectators.append(member)
         # The newcomer gets the room as it is now, the others the new count (coalesced).
-        self.send(member, self.snapshot_message(self.seq))
+        self.send(member, self.own_snapshot(member))
         self.crowd_changed()
 
     def seat_pair(self, pair: SeatPair) -> None:
@@ -216,7 +228,12 @@ class _Tx(Working):
             self.note_seated(member.player)
             self.out += [SeatTaken(member.player), Bind(member)]
             joined = m.Joined(
-                id=request_id, room=self.state.id, role="player", seat=index, code=self.state.code
+                id=request_id,
+                room=self.state.id,
+                role="player",
+                seat=index,
+                code=self.state.code,
+                invite=self.invite,
             )
             self.send(member, joined)
         events: list[m.ServerMessage] = [self.snapshot_event()]
@@ -244,7 +261,12 @@ class _Tx(Working):
         self.out.append(Bind(member))
         if request_id is not None:
             joined = m.Joined(
-                id=request_id, room=self.state.id, role="player", seat=index, code=self.state.code
+                id=request_id,
+                room=self.state.id,
+                role="player",
+                seat=index,
+                code=self.state.code,
+                invite=self.invite,
             )
             self.send(member, joined)
         if self.turn_seat() == index:
@@ -252,7 +274,7 @@ class _Tx(Working):
         # The returning player gets the room as it is now (a shot in flight included),
         # everyone else the presence event.
         self.commit([self.presence(index, True)], exclude=member)
-        self.send(member, self.snapshot_message(self.seq))
+        self.send(member, self.own_snapshot(member))
 
     def rejoin(self, member: Member, role: m.Role) -> None:
         index = self.seat_of_player(member.player)
@@ -273,7 +295,7 @@ class _Tx(Working):
         if newcomer:
             self.out.append(Bind(member))
             self.spectators.append(member)
-        self.send(member, self.snapshot_message(self.seq))
+        self.send(member, self.own_snapshot(member))
         if newcomer:
             self.crowd_changed()
 
@@ -370,12 +392,13 @@ class _Tx(Working):
         if member not in self.members():
             raise TableError(errors.NOT_IN_ROOM, "not in this room")
         if isinstance(message, m.Resync):
-            self.send(
-                member, msgspec.structs.replace(self.snapshot_message(self.seq), id=message.id)
-            )
+            self.send(member, msgspec.structs.replace(self.own_snapshot(member), id=message.id))
             return
         if isinstance(message, m.Chat):
             self.chat(member, message)
+            return
+        if isinstance(message, m.Sit):
+            self.sit(member, message)
             return
         seat = self.seat_of(member)
         if seat is None:
@@ -446,6 +469,7 @@ class _Tx(Working):
             lags=[],
             winner=winner,
             table=None,
+            reason="draw",
         )
         return [lag, self.snapshot_event()]
 
@@ -483,12 +507,7 @@ class _Tx(Working):
     ) -> None:
         self.shots += 1
         lags = [snapshots.judge_lag(seat, result) for seat, result in enumerate(sims)]
-        d0, d1 = (lag.distance for lag in lags)
-        winner: int | None = None
-        if d0 is not None and (d1 is None or d0 < d1):
-            winner = 0
-        elif d1 is not None and (d0 is None or d1 < d0):
-            winner = 1
+        winner, reason = snapshots.lag_winner(lags)
         self.ok(pending.member, pending.request_id)
         if winner is not None:
             self.await_lag_choice(phase.table, winner, max(r.duration for r in sims))
@@ -501,6 +520,7 @@ class _Tx(Working):
             lags=lags,
             winner=winner,
             table=None,
+            reason=reason,
         )
         self.commit([event, self.snapshot_event()])
 

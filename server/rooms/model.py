@@ -19,7 +19,7 @@ member's `player` and `name` and compares handles, and never calls anything on t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import msgspec
@@ -198,6 +198,41 @@ Result = RackResult | MatchResult
 
 
 @dataclass(frozen=True)
+class History:
+    """What a member coming in is told of the past (`m.Recent`): the latest log events
+    (trajectories left out), the latest chat lines and the last verdict. Kept in memory
+    only: a room brought back from its record does not know it (`known` False), and its
+    newcomers read the replay instead."""
+
+    log: tuple[m.LogEvent, ...] = ()
+    chat: tuple[m.ChatRelay, ...] = ()
+    verdict: m.ShotResult | m.Ruling | None = None
+    known: bool = True
+
+    def heard(self, event: m.ServerMessage) -> History:
+        """The history once `event` is sent."""
+        if isinstance(event, m.ChatRelay):
+            return replace(self, chat=(*self.chat, event)[-m.RECENT_CHAT :])
+        if isinstance(event, m.ShotResult):
+            event = msgspec.structs.replace(event, traj=b"")
+        elif isinstance(event, m.LagResult):
+            lags = [msgspec.structs.replace(lag, traj=b"") for lag in event.lags]
+            event = msgspec.structs.replace(event, lags=lags)
+        elif not isinstance(event, m.Ruling | m.Warning | m.GameOver | m.MatchOver):
+            return self
+        log = (*self.log, event)[-m.RECENT_LOG :]
+        verdict = self.verdict
+        if isinstance(event, m.ShotResult | m.Ruling) and event.verdict is not None:
+            verdict = event
+        return replace(self, log=log, verdict=verdict)
+
+    def wire(self) -> m.Recent | None:
+        if not self.known:
+            return None
+        return m.Recent(log=list(self.log), chat=list(self.chat), verdict=self.verdict)
+
+
+@dataclass(frozen=True)
 class RoomState:
     id: str
     settings: m.RoomSettings
@@ -225,6 +260,7 @@ class RoomState:
     #: The rack in play so far, and the latest results reported (`REPORTS_KEPT`).
     tally: RackTally = RackTally()
     reports: tuple[Result, ...] = ()
+    history: History = History()
 
     @property
     def status(self) -> Status:

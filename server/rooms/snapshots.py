@@ -5,6 +5,7 @@ and the wall time `now`."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Literal
 
 import msgspec
 
@@ -17,6 +18,7 @@ from server.rooms.model import (
     Clock,
     Finished,
     Grace,
+    History,
     LagChoiceOut,
     Lagging,
     Limits,
@@ -154,10 +156,11 @@ def judge_lag(seat: int, result: SimResult) -> m.LagView:
     final = result.final.get(0)
     distance = result.lag_distance
     fault = ""
+    code: Literal["", "off_table", "short"] = ""
     if final is None:
-        fault = "the ball was pocketed or left the table"
+        fault, code = "the ball was pocketed or left the table", "off_table"
     elif distance is None:
-        fault = "the ball did not reach the foot rail"
+        fault, code = "the ball did not reach the foot rail", "short"
     return m.LagView(
         seat=seat,
         traj=result.traj,
@@ -165,7 +168,25 @@ def judge_lag(seat: int, result: SimResult) -> m.LagView:
         final=final,
         distance=distance,
         fault=fault,
+        fault_code=code,
     )
+
+
+def lag_winner(lags: list[m.LagView]) -> tuple[int | None, m.LagReason]:
+    """O6: the lag whose ball stopped nearer the head cushion wins; a lag that does not
+    count loses to one that does. Distances are compared to a tenth of a millimetre
+    (`m.LAG_RESOLUTION`), finer than any eye at the table: equal at that, or neither
+    counting, is a tie and the players lag again — with the reason, so they know why."""
+    d0, d1 = (
+        None if lag.distance is None else round(lag.distance / m.LAG_RESOLUTION) for lag in lags
+    )
+    if d0 is None and d1 is None:
+        return None, "both_faults"
+    if d0 is None or d1 is None:
+        return (1 if d0 is None else 0), "fault"
+    if d0 == d1:
+        return None, "tie"
+    return (0 if d0 < d1 else 1), "nearer"
 
 
 # --- the store's record ------------------------------------------------------------------------
@@ -285,6 +306,7 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
         seated=tuple(record.seated),
         tally=record.tally if record.tally is not None else RackTally(),
         reports=(*record.rack_reports, *record.match_reports),
+        history=History(known=False),
     )
     return Restored(state, tuple(timers))
 

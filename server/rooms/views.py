@@ -5,7 +5,8 @@ from __future__ import annotations
 from protocol import messages as m
 from server.rooms.shots import SimResult
 from server.rooms.table import Table, player_seat
-from server.rules import Verdict
+from server.rooms.wording import foul_code, note_code
+from server.rules import Verdict, stalemate_open
 
 
 def seat_of(player: str | None) -> int | None:
@@ -33,6 +34,7 @@ def table_view(table: Table, clock: m.ClockView | None) -> m.TableView:
         match_over=state.match_over,
         match_winner=player_seat(state.match_winner),
         clock=clock,
+        stalemate_open=stalemate_open(state),
     )
 
 
@@ -52,6 +54,8 @@ def verdict_view(verdict: Verdict) -> m.VerdictView:
         warned=player_seat(verdict.warned),
         stalemate=verdict.stalemate,
         stalemate_warning_given=verdict.stalemate_warning_given,
+        reason_codes=[foul_code(rule, text) for rule, text in verdict.reasons],
+        note_codes=[note_code(rule, text) for rule, text in verdict.notes],
     )
 
 

@@ -20,6 +20,7 @@ What the room says reaches its members in one of two ways:
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
 import msgspec
@@ -83,6 +84,7 @@ class Working:
         self.seated = s.seated
         self.tally = s.tally
         self.reports = s.reports
+        self.history = s.history
         self.saved: list[m.ServerMessage] = []
         self.dirty = False
         self.out: list[Effect] = []
@@ -108,6 +110,7 @@ class Working:
             seated=self.seated,
             tally=self.tally,
             reports=self.reports,
+            history=self.history,
         )
 
     def finish(self) -> tuple[RoomState, list[Effect]]:
@@ -128,6 +131,8 @@ class Working:
         the log keeps those it has room for (see the module's docstring)."""
         self.dirty = True
         self.saved += [event for event in events if self._loggable(event)]
+        for event in events:
+            self.history = self.history.heard(event)
         self.out.append(Broadcast(tuple(events), exclude))
 
     def _loggable(self, event: m.ServerMessage) -> bool:
@@ -186,6 +191,19 @@ class Working:
 
     def snapshot_message(self, seq: int) -> m.Snapshot:
         return snapshots.snapshot(self.current(), seq, self.now)
+
+    def own_snapshot(self, member: Member) -> m.Snapshot:
+        """The room for `member` alone (a join, a reload, a resync): with what it missed,
+        and a seated player's seat invite."""
+        snapshot = self.snapshot_message(self.seq)
+        invite = self.invite if self.seat_of(member) is not None else None
+        return msgspec.structs.replace(snapshot, recent=self.history.wire(), invite=invite)
+
+    @property
+    def invite(self) -> str:
+        """The room's seat invite (`m.Sit`): derived from the room's secret seed, so it
+        is the same after a restart or on another node, and tells nothing of the seed."""
+        return seat_invite(self.state.seed, self.state.id)
 
     def snapshot_event(self) -> m.Snapshot:
         return self.snapshot_message(self.next_seq())
@@ -337,7 +355,7 @@ class Working:
                     seq=self.next_seq(),
                     rack=state.rack - (1 if verdict.new_rack else 0),
                     winner=player_seat(verdict.game_winner),
-                    reason=verdict.game_end or "",
+                    reason=verdict.game_end or "nine",  # always set with game_over
                     score=list(state.score),
                 )
             )
@@ -350,7 +368,7 @@ class Working:
                     room=room,
                     seq=self.next_seq(),
                     winner=player_seat(verdict.match_winner),
-                    reason=state.match_ended_by or "",
+                    reason=state.match_ended_by or "race",  # always set with match_over
                     score=list(state.score),
                 )
             )
@@ -442,3 +460,9 @@ class Working:
                 at=int(self.now * 1000),
             )
         )
+
+def seat_invite(seed: int, room: str) -> str:
+    """`s` and 20 hex digits: lower case, so a link never takes it for an invite code."""
+    key = seed.to_bytes(16, "big", signed=True)
+    digest = hashlib.blake2b(room.encode(), key=key, digest_size=10, person=b"seat-invite")
+    return "s" + digest.hexdigest()

@@ -19,7 +19,7 @@ from server.rules.actions import (
 )
 from server.rules.clock import TurnClock, extension_seconds, extensions_left, turn_clock
 from server.rules.errors import RuleError
-from server.rules.referee import apply
+from server.rules.referee import apply, stalemate_open
 from server.rules.settings import Settings
 from server.rules.state import MatchState, decode_state, encode_state, lowest_ball, new_match
 from server.rules.verdict import Outcome, Verdict
@@ -47,5 +47,6 @@ __all__ = [
     "extensions_left",
     "lowest_ball",
     "new_match",
+    "stalemate_open",
     "turn_clock",
 ]

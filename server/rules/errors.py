@@ -30,6 +30,8 @@ NO_SHOT_CLOCK: Final = "no_shot_clock"
 """An extension was asked for in a match played without a shot clock (O3)."""
 NO_EXTENSIONS: Final = "no_extensions"
 """An extension was asked for by a player with none left in this rack (O3)."""
+STALEMATE_TOO_EARLY: Final = "stalemate_too_early"
+"""A stalemate proposed before three innings in a row without progress (R14 reading)."""
 INVALID_ACTION: Final = "invalid_action"
 """The action itself is malformed or impossible (unknown ball, bad value, wrong type)."""
 INVALID_SETTINGS: Final = "invalid_settings"
@@ -51,6 +53,7 @@ ALL_CODES: Final = frozenset(
         NO_STALEMATE_PROPOSAL,
         NO_SHOT_CLOCK,
         NO_EXTENSIONS,
+        STALEMATE_TOO_EARLY,
         INVALID_ACTION,
         INVALID_SETTINGS,
         INVALID_MATCH,

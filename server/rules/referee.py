@@ -42,6 +42,7 @@ from server.rules.errors import (
     NOT_A_PLAYER,
     NOT_YOUR_TURN,
     PUSH_OUT_NOT_ALLOWED,
+    STALEMATE_TOO_EARLY,
     RuleError,
 )
 from server.rules.judge import CUE, ShotFacts, ball_list, judge_shot
@@ -53,6 +54,9 @@ FOULS_TO_LOSE: Final = 3
 FOULS_TO_WARN: Final = 2
 """R13: the warning comes after the second consecutive foul."""
 STALEMATE_INNINGS_AFTER_WARNING: Final = 3
+#: R14 reading: innings in a row (both players' counted) without progress before a
+#: stalemate may be proposed — a referee warns only once no progress is being made.
+STALEMATE_PROPOSAL_INNINGS: Final = 3
 """R14: fruitless innings each player must play after the warning before the re-rack."""
 
 Note = tuple[str, str]
@@ -355,6 +359,25 @@ def _forfeit(state: MatchState, forfeit: Forfeit) -> Outcome:
     return _end_game(state, state.opponent(loser), "forfeit", Verdict(notes=tuple(notes)))
 
 
+def stalemate_open(state: MatchState) -> bool:
+    """A stalemate may be proposed now (R14).
+
+    Reading: a referee warns only when no progress is being made, never on the strength
+    of one shot: a proposal needs a game under way (the rack broken, R15), no warning in
+    force, no proposal standing, and `STALEMATE_PROPOSAL_INNINGS` innings in a row (both
+    players' counted) without a ball pocketed. An opponent's standing proposal may always
+    be accepted (or proposed back, which is the same).
+    """
+    return (
+        not state.match_over
+        and not state.awaiting_lag
+        and not state.is_break
+        and not state.stalemate_warning
+        and state.stalemate_proposed_by is None
+        and state.innings_without_progress >= STALEMATE_PROPOSAL_INNINGS
+    )
+
+
 def _stalemate(state: MatchState, stalemate: Stalemate) -> Outcome:
     """R14 by agreement: one player proposes the stalemate warning, the other accepts.
 
@@ -372,6 +395,12 @@ def _stalemate(state: MatchState, stalemate: Stalemate) -> Outcome:
         raise RuleError(INVALID_ACTION, "The stalemate warning is already in force")
     proposer = state.stalemate_proposed_by
     if stalemate.action == "propose" and proposer is None:
+        if not stalemate_open(state):
+            raise RuleError(
+                STALEMATE_TOO_EARLY,
+                f"A stalemate may be proposed only after {STALEMATE_PROPOSAL_INNINGS} "
+                "innings in a row without a ball pocketed",
+            )
         after = msgspec.structs.replace(state, stalemate_proposed_by=player)
         note = ("R14", "A stalemate warning was proposed; the opponent may accept it")
         return Outcome(after, Verdict(notes=(note,)))

@@ -165,6 +165,11 @@ def valid_message(rng: random.Random, ctx: Context, tag: str | None = None) -> d
         out["what"] = rng.choice(["game", "match"])
     elif tag == "stalemate":
         out["action"] = rng.choice(["propose", "accept"])
+    elif tag == "sit":
+        if rng.random() < 0.5:
+            out["seat"] = rng.choice([None, 0, 1])
+        if rng.random() < 0.5:
+            out["invite"] = rng.choice(["0" * 20, "3f9a0c1e77b2d4a5c6e8", "x"])
     elif tag == "chat":
         out["text"] = rng.choice(["gg", "nice shot", "✓" * 200, "\x00\x01", "<script>"])
     return out

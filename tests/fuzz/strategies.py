@@ -99,6 +99,16 @@ MESSAGES: dict[str, Any] = {
     "chat": _message("chat", {"text": chat_texts}, {}),
     "rematch": _message("rematch", {}, {}),
     "resync": _message("resync", {}, {}),
+    "sit": _message(
+        "sit",
+        {},
+        {
+            "seat": st.none() | st.sampled_from([0, 1]),
+            "code": st.none()
+            | st.text("ABCDEFGHJKMNPQRSTVWXYZ0123456789", min_size=4, max_size=32),
+            "invite": st.none() | st.text("0123456789abcdef", min_size=1, max_size=64),
+        },
+    ),
     "ping": _message("ping", {}, {}),
 }
 

@@ -44,6 +44,11 @@ SETTINGS_DEFAULTS: dict[str, Any] = {
     "private": False,
     "forfeit": "game",
     "stalemate_innings": 20,
+    "first_shot_clock": None,
+    "extension_seconds": None,
+    "clock_warning": 10,
+    "aim_aid": "full",
+    "rated": False,
 }
 #: The defaults `protocol/README.md` documents for omitted fields.
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -51,12 +56,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "lobby": {"on": True},
     "create": {"settings": {}},
     "join": {"room": None, "code": None, "role": "player"},
-    "quick": {"on": True, "race_to": 3},
+    "quick": {"on": True, "race_to": 3, "rated": False},
     "ready": {"ready": True},
     "aim": {"tip": [0.0, 0.0], "elevation": 0.0, "cue": None},
     "shot": {"tip": [0.0, 0.0], "elevation": 0.0, "push_out": False},
     "lag": {"angle": 0.0, "tip": [0.0, 0.0]},
     "concede": {"what": "game"},
+    "sit": {"seat": None, "code": None, "invite": None},
 }
 
 

@@ -30,6 +30,7 @@ def test_every_client_message_decodes_from_reference_codec() -> None:
         {"t": "join", "id": 5, "code": "Q7K2MX"},
         {"t": "quick", "id": 6},
         {"t": "leave", "id": 7},
+        {"t": "sit", "id": 21, "seat": 1, "invite": "s3f9a0c1e77b2d4a5c6e8"},
         {"t": "ready", "id": 8, "ready": False},
         {"t": "place", "id": 9, "pos": [0.5, 0.6]},
         {"t": "aim", "id": 10, "angle": 1.5, "speed": 2.0, "cue": [0.3, 0.3]},

@@ -42,6 +42,19 @@ async def test_r14_agreed_stalemate_warning_then_three_fruitless_innings_each(
     assert isinstance(await shooter.request(scripting.break_shot(shooter.table)), m.Ok)
     await eve.expect(m.ShotResult)
     players = {0: shooter if breaker == 0 else other, 1: other if breaker == 0 else shooter}
+    # Right after the break no referee would warn: refused until three fruitless innings.
+    early = await shooter.request({"t": "stalemate", "action": "propose"})
+    assert isinstance(early, m.Error) and early.code == errors.STALEMATE_TOO_EARLY
+    for _ in range(12):
+        table = eve.table
+        assert table is not None and table.turn is not None
+        if table.stalemate_open:
+            break
+        plan = scripting.plan_legal(table, "miss")
+        assert isinstance(await players[table.turn].request(plan.message()), m.Ok)
+        await eve.expect(m.ShotResult)
+    else:
+        raise AssertionError("no stalemate proposal open after fruitless innings")
     assert isinstance(await shooter.request({"t": "stalemate", "action": "propose"}), m.Ok)
     proposed = await eve.expect(m.Ruling)
     assert proposed.action == "stalemate_propose"

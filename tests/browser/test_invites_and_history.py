@@ -1,0 +1,146 @@
+"""The server's side of a newcomer's first minute, seen in chromium against the real
+server: the past comes with a reload's own snapshot (no replay fetched), the share link
+carries the seat invite and a spectator sits down with `sit` (never leaving the room), the
+lobby names an unnamed table after its host, the stalemate button waits for the server's
+word, and a phone held upright shows the whole prompt in every language."""
+
+from __future__ import annotations
+
+import re
+
+from tests.browser.support import Client, save
+from tests.browser.test_client import assert_quiet, foul_softly, settle, shooter
+from tests.browser.test_firstminute import PHONE, OpenClient, started
+
+
+def _requests_sent(c: Client) -> None:
+    """Records the type of every request the page sends from now on (`window.__sent`)."""
+    c.page.evaluate(
+        "(() => { const conn = window.ninepool.conn; const request = conn.request.bind(conn);"
+        " window.__sent = []; conn.request = (m, ...rest) => { window.__sent.push(m.t);"
+        " return request(m, ...rest); }; })()"
+    )
+
+
+def test_a_reload_takes_the_log_chat_and_verdict_from_its_snapshot(
+    open_client: OpenClient,
+) -> None:
+    ana, bob, _ = started(open_client)
+    foul_softly(shooter((ana, bob)))
+    settle(ana, bob)
+    ana.page.fill("#chat-input", "hello table")
+    ana.page.press("#chat-input", "Enter")
+    bob.page.wait_for_function(
+        "document.getElementById('chat-log').textContent.includes('hello table')"
+    )
+    verdict = bob.page.inner_text("#status .verdict")
+    assert verdict.startswith("Foul:")
+    replays: list[str] = []
+    bob.page.on("request", lambda r: replays.append(r.url) if "/replay/" in r.url else None)
+    bob.page.reload()
+    bob.page.wait_for_selector("#conn.conn-online")
+    bob.wait("!!a.table")
+    bob.page.wait_for_function(
+        "document.getElementById('chat-log').textContent.includes('hello table')"
+    )
+    bob.page.wait_for_function("document.getElementById('log').textContent.includes('Foul:')")
+    assert bob.page.inner_text("#status .verdict") == verdict
+    assert replays == [], "the past came with the snapshot: no replay is read"
+    # The seat invite came back with the player's own snapshot: the share link has it.
+    assert re.fullmatch(r"s[0-9a-f]{20}", bob.state("a.invite") or "")
+    assert_quiet(ana, bob)
+
+
+def test_the_share_link_carries_the_seat_invite_and_a_spectator_sits_without_leaving(
+    open_client: OpenClient,
+) -> None:
+    ana = open_client("Ana")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player' && !!a.invite")
+    invite = ana.state("a.invite")
+    link = ana.page.input_value("#invite-link")
+    assert link.endswith(f"#/play/{ana.state('a.room')}/{invite}")
+    room = ana.state("a.room")
+    dan = open_client("Dan")
+    _requests_sent(dan)
+    dan.page.wait_for_selector(f"tr[data-room='{room}']")
+    dan.page.click(f"tr[data-room='{room}'] button:has-text('Watch')")
+    dan.wait("a.role === 'spectator' && !!a.view")
+    dan.page.click("#seat1 button:has-text('Sit here')")
+    dan.wait("a.role === 'player' && a.seat === 1")
+    kinds = dan.page.evaluate("window.__sent")
+    assert "sit" in kinds and "leave" not in kinds, kinds
+    assert dan.state("a.invite") == invite
+    save(dan, "sit_here.png")
+    assert_quiet(ana, dan)
+
+
+def test_the_lobby_names_an_unnamed_table_after_its_host(open_client: OpenClient) -> None:
+    cleo = open_client("Cleo")
+    cleo.page.click("#create-form button[type=submit]")
+    cleo.wait("!!a.view && a.role === 'player'")
+    room = cleo.state("a.room")
+    for lang, name in (
+        ("en", "Cleo's table"),
+        ("hr", "Stol igrača Cleo"),
+        ("ru", "Стол игрока Cleo"),
+    ):
+        dan = open_client("Dan", lang=lang)
+        row = dan.page.locator(f"tr[data-room='{room}']")
+        row.wait_for()
+        first = row.locator("td").first.inner_text()
+        assert first == name, (lang, first)
+        assert room not in row.inner_text()
+        save(dan, f"lobby_names_{lang}.png")
+        assert_quiet(dan)
+    assert_quiet(cleo)
+
+
+def test_the_stalemate_button_waits_for_the_server(open_client: OpenClient) -> None:
+    ana, bob, _ = started(open_client)
+    players = (ana, bob)
+    for fouls in range(3):
+        assert all(c.state("document.getElementById('stalemate').hidden") for c in players), fouls
+        foul_softly(shooter(players))
+        settle(ana, bob)
+    # The break and two more innings without a ball pocketed: a proposal is open now.
+    for c in players:
+        c.wait("a.table.stalemate_open === true")
+        c.wait("document.getElementById('stalemate').hidden === false")
+    assert_quiet(ana, bob)
+
+
+def test_a_phone_held_upright_shows_the_whole_prompt_in_every_language(
+    open_client: OpenClient,
+) -> None:
+    ana = open_client("Ana", **PHONE)
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    ana.page.wait_for_selector("#status .prompt")
+    clipped = ana.page.evaluate(
+        """async () => {
+          const out = [];
+          const prompt = document.querySelector('#status .prompt');
+          const box = document.getElementById('status');
+          const height = box.getBoundingClientRect().height;
+          const fill = {
+            name: 'Aleksandrina Ana', p: '100 %', ball: '9', hit: '8', deg: '45',
+            tip: 'a little left spin', why: 'touching another ball',
+          };
+          for (const lang of ['en', 'hr', 'ru']) {
+            const cat = (await import(`./i18n/${lang}.mjs`)).default;
+            for (const [key, value] of Object.entries(cat)) {
+              if (!key.startsWith('prompt.') || typeof value !== 'string') continue;
+              // Placeholders as long as they get (a name of 16 letters).
+              prompt.textContent = value.replace(/\\{([a-z]+)\\}/g, (_, k) => fill[k] ?? fill.name);
+              if (prompt.scrollHeight > prompt.clientHeight + 1) out.push(`${lang} ${key}`);
+              const moved = Math.abs(box.getBoundingClientRect().height - height) > 0.5;
+              if (moved) out.push(`${lang} ${key}: the box moved`);
+            }
+          }
+          return out;
+        }"""
+    )
+    assert clipped == [], clipped
+    save(ana, "phone_prompt.png")
+    assert_quiet(ana)
