@@ -167,6 +167,19 @@ class Quick(ClientMessage, tag="quick"):
     race_to: Annotated[int, Meta(ge=1, le=21)] = 3
 
 
+#: A computer player's level: 1 (beginner) to 5 (strong) (`server/bot/README.md`).
+ComputerLevel = Annotated[int, Meta(ge=1, le=5)]
+
+
+class Computer(ClientMessage, tag="computer"):
+    """Play the computer: a room of your own against a computer player of `level`, seated
+    and started at once (answered `joined`). Also the answer to a `computer_offer` while
+    waiting for a quick match (the wait ends)."""
+
+    level: ComputerLevel = 1
+    race_to: Annotated[int, Meta(ge=1, le=21)] = 3
+
+
 class Leave(ClientMessage, tag="leave"):
     """Leave the room. A player who leaves a running match concedes it (O4)."""
 
@@ -274,6 +287,7 @@ AnyClientMessage = (
     | Create
     | Join
     | Quick
+    | Computer
     | Leave
     | Ready
     | Place
@@ -304,6 +318,9 @@ class Info(Struct, frozen=True):
     score: list[int]
     race_to: int
     status: Literal["waiting", "lag", "playing", "finished"]
+    #: Beside `players`, one entry each: the level of a computer player, `None` for a
+    #: person. Two computers: an exhibition (a bot table) to watch.
+    computer: list[int | None] = msgspec.field(default_factory=list)
 
 
 class SeatView(Struct, frozen=True):
@@ -314,6 +331,8 @@ class SeatView(Struct, frozen=True):
     ready: bool
     #: While disconnected: when the grace period (O5) ends.
     grace_until: EpochMs | None = None
+    #: A computer player's level (1–5); `None`: a person. A client shows which it is.
+    computer: int | None = None
 
 
 class ClockView(Struct, frozen=True):
@@ -465,6 +484,14 @@ class RoomChanged(ServerMessage, tag="room"):
 
 class RoomGone(ServerMessage, tag="room_gone"):
     room: str
+
+
+class ComputerOffer(ServerMessage, tag="computer_offer"):
+    """To a player waiting for a quick match that nobody has taken: a computer player of
+    `level` would play now. Say `computer` to take it (the wait ends); keep waiting and
+    a person may still come."""
+
+    level: int
 
 
 class Notice(ServerMessage, tag="notice"):
@@ -671,6 +698,7 @@ AnyServerMessage = (
     | Rooms
     | RoomChanged
     | RoomGone
+    | ComputerOffer
     | Notice
     | Snapshot
     | ShotResult

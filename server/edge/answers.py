@@ -36,6 +36,7 @@ STATE_CHANGING = (
     m.Create,
     m.Join,
     m.Quick,
+    m.Computer,
     m.Leave,
     m.Ready,
     m.Place,

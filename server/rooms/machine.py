@@ -61,7 +61,9 @@ import msgspec
 from protocol import errors
 from protocol import messages as m
 from server import physics, rules
-from server.rooms import snapshots
+from server.rooms import bot_turns, snapshots
+from server.rooms.bot_turns import BotSteps
+from server.rooms.bots import BotWake, Thought
 from server.rooms.model import (
     CLOCK_WARNING_SECONDS,
     LAG_CHOICE_SECONDS,
@@ -107,6 +109,7 @@ from server.rooms.seams import (
     Reattach,
     Rejoin,
     Request,
+    SeatBots,
     SeatPair,
     Shutdown,
     Tell,
@@ -125,7 +128,6 @@ from server.rooms.table import (
     seat_player,
 )
 from server.rooms.views import final_view, shot_report_view, verdict_view
-from server.rooms.working import Working
 
 
 def step(state: RoomState, event: Input, now: float) -> tuple[RoomState, list[Effect]]:
@@ -133,7 +135,9 @@ def step(state: RoomState, event: Input, now: float) -> tuple[RoomState, list[Ef
     Raises `TableError` (and changes nothing) when a member's request is refused."""
     tx = _Tx(state, now)
     tx.handle(event)
-    return tx.finish()
+    state, effects = tx.finish()
+    # A computer player newly asked to act is asked (`server.rooms.bot_turns`).
+    return bot_turns.ask(state, effects, now, tx.bot_attempt)
 
 
 def rules_settings(settings: m.RoomSettings) -> rules.Settings:
@@ -146,10 +150,19 @@ def rules_settings(settings: m.RoomSettings) -> rules.Settings:
 
 
 #: The timers an ending room (closed, or stopping) cancels.
-_TIMERS = (Grace(0), Grace(1), ClockWarning(), ClockOut(), LagChoiceOut(), AimFlush(), CrowdFlush())
+_TIMERS = (
+    Grace(0),
+    Grace(1),
+    ClockWarning(),
+    ClockOut(),
+    LagChoiceOut(),
+    AimFlush(),
+    CrowdFlush(),
+    BotWake(),
+)
 
 
-class _Tx(Working):
+class _Tx(BotSteps):
     """One step in the making (see `server.rooms.working`): the transitions."""
 
     # --- dispatch -------------------------------------------------------------------------
@@ -169,6 +182,10 @@ class _Tx(Working):
             self.gone(event.client)
         elif isinstance(event, SeatPair):
             self.seat_pair(event)
+        elif isinstance(event, SeatBots):
+            self.seat_bots(event)
+        elif isinstance(event, Thought):
+            self.bot_thought(event)
         elif isinstance(event, Rejoin):
             self.rejoin(event.client, event.role)
         elif isinstance(event, Shutdown):
@@ -329,14 +346,20 @@ class _Tx(Working):
             return
         self.seats[index] = None
         self.cancel(Grace(index))
-        self.out.append(SeatFreed(seat.player))
+        if seat.bot is None:
+            self.out.append(SeatFreed(seat.player))
         self.seats = [None if s is None else replace(s, ready=False) for s in self.seats]
         if isinstance(self.phase, Finished):
             self.phase = replace(self.phase, rematch=frozenset())
 
     def close_if_empty(self) -> None:
-        if any(s is not None for s in self.seats) or self.spectators:
+        # A computer keeps no room open for itself, but an exhibition runs its match out.
+        people = any(s is not None and s.bot is None for s in self.seats)
+        if people or self.spectators or bot_turns.is_exhibition(self.current()):
             return
+        self.end_room()
+
+    def end_room(self) -> None:
         self.closed = True
         self.dirty = True
         for name in _TIMERS:
@@ -700,6 +723,8 @@ class _Tx(Working):
             self.clock_warning()
         elif isinstance(name, ClockOut):
             self.clock_expired()
+        elif isinstance(name, BotWake):
+            self.bot_wake()
         elif isinstance(name, LagChoiceOut) and isinstance(self.phase, Choosing):
             # Nobody chose in time (the winner may have gone): the winner breaks (O6).
             self.commit(self.decide_first_break(self.phase.winner))
@@ -713,7 +738,7 @@ class _Tx(Working):
         if isinstance(phase, Playing) and not phase.table.state.match_over:
             step = apply_action(phase.table, rules.Forfeit(by=seat_player(index)))
             events += self.after_step(step, "forfeit", index)
-            while not self.members() and isinstance(self.phase, Playing):
+            while not self.people() and isinstance(self.phase, Playing):
                 # Nobody is left in the room (the other player away too, no spectator):
                 # a new grace period would wait for nobody, and the room would sit in the
                 # lobby for race-to grace periods. Every game left is forfeited now (O5,
