@@ -60,9 +60,10 @@ def ask(
     state: RoomState, effects: list[Effect], now: float, attempt: int = 0
 ) -> tuple[RoomState, list[Effect]]:
     """The state and effects of a step, with a `Think` for a bot newly asked to act."""
-    if any(isinstance(effect, Simulate | Stop | Close) for effect in effects):
-        return state, effects
-    think = due(state, now, attempt)
+    if any(isinstance(effect, Simulate) for effect in effects):
+        return state, effects  # the bot's own shot is being simulated
+    ending = any(isinstance(effect, Stop | Close) for effect in effects)
+    think = None if ending else due(state, now, attempt)
     if think is None:
         return (
             (state, effects) if state.thinking is None else (replace(state, thinking=None), effects)
