@@ -403,12 +403,18 @@ function onMessage(m) {
       app.rooms.delete(m.room);
       renderRooms();
       return;
+    case "computer_offer":
+      // Nobody took the quick match yet: a computer would play now (the wait goes on).
+      app.computerOffer = m.level;
+      renderQuick();
+      return;
     case "joined":
       app.room = m.room;
       app.role = m.role;
       app.seat = m.seat ?? null;
       app.code = m.code ?? app.code;
       app.quickWaiting = false;
+      app.computerOffer = null;
       renderQuick();
       if (parseHash().id !== m.room || parseHash().kind !== "room") history.replaceState(null, "", `#/room/${m.room}`);
       show("table");
@@ -993,8 +999,18 @@ function wire() {
     if (on) await ensureName();
     const ok = await act(on ? { t: "quick", on: true, race_to: race } : { t: "quick", on: false });
     if (ok && ok.t === "ok") app.quickWaiting = on;
+    if (!app.quickWaiting) app.computerOffer = null;
     renderQuick();
   });
+
+  /** Play the computer: a room of one's own against it, started at once (`joined`). @param {number} level */
+  const playComputer = async (level) => {
+    await ensureName();
+    const race = Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
+    await act({ t: "computer", level, race_to: race });
+  };
+  $("computer").addEventListener("click", () => playComputer(Number(/** @type {HTMLSelectElement} */ ($("computer-level")).value)));
+  $("computer-offer-take").addEventListener("click", () => playComputer(app.computerOffer ?? 1));
 
   $("rooms").addEventListener("click", async (e) => {
     const button = /** @type {HTMLElement} */ (e.target).closest("button[data-join]");

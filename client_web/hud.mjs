@@ -107,6 +107,7 @@ export function renderSeats() {
       tags.push(h("span", { class: "tag off", text: left !== null ? t("tag.awayFor", { time: t("unit.seconds", { s: num(left, 0) }) }) : t("tag.away") }));
     }
     if (s && status() === "waiting") tags.push(h("span", { class: "tag", text: t(s.ready ? "tag.ready" : "tag.notReady") }));
+    if (s && s.computer != null) tags.push(h("span", { class: "tag computer", text: t("tag.computer", { level: s.computer }) }));
     if (i === mySeat()) tags.push(h("span", { class: "tag you", text: t("tag.you") }));
     const score = tb?.score?.[i] ?? 0;
     /** @type {(Node | string)[]} */

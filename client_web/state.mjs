@@ -13,6 +13,8 @@ export const app = {
   /** @type {"lobby" | "table" | "replay"} */ route: "lobby",
   /** @type {Map<string, Msg>} */ rooms: new Map(),
   quickWaiting: false,
+  /** The level of the computer a quick match offers while waiting (null: none offered). @type {number | null} */
+  computerOffer: null,
   /** @type {string | null} */ room: null,
   /** @type {"player" | "spectator" | null} */ role: null,
   /** @type {number | null} */ seat: null,
