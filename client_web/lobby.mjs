@@ -16,12 +16,14 @@ function playerNames(r) {
 }
 
 /**
- * A table's name as listed: an exhibition of two computers is said to be one.
+ * A table's name as listed: a table with a computer has none of its own, and is named by
+ * who plays at it (an exhibition of two computers, or a person against the computer).
  * @param {Msg} r
  */
 function tableName(r) {
-  const exhibition = r.computer?.length === 2 && r.computer.every((/** @type {number | null} */ level) => level != null);
-  return exhibition ? t("rooms.exhibition") : r.name || r.room;
+  const computers = (r.computer ?? []).filter((/** @type {number | null} */ level) => level != null).length;
+  if (r.name || !computers) return r.name || r.room;
+  return t(computers === 2 ? "rooms.exhibition" : "rooms.againstComputer");
 }
 
 export function renderRooms() {

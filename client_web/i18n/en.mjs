@@ -38,6 +38,7 @@ export default {
   "level.5": "5 — strong",
   "tag.computer": "computer · level {level}",
   "rooms.computerName": "{name} (computer)",
+  "rooms.againstComputer": "Against the computer",
   "rooms.exhibition": "Computer vs computer",
   "lobby.code": "Invite code",
   "lobby.codePlaceholder": "e.g. Q7K2MX…",

@@ -39,6 +39,7 @@ export default {
   "level.5": "5 — jaki igrač",
   "tag.computer": "računalo · razina {level}",
   "rooms.computerName": "{name} (računalo)",
+  "rooms.againstComputer": "Protiv računala",
   "rooms.exhibition": "Računalo protiv računala",
   "lobby.code": "Pozivni kôd",
   "lobby.codePlaceholder": "npr. Q7K2MX…",

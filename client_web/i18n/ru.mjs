@@ -39,6 +39,7 @@ export default {
   "level.5": "5 — сильный",
   "tag.computer": "компьютер · уровень {level}",
   "rooms.computerName": "{name} (компьютер)",
+  "rooms.againstComputer": "Против компьютера",
   "rooms.exhibition": "Компьютер против компьютера",
   "lobby.code": "Код приглашения",
   "lobby.codePlaceholder": "например, Q7K2MX…",

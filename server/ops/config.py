@@ -75,8 +75,11 @@ class Config:
     #: Quick match pairs strangers: without a clock one who never shoots stalls the other.
     shot_clock: int = 60
     grace: float = 60.0
-    #: Computer players (server/ops/computers.py).
-    computers: Computers = field(default_factory=Computers)
+    #: Computer players (server/ops/computers.py). In-process no bot tables and no offer
+    #: in quick match unless asked for; the command line has both.
+    computers: Computers = field(
+        default_factory=lambda: Computers(bot_tables=0, quick_computer_after=0)
+    )
     #: `memory://` in-process; the command line defaults to `LONE_NODE_STORE` (see
     #: `store_url`).
     store: str = "memory://"

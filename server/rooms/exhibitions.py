@@ -28,7 +28,6 @@ from protocol import messages as m
 PAIRINGS: tuple[tuple[int, int], ...] = ((4, 5), (3, 4), (5, 3), (2, 3), (4, 2), (1, 2))
 #: An exhibition's match: short, so a table nobody watches ends soon.
 EXHIBITION_RACE = 3
-EXHIBITION_NAME = "Exhibition"
 
 
 def is_exhibition(info: m.Info) -> bool:

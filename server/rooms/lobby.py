@@ -356,7 +356,8 @@ class Lobby:
         if self._busy(client, message.id):
             return
         clock = self.config.shot_clock or None
-        settings = m.RoomSettings(name="Computer", race_to=message.race_to, shot_clock=clock)
+        # No name: clients name a table by who plays at it, in the reader's language.
+        settings = m.RoomSettings(race_to=message.race_to, shot_clock=clock)
         room = self._new_room(settings)
         client.entering(room)
         room.post(SeatBots((client, message.id), (None, message.level)))
@@ -374,11 +375,7 @@ class Lobby:
             levels = exhibitions.pairing(self._exhibitions_started)
             self._exhibitions_started += 1
             clock = self.config.shot_clock or None
-            settings = m.RoomSettings(
-                name=exhibitions.EXHIBITION_NAME,
-                race_to=exhibitions.EXHIBITION_RACE,
-                shot_clock=clock,
-            )
+            settings = m.RoomSettings(race_to=exhibitions.EXHIBITION_RACE, shot_clock=clock)
             room = self._new_room(settings)
             self.exhibitions.add(room.id)
             room.post(SeatBots(None, levels))

@@ -36,9 +36,7 @@ async def test_quick_match_offers_a_computer_after_the_wait(
     assert server.lobby.seat_of(ana.player or "") is not None
 
 
-async def test_computer_requests_are_checked(
-    make_server: ServerFactory, peers: list[Peer]
-) -> None:
+async def test_computer_requests_are_checked(make_server: ServerFactory, peers: list[Peer]) -> None:
     server = await make_server(computers=Computers(bot_tables=0, quick_computer_after=0.0))
     ana = await open_peer(server, peers, "Ana")
     for bad in ({"level": 0}, {"level": 6}, {"level": "3"}, {"race_to": 0}):
@@ -80,7 +78,7 @@ async def test_bot_tables_are_listed_for_a_visitor_and_can_be_watched(
     exhibitions = await _exhibitions_listed(eve, 2)
     assert len(exhibitions) == 2 and len(server.lobby.rooms) == 2
     for info in exhibitions:
-        assert info.name == "Exhibition" and len(info.players) == 2
+        assert info.name == "" and len(info.players) == 2
         assert all(level is not None and 1 <= level <= 5 for level in info.computer)
     # A second visitor starts no more: the number is bounded.
     ivo = await open_peer(server, peers, "Ivo")
