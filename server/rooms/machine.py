@@ -44,6 +44,11 @@ spectator `not_a_player`):
 | Playing  | Grace timer, nobody in room  | Finished          | every game left forfeited (O5) |
 | other    | Grace timer, seat away       | same; lag: Waiting | seat freed; Close if empty    |
 | *        | Shutdown                     | same              | clock paused, members closed   |
+| Waiting  | SeatBots (a computer seated) | Lagging, Choosing | as SeatPair; bots not the host's |
+| *        | Thought, the question asked  | as its requests   | a computer's requests (bot_turns) |
+| *        | BotWake timer (restored)     | same              | a bot's paused clock runs again |
+
+After every step, a computer seat newly asked to act gets a `Think` (`bot_turns.ask`).
 
 Game results (`warning`, `game_over`, `match_over`) follow each verdict; `match_over`
 moves the room to Finished. (b): broadcast only — not saved, no new `seq` (see
