@@ -21,7 +21,7 @@ SLOW = Computers(bot_pause=3.0, bot_tables=0, quick_computer_after=0.0)
 BRISK = Computers(bot_pause=1.0, bot_tables=0, quick_computer_after=0.0)
 
 
-async def _to_the_table(ana: Peer) -> m.TableView:
+async def play_to_the_table(ana: Peer) -> m.TableView:
     """Ana plays the lag (and breaks if she wins it) until it is the bot's turn at the
     table; the table then."""
     lagged = False
@@ -51,7 +51,7 @@ async def test_a_computer_room_resumes_after_a_restart(
     ana = await open_peer(first, peers, "Ana")
     joined = await ana.request({"t": "computer", "level": 1, "race_to": 3})
     assert isinstance(joined, m.Joined)
-    table = await _to_the_table(ana)
+    table = await play_to_the_table(ana)
     if table.turn == 0:
         # Ana is at the table (the bot gave her the break): she passes the turn over.
         plan = scripting.plan_foul(table)
