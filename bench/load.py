@@ -4,6 +4,7 @@
     .venv/bin/python bench/load.py --rooms 100 --spectators 400 --pace 15 --duration 60
     .venv/bin/python bench/load.py --rooms 800 --spectators 3200 --server-args "--workers 2"
     .venv/bin/python bench/load.py --no-baseline --json bench/.scratch/load.json
+    .venv/bin/python bench/load.py --bot-tables 2 --no-baseline       # with bot tables running
 
 The game server runs as `python -m server` in its own process (the real physics pool, the
 in-memory store) on 127.0.0.1, and this process plays every client over loopback with
@@ -27,6 +28,12 @@ Then, unless `--no-baseline`, a plain websockets echo server (`bench/echo_baseli
 gets the same number of connections and the same message rate — every frame the game
 server delivered per second, with the same average size, echoed back — and the same
 figures are printed side by side with the ratio game/echo.
+
+`--bot-tables N` runs the server with N bot tables (exhibitions of two computer players,
+`server/rooms/exhibitions.py`) going through the whole run: a watcher opens the lobby
+before any table is made (so the server starts them: the lobby is empty) and watches
+each, so they play on (an exhibition nobody watches ends with its match). Their shots in
+the window are counted. Without it the server runs with `--bot-tables 0`.
 
 Nothing here asserts a time. Never point it at anything but this machine: it only ever
 starts its own servers on 127.0.0.1.
@@ -461,6 +468,41 @@ async def connect_all(coroutines: list[Any]) -> None:
     await asyncio.gather(*(gated(c) for c in coroutines))
 
 
+async def watch_exhibitions(
+    url: str, count: int, stats: Stats, bot_shots: list[int]
+) -> list[tuple[ClientConnection, asyncio.Task[None]]]:
+    """Open the lobby before any table is made, so the server starts `count` bot tables,
+    and watch each (one spectator apiece), counting their shots in the window."""
+    if count <= 0:
+        return []
+    lobby = await open_ws(url)
+    await lobby.send(msgpack.packb({"t": "hello", "id": 1, "v": 1, "name": "lobby"}))
+    await lobby.send(msgpack.packb({"t": "lobby", "id": 2}))
+    exhibitions: set[str] = set()
+    while len(exhibitions) < count:
+        message = _loose.decode(await asyncio.wait_for(lobby.recv(), WAIT))
+        info = message.get("info") if message.get("t") == "room" else None
+        levels = info.get("computer", []) if info else []
+        if len(levels) == 2 and None not in levels:
+            exhibitions.add(info["room"])
+
+    async def drain(ws: ClientConnection) -> None:
+        async for frame in ws:
+            shot = isinstance(frame, bytes) and _head.decode(frame).t == "shot_result"
+            if shot and stats.measuring:
+                bot_shots[0] += 1
+
+    watchers = [(lobby, asyncio.get_running_loop().create_task(drain(lobby)))]
+    for index, room in enumerate(sorted(exhibitions)):
+        ws = await open_ws(url)
+        await ws.send(msgpack.packb({"t": "hello", "id": 1, "v": 1, "name": f"W{index}"}))
+        join = {"t": "join", "id": 2, "room": room, "role": "spectator"}
+        await ws.send(msgpack.packb(join))
+        watchers.append((ws, asyncio.get_running_loop().create_task(drain(ws))))
+    print(f"  {len(exhibitions)} bot tables started and watched", flush=True)
+    return watchers
+
+
 async def run_game(args: argparse.Namespace, server: LiveServer) -> dict[str, Any]:
     url = server.ws_url
     probe = ProcessProbe(server.pid)
@@ -475,6 +517,8 @@ async def run_game(args: argparse.Namespace, server: LiveServer) -> dict[str, An
         table = tables[index % len(tables)]
         table.spectators.append(Member(table, f"S{index}", False))
     window = Window(rss_idle=probe.rss())
+    bot_shots = [0]
+    watchers = await watch_exhibitions(url, args.bot_tables, stats, bot_shots)
     ramp_started = time.perf_counter()
     await connect_all([t.setup(url, sources) for t in tables])
     ramp = time.perf_counter() - ramp_started
@@ -507,6 +551,9 @@ async def run_game(args: argparse.Namespace, server: LiveServer) -> dict[str, An
     failures = [p for p in players if p.done() and not p.cancelled() and p.exception()]
     for table in tables:
         await table.close()
+    for ws, task in watchers:
+        task.cancel()
+        await ws.close()
     frames_out = after.get("ninepool_frames_out_total", 0.0) - before.get(
         "ninepool_frames_out_total", 0.0
     )
@@ -516,6 +563,8 @@ async def run_game(args: argparse.Namespace, server: LiveServer) -> dict[str, An
         "ramp_s": ramp,
         "window_s": window.wall,
         "shots": stats.shots,
+        "bot_tables": args.bot_tables,
+        "bot_shots": bot_shots[0],
         "shots_per_s": stats.shots / window.wall,
         "target_shots_per_s": args.rooms / args.pace,
         "missed_slots": stats.missed_slots,
@@ -634,7 +683,8 @@ def show(result: dict[str, Any], echo: dict[str, Any] | None) -> None:
     )
     print(
         f"shots/s {g['shots_per_s']:.1f} (target {g['target_shots_per_s']:.1f}), "
-        f"shots {g['shots']}, missed pace slots {g['missed_slots']}"
+        f"shots {g['shots']}, missed pace slots {g['missed_slots']}; bot tables "
+        f"{g['bot_tables']} ({g['bot_shots']} bot shots in the window)"
     )
     print(
         f"shot→result at the shooter   p50 {lat['p50']:.1f}  p95 {lat['p95']:.1f}  "
@@ -701,6 +751,9 @@ def main(argv: list[str] | None = None) -> int:
         help="spread client sockets over 127.0.0.2 … (for per-address connection limits)",
     )
     parser.add_argument("--no-baseline", action="store_true", help="skip the echo baseline")
+    parser.add_argument(
+        "--bot-tables", type=int, default=0, help="bot tables running through the run"
+    )
     parser.add_argument("--json", type=Path, help="write every figure to this file")
     args = parser.parse_args(argv)
     # This process holds thousands of connections too: with the collector's defaults its
@@ -711,7 +764,8 @@ def main(argv: list[str] | None = None) -> int:
     needed = args.rooms * 2 + args.spectators + 100
     print(f"open-files limit {soft} (hard {hard}); this process and the server each need {needed}")
     print(f"load average before: {os.getloadavg()[0]:.1f} (other work on this machine)")
-    server_args = ["--log-level", "WARNING", *BOT_FLAGS, *shlex.split(args.server_args)]
+    server_args = ["--log-level", "WARNING", *BOT_FLAGS, "--bot-tables", str(args.bot_tables)]
+    server_args += shlex.split(args.server_args)
     server = LiveServer(server_args).start()
     print(f"game server pid {server.pid} on {HOST}:{server.port} ({' '.join(server_args)})")
     try:

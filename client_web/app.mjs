@@ -499,6 +499,11 @@ function onMessage(m) {
       renderRooms();
       tv.update();
       return;
+    case "computer_offer":
+      // Nobody took the quick match yet: a computer would play now (the wait goes on).
+      app.computerOffer = m.level;
+      renderQuick();
+      return;
     case "joined":
       app.room = m.room;
       app.role = m.role;
@@ -506,6 +511,7 @@ function onMessage(m) {
       app.code = m.code ?? app.code;
       app.invite = m.invite ?? null;
       app.quickWaiting = false;
+      app.computerOffer = null;
       renderQuick();
       if (!tv.active && (parseHash().id !== m.room || parseHash().kind !== "room")) history.replaceState(null, "", `#/room/${m.room}`);
       show("table");
@@ -1114,8 +1120,18 @@ function wire() {
     const rated = /** @type {HTMLInputElement} */ ($("quick-rated")).checked;
     const ok = await act(on ? { t: "quick", on: true, race_to: race, rated } : { t: "quick", on: false });
     if (ok && ok.t === "ok") app.quickWaiting = on;
+    if (!app.quickWaiting) app.computerOffer = null;
     renderQuick();
   });
+
+  /** Play the computer: a room of one's own against it, started at once (`joined`). @param {number} level */
+  const playComputer = async (level) => {
+    await ensureName();
+    const race = Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
+    await act({ t: "computer", level, race_to: race });
+  };
+  $("computer").addEventListener("click", () => playComputer(Number(/** @type {HTMLSelectElement} */ ($("computer-level")).value)));
+  $("computer-offer-take").addEventListener("click", () => playComputer(app.computerOffer ?? 1));
 
   $("rooms").addEventListener("click", async (e) => {
     const button = /** @type {HTMLElement} */ (e.target).closest("button[data-join]");

@@ -118,6 +118,7 @@ export function renderSeats() {
     if (s && clock && status() === "playing" && (v?.settings?.extensions ?? 0) > 0) {
       tags.push(h("span", { class: "tag ext", "data-extensions": String(clock.extensions?.[i] ?? 0), text: t("tag.extensions", { n: clock.extensions?.[i] ?? 0 }) }));
     }
+    if (s && s.computer != null) tags.push(h("span", { class: "tag computer", text: t("tag.computer", { level: s.computer }) }));
     if (i === mySeat()) tags.push(h("span", { class: "tag you", text: t("tag.you") }));
     const score = tb?.score?.[i] ?? 0;
     /** @type {(Node | string)[]} */

@@ -7,12 +7,26 @@ import { describeFormat } from "./formats.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { app } from "./state.mjs";
 
+/** @typedef {import("./state.mjs").Msg} Msg */
+
 /**
- * A table's name as the lobby shows it: its own, else its host's ("Ana's table"), never
- * the bare room id. @param {{ name?: string, players?: string[] }} r
+ * A lobby entry's players, each a computer said to be one (never passed off as a person).
+ * @param {Msg} r
+ */
+function playerNames(r) {
+  return r.players.map((/** @type {string} */ name, /** @type {number} */ i) => (r.computer?.[i] != null ? t("rooms.computerName", { name }) : name));
+}
+
+/**
+ * A table's name as the lobby shows it: its own; a table with a computer is named by who
+ * plays at it (an exhibition of two computers, or a person against the computer); else
+ * its host's ("Ana's table"), never the bare room id.
+ * @param {Msg} r
  */
 export function tableName(r) {
   if (r.name) return r.name;
+  const computers = (r.computer ?? []).filter((/** @type {number | null} */ level) => level != null).length;
+  if (computers) return t(computers === 2 ? "rooms.exhibition" : "rooms.againstComputer");
   const host = r.players?.[0];
   return host ? t("rooms.tableOf", { name: host }) : t("rooms.tableOpen");
 }
@@ -23,16 +37,17 @@ export function renderRooms() {
   const rooms = [...app.rooms.values()].sort((a, b) => (a.status === "waiting" ? -1 : 1) - (b.status === "waiting" ? -1 : 1));
   for (const r of rooms) {
     const actions = h("td");
+    const name = tableName(r);
     if (r.players.length < 2 && r.status === "waiting") {
-      actions.append(h("button", { type: "button", class: "primary", text: t("lobby.join"), "data-join": "player", "aria-label": t("rooms.joinLabel", { name: tableName(r) }) }));
+      actions.append(h("button", { type: "button", class: "primary", text: t("lobby.join"), "data-join": "player", "aria-label": t("rooms.joinLabel", { name: name }) }));
     }
-    actions.append(h("button", { type: "button", text: t("lobby.watch"), "data-join": "spectator", "aria-label": t("rooms.watchLabel", { name: tableName(r) }) }));
+    actions.append(h("button", { type: "button", text: t("lobby.watch"), "data-join": "spectator", "aria-label": t("rooms.watchLabel", { name: name }) }));
     if (r.status !== "waiting") {
-      actions.append(h("a", { class: "button", href: `#/replay/${r.room}`, text: t("rooms.replay"), "aria-label": t("rooms.replayLabel", { name: tableName(r) }) }));
+      actions.append(h("a", { class: "button", href: `#/replay/${r.room}`, text: t("rooms.replay"), "aria-label": t("rooms.replayLabel", { name: name }) }));
     }
     body.append(
       h("tr", { "data-room": r.room }, [
-        h("td", {}, [tableName(r), ...(r.settings ? [h("small", { class: "format", text: describeFormat(r.settings) })] : [])]),
+        h("td", {}, [name, ...(r.settings ? [h("small", { class: "format", text: describeFormat(r.settings) })] : [])]),
         h("td", { text: playersText(r) }),
         h("td", { text: `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}` }),
         h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${num(r.spectators)} 👁` : ""}` })]),
@@ -47,12 +62,15 @@ export function renderRooms() {
 export function renderQuick() {
   $("quick").textContent = t(app.quickWaiting ? "lobby.quickCancel" : "lobby.quick");
   $("quick-status").textContent = app.quickWaiting ? t("lobby.quickWaiting") : "";
+  const offered = app.quickWaiting && app.computerOffer !== null;
+  $("computer-offer").hidden = !offered;
+  $("computer-offer-text").textContent = offered ? t("lobby.computerOffer", { level: app.computerOffer ?? 1 }) : "";
 }
 
 /** The players of a lobby entry, each with their rating when they have one. @param {Record<string, any>} r */
 function playersText(r) {
   /** @type {string[]} */
-  const shown = r.players.map((/** @type {string} */ name, /** @type {number} */ i) => {
+  const shown = playerNames(r).map((/** @type {string} */ name, /** @type {number} */ i) => {
     const rating = ratingText(r.ratings?.[i]);
     return rating ? `${name} (${rating})` : name;
   });

@@ -15,6 +15,8 @@ export const app = {
   quickWaiting: false,
   /** the table the TV channel shows, while `#/tv` is open */
   /** @type {string | null} */ tvRoom: null,
+  /** The level of the computer a quick match offers while waiting (null: none offered). @type {number | null} */
+  computerOffer: null,
   /** @type {string | null} */ room: null,
   /** @type {"player" | "spectator" | null} */ role: null,
   /** @type {number | null} */ seat: null,

@@ -231,6 +231,19 @@ class Sit(ClientMessage, tag="sit"):
     invite: SeatInvite | None = None
 
 
+#: A computer player's level: 1 (beginner) to 5 (strong) (`server/bot/README.md`).
+ComputerLevel = Annotated[int, Meta(ge=1, le=5)]
+
+
+class Computer(ClientMessage, tag="computer"):
+    """Play the computer: a room of your own against a computer player of `level`, seated
+    and started at once (answered `joined`). Also the answer to a `computer_offer` while
+    waiting for a quick match (the wait ends)."""
+
+    level: ComputerLevel = 1
+    race_to: Annotated[int, Meta(ge=1, le=21)] = 3
+
+
 class Leave(ClientMessage, tag="leave"):
     """Leave the room. A player who leaves a running match concedes it (O4)."""
 
@@ -338,6 +351,7 @@ AnyClientMessage = (
     | Create
     | Join
     | Quick
+    | Computer
     | Leave
     | Sit
     | Ready
@@ -425,6 +439,14 @@ class RoomChanged(ServerMessage, tag="room"):
 
 class RoomGone(ServerMessage, tag="room_gone"):
     room: str
+
+
+class ComputerOffer(ServerMessage, tag="computer_offer"):
+    """To a player waiting for a quick match that nobody has taken: a computer player of
+    `level` would play now. Say `computer` to take it (the wait ends); keep waiting and
+    a person may still come."""
+
+    level: int
 
 
 class Notice(ServerMessage, tag="notice"):
@@ -661,6 +683,7 @@ AnyServerMessage = (
     | Rooms
     | RoomChanged
     | RoomGone
+    | ComputerOffer
     | Notice
     | Snapshot
     | ShotResult

@@ -42,6 +42,9 @@ class Info(Struct, frozen=True):
     ratings: list[int | None] = msgspec.field(default_factory=list)
     #: Racks played here move ratings (`RoomSettings.rated`).
     rated: bool = False
+    #: Beside `players`, one entry each: the level of a computer player, `None` for a
+    #: person. Two computers: an exhibition (a bot table) to watch.
+    computer: list[int | None] = msgspec.field(default_factory=list)
 
 
 class SeatView(Struct, frozen=True):
@@ -56,6 +59,8 @@ class SeatView(Struct, frozen=True):
     #: rated racks (docs/RATINGS.md).
     rating: int | None = None
     provisional: bool = False
+    #: A computer player's level (1–5); `None`: a person. A client shows which it is.
+    computer: int | None = None
 
 
 class ClockView(Struct, frozen=True):

@@ -68,7 +68,9 @@ class GameServer:
         self.metrics = Metrics(LIMIT_KINDS)
         self.store = store if store is not None else open_config_store(config)
         self._own_pool = pool is None
-        self.pool = pool if pool is not None else PhysicsPool(config.workers)
+        self.pool = (
+            pool if pool is not None else PhysicsPool(config.workers, config.computers.bot_workers)
+        )
         self.cluster = _cluster_node(config, self.store, self.metrics)
         self.peers: Peers = self.cluster if self.cluster is not None else LonePeers()
         #: Accounts, ratings, leaderboards; the JSON API under /api/ (server/edge/api.py);

@@ -37,6 +37,7 @@ STATE_CHANGING = (
     m.Create,
     m.Join,
     m.Quick,
+    m.Computer,
     m.Leave,
     m.Sit,
     m.Ready,

@@ -95,7 +95,7 @@ PRACTICE_MESSAGES = (
     pm.PracticePreview,
 )
 
-M = TypeVar("M", m.Create, m.Quick)
+M = TypeVar("M", m.Create, m.Quick, m.Computer)
 
 
 class RoomOwners:
@@ -311,6 +311,9 @@ class Gateway:
         elif isinstance(message, m.Quick):
             if not message.on or self._may_make_room(client, message.id):
                 self._made_room(client, self.lobby.quick, message)
+        elif isinstance(message, m.Computer):
+            if self._may_make_room(client, message.id):
+                self._made_room(client, self.lobby.computer, message)
         elif isinstance(message, m.Leave):
             if client.room is not None:
                 client.room.post(Request(client, message))

@@ -27,6 +27,8 @@ from server.edge.limits import (
     normalize_origin,
     parse_networks,
 )
+from server.ops.computers import COMPUTERS, Computers
+from server.ops.secret_file import lone_node_secret
 from server.ops.settings import (
     ENV_PREFIX,
     FOLDER,
@@ -73,6 +75,11 @@ class Config:
     #: Quick match pairs strangers: without a clock one who never shoots stalls the other.
     shot_clock: int = 60
     grace: float = 60.0
+    #: Computer players (server/ops/computers.py). In-process no bot tables and no offer
+    #: in quick match unless asked for; the command line has both.
+    computers: Computers = field(
+        default_factory=lambda: Computers(bot_tables=0, quick_computer_after=0)
+    )
     #: `memory://` in-process; the command line defaults to `LONE_NODE_STORE` (see
     #: `store_url`).
     store: str = "memory://"
@@ -663,6 +670,7 @@ SECTIONS: tuple[Section, ...] = (
     ),
 )
 
+SECTIONS += (COMPUTERS,)
 SETTINGS: tuple[Setting, ...] = every(SECTIONS)
 
 #: Config fields the command line works out from more than their own setting.
@@ -718,6 +726,7 @@ def config_from_args(
         secret_previous=(values["secret_previous"] or "").encode() or None,
         redis_url=values["redis_url"] or None,
         limits=limits,
+        computers=Computers(**{s.name: values[s.name] for s in COMPUTERS.settings}),
     )
 
 
@@ -770,31 +779,3 @@ _BY_NAME = {setting.name: setting for setting in SETTINGS}
 
 def _where(name: str) -> str:
     return _BY_NAME[name].where
-
-
-def lone_node_secret(store: str) -> bytes | None:
-    """The session-token key kept beside a SQLite store, made on first use.
-
-    A lone node resumes every room after a restart; its players must be able to reclaim
-    their seats with the tokens they hold, so the key that signs them has to survive the
-    restart too. It lives next to the database (`session-secret`, readable by the owner
-    only). Other stores return None: nodes of a cluster share `--secret` instead.
-    """
-    if not store.startswith("sqlite://"):
-        return None
-    database = Path(store.removeprefix("sqlite://"))
-    path = database.parent / "session-secret"
-    try:
-        if path.exists():
-            key = path.read_bytes().strip()
-            if len(key) < 32:
-                raise SystemExit(f"{path} holds a key shorter than 32 bytes; delete it to renew")
-            return key
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_hex(32).encode()
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as file:
-            file.write(key + b"\n")
-        return key
-    except OSError as exc:
-        raise SystemExit(f"cannot keep the session key at {path}: {exc}") from exc

@@ -29,6 +29,7 @@ from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
 from server.rooms import machine, snapshots
+from server.rooms.bots import Think, Thought
 from server.rooms.model import (
     Applied,
     Bind,
@@ -67,6 +68,7 @@ from server.rooms.seams import (
     Rejoin,
     Relayed,
     Request,
+    SeatBots,
     SeatPair,
     Shutdown,
     Tell,
@@ -135,18 +137,36 @@ class _Fired:
     generation: int
 
 
+#: Between two matches of an exhibition, this many of a computer's pauses between shots.
+EXHIBITION_GAP_PAUSES = 5
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
 
 def _limits(config: Config) -> Limits:
     return Limits(
+        bot_pause=config.computers.bot_pause,
+        exhibition_gap=EXHIBITION_GAP_PAUSES * config.computers.bot_pause,
         grace=config.grace,
         spectator_cap=config.spectator_cap,
         aim_interval=config.aim_interval,
         crowd_interval=config.update_interval,
         log_max=config.room_log_max,
     )
+
+
+#: Seconds a computer player's decision may take before the room asks again (a level-1
+#: decision takes tens of milliseconds, a level-5 one about a second at p95; a machine
+#: short of CPU takes many times that, and a decision asked again queues behind the one
+#: still running, so this is generous). The shot clock runs meanwhile, as for anyone.
+THINK_TIMEOUT = 60.0
+#: Seconds before a decision that failed is asked for again.
+THINK_RETRY = 1.0
+
+#: What a room's inbox holds: commands, its timers, its computer players' decisions.
+Inbound = Command | _Fired | Thought
 
 
 class _StepFailed(Exception):
@@ -176,7 +196,9 @@ class Room:
         self.applied: list[Applied] = []
         #: The request being handled and who sent it, if it may be recorded as applied.
         self._requester: Applied | None = None
-        self.inbox: asyncio.Queue[Command | _Fired] = asyncio.Queue()
+        self.inbox: asyncio.Queue[Inbound] = asyncio.Queue()
+        #: Computer players' decisions being made (`Think`), cancelled when the room stops.
+        self._thinking: set[asyncio.Task[None]] = set()
         self._stopped = False
         self._generation: dict[TimerName, int] = {}
         self._timers: dict[TimerName, asyncio.TimerHandle] = {}
@@ -241,7 +263,7 @@ class Room:
     def start(self) -> None:
         self._task = self._loop.create_task(self._run(), name=f"room-{self.id}")
 
-    def post(self, command: Command | _Fired) -> None:
+    def post(self, command: Inbound) -> None:
         """Hand the room a command; it is handled in order by the room's own task."""
         if self.closed:
             _answer_closed(self, command)
@@ -278,9 +300,11 @@ class Room:
         leftovers: list[Command] = []
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
-            if not isinstance(item, _Fired):
+            if not isinstance(item, _Fired | Thought):
                 leftovers.append(item)
         self._cancel_all_timers()
+        for task in list(self._thinking):
+            task.cancel()
         if self.abandoned:
             self.host.room_abandoned(self, leftovers)
             return
@@ -291,7 +315,7 @@ class Room:
 
     # --- one command --------------------------------------------------------------------------
 
-    async def _handle(self, command: Command | _Fired, event: Input) -> None:
+    async def _handle(self, command: Inbound, event: Input) -> None:
         if (
             isinstance(event, Request)
             and isinstance(event.message, m.Chat)
@@ -320,6 +344,7 @@ class Room:
         except TableError as exc:
             self.state = before
             self._refuse(command, exc.code, exc.message)
+            self._think_again(command)
         except FencedError:
             # Another node has the room: nothing of this change was stored or sent.
             log.warning("room %s: fenced out, another node owns it now", self.id)
@@ -330,6 +355,7 @@ class Room:
             log.exception("room %s failed on %s", self.id, type(event).__name__)
             self.state = before
             self._refuse(command, errors.INTERNAL, "the server failed; nothing changed")
+            self._think_again(command)
             if isinstance(command, Shutdown):
                 self._finish_shutdown(command)
                 return
@@ -413,6 +439,49 @@ class Room:
             self._cancel_timer(effect.timer)
         elif isinstance(effect, Stop):
             self._stopped = True
+        elif isinstance(effect, Think):
+            task = self._loop.create_task(self._think(effect), name=f"think-{self.id}")
+            self._thinking.add(task)
+            task.add_done_callback(self._thinking.discard)
+
+    # --- computer players ---------------------------------------------------------------
+
+    async def _think(self, think: Think) -> None:
+        """A computer player's decision, made in the process pool (never on the event
+        loop) while the room goes on, and posted as an input once the pace allows."""
+        started = self._loop.time()
+        decision = None
+        wait = think.delay
+        if think.view is not None:
+            try:
+                decision = await asyncio.wait_for(
+                    self.host.pool.decide(think.view, think.level, think.seed), THINK_TIMEOUT
+                )
+            except asyncio.CancelledError:
+                raise
+            except TimeoutError:
+                log.warning(
+                    "room %s: the computer in seat %d took over %.0f s to decide",
+                    self.id,
+                    think.seat,
+                    THINK_TIMEOUT,
+                )
+                wait = max(wait, THINK_RETRY)
+            except Exception:
+                log.exception(
+                    "room %s: the computer in seat %d failed to decide", self.id, think.seat
+                )
+                wait = max(wait, THINK_RETRY)
+        left = wait - (self._loop.time() - started)
+        if left > 0:
+            await asyncio.sleep(left)
+        self.post(Thought(think, decision))
+
+    def _think_again(self, command: Inbound) -> None:
+        """A decision the room could not play: the bot is asked again, a moment later."""
+        if isinstance(command, Thought) and command.decision is not None:
+            retry = Thought(command.think, None)
+            self._loop.call_later(THINK_RETRY, self.post, retry)
 
     # --- effects that wait ---------------------------------------------------------------------
 
@@ -462,7 +531,7 @@ class Room:
 
     # --- answers outside the machine -------------------------------------------------------
 
-    def _refuse(self, command: Command | _Fired, code: str, message: str) -> None:
+    def _refuse(self, command: Inbound, code: str, message: str) -> None:
         if isinstance(command, Request):
             command.client.error(command.message.id, code, message)
         elif isinstance(command, Enter):
@@ -473,6 +542,10 @@ class Room:
             for member, request_id in (command.first, command.second):
                 member.error(request_id, code, message)
                 member.unbind(self)
+        elif isinstance(command, SeatBots) and command.person is not None:
+            member, request_id = command.person
+            member.error(request_id, code, message)
+            member.unbind(self)
 
     # --- timers ----------------------------------------------------------------------------
 
@@ -498,7 +571,7 @@ class Room:
 APPLIED_KEPT = 16
 
 
-def _requester(command: Command | _Fired) -> Applied | None:
+def _requester(command: Inbound) -> Applied | None:
     """Who sent this request, if it came from another node and gets an `ok` when done (an
     aim preview gets none)."""
     if not isinstance(command, Request) or isinstance(command.message, m.Aim):
@@ -508,7 +581,7 @@ def _requester(command: Command | _Fired) -> Applied | None:
     return Applied(command.client.origin, command.message.id)
 
 
-def _answer_closed(room: Room, command: Command | _Fired) -> None:
+def _answer_closed(room: Room, command: Inbound) -> None:
     """A command for a room that has ended is answered as a closed room answers; one for a
     room that is moving to another node, `room_moving` (send it again there)."""
     if isinstance(command, Shutdown):
@@ -517,6 +590,11 @@ def _answer_closed(room: Room, command: Command | _Fired) -> None:
     elif room.moving and isinstance(command, Enter | Request):
         request_id = command.request_id if isinstance(command, Enter) else command.message.id
         command.client.error(request_id, errors.ROOM_MOVING, "the room is moving; try again")
+    elif isinstance(command, SeatBots) and command.person is not None:
+        member, request_id = command.person
+        code = errors.ROOM_MOVING if room.moving else errors.NO_SUCH_ROOM
+        member.error(request_id, code, "the room has closed; try again")
+        member.unbind(room)
     elif room.moving and isinstance(command, SeatPair):
         for member, request_id in (command.first, command.second):
             member.error(request_id, errors.ROOM_MOVING, "the room is moving; try again")

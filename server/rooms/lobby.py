@@ -32,7 +32,7 @@ from protocol import practice as pm
 from protocol.codec import encode
 from server.ops.config import Config
 from server.ops.metrics import Metrics
-from server.rooms import matchmaking
+from server.rooms import exhibitions, matchmaking
 from server.rooms.actor import (
     Room,
     RoomRecord,
@@ -46,7 +46,16 @@ from server.rooms.practice import PracticeError, new_practice
 from server.rooms.practice_room import PracticeRoom
 from server.rooms.replays import ReplayBook
 from server.rooms.reporting import NoResults, Reporter, ResultSink
-from server.rooms.seams import Command, Enter, Member, Reattach, SeatPair, Shutdown, fan_out
+from server.rooms.seams import (
+    Command,
+    Enter,
+    Member,
+    Reattach,
+    SeatBots,
+    SeatPair,
+    Shutdown,
+    fan_out,
+)
 from server.rooms.simulation import PhysicsPool
 from server.rooms.upkeep import restorable
 from server.store import Store
@@ -102,6 +111,9 @@ class Lobby:
         self._listed: dict[str, m.Info] = {}
         self._listing: Pacer[str, m.Info] = Pacer(config.update_interval, self._list)
         self._room_counter = 0
+        #: Exhibitions this node started and still runs (`server.rooms.exhibitions`).
+        self.exhibitions: set[str] = set()
+        self._exhibitions_started = 0
         self.replays = ReplayBook(store, config.replay_max_bytes)
         #: Results to the players service, ratings back to the rooms.
         self.reporter = Reporter(results if results is not None else NoResults())
@@ -157,6 +169,7 @@ class Lobby:
         if self._listed.pop(room.id, None) is not None:
             self.peers.room_unlisted(room.id)
         self.peers.room_closed(room)
+        self.consider_exhibitions()
 
     async def settle(self) -> None:
         await self.peers.settle()
@@ -178,6 +191,7 @@ class Lobby:
         for player, seated in list(self.seated.items()):
             if seated is room:
                 del self.seated[player]
+        self.exhibitions.discard(room.id)
         self.metrics.rooms.set(len(self.rooms))
 
     # --- LocalRooms: what the peers ask of this node ------------------------------------
@@ -250,7 +264,7 @@ class Lobby:
         if room.code is not None:
             self.codes[room.code] = room.id
         for seat in room.seats:
-            if seat is not None:
+            if seat is not None and seat.bot is None:
                 self.seated[seat.player] = room
         self.metrics.rooms.set(len(self.rooms))
         room.start()
@@ -380,6 +394,9 @@ class Lobby:
         waiting = Waiting(client, message.id, message.race_to)
         self.waiting.append(waiting)
         self.peers.queue(waiting)  # paired now, or told it waits
+        after = self.config.computers.quick_computer_after
+        if after > 0 and any(w is waiting for w in self.waiting):
+            asyncio.get_running_loop().call_later(after, self._offer_computer, waiting)
 
     def quick_rated(self, client: Member, message: m.Quick, rating: float) -> None:
         """Wait for a rated quick match, as a player of `rating` (an account's: the
@@ -429,6 +446,48 @@ class Lobby:
         room.post(SeatPair(first, second))
         return room
 
+    def _offer_computer(self, waiting: Waiting) -> None:
+        """Nobody took this quick match in time: a computer player is offered (the
+        player may keep waiting)."""
+        if any(w is waiting for w in self.waiting) and not waiting.client.closed:
+            waiting.client.send_message(
+                m.ComputerOffer(level=self.config.computers.quick_computer_level)
+            )
+
+    # --- computer players ---------------------------------------------------------------
+
+    def computer(self, client: Member, message: m.Computer) -> None:
+        """Play the computer: a room of the client's own against a computer player, started
+        at once. Taking a quick match's offer ends the wait."""
+        if any(w.client is client for w in self.waiting):
+            self.unqueue(client)
+        if self._busy(client, message.id):
+            return
+        clock = self.config.shot_clock or None
+        # No name: clients name a table by who plays at it, in the reader's language.
+        settings = m.RoomSettings(race_to=message.race_to, shot_clock=clock)
+        room = self._new_room(settings)
+        client.entering(room)
+        room.post(SeatBots((client, message.id), (None, message.level)))
+
+    def consider_exhibitions(self) -> None:
+        """Start the exhibitions the policy wants now (`server.rooms.exhibitions`)."""
+        limit = self.config.computers.bot_tables
+        if limit <= 0:
+            return
+        listing = self.peers.listing()
+        listed = {info.room for info in listing}
+        starting = sum(1 for room_id in self.exhibitions if room_id not in listed)
+        count = exhibitions.to_start(listing, starting, limit, bool(self.subscribers))
+        for _ in range(count):
+            levels = exhibitions.pairing(self._exhibitions_started)
+            self._exhibitions_started += 1
+            clock = self.config.shot_clock or None
+            settings = m.RoomSettings(race_to=exhibitions.EXHIBITION_RACE, shot_clock=clock)
+            room = self._new_room(settings)
+            self.exhibitions.add(room.id)
+            room.post(SeatBots(None, levels))
+
     def unqueue(self, client: Member) -> bool:
         rated = any(s.ticket[0] is client for s in self.rated_waiting)
         self.rated_waiting = [s for s in self.rated_waiting if s.ticket[0] is not client]
@@ -448,6 +507,7 @@ class Lobby:
             client.ok(message.id)
             return
         self.subscribers.add(client)
+        self.consider_exhibitions()
         client.send_message(m.Rooms(id=message.id, rooms=self.peers.listing()))
 
     def disconnected(self, client: Member) -> None:

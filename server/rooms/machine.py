@@ -46,6 +46,11 @@ spectator `not_a_player`):
 | other    | Grace timer, seat away       | same; lag: Waiting | seat freed; Close if empty    |
 | *        | Shutdown                     | same              | clock paused, members closed   |
 | *        | Rated (a seat's rating)      | same              | snapshot (b, no save)          |
+| Waiting  | SeatBots (a computer seated) | Lagging, Choosing | as SeatPair; bots not the host's |
+| *        | Thought, the question asked  | as its requests   | a computer's requests (bot_turns) |
+| *        | BotWake timer (restored)     | same              | a bot's paused clock runs again |
+
+After every step, a computer seat newly asked to act gets a `Think` (`bot_turns.ask`).
 
 Game results (`warning`, `game_over`, `match_over`) follow each verdict; `match_over`
 moves the room to Finished. A rack or a match that ends also gives a `Report` effect
@@ -68,14 +73,16 @@ import msgspec
 from protocol import errors
 from protocol import messages as m
 from server import physics, rules
-from server.rooms import snapshots
+from server.rooms import bot_turns, snapshots
+from server.rooms.bot_turns import BotSteps
+from server.rooms.bots import BotWake, Thought
+from server.rooms.clocking import ClockSteps
 from server.rooms.model import (
     LAG_CHOICE_SECONDS,
     Aim,
     AimFlush,
     Bind,
     Choosing,
-    Clock,
     ClockOut,
     ClockWarning,
     Close,
@@ -114,6 +121,7 @@ from server.rooms.seams import (
     Reattach,
     Rejoin,
     Request,
+    SeatBots,
     SeatPair,
     Shutdown,
     Tell,
@@ -141,14 +149,25 @@ def step(state: RoomState, event: Input, now: float) -> tuple[RoomState, list[Ef
     Raises `TableError` (and changes nothing) when a member's request is refused."""
     tx = _Tx(state, now)
     tx.handle(event)
-    return tx.finish()
+    state, effects = tx.finish()
+    # A computer player newly asked to act is asked (`server.rooms.bot_turns`).
+    return bot_turns.ask(state, effects, now, tx.bot_attempt)
 
 
 #: The timers an ending room (closed, or stopping) cancels.
-_TIMERS = (Grace(0), Grace(1), ClockWarning(), ClockOut(), LagChoiceOut(), AimFlush(), CrowdFlush())
+_TIMERS = (
+    Grace(0),
+    Grace(1),
+    ClockWarning(),
+    ClockOut(),
+    LagChoiceOut(),
+    AimFlush(),
+    CrowdFlush(),
+    BotWake(),
+)
 
 
-class _Tx(Seating):
+class _Tx(Seating, BotSteps, ClockSteps):
     """One step in the making (see `server.rooms.working`): the transitions."""
 
     # --- dispatch -------------------------------------------------------------------------
@@ -168,6 +187,10 @@ class _Tx(Seating):
             self.gone(event.client)
         elif isinstance(event, SeatPair):
             self.seat_pair(event)
+        elif isinstance(event, SeatBots):
+            self.seat_bots(event)
+        elif isinstance(event, Thought):
+            self.bot_thought(event)
         elif isinstance(event, Rejoin):
             self.rejoin(event.client, event.role)
         elif isinstance(event, Shutdown):
@@ -348,14 +371,20 @@ class _Tx(Seating):
             return
         self.seats[index] = None
         self.cancel(Grace(index))
-        self.out.append(SeatFreed(seat.player))
+        if seat.bot is None:
+            self.out.append(SeatFreed(seat.player))
         self.seats = [None if s is None else replace(s, ready=False) for s in self.seats]
         if isinstance(self.phase, Finished):
             self.phase = replace(self.phase, rematch=frozenset())
 
     def close_if_empty(self) -> None:
-        if any(s is not None for s in self.seats) or self.spectators:
+        # A computer keeps no room open for itself, but an exhibition runs its match out.
+        people = any(s is not None and s.bot is None for s in self.seats)
+        if people or self.spectators or bot_turns.is_exhibition(self.current()):
             return
+        self.end_room()
+
+    def end_room(self) -> None:
         self.closed = True
         self.dirty = True
         for name in _TIMERS:
@@ -689,29 +718,6 @@ class _Tx(Seating):
         elif isinstance(pending, PendingLag) and isinstance(phase, Lagging):
             self.lag_simulated(pending, phase, results)
 
-    def extend(self, member: Member, index: int, message: m.Extend, phase: Playing) -> None:
-        """O3: the referee counts the extension (per player per rack, refusing one too
-        many); the room adds its seconds to the running, or paused, clock."""
-        step = apply_action(phase.table, rules.Extension(by=seat_player(index)))
-        extra = float(rules.extension_seconds(step.table.state.settings))
-        clock = phase.clock
-        if clock.deadline is not None:
-            self.phase = Playing(step.table, Clock(deadline=clock.deadline + extra))
-            self.arm_clock()
-        else:
-            left = None if clock.left is None else clock.left + extra
-            self.phase = Playing(step.table, replace(clock, left=left))
-        self.ok(member, message.id)
-        event = m.Ruling(
-            room=self.state.id,
-            seq=self.next_seq(),
-            by=index,
-            action="extension",
-            verdict=None,
-            table=self.table_view(),
-        )
-        self.commit([event])
-
     # --- timers and the shot clock ----------------------------------------------------------
 
     def timer_fired(self, name: TimerName) -> None:
@@ -725,6 +731,8 @@ class _Tx(Seating):
             self.clock_warning()
         elif isinstance(name, ClockOut):
             self.clock_expired()
+        elif isinstance(name, BotWake):
+            self.bot_wake()
         elif isinstance(name, LagChoiceOut) and isinstance(self.phase, Choosing):
             # Nobody chose in time (the winner may have gone): the winner breaks (O6).
             self.commit(self.decide_first_break(self.phase.winner))
@@ -738,7 +746,7 @@ class _Tx(Seating):
         if isinstance(phase, Playing) and not phase.table.state.match_over:
             step = apply_action(phase.table, rules.Forfeit(by=seat_player(index)))
             events += self.after_step(step, "forfeit", index)
-            while not self.members() and isinstance(self.phase, Playing):
+            while not self.people() and isinstance(self.phase, Playing):
                 # Nobody is left in the room (the other player away too, no spectator):
                 # a new grace period would wait for nobody, and the room would sit in the
                 # lobby for race-to grace periods. Every game left is forfeited now (O5,
@@ -760,32 +768,3 @@ class _Tx(Seating):
         events.append(self.snapshot_event())
         self.commit(events)
         self.close_if_empty()
-
-    def clock_warning(self) -> None:
-        turn = self.turn_seat()
-        clock = self.clock()
-        if turn is None or clock.deadline is None:
-            return
-        self.set_clock(replace(clock, warned=True))
-        seconds = self.state.settings.clock_warning
-        event = m.Warning(
-            room=self.state.id,
-            seq=self.next_seq(),
-            kind="clock",
-            seat=turn,
-            msg=f"{self.name(turn)}: {seconds} seconds left to shoot (O3)",
-        )
-        self.commit([event])
-
-    def clock_expired(self) -> None:
-        turn = self.turn_seat()
-        phase = self.phase
-        if turn is None or not isinstance(phase, Playing):
-            return
-        self.set_clock(Clock())
-        try:
-            step = apply_action(phase.table, rules.ClockExpired(by=seat_player(turn)))
-        except TableError:
-            self.restart_clock(0.0)
-            return
-        self.commit(self.after_step(step, "clock_expired", turn))

@@ -27,6 +27,7 @@ import msgspec
 from protocol import messages as m
 from server import physics
 from server.players.results import MatchResult, RackResult
+from server.rooms.bots import BotWake, Think, Thought
 from server.rooms.seams import Command, Member
 from server.rooms.shots import SimResult
 from server.rooms.table import Point, Table
@@ -110,6 +111,9 @@ class Seat:
     #: known yet): shown next to the name, never used by the room itself.
     rating: int | None = None
     provisional: bool = False
+    #: A computer player's level (its `member` a `server.rooms.bots.BotMember`); None: a
+    #: person.
+    bot: int | None = None
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,12 @@ class Limits:
     crowd_interval: float = 1.0
     #: Events a room's log keeps at most; chat may fill a quarter of them (see `Working`).
     log_max: int = 10_000
+
+    #: Seconds a computer player waits once the last shot has played out before it plays
+    #: (0: as soon as it has decided, without waiting for the shot to play out).
+    bot_pause: float = 1.5
+    #: Seconds between two matches of an exhibition of two computers.
+    exhibition_gap: float = 8.0
 
     @property
     def chat_log_max(self) -> int:
@@ -261,6 +271,9 @@ class RoomState:
     tally: RackTally = RackTally()
     reports: tuple[Result, ...] = ()
     history: History = History()
+    #: The question a computer player was last asked (`server.rooms.bots.Think`); its
+    #: answer is taken only while the room still asks it.
+    thinking: Think | None = None
 
     @property
     def status(self) -> Status:
@@ -317,7 +330,7 @@ class CrowdFlush:
     """The newest spectator count may go out now."""
 
 
-TimerName = Grace | ClockWarning | ClockOut | LagChoiceOut | AimFlush | CrowdFlush
+TimerName = Grace | ClockWarning | ClockOut | LagChoiceOut | AimFlush | CrowdFlush | BotWake
 
 
 # --- what the machine is told, besides the members' commands -----------------------------------
@@ -335,7 +348,7 @@ class Simulated:
     results: tuple[SimResult, ...]
 
 
-Input = Command | TimerFired | Simulated
+Input = Command | TimerFired | Simulated | Thought
 
 
 # --- what the machine asks for ------------------------------------------------------------------
@@ -463,6 +476,7 @@ Effect = (
     | Close
     | Stop
     | Report
+    | Think
 )
 
 
@@ -473,6 +487,8 @@ class SeatRecord(msgspec.Struct):
     player: str
     name: str
     ready: bool
+    #: A computer player's level; None: a person.
+    bot: int | None = None
 
 
 class RoomRecord(msgspec.Struct):

@@ -5,8 +5,8 @@ rooms, the lobby and the cluster relay all meet here without knowing each other.
 
 - A `Member` is whatever a room holds in a seat or in the stands: a browser connection
   on this node (`server.edge.client.Client`), a connection on another node seen through
-  the cluster (`server.cluster.remote.RemoteClient`), and later a computer player. The
-  room never asks which.
+  the cluster (`server.cluster.remote.RemoteClient`), and a computer player
+  (`server.rooms.bots.BotMember`). The room never asks which.
 - A `RoomPort` is what a member, the gateway and the lobby see of a room: a room of this
   node (`server.rooms.actor.Room`) or the relay of a room another node owns
   (`server.cluster.proxy.RoomProxy`). Both take the same commands.
@@ -140,6 +140,16 @@ class SeatPair:
 
 
 @dataclass(frozen=True)
+class SeatBots:
+    """A room with computer players (`server.rooms.bots`): `levels` says, seat by seat, a
+    computer's level or None for `person` (who asked, with their request's id); both
+    computers: an exhibition to watch. Everyone seated is ready, and the match starts."""
+
+    person: tuple[Member, int] | None
+    levels: tuple[int | None, int | None]
+
+
+@dataclass(frozen=True)
 class Gone:
     """The member's connection ended."""
 
@@ -204,4 +214,16 @@ class Rated:
     provisional: bool
 
 
-Command = Enter | Reattach | SeatPair | Gone | Request | Shutdown | Rejoin | Abandon | Tell | Rated
+Command = (
+    Enter
+    | Reattach
+    | SeatPair
+    | SeatBots
+    | Gone
+    | Request
+    | Shutdown
+    | Rejoin
+    | Abandon
+    | Tell
+    | Rated
+)

@@ -4,6 +4,10 @@ A simulation is CPU work of several milliseconds; on the event loop it would sta
 room of the process. `PhysicsPool` runs `run_shot` in a `ProcessPoolExecutor` and the
 worker also encodes the trajectory, so the loop only receives compact bytes and the facts
 the referee needs.
+
+A computer player's decision (`server.bot.decide`) is a search of a hundred or more
+shots: it runs in workers of its own (`thinkers`), so a bot thinking never queues in
+front of another room's shot.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import time
 from collections.abc import Mapping
 
 from protocol.trajectory import encode_tracks
-from server import physics
+from server import bot, physics
 from server.ops.lifeline import die_with_parent
 from server.rooms.shots import Point, SimResult
 
@@ -59,22 +63,31 @@ def _warm_up() -> int:
     return 0
 
 
+def think(view: bot.BotView, level: int, seed: int) -> bot.Decision:
+    """A computer player's decision (runs in a thinking worker)."""
+    return bot.decide(view, level, seed)
+
+
 class PhysicsPool:
     """The worker pool. `workers=0` runs shots in one thread (for tiny hosts only: the
-    simulation then competes with the event loop for the interpreter)."""
+    simulation then competes with the event loop for the interpreter); `thinkers` the
+    same for computer players' decisions."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, thinkers: int = 1) -> None:
         self.workers = workers
+        self.thinkers = thinkers
         self._executor = self._new_executor()
+        self._thinker = self._new_executor(thinkers)
 
-    def _new_executor(self) -> concurrent.futures.Executor:
-        if self.workers > 0:
+    def _new_executor(self, count: int | None = None) -> concurrent.futures.Executor:
+        workers = self.workers if count is None else count
+        if workers > 0:
             # forkserver: workers never inherit the event loop's threads or sockets.
             context = multiprocessing.get_context("forkserver")
             # A node killed outright takes its forkserver and workers with it.
             context.set_forkserver_preload(["server.ops.lifeline_preload"])
             return concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=die_with_parent
+                max_workers=workers, mp_context=context, initializer=die_with_parent
             )
         return concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
@@ -83,7 +96,8 @@ class PhysicsPool:
         loop = asyncio.get_running_loop()
         count = max(1, self.workers)
         await asyncio.gather(
-            *(loop.run_in_executor(self._executor, _warm_up) for _ in range(count))
+            *(loop.run_in_executor(self._executor, _warm_up) for _ in range(count)),
+            *(loop.run_in_executor(self._thinker, _warm_up) for _ in range(max(1, self.thinkers))),
         )
 
     async def simulate(
@@ -107,5 +121,17 @@ class PhysicsPool:
             broken.shutdown(wait=False, cancel_futures=True)
             return await loop.run_in_executor(self._executor, run_shot, *args)
 
+    async def decide(self, view: bot.BotView, level: int, seed: int) -> bot.Decision:
+        """A computer player's decision, made in a thinking worker."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._thinker, think, view, level, seed)
+        except concurrent.futures.BrokenExecutor:
+            log.error("the thinking pool broke; starting a new one")
+            broken, self._thinker = self._thinker, self._new_executor(self.thinkers)
+            broken.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self._thinker, think, view, level, seed)
+
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+        self._thinker.shutdown(wait=True, cancel_futures=True)

@@ -12,6 +12,7 @@ import msgspec
 from protocol import messages as m
 from server import rules
 from server.players.results import MatchResult, RackResult
+from server.rooms.bots import BotMember, BotWake
 from server.rooms.model import (
     LAG_CHOICE_SECONDS,
     Choosing,
@@ -104,6 +105,7 @@ def view(state: RoomState, now: float) -> m.RoomView:
             grace_until=seat.grace_until,
             rating=seat.rating,
             provisional=seat.provisional,
+            computer=seat.bot,
         )
         for index, seat in enumerate(state.seats)
     ]
@@ -140,6 +142,7 @@ def info(state: RoomState) -> m.Info:
         room=state.id,
         name=state.settings.name,
         players=[s.name for s in state.seats if s is not None],
+        computer=[s.bot for s in state.seats if s is not None],
         spectators=len(state.spectators),
         score=list(table.state.score) if table is not None else [0, 0],
         race_to=state.settings.race_to,
@@ -206,7 +209,9 @@ def record(state: RoomState, now: float) -> RoomRecord:
         seq=state.seq,
         status=state.status,
         seats=[
-            None if s is None else SeatRecord(player=s.player, name=s.name, ready=s.ready)
+            None
+            if s is None
+            else SeatRecord(player=s.player, name=s.name, ready=s.ready, bot=s.bot)
             for s in state.seats
         ],
         table=state.table,
@@ -275,6 +280,13 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
     for index, seat in enumerate(record.seats[:2]):
         if seat is None:
             seats.append(None)
+            continue
+        if seat.bot is not None:
+            # A computer is back in its seat at once; its first step asks it (`BotWake`).
+            member = BotMember(seat.player, seat.name, seat.bot)
+            seats.append(Seat(seat.player, seat.name, member, seat.ready, None, seat.bot))
+            if not any(isinstance(timer.timer, BotWake) for timer in timers):
+                timers.append(StartTimer(BotWake(), 0.0))
             continue
         grace_until = int((now + limits.grace) * 1000)
         seats.append(Seat(seat.player, seat.name, None, seat.ready, grace_until))

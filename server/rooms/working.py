@@ -461,6 +461,7 @@ class Working:
             )
         )
 
+
 def seat_invite(seed: int, room: str) -> str:
     """`s` and 20 hex digits: lower case, so a link never takes it for an invite code."""
     key = seed.to_bytes(16, "big", signed=True)

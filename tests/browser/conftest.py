@@ -38,6 +38,9 @@ def server() -> Iterator[Server]:
     command += ["--seed", str(SEED), "--store", "memory://"]
     # Every page comes from 127.0.0.1: no cap on the rooms one address may open.
     command += ["--rooms-per-address", "0"]
+    # No bot tables in the lobby (each test sees its own rooms only); a computer opponent
+    # plays a moment after a shot has played out, not at a person's pace.
+    command += ["--bot-tables", "0", "--bot-pause", "0.3"]
     proc = subprocess.Popen(
         command,
         cwd=ROOT,

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from server.edge.limits import Limits
+from server.ops.computers import Computers
 from server.ops.config import CLIENT_DIR, SETTINGS, Config, build_parser, config_from_args
 
 #: (flag, variable, default the server reads when neither is given). `RANDOM`: drawn at
@@ -26,6 +27,11 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--log-level", "NINEPOOL_LOG_LEVEL", "INFO"),
     ("--shot-clock", "NINEPOOL_SHOT_CLOCK", 60),
     ("--grace", "NINEPOOL_GRACE", 60.0),
+    ("--bot-workers", "NINEPOOL_BOT_WORKERS", 1),
+    ("--bot-pause", "NINEPOOL_BOT_PAUSE", 1.5),
+    ("--bot-tables", "NINEPOOL_BOT_TABLES", 2),
+    ("--quick-computer-after", "NINEPOOL_QUICK_COMPUTER_AFTER", 20.0),
+    ("--quick-computer-level", "NINEPOOL_QUICK_COMPUTER_LEVEL", 2),
     ("--store", "NINEPOOL_STORE", "sqlite://var/rooms.db"),
     ("--secret", "NINEPOOL_SECRET", RANDOM),
     ("--secret-previous", "NINEPOOL_SECRET_PREVIOUS", None),
@@ -159,14 +165,22 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--login-window": ("1", 1, "60", 60),
     "--accounts-per-address": ("0", 0, "9", 9),
     "--password-hashers": ("2", 2, "3", 3),
+    "--bot-workers": ("0", 0, "3", 3),
+    "--bot-pause": ("0", 0.0, "2.5", 2.5),
+    "--bot-tables": ("0", 0, "5", 5),
+    "--quick-computer-after": ("0", 0.0, "60", 60.0),
+    "--quick-computer-level": ("1", 1, "5", 5),
 }
 
 
 def read(config: Config, flag: str) -> Any:
-    """The value the server reads for `flag`: a field of `Config` or of its `Limits`."""
+    """The value the server reads for `flag`: a field of `Config`, of its `Limits` or of
+    its `Computers`."""
     name = flag.removeprefix("--").replace("-", "_")
     if name in Limits.__dataclass_fields__:
         return getattr(config.limits, name)
+    if name in Computers.__dataclass_fields__:
+        return getattr(config.computers, name)
     return getattr(config, name)
 
 
@@ -206,7 +220,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 68
+    assert len(CONTRACT) == 73
 
 
 def test_the_declarations_are_the_contract() -> None:

@@ -1,0 +1,61 @@
+"""Chromium plays the computer: "Play the computer" in the lobby with a level, the bot's
+seat labelled as a computer, the lag and a whole rack played through the page against
+the bot (level 1)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tests.browser.support import Client, save
+from tests.browser.test_client import assert_quiet, shoot_at_lowest
+
+OpenClient = Callable[..., Client]
+
+#: The person's shots before the rack must be over (the bot pots too).
+MAX_TURNS = 60
+
+
+def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
+    ana = open_client("Ana")
+    assert ana.page.inner_text("#computer") == "Play the computer"
+    ana.page.select_option("#computer-level", "1")
+    ana.page.click("#computer")
+    ana.page.wait_for_selector("#table-view:not([hidden])")
+    ana.wait("a.view && a.view.seats[1] && a.view.seats[1].computer === 1")
+    assert "computer · level 1" in ana.page.inner_text("#seat1")
+    assert "computer" not in ana.page.inner_text("#seat0")
+
+    # The lag: the bot plays its stroke by itself; Ana plays hers from the page.
+    ana.wait("a.view.status === 'lag'")
+    ana.page.wait_for_selector("#lag-controls:not([hidden])")
+    ana.page.click("#lag-shoot")
+    ana.wait("a.view.status === 'playing' || a.view.lag_choice === 0", timeout=90_000)
+    if ana.state("a.view.status") != "playing":
+        ana.page.locator("#lag-dialog").wait_for(state="visible")
+        ana.page.click("#lag-break")
+    ana.wait("a.view.status === 'playing' && !!a.table")
+
+    # The rack: Ana shoots at the lowest ball on her turns, the bot plays its own.
+    for _ in range(MAX_TURNS):
+        ana.wait(
+            "(a.table.rack > 1 || a.table.match_over) || "
+            "(a.table.turn === a.seat && !a.shotPending)",
+            timeout=120_000,
+        )
+        ana.idle()
+        if ana.state("a.table.rack > 1 || a.table.match_over"):
+            break
+        if ana.state("a.table.turn !== a.seat"):
+            continue
+        if ana.state("a.table.choice_pending"):
+            ana.page.locator("#choice-dialog").wait_for(state="visible")
+            ana.page.click("#choose-shoot")
+            ana.wait("!a.table.choice_pending")
+            continue
+        shoot_at_lowest(ana, 35)
+        ana.wait("!a.shotPending")
+    else:
+        raise AssertionError("the rack did not end")
+    ana.wait("a.table.score[0] + a.table.score[1] === 1")
+    save(ana, "computer-rack.png")
+    assert_quiet(ana)
