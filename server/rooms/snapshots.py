@@ -284,7 +284,7 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
         if seat.bot is not None:
             # A computer is back in its seat at once; its first step asks it (`BotWake`).
             member = BotMember(seat.player, seat.name, seat.bot)
-            seats.append(Seat(seat.player, seat.name, member, seat.ready, None, seat.bot))
+            seats.append(Seat(seat.player, seat.name, member, seat.ready, None, bot=seat.bot))
             if not any(isinstance(timer.timer, BotWake) for timer in timers):
                 timers.append(StartTimer(BotWake(), 0.0))
             continue
