@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
+from collections import ChainMap, OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
@@ -83,7 +83,7 @@ PRACTICE_MESSAGES = (
     pm.PracticePreview,
 )
 
-M = TypeVar("M", m.Create, m.Quick)
+M = TypeVar("M", m.Create, m.Quick, pm.Practice)
 
 
 class RoomOwners:
@@ -295,7 +295,7 @@ class Gateway:
                 client.error(message.id, errors.NOT_IN_ROOM, "not in a room")
         elif isinstance(message, pm.Practice):
             if self._may_make_room(client, message.id):
-                self.lobby.practice(client, message)
+                self._made_room(client, self.lobby.practice, message)
         elif isinstance(message, PRACTICE_MESSAGES):
             if client.room is None:
                 client.error(message.id, errors.NOT_IN_ROOM, "open a practice table first")
@@ -407,7 +407,7 @@ class Gateway:
             text = "the server holds as many rooms as it may; join one, or try again later"
         elif (
             limits.rooms_per_address > 0
-            and self.room_owners.count(address_key(client.address), self.lobby.rooms)
+            and self.room_owners.count(address_key(client.address), self._open_tables())
             >= limits.rooms_per_address
         ):
             text = (
@@ -421,13 +421,18 @@ class Gateway:
         return False
 
     def _made_room(self, client: Client, make: Callable[[Client, M], None], message: M) -> None:
-        """`make` (the lobby's create or quick); a room it gave the client (a quick
+        """`make` (the lobby's create, quick or practice); a room it gave the client (a quick
         match paired at once included) is charged to the client's address."""
         before = client.room
         make(client, message)
         room_id = client.room_id
         if client.room is not before and room_id is not None:
-            self.room_owners.add(address_key(client.address), room_id, self.lobby.rooms)
+            self.room_owners.add(address_key(client.address), room_id, self._open_tables())
+
+    def _open_tables(self) -> Mapping[str, object]:
+        """This node's open tables, match rooms and practice tables alike (both count
+        towards `--max-rooms` and `--rooms-per-address`)."""
+        return ChainMap[str, object](self.lobby.rooms, self.lobby.practice_rooms)
 
     def _session_answers(self, player: str) -> Answers:
         """The answers `player`'s connections share: a request sent again on a new
