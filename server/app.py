@@ -39,6 +39,7 @@ from server.players.stores import open_player_store, players_store_url
 from server.players.tokens import AccountTokens
 from server.rooms.lobby import Lobby
 from server.rooms.peers import LonePeers, Peers
+from server.rooms.practice_book import LonePracticeBook, PracticeBook
 from server.rooms.simulation import PhysicsPool
 from server.store import (
     MemoryStore,
@@ -71,7 +72,11 @@ class GameServer:
         self.pool = pool if pool is not None else PhysicsPool(config.workers)
         self.cluster = _cluster_node(config, self.store, self.metrics)
         self.peers: Peers = self.cluster if self.cluster is not None else LonePeers()
-        self.lobby = Lobby(config, self.store, self.pool, self.metrics, self.peers)
+        #: Where practice tables are kept: in the cluster's Redis, or this node's memory.
+        book: PracticeBook = (
+            self.cluster.practice_book if self.cluster is not None else LonePracticeBook()
+        )
+        self.lobby = Lobby(config, self.store, self.pool, self.metrics, self.peers, book)
         sessions = Sessions(config.secret, config.token_ttl, previous=config.secret_previous)
         #: Accounts, ratings, leaderboards; the JSON API under /api/ (server/edge/api.py).
         self.players = players if players is not None else open_players(config)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import ChainMap, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
@@ -240,6 +240,8 @@ class Gateway:
                     if repeat:
                         client.send(repeat)
                     continue
+            if isinstance(message, m.Hello) and client.player is None and message.token:
+                await self._practice_back(message.token)
             try:
                 keep_going = self._dispatch(client, message)
             except Exception:
@@ -249,6 +251,13 @@ class Gateway:
             if not keep_going:
                 await ws.close(1008, "protocol version mismatch")
                 return
+
+    async def _practice_back(self, token: str) -> None:
+        """Before a returning player's welcome: their practice table, if they left one on
+        another node (or this node's copy has gone on elsewhere), is opened here."""
+        player = self.sessions.check(token).player
+        if player is not None:
+            await self.lobby.practice_back(player)
 
     def _cool_down(self, client: Client) -> float:
         """A connection is closed for abuse: its address may open no new one for a while
@@ -432,7 +441,7 @@ class Gateway:
     def _open_tables(self) -> Mapping[str, object]:
         """This node's open tables, match rooms and practice tables alike (both count
         towards `--max-rooms` and `--rooms-per-address`)."""
-        return ChainMap[str, object](self.lobby.rooms, self.lobby.practice_rooms)
+        return {**self.lobby.rooms, **self.lobby.practice_rooms}
 
     def _session_answers(self, player: str) -> Answers:
         """The answers `player`'s connections share: a request sent again on a new
