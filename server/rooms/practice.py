@@ -222,9 +222,9 @@ def new_practice(
         position, linked_rules = decode_layout(layout)
         return Practice(layout=position, rules=rules_on or linked_rules, drill=None, seed=seed)
     if drill is not None:
-        layout = drill_layout(drill, seed)
         ghost = FRESH_GHOST if drill == GHOST else None
-        return Practice(layout=layout, rules=rules_on, drill=drill, seed=seed, ghost=ghost)
+        start = drill_layout(drill, seed)
+        return Practice(layout=start, rules=rules_on, drill=drill, seed=seed, ghost=ghost)
     return Practice(layout=racked(seed), rules=rules_on, drill=None, seed=seed)
 
 
