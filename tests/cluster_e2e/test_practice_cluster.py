@@ -1,12 +1,14 @@
 """A practice table in a real cluster (three node processes, their own redis-server): the
 player practises through n1, comes back through n2 and finds the table as it was, and
 after n2 is killed outright (kill -9), comes back through n3 and finds it again — every
-change that was acknowledged, undo history included. A second connection of the player
+change that was acknowledged, undo history included — and again after n1 stops
+gracefully. A second connection of the player
 on another node takes the table over; the first one's next request is refused and
 changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 from typing import Any
 
@@ -75,11 +77,17 @@ async def test_a_practice_table_follows_its_player_through_nodes_and_a_dead_node
     still = await second.request({"t": "resync"})
     assert isinstance(still, pm.PracticeState) and still.view == redone.view
 
+    # A graceful stop of the node keeps it too.
+    assert await asyncio.to_thread(n1.terminate) == 0
+    assert await closed(second) == 1001
+    third, view = await back_at_table(n3.ws_url, second.token, room)
+    assert view == redone.view
+
     # Left for good: nobody finds it any more, on any node.
-    assert isinstance(await second.request({"t": "leave"}), m.Ok)
-    await second.close()
-    last = await open_peer(n3.ws_url, "Ana", token=second.token)
+    assert isinstance(await third.request({"t": "leave"}), m.Ok)
+    await third.close()
+    last = await open_peer(n3.ws_url, "Ana", token=third.token)
     assert welcome_of(last).room is None
     for peer in (cleo_side, last):
         await peer.close()
-    assert not [line for line in cluster.trouble() if "n2" not in line]
+    assert not [line for line in cluster.trouble() if not line.startswith(("n1", "n2"))]
