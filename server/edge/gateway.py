@@ -240,7 +240,12 @@ class Gateway:
                     if repeat:
                         client.send(repeat)
                     continue
-            if isinstance(message, m.Hello) and client.player is None and message.token:
+            if (
+                isinstance(message, m.Hello)
+                and client.player is None
+                and message.token
+                and message.v == m.PROTOCOL_VERSION
+            ):
                 await self._practice_back(message.token)
             try:
                 keep_going = self._dispatch(client, message)

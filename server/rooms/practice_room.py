@@ -174,6 +174,10 @@ class PracticeRoom:
 
     def start(self) -> None:
         self._task = self._loop.create_task(self._run(), name=f"practice-{self.id}")
+        if self.holder is not None:
+            # Opened again for a player on their way back (whose reattach is posted
+            # next): kept for the grace period, should they not arrive after all.
+            self._await_owner(max(self.host.config.grace, 0.0))
 
     async def stopped(self) -> None:
         if self._task is not None:
@@ -289,12 +293,16 @@ class PracticeRoom:
             if grace <= 0:
                 self._close()
                 return
-            self._generation += 1
-            self._grace = self._loop.call_later(grace, self.post, _GraceOver(self._generation))
+            self._await_owner(grace)
         elif client in self.spectators:
             self.spectators.remove(client)
             client.unbind(self)
             self._tell_crowd()
+
+    def _await_owner(self, grace: float) -> None:
+        """No player at the table: it closes unless they come back within `grace`."""
+        self._generation += 1
+        self._grace = self._loop.call_later(grace, self.post, _GraceOver(self._generation))
 
     def _cancel_grace(self) -> None:
         self._generation += 1
@@ -323,10 +331,13 @@ class PracticeRoom:
 
     async def _request(self, client: Member, message: m.ClientMessage) -> None:
         if isinstance(message, m.Leave):
-            client.ok(message.id)
             if client is self.owner:
-                self._close()
-            elif client in self.spectators:
+                await self._forget_now()
+                client.ok(message.id)
+                self._close(forget=False)
+                return
+            client.ok(message.id)
+            if client in self.spectators:
                 self._gone(client)
             else:
                 client.unbind(self)
@@ -390,6 +401,16 @@ class PracticeRoom:
         command.client.unbind(self)
         self._close(tell=False, forget=False)
         return False
+
+    async def _forget_now(self) -> None:
+        """The player leaves: the table is not kept from here on (before the `ok`, so that
+        no node opens it again for them after it)."""
+        if self.holder is None:
+            return
+        try:
+            await self.host.practice_book.forget(self.player, self.holder)
+        except Exception:  # it expires by itself; the player has left all the same
+            log.exception("practice table %s could not be forgotten", self.id)
 
     def _moved(self, client: Member, request_id: int) -> None:
         """Another connection of the player took the table on another node: it goes on
