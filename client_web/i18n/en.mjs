@@ -94,7 +94,7 @@ export default {
   "practice.ghost.label": "Score against the ghost",
   "practice.ghost.score": "Racks: you {won}, the ghost {lost}",
   "practice.ghost.playing": "Run the rack: a foul, or a shot after the break that pockets nothing, gives it to the ghost.",
-  "practice.ghost.won": "This rack is yours. Next rack when you are ready.",
+  "practice.ghost.won": "This rack is yours. Start the next one when you are ready.",
   "practice.ghost.lost": "The ghost takes this rack. Undo or retry to practise the shot; the next rack counts again.",
   "practice.ghost.next": "Next rack",
   "practice.copy": "Copy link",

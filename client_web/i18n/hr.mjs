@@ -94,7 +94,7 @@ export default {
   "practice.ghost.label": "Rezultat protiv duha",
   "practice.ghost.score": "Partije: vi {won}, duh {lost}",
   "practice.ghost.playing": "Očistite stol: faul ili udarac nakon otvaranja kojim ništa ne ubacite daje partiju duhu.",
-  "practice.ghost.won": "Ova partija je vaša. Sljedeća partija kad budete spremni.",
+  "practice.ghost.won": "Ova partija je vaša. Sljedeću započnite kad budete spremni.",
   "practice.ghost.lost": "Ovu partiju dobiva duh. Poništite ili ponovite udarac da ga uvježbate; sljedeća partija opet se broji.",
   "practice.ghost.next": "Sljedeća partija",
   "practice.copy": "Kopiraj poveznicu",
