@@ -348,11 +348,28 @@ export class PracticeTable {
     /** @type {HTMLInputElement} */ ($("p-rules")).checked = !!v?.rules;
     /** @type {HTMLSelectElement} */ ($("p-drill")).value = v?.drill ?? "";
     $("p-drill-help").textContent = v?.drill && DRILL_HELP.includes(v.drill) ? t(`practice.drillHelp.${v.drill}`) : "";
+    this.renderGhost(v?.ghost ?? null, mine);
     /** @type {HTMLInputElement} */ ($("p-link")).value = v ? practiceLink(v.layout) : "";
     $("p-watchers").textContent = v?.spectators ? t("practice.watchers", { n: v.spectators }) : "";
     $("p-power-out").textContent = t("unit.percent", { p: powerPercent(this.power) });
     $("p-spin-out").textContent = this.height === 0 ? t("practice.centre") : this.height > 0 ? t("practice.follow", { n: num(Math.round(this.height * 100)) }) : t("practice.draw", { n: num(Math.round(-this.height * 100)) });
     $("p-status").textContent = this.statusText();
+  }
+
+  /**
+   * The ghost drill's score (racks won and lost against the ghost) and how this rack stands.
+   * @param {{ won: number, lost: number, rack: "playing" | "won" | "lost" } | null} ghost
+   * @param {boolean} mine
+   */
+  renderGhost(ghost, mine) {
+    const box = $("p-ghost");
+    box.hidden = !ghost;
+    /** @type {HTMLButtonElement} */ ($("p-ghost-next")).disabled = !mine || !ghost;
+    if (!ghost) return;
+    $("p-ghost-score").textContent = t("practice.ghost.score", { won: num(ghost.won), lost: num(ghost.lost) });
+    const rack = $("p-ghost-rack");
+    rack.textContent = t(`practice.ghost.${ghost.rack}`);
+    rack.className = `practice-ghost-rack ${ghost.rack === "won" ? "good" : ghost.rack === "lost" ? "foul" : "help"}`;
   }
 
   statusText() {
@@ -548,6 +565,7 @@ export class PracticeTable {
       const drill = /** @type {HTMLSelectElement} */ ($("p-drill")).value;
       if (drill) this.send({ t: "practice_load", drill }).then(() => this.aimAtLowest());
     });
+    $("p-ghost-next").addEventListener("click", () => this.send({ t: "practice_load", drill: "nine_ghost" }).then(() => this.aimAtLowest()));
     $("p-copy").addEventListener("click", async () => {
       const link = /** @type {HTMLInputElement} */ ($("p-link"));
       try {

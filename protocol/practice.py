@@ -134,6 +134,18 @@ PRACTICE_CHANGES = (
 # --- server -> client -------------------------------------------------------------------
 
 
+class GhostScore(Struct, frozen=True):
+    """The nine-ball ghost drill's score (`nine_ghost`): racks won against the ghost, racks
+    lost to it, and how the rack on the table stands. A rack is won by pocketing the 9 on
+    a legal shot (on the break too); it goes to the ghost on a foul, or on a shot after
+    the break that pockets no object ball, or when a new rack is set up before it is
+    decided. Once decided, the rest of the rack (undo and retry included) counts no more."""
+
+    won: Annotated[int, Meta(ge=0)]
+    lost: Annotated[int, Meta(ge=0)]
+    rack: Literal["playing", "won", "lost"]
+
+
 class PracticeView(Struct, frozen=True):
     """A practice table: everything needed to draw it and to act."""
 
@@ -160,6 +172,8 @@ class PracticeView(Struct, frozen=True):
     #: The player's name.
     player: str
     spectators: Annotated[int, Meta(ge=0)]
+    #: The ghost drill's score (None: not that drill).
+    ghost: GhostScore | None = None
 
 
 class PracticeState(ServerMessage, tag="practice_state"):

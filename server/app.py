@@ -39,6 +39,7 @@ from server.players.stores import open_player_store, players_store_url
 from server.players.tokens import AccountTokens
 from server.rooms.lobby import Lobby
 from server.rooms.peers import LonePeers, Peers
+from server.rooms.practice_book import LonePracticeBook, PracticeBook
 from server.rooms.simulation import PhysicsPool
 from server.store import (
     MemoryStore,
@@ -73,11 +74,15 @@ class GameServer:
         )
         self.cluster = _cluster_node(config, self.store, self.metrics)
         self.peers: Peers = self.cluster if self.cluster is not None else LonePeers()
+        #: Where practice tables are kept: in the cluster's Redis, or this node's memory.
+        book: PracticeBook = (
+            self.cluster.practice_book if self.cluster is not None else LonePracticeBook()
+        )
         #: Accounts, ratings, leaderboards; the JSON API under /api/ (server/edge/api.py);
         #: the rooms hand it their results (server/rooms/reporting.py).
         self.players = players if players is not None else open_players(config)
         self.lobby = Lobby(
-            config, self.store, self.pool, self.metrics, self.peers, results=self.players
+            config, self.store, self.pool, self.metrics, self.peers, book, results=self.players
         )
         sessions = Sessions(config.secret, config.token_ttl, previous=config.secret_previous)
         self.api = ApiRoutes(

@@ -55,6 +55,7 @@ from server.cluster.failover import Failover
 from server.cluster.inbox import Inbox
 from server.cluster.lease import Lease, LeaseError, LeaseKeeper, Leases
 from server.cluster.nodes import NodeWatch
+from server.cluster.practice_book import RedisPracticeBook
 from server.cluster.proxy import RoomGone, RoomProxy
 from server.cluster.remote import Links, RemoteClient
 from server.edge.client import Client
@@ -113,6 +114,8 @@ class ClusterNode:
             # many rooms and nodes: one Redis, not Redis Cluster (server/README.md).
             raise StoreError("a cluster node needs one Redis (--redis-url), not Redis Cluster")
         self.leases = Leases(client, self.id, ttl=self.ttl, prefix=store.keys.prefix)
+        #: Practice tables follow their player from node to node (`server.rooms.practice_book`).
+        self.practice_book = RedisPracticeBook(client, self.id, prefix=store.keys.prefix)
         self.inbox = Inbox(self)
         self.bus = Bus(
             client,

@@ -95,7 +95,7 @@ PRACTICE_MESSAGES = (
     pm.PracticePreview,
 )
 
-M = TypeVar("M", m.Create, m.Quick, m.Computer)
+M = TypeVar("M", m.Create, m.Quick, m.Computer, pm.Practice)
 
 
 class RoomOwners:
@@ -257,6 +257,13 @@ class Gateway:
                     if repeat:
                         client.send(repeat)
                     continue
+            if (
+                isinstance(message, m.Hello)
+                and client.player is None
+                and message.token
+                and message.v == m.PROTOCOL_VERSION
+            ):
+                await self._practice_back(message.token)
             try:
                 if isinstance(message, m.Hello):
                     keep_going = await self._hello(client, message)
@@ -271,6 +278,13 @@ class Gateway:
             if not keep_going:
                 await ws.close(1008, "protocol version mismatch")
                 return
+
+    async def _practice_back(self, token: str) -> None:
+        """Before a returning player's welcome: their practice table, if they left one on
+        another node (or this node's copy has gone on elsewhere), is opened here."""
+        player = self.sessions.check(token).player
+        if player is not None:
+            await self.lobby.practice_back(player)
 
     def _cool_down(self, client: Client) -> float:
         """A connection is closed for abuse: its address may open no new one for a while
@@ -323,7 +337,7 @@ class Gateway:
                 client.error(message.id, errors.NOT_IN_ROOM, "not in a room")
         elif isinstance(message, pm.Practice):
             if self._may_make_room(client, message.id):
-                self.lobby.practice(client, message)
+                self._made_room(client, self.lobby.practice, message)
         elif isinstance(message, PRACTICE_MESSAGES):
             if client.room is None:
                 client.error(message.id, errors.NOT_IN_ROOM, "open a practice table first")
@@ -493,7 +507,7 @@ class Gateway:
             text = "the server holds as many rooms as it may; join one, or try again later"
         elif (
             limits.rooms_per_address > 0
-            and self.room_owners.count(address_key(client.address), self.lobby.rooms)
+            and self.room_owners.count(address_key(client.address), self._open_tables())
             >= limits.rooms_per_address
         ):
             text = (
@@ -507,13 +521,18 @@ class Gateway:
         return False
 
     def _made_room(self, client: Client, make: Callable[[Client, M], None], message: M) -> None:
-        """`make` (the lobby's create or quick); a room it gave the client (a quick
+        """`make` (the lobby's create, quick or practice); a room it gave the client (a quick
         match paired at once included) is charged to the client's address."""
         before = client.room
         make(client, message)
         room_id = client.room_id
         if client.room is not before and room_id is not None:
-            self.room_owners.add(address_key(client.address), room_id, self.lobby.rooms)
+            self.room_owners.add(address_key(client.address), room_id, self._open_tables())
+
+    def _open_tables(self) -> Mapping[str, object]:
+        """This node's open tables, match rooms and practice tables alike (both count
+        towards `--max-rooms` and `--rooms-per-address`)."""
+        return {**self.lobby.rooms, **self.lobby.practice_rooms}
 
     def _session_answers(self, player: str) -> Answers:
         """The answers `player`'s connections share: a request sent again on a new

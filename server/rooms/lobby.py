@@ -43,7 +43,8 @@ from server.rooms.model import Result
 from server.rooms.pacing import Pacer
 from server.rooms.peers import Peers, Waiting
 from server.rooms.practice import PracticeError, new_practice
-from server.rooms.practice_room import PracticeRoom
+from server.rooms.practice_book import PracticeBook
+from server.rooms.practice_room import LetGo, PracticeRoom
 from server.rooms.replays import ReplayBook
 from server.rooms.reporting import NoResults, Reporter, ResultSink
 from server.rooms.seams import (
@@ -92,6 +93,7 @@ class Lobby:
         pool: PhysicsPool,
         metrics: Metrics,
         peers: Peers,
+        practice_book: PracticeBook,
         results: ResultSink | None = None,
     ) -> None:
         self.config = config
@@ -103,9 +105,12 @@ class Lobby:
         self.codes: dict[str, str] = {}
         #: The players seated in this node's rooms (`seat_of` also asks the peers).
         self.seated: dict[str, Room] = {}
-        #: Practice tables of this node (never listed, never stored), by id and by player.
+        #: Practice tables of this node (never listed), by id and by player; each is kept in
+        #: `practice_book`, so that its player finds it again on any node.
         self.practice_rooms: dict[str, PracticeRoom] = {}
         self.practising: dict[str, PracticeRoom] = {}
+        self.practice_book = practice_book
+        self._reclaiming: set[str] = set()
         self.subscribers: set[Member] = set()
         self.waiting: list[Waiting] = []
         self._listed: dict[str, m.Info] = {}
@@ -373,6 +378,41 @@ class Lobby:
         room.start()
         client.entering(room)
         room.post(Enter(client, message.id, "player"))
+
+    async def practice_back(self, player: str) -> None:
+        """A player says hello again with their token (before the welcome): the practice
+        table they left opens here from what is kept — whichever node ran it, alive or
+        dead — unless this node's own copy is still the table. A copy here that another
+        node has taken since (or that has ended there) is let go."""
+        if player in self._reclaiming or self.seated.get(player) is not None:
+            return
+        if self.practising.get(player) is None and self.peers.seat_of(player) is not None:
+            return
+        self._reclaiming.add(player)
+        try:
+            local = self.practising.get(player)
+            mine = local.holder if local is not None and not local.closed else None
+            claimed = await self.practice_book.claim(player, mine)
+        except Exception:
+            log.exception("the practice table of a returning player could not be read")
+            return
+        finally:
+            self._reclaiming.discard(player)
+        local = self.practising.get(player)
+        if claimed is not None and local is not None and local.holder == claimed[0]:
+            return  # this node's copy is the table
+        if local is not None:
+            self.practice_closed(local)
+            local.post(LetGo())
+        if claimed is None:
+            return
+        holder, kept = claimed
+        if kept.room in self.rooms or kept.room in self.practice_rooms:
+            return
+        room = PracticeRoom(self, kept.room, player, kept.name, kept.state, holder)
+        self.practice_rooms[room.id] = room
+        self.practising[player] = room
+        room.start()
 
     def practice_closed(self, room: PracticeRoom) -> None:
         if self.practice_rooms.get(room.id) is room:

@@ -18,6 +18,12 @@ first shot of an inning by player "0" with the balls on the table: a foul gives 
 hand, a 9 pocketed on a foul is spotted (G3), the 9 pocketed legally wins the rack (the
 table says so and stays as it is). Fouls in a row are not counted (R13 needs an opponent)
 and there is no push-out (R6 needs one too). A layout without object balls is not judged.
+
+The nine-ball ghost drill (`nine_ghost`) keeps a score against the ghost (`ghost_after`):
+the referee judges each of its shots whether or not the table's is on; the 9 on a legal
+shot wins the rack, a foul or a shot after the break that pockets nothing loses it, and a
+rack once decided counts no more (undo and retry practise on). Setting the drill up again
+racks the next rack (each from the seed and the racks played) and keeps the score.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import msgspec
 
 from protocol import errors
 from protocol import messages as m
-from protocol.practice import Cause, Drill, PracticeView
+from protocol.practice import Cause, Drill, GhostScore, PracticeView
 from server import physics, rules
 from server.rooms.practice_layout import (
     BALLS,
@@ -70,6 +76,7 @@ __all__ = [
     "Simulate",
     "Simulated",
     "Undo",
+    "ghost_after",
     "new_practice",
     "step",
     "view",
@@ -78,6 +85,9 @@ __all__ = [
 #: Positions kept for undo (and for redo).
 HISTORY: Final = 200
 PLAYER: Final = "0"
+#: The drill that keeps a score against the ghost, and its score at the start.
+GHOST: Final = "nine_ghost"
+FRESH_GHOST: Final = GhostScore(won=0, lost=0, rack="playing")
 
 
 class Practice(msgspec.Struct, frozen=True):
@@ -92,6 +102,8 @@ class Practice(msgspec.Struct, frozen=True):
     #: The position the last shot was played from (what retry sets up again).
     shot_from: Layout | None = None
     shots: int = 0
+    #: The ghost drill's score (None: not that drill); see `ghost_after`.
+    ghost: GhostScore | None = None
 
 
 # --- actions ----------------------------------------------------------------------------------
@@ -210,7 +222,9 @@ def new_practice(
         position, linked_rules = decode_layout(layout)
         return Practice(layout=position, rules=rules_on or linked_rules, drill=None, seed=seed)
     if drill is not None:
-        return Practice(layout=drill_layout(drill, seed), rules=rules_on, drill=drill, seed=seed)
+        ghost = FRESH_GHOST if drill == GHOST else None
+        start = drill_layout(drill, seed)
+        return Practice(layout=start, rules=rules_on, drill=drill, seed=seed, ghost=ghost)
     return Practice(layout=racked(seed), rules=rules_on, drill=None, seed=seed)
 
 
@@ -304,10 +318,27 @@ def _load(state: Practice, action: Load) -> tuple[Practice, list[Effect]]:
     if action.layout is not None:
         layout, linked_rules = decode_layout(action.layout)
         new, effects = _changed(state, layout, "layout")
-        return msgspec.structs.replace(new, drill=None, rules=state.rules or linked_rules), effects
+        rules_on = state.rules or linked_rules
+        return msgspec.structs.replace(new, drill=None, rules=rules_on, ghost=None), effects
     assert action.drill is not None
+    if action.drill == GHOST and state.ghost is not None:
+        return _next_ghost_rack(state)
+    ghost = FRESH_GHOST if action.drill == GHOST else None
     new, effects = _changed(state, drill_layout(action.drill, state.seed), "drill")
-    return msgspec.structs.replace(new, drill=action.drill), effects
+    return msgspec.structs.replace(new, drill=action.drill, ghost=ghost), effects
+
+
+def _next_ghost_rack(state: Practice) -> tuple[Practice, list[Effect]]:
+    """The ghost drill's next rack (each rack its own, from the seed and the racks played):
+    a rack broken and not decided goes to the ghost first."""
+    ghost = state.ghost
+    assert ghost is not None
+    if ghost.rack == "playing" and not state.layout.is_break:
+        ghost = GhostScore(won=ghost.won, lost=ghost.lost + 1, rack="lost")
+    racks = ghost.won + ghost.lost
+    new, effects = _changed(state, drill_layout(GHOST, state.seed + racks), "drill")
+    next_rack = GhostScore(won=ghost.won, lost=ghost.lost, rack="playing")
+    return msgspec.structs.replace(new, drill=GHOST, ghost=next_rack), effects
 
 
 def _shot_balls(state: Practice, shot: physics.Shot) -> dict[int, Point]:
@@ -330,6 +361,7 @@ def _shot_balls(state: Practice, shot: physics.Shot) -> dict[int, Point]:
 
 def _simulated(state: Practice, done: Simulated) -> tuple[Practice, list[Effect]]:
     verdict = judge(state, done.result)
+    ghost = state.ghost
     if done.preview:
         return state, [Previewed(done.result, None if verdict is None else verdict_view(verdict))]
     layout = _after_shot(state, done.result, verdict)
@@ -340,16 +372,42 @@ def _simulated(state: Practice, done: Simulated) -> tuple[Practice, list[Effect]
         future=(),
         shot_from=state.layout,
         shots=state.shots + 1,
+        ghost=None if ghost is None else ghost_after(state, ghost, done.result),
     )
     shown = None if verdict is None else verdict_view(verdict)
     return new, [Played(done.shot, done.result, shown)]
 
 
+def ghost_after(state: Practice, ghost: GhostScore, result: SimResult) -> GhostScore:
+    """The ghost drill's score after a shot from `state`: judged by the referee whether or
+    not the table's referee is on. The 9 on a legal shot (the break too) wins the rack; a
+    foul, or a shot after the break that pockets no object ball, loses it. A rack already
+    decided stays as it is (undo and retry practise on, but count no more)."""
+    if ghost.rack != "playing":
+        return ghost
+    verdict = _referee(state, result)
+    if verdict is None:  # no object ball was up: nothing to judge
+        return ghost
+    if verdict.foul:
+        return GhostScore(won=ghost.won, lost=ghost.lost + 1, rack="lost")
+    if verdict.game_over and verdict.game_winner == PLAYER:
+        return GhostScore(won=ghost.won + 1, lost=ghost.lost, rack="won")
+    potted = [b for b in result.pocketed if b != CUE]
+    if not state.layout.is_break and not potted:
+        return GhostScore(won=ghost.won, lost=ghost.lost + 1, rack="lost")
+    return ghost
+
+
 def judge(state: Practice, result: SimResult) -> rules.Verdict | None:
     """The referee's verdict on a shot from the table as it is (rules on), else None."""
+    return _referee(state, result) if state.rules else None
+
+
+def _referee(state: Practice, result: SimResult) -> rules.Verdict | None:
+    """The referee's verdict on a shot from the table as it is (None: no object ball)."""
     layout = state.layout
     objects = tuple(b for b in range(1, BALLS) if layout.balls[b] is not None)
-    if not state.rules or not objects:
+    if not objects:
         return None
     match = _inning(objects, layout)
     action = rules.ShotAction(
@@ -449,4 +507,5 @@ def view(state: Practice, player: str, spectators: int) -> PracticeView:
         shots=state.shots,
         player=player,
         spectators=spectators,
+        ghost=state.ghost,
     )

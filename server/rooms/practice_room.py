@@ -3,10 +3,11 @@
 A practice table (`server.rooms.practice`) is a room of one player, and spectators if
 anyone cares to watch; it is a `RoomPort` like a match's room, so the gateway, the lobby
 and its members reach it the same way. Its own actor rather than the room machine's: it
-has no seats to fill, no match, nothing stored (a practice table is not kept across a
-restart and has no replay). Every command is handled to the end before the next, and a
-shot or a preview is simulated in the physics pool, never on the event loop, while this
-table's inbox waits.
+has no seats to fill, no match, no replay. What it is, is one value: after each change it
+is written down (`server.rooms.practice_book`), so that its player who comes back through
+another node, or after this node died, finds it there. Every command is handled to the
+end before the next, and a shot or a preview is simulated in the physics pool, never on
+the event loop, while this table's inbox waits.
 
 The player who drops keeps the table for the grace period (`--grace`) and gets it back
 with the session token, as a seated player does; then it closes.
@@ -47,6 +48,7 @@ from server.rooms.practice import (
     step,
     view,
 )
+from server.rooms.practice_book import KeptPractice, PracticeBook
 from server.rooms.seams import (
     Command,
     Enter,
@@ -90,6 +92,7 @@ class PracticeHost(Protocol):
     config: Config
     pool: PhysicsPool
     metrics: Metrics
+    practice_book: PracticeBook
 
     def practice_closed(self, room: PracticeRoom) -> None: ...
 
@@ -101,11 +104,23 @@ class _GraceOver:
     generation: int
 
 
+@dataclass(frozen=True)
+class LetGo:
+    """The table goes on elsewhere (or has ended there): this copy closes, its members
+    told it is gone, and what is kept is left alone."""
+
+
 class PracticeRoom:
     """One practice table; implements `server.rooms.seams.RoomPort`."""
 
     def __init__(
-        self, host: PracticeHost, room_id: str, player: str, name: str, state: Practice
+        self,
+        host: PracticeHost,
+        room_id: str,
+        player: str,
+        name: str,
+        state: Practice,
+        holder: str | None = None,
     ) -> None:
         self.host = host
         self._id = room_id
@@ -113,14 +128,17 @@ class PracticeRoom:
         self.player = player
         self.name = name
         self.state = state
+        #: This copy's token for writing the table down (None: not written yet).
+        self.holder = holder
         self.owner: Member | None = None
         self.spectators: list[Member] = []
-        self.inbox: asyncio.Queue[Command | _GraceOver] = asyncio.Queue()
+        self.inbox: asyncio.Queue[Command | _GraceOver | LetGo] = asyncio.Queue()
         self._stopped = False
         self._grace: asyncio.TimerHandle | None = None
         self._generation = 0
         self._loop = asyncio.get_running_loop()
         self._task: asyncio.Task[None] | None = None
+        self._forgetting: asyncio.Task[None] | None = None
 
     # --- RoomPort -------------------------------------------------------------------------
 
@@ -140,7 +158,7 @@ class PracticeRoom:
     def seq(self) -> int:
         return 0
 
-    def post(self, command: Command | _GraceOver) -> None:
+    def post(self, command: Command | _GraceOver | LetGo) -> None:
         if self._stopped:
             _answer_closed(self, command)
             return
@@ -156,11 +174,18 @@ class PracticeRoom:
 
     def start(self) -> None:
         self._task = self._loop.create_task(self._run(), name=f"practice-{self.id}")
+        if self.holder is not None:
+            # Opened again for a player on their way back (whose reattach is posted
+            # next): kept for the grace period, should they not arrive after all.
+            self._await_owner(max(self.host.config.grace, 0.0))
 
     async def stopped(self) -> None:
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self._forgetting is not None:
+            with contextlib.suppress(Exception):
+                await self._forgetting
 
     async def _run(self) -> None:
         while not self._stopped:
@@ -178,11 +203,15 @@ class PracticeRoom:
         while not self.inbox.empty():
             _answer_closed(self, self.inbox.get_nowait())
 
-    async def _handle(self, command: Command | _GraceOver) -> None:
+    async def _handle(self, command: Command | _GraceOver | LetGo) -> None:
         if isinstance(command, _GraceOver):
             if command.generation == self._generation and self.owner is None:
                 self._close()
+        elif isinstance(command, LetGo):
+            self._close(forget=False)
         elif isinstance(command, Enter):
+            if self.holder is None and not await self._first_keep(command):
+                return
             self._enter(command)
         elif isinstance(command, Reattach | Rejoin):
             if command.client.player == self.player:
@@ -199,15 +228,15 @@ class PracticeRoom:
         elif isinstance(command, Shutdown):
             for member in self.members():
                 member.close(1001, "server shutting down")
-            self._close(tell=False)
+            self._close(tell=False, forget=False)  # kept: another node opens it again
             if not command.done.done():
                 command.done.set_result(None)
         elif isinstance(command, SeatPair):
             for member, request_id in (command.first, command.second):
                 member.error(request_id, errors.ROOM_FULL, "a practice table has one player")
                 member.unbind(self)
-        else:  # Abandon: a practice table never moves to another node
-            self._close()
+        else:  # Abandon: a practice table is never relayed; it follows its player
+            self._close(forget=False)
 
     # --- members ------------------------------------------------------------------------
 
@@ -264,12 +293,16 @@ class PracticeRoom:
             if grace <= 0:
                 self._close()
                 return
-            self._generation += 1
-            self._grace = self._loop.call_later(grace, self.post, _GraceOver(self._generation))
+            self._await_owner(grace)
         elif client in self.spectators:
             self.spectators.remove(client)
             client.unbind(self)
             self._tell_crowd()
+
+    def _await_owner(self, grace: float) -> None:
+        """No player at the table: it closes unless they come back within `grace`."""
+        self._generation += 1
+        self._grace = self._loop.call_later(grace, self.post, _GraceOver(self._generation))
 
     def _cancel_grace(self) -> None:
         self._generation += 1
@@ -277,10 +310,14 @@ class PracticeRoom:
             self._grace.cancel()
             self._grace = None
 
-    def _close(self, tell: bool = True) -> None:
-        """The table ends: the spectators are told and let go."""
+    def _close(self, tell: bool = True, forget: bool = True) -> None:
+        """The table ends here: the members are told and let go; unless it goes on
+        elsewhere (`forget` False), it is no longer kept."""
         self._cancel_grace()
         self._stopped = True
+        if forget and self.holder is not None:
+            work = self.host.practice_book.forget(self.player, self.holder)
+            self._forgetting = self._loop.create_task(work, name=f"practice-forget-{self.id}")
         members = self.members()
         if tell:
             fan_out(members, encode(m.RoomGone(room=self.id)))
@@ -294,10 +331,13 @@ class PracticeRoom:
 
     async def _request(self, client: Member, message: m.ClientMessage) -> None:
         if isinstance(message, m.Leave):
-            client.ok(message.id)
             if client is self.owner:
-                self._close()
-            elif client in self.spectators:
+                await self._forget_now()
+                client.ok(message.id)
+                self._close(forget=False)
+                return
+            client.ok(message.id)
+            if client in self.spectators:
                 self._gone(client)
             else:
                 client.unbind(self)
@@ -338,6 +378,48 @@ class PracticeRoom:
             self.state = before
             client.error(message.id, exc.code, exc.message)
 
+    async def _keep(self, state: Practice) -> bool:
+        """Write the table down before anyone hears of the change; False: another node
+        has taken it since (nothing was written)."""
+        kept = KeptPractice(room=self.id, player=self.player, name=self.name, state=state)
+        holder = await self.host.practice_book.keep(kept, self.holder)
+        if holder is None:
+            return False
+        self.holder = holder
+        return True
+
+    async def _first_keep(self, command: Enter) -> bool:
+        """The new table is written down before its player is let in (else refused)."""
+        try:
+            if await self._keep(self.state):
+                return True
+        except Exception:
+            log.exception("practice table %s could not be kept", self.id)
+        command.client.error(
+            command.request_id, errors.INTERNAL, "the practice table could not be opened"
+        )
+        command.client.unbind(self)
+        self._close(tell=False, forget=False)
+        return False
+
+    async def _forget_now(self) -> None:
+        """The player leaves: the table is not kept from here on (before the `ok`, so that
+        no node opens it again for them after it)."""
+        if self.holder is None:
+            return
+        try:
+            await self.host.practice_book.forget(self.player, self.holder)
+        except Exception:  # it expires by itself; the player has left all the same
+            log.exception("practice table %s could not be forgotten", self.id)
+
+    def _moved(self, client: Member, request_id: int) -> None:
+        """Another connection of the player took the table on another node: it goes on
+        there, and this copy closes without changing anything."""
+        client.error(
+            request_id, errors.NO_SUCH_ROOM, "this practice table went on at your newer connection"
+        )
+        self._close(forget=False)
+
     async def _step(
         self,
         client: Member,
@@ -351,6 +433,9 @@ class PracticeRoom:
                 follow = await self._simulate(effect)
         if follow is not None:
             state, effects = step(state, follow)
+        if state is not self.state and not await self._keep(state):
+            self._moved(client, request_id)
+            return
         self.state = state
         for effect in effects:
             self._carry_out(client, request_id, effect)
@@ -453,7 +538,7 @@ def _action(
     return None
 
 
-def _answer_closed(room: PracticeRoom, command: Command | _GraceOver) -> None:
+def _answer_closed(room: PracticeRoom, command: Command | _GraceOver | LetGo) -> None:
     """A command for a table that has ended."""
     if isinstance(command, Shutdown):
         if not command.done.done():

@@ -174,3 +174,29 @@ def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
     wait_practice(zoe, f"p.view.balls[1][0] > {x + 0.005}")
     assert practice(zoe, "p.view.balls[1][1]") == y
     assert zoe.problems() == []
+
+
+def test_the_ghost_drill_shows_its_score(open_client: OpenClient) -> None:
+    """The nine-ball ghost drill in Russian: the score against the ghost shown, a break,
+    then the next rack — the rack just broken is counted for one side or the other."""
+    ivan = open_client("Ivan", lang="ru")
+    ivan.page.click("#practice")
+    ivan.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(ivan, "!!p.view && p.role === 'player' && !p.anim")
+    assert ivan.page.is_hidden("#p-ghost")  # no score outside the drill
+    ivan.page.select_option("#p-drill", "nine_ghost")
+    wait_practice(ivan, "!!p.view.ghost")
+    ivan.page.wait_for_selector("#p-ghost:not([hidden])")
+    assert ivan.page.inner_text("#p-ghost-score") == "Партии: вы 0, призрак 0"
+    assert "Закончите партию" in ivan.page.inner_text("#p-ghost-rack")
+
+    ivan.page.focus("#p-table")
+    ivan.page.keyboard.press("Space")  # the break
+    wait_practice(ivan, "p.view.shots === 1 && !p.anim && p.queue.length === 0")
+    ivan.page.click("#p-ghost-next")
+    wait_practice(ivan, "p.view.is_break && p.view.ghost.won + p.view.ghost.lost === 1")
+    won, lost = practice(ivan, "[p.view.ghost.won, p.view.ghost.lost]")
+    assert ivan.page.inner_text("#p-ghost-score") == f"Партии: вы {won}, призрак {lost}"
+    assert practice(ivan, "p.view.ghost.rack") == "playing"
+    save(ivan, "practice-ghost-score.png")
+    assert ivan.problems() == []

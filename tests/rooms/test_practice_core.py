@@ -9,10 +9,11 @@ from __future__ import annotations
 import base64
 import math
 
+import msgspec
 import pytest
 
 from protocol import errors
-from protocol.practice import DRILLS
+from protocol.practice import DRILLS, GhostScore
 from server import physics
 from server.rooms import practice as p
 from server.rooms.practice_layout import (
@@ -239,6 +240,79 @@ def test_ghost_drill_gives_ball_in_hand_after_the_break() -> None:
     state = p.new_practice(SEED, drill="nine_ghost")
     state, _ = shoot(state, 0.0, 9.0)
     assert state.layout.in_hand == "table" and not state.layout.is_break
+
+
+def ghost_rack(**spots: tuple[float, float]) -> p.Practice:
+    """The ghost drill after the break, with only the balls named (ball in hand)."""
+    state = blank(**spots)
+    layout = Layout(balls=state.layout.balls, in_hand="table")
+    return msgspec.structs.replace(state, layout=layout, drill="nine_ghost", ghost=p.FRESH_GHOST)
+
+
+def toward(src: tuple[float, float], dst: tuple[float, float]) -> float:
+    return math.degrees(math.atan2(dst[1] - src[1], dst[0] - src[0]))
+
+
+#: The 9 and the cue ball on the diagonal of the foot-rail corner pocket at (2.54, 1.27).
+NINE_BY_THE_POCKET = (2.24, 0.97)
+CUE_IN_LINE = (1.74, 0.47)
+
+
+def test_ghost_drill_keeps_a_score_of_racks_won_and_lost() -> None:
+    fresh = p.new_practice(SEED, drill="nine_ghost")
+    assert fresh.ghost == p.FRESH_GHOST and p.view(fresh, "Ana", 0).ghost == p.FRESH_GHOST
+    assert p.new_practice(SEED, drill="three_ball").ghost is None
+
+    # The 9 (the lowest ball up) pocketed on a legal shot: the rack is won.
+    won_state = ghost_rack(b0=CUE_IN_LINE, b9=NINE_BY_THE_POCKET)
+    state, effects = shoot(won_state, toward(CUE_IN_LINE, NINE_BY_THE_POCKET), 1.2)
+    (played,) = effects
+    assert isinstance(played, p.Played) and 9 in played.result.pocketed
+    assert played.verdict is None  # the table's referee is off; the drill judges anyway
+    assert state.ghost == GhostScore(won=1, lost=0, rack="won")
+    assert p.view(state, "Ana", 0).ghost == state.ghost
+
+    # Undo and another go at it: the rack is decided, nothing more counts.
+    again, _ = p.step(state, p.Undo())
+    again, _ = shoot(again, toward(CUE_IN_LINE, NINE_BY_THE_POCKET), 1.2)
+    assert again.ghost == GhostScore(won=1, lost=0, rack="won")
+
+    # The next rack: a new rack to break, the score kept.
+    state, effects = p.step(again, p.Load(drill="nine_ghost"))
+    assert effects == [p.Changed("drill")]
+    assert state.layout.is_break and state.ghost == GhostScore(won=1, lost=0, rack="playing")
+    assert state.layout != fresh.layout  # each rack its own
+
+    # A shot after the break that pockets nothing: the ghost's rack.
+    miss = ghost_rack(b0=(0.5, 0.635), b1=(1.5, 0.635), b9=(2.0, 1.0))
+    miss = msgspec.structs.replace(miss, ghost=GhostScore(won=1, lost=0, rack="playing"))
+    state, _ = shoot(miss, 0.0, 1.5)
+    assert state.layout.balls[1] is not None
+    assert state.ghost == GhostScore(won=1, lost=1, rack="lost")
+
+
+def test_ghost_drill_a_foul_or_a_rack_given_up_goes_to_the_ghost() -> None:
+    # The 2 hit first with the 1 up: a foul, with or without the table's referee.
+    foul = ghost_rack(b0=(0.5, 0.635), b1=(2.0, 0.2), b2=(1.5, 0.635), b9=(2.0, 1.0))
+    state, _ = shoot(foul, 0.0, 2.0)
+    assert state.ghost == GhostScore(won=0, lost=1, rack="lost")
+
+    # A ball pocketed without a foul: the rack goes on.
+    going = ghost_rack(b0=CUE_IN_LINE, b1=NINE_BY_THE_POCKET, b9=(0.4, 0.3))
+    state, _ = shoot(going, toward(CUE_IN_LINE, NINE_BY_THE_POCKET), 1.2)
+    assert 1 not in [b for b, pos in enumerate(state.layout.balls) if pos is not None]
+    assert state.ghost == p.FRESH_GHOST
+
+    # A new rack before this one is decided: the ghost takes it.
+    state, _ = p.step(state, p.Load(drill="nine_ghost"))
+    assert state.ghost == GhostScore(won=0, lost=1, rack="playing")
+    # An unbroken rack set up again counts for nobody.
+    same, _ = p.step(state, p.Load(drill="nine_ghost"))
+    assert same.ghost == state.ghost and same.layout == state.layout
+
+    # Another set-up ends the score.
+    other, _ = p.step(state, p.Load(drill="kick"))
+    assert other.ghost is None and p.view(other, "Ana", 0).ghost is None
 
 
 def test_a_link_of_a_position_after_shots_opens_the_same_position() -> None:

@@ -278,3 +278,32 @@ async def test_a_table_whose_player_stays_away_closes(
     assert joined.room not in server.lobby.practice_rooms
     again = await eve.request({"t": "join", "room": joined.room, "role": "spectator"})
     assert isinstance(again, m.Error) and again.code == errors.NO_SUCH_ROOM
+
+
+async def test_the_ghost_drill_scores_racks_through_the_server(
+    make_server: ServerFactory, peers: list[Peer]
+) -> None:
+    server = await make_server(seed=7)  # the same rack and break every run
+    ana = await open_peer(server, peers, "Ana")
+    _, opened = await open_table(ana, drill="nine_ghost")
+    assert opened.view.ghost == pm.GhostScore(won=0, lost=0, rack="playing")
+    # The break, then a shot that pockets nothing (a touch of the lowest ball).
+    broken = await shoot(ana, 0.0, 9.0)
+    assert broken.view.in_hand == "table"
+    assert broken.view.ghost == pm.GhostScore(won=0, lost=0, rack="playing")
+    view = broken.view
+    cue, lowest = view.balls[0], view.balls[view.lowest or 1]
+    assert cue is not None and lowest is not None
+    angle = math.degrees(math.atan2(lowest[1] - cue[1], lowest[0] - cue[0]))
+    touched = await shoot(ana, angle, 0.3)
+    assert touched.report.pocketed == [] and touched.report.first == view.lowest
+    assert touched.view.ghost == pm.GhostScore(won=0, lost=1, rack="lost")
+    decided = (await state_of(ana)).ghost
+    assert decided == pm.GhostScore(won=0, lost=1, rack="lost")
+    # The next rack keeps the score; another drill ends it.
+    rack = await change(ana, {"t": "practice_load", "drill": "nine_ghost"})
+    assert rack.view.is_break and rack.view.ghost == pm.GhostScore(
+        won=decided.won, lost=decided.lost, rack="playing"
+    )
+    other = await change(ana, {"t": "practice_load", "drill": "kick"})
+    assert other.view.ghost is None

@@ -90,3 +90,24 @@ async def test_by_default_one_address_makes_at_most_sixteen_rooms(
         assert isinstance(await host.request({"t": "create"}), m.Joined)
     refused = await hosts[16].request({"t": "create"})
     assert isinstance(refused, m.Error) and refused.code == errors.TOO_MANY_ROOMS
+
+
+async def test_practice_tables_count_towards_the_address_cap(
+    make_server: ServerFactory, peers: list[Peer]
+) -> None:
+    server = await make_server(limits=capped(rooms_per_address=2))
+    bots = [await peer_from(server, peers, f"Cue{i}", "203.0.113.9") for i in range(4)]
+    assert isinstance(await bots[0].request({"t": "practice"}), m.Joined)
+    assert isinstance(await bots[1].request({"t": "create"}), m.Joined)
+    # A third table of either kind is refused: practice and match rooms share the cap.
+    refused = await bots[2].request({"t": "practice"})
+    assert isinstance(refused, m.Error) and refused.code == errors.TOO_MANY_ROOMS
+    refused = await bots[2].request({"t": "create"})
+    assert isinstance(refused, m.Error) and refused.code == errors.TOO_MANY_ROOMS
+    # Another address may still practise.
+    other = await peer_from(server, peers, "Mia", "203.0.113.10")
+    assert isinstance(await other.request({"t": "practice"}), m.Joined)
+    # Once the practice table is left, the address may open another.
+    assert isinstance(await bots[0].request({"t": "leave"}), m.Ok)
+    assert isinstance(await bots[3].request({"t": "practice"}), m.Joined)
+    assert server.metrics.limit_hits.labels("room_cap")._value.get() == 2
