@@ -66,7 +66,8 @@ class RedisTournamentStore:
         key = self.key("t", tournament.id)
 
         async def attempt() -> None:
-            async with self.client.pipeline(transaction=True) as pipe:
+            async with self.client.pipeline(transaction=True) as transaction:
+                pipe: Any = transaction  # redis-py's pipeline is not fully typed
                 while True:
                     try:
                         await pipe.watch(key)
@@ -90,7 +91,8 @@ class RedisTournamentStore:
         key = self.key("t", tournament_id)
 
         async def attempt() -> Tournament | None:
-            async with self.client.pipeline(transaction=True) as pipe:
+            async with self.client.pipeline(transaction=True) as transaction:
+                pipe: Any = transaction  # redis-py's pipeline is not fully typed
                 while True:
                     try:
                         await pipe.watch(key)
