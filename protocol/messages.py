@@ -104,6 +104,9 @@ class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
     #: R14: innings in a row without a ball pocketed before the automatic stalemate
     #: warning (0 = off).
     stalemate_innings: Annotated[int, Meta(ge=0, le=1000)] = 20
+    #: The players the seats are kept for, seat 0 then seat 1 (a tournament's match, made
+    #: by the server; empty: anyone may sit). A `create` may not set it.
+    reserved: Annotated[tuple[Annotated[str, Meta(max_length=64)], ...], Meta(max_length=2)] = ()
 
     def __post_init__(self) -> None:
         # Shown to strangers in the lobby: no bidi controls or invisible characters.

@@ -46,6 +46,8 @@ NODE_MODULES_ALLOWED = ("node_modules/@msgpack/msgpack/dist.esm/",)
 PRIVATE_PREFIXES = ("tests/", "node_modules/", ".")
 
 _ROOM_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})$")
+#: A tournament's live bracket: one page of the client for every tournament.
+_TOURNAMENT_PAGE = re.compile(r"^/tournament/[A-Za-z0-9_-]{1,32}$")
 
 
 def _response(
@@ -113,6 +115,8 @@ class HttpRoutes:
             # Streamed from the store's log; private rooms only with their code or a
             # seat's token (server/edge/replays.py).
             return await self.replays.respond(connection, request, match.group(1))
+        if _TOURNAMENT_PAGE.match(path):
+            path = "/tournament.html"
         return self.static(path, request.headers.get("If-None-Match"))
 
     def _resolve(self, path: str) -> Path | None:

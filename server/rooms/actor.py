@@ -61,6 +61,7 @@ from server.rooms.seams import (
     Abandon,
     Command,
     Enter,
+    MatchEnd,
     Member,
     Rejoin,
     Relayed,
@@ -118,6 +119,9 @@ class RoomHost(Protocol):
     def room_abandoned(self, room: Room, leftovers: list[Command]) -> None:
         """The room lost its lease (another node owns it now): it has stopped without
         saving; its members and the commands it had not handled go to the new owner."""
+
+    def match_ended(self, end: MatchEnd) -> None:
+        """A match of the room ended, and that is stored (`server.rooms.seams.MatchEnds`)."""
 
 
 @dataclass(frozen=True)
@@ -421,6 +425,11 @@ class Room:
             record = msgspec.structs.replace(record, applied=applied)
         await self.host.store.save(self.id, encode(record), entries, fence=self.fence)
         self.applied, self._requester = applied, None
+        for event in save.events:
+            if isinstance(event, m.MatchOver):
+                score = (event.score[0], event.score[1])
+                ended = MatchEnd(self.id, record.match, event.winner, score, event.reason)
+                self.host.match_ended(ended)
 
     async def _simulate(self, simulate: Simulate) -> Simulated:
         started = time.perf_counter()

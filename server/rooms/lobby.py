@@ -40,7 +40,17 @@ from server.rooms.actor import (
 from server.rooms.pacing import Pacer
 from server.rooms.peers import Peers, Waiting
 from server.rooms.replays import ReplayBook
-from server.rooms.seams import Command, Enter, Member, Reattach, SeatPair, Shutdown, fan_out
+from server.rooms.seams import (
+    Command,
+    Enter,
+    MatchEnd,
+    MatchEnds,
+    Member,
+    Reattach,
+    SeatPair,
+    Shutdown,
+    fan_out,
+)
 from server.rooms.simulation import PhysicsPool
 from server.rooms.upkeep import restorable
 from server.store import Store
@@ -71,9 +81,17 @@ class Lobby:
     `server.rooms.peers.LocalRooms` for its peers."""
 
     def __init__(
-        self, config: Config, store: Store, pool: PhysicsPool, metrics: Metrics, peers: Peers
+        self,
+        config: Config,
+        store: Store,
+        pool: PhysicsPool,
+        metrics: Metrics,
+        peers: Peers,
+        ends: MatchEnds,
     ) -> None:
+        """`ends` hears of every match of this node's rooms that ends (tournaments)."""
         self.config = config
+        self.ends = ends
         self.store = store
         self.pool = pool
         self.metrics = metrics
@@ -142,6 +160,9 @@ class Lobby:
         self._forget(room)
         self._listed.pop(room.id, None)
         self.peers.room_abandoned(room, leftovers)
+
+    def match_ended(self, end: MatchEnd) -> None:
+        self.ends.match_ended(end)
 
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
@@ -229,11 +250,19 @@ class Lobby:
         room.start()
 
     def create(self, client: Member, message: m.Create) -> None:
+        if message.settings.reserved:
+            client.error(message.id, errors.BAD_MESSAGE, "only the server keeps seats for players")
+            return
         if self._busy(client, message.id):
             return
         room = self._new_room(message.settings)
         client.entering(room)
         room.post(Enter(client, message.id, "player"))
+
+    def open_match(self, settings: m.RoomSettings) -> str:
+        """A room whose seats are kept for `settings.reserved` (a tournament's match): it
+        waits here for its two players, who join it by its id. Returns the id."""
+        return self._new_room(settings).id
 
     def join(self, client: Member, message: m.Join) -> None:
         if self._busy(client, message.id, player=message.role == "player"):

@@ -187,6 +187,14 @@ class _Tx(Working):
                 self.reattach(member, request_id)
                 return
             free = [i for i, s in enumerate(self.seats) if s is None]
+            reserved = self.state.settings.reserved
+            if reserved:
+                # A tournament's match: each player has their own seat, nobody else one.
+                if member.player not in reserved:
+                    raise TableError(
+                        errors.ROOM_FULL, "the seats are kept for this match's players"
+                    )
+                free = [reserved.index(member.player)]
             if not free:
                 raise TableError(errors.ROOM_FULL, "both seats are taken")
             index = free[0]

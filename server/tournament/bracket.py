@@ -305,6 +305,14 @@ def assign_room(tournament: Tournament, match_id: str, room: str, at: int) -> To
     return _put(tournament, _replace(match, status="playing", room=room, room_at=at))
 
 
+def reassign_room(tournament: Tournament, match_id: str, room: str, at: int) -> Tournament:
+    """The match's room is gone before anyone played in it: a new one, its wait afresh."""
+    match = tournament.match(match_id)
+    if match.status != "playing":
+        raise TournamentError("not_playing", f"match {match_id} has no room")
+    return _put(tournament, _replace(match, room=room, room_at=at))
+
+
 def report(
     tournament: Tournament,
     match_id: str,

@@ -28,6 +28,14 @@ from server.tournament.store import Change, TournamentExists, TournamentStoreErr
 
 T = TypeVar("T")
 _ACTIVE = ("registering", "running")
+_LEAD = """
+local holder = redis.call('GET', KEYS[1])
+if holder == false or holder == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
 
 
 class RedisTournamentStore:
@@ -128,6 +136,14 @@ class RedisTournamentStore:
         ids = await self._retrying(lambda: self.client.smembers(self.key("active")))
         found = await self._many(sorted(ids))
         return [t for t in found if t.status in _ACTIVE]
+
+    async def lead(self, node: str, ttl: float) -> bool:
+        """`lead` (string + PX) names the driving node: taken when free, renewed by its
+        holder, both in one script."""
+        result = await self._retrying(
+            lambda: self.client.eval(_LEAD, 1, self.key("lead"), node, str(int(ttl * 1000)))
+        )
+        return bool(result)
 
     async def close(self) -> None:
         await self.client.aclose()

@@ -140,6 +140,9 @@ class SqliteTournamentStore:
 
         return await self._call(read)
 
+    async def lead(self, node: str, ttl: float) -> bool:
+        return True  # one node per file: it always drives
+
     async def close(self) -> None:
         def shut(db: sqlite3.Connection) -> None:
             db.close()

@@ -43,4 +43,8 @@ class TournamentStore(Protocol):
     async def active(self) -> list[Tournament]:
         """Every tournament still registering or running (the service drives these)."""
 
+    async def lead(self, node: str, ttl: float) -> bool:
+        """Take or keep the lead for `ttl` seconds: whether `node` drives the tournaments
+        now (one node of a cluster at a time; a lone node always)."""
+
     async def close(self) -> None: ...

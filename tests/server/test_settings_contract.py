@@ -14,6 +14,7 @@ import pytest
 
 from server.edge.limits import Limits
 from server.ops.config import CLIENT_DIR, SETTINGS, Config, build_parser, config_from_args
+from server.ops.tournaments import TournamentSettings
 
 #: (flag, variable, default the server reads when neither is given). `RANDOM`: drawn at
 #: start (or kept beside a SQLite store).
@@ -87,6 +88,7 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--login-window", "NINEPOOL_LOGIN_WINDOW", 900),
     ("--accounts-per-address", "NINEPOOL_ACCOUNTS_PER_ADDRESS", 10),
     ("--password-hashers", "NINEPOOL_PASSWORD_HASHERS", 1),
+    ("--tournament-no-show", "NINEPOOL_TOURNAMENT_NO_SHOW", 300.0),
 )
 
 #: flag: (flag text, its value, variable text, its value), each unlike the default.
@@ -159,6 +161,7 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--login-window": ("1", 1, "60", 60),
     "--accounts-per-address": ("0", 0, "9", 9),
     "--password-hashers": ("2", 2, "3", 3),
+    "--tournament-no-show": ("30", 30.0, "0.5", 0.5),
 }
 
 
@@ -167,6 +170,8 @@ def read(config: Config, flag: str) -> Any:
     name = flag.removeprefix("--").replace("-", "_")
     if name in Limits.__dataclass_fields__:
         return getattr(config.limits, name)
+    if name in TournamentSettings.__dataclass_fields__:
+        return getattr(config.tournaments, name)
     return getattr(config, name)
 
 
@@ -206,7 +211,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 68
+    assert len(CONTRACT) == 69
 
 
 def test_the_declarations_are_the_contract() -> None:

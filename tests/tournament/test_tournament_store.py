@@ -108,3 +108,14 @@ async def test_a_tournament_survives_reopening(
         assert stored is not None and [e.name for e in stored.entrants] == ["Ana"]
     finally:
         await again.close()
+
+
+async def test_one_node_leads_at_a_time(store_kind: str, tournament_store: TournamentStore) -> None:
+    assert await tournament_store.lead("a", 5.0)
+    assert await tournament_store.lead("a", 5.0)  # renewed
+    if store_kind == "redis":
+        assert not await tournament_store.lead("b", 5.0)
+        assert await tournament_store.lead("b", 0.05) is False
+        assert await tournament_store.lead("a", 0.05)
+        await asyncio.sleep(0.2)
+        assert await tournament_store.lead("b", 5.0)  # a's lead ran out
