@@ -349,8 +349,9 @@ class _Tx(Working):
         self.dirty = True
         for name in _TIMERS:
             self.cancel(name)
-        # Nothing played: there is no replay worth keeping.
-        self.out.append(Close(retire=self.shots > 0))
+        # Nothing played: there is no replay worth keeping. A tournament's room is kept all
+        # the same (a match conceded at once): its record says how the match ended.
+        self.out.append(Close(retire=self.shots > 0 or bool(self.state.settings.reserved)))
 
     def shutdown(self) -> None:
         self.pause_clock()

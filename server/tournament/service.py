@@ -339,7 +339,8 @@ class TournamentService:
             at = self.clock()
 
             def again(current: Tournament) -> Tournament:
-                if current.match(match.id).room != match.room:
+                now = current.match(match.id)
+                if now.status != "playing" or now.room != match.room:
                     return current
                 return bracket.reassign_room(current, match.id, room, at)
 

@@ -1,0 +1,74 @@
+"""Helpers for tournaments through a real server: its JSON API over a raw HTTP/1.1
+connection, and scripted players who play a tournament match the fastest legal way
+(the draw decides who breaks, the winner of the draw breaks, the loser concedes)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, TypeVar
+
+from protocol import messages as m
+from server.app import GameServer
+from tests.server.support import WAIT, Peer
+
+T = TypeVar("T", bound=m.ServerMessage)
+
+
+async def api(
+    server: GameServer,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    raw: bytes | None = None,
+    content_type: str = "application/json",
+) -> tuple[int, Any]:
+    """One request to the server's JSON API: (status, decoded body or None)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    data = raw if raw is not None else b"" if body is None else json.dumps(body).encode()
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(data)}\r\n"
+    if data:
+        head += f"Content-Type: {content_type}\r\n"
+    if token is not None:
+        head += f"Authorization: Bearer {token}\r\n"
+    writer.write(head.encode() + b"\r\n" + data)
+    await writer.drain()
+    response = await asyncio.wait_for(reader.read(), WAIT)
+    writer.close()
+    status = int(response.split(b" ", 2)[1])
+    payload = response.split(b"\r\n\r\n", 1)[1]
+    return status, json.loads(payload) if payload else None
+
+
+async def expect_in(peer: Peer, kind: type[T], room: str) -> T:
+    """The next message of `kind` about `room` (those of earlier rooms are dropped)."""
+    while True:
+        message = await peer.expect(kind)
+        if getattr(message, "room", None) == room:
+            return message
+
+
+async def play_match(room: str, players: tuple[Peer, Peer], winner: int) -> m.MatchOver:
+    """`players` (the match's slot order) join `room`, start, and the one who is not
+    `winner` concedes the match; both leave. Returns the `match_over` they saw."""
+    joined = [await peer.request({"t": "join", "room": room, "role": "player"}) for peer in players]
+    for slot, answer in enumerate(joined):
+        assert isinstance(answer, m.Joined), answer
+        assert answer.seat == slot, "each player has the seat of their slot"
+    for peer in players:
+        assert isinstance(await peer.request({"t": "ready"}), m.Ok)
+    draw = await expect_in(players[0], m.LagResult, room)
+    assert draw.method == "draw" and draw.winner is not None
+    chosen = await players[draw.winner].request({"t": "lag_choice", "choice": "break"})
+    assert isinstance(chosen, m.Ok), chosen
+    for peer in players:
+        ruling = await expect_in(peer, m.Ruling, room)
+        assert ruling.action == "lag_choice"
+    conceded = await players[1 - winner].request({"t": "concede", "what": "match"})
+    assert isinstance(conceded, m.Ok), conceded
+    ends = [await expect_in(peer, m.MatchOver, room) for peer in players]
+    assert ends[0] == ends[1] and ends[0].winner == winner
+    for peer in players:
+        assert isinstance(await peer.request({"t": "leave"}), m.Ok)
+    return ends[0]
