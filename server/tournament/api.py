@@ -14,6 +14,10 @@
   taken, registered already, registration closed); `…/unregister`: 200; 409;
 - `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409.
 
+A refusal of the tournament itself (full, closed, a name taken, a bad name) carries a
+`code` beside the `error` (`full`, `name_taken`, `already_registered`, `closed`,
+`not_registered`, `started`, `not_organiser`, `bad_name`).
+
 Writes need `Authorization: Bearer <session token>` (the token `welcome` gave the
 connection: the tournament knows players by the same id as the rooms do), else 401.
 Bodies are JSON objects of at most 4 KiB (the connection refuses more with 413), with
@@ -190,7 +194,7 @@ class TournamentApi:
         except BadBody as exc:
             return json_error(415 if "application/json" in str(exc) else 400, str(exc))
         except ValueError as exc:
-            return json_error(400, str(exc))
+            return json_response(400, {"error": str(exc), "code": "bad_name"})
         try:
             rating = await self.rating_of(player)
         except PlayerStoreError:
@@ -247,11 +251,14 @@ def _whole(value: object) -> bool:
 
 
 def _refusal(exc: TournamentError) -> ApiResponse:
+    """`{"error": why, "code": …}`: the code says which refusal (the bracket page words it
+    in the reader's language)."""
+    status = 400
     if exc.code == "not_organiser":
-        return json_error(403, exc.message)
-    if exc.code in _CONFLICTS or exc.code == "not_registered":
-        return json_error(409, exc.message)
-    return json_error(400, exc.message)
+        status = 403
+    elif exc.code in _CONFLICTS or exc.code == "not_registered":
+        status = 409
+    return json_response(status, {"error": exc.message, "code": exc.code})
 
 
 def _unauthorized() -> ApiResponse:

@@ -142,7 +142,7 @@ async def test_bad_requests_are_refused_and_change_nothing(
         assert status == code, answer
     assert (await api(server, "POST", f"{path}/register", {"name": "Ben"}, ben.token))[0] == 200
     status, answer = await api(server, "POST", f"{path}/register", {"name": "Cy"}, cy.token)
-    assert (status, answer) == (409, {"error": "registration is full (2 players)"})
+    assert (status, answer) == (409, {"error": "registration is full (2 players)", "code": "full"})
     assert (await api(server, "POST", f"{path}/unregister", token=cy.token))[0] == 409
     assert (await api(server, "POST", f"{path}/start", token=ana.token))[0] == 403
     assert (await api(server, "GET", "/api/tournaments/nope"))[0] == 404
