@@ -91,6 +91,7 @@ class GameServer:
             self.match_ends,
             node=self.cluster.id if self.cluster is not None else "lone",
             no_show=config.tournaments.tournament_no_show,
+            lead_ttl=config.node_timeout,
         )
         self.tournament_api = TournamentApi(
             self.tournaments, self.api, sessions.verify, self._rating_of

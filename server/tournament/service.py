@@ -51,9 +51,6 @@ from server.tournament.store import Change, TournamentStore, TournamentStoreErro
 
 log = logging.getLogger(__name__)
 
-#: Seconds the lead of the driving node lasts unrenewed (renewed every tick).
-LEAD_TTL = 10.0
-
 
 class BotsUnavailable(Exception):
     """Computer players cannot take a seat on this server."""
@@ -114,8 +111,11 @@ class TournamentService:
         no_show: float,
         bots: BotSeats | None = None,
         tick: float = 1.0,
+        lead_ttl: float = 3.0,
         clock: Callable[[], int] = now_ms,
     ) -> None:
+        """`lead_ttl`: seconds this node's lead lasts unrenewed (it renews it every `tick`):
+        how soon another node drives once this one has died."""
         self.store = store
         self.rooms = rooms
         self.room_store = room_store
@@ -124,6 +124,7 @@ class TournamentService:
         self.no_show_ms = int(no_show * 1000)
         self.bots: BotSeats = bots if bots is not None else NoBots()
         self.tick = tick
+        self.lead_ttl = max(lead_ttl, 2 * tick)
         self.clock = clock
         self._tasks: list[asyncio.Task[None]] = []
         #: Woken to drive at once (a start asked for now, a match just decided).
@@ -248,7 +249,7 @@ class TournamentService:
     async def _drive_forever(self) -> None:
         while True:
             try:
-                if await self.store.lead(self.node, LEAD_TTL):
+                if await self.store.lead(self.node, self.lead_ttl):
                     await self.drive()
             except (TournamentStoreError, StoreError) as exc:
                 log.warning("tournaments: the store is unavailable: %s", exc)
