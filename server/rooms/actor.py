@@ -428,8 +428,9 @@ class Room:
         for event in save.events:
             if isinstance(event, m.MatchOver):
                 score = (event.score[0], event.score[1])
-                ended = MatchEnd(self.id, record.match, event.winner, score, event.reason)
-                self.host.match_ended(ended)
+                reserved = self.settings.reserved
+                end = MatchEnd(self.id, record.match, event.winner, score, event.reason, reserved)
+                self.host.match_ended(end)
 
     async def _simulate(self, simulate: Simulate) -> Simulated:
         started = time.perf_counter()

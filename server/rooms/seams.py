@@ -110,13 +110,15 @@ class Relayed(Protocol):
 class MatchEnd:
     """A room's match is over, and stored so: `winner` is the winning seat (None: none),
     `score` racks won by seat, `reason` the referee's `match_ended_by` (`race`,
-    `concede`, `forfeit`). `match` counts the room's matches (a rematch is the next)."""
+    `concede`, `forfeit`). `match` counts the room's matches (a rematch is the next).
+    `reserved`: the players the room's seats are kept for (a tournament's match), if any."""
 
     room: str
     match: int
     winner: int | None
     score: tuple[int, int]
     reason: str
+    reserved: tuple[str, ...] = ()
 
 
 class MatchEnds(Protocol):

@@ -219,8 +219,8 @@ class TournamentService:
                 # The driving node reads it from the room's record on its next round.
 
     async def match_ended(self, end: MatchEnd) -> None:
-        if end.winner is None:
-            return
+        if end.winner is None or not end.reserved:
+            return  # not a tournament's room (its seats are always kept)
         decided: Decided = "forfeit" if end.reason == "forfeit" else "played"
         for tournament in await self.store.active():
             for match in tournament.matches:

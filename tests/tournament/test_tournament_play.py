@@ -163,7 +163,7 @@ async def test_bad_requests_are_refused_and_change_nothing(
 
 
 async def test_no_shows_forfeit_after_the_setting(make_server: Factory, opened: list[Peer]) -> None:
-    server = await make_server(no_show=0.5)
+    server = await make_server(no_show=3.0)
     ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
     opened.extend([ana, ben])
     status, made = await api(
