@@ -217,6 +217,10 @@ class TournamentService:
             except (TournamentStoreError, StoreError) as exc:
                 log.warning("room %s: its result could not be stored yet: %s", end.room, exc)
                 # The driving node reads it from the room's record on its next round.
+            except TournamentError as exc:
+                log.warning("room %s: its result was not taken: %s", end.room, exc)
+            except Exception:
+                log.exception("room %s: reporting its result failed", end.room)
 
     async def match_ended(self, end: MatchEnd) -> None:
         if end.winner is None or not end.reserved:

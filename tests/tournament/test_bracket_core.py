@@ -15,6 +15,7 @@ from server.tournament.bracket import (
     played,
     race_of,
     ready,
+    reassign_room,
     register,
     report,
     report_player,
@@ -285,3 +286,15 @@ def test_every_field_size_plays_to_the_end(fmt: str) -> None:
 def test_a_tournament_encodes_and_decodes_unchanged() -> None:
     tournament = with_players(6)
     assert decode_tournament(encode_tournament(tournament)) == tournament
+
+
+def test_a_lost_room_is_replaced_only_while_the_match_waits_for_it() -> None:
+    tournament = with_players(2, "single")
+    tournament = assign_room(tournament, "W1-1", "room-1", 5)
+    tournament = reassign_room(tournament, "W1-1", "room-2", 9)
+    match = tournament.match("W1-1")
+    assert (match.status, match.room, match.room_at) == ("playing", "room-2", 9)
+    finished = report(tournament, "W1-1", 0, (1, 0))
+    with pytest.raises(TournamentError) as refused:
+        reassign_room(finished, "W1-1", "room-3", 10)
+    assert refused.value.code == "not_playing"
