@@ -180,6 +180,9 @@ class Room:
         self._timers: dict[TimerName, asyncio.TimerHandle] = {}
         self._task: asyncio.Task[None] | None = None
         self._loop = asyncio.get_running_loop()
+        #: Set once the room has started (in a cluster: its lease taken, its owner known)
+        #: or could not: a room made for players who join later is shown to them then.
+        self.started = asyncio.Event()
 
     # --- what the lobby, the cluster and members read --------------------------------------
 
@@ -258,6 +261,8 @@ class Room:
             log.exception("room %s could not start", self.id)
             self._stopped = True
             self.host.room_closed(self)
+        finally:
+            self.started.set()
         while not self.closed:
             command = await self.inbox.get()
             if isinstance(command, _Fired):

@@ -259,10 +259,16 @@ class Lobby:
         client.entering(room)
         room.post(Enter(client, message.id, "player"))
 
-    def open_match(self, settings: m.RoomSettings) -> str:
+    async def open_match(self, settings: m.RoomSettings) -> str:
         """A room whose seats are kept for `settings.reserved` (a tournament's match): it
-        waits here for its two players, who join it by its id. Returns the id."""
-        return self._new_room(settings).id
+        waits here for its two players, who join it by its id. Returns the id once the
+        room has started (in a cluster, its lease taken: a player who comes through
+        another node finds its owner); RuntimeError if it could not."""
+        room = self._new_room(settings)
+        await room.started.wait()
+        if room.closed:
+            raise RuntimeError(f"room {room.id} could not start")
+        return room.id
 
     def join(self, client: Member, message: m.Join) -> None:
         if self._busy(client, message.id, player=message.role == "player"):

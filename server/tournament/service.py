@@ -79,7 +79,7 @@ class NoBots:
 class MatchRooms(Protocol):
     """What the tournaments need of the lobby (`server.rooms.lobby.Lobby`)."""
 
-    def open_match(self, settings: m.RoomSettings) -> str: ...
+    async def open_match(self, settings: m.RoomSettings) -> str: ...
 
     def room(self, room_id: str) -> object | None: ...
 
@@ -231,6 +231,7 @@ class TournamentService:
                 if match.room == end.room and match.status == "playing":
                     await self._report(tournament.id, match.id, end.winner, end.score, decided)
                     return
+        log.info("room %s: its match ended, but no tournament match waits for it", end.room)
 
     async def _report(
         self,
@@ -246,6 +247,9 @@ class TournamentService:
             return bracket.report(tournament, match_id, winner, score, decided)
 
         await self.store.update(tournament_id, decide)
+        log.info(
+            "tournament %s: match %s won by slot %d (%s)", tournament_id, match_id, winner, decided
+        )
         self._nudge.set()
 
     # --- driving ---------------------------------------------------------------------------
@@ -299,11 +303,11 @@ class TournamentService:
             if not waiting:
                 return
             match = waiting[0]
-            room = self._make_room(tournament, match)
+            room = await self._make_room(tournament, match)
             await self.store.update(tournament_id, _assigning(match.id, room, self.clock()))
             await self._seat_bots(tournament, match, room)
 
-    def _make_room(self, tournament: Tournament, match: Match) -> str:
+    async def _make_room(self, tournament: Tournament, match: Match) -> str:
         players = tuple(
             tournament.entrants[entrant].player for entrant in match.players if entrant is not None
         )
@@ -314,7 +318,7 @@ class TournamentService:
             forfeit="match",
             reserved=players,
         )
-        return self.rooms.open_match(settings)
+        return await self.rooms.open_match(settings)
 
     async def _seat_bots(self, tournament: Tournament, match: Match, room: str) -> None:
         for seat, entrant in enumerate(match.players):
@@ -340,7 +344,7 @@ class TournamentService:
             log.info(
                 "tournament %s: the room of match %s is gone; a new one", tournament.id, match.id
             )
-            room = self._make_room(tournament, match)
+            room = await self._make_room(tournament, match)
             at = self.clock()
 
             def again(current: Tournament) -> Tournament:

@@ -77,7 +77,11 @@ async def play_match(room: str, players: tuple[Peer, Peer], winner: int) -> m.Ma
     first = await sit(players[0], room)
     if isinstance(first, m.Error) and first.code in PASSING:
         return None
-    joined = [first, await sit(players[1], room)]
+    second = await sit(players[1], room)
+    if isinstance(second, m.Error) and second.code in PASSING:
+        await players[0].request({"t": "leave"})
+        return None
+    joined = [first, second]
     for slot, answer in enumerate(joined):
         assert isinstance(answer, m.Joined), answer
         assert answer.seat == slot, "each player has the seat of their slot"
