@@ -266,3 +266,27 @@ async def test_sixteen_players_double_elimination_to_the_end_across_a_restart(
     places = [row["place"] for row in view["standings"]]
     assert places == ["1", "2", "3", "4"] + ["5–6"] * 2 + ["7–8"] * 2 + ["9–12"] * 4 + ["13–16"] * 4
     assert sorted(row["name"] for row in view["standings"]) == names
+
+
+async def test_play_starts_by_itself_at_the_start_time(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    server = await make_server()
+    ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
+    opened.extend([ana, ben])
+    soon = int(time.time() * 1000) + 1500
+    _, full = await api(server, "POST", "/api/tournaments", settings(starts_at=soon), ana.token)
+    _, empty = await api(server, "POST", "/api/tournaments", settings(starts_at=soon), ana.token)
+    for peer in (ana, ben):
+        path = f"/api/tournaments/{full['id']}/register"
+        assert (await api(server, "POST", path, {"name": peer.name}, peer.token))[0] == 200
+    path = f"/api/tournaments/{empty['id']}/register"
+    assert (await api(server, "POST", path, {"name": "Ana"}, ana.token))[0] == 200
+    view = await until(server, full["id"], lambda v: bool(playing(v)))
+    assert view["status"] == "running" and len(view["entrants"]) == 2
+    path = f"/api/tournaments/{full['id']}/register"
+    status, answer = await api(server, "POST", path, {"name": "Late"}, ana.token)
+    assert status == 409 and answer["code"] == "closed"
+    # One entrant at the start: no tournament.
+    cancelled = await until(server, empty["id"], lambda v: v["status"] != "registering")
+    assert cancelled["status"] == "cancelled" and cancelled["matches"] == []
