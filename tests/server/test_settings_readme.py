@@ -13,10 +13,11 @@ from server.ops.config import SECTIONS, SETTINGS, Config
 from server.ops.settings import Setting, plain
 from server.ops.settings.__main__ import main
 from server.ops.settings.readme import README, table, with_tables
+from server.ops.tournaments import TournamentSettings
 
 #: Config fields no flag sets: worked out (`secret_given`), built from the `limits`
 #: section (`limits`), or fixed in code (`aim_interval`).
-NOT_SETTINGS = {"secret_given", "limits", "aim_interval"}
+NOT_SETTINGS = {"secret_given", "limits", "tournaments", "aim_interval"}
 
 
 def test_the_readme_tables_are_those_the_declarations_make() -> None:
@@ -44,6 +45,8 @@ def test_every_field_set_from_outside_is_declared_once() -> None:
     limits_fields = {item.name for item in dataclasses.fields(Limits)}
     assert {s.name for s in SETTINGS if s.owner is Config} == config_fields
     assert {s.name for s in SETTINGS if s.owner is Limits} == limits_fields
+    tournament_fields = {item.name for item in dataclasses.fields(TournamentSettings)}
+    assert {s.name for s in SETTINGS if s.owner is TournamentSettings} == tournament_fields
 
 
 @pytest.mark.parametrize("setting", SETTINGS, ids=[setting.flag for setting in SETTINGS])
