@@ -119,6 +119,9 @@ class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
     #: Racks won at the table move both players' ratings (docs/RATINGS.md); only players
     #: with accounts may sit in a rated room.
     rated: bool = False
+    #: The players the seats are kept for, seat 0 then seat 1 (a tournament's match, made
+    #: by the server; empty: anyone may sit). A `create` may not set it.
+    reserved: Annotated[tuple[Annotated[str, Meta(max_length=64)], ...], Meta(max_length=2)] = ()
 
     def __post_init__(self) -> None:
         # Shown to strangers in the lobby: no bidi controls or invisible characters.

@@ -51,6 +51,9 @@ from server.store import (
     trim_forever,
 )
 from server.store.redis import RedisStore
+from server.tournament.api import TournamentApi
+from server.tournament.service import MatchEndInbox, TournamentService
+from server.tournament.stores import open_tournament_store
 
 log = logging.getLogger(__name__)
 
@@ -78,15 +81,37 @@ class GameServer:
         book: PracticeBook = (
             self.cluster.practice_book if self.cluster is not None else LonePracticeBook()
         )
+        #: Tournaments: their store, the matches they hear of from this node's rooms.
+        self.tournament_store = open_tournament_store(config.store, config.redis_url)
+        self.match_ends = MatchEndInbox()
         #: Accounts, ratings, leaderboards; the JSON API under /api/ (server/edge/api.py);
         #: the rooms hand it their results (server/rooms/reporting.py).
         self.players = players if players is not None else open_players(config)
         self.lobby = Lobby(
-            config, self.store, self.pool, self.metrics, self.peers, book, results=self.players
+            config,
+            self.store,
+            self.pool,
+            self.metrics,
+            self.peers,
+            book,
+            self.match_ends,
+            results=self.players,
         )
         sessions = Sessions(config.secret, config.token_ttl, previous=config.secret_previous)
         self.api = ApiRoutes(
             self.players, sessions.verify, parse_networks(config.limits.trusted_proxies)
+        )
+        self.tournaments = TournamentService(
+            self.tournament_store,
+            self.lobby,
+            self.store,
+            self.match_ends,
+            node=self.cluster.id if self.cluster is not None else "lone",
+            no_show=config.tournaments.tournament_no_show,
+            lead_ttl=config.node_timeout,
+        )
+        self.tournament_api = TournamentApi(
+            self.tournaments, self.api, sessions.verify, self._rating_of
         )
         self.gateway = Gateway(
             self.lobby, sessions, self.metrics, config.limits, players=self.players
@@ -123,6 +148,11 @@ class GameServer:
         self._health_task: asyncio.Task[None] | None = None
         self._trim_task: asyncio.Task[None] | None = None
 
+    async def _rating_of(self, player: str) -> float | None:
+        """A player's rating, for seeding a tournament by rating (None: never rated)."""
+        stats = await self.players.store.stats(player)
+        return None if stats is None else stats.rating
+
     def _ready(self) -> bool:
         """Ready to take players: started, not draining, the store takes writes and (in a
         cluster) the pub/sub connection and the directory are up."""
@@ -153,7 +183,7 @@ class GameServer:
             # unfinished heads per address and in all, the connection cap); origin and
             # connections per address are checked on the request, before any handshake.
             process_request=self.door.chain(self.gateway.guard.chain(self.routes.process_request)),
-            create_connection=api_connection_class(self.door, self.api),
+            create_connection=api_connection_class(self.door, self.tournament_api),
             # Bound now, served once everything behind it runs.
             start_serving=False,
             **serve_options(self.config.limits),
@@ -174,6 +204,7 @@ class GameServer:
         self._health_task = loop.create_task(monitor_health(self.store), name="store health")
         retention = self.config.replay_retention * 86400
         self._trim_task = loop.create_task(trim_forever(self.store, retention), name="trim")
+        self.tournaments.start()
         self.ready = True
 
     async def _abort(self) -> None:
@@ -190,6 +221,8 @@ class GameServer:
             await self.peers.stop()
         with contextlib.suppress(Exception):
             await self.store.close()
+        with contextlib.suppress(Exception):
+            await self.tournament_store.close()
         if self._own_pool:
             await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
 
@@ -198,6 +231,7 @@ class GameServer:
         over to the other nodes at once), close clients with 1001."""
         self.ready = False
         self.gateway.accepting = False
+        await self.tournaments.stop()
         await self.peers.stop_serving()
         await self.lobby.shutdown()
         await self.peers.hand_off()

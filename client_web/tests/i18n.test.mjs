@@ -50,9 +50,11 @@ test("hr and ru are translated, not English copies", () => {
 
 test("every key used by the page and the modules is in the catalogue", () => {
   const used = new Set();
-  const html = readFileSync(new URL("index.html", root), "utf8");
-  for (const m of html.matchAll(/data-i18n="([^"]+)"/g)) used.add(m[1]);
-  for (const m of html.matchAll(/data-i18n-attr="([^"]+)"/g)) for (const pair of m[1].split(";")) used.add(pair.split(":")[1]);
+  for (const page of readdirSync(root).filter((f) => f.endsWith(".html"))) {
+    const html = readFileSync(new URL(page, root), "utf8");
+    for (const m of html.matchAll(/data-i18n="([^"]+)"/g)) used.add(m[1]);
+    for (const m of html.matchAll(/data-i18n-attr="([^"]+)"/g)) for (const pair of m[1].split(";")) used.add(pair.split(":")[1]);
+  }
   for (const file of readdirSync(root).filter((f) => f.endsWith(".mjs"))) {
     const src = readFileSync(new URL(file, root), "utf8");
     for (const m of src.matchAll(/\bt\(\s*"([a-zA-Z0-9_.]+)"/g)) used.add(m[1]);

@@ -54,6 +54,8 @@ _INVITE_CODE = re.compile(r"^[A-Z0-9]{4,32}$")
 _PLAIN_QUERY = re.compile(r"^[A-Za-z0-9_.-]{1,32}=[A-Za-z0-9_.-]{0,64}$")
 #: The page `/overlay/<room>` serves (it reads the room from its own address).
 OVERLAY_PAGE = "/overlay.html"
+#: A tournament's live bracket: one page of the client for every tournament.
+_TOURNAMENT_PAGE = re.compile(r"^/tournament/[A-Za-z0-9_-]{1,32}$")
 
 
 def _response(
@@ -166,6 +168,8 @@ class HttpRoutes:
             return redirect(f"/{query}#/replay/{match.group(1)}/{match.group(2)}{tail}")
         if _OVERLAY_PATH.match(path):
             return self.static(OVERLAY_PAGE, request.headers.get("If-None-Match"))
+        if _TOURNAMENT_PAGE.match(path):
+            path = "/tournament.html"
         return self.static(path, request.headers.get("If-None-Match"))
 
     def _resolve(self, path: str) -> Path | None:

@@ -53,7 +53,9 @@ from server.ops.settings import (
     off_or_between,
     one_of,
     read_values,
+    refusal,
 )
+from server.ops.tournaments import TOURNAMENTS, TournamentSettings
 
 CLIENT_DIR = Path(__file__).resolve().parents[2] / "client_web"
 
@@ -129,6 +131,8 @@ class Config:
     login_window: int = 900
     accounts_per_address: int = 10
     password_hashers: int = 1
+    #: Filled from the `tournaments` section (`server/ops/tournaments.py`).
+    tournaments: TournamentSettings = field(default_factory=TournamentSettings)
 
 
 def _origins_usable(origins: tuple[str, ...]) -> None:
@@ -668,6 +672,7 @@ SECTIONS: tuple[Section, ...] = (
             ),
         ),
     ),
+    TOURNAMENTS,
 )
 
 SECTIONS += (COMPUTERS,)
@@ -705,7 +710,7 @@ def config_from_args(
         store = store_url(values["store"], values["redis_url"])
         limits = _limits(values)
     except SettingError as exc:
-        parser.exit(2, _refusal(parser.prog, str(exc)))
+        parser.exit(2, refusal(parser.prog, str(exc)))
     given: str | None = values["secret"]
     if given:
         secret, secret_given = given.encode(), True
@@ -727,16 +732,9 @@ def config_from_args(
         redis_url=values["redis_url"] or None,
         limits=limits,
         computers=Computers(**{s.name: values[s.name] for s in COMPUTERS.settings}),
-    )
-
-
-def _refusal(prog: str, problems: str) -> str:
-    """One line for one problem, else a list (exit status 2, as argparse's own errors)."""
-    lines = problems.splitlines()
-    if len(lines) == 1:
-        return f"{prog}: error: {lines[0]}\n"
-    return f"{prog}: error: {len(lines)} settings refused:\n" + "".join(
-        f"  {line}\n" for line in lines
+        tournaments=TournamentSettings(
+            **{s.name: values[s.name] for s in SETTINGS if s.owner is TournamentSettings}
+        ),
     )
 
 

@@ -64,6 +64,7 @@ from server.rooms.seams import (
     Abandon,
     Command,
     Enter,
+    MatchEnd,
     Member,
     Rejoin,
     Relayed,
@@ -126,6 +127,9 @@ class RoomHost(Protocol):
     def room_abandoned(self, room: Room, leftovers: list[Command]) -> None:
         """The room lost its lease (another node owns it now): it has stopped without
         saving; its members and the commands it had not handled go to the new owner."""
+
+    def match_ended(self, end: MatchEnd) -> None:
+        """A match of the room ended, and that is stored (`server.rooms.seams.MatchEnds`)."""
 
 
 @dataclass(frozen=True)
@@ -204,6 +208,9 @@ class Room:
         self._timers: dict[TimerName, asyncio.TimerHandle] = {}
         self._task: asyncio.Task[None] | None = None
         self._loop = asyncio.get_running_loop()
+        #: Set once the room has started (in a cluster: its lease taken, its owner known)
+        #: or could not: a room made for players who join later is shown to them then.
+        self.started = asyncio.Event()
 
     # --- what the lobby, the cluster and members read --------------------------------------
 
@@ -282,6 +289,8 @@ class Room:
             log.exception("room %s could not start", self.id)
             self._stopped = True
             self.host.room_closed(self)
+        finally:
+            self.started.set()
         while not self.closed:
             command = await self.inbox.get()
             if isinstance(command, _Fired):
@@ -499,6 +508,12 @@ class Room:
             record = msgspec.structs.replace(record, applied=applied)
         await self.host.store.save(self.id, encode(record), entries, fence=self.fence)
         self.applied, self._requester = applied, None
+        for event in save.events:
+            if isinstance(event, m.MatchOver):
+                score = (event.score[0], event.score[1])
+                reserved = self.settings.reserved
+                end = MatchEnd(self.id, record.match, event.winner, score, event.reason, reserved)
+                self.host.match_ended(end)
 
     async def _simulate(self, simulate: Simulate) -> Simulated:
         started = time.perf_counter()

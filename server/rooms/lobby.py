@@ -50,6 +50,8 @@ from server.rooms.reporting import NoResults, Reporter, ResultSink
 from server.rooms.seams import (
     Command,
     Enter,
+    MatchEnd,
+    MatchEnds,
     Member,
     Reattach,
     SeatBots,
@@ -94,9 +96,12 @@ class Lobby:
         metrics: Metrics,
         peers: Peers,
         practice_book: PracticeBook,
+        ends: MatchEnds,
         results: ResultSink | None = None,
     ) -> None:
+        """`ends` hears of every match of this node's rooms that ends (tournaments)."""
         self.config = config
+        self.ends = ends
         self.store = store
         self.pool = pool
         self.metrics = metrics
@@ -187,6 +192,9 @@ class Lobby:
         self._forget(room)
         self._listed.pop(room.id, None)
         self.peers.room_abandoned(room, leftovers)
+
+    def match_ended(self, end: MatchEnd) -> None:
+        self.ends.match_ended(end)
 
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
@@ -282,11 +290,25 @@ class Lobby:
                 self.reporter.look_up(room, seat.player)
 
     def create(self, client: Member, message: m.Create) -> None:
+        if message.settings.reserved:
+            client.error(message.id, errors.BAD_MESSAGE, "only the server keeps seats for players")
+            return
         if self._busy(client, message.id):
             return
         room = self._new_room(message.settings)
         client.entering(room)
         room.post(Enter(client, message.id, "player"))
+
+    async def open_match(self, settings: m.RoomSettings) -> str:
+        """A room whose seats are kept for `settings.reserved` (a tournament's match): it
+        waits here for its two players, who join it by its id. Returns the id once the
+        room has started (in a cluster, its lease taken: a player who comes through
+        another node finds its owner); RuntimeError if it could not."""
+        room = self._new_room(settings)
+        await room.started.wait()
+        if room.closed:
+            raise RuntimeError(f"room {room.id} could not start")
+        return room.id
 
     def join(self, client: Member, message: m.Join) -> None:
         if self._busy(client, message.id, player=message.role == "player"):

@@ -211,6 +211,14 @@ class _Tx(Seating, BotSteps, ClockSteps):
                 self.reattach(member, request_id)
                 return
             free = [i for i, s in enumerate(self.seats) if s is None]
+            reserved = self.state.settings.reserved
+            if reserved:
+                # A tournament's match: each player has their own seat, nobody else one.
+                if member.player not in reserved:
+                    raise TableError(
+                        errors.ROOM_FULL, "the seats are kept for this match's players"
+                    )
+                free = [reserved.index(member.player)]
             if not free:
                 raise TableError(errors.ROOM_FULL, "both seats are taken")
             index = free[0]
@@ -389,8 +397,9 @@ class _Tx(Seating, BotSteps, ClockSteps):
         self.dirty = True
         for name in _TIMERS:
             self.cancel(name)
-        # Nothing played: there is no replay worth keeping.
-        self.out.append(Close(retire=self.shots > 0))
+        # Nothing played: there is no replay worth keeping. A tournament's room is kept all
+        # the same (a match conceded at once): its record says how the match ended.
+        self.out.append(Close(retire=self.shots > 0 or bool(self.state.settings.reserved)))
 
     def shutdown(self) -> None:
         self.pause_clock()

@@ -106,6 +106,28 @@ class Relayed(Protocol):
         connection's number there (`node/conn`)."""
 
 
+@dataclass(frozen=True)
+class MatchEnd:
+    """A room's match is over, and stored so: `winner` is the winning seat (None: none),
+    `score` racks won by seat, `reason` the referee's `match_ended_by` (`race`,
+    `concede`, `forfeit`). `match` counts the room's matches (a rematch is the next).
+    `reserved`: the players the room's seats are kept for (a tournament's match), if any."""
+
+    room: str
+    match: int
+    winner: int | None
+    score: tuple[int, int]
+    reason: str
+    reserved: tuple[str, ...] = ()
+
+
+class MatchEnds(Protocol):
+    """Who hears that a room's match ended (tournaments: `server.tournament.service`).
+    Called in the room's task once the end is stored: it must not block."""
+
+    def match_ended(self, end: MatchEnd) -> None: ...
+
+
 def fan_out(members: list[Member], data: bytes) -> None:
     """Send one encoded frame to many members (a broadcast: see `Member.send_event`)."""
     for member in members:

@@ -15,6 +15,7 @@ import pytest
 from server.edge.limits import Limits
 from server.ops.computers import Computers
 from server.ops.config import CLIENT_DIR, SETTINGS, Config, build_parser, config_from_args
+from server.ops.tournaments import TournamentSettings
 
 #: (flag, variable, default the server reads when neither is given). `RANDOM`: drawn at
 #: start (or kept beside a SQLite store).
@@ -93,6 +94,7 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--login-window", "NINEPOOL_LOGIN_WINDOW", 900),
     ("--accounts-per-address", "NINEPOOL_ACCOUNTS_PER_ADDRESS", 10),
     ("--password-hashers", "NINEPOOL_PASSWORD_HASHERS", 1),
+    ("--tournament-no-show", "NINEPOOL_TOURNAMENT_NO_SHOW", 300.0),
 )
 
 #: flag: (flag text, its value, variable text, its value), each unlike the default.
@@ -170,6 +172,7 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--bot-tables": ("0", 0, "5", 5),
     "--quick-computer-after": ("0", 0.0, "60", 60.0),
     "--quick-computer-level": ("1", 1, "5", 5),
+    "--tournament-no-show": ("30", 30.0, "0.5", 0.5),
 }
 
 
@@ -181,6 +184,8 @@ def read(config: Config, flag: str) -> Any:
         return getattr(config.limits, name)
     if name in Computers.__dataclass_fields__:
         return getattr(config.computers, name)
+    if name in TournamentSettings.__dataclass_fields__:
+        return getattr(config.tournaments, name)
     return getattr(config, name)
 
 
@@ -220,7 +225,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 73
+    assert len(CONTRACT) == 74
 
 
 def test_the_declarations_are_the_contract() -> None:

@@ -14,10 +14,11 @@ from server.ops.config import SECTIONS, SETTINGS, Config
 from server.ops.settings import Setting, plain
 from server.ops.settings.__main__ import main
 from server.ops.settings.readme import README, table, with_tables
+from server.ops.tournaments import TournamentSettings
 
-#: Config fields no flag sets: worked out (`secret_given`), built from the `limits` and
-#: `computers` sections (`limits`, `computers`), or fixed in code (`aim_interval`).
-NOT_SETTINGS = {"secret_given", "limits", "computers", "aim_interval"}
+#: Config fields no flag sets: worked out (`secret_given`), built from the `limits`,
+#: `computers` and `tournaments` sections, or fixed in code (`aim_interval`).
+NOT_SETTINGS = {"secret_given", "limits", "computers", "tournaments", "aim_interval"}
 
 
 def test_the_readme_tables_are_those_the_declarations_make() -> None:
@@ -47,6 +48,8 @@ def test_every_field_set_from_outside_is_declared_once() -> None:
     assert {s.name for s in SETTINGS if s.owner is Limits} == limits_fields
     computers_fields = {item.name for item in dataclasses.fields(Computers)}
     assert {s.name for s in SETTINGS if s.owner is Computers} == computers_fields
+    tournament_fields = {item.name for item in dataclasses.fields(TournamentSettings)}
+    assert {s.name for s in SETTINGS if s.owner is TournamentSettings} == tournament_fields
 
 
 @pytest.mark.parametrize("setting", SETTINGS, ids=[setting.flag for setting in SETTINGS])

@@ -294,3 +294,13 @@ def read_values(
     if problems:
         raise SettingError("\n".join(problems))
     return values
+
+
+def refusal(prog: str, problems: str) -> str:
+    """One line for one problem, else a list (exit status 2, as argparse's own errors)."""
+    lines = problems.splitlines()
+    if len(lines) == 1:
+        return f"{prog}: error: {lines[0]}\n"
+    return f"{prog}: error: {len(lines)} settings refused:\n" + "".join(
+        f"  {line}\n" for line in lines
+    )

@@ -1,0 +1,224 @@
+// The live bracket of one tournament (/tournament/<id>): its facts, registration while
+// it is open, both brackets and the grand final with a link to watch every match being
+// played, and the standings. It reads the JSON API (`GET /api/tournaments/<id>`) again
+// every few seconds; registering uses the session token the game keeps (net.mjs).
+
+import { LANGUAGES, initLanguage, lang, onLanguage, setLanguage, t } from "./i18n/index.mjs";
+import { session } from "./net.mjs";
+
+/** How often the bracket is read again (ms). */
+const REFRESH_MS = 2000;
+
+/** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number}} MatchView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, entrants: {name: string, player: string}[], matches: MatchView[], standings: {place: string, name: string}[], champion: string | null}} TournamentView */
+
+const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
+/** @type {TournamentView | null} */
+let shown = null;
+let missing = false;
+let unavailable = false;
+
+/** @param {string} elementId */
+function $(elementId) {
+  return /** @type {HTMLElement} */ (document.getElementById(elementId));
+}
+
+/**
+ * @param {string} tag @param {Record<string, string>} [attrs] @param {(Node | string)[]} [children]
+ * @returns {HTMLElement}
+ */
+function el(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+async function load() {
+  try {
+    const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}`, { cache: "no-store" });
+    missing = response.status === 404;
+    unavailable = !response.ok && !missing;
+    if (response.ok) shown = await response.json();
+  } catch {
+    unavailable = true;
+  }
+  render();
+}
+
+/** @param {number} epochMs */
+function when(epochMs) {
+  return new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(epochMs));
+}
+
+function render() {
+  const message = $("tour-message");
+  if (missing || (!shown && unavailable)) {
+    message.textContent = t(missing ? "tour.missing" : "tour.unavailable");
+    message.hidden = false;
+    $("tour-view").hidden = true;
+    return;
+  }
+  if (!shown) return;
+  const view = shown;
+  message.hidden = !unavailable;
+  if (unavailable) message.textContent = t("tour.unavailable");
+  $("tour-view").hidden = false;
+  document.title = `${view.name} — ${t("tour.title")}`;
+  $("tour-name").textContent = view.name;
+  const races =
+    view.format === "double"
+      ? t("tour.races", { winners: view.races.winners, losers: view.races.losers, final: view.races.final })
+      : t("tour.racesSingle", { winners: view.races.winners, final: view.races.final });
+  $("tour-facts").textContent = [
+    t(`tour.format.${view.format}`),
+    t(`tour.status.${view.status}`),
+    t("tour.starts", { time: when(view.starts_at) }),
+    t(`tour.seeding.${view.seeding}`),
+    races,
+    t("tour.entrants", { n: view.entrants.length, cap: view.cap }),
+  ].join(" · ");
+  const champion = $("tour-champion");
+  champion.hidden = !view.champion;
+  champion.textContent = view.champion ? t("tour.champion", { name: view.champion }) : "";
+  renderRegistration(view);
+  renderBrackets(view);
+  renderStandings(view);
+}
+
+/** @param {TournamentView} view */
+function renderRegistration(view) {
+  const open = view.status === "registering";
+  $("tour-register").hidden = !open;
+  if (!open) return;
+  $("tour-entrants").replaceChildren(...view.entrants.map((e) => el("li", {}, [e.name])));
+  const token = session.token();
+  $("tour-form").hidden = !token;
+  $("tour-session").hidden = !!token;
+  const input = /** @type {HTMLInputElement} */ ($("tour-player-name"));
+  if (!input.value) input.value = session.name();
+}
+
+/** @param {TournamentView} view */
+function renderBrackets(view) {
+  const parts = [];
+  const sides = view.format === "double" ? ["winners", "losers", "final"] : ["winners"];
+  for (const side of sides) {
+    const matches = view.matches.filter((m) => m.bracket === side);
+    if (!matches.length) continue;
+    const rounds = [...new Set(matches.map((m) => m.round))].sort((a, b) => a - b);
+    const last = rounds[rounds.length - 1];
+    const columns = rounds.map((round) =>
+      el("div", { class: "tour-round" }, [
+        el("h3", {}, [roundTitle(view, side, round, last)]),
+        ...matches.filter((m) => m.round === round).map(matchCard),
+      ]),
+    );
+    const title = view.format === "single" ? t("tour.bracket") : t(`tour.side.${side}`);
+    parts.push(el("section", { class: "tour-bracket" }, [el("h2", {}, [title]), el("div", { class: "tour-rounds" }, columns)]));
+  }
+  $("tour-brackets").replaceChildren(...parts);
+}
+
+/** @param {TournamentView} view @param {string} side @param {number} round @param {number} last */
+function roundTitle(view, side, round, last) {
+  if (side === "final") return t(round === 1 ? "tour.gf1" : "tour.gf2");
+  if (view.format === "single" && round === last) return t("tour.finalRound");
+  return t("tour.round", { n: round });
+}
+
+/** @param {MatchView} match */
+function matchCard(match) {
+  const done = match.status === "done";
+  // Two byes meeting (a small field in the losers' bracket): nobody plays, nobody goes on.
+  const empty = done && match.players.every((p) => p === null);
+  const slots = [0, 1].map((slot) => {
+    const name = match.players[slot];
+    const seed = match.seeds[slot];
+    const state = done && !empty && match.winner !== null ? (match.winner === slot ? " won" : " lost") : "";
+    const label =
+      name ?? (match.status === "waiting" ? t("tour.tbd") : t("tour.bye"));
+    const seedText = seed === null ? "" : String(seed);
+    return el("div", { class: `tour-slot${state}` }, [
+      el("span", { class: "tour-seed", title: seed === null ? "" : t("tour.seedTitle", { n: seed }) }, [seedText]),
+      el("span", name ? {} : { class: "tour-empty" }, [label]),
+      el("span", { class: "tour-score" }, [done && match.decided === "played" ? String(match.score[slot]) : ""]),
+    ]);
+  });
+  const foot = [];
+  if (match.status === "playing" && match.room) {
+    foot.push(el("span", {}, [t("tour.live")]));
+    foot.push(el("a", { href: `/#/room/${match.room}` }, [t("tour.watch")]));
+    foot.push(el("a", { href: `/#/play/${match.room}` }, [t("tour.play")]));
+  } else if (match.status === "ready") {
+    foot.push(el("span", {}, [t("tour.ready")]));
+  } else if (done && match.decided === "forfeit") {
+    foot.push(el("span", {}, [t("tour.forfeit")]));
+  } else if (match.status === "void" || empty) {
+    foot.push(el("span", {}, [t("tour.void")]));
+  }
+  if (match.status !== "void" && match.decided !== "bye") foot.push(el("span", {}, [t("match.line", { race: match.race })]));
+  const classes = ["tour-match", match.status === "playing" ? "live" : "", match.status === "void" || empty ? "void" : ""];
+  return el("div", { class: classes.filter(Boolean).join(" "), "data-match": match.id }, [...slots, el("div", { class: "tour-foot" }, foot)]);
+}
+
+/** @param {TournamentView} view */
+function renderStandings(view) {
+  const rows = view.standings;
+  $("tour-standings").hidden = rows.length === 0;
+  $("tour-standings-title").textContent = t(view.status === "finished" ? "tour.standingsFinal" : "tour.standings");
+  $("tour-standings-rows").replaceChildren(
+    ...rows.map((row) => el("tr", {}, [el("td", {}, [row.place]), el("td", {}, [row.name])])),
+  );
+}
+
+/** @param {"register" | "unregister"} action */
+async function registration(action) {
+  const answer = $("tour-answer");
+  const token = session.token();
+  if (!token) return;
+  const name = /** @type {HTMLInputElement} */ ($("tour-player-name")).value.trim();
+  const init = /** @type {RequestInit} */ ({
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: action === "register" ? JSON.stringify({ name }) : undefined,
+  });
+  try {
+    const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}/${action}`, init);
+    const body = await response.json();
+    answer.classList.toggle("ok", response.ok);
+    if (response.ok) {
+      shown = body;
+      answer.textContent = t(action === "register" ? "tour.registered" : "tour.withdrawn");
+      if (action === "register") session.setName(name);
+    } else {
+      const key = `tour.err.${body.code ?? "other"}`;
+      answer.textContent = t(key) === key ? t("tour.err.other") : t(key);
+    }
+  } catch {
+    answer.classList.remove("ok");
+    answer.textContent = t("tour.unavailable");
+  }
+  render();
+}
+
+function start() {
+  initLanguage();
+  const select = /** @type {HTMLSelectElement} */ ($("lang"));
+  select.replaceChildren(...LANGUAGES.map(([code, name]) => new Option(name, code, false, code === lang())));
+  select.value = lang();
+  select.addEventListener("change", () => setLanguage(select.value));
+  onLanguage(() => {
+    select.value = lang();
+    render();
+  });
+  $("tour-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    void registration("register");
+  });
+  $("tour-leave").addEventListener("click", () => void registration("unregister"));
+  void load();
+  setInterval(() => void load(), REFRESH_MS);
+}
+
+start();

@@ -1,0 +1,313 @@
+"""The JSON API of tournaments, in the style of the players' (`server.edge.api`):
+
+- `GET /api/tournaments`: 200 `[{"id","name","format","status","players","cap",
+  "starts_at"}, …]`, newest first (at most 50);
+- `POST /api/tournaments` `{"name","format","cap","seeding","starts_at","races","bots"}`:
+  201 the tournament (below); `format` `single`|`double`, `cap` 2–64, `seeding`
+  `rating`|`random`, `starts_at` epoch milliseconds (not in the past), `races`
+  `{"winners","losers","final"}` each 1–21 (each optional, default 3, 3, 5), `bots`
+  (optional, false) lets computer players fill empty places;
+- `GET /api/tournaments/<id>`: 200 the tournament: its settings, entrants in seed order,
+  every match (`players` by name, `room` to watch once made, `race`, `score`, `winner`
+  slot, how it was `decided`), `standings` `[{"place","name"}]` and `champion`; 404;
+- `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 409 (full, name
+  taken, registered already, registration closed); `…/unregister`: 200; 409;
+- `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409.
+
+A refusal of the tournament itself (full, closed, a name taken, a bad name) carries a
+`code` beside the `error` (`full`, `name_taken`, `already_registered`, `closed`,
+`not_registered`, `started`, `not_organiser`, `bad_name`).
+
+Writes need `Authorization: Bearer <session token>` (the token `welcome` gave the
+connection: the tournament knows players by the same id as the rooms do), else 401.
+Bodies are JSON objects of at most 4 KiB (the connection refuses more with 413), with
+no fields but those named (400), of the types named (400). A refusal is always
+`{"error": "<why>"}` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import unquote
+
+from protocol.text import clean_name
+from server.edge.apiconn import ApiHandler, ApiRequest, ApiResponse, json_error, json_response
+from server.players.store import PlayerStoreError
+from server.tournament.bracket import race_of
+from server.tournament.model import MAX_RACE, Entrant, Races, Tournament, TournamentError
+from server.tournament.service import TournamentService, now_ms
+from server.tournament.standings import champion, standings
+from server.tournament.store import TournamentStoreError
+
+log = logging.getLogger(__name__)
+
+_PREFIX = "/api/tournaments"
+#: Tournaments a listing shows.
+LISTED = 50
+#: How far in the past a start time may be (a clock a little behind the server's).
+START_SLACK_MS = 60_000
+_CONFLICTS = frozenset({"full", "name_taken", "already_registered", "closed", "started"})
+_CREATE_FIELDS = frozenset({"name", "format", "cap", "seeding", "starts_at", "races", "bots"})
+_RACE_FIELDS = ("winners", "losers", "final")
+
+
+class BadBody(ValueError):
+    pass
+
+
+class TournamentApi:
+    """Answers `/api/tournaments…`; every other `/api/` request goes on to `others`."""
+
+    def __init__(
+        self,
+        service: TournamentService,
+        others: ApiHandler,
+        player_of: Callable[[str], str | None],
+        rating_of: Callable[[str], Awaitable[float | None]],
+    ) -> None:
+        """`player_of`: the player id a session token names, or None (`Sessions.verify`);
+        `rating_of`: a player's rating, if they have one (seeding by rating)."""
+        self.service = service
+        self.others = others
+        self.player_of = player_of
+        self.rating_of = rating_of
+
+    async def handle(self, request: ApiRequest) -> ApiResponse:
+        path = request.path
+        if path != _PREFIX and not path.startswith(_PREFIX + "/"):
+            return await self.others.handle(request)
+        try:
+            return await self._route(request)
+        except TournamentStoreError as exc:
+            log.warning("tournaments store unavailable: %s", exc)
+            return json_error(503, "tournaments are unavailable; try again", {"Retry-After": "5"})
+
+    async def _route(self, request: ApiRequest) -> ApiResponse:
+        parts = request.path.removeprefix(_PREFIX).strip("/").split("/")
+        method = request.method
+        if parts == [""]:
+            if method == "GET":
+                return await self.listing()
+            if method == "POST":
+                return await self.create(request)
+            return json_error(405, "method not allowed", {"Allow": "GET, POST"})
+        try:
+            tournament_id = unquote(parts[0], errors="strict")
+        except UnicodeDecodeError:
+            return json_error(404, "no such tournament")
+        if not 0 < len(tournament_id) <= 32 or len(parts) > 2:
+            return json_error(404, "no such tournament")
+        if len(parts) == 1:
+            if method != "GET":
+                return json_error(405, "method not allowed", {"Allow": "GET"})
+            found = await self.service.get(tournament_id)
+            if found is None:
+                return json_error(404, "no such tournament")
+            return json_response(200, tournament_view(found))
+        action = parts[1]
+        if action not in ("register", "unregister", "start"):
+            return json_error(404, "no such API")
+        if method != "POST":
+            return json_error(405, "method not allowed", {"Allow": "POST"})
+        player = self._player(request)
+        if player is None:
+            return _unauthorized()
+        if action == "register":
+            return await self.register(request, tournament_id, player)
+        if action == "unregister":
+            return await self._answer(self.service.unregister(tournament_id, player))
+        return await self._answer(self.service.start_now(tournament_id, player))
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _player(self, request: ApiRequest) -> str | None:
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return None
+        return self.player_of(token.strip())
+
+    @staticmethod
+    def _body(request: ApiRequest) -> dict[str, Any]:
+        media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if media != "application/json":
+            raise BadBody("send the body as application/json")
+        try:
+            body = json.loads(request.body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise BadBody("the body is not JSON") from None
+        if not isinstance(body, dict):
+            raise BadBody("the body is a JSON object")
+        return body
+
+    async def _answer(self, change: Awaitable[Tournament | None]) -> ApiResponse:
+        try:
+            tournament = await change
+        except TournamentError as exc:
+            return _refusal(exc)
+        if tournament is None:
+            return json_error(404, "no such tournament")
+        return json_response(200, tournament_view(tournament))
+
+    # --- the routes --------------------------------------------------------------------------
+
+    async def listing(self) -> ApiResponse:
+        rows = [
+            {
+                "id": t.id,
+                "name": t.name,
+                "format": t.format,
+                "status": t.status,
+                "players": len(t.entrants),
+                "cap": t.cap,
+                "starts_at": t.starts_at,
+            }
+            for t in await self.service.listing(LISTED)
+        ]
+        return json_response(200, rows)
+
+    async def create(self, request: ApiRequest) -> ApiResponse:
+        organiser = self._player(request)
+        if organiser is None:
+            return _unauthorized()
+        try:
+            body = self._body(request)
+            settings = _create_settings(body)
+        except BadBody as exc:
+            return json_error(415 if "application/json" in str(exc) else 400, str(exc))
+        if settings["starts_at"] < now_ms() - START_SLACK_MS:
+            return json_error(400, "starts_at is in the past")
+        try:
+            tournament = await self.service.create(organiser, **settings)
+        except TournamentError as exc:
+            return json_error(400, exc.message)
+        return json_response(201, tournament_view(tournament))
+
+    async def register(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
+        try:
+            body = self._body(request)
+            if set(body) != {"name"} or not isinstance(body["name"], str):
+                raise BadBody('send {"name": "<your name>"}')
+            name = clean_name(body["name"])
+        except BadBody as exc:
+            return json_error(415 if "application/json" in str(exc) else 400, str(exc))
+        except ValueError as exc:
+            return json_response(400, {"error": str(exc), "code": "bad_name"})
+        try:
+            rating = await self.rating_of(player)
+        except PlayerStoreError:
+            rating = None
+        entrant = Entrant(player, name, 1500.0 if rating is None else rating)
+        return await self._answer(self.service.register(tournament_id, entrant))
+
+
+def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(body) - _CREATE_FIELDS
+    if unknown:
+        raise BadBody(f"unknown fields: {', '.join(sorted(unknown))}")
+    name = body.get("name")
+    if not isinstance(name, str):
+        raise BadBody("name is a string")
+    fmt = body.get("format")
+    if fmt not in ("single", "double"):
+        raise BadBody("format is single or double")
+    cap = body.get("cap")
+    if not _whole(cap):
+        raise BadBody("cap is a whole number, 2-64")
+    seeding = body.get("seeding", "rating")
+    if seeding not in ("rating", "random"):
+        raise BadBody("seeding is rating or random")
+    starts_at = body.get("starts_at")
+    if not isinstance(starts_at, int) or isinstance(starts_at, bool) or starts_at < 0:
+        raise BadBody("starts_at is a time in epoch milliseconds")
+    bots = body.get("bots", False)
+    if not isinstance(bots, bool):
+        raise BadBody("bots is true or false")
+    races_body = body.get("races", {})
+    if not isinstance(races_body, dict) or set(races_body) - set(_RACE_FIELDS):
+        raise BadBody('races is {"winners", "losers", "final"}')
+    races: dict[str, int] = {}
+    for stage in _RACE_FIELDS:
+        if stage in races_body:
+            value = races_body[stage]
+            if not _whole(value) or not 1 <= value <= MAX_RACE:
+                raise BadBody(f"races.{stage} is a whole number, 1-{MAX_RACE}")
+            races[stage] = value
+    return {
+        "name": name,
+        "format": fmt,
+        "cap": cap,
+        "races": Races(**races),
+        "seeding": seeding,
+        "starts_at": starts_at,
+        "bots": bots,
+    }
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _refusal(exc: TournamentError) -> ApiResponse:
+    """`{"error": why, "code": …}`: the code says which refusal (the bracket page words it
+    in the reader's language)."""
+    status = 400
+    if exc.code == "not_organiser":
+        status = 403
+    elif exc.code in _CONFLICTS or exc.code == "not_registered":
+        status = 409
+    return json_response(status, {"error": exc.message, "code": exc.code})
+
+
+def _unauthorized() -> ApiResponse:
+    return json_error(
+        401, "send your session token", {"WWW-Authenticate": 'Bearer realm="ninepool"'}
+    )
+
+
+def tournament_view(tournament: Tournament) -> dict[str, Any]:
+    """The tournament as the API and the bracket page show it."""
+    names = [entrant.name for entrant in tournament.entrants]
+    winner = champion(tournament)
+    return {
+        "id": tournament.id,
+        "name": tournament.name,
+        "format": tournament.format,
+        "status": tournament.status,
+        "cap": tournament.cap,
+        "seeding": tournament.seeding,
+        "starts_at": tournament.starts_at,
+        "races": {
+            "winners": tournament.races.winners,
+            "losers": tournament.races.losers,
+            "final": tournament.races.final,
+        },
+        "bots": tournament.bots,
+        "note": tournament.note,
+        "entrants": [
+            {"name": e.name, "player": e.player, "rating": round(e.rating), "bot": e.bot}
+            for e in tournament.entrants
+        ],
+        "matches": [
+            {
+                "id": match.id,
+                "bracket": match.bracket,
+                "round": match.round,
+                "players": [None if e is None else names[e] for e in match.players],
+                "seeds": [None if e is None else e + 1 for e in match.players],
+                "status": match.status,
+                "winner": match.winner,
+                "decided": match.decided,
+                "score": list(match.score),
+                "room": match.room,
+                "race": race_of(tournament, match),
+            }
+            for match in tournament.matches
+        ],
+        "standings": [
+            {"place": row.place, "name": names[row.entrant]} for row in standings(tournament)
+        ],
+        "champion": None if winner is None else names[winner],
+    }

@@ -1,0 +1,373 @@
+"""What happens to a tournament, as pure functions: a value in, a new value out, a
+`TournamentError` (and nothing changed) for what cannot be done.
+
+- `new_tournament` checks the organiser's settings; `register` and `unregister` take
+  entrants up to the cap until play starts.
+- `start` seeds the entrants (by rating, or a random draw from the tournament's seed) and
+  builds the bracket: the field is padded to a power of two with byes, seeds placed in
+  the standard order (seed 1 and seed 2 can meet only in the final; each round the top
+  seed left meets the lowest), so the byes go to the top seeds.
+- Double elimination adds the losers' bracket: its odd rounds pair the losers' side's
+  survivors, its even rounds bring in the winners' bracket's losers of the next round
+  (every other round in reverse order, to keep a rematch away), and the grand final sets
+  the winners' side champion against the losers' side one. If the losers' side player
+  wins it, both have lost once and the reset (`GF2`) decides; otherwise `GF2` is void.
+- `assign_room`, `report` and `forfeit` follow a match through its room; each result
+  moves the winner on (and in double elimination the loser down), byes resolving at once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+import msgspec
+
+from protocol.text import clean
+from server.tournament.model import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Decided,
+    Entrant,
+    Feed,
+    Format,
+    Match,
+    Races,
+    Seeding,
+    Tournament,
+    TournamentError,
+)
+
+#: Longest tournament name once cleaned.
+MAX_NAME = 48
+_replace = msgspec.structs.replace
+
+
+def new_tournament(
+    tournament_id: str,
+    name: str,
+    *,
+    format: Format,
+    cap: int,
+    races: Races,
+    seeding: Seeding,
+    seed: int,
+    starts_at: int,
+    organiser: str,
+    bots: bool = False,
+) -> Tournament:
+    cleaned = clean(name).strip()
+    if not 1 <= len(cleaned) <= MAX_NAME:
+        raise TournamentError("bad_name", f"a tournament's name is 1-{MAX_NAME} characters")
+    if format not in ("single", "double"):
+        raise TournamentError("bad_format", "the format is single or double")
+    if seeding not in ("rating", "random"):
+        raise TournamentError("bad_seeding", "seeding is by rating or random")
+    if not MIN_PLAYERS <= cap <= MAX_PLAYERS:
+        raise TournamentError("bad_cap", f"the cap is {MIN_PLAYERS}-{MAX_PLAYERS} players")
+    return Tournament(
+        id=tournament_id,
+        name=cleaned,
+        format=format,
+        cap=cap,
+        races=races,
+        seeding=seeding,
+        seed=seed,
+        starts_at=starts_at,
+        organiser=organiser,
+        bots=bots,
+    )
+
+
+# --- registration ----------------------------------------------------------------------------
+
+
+def register(tournament: Tournament, entrant: Entrant) -> Tournament:
+    if tournament.status != "registering":
+        raise TournamentError("closed", "registration is closed")
+    if tournament.entrant_of(entrant.player) is not None:
+        raise TournamentError("already_registered", "this player is registered already")
+    folded = entrant.name.casefold()
+    if any(e.name.casefold() == folded for e in tournament.entrants):
+        raise TournamentError("name_taken", "another entrant has this name")
+    if len(tournament.entrants) >= tournament.cap:
+        raise TournamentError("full", f"registration is full ({tournament.cap} players)")
+    return _replace(tournament, entrants=(*tournament.entrants, entrant))
+
+
+def unregister(tournament: Tournament, player: str) -> Tournament:
+    if tournament.status != "registering":
+        raise TournamentError("closed", "registration is closed")
+    if tournament.entrant_of(player) is None:
+        raise TournamentError("not_registered", "this player is not registered")
+    kept = tuple(e for e in tournament.entrants if e.player != player)
+    return _replace(tournament, entrants=kept)
+
+
+def cancel(tournament: Tournament, note: str) -> Tournament:
+    if tournament.status in ("finished", "cancelled"):
+        raise TournamentError("over", "the tournament is over")
+    return _replace(tournament, status="cancelled", note=note)
+
+
+# --- the bracket -------------------------------------------------------------------------------
+
+
+def seeding_order(size: int) -> list[int]:
+    """The seeds of a `size`-slot bracket in slot order (pairs of neighbours meet first):
+    1 v `size`, then each round the best seed left against the worst, 1 and 2 apart."""
+    if size < 1 or size & (size - 1):
+        raise ValueError("a bracket's size is a power of two")
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [seed for top in order for seed in (top, total - top)]
+    return order
+
+
+def bracket_size(players: int) -> int:
+    size = 2
+    while size < players:
+        size *= 2
+    return size
+
+
+def seeded(tournament: Tournament, extra: Sequence[Entrant] = ()) -> tuple[Entrant, ...]:
+    """The entrants (and `extra`, computer players filling empty places) in seed order:
+    by rating, best first, ties broken by the draw; or wholly by the draw."""
+    field = [*tournament.entrants, *extra]
+    draw = random.Random(tournament.seed)
+    tiebreak = [draw.random() for _ in field]
+    indices = list(range(len(field)))
+    if tournament.seeding == "rating":
+        indices.sort(key=lambda i: (-field[i].rating, tiebreak[i]))
+    else:
+        indices.sort(key=lambda i: tiebreak[i])
+    return tuple(field[i] for i in indices)
+
+
+def build_matches(fmt: Format, players: int) -> tuple[Match, ...]:
+    """Every match of a bracket for `players` entrants (byes included), unresolved."""
+    size = bracket_size(players)
+    rounds = size.bit_length() - 1
+    order = seeding_order(size)
+    matches: list[Match] = []
+    for index in range(size // 2):
+        feeds = (Feed("seed", seed=order[2 * index]), Feed("seed", seed=order[2 * index + 1]))
+        matches.append(Match(f"W1-{index + 1}", "winners", 1, feeds))
+    for rnd in range(2, rounds + 1):
+        for index in range(size >> rnd):
+            feeds = (_won(f"W{rnd - 1}-{2 * index + 1}"), _won(f"W{rnd - 1}-{2 * index + 2}"))
+            matches.append(Match(f"W{rnd}-{index + 1}", "winners", rnd, feeds))
+    if fmt == "single":
+        return tuple(matches)
+    champion_of_losers = _lost("W1-1")
+    if rounds >= 2:
+        matches += _losers_bracket(size, rounds)
+        champion_of_losers = _won(f"L{2 * (rounds - 1)}-1")
+    matches.append(Match("GF1", "final", 1, (_won(f"W{rounds}-1"), champion_of_losers)))
+    matches.append(Match("GF2", "final", 2, (_won("GF1"), _lost("GF1"))))
+    return tuple(matches)
+
+
+def _losers_bracket(size: int, rounds: int) -> list[Match]:
+    matches: list[Match] = []
+    for index in range(size // 4):
+        feeds = (_lost(f"W1-{2 * index + 1}"), _lost(f"W1-{2 * index + 2}"))
+        matches.append(Match(f"L1-{index + 1}", "losers", 1, feeds))
+    for stage in range(1, rounds):
+        count = size >> (stage + 1)
+        drop = 2 * stage
+        for index in range(count):
+            source = count - 1 - index if stage % 2 else index
+            feeds = (_won(f"L{drop - 1}-{index + 1}"), _lost(f"W{stage + 1}-{source + 1}"))
+            matches.append(Match(f"L{drop}-{index + 1}", "losers", drop, feeds))
+        if stage < rounds - 1:
+            for index in range(count // 2):
+                feeds = (_won(f"L{drop}-{2 * index + 1}"), _won(f"L{drop}-{2 * index + 2}"))
+                matches.append(Match(f"L{drop + 1}-{index + 1}", "losers", drop + 1, feeds))
+    return matches
+
+
+def _won(match_id: str) -> Feed:
+    return Feed("winner", match=match_id)
+
+
+def _lost(match_id: str) -> Feed:
+    return Feed("loser", match=match_id)
+
+
+def start(tournament: Tournament, extra: Sequence[Entrant] = ()) -> Tournament:
+    """Close registration and build the bracket (`extra`: computer players for empty
+    places, if the organiser allows them). Fewer than two entrants cancel it."""
+    if tournament.status != "registering":
+        raise TournamentError("started", "the tournament has started already")
+    if extra and not tournament.bots:
+        raise TournamentError("no_bots", "the organiser did not allow computer players")
+    if len(tournament.entrants) + len(extra) > tournament.cap:
+        raise TournamentError("full", "more entrants than places")
+    entrants = seeded(tournament, extra)
+    if len(entrants) < 2:
+        return cancel(tournament, "fewer than two entrants at the start")
+    matches = build_matches(tournament.format, len(entrants))
+    running = _replace(tournament, status="running", entrants=entrants, matches=matches)
+    return settle(running)
+
+
+# --- moving on -------------------------------------------------------------------------------
+
+
+def settle(tournament: Tournament) -> Tournament:
+    """Fill every slot whose feed has resolved, resolve byes, until nothing changes; a
+    tournament whose last match is decided is finished."""
+    by_id = {match.id: match for match in tournament.matches}
+    order = [match.id for match in tournament.matches]
+    players = len(tournament.entrants)
+    changed = True
+    while changed:
+        changed = False
+        for match_id in order:
+            match = by_id[match_id]
+            if match.status != "waiting":
+                continue
+            updated = _fill(match, by_id, players)
+            if updated != match:
+                by_id[match_id] = updated
+                changed = True
+    matches = tuple(by_id[match_id] for match_id in order)
+    status = tournament.status
+    if status == "running" and _last_decided(tournament.format, by_id):
+        status = "finished"
+    return _replace(tournament, matches=matches, status=status)
+
+
+def _fill(match: Match, by_id: dict[str, Match], players: int) -> Match:
+    if match.id == "GF2":
+        first = by_id["GF1"]
+        if first.status != "done":
+            return match
+        if first.winner == 0:  # the winners' side champion won: no reset
+            return _replace(match, status="void", filled=(True, True))
+    slots = list(match.players)
+    filled = list(match.filled)
+    for slot, feed in enumerate(match.feeds):
+        if filled[slot]:
+            continue
+        if feed.kind == "seed":
+            slots[slot] = feed.seed - 1 if feed.seed <= players else None
+            filled[slot] = True
+            continue
+        source = by_id[feed.match]
+        if source.status != "done":
+            continue
+        slots[slot] = source.winner_entrant if feed.kind == "winner" else source.loser_entrant
+        filled[slot] = True
+    pair = (slots[0], slots[1])
+    done = (filled[0], filled[1])
+    if not all(done):
+        return _replace(match, players=pair, filled=done)
+    if pair[0] is not None and pair[1] is not None:
+        return _replace(match, players=pair, filled=done, status="ready")
+    # A bye: whoever is there goes on (nobody, if neither slot has a player).
+    winner = 0 if pair[0] is not None else 1
+    return _replace(match, players=pair, filled=done, status="done", winner=winner, decided="bye")
+
+
+def _last_decided(fmt: Format, by_id: dict[str, Match]) -> bool:
+    if fmt == "double":
+        return by_id["GF2"].status in ("done", "void")
+    final = max(by_id.values(), key=lambda match: match.round)
+    return final.status == "done"
+
+
+def race_of(tournament: Tournament, match: Match) -> int:
+    """The race the match is played to: its stage's."""
+    races = tournament.races
+    if match.bracket == "final":
+        return races.final
+    if match.bracket == "losers":
+        return races.losers
+    last_round = max(m.round for m in tournament.matches if m.bracket == "winners")
+    if tournament.format == "single" and match.round == last_round:
+        return races.final
+    return races.winners
+
+
+def ready(tournament: Tournament) -> list[Match]:
+    """Matches whose two players are known and free, without a room yet."""
+    return [match for match in tournament.matches if match.status == "ready"]
+
+
+def assign_room(tournament: Tournament, match_id: str, room: str, at: int) -> Tournament:
+    match = tournament.match(match_id)
+    if match.status != "ready":
+        raise TournamentError("not_ready", f"match {match_id} is not waiting for a room")
+    return _put(tournament, _replace(match, status="playing", room=room, room_at=at))
+
+
+def reassign_room(tournament: Tournament, match_id: str, room: str, at: int) -> Tournament:
+    """The match's room is gone before anyone played in it: a new one, its wait afresh."""
+    match = tournament.match(match_id)
+    if match.status != "playing":
+        raise TournamentError("not_playing", f"match {match_id} has no room")
+    return _put(tournament, _replace(match, room=room, room_at=at))
+
+
+def report(
+    tournament: Tournament,
+    match_id: str,
+    winner: int,
+    score: tuple[int, int] = (0, 0),
+    decided: Decided = "played",
+) -> Tournament:
+    """Match `match_id` was won by the player in slot `winner` (0 or 1)."""
+    if tournament.status != "running":
+        raise TournamentError("not_running", "the tournament is not running")
+    match = tournament.match(match_id)
+    if match.status not in ("ready", "playing"):
+        raise TournamentError("not_open", f"match {match_id} is not being played")
+    if winner not in (0, 1):
+        raise TournamentError("bad_winner", "the winner is slot 0 or 1")
+    if decided == "bye":
+        raise TournamentError("bad_result", "byes are resolved by the bracket")
+    if any(racks < 0 for racks in score):
+        raise TournamentError("bad_result", "a score is never negative")
+    done = _replace(match, status="done", winner=winner, score=score, decided=decided)
+    return settle(_put(tournament, done))
+
+
+def report_player(
+    tournament: Tournament, match_id: str, winner: str, score: tuple[int, int] = (0, 0)
+) -> Tournament:
+    """Match `match_id` was won at the table by player id `winner`; `score` in the
+    match's slot order."""
+    match = tournament.match(match_id)
+    for slot, entrant in enumerate(match.players):
+        if entrant is not None and tournament.entrants[entrant].player == winner:
+            return report(tournament, match_id, slot, score)
+    raise TournamentError("not_in_match", f"{winner!r} does not play match {match_id}")
+
+
+def forfeit(tournament: Tournament, match_id: str, absent: Iterable[int]) -> Tournament:
+    """The players in slots `absent` did not come: the other wins by forfeit. If neither
+    came, the better seed (the lower entrant index) goes on, by forfeit too."""
+    away = set(absent)
+    if not away or not away <= {0, 1}:
+        raise TournamentError("bad_forfeit", "name the absent slot, 0 or 1, or both")
+    match = tournament.match(match_id)
+    if len(away) == 1:
+        winner = 1 - away.pop()
+    else:
+        first, second = match.players
+        winner = 0 if first is not None and (second is None or first < second) else 1
+    return report(tournament, match_id, winner, (0, 0), "forfeit")
+
+
+def _put(tournament: Tournament, match: Match) -> Tournament:
+    matches = tuple(match if m.id == match.id else m for m in tournament.matches)
+    return _replace(tournament, matches=matches)
+
+
+def played(tournament: Tournament) -> list[Match]:
+    """Matches decided at the table or by forfeit (not byes, not a void reset)."""
+    return [m for m in tournament.matches if m.status == "done" and m.decided != "bye"]

@@ -1,0 +1,389 @@
+"""Tournaments at work: the I/O shell around the pure core (`server.tournament.bracket`).
+
+What the API asks (create, register, unregister, start now) is one atomic change of the
+store each. Besides, one node of the cluster — whichever holds the store's lead, a lone
+node always — drives the tournaments, every `tick` seconds:
+
+- a tournament still registering starts at its start time (computer players filling
+  the empty places first, if the organiser allows them and the server has them);
+- each match whose two players are known gets a room, made through the lobby's own
+  room-making with the stage's race and both seats kept for its players (seat 0 for the
+  match's first slot), who join it by its id (the bracket page links it);
+- a match whose room has waited `--tournament-no-show` seconds without a player sitting
+  down is forfeited by whoever has not come (by both: the better seed goes on);
+- a match whose room ended is taken from the room's stored record, should the room's
+  own report (below) have been lost with its node; a room that no longer exists (made,
+  never entered, lost with its node) is made again.
+
+Every node hears of the matches its own rooms end (`MatchEndInbox`, the lobby's
+`MatchEnds`) and reports them to the store at once, whoever drives. Reporting is
+idempotent: a match already decided takes no second result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+import msgspec
+
+from protocol import messages as m
+from server.rooms.model import RoomRecord, decode_record
+from server.rooms.seams import MatchEnd
+from server.store import Store, StoreError
+from server.tournament import bracket
+from server.tournament.model import (
+    Decided,
+    Entrant,
+    Format,
+    Match,
+    Races,
+    Seeding,
+    Tournament,
+    TournamentError,
+)
+from server.tournament.store import Change, TournamentStore, TournamentStoreError
+
+log = logging.getLogger(__name__)
+
+
+class BotsUnavailable(Exception):
+    """Computer players cannot take a seat on this server."""
+
+
+class BotSeats(Protocol):
+    """How a computer player takes a tournament seat: sits in the match room `room` at
+    `seat` as entrant `player`, and plays the match out. The computer player's seat is
+    built beside the tournaments; until it is, `NoBots` stands here."""
+
+    @property
+    def available(self) -> bool: ...
+
+    async def seat_bot(self, room: str, seat: int, player: str) -> None: ...
+
+
+class NoBots:
+    """This server has no computer players: organisers may not ask for them."""
+
+    available = False
+
+    async def seat_bot(self, room: str, seat: int, player: str) -> None:
+        raise BotsUnavailable("computer players are not available on this server")
+
+
+class MatchRooms(Protocol):
+    """What the tournaments need of the lobby (`server.rooms.lobby.Lobby`)."""
+
+    async def open_match(self, settings: m.RoomSettings) -> str: ...
+
+    def room(self, room_id: str) -> object | None: ...
+
+
+class MatchEndInbox:
+    """The lobby's `MatchEnds`: the matches this node's rooms end, queued for the service
+    (the room's task only puts; the service's own task reports)."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[MatchEnd] = asyncio.Queue()
+
+    def match_ended(self, end: MatchEnd) -> None:
+        self.queue.put_nowait(end)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class TournamentService:
+    def __init__(
+        self,
+        store: TournamentStore,
+        rooms: MatchRooms,
+        room_store: Store,
+        ends: MatchEndInbox,
+        *,
+        node: str,
+        no_show: float,
+        bots: BotSeats | None = None,
+        tick: float = 1.0,
+        lead_ttl: float = 3.0,
+        clock: Callable[[], int] = now_ms,
+    ) -> None:
+        """`lead_ttl`: seconds this node's lead lasts unrenewed (it renews it every `tick`):
+        how soon another node drives once this one has died."""
+        self.store = store
+        self.rooms = rooms
+        self.room_store = room_store
+        self.ends = ends
+        self.node = node
+        self.no_show_ms = int(no_show * 1000)
+        self.bots: BotSeats = bots if bots is not None else NoBots()
+        self.tick = tick
+        self.lead_ttl = max(lead_ttl, 2 * tick)
+        self.clock = clock
+        self._tasks: list[asyncio.Task[None]] = []
+        #: Woken to drive at once (a start asked for now, a match just decided).
+        self._nudge = asyncio.Event()
+
+    # --- life ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._take_results(), name="tournament results"),
+            loop.create_task(self._drive_forever(), name="tournaments"),
+        ]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        await self.store.close()
+
+    # --- what the API asks -----------------------------------------------------------------
+
+    async def create(
+        self,
+        organiser: str,
+        name: str,
+        *,
+        format: Format,
+        cap: int,
+        races: Races,
+        seeding: Seeding,
+        starts_at: int,
+        bots: bool,
+    ) -> Tournament:
+        if bots and not self.bots.available:
+            raise TournamentError("no_bots", "computer players are not available on this server")
+        tournament = bracket.new_tournament(
+            secrets.token_urlsafe(6),
+            name,
+            format=format,
+            cap=cap,
+            races=races,
+            seeding=seeding,
+            seed=secrets.randbits(31),
+            starts_at=starts_at,
+            organiser=organiser,
+            bots=bots,
+        )
+        await self.store.create(tournament, self.clock())
+        return tournament
+
+    async def get(self, tournament_id: str) -> Tournament | None:
+        return await self.store.get(tournament_id)
+
+    async def listing(self, limit: int) -> list[Tournament]:
+        return await self.store.listing(limit)
+
+    async def register(self, tournament_id: str, entrant: Entrant) -> Tournament | None:
+        return await self.store.update(tournament_id, lambda t: bracket.register(t, entrant))
+
+    async def unregister(self, tournament_id: str, player: str) -> Tournament | None:
+        return await self.store.update(tournament_id, lambda t: bracket.unregister(t, player))
+
+    async def start_now(self, tournament_id: str, player: str) -> Tournament | None:
+        """The organiser starts play now (registration closes)."""
+
+        def begin(tournament: Tournament) -> Tournament:
+            if tournament.organiser != player:
+                raise TournamentError("not_organiser", "only the organiser may start it")
+            if tournament.status != "registering":
+                raise TournamentError("started", "the tournament has started already")
+            return msgspec.structs.replace(
+                tournament, starts_at=min(tournament.starts_at, self.clock())
+            )
+
+        changed = await self.store.update(tournament_id, begin)
+        self._nudge.set()
+        return changed
+
+    # --- results from this node's rooms ----------------------------------------------------
+
+    async def _take_results(self) -> None:
+        while True:
+            end = await self.ends.queue.get()
+            try:
+                await self.match_ended(end)
+            except (TournamentStoreError, StoreError) as exc:
+                log.warning("room %s: its result could not be stored yet: %s", end.room, exc)
+                # The driving node reads it from the room's record on its next round.
+            except TournamentError as exc:
+                log.warning("room %s: its result was not taken: %s", end.room, exc)
+            except Exception:
+                log.exception("room %s: reporting its result failed", end.room)
+
+    async def match_ended(self, end: MatchEnd) -> None:
+        if end.winner is None or not end.reserved:
+            return  # not a tournament's room (its seats are always kept)
+        decided: Decided = "forfeit" if end.reason == "forfeit" else "played"
+        for tournament in await self.store.active():
+            for match in tournament.matches:
+                if match.room == end.room and match.status == "playing":
+                    await self._report(tournament.id, match.id, end.winner, end.score, decided)
+                    return
+        log.info("room %s: its match ended, but no tournament match waits for it", end.room)
+
+    async def _report(
+        self,
+        tournament_id: str,
+        match_id: str,
+        winner: int,
+        score: tuple[int, int],
+        decided: Decided,
+    ) -> None:
+        def decide(tournament: Tournament) -> Tournament:
+            if tournament.match(match_id).status != "playing":
+                return tournament  # decided already (a repeated report)
+            return bracket.report(tournament, match_id, winner, score, decided)
+
+        await self.store.update(tournament_id, decide)
+        log.info(
+            "tournament %s: match %s won by slot %d (%s)", tournament_id, match_id, winner, decided
+        )
+        self._nudge.set()
+
+    # --- driving ---------------------------------------------------------------------------
+
+    async def _drive_forever(self) -> None:
+        while True:
+            try:
+                if await self.store.lead(self.node, self.lead_ttl):
+                    await self.drive()
+            except (TournamentStoreError, StoreError) as exc:
+                log.warning("tournaments: the store is unavailable: %s", exc)
+            except Exception:
+                log.exception("tournaments: driving failed")
+            self._nudge.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._nudge.wait(), self.tick)
+
+    async def drive(self) -> None:
+        """One round over every tournament registering or running."""
+        for tournament in await self.store.active():
+            if tournament.status == "registering" and self.clock() >= tournament.starts_at:
+                tournament = await self._begin(tournament)
+            if tournament.status != "running":
+                continue
+            for match in tournament.matches:
+                if match.status == "playing":
+                    await self._watch(tournament, match)
+            await self._open_rooms(tournament.id)
+
+    async def _begin(self, tournament: Tournament) -> Tournament:
+        def begin(current: Tournament) -> Tournament:
+            if current.status != "registering":
+                return current
+            extra: list[Entrant] = []
+            if current.bots and self.bots.available:
+                free = current.cap - len(current.entrants)
+                extra = [Entrant(f"bot-{n}", f"Bot {n}", bot=True) for n in range(1, free + 1)]
+            return bracket.start(current, extra)
+
+        started = await self.store.update(tournament.id, begin)
+        if started is not None:
+            log.info("tournament %s: %s", started.id, started.status)
+        return started if started is not None else tournament
+
+    async def _open_rooms(self, tournament_id: str) -> None:
+        while True:
+            tournament = await self.store.get(tournament_id)
+            if tournament is None or tournament.status != "running":
+                return
+            waiting = bracket.ready(tournament)
+            if not waiting:
+                return
+            match = waiting[0]
+            room = await self._make_room(tournament, match)
+            await self.store.update(tournament_id, _assigning(match.id, room, self.clock()))
+            await self._seat_bots(tournament, match, room)
+
+    async def _make_room(self, tournament: Tournament, match: Match) -> str:
+        players = tuple(
+            tournament.entrants[entrant].player for entrant in match.players if entrant is not None
+        )
+        settings = m.RoomSettings(
+            name=f"{tournament.name[:30]} · {match.id}",
+            race_to=bracket.race_of(tournament, match),
+            first_break="draw",
+            forfeit="match",
+            reserved=players,
+        )
+        return await self.rooms.open_match(settings)
+
+    async def _seat_bots(self, tournament: Tournament, match: Match, room: str) -> None:
+        for seat, entrant in enumerate(match.players):
+            if entrant is not None and tournament.entrants[entrant].bot:
+                try:
+                    await self.bots.seat_bot(room, seat, tournament.entrants[entrant].player)
+                except BotsUnavailable as exc:
+                    log.warning("tournament %s, match %s: %s", tournament.id, match.id, exc)
+
+    async def _watch(self, tournament: Tournament, match: Match) -> None:
+        """A match being played: its end read from the room's record, a vanished room
+        made again, no-shows forfeited."""
+        assert match.room is not None and match.room_at is not None
+        record = await self._record(match.room)
+        if record is not None and record.table is not None and record.table.state.match_over:
+            state = record.table.state
+            if state.match_winner in ("0", "1"):
+                decided: Decided = "forfeit" if state.match_ended_by == "forfeit" else "played"
+                score = (state.score[0], state.score[1])
+                await self._report(tournament.id, match.id, int(state.match_winner), score, decided)
+            return
+        if record is None and self.rooms.room(match.room) is None:
+            log.info(
+                "tournament %s: the room of match %s is gone; a new one", tournament.id, match.id
+            )
+            room = await self._make_room(tournament, match)
+            at = self.clock()
+
+            def again(current: Tournament) -> Tournament:
+                now = current.match(match.id)
+                if now.status != "playing" or now.room != match.room:
+                    return current
+                return bracket.reassign_room(current, match.id, room, at)
+
+            await self.store.update(tournament.id, again)
+            return
+        if self.clock() - match.room_at < self.no_show_ms:
+            return
+        if record is not None and record.status != "waiting":
+            return  # the match has begun: the room's own grace periods apply (O5)
+        seated = set() if record is None else {s.player for s in record.seats if s is not None}
+        absent = [
+            slot
+            for slot, entrant in enumerate(match.players)
+            if entrant is not None and tournament.entrants[entrant].player not in seated
+        ]
+        if not absent:
+            return
+        log.info("tournament %s, match %s: forfeited by no-show", tournament.id, match.id)
+
+        def forfeit(current: Tournament) -> Tournament:
+            if current.match(match.id).status != "playing":
+                return current
+            return bracket.forfeit(current, match.id, absent)
+
+        await self.store.update(tournament.id, forfeit)
+        self._nudge.set()
+
+    async def _record(self, room: str) -> RoomRecord | None:
+        data = await self.room_store.load(room)
+        return None if data is None else decode_record(data)
+
+
+def _assigning(match_id: str, room: str, at: int) -> Change:
+    def assign(tournament: Tournament) -> Tournament:
+        return bracket.assign_room(tournament, match_id, room, at)
+
+    return assign

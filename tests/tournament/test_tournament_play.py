@@ -1,0 +1,292 @@
+"""Tournaments through a real server on port 0: the API, and a 16-player double
+elimination played to the end by scripted WebSocket clients, the server restarted on
+its SQLite files mid-way."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from protocol import messages as m
+from server.app import GameServer
+from server.ops.tournaments import TournamentSettings
+from server.rooms.simulation import PhysicsPool
+from tests.server.support import Peer, make_config
+from tests.tournament.support import api, play_match
+
+Factory = Callable[..., Awaitable[GameServer]]
+HOUR_MS = 3_600_000
+
+
+@pytest.fixture(scope="module")
+def physics_pool() -> Any:
+    pool = PhysicsPool(workers=0)
+    asyncio.run(pool.start())
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+async def make_server(physics_pool: PhysicsPool) -> AsyncIterator[Factory]:
+    started: list[GameServer] = []
+
+    async def factory(no_show: float = 600.0, **overrides: Any) -> GameServer:
+        config = make_config(tournaments=TournamentSettings(no_show), **overrides)
+        server = GameServer(config, pool=physics_pool)
+        await server.start()
+        server.tournaments.tick = 0.05
+        started.append(server)
+        return server
+
+    yield factory
+    for server in reversed(started):
+        if server.ready:
+            await server.stop()
+
+
+@pytest.fixture
+async def opened() -> AsyncIterator[list[Peer]]:
+    peers: list[Peer] = []
+    yield peers
+    for peer in peers:
+        await peer.close()
+
+
+def settings(**changes: Any) -> dict[str, Any]:
+    base = {
+        "name": "Zagreb Open",
+        "format": "double",
+        "cap": 16,
+        "seeding": "random",
+        "starts_at": int(time.time() * 1000) + HOUR_MS,
+        "races": {"winners": 1, "losers": 1, "final": 1},
+    }
+    return {**base, **changes}
+
+
+async def until(server: GameServer, tournament_id: str, done: Callable[[Any], bool]) -> Any:
+    """The tournament as the API shows it, once `done` holds (read again as it changes)."""
+    for _ in range(2000):
+        status, view = await api(server, "GET", f"/api/tournaments/{tournament_id}")
+        assert status == 200
+        if done(view):
+            return view
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the tournament never got there: {view}")
+
+
+def playing(view: Any) -> list[Any]:
+    return [match for match in view["matches"] if match["status"] == "playing"]
+
+
+async def test_bad_requests_are_refused_and_change_nothing(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    server = await make_server()
+    organiser = await Peer.connect(server, "Org")
+    opened.append(organiser)
+    token = organiser.token
+    assert await api(server, "POST", "/api/tournaments", settings()) == (
+        401,
+        {"error": "send your session token"},
+    )
+    for bad in (
+        {"cap": 65},
+        {"cap": "8"},
+        {"cap": True},
+        {"format": "swiss"},
+        {"seeding": 3},
+        {"name": ""},
+        {"name": 5},
+        {"races": {"winners": 0}},
+        {"races": {"semis": 3}},
+        {"bots": "yes"},
+        {"starts_at": 5},
+        {"colour": "red"},
+    ):
+        status, answer = await api(server, "POST", "/api/tournaments", settings(**bad), token)
+        assert status == 400 and answer["error"], (bad, answer)
+    status, answer = await api(server, "POST", "/api/tournaments", settings(bots=True), token)
+    assert (status, answer) == (400, {"error": "computer players are not available on this server"})
+    status, _ = await api(server, "POST", "/api/tournaments", raw=b"{nope", token=token)
+    assert status == 400
+    status, _ = await api(
+        server, "POST", "/api/tournaments", settings(), token, content_type="text/plain"
+    )
+    assert status == 415
+    status, _ = await api(server, "POST", "/api/tournaments", raw=b"x" * 5000, token=token)
+    assert status == 413
+    assert await api(server, "GET", "/api/tournaments") == (200, [])
+
+    status, made = await api(server, "POST", "/api/tournaments", settings(cap=2), token)
+    assert status == 201 and made["status"] == "registering" and made["cap"] == 2
+    path = f"/api/tournaments/{made['id']}"
+    ana, ben, cy = [await Peer.connect(server, name) for name in ("Ana", "Ben", "Cy")]
+    opened.extend([ana, ben, cy])
+    assert (await api(server, "POST", f"{path}/register", {"name": "Ana"}))[0] == 401
+    assert (await api(server, "POST", f"{path}/register", {"name": 7}, ana.token))[0] == 400
+    assert (await api(server, "POST", f"{path}/register", {"name": "A?B"}, ana.token))[0] == 400
+    assert (await api(server, "POST", f"{path}/register", {"name": "Ana", "x": 1}, ana.token))[
+        0
+    ] == 400
+    status, view = await api(server, "POST", f"{path}/register", {"name": "Ana"}, ana.token)
+    assert status == 200 and [e["name"] for e in view["entrants"]] == ["Ana"]
+    for peer, name, code in ((ana, "Ana2", 409), (ben, "ana", 409)):
+        status, answer = await api(server, "POST", f"{path}/register", {"name": name}, peer.token)
+        assert status == code, answer
+    assert (await api(server, "POST", f"{path}/register", {"name": "Ben"}, ben.token))[0] == 200
+    status, answer = await api(server, "POST", f"{path}/register", {"name": "Cy"}, cy.token)
+    assert (status, answer) == (409, {"error": "registration is full (2 players)", "code": "full"})
+    assert (await api(server, "POST", f"{path}/unregister", token=cy.token))[0] == 409
+    assert (await api(server, "POST", f"{path}/start", token=ana.token))[0] == 403
+    assert (await api(server, "GET", "/api/tournaments/nope"))[0] == 404
+    assert (await api(server, "DELETE", path))[0] == 405
+    assert (await api(server, "POST", f"{path}/launch", token=ana.token))[0] == 404
+    _, listed = await api(server, "GET", "/api/tournaments")
+    assert [(t["id"], t["players"], t["cap"]) for t in listed] == [(made["id"], 2, 2)]
+    # Nobody but the match's players may take a seat in its room.
+    assert (await api(server, "POST", f"{path}/start", token=token))[0] == 200
+    view = await until(server, made["id"], lambda v: bool(playing(v)))
+    room = playing(view)[0]["room"]
+    refused = await cy.request({"t": "join", "room": room, "role": "player"})
+    assert isinstance(refused, m.Error) and refused.code == "room_full"
+    watching = await cy.request({"t": "join", "room": room, "role": "spectator"})
+    assert isinstance(watching, m.Joined)
+    refused = await cy.request({"t": "create", "settings": {"reserved": ["x", "y"]}})
+    assert isinstance(refused, m.Error)
+
+
+async def test_no_shows_forfeit_after_the_setting(make_server: Factory, opened: list[Peer]) -> None:
+    server = await make_server(no_show=3.0)
+    ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
+    opened.extend([ana, ben])
+    status, made = await api(
+        server, "POST", "/api/tournaments", settings(format="single", cap=2), ana.token
+    )
+    assert status == 201
+    for peer in (ana, ben):
+        path = f"/api/tournaments/{made['id']}/register"
+        assert (await api(server, "POST", path, {"name": peer.name}, peer.token))[0] == 200
+    assert (await api(server, "POST", f"/api/tournaments/{made['id']}/start", token=ana.token))[
+        0
+    ] == 200
+    view = await until(server, made["id"], lambda v: bool(playing(v)))
+    match = playing(view)[0]
+    slot = match["players"].index("Ana")
+    assert isinstance(await ana.request({"t": "join", "room": match["room"]}), m.Joined)
+    view = await until(server, made["id"], lambda v: v["status"] == "finished")
+    decided = view["matches"][0]
+    assert decided["decided"] == "forfeit" and decided["winner"] == slot
+    assert view["champion"] == "Ana"
+    assert view["standings"] == [{"place": "1", "name": "Ana"}, {"place": "2", "name": "Ben"}]
+
+
+async def test_sixteen_players_double_elimination_to_the_end_across_a_restart(
+    make_server: Factory, opened: list[Peer], tmp_path: Path
+) -> None:
+    store = f"sqlite://{tmp_path / 'var' / 'rooms.db'}"
+    server = await make_server(store=store)
+    organiser = await Peer.connect(server, "Org")
+    names = [f"Player {n:02d}" for n in range(1, 17)]
+    peers = {name: await Peer.connect(server, name) for name in names}
+    opened.extend([organiser, *peers.values()])
+    tokens = {name: peer.token for name, peer in peers.items()}
+    status, made = await api(server, "POST", "/api/tournaments", settings(), organiser.token)
+    assert status == 201
+    tournament_id = made["id"]
+    for name, peer in peers.items():
+        path = f"/api/tournaments/{tournament_id}/register"
+        assert (await api(server, "POST", path, {"name": name}, peer.token))[0] == 200
+    path = f"/api/tournaments/{tournament_id}/start"
+    assert (await api(server, "POST", path, token=organiser.token))[0] == 200
+
+    chance = random.Random(18)
+    results: dict[str, int] = {}
+    restarted = False
+    while True:
+        view = await until(
+            server,
+            tournament_id,
+            lambda v: (
+                v["status"] == "finished" or any(match["id"] not in results for match in playing(v))
+            ),
+        )
+        if view["status"] == "finished":
+            break
+        batch = [match for match in playing(view) if match["id"] not in results]
+        for match in batch:
+            # The losers' side wins the first grand final: the reset is played too.
+            results[match["id"]] = 1 if match["id"] == "GF1" else chance.randrange(2)
+        await asyncio.gather(
+            *(
+                play_match(
+                    match["room"],
+                    (peers[match["players"][0]], peers[match["players"][1]]),
+                    results[match["id"]],
+                )
+                for match in batch
+            )
+        )
+        if len(results) >= 12 and not restarted:
+            # Stopped and started again on the same files: the tournament goes on.
+            restarted = True
+            waiting = await until(
+                server,
+                tournament_id,
+                lambda v: bool(playing(v)) and all(m["status"] != "ready" for m in v["matches"]),
+            )
+            unentered = {match["id"]: match["room"] for match in playing(waiting)}
+            for peer in [organiser, *peers.values()]:
+                await peer.close()
+            await server.stop()
+            server = await make_server(store=store)
+            peers = {name: await Peer.connect(server, name, tokens[name]) for name in names}
+            opened.extend(peers.values())
+            # The rooms made for the next matches come back with the server (each room is
+            # stored when it is made), kept for the same players.
+            _, again = await api(server, "GET", f"/api/tournaments/{tournament_id}")
+            assert unentered
+            assert {m["id"]: m["room"] for m in playing(again)} == unentered
+
+    assert restarted
+    decided = [match for match in view["matches"] if match["decided"] in ("played",)]
+    assert len(decided) == 2 * 16 - 1 == len(results)
+    for match in decided:
+        assert match["winner"] == results[match["id"]], match
+        assert match["race"] == 1 and max(match["score"]) <= 1
+    reset = view["matches"][-1]
+    assert reset["id"] == "GF2" and reset["decided"] == "played"
+    assert view["champion"] == reset["players"][reset["winner"]]
+    places = [row["place"] for row in view["standings"]]
+    assert places == ["1", "2", "3", "4"] + ["5–6"] * 2 + ["7–8"] * 2 + ["9–12"] * 4 + ["13–16"] * 4
+    assert sorted(row["name"] for row in view["standings"]) == names
+
+
+async def test_play_starts_by_itself_at_the_start_time(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    server = await make_server()
+    ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
+    opened.extend([ana, ben])
+    soon = int(time.time() * 1000) + 1500
+    _, full = await api(server, "POST", "/api/tournaments", settings(starts_at=soon), ana.token)
+    _, empty = await api(server, "POST", "/api/tournaments", settings(starts_at=soon), ana.token)
+    for peer in (ana, ben):
+        path = f"/api/tournaments/{full['id']}/register"
+        assert (await api(server, "POST", path, {"name": peer.name}, peer.token))[0] == 200
+    path = f"/api/tournaments/{empty['id']}/register"
+    assert (await api(server, "POST", path, {"name": "Ana"}, ana.token))[0] == 200
+    view = await until(server, full["id"], lambda v: bool(playing(v)))
+    assert view["status"] == "running" and len(view["entrants"]) == 2
+    path = f"/api/tournaments/{full['id']}/register"
+    status, answer = await api(server, "POST", path, {"name": "Late"}, ana.token)
+    assert status == 409 and answer["code"] == "closed"
+    # One entrant at the start: no tournament.
+    cancelled = await until(server, empty["id"], lambda v: v["status"] != "registering")
+    assert cancelled["status"] == "cancelled" and cancelled["matches"] == []
