@@ -195,7 +195,9 @@ SECTIONS: tuple[Section, ...] = (
                 URL,
                 "Redis shared by every node (`redis://host:port/db`): rooms, leases, "
                 "pub/sub; this process is then one node of a cluster (see "
-                "[many nodes in server/README.md](#many-nodes))",
+                "[many nodes in server/README.md](#many-nodes)); "
+                "`redis+cluster://host:port/0` names one node of a Redis Cluster "
+                "(hash-tagged keys, sharded pub/sub; `deploy/README.md`)",
                 shown="none",
             ),
             Setting(
@@ -740,7 +742,7 @@ def store_url(store: str | None, redis_url: str | None) -> str:
                 "give one of them"
             )
         return redis_url
-    if store and store.startswith(("redis://", "rediss://", "unix://")):
+    if store and store.startswith(("redis://", "rediss://", "unix://", "redis+cluster://")):
         raise SettingError(
             f"a Redis store needs {_where('redis_url')} (leases and pub/sub live there too)"
         )

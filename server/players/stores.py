@@ -4,7 +4,8 @@
 - else beside the room store: a lone node's `sqlite://var/rooms.db` keeps players in
   `var/players.db` (a file of its own: the room store refuses tables it does not know,
   and the two are backed up and restored on their own schedules); a cluster's players
-  live in the same Redis as its rooms, under keys of their own (`pl:`);
+  live in the same Redis as its rooms, under keys of their own (`pl:`; on a Redis Cluster
+  `{pl}:`, one slot);
 - `memory://` (an in-process server, the tests): SQLite in memory, gone with the process.
 """
 
@@ -15,9 +16,12 @@ from pathlib import Path
 from server.players.redis import RedisPlayerStore
 from server.players.sqlite import IN_MEMORY, SqlitePlayerStore
 from server.players.store import PlayerStore, PlayerStoreError
-from server.store.redis import connect
+from server.store.redis import connect, connect_cluster, is_cluster_url
 
 _REDIS = ("redis://", "rediss://", "unix://")
+#: On a Redis Cluster every player key shares one hash tag: the players store's
+#: transactions span several of its keys, and its traffic is a sliver of the rooms'.
+CLUSTER_PREFIX = "{pl}:"
 
 
 def players_store_url(room_store: str, redis_url: str | None, players_store: str | None) -> str:
@@ -36,6 +40,8 @@ def open_player_store(url: str) -> PlayerStore:
     cannot use (Redis is only contacted at the first call)."""
     if url.startswith("sqlite://"):
         return SqlitePlayerStore(url.removeprefix("sqlite://"))
+    if is_cluster_url(url):
+        return RedisPlayerStore(connect_cluster(url), prefix=CLUSTER_PREFIX)  # type: ignore[arg-type]
     if url.startswith(_REDIS):
         return RedisPlayerStore(connect(url))
     raise PlayerStoreError(f"players store {url!r}: use sqlite://… or redis://…")
