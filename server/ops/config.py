@@ -193,11 +193,9 @@ SECTIONS: tuple[Section, ...] = (
                 Config,
                 "redis_url",
                 URL,
-                "Redis shared by every node (`redis://host:port/db`): rooms, leases, "
-                "pub/sub; this process is then one node of a cluster (see "
-                "[many nodes in server/README.md](#many-nodes)); "
-                "`redis+cluster://host:port/0` names one node of a Redis Cluster "
-                "(hash-tagged keys, sharded pub/sub; `deploy/README.md`)",
+                "Redis shared by every node (`redis://host:port/db`; a Redis Cluster: `redis+"
+                "cluster://host:port/0`, deploy/README.md): rooms, leases, pub/sub; this process "
+                "is then one node of a cluster (see [many nodes in server/README.md](#many-nodes))",
                 shown="none",
             ),
             Setting(
