@@ -107,6 +107,8 @@ class Bus:
         self._closed = False
         self._started = False
         self._router: asyncio.Task[None] | None = None
+        #: Loop time when a line last (re)connected.
+        self._joined_at = 0.0
         self._inbox = self.keys.node_channel(node)
         self._handlers[self._inbox] = on_node_message or (lambda data: None)
 
@@ -117,6 +119,18 @@ class Bus:
         if not self._lines or len(self._route) < len(self._handlers):
             return False
         return all(line.connected for line in self._lines.values())
+
+    def steady_for(self) -> float:
+        """Seconds since the last line (re)connected (0 while one is not connected): just
+        after an outage the other nodes are still subscribing again too."""
+        if not self.connected:
+            return 0.0
+        return asyncio.get_running_loop().time() - self._joined_at
+
+    async def listeners(self, channel: str) -> int:
+        """How many connections are subscribed to `channel` now (a node's inbox has one
+        while the node is alive and reaches Redis: a crash closes it at once)."""
+        return await self.channels.listeners(channel)
 
     async def start(self) -> None:
         """Subscribe to this node's inbox and start reading. Works with Redis down too:
@@ -310,6 +324,7 @@ class Bus:
                 if not line.connected:
                     await self._resubscribe(line)
                     line.connected = True
+                    self._joined_at = loop.time()
                     delays = self._backoff.delays()
                     last_heard = loop.time()
                     if line.ever_connected:

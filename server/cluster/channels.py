@@ -58,6 +58,9 @@ class Channels(Protocol):
         """Queue a publish in a pipeline or transaction (which must be in the channel's
         slot on a cluster)."""
 
+    async def listeners(self, channel: str) -> int:
+        """How many connections are subscribed to `channel` now (NUMSUB)."""
+
 
 #: Message kinds as the bus knows them, whichever pub/sub delivered them.
 KINDS = {
@@ -102,6 +105,9 @@ class PlainChannels:
 
     def publish_in(self, pipe: Any, channel: str, data: bytes) -> None:
         pipe.publish(channel, data)
+
+    async def listeners(self, channel: str) -> int:
+        return _count(await self.client.pubsub_numsub(channel))
 
 
 class _ShardPubSub(PubSub):
@@ -161,6 +167,12 @@ class ShardedChannels:
     def publish_in(self, pipe: Any, channel: str, data: bytes) -> None:
         pipe.spublish(channel, data)
 
+    async def listeners(self, channel: str) -> int:
+        # Only the shard serving the channel's slot knows its subscribers.
+        node = self.client.get_node_from_key(channel)
+        reply = await self.client.execute_command("PUBSUB SHARDNUMSUB", channel, target_nodes=node)
+        return _count(reply)
+
 
 def open_channels(client: Client) -> Channels:
     """The pub/sub of the client the store was opened with (`redis+cluster://` gives a
@@ -168,6 +180,15 @@ def open_channels(client: Client) -> Channels:
     if isinstance(client, RedisCluster):
         return ShardedChannels(client)
     return PlainChannels(client)
+
+
+def _count(reply: Any) -> int:
+    """The count in a NUMSUB reply for one channel: `[(channel, n)]` or `[channel, n]`."""
+    if isinstance(reply, dict):
+        reply = next(iter(reply.values()))
+    if reply and isinstance(reply[0], list | tuple):
+        reply = reply[0]
+    return int(reply[-1]) if reply else 0
 
 
 def _text(value: bytes | str) -> str:

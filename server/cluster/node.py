@@ -191,6 +191,7 @@ class ClusterNode:
         self._loops = [
             loop.create_task(self.inbox.run(), name="cluster inbound"),
             loop.create_task(self.failover.run(), name="cluster watch"),
+            loop.create_task(self.failover.watch_listening(), name="cluster listening"),
         ]
         log.info(
             "node %s joined the cluster (node timeout %g s, lease ttl %g s)",
