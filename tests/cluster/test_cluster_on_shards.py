@@ -87,6 +87,9 @@ async def test_sharded_bus_spreads_room_channels_over_the_shards(cluster: RedisC
             for room in rooms:
                 assert await owner.publish_event(room, f"{room} {n}".encode()) == 1
         assert await owner.send_to_node("b", b"reply") == 1
+        # A node's inbox has its listener, counted on the inbox's own shard.
+        assert await owner.listeners(keys.node_channel("b")) == 1
+        assert await owner.listeners(keys.node_channel("gone")) == 0
         assert await owner.send_action("r0", b"nobody") == 0  # no owner listens
         await eventually(
             lambda: all(len(got[room]) == 5 for room in rooms) and inbox, "every event"
