@@ -195,9 +195,11 @@ class Failover:
                 unheard_since.clear()  # Redis was away: every node is subscribing again
                 continue
             owners = {
-                p.owner
+                owner
                 for p in self.host.proxies.values()
-                if not p.closed and p.owner is not None and p.owner != self.host.id
+                if not p.closed
+                and (owner := p.owner or self.host.directory.owners.get(p.id)) is not None
+                and owner != self.host.id
             }
             try:
                 counts = {n: await bus.listeners(bus.keys.node_channel(n)) for n in owners}
@@ -229,8 +231,11 @@ class Failover:
             unreachable &= owners
 
     def _each_relay_of(self, node: str, act: Callable[[RoomProxy, str], None]) -> None:
+        """`act` on each relay of a room `node` owns, as the relay last heard or, if it has
+        not, as the directory says."""
         for proxy in list(self.host.proxies.values()):
-            if not proxy.closed and proxy.owner == node:
+            owner = proxy.owner or self.host.directory.owners.get(proxy.id)
+            if not proxy.closed and owner == node:
                 act(proxy, node)
 
     # --- the watch ------------------------------------------------------------------------
@@ -238,16 +243,16 @@ class Failover:
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         interval = max(0.1, self.host.ttl / 3)
-        last = loop.time()
         tick = 0
         while not self.stopping:
-            await asyncio.sleep(interval * random.uniform(0.8, 1.2))
-            now = loop.time()
-            if now - last > self.host.silence:
-                # This process was paused: other nodes may have given up on it.
+            nap = interval * random.uniform(0.8, 1.2)
+            slept_from = loop.time()
+            await asyncio.sleep(nap)
+            if loop.time() - slept_from - nap > self.host.silence:
+                # This process was paused (the nap overran by a node timeout): other nodes
+                # may have given up on it. (The nap itself may be longer than the timeout.)
                 for proxy in self.host.proxies.values():
                     proxy.owner_lost()
-            last = now
             tick += 1
             try:
                 await self._watch_owners()
