@@ -218,6 +218,8 @@ def is_transient(exc: BaseException) -> bool:
         return True  # includes BusyLoadingError: Redis is reading its AOF after a restart
     if isinstance(exc, redis_errors.ReadOnlyError | redis_errors.TryAgainError):
         return True  # a failover in progress
+    if isinstance(exc, redis_errors.ClusterDownError | redis_errors.SlotNotCoveredError):
+        return True  # a Redis Cluster with a shard away (it refuses every slot meanwhile)
     if isinstance(exc, redis_errors.ResponseError):
         return str(exc).startswith(("LOADING", "MISCONF", "MASTERDOWN"))
     return False
