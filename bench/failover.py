@@ -4,11 +4,15 @@
     .venv/bin/python bench/failover.py                      # 10 kills of each kind
     .venv/bin/python bench/failover.py --rounds 3 --mode kill --json out.json
     .venv/bin/python bench/failover.py --root /path/to/an/older/checkout   # "before"
+    .venv/bin/python bench/failover.py --redis both --mode kill   # one Redis, then a cluster
 
 Everything runs on loopback as production runs it: a real `redis-server` (append-only,
 `appendfsync always`) and three `python -m server` nodes with their default settings
 (`--lease-ttl`, `--node-timeout`: only ports, `--workers 1`, the key and the node names are
-given). `--root` runs the nodes from another checkout (its `.venv` if it has one): the
+given). `--redis cluster` puts the nodes on a three-shard Redis Cluster instead
+(`tests/redis_cluster.py`, the same persistence, nodes on `redis+cluster://`); `--redis
+both` measures one Redis, then the cluster, in the same run, and reports their ratio.
+`--root` runs the nodes from another checkout (its `.venv` if it has one): the
 clients here speak the same protocol to either.
 
 Each round: Ana creates a room on the owner node and Ben joins it from a second node, Cleo
@@ -55,6 +59,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from protocol import messages as m  # noqa: E402
 from tests.cluster_e2e.clients import Table, open_peer  # noqa: E402
+from tests.redis_cluster import RedisCluster  # noqa: E402
 from tests.redis_server import RedisServer, free_port  # noqa: E402
 from tests.server.support import Peer  # noqa: E402
 
@@ -131,6 +136,8 @@ class BenchNode:
 @dataclass
 class Round:
     mode: str
+    #: `single` (one redis-server) or `cluster` (a three-shard Redis Cluster).
+    redis: str = "single"
     #: Seconds from the signal until each client had the room again, by name.
     back: dict[str, float] = field(default_factory=dict)
     #: Seconds from the signal until each live client heard `notice` `moving`.
@@ -191,10 +198,10 @@ async def reconnect(peer: Peer, url: str, started: float, out: Round) -> Peer:
     return with_token
 
 
-async def one_round(mode: str, nodes: list[BenchNode]) -> Round:
+async def one_round(mode: str, nodes: list[BenchNode], redis: str = "single") -> Round:
     owner, other, third = nodes
     ana, ben, cleo, dan = await start_room(owner, other, third)
-    out = Round(mode)
+    out = Round(mode, redis)
     started = time.monotonic()
     owner.signal(signal.SIGKILL if mode == "kill" else signal.SIGTERM)
     results = await asyncio.gather(
@@ -219,11 +226,13 @@ def _seconds(value: float) -> float | None:
 
 
 def report(rounds: list[Round]) -> dict[str, Any]:
+    """Figures by mode (`kill`, `term`), and by mode on a cluster (`kill cluster`, …)."""
     figures: dict[str, Any] = {}
-    for mode in sorted({r.mode for r in rounds}):
-        times = [r.resumed for r in rounds if r.mode == mode]
-        moving = [max(r.moving.values()) for r in rounds if r.mode == mode and r.moving]
-        figures[mode] = {
+    for mode, redis in sorted({(r.mode, r.redis) for r in rounds}):
+        mine = [r for r in rounds if r.mode == mode and r.redis == redis]
+        times = [r.resumed for r in mine]
+        moving = [max(r.moving.values()) for r in mine if r.moving]
+        figures[mode if redis == "single" else f"{mode} {redis}"] = {
             "rounds": len(times),
             "never_resumed": sum(1 for t in times if t == float("inf")),
             "median_s": _seconds(statistics.median(times)),
@@ -232,41 +241,68 @@ def report(rounds: list[Round]) -> dict[str, Any]:
             "moving_notice_median_s": _seconds(statistics.median(moving)) if moving else None,
             "each_s": [_seconds(t) for t in times],
         }
+    for mode in {r.mode for r in rounds}:
+        single, cluster = figures.get(mode), figures.get(f"{mode} cluster")
+        if single and cluster and single["median_s"] and cluster["median_s"]:
+            cluster["median_ratio_to_single"] = round(cluster["median_s"] / single["median_s"], 2)
     return figures
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=10, help="kills (or stops) of each mode")
-    parser.add_argument("--mode", choices=("kill", "term", "both"), default="both")
-    parser.add_argument("--root", type=Path, default=ROOT, help="checkout the nodes run from")
-    parser.add_argument("--json", type=Path, help="write every figure here")
-    args = parser.parse_args()
-    modes = ["kill", "term"] if args.mode == "both" else [args.mode]
-    folder = Path(tempfile.mkdtemp(prefix="failover-bench-"))
-    redis = RedisServer(folder / "redis")
-    redis.start()
-    nodes = [BenchNode(name, args.root.resolve(), folder, redis.url) for name in "abc"]
+async def run_on(
+    redis: str, modes: list[str], args: argparse.Namespace, folder: Path
+) -> list[Round]:
+    """Every round of `modes` on one redis-server or on a three-shard Redis Cluster."""
+    server: RedisServer | RedisCluster
+    if redis == "cluster":
+        server = RedisCluster(folder / "redis-cluster")
+        url = server.url.replace("redis://", "redis+cluster://", 1)
+    else:
+        server = RedisServer(folder / "redis")
+        url = server.url
+    server.start()
+    nodes = [BenchNode(name, args.root.resolve(), folder / redis, url) for name in "abc"]
     rounds: list[Round] = []
     try:
         for node in nodes:
+            node.folder.mkdir(parents=True, exist_ok=True)
             node.start()
         await asyncio.sleep(1.0)
         for mode in modes:
             for number in range(args.rounds):
-                done = await one_round(mode, nodes)
+                done = await one_round(mode, nodes, redis)
                 rounds.append(done)
                 back = ", ".join(f"{k} {v:.2f}" for k, v in sorted(done.back.items()))
                 stuck = f"; not back within {WAIT:g} s: {', '.join(done.stuck)}"
                 print(
-                    f"{mode} {number + 1}: resumed after {done.resumed:.2f} s ({back})"
+                    f"{redis} {mode} {number + 1}: resumed after {done.resumed:.2f} s ({back})"
                     + (stuck if done.stuck else ""),
                     flush=True,
                 )
     finally:
         for node in nodes:
             node.kill()
-        redis.kill()
+        server.kill()
+    return rounds
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=10, help="kills (or stops) of each mode")
+    parser.add_argument("--mode", choices=("kill", "term", "both"), default="both")
+    parser.add_argument(
+        "--redis",
+        choices=("single", "cluster", "both"),
+        default="single",
+        help="one redis-server, a three-shard Redis Cluster, or both in turn",
+    )
+    parser.add_argument("--root", type=Path, default=ROOT, help="checkout the nodes run from")
+    parser.add_argument("--json", type=Path, help="write every figure here")
+    args = parser.parse_args()
+    modes = ["kill", "term"] if args.mode == "both" else [args.mode]
+    folder = Path(tempfile.mkdtemp(prefix="failover-bench-"))
+    rounds: list[Round] = []
+    for redis in ["single", "cluster"] if args.redis == "both" else [args.redis]:
+        rounds += await run_on(redis, modes, args, folder)
     figures = report(rounds)
     for mode, figure in figures.items():
         print(

@@ -5,6 +5,9 @@
     python -m deploy.backup redis-backup   REDIS_URL     FILE[.gz]   [--prefix P]
     python -m deploy.backup redis-restore  FILE[.gz]     REDIS_URL   [--prefix P] [--replace]
 
+REDIS_URL is the nodes' `--redis-url`: `redis://…` for one Redis, `redis+cluster://…` (one
+node named) for a Redis Cluster.
+
 Run from the repository root (or /app in the image). The Redis URL may also come from
 NINEPOOL_REDIS_URL (give `-` for it), so a password is never on a command line.
 
@@ -25,6 +28,13 @@ take the rooms as after any restart. Restore with every node stopped, into an em
 database (or `--replace`), with RESTORE: the AOF records it like any write, so nothing
 else (files, restarts of Redis) is needed. A DUMP can be restored into the same or a
 newer Redis version only.
+
+**Redis Cluster** (`redis+cluster://`): the same, on every primary. A room's keys share its
+hash tag (`room:{<id>}:…`), so its MULTI/EXEC runs on the shard of its slot; the global keys
+are copied in one MULTI/EXEC per slot they lie in (the directory's `{dir}:*` together, the
+players' `{pl}:*` together). The file says which layout it holds (`cluster`): a backup of
+a cluster restores into a cluster (of any number of shards: RESTORE goes to each key's
+slot), one of a single Redis into a single Redis.
 
 Every backup ends with a manifest (SQLite: `manifest.json`; Redis: the file's first
 line) with counts that the restore checks.
@@ -64,7 +74,12 @@ MANIFEST = "manifest.json"
 ROOM_KEYS = ("state", "log", "epoch", "archive", "quarantine")
 _ROOM_KEY = re.compile(r"room:(?P<room>.+):(?P<kind>state|log|epoch|lease|archive|quarantine)")
 #: Keys that describe running processes, not data: not backed up.
-_TRANSIENT = (re.compile(r"room:.+:lease"), re.compile(r"dir:nodes"), re.compile(r"dir:quick:.*"))
+_TRANSIENT = (
+    re.compile(r"room:.+:lease"),
+    re.compile(r"(dir|\{dir\}):nodes"),
+    re.compile(r"(dir|\{dir\}):quick:.*"),
+)
+CLUSTER_SCHEME = "redis+cluster://"
 _BATCH = 500
 
 
@@ -260,9 +275,38 @@ def _restore_secret(kept: Path, live: Path) -> str:
 
 
 def _redis(url: str) -> Any:
+    """A client for one Redis, or for a Redis Cluster (`redis+cluster://`)."""
     import redis  # a dependency of the server
+    from redis.cluster import RedisCluster
 
+    if _is_cluster(url):
+        plain = "redis://" + url.removeprefix(CLUSTER_SCHEME)
+        return RedisCluster.from_url(plain, socket_timeout=30.0, socket_connect_timeout=5.0)
     return redis.Redis.from_url(url, socket_timeout=30.0, socket_connect_timeout=5.0)
+
+
+def _is_cluster(url: str) -> bool:
+    return url.startswith(CLUSTER_SCHEME)
+
+
+def _redis_version(client: Any, cluster: bool) -> str:
+    """The Redis version (on a cluster: of its nodes, the lowest, which a restore needs)."""
+    info = client.info("server")
+    if not cluster or "redis_version" in info:
+        return str(info.get("redis_version", "?"))
+    versions = [v.get("redis_version", "?") for v in info.values() if isinstance(v, dict)]
+    return min(versions, default="?", key=lambda v: [int(p) for p in re.findall(r"\d+", v)])
+
+
+def _by_slot(client: Any, keys: Sequence[str], cluster: bool) -> list[list[str]]:
+    """`keys` grouped so that each group may be one MULTI/EXEC: all of them on one Redis;
+    on a cluster, one group per hash slot."""
+    if not cluster:
+        return [list(keys)] if keys else []
+    groups: dict[int, list[str]] = {}
+    for key in keys:
+        groups.setdefault(client.keyslot(key), []).append(key)
+    return [groups[slot] for slot in sorted(groups)]
 
 
 def _shown(url: str) -> str:
@@ -270,8 +314,10 @@ def _shown(url: str) -> str:
     return re.sub(r"//[^@/]*@", "//***@", url)
 
 
-def _scan(client: Any, prefix: str) -> Iterator[str]:
-    for key in client.scan_iter(match=_glob_escape(prefix) + "*", count=1000):
+def _scan(client: Any, prefix: str, cluster: bool = False) -> Iterator[str]:
+    """Every key under `prefix` (on a cluster: on every primary)."""
+    where = {"target_nodes": "primaries"} if cluster else {}
+    for key in client.scan_iter(match=_glob_escape(prefix) + "*", count=1000, **where):
         yield key.decode() if isinstance(key, bytes) else key
 
 
@@ -338,14 +384,16 @@ def redis_backup(url: str, path: Path, prefix: str = "") -> dict[str, Any]:
     partial = path.with_name(path.name + ".partial")
     path.parent.mkdir(parents=True, exist_ok=True)
     client = _redis(url)
+    cluster = _is_cluster(url)
     try:
         header = {
             "format": FORMAT,
             "version": FORMAT_VERSION,
             "created": _now(),
             "source": _shown(url),
-            "redis_version": client.info("server").get("redis_version", "?"),
+            "redis_version": _redis_version(client, cluster),
             "prefix": prefix,
+            "cluster": cluster,
         }
         keys = rooms = 0
         with _open_write(partial, compress=path.suffix == ".gz") as file:
@@ -356,13 +404,21 @@ def redis_backup(url: str, path: Path, prefix: str = "") -> dict[str, Any]:
                     line = {"key": key, "ttl": ttl, "dump": base64.b64encode(payload).decode()}
                     file.write(json.dumps(line).encode() + b"\n")
 
-            globals_, room_ids = _groups(sorted(set(_scan(client, prefix))), prefix)
-            # The global keys first, as one view. Every room they name is then copied too,
-            # even one made after the scan: the backup is the global keys as of that
-            # moment, with each of their rooms as of a moment a little later.
-            records, listed = _dump_together(client, globals_, members_of=f"{prefix}rooms")
-            write(records)
-            keys += len(records)
+            globals_, room_ids = _groups(sorted(set(_scan(client, prefix, cluster))), prefix)
+            # The global keys first, as one view (on a cluster, one view per slot; it has
+            # no `rooms` set). Every room they name is then copied too, even one made after
+            # the scan: the backup is the global keys as of that moment, with each of their
+            # rooms as of a moment a little later.
+            listed: set[str] = set()
+            if cluster:
+                for group in _by_slot(client, globals_, cluster):
+                    records, _ = _dump_together(client, group)
+                    write(records)
+                    keys += len(records)
+            else:
+                records, listed = _dump_together(client, globals_, members_of=f"{prefix}rooms")
+                write(records)
+                keys += len(records)
             for room in sorted(set(room_ids) | listed):
                 names = [f"{prefix}room:{room}:{kind}" for kind in ROOM_KEYS]
                 records, _ = _dump_together(client, names)
@@ -421,9 +477,16 @@ def redis_restore(
     header = _check_backup(path)  # all of it, before anything is written
     if prefix is not None and prefix != header["prefix"]:
         raise BackupError(f"the backup was taken with prefix {header['prefix']!r}, not {prefix!r}")
+    cluster = _is_cluster(url)
+    if bool(header.get("cluster", False)) != cluster:
+        taken = "a Redis Cluster" if header.get("cluster") else "one Redis"
+        raise BackupError(
+            f"the backup was taken from {taken} (its keys are laid out for it): restore it "
+            f"into {taken} ({'redis+cluster://' if header.get('cluster') else 'redis://'}…)"
+        )
     client = _redis(url)
     try:
-        present = sum(1 for _ in _scan(client, header["prefix"]))
+        present = sum(1 for _ in _scan(client, header["prefix"], cluster))
         if present and not replace:
             raise BackupError(
                 f"{_shown(url)} already holds {present} keys of the project: stop every node "

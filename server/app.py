@@ -3,7 +3,8 @@ the HTTP routes onto one port, and shuts them down in order.
 
 Whether the process is a lone node or one node of a cluster is decided here, once: the
 lobby gets its `Peers` (`LonePeers`, or with `--redis-url` the `ClusterNode`) and never
-asks again."""
+asks again; so is whether that Redis is one server (`redis://`) or a Redis Cluster
+(`redis+cluster://`: the store's cluster client, the tagged keys, sharded pub/sub)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import signal
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import serve
 
+from server.cluster.channels import open_channels
 from server.cluster.cooldowns import SharedCooldowns
 from server.cluster.node import ClusterNode
 from server.edge.api import ApiRoutes
@@ -276,12 +278,14 @@ def open_config_store(config: Config) -> Store:
 
 
 def _cluster_node(config: Config, store: Store, metrics: Metrics) -> ClusterNode | None:
-    """With `--redis-url`, this process is one node of a cluster on that Redis."""
+    """With `--redis-url`, this process is one node of a cluster on that Redis: one Redis
+    (`redis://…`, plain pub/sub) or a Redis Cluster (`redis+cluster://…`, which opened a
+    cluster client and the hash-tagged layout; sharded pub/sub), chosen here once."""
     if config.redis_url is None:
         return None
     if not isinstance(store, RedisStore):
         raise StoreError("a cluster node keeps its rooms in the Redis of --redis-url")
-    return ClusterNode(config, store, metrics)
+    return ClusterNode(config, store, metrics, open_channels(store.client))
 
 
 async def run(config: Config) -> None:

@@ -18,6 +18,10 @@ Keys (under the store's prefix):
 | `dir:owners` | hash | room → the node that last took it (created or adopted) |
 | `dir:nodes` | sorted set | node → last heartbeat (Redis time, ms) |
 | `dir:quick:<race_to>` | list | players waiting for a quick match (`node|conn|player|id|name`) |
+
+On a Redis Cluster every one of them is `{dir}:…` (one slot, see `DirectoryKeys`): the
+directory changes when rooms open, close, seat or move, never per shot, so one slot carries
+it for many times the tables one Redis primary could.
 """
 
 from __future__ import annotations
@@ -49,38 +53,47 @@ _info_decoder = msgspec.msgpack.Decoder(m.Info)
 
 @dataclass(frozen=True)
 class DirectoryKeys:
+    """The directory's keys and channel. `tagged` (Redis Cluster): all of them share the
+    hash tag `{dir}`, so they lie in one slot, where its transactions and scripts (which
+    touch several of them at once) may run; the channel is a sharded one in that slot."""
+
     prefix: str = ""
+    tagged: bool = False
+
+    @property
+    def _base(self) -> str:
+        return f"{self.prefix}{{dir}}" if self.tagged else f"{self.prefix}dir"
 
     @property
     def open(self) -> str:
-        return f"{self.prefix}dir:open"
+        return f"{self._base}:open"
 
     @property
     def listed(self) -> str:
-        return f"{self.prefix}dir:rooms"
+        return f"{self._base}:rooms"
 
     @property
     def codes(self) -> str:
-        return f"{self.prefix}dir:codes"
+        return f"{self._base}:codes"
 
     @property
     def seated(self) -> str:
-        return f"{self.prefix}dir:seated"
+        return f"{self._base}:seated"
 
     @property
     def owners(self) -> str:
-        return f"{self.prefix}dir:owners"
+        return f"{self._base}:owners"
 
     @property
     def nodes(self) -> str:
-        return f"{self.prefix}dir:nodes"
+        return f"{self._base}:nodes"
 
     @property
     def channel(self) -> str:
-        return f"{self.prefix}dir"
+        return self._base
 
     def quick(self, race_to: int) -> str:
-        return f"{self.prefix}dir:quick:{race_to}"
+        return f"{self._base}:quick:{race_to}"
 
 
 # KEYS: hash.  ARGV: field, value.  Delete the field only if it still holds `value` (a
@@ -169,13 +182,14 @@ class Directory:
         *,
         silence: float,
         prefix: str = "",
+        keys: DirectoryKeys | None = None,
         on_listing: ListingHandler = lambda room, info: None,
         on_owner: OwnerHandler = lambda room, node, epoch: None,
     ) -> None:
         self.client = client
         self.bus = bus
         self.node = node
-        self.keys = DirectoryKeys(prefix)
+        self.keys = keys if keys is not None else DirectoryKeys(prefix)
         #: How long a node may stay silent before it counts as dead.
         self.silence = silence
         self.on_listing = on_listing
@@ -380,7 +394,7 @@ class Directory:
                     pipe = self.client.pipeline(transaction=True)
                     write(pipe)
                     if op is not None:
-                        pipe.publish(self.keys.channel, wire.encode(op))
+                        self.bus.channels.publish_in(pipe, self.keys.channel, wire.encode(op))
                     await pipe.execute()
                     break
                 except Exception as exc:
@@ -465,14 +479,18 @@ class Directory:
             await asyncio.sleep(interval)
 
     async def _redis_up_for(self) -> float:
-        """Seconds Redis has been running (0 if it does not say)."""
+        """Seconds Redis has been running (0 if it does not say); a Redis Cluster answers
+        for each of its nodes, and the one up for the shortest time counts."""
         try:
             info = await self.client.info("server")
         except Exception as exc:
             if cancel_requested():
                 raise asyncio.CancelledError from exc
             return 0.0
-        return float(info.get("uptime_in_seconds", 0))
+        if "uptime_in_seconds" in info:
+            return float(info["uptime_in_seconds"])
+        each = [v.get("uptime_in_seconds", 0) for v in info.values() if isinstance(v, dict)]
+        return float(min(each, default=0))
 
     @property
     def alive(self) -> bool:

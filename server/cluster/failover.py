@@ -19,6 +19,17 @@ soon enough that a player barely notices:
   that failed because Redis was away — is found by the sweep, every `--lease-ttl`: an
   open room without a live owner.
 
+Players hear that the table is moving before the heartbeat lapses: a node that dies closes
+its connections to Redis, and Redis drops its subscriptions at once. Each relay asks
+Redis, every `LISTEN_POLL` seconds, whether the owners of the rooms it relays still listen
+on their inboxes (NUMSUB; a node's inbox is subscribed for as long as it runs); an owner
+unheard for `UNHEARD_FOR` seconds — longer than a live node takes to subscribe again after
+losing its connection — is unreachable, and its rooms' clients are told the table is
+moving (`RoomProxy.owner_unreachable`). Not while this node has just (re)connected to
+Redis itself (after an outage every node is subscribing again), and nothing is taken
+over on it: the heartbeat decides that. An owner that listens again (it had only lost its
+connection) has its rooms' clients registered again, and back.
+
 The watch also re-checks the owners of the rooms this node relays every third of
 `--lease-ttl`, notices when this process itself was paused (other nodes may have given up
 on it), and lets go of the clients of dead nodes in this node's rooms (their seats get
@@ -31,9 +42,10 @@ import asyncio
 import hashlib
 import logging
 import random
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from server.cluster.bus import Bus
 from server.cluster.directory import Directory
 from server.cluster.lease import LeaseError, Leases
 from server.cluster.nodes import NodeWatch
@@ -46,8 +58,14 @@ from server.store.redis import cancel_requested
 
 log = logging.getLogger(__name__)
 
-#: Rooms checked for a lost owner in one MGET.
+#: Rooms checked for a lost owner in one round of pipelined GETs.
 CHUNK = 200
+#: How often the owners of relayed rooms are checked for a subscribed inbox (seconds).
+LISTEN_POLL = 0.25
+#: An owner whose inbox has had no subscriber this long is unreachable: twice the longest
+#: pause of the bus between its reconnection attempts (`QUICK_BACKOFF`'s cap, 1 s)
+#: would be safest, but a live node's first attempt comes after at most 50 ms.
+UNHEARD_FOR = 0.6
 #: Orphaned rooms one sweep adopts at most (the others are left to later sweeps, or to
 #: other nodes).
 _SWEEP_ADOPT = 20
@@ -73,6 +91,9 @@ class FailoverHost(Protocol):
 
     @property
     def links(self) -> Links: ...
+
+    @property
+    def bus(self) -> Bus: ...
 
     @property
     def proxies(self) -> dict[str, RoomProxy]: ...
@@ -158,21 +179,80 @@ class Failover:
                 if room is not None:
                     room.post(Gone(remote))
 
+    # --- owners that no longer listen -------------------------------------------------------
+
+    async def watch_listening(self) -> None:
+        """Tell the clients of a room whose owner stopped listening on Redis that the table
+        is moving, without waiting for its heartbeat to lapse (see the module's
+        docstring); forever, as a task."""
+        loop = asyncio.get_running_loop()
+        unheard_since: dict[str, float] = {}
+        unreachable: set[str] = set()
+        while not self.stopping:
+            await asyncio.sleep(LISTEN_POLL)
+            bus = self.host.bus
+            if bus.steady_for() < UNHEARD_FOR:
+                unheard_since.clear()  # Redis was away: every node is subscribing again
+                continue
+            owners = {
+                owner
+                for p in self.host.proxies.values()
+                if not p.closed
+                and (owner := p.owner or self.host.directory.owners.get(p.id)) is not None
+                and owner != self.host.id
+            }
+            try:
+                counts = {n: await bus.listeners(bus.keys.node_channel(n)) for n in owners}
+            except Exception as exc:
+                if cancel_requested() or self.stopping:
+                    raise asyncio.CancelledError from exc
+                unheard_since.clear()
+                continue
+            now = loop.time()
+            for node, count in counts.items():
+                if count:
+                    unheard_since.pop(node, None)
+                    if node in unreachable:
+                        unreachable.discard(node)
+                        log.info("node %s listens again", node, extra={"node": node})
+                        self._each_relay_of(node, RoomProxy.owner_listens)
+                elif node not in unreachable and now - unheard_since.setdefault(node, now) >= (
+                    UNHEARD_FOR
+                ):
+                    unreachable.add(node)
+                    log.info(
+                        "node %s no longer listens: its rooms are moving",
+                        node,
+                        extra={"node": node},
+                    )
+                    self._each_relay_of(node, RoomProxy.owner_unreachable)
+            for node in set(unheard_since) - owners:
+                del unheard_since[node]
+            unreachable &= owners
+
+    def _each_relay_of(self, node: str, act: Callable[[RoomProxy, str], None]) -> None:
+        """`act` on each relay of a room `node` owns, as the relay last heard or, if it has
+        not, as the directory says."""
+        for proxy in list(self.host.proxies.values()):
+            owner = proxy.owner or self.host.directory.owners.get(proxy.id)
+            if not proxy.closed and owner == node:
+                act(proxy, node)
+
     # --- the watch ------------------------------------------------------------------------
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         interval = max(0.1, self.host.ttl / 3)
-        last = loop.time()
         tick = 0
         while not self.stopping:
-            await asyncio.sleep(interval * random.uniform(0.8, 1.2))
-            now = loop.time()
-            if now - last > self.host.silence:
-                # This process was paused: other nodes may have given up on it.
+            nap = interval * random.uniform(0.8, 1.2)
+            slept_from = loop.time()
+            await asyncio.sleep(nap)
+            if loop.time() - slept_from - nap > self.host.silence:
+                # This process was paused (the nap overran by a node timeout): other nodes
+                # may have given up on it. (The nap itself may be longer than the timeout.)
                 for proxy in self.host.proxies.values():
                     proxy.owner_lost()
-            last = now
             tick += 1
             try:
                 await self._watch_owners()

@@ -15,7 +15,8 @@ keeps such an owner from writing once somebody else has the room.
     ...
     await keeper.stop(release=True)
 
-Every call here is one Lua script, so checking and changing happen in one step.
+Every call here is one Lua script within one hash slot, so checking and changing happen in
+one step, on one Redis or on a Redis Cluster (`take_over` is two such steps, see below).
 """
 
 from __future__ import annotations
@@ -75,34 +76,52 @@ redis.call('SET', KEYS[1], epoch .. ':' .. ARGV[1], 'NX', 'PX', ARGV[2])
 return epoch
 """
 
-# KEYS: lease, epoch, nodes (node -> last heartbeat, Redis ms), owners (room -> node).
-# ARGV: node, ttl (ms), timeout (ms), room.
-# Take the room over from an owner that is gone: its lease is free, or held by a node whose
-# heartbeat has lapsed (a crash, a lost machine) or that left. A free lease whose room's
-# last owner still beats is left alone (after a Redis outage every lease may have run out;
-# the owner takes its own back at its next renewal). 0: not taken; else the new epoch,
-# which fences the previous owner out of every save from now on.
-_TAKE_OVER = """
+# Taking a room over is two steps, each a script within one hash slot, so that it works on
+# a Redis Cluster too, where the room's keys and the directory's lie in different slots:
+#
+# 1. `_MAY_TAKE_OVER` (the directory's slot) judges the room's last holder: the node in
+#    its lease, or if the lease is free, the node that last owned the room;
+# 2. `_SWAP` (the room's slot) gives the lease a new epoch only if it still holds what
+#    step 1 judged. Had the holder renewed meanwhile, its lease would not be free, or be
+#    the same token (a node judged dead by its heartbeat, whose later saves the new
+#    epoch fences out, exactly as if it had renewed just after a single script).
+
+# KEYS: nodes (node -> last heartbeat, Redis ms), owners (room -> node).
+# ARGV: holder ('' if the lease is free), node, timeout (ms), room.
+# 1: the room may be taken over. It may when its lease is held by a node whose heartbeat
+# has lapsed (a crash, a lost machine) or that left; or when it is free and the node that
+# last owned it has too (after a Redis outage every lease may have run out; a live owner
+# takes its own back at its next renewal).
+_MAY_TAKE_OVER = """
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 local function beats(node)
-  local seen = redis.call('ZSCORE', KEYS[3], node)
+  local seen = redis.call('ZSCORE', KEYS[1], node)
   return seen and tonumber(seen) >= now - tonumber(ARGV[3])
 end
-local current = redis.call('GET', KEYS[1])
-if current then
-  local holder = string.match(current, '^[^:]*:(.*)$')
-  if holder == ARGV[1] or beats(holder) then
+if ARGV[1] ~= '' then
+  if ARGV[1] == ARGV[2] or beats(ARGV[1]) then
     return 0
   end
-else
-  local owner = redis.call('HGET', KEYS[4], ARGV[4])
-  if owner and owner ~= ARGV[1] and beats(owner) then
-    return 0
-  end
+  return 1
+end
+local owner = redis.call('HGET', KEYS[2], ARGV[4])
+if owner and owner ~= ARGV[2] and beats(owner) then
+  return 0
+end
+return 1
+"""
+
+# KEYS: lease, epoch.  ARGV: the lease's value judged ('' for none), node, ttl (ms).
+# 0: the lease changed since it was judged; else the new epoch, which fences the previous
+# owner out of every save from now on.
+_SWAP = """
+local current = redis.call('GET', KEYS[1]) or ''
+if current ~= ARGV[1] then
+  return 0
 end
 local epoch = redis.call('INCR', KEYS[2])
-redis.call('SET', KEYS[1], epoch .. ':' .. ARGV[1], 'PX', ARGV[2])
+redis.call('SET', KEYS[1], epoch .. ':' .. ARGV[2], 'PX', ARGV[3])
 return epoch
 """
 
@@ -157,7 +176,8 @@ class Leases:
         self.ttl = ttl
         self.keys = keys if keys is not None else RedisKeys(prefix)
         self._acquire = client.register_script(_ACQUIRE)
-        self._take_over = client.register_script(_TAKE_OVER)
+        self._may_take_over = client.register_script(_MAY_TAKE_OVER)
+        self._swap = client.register_script(_SWAP)
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
 
@@ -187,10 +207,27 @@ class Leases:
         last owned it (the hash `owners`) still beats. Unlike `acquire`, this does not wait
         for a dead owner's lease to run out: the new epoch fences the old owner out."""
         since = asyncio.get_running_loop().time()
+        value = await self._call(self.client.get(self.keys.lease(room)), f"holder of {room}")
+        judged = "" if value is None else value.decode() if isinstance(value, bytes) else value
+        holder = _holder(value)
+        allowed = await self._call(
+            self._may_take_over(
+                keys=[nodes, owners],
+                args=[
+                    holder.node if holder is not None else "",
+                    self.node,
+                    _milliseconds(timeout),
+                    room,
+                ],
+            ),
+            f"take over {room}",
+        )
+        if not allowed:
+            return None
         epoch = await self._call(
-            self._take_over(
-                keys=[self.keys.lease(room), self.keys.epoch(room), nodes, owners],
-                args=[self.node, _milliseconds(self.ttl), _milliseconds(timeout), room],
+            self._swap(
+                keys=[self.keys.lease(room), self.keys.epoch(room)],
+                args=[judged, self.node, _milliseconds(self.ttl)],
             ),
             f"take over {room}",
         )
@@ -232,12 +269,17 @@ class Leases:
         return _holder(value)
 
     async def holders(self, rooms: Sequence[str], chunk: int = 200) -> dict[str, Holder | None]:
-        """Who owns each of `rooms` now (None: nobody), `chunk` rooms to one MGET. Redis's
-        own errors pass through as they are (the callers are loops that try again)."""
+        """Who owns each of `rooms` now (None: nobody), `chunk` rooms to one pipelined
+        round of GETs (not an MGET: on a Redis Cluster the leases lie in many slots, and
+        the cluster client sends each shard its part). Redis's own errors pass through as
+        they are (the callers are loops that try again)."""
         out: dict[str, Holder | None] = {}
         for start in range(0, len(rooms), chunk):
             part = rooms[start : start + chunk]
-            values = await self.client.mget([self.keys.lease(room) for room in part])
+            async with self.client.pipeline(transaction=False) as pipe:
+                for room in part:
+                    pipe.get(self.keys.lease(room))
+                values = await pipe.execute()
             for room, value in zip(part, values, strict=True):
                 out[room] = _holder(value)
         return out

@@ -41,16 +41,17 @@ import secrets
 import socket
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
-import redis.asyncio as aioredis
 
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import ProtocolError, decode_client
 from server.cluster import wire
 from server.cluster.bus import Bus, BusError
-from server.cluster.directory import Directory, QuickEntry
+from server.cluster.channels import Channels
+from server.cluster.directory import Directory, DirectoryKeys, QuickEntry
 from server.cluster.failover import Failover
 from server.cluster.inbox import Inbox
 from server.cluster.lease import Lease, LeaseError, LeaseKeeper, Leases
@@ -101,26 +102,29 @@ class Owned:
 class ClusterNode:
     """This node in the cluster; the lobby's `Peers` (see the module's docstring)."""
 
-    def __init__(self, config: Config, store: RedisStore, metrics: Metrics) -> None:
+    def __init__(
+        self, config: Config, store: RedisStore, metrics: Metrics, channels: Channels
+    ) -> None:
+        """`channels`: the pub/sub of the store's Redis (one Redis, or a cluster's shards;
+        `server.cluster.channels.open_channels`)."""
         self.config = config
         self.store = store
         self._lobby: LocalRooms | None = None
         self.metrics = metrics
         self.id = config.node_id or default_node_id()
         self.ttl = config.lease_ttl
-        client = store.client
-        if not isinstance(client, aioredis.Redis):
-            # Leases, the bus and the directory are Lua scripts and channels over keys of
-            # many rooms and nodes: one Redis, not Redis Cluster (server/README.md).
-            raise StoreError("a cluster node needs one Redis (--redis-url), not Redis Cluster")
-        self.leases = Leases(client, self.id, ttl=self.ttl, prefix=store.keys.prefix)
+        # On a Redis Cluster the client is a cluster client and every key and channel is
+        # hash-tagged (`store.keys`); the calls below stay within one slot each.
+        client: Any = store.client
+        self.leases = Leases(client, self.id, ttl=self.ttl, keys=store.keys)
         #: Practice tables follow their player from node to node (`server.rooms.practice_book`).
         self.practice_book = RedisPracticeBook(client, self.id, prefix=store.keys.prefix)
         self.inbox = Inbox(self)
         self.bus = Bus(
             client,
             self.id,
-            prefix=store.keys.prefix,
+            keys=store.keys,
+            channels=channels,
             on_node_message=self.inbox.received,
             on_reconnect=self._on_reconnect,
         )
@@ -131,7 +135,7 @@ class ClusterNode:
             self.bus,
             self.id,
             silence=self.silence,
-            prefix=store.keys.prefix,
+            keys=DirectoryKeys(store.keys.prefix, tagged=store.keys.tagged),
             on_listing=lambda room, info: self.lobby.listing_changed(room, info),
             on_owner=self._owner_heard,
         )
@@ -191,6 +195,7 @@ class ClusterNode:
         self._loops = [
             loop.create_task(self.inbox.run(), name="cluster inbound"),
             loop.create_task(self.failover.run(), name="cluster watch"),
+            loop.create_task(self.failover.watch_listening(), name="cluster listening"),
         ]
         log.info(
             "node %s joined the cluster (node timeout %g s, lease ttl %g s)",

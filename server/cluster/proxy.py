@@ -346,6 +346,21 @@ class RoomProxy:
         self.tell_moving(self._clients())
         self.probe()
 
+    def owner_unreachable(self, node: str) -> None:
+        """`node`, the owner as far as this relay knows, no longer listens on Redis (a
+        crash closes its connection at once; its heartbeat lapses a node timeout later):
+        the clients hear now that the table is moving. Nothing is taken over before then."""
+        if self.owner in (node, None):
+            self.tell_moving(self._clients())
+
+    def owner_listens(self, node: str) -> None:
+        """`node` listens again after `owner_unreachable` (it reconnected to Redis): the
+        members told the table was moving register again; their snapshots say it is back."""
+        if self.owner in (node, None):
+            for client in [c for c in reversed(list(self.members)) if c in self.moving]:
+                self._unsure(client)
+                self.rejoin(client)
+
     def reconnected(self) -> None:
         """This node was cut off from Redis: answers to its clients may have been lost. A
         client with requests pending registers with the room again (see the module's

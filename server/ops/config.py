@@ -204,9 +204,9 @@ SECTIONS: tuple[Section, ...] = (
                 Config,
                 "redis_url",
                 URL,
-                "Redis shared by every node (`redis://host:port/db`): rooms, leases, "
-                "pub/sub; this process is then one node of a cluster (see "
-                "[many nodes in server/README.md](#many-nodes))",
+                "Redis shared by every node (`redis://host:port/db`; a Redis Cluster: `redis+"
+                "cluster://host:port/0`, deploy/README.md): rooms, leases, pub/sub; this process "
+                "is then one node of a cluster (see [many nodes in server/README.md](#many-nodes))",
                 shown="none",
             ),
             Setting(
@@ -747,7 +747,7 @@ def store_url(store: str | None, redis_url: str | None) -> str:
                 "give one of them"
             )
         return redis_url
-    if store and store.startswith(("redis://", "rediss://", "unix://")):
+    if store and store.startswith(("redis://", "rediss://", "unix://", "redis+cluster://")):
         raise SettingError(
             f"a Redis store needs {_where('redis_url')} (leases and pub/sub live there too)"
         )

@@ -4,7 +4,8 @@
 - else beside the room store: a lone node's `sqlite://var/rooms.db` keeps players in
   `var/players.db` (a file of its own: the room store refuses tables it does not know,
   and the two are backed up and restored on their own schedules); a cluster's players
-  live in the same Redis as its rooms, under keys of their own (`pl:`);
+  live in the same Redis as its rooms, under keys of their own (`pl:`; on a Redis Cluster
+  `{pl}:`, one slot);
 - `memory://` (an in-process server, the tests): SQLite in memory, gone with the process.
 """
 
@@ -15,9 +16,12 @@ from pathlib import Path
 from server.players.redis import RedisPlayerStore
 from server.players.sqlite import IN_MEMORY, SqlitePlayerStore
 from server.players.store import PlayerStore, PlayerStoreError
-from server.store.redis import connect
+from server.store.redis import connect, is_cluster_url, plain_url
 
 _REDIS = ("redis://", "rediss://", "unix://")
+#: On a Redis Cluster every player key shares one hash tag: the players store's
+#: transactions span several of its keys, and its traffic is a sliver of the rooms'.
+CLUSTER_PREFIX = "{pl}:"
 
 
 def players_store_url(room_store: str, redis_url: str | None, players_store: str | None) -> str:
@@ -31,11 +35,36 @@ def players_store_url(room_store: str, redis_url: str | None, players_store: str
     return f"sqlite://{IN_MEMORY}"
 
 
+def _players_shard(url: str) -> str:
+    """The `redis://` URL of the primary that serves the players' slot (`{pl}`) in the Redis
+    Cluster `url` names. The players store's transactions WATCH and MULTI over several of
+    its keys, which redis-py's cluster client does not run; all of them lie in that one
+    slot, so a plain client of that primary runs them as on one Redis. Asked once, at
+    start (the cluster must answer then; a move of that slot needs the nodes restarted)."""
+    from redis.cluster import RedisCluster as SyncCluster
+
+    plain = plain_url(url)
+    try:
+        cluster = SyncCluster.from_url(plain, socket_connect_timeout=5.0, socket_timeout=5.0)
+        try:
+            node = cluster.get_node_from_key(CLUSTER_PREFIX + "names")  # type: ignore[no-untyped-call]
+        finally:
+            cluster.close()
+    except Exception as exc:  # redis errors, a bad URL: the message says enough
+        raise PlayerStoreError(f"players store: no answer from the Redis Cluster: {exc}") from exc
+    scheme, _, rest = plain.partition("://")
+    credentials, at, _ = rest.rpartition("@")
+    path = rest.split("/", 1)[1] if "/" in rest else "0"
+    return f"{scheme}://{credentials}{at}{node.host}:{node.port}/{path}"
+
+
 def open_player_store(url: str) -> PlayerStore:
     """The store at `url`; `PlayerStoreError` for a scheme it does not know or a file it
     cannot use (Redis is only contacted at the first call)."""
     if url.startswith("sqlite://"):
         return SqlitePlayerStore(url.removeprefix("sqlite://"))
+    if is_cluster_url(url):
+        return RedisPlayerStore(connect(_players_shard(url)), prefix=CLUSTER_PREFIX)
     if url.startswith(_REDIS):
         return RedisPlayerStore(connect(url))
     raise PlayerStoreError(f"players store {url!r}: use sqlite://… or redis://…")

@@ -5,6 +5,8 @@
                                the working folder. The lone node's default: nothing to install.
 - `redis://host:port/db`       shared by every node of a cluster (`server.cluster` adds the
                                room leases and the pub/sub fan-out on the same Redis).
+- `redis+cluster://host:port/0` the same on a Redis Cluster (one node named; the client
+                               learns the others): every room's keys hash-tagged into its slot.
 """
 
 from __future__ import annotations
@@ -36,7 +38,10 @@ log = logging.getLogger(__name__)
 #: How often a server forgets the rooms retired longer ago than the retention.
 TRIM_INTERVAL = 3600.0
 
-SUPPORTED = "memory://, sqlite:///path/to/file.db, sqlite://relative/file.db, redis://host:port/db"
+SUPPORTED = (
+    "memory://, sqlite:///path/to/file.db, sqlite://relative/file.db, redis://host:port/db, "
+    "redis+cluster://host:port/0"
+)
 
 
 def open_store(url: str, *, retention: float = 0.0) -> Store:
@@ -56,7 +61,7 @@ def open_store(url: str, *, retention: float = 0.0) -> Store:
         from server.store.sqlite import SqliteStore
 
         return SqliteStore(rest)
-    if scheme in ("redis", "rediss", "unix") and rest:
+    if scheme in ("redis", "rediss", "unix", "redis+cluster") and rest:
         from server.store.redis import RedisStore
 
         return RedisStore.from_url(url, retention=retention)

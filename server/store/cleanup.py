@@ -101,7 +101,8 @@ async def clean(
 async def to_tagged(store: RedisStore) -> dict[str, int]:
     """Rename every room's keys of a plain-layout Redis to the tagged layout,
     `room:<id>:<kind>` to `room:{<id>}:<kind>` (RENAME keeps each key's expiry), drop the
-    leases and the `rooms` set, and mark the Redis `tagged` (a store of the plain layout
+    leases and the `rooms` set, give the directory's and the players' keys their cluster
+    names (`_shared_to_tagged`), and mark the Redis `tagged` (a store of the plain layout
     then refuses it). Refused while a node beats (`dir:nodes`): a running node would go
     on writing the old names. Afterwards `redis-cli --cluster import` can move the data
     into a Redis Cluster, each room's keys into one slot. Returns counts."""
@@ -145,8 +146,44 @@ async def to_tagged(store: RedisStore) -> dict[str, int]:
                 )
     if store.keys.rooms is not None:
         await client.delete(store.keys.rooms)
+    directory, players = await _shared_to_tagged(store)
     await client.set(store.keys.layout, "tagged")
-    return {"keys_renamed": renamed, "leases_dropped": dropped}
+    return {
+        "keys_renamed": renamed,
+        "leases_dropped": dropped,
+        "directory_renamed": directory,
+        "players_renamed": players,
+    }
+
+
+#: The directory's hashes kept across a move (`server/cluster/directory.py`); its
+#: heartbeats and quick-match queues belong to running nodes and are dropped.
+_DIRECTORY_KEPT = ("open", "rooms", "codes", "seated", "owners")
+#: The players store's keys (`server/players/stores.py`): `pl:…`, on a cluster `{pl}:…`.
+_PLAYERS_PLAIN, _PLAYERS_TAGGED = "pl:", "{pl}:"
+
+
+async def _shared_to_tagged(store: RedisStore) -> tuple[int, int]:
+    """The keys every room shares, to the names a Redis Cluster gives them (one hash tag
+    each, so their transactions stay in one slot): the directory's `dir:x` to `{dir}:x`,
+    the players' `pl:x` to `{pl}:x`. Returns how many of each were renamed."""
+    client = store.client
+    prefix = store.keys.prefix
+    directory = 0
+    for name in _DIRECTORY_KEPT:
+        if await client.exists(f"{prefix}dir:{name}"):
+            await client.rename(f"{prefix}dir:{name}", f"{prefix}{{dir}}:{name}")
+            directory += 1
+    await client.delete(f"{prefix}dir:nodes")
+    for batch in await store.scan_batches(f"{prefix}dir:quick:*"):
+        await client.delete(*batch)
+    players = 0
+    for batch in await store.scan_batches(_PLAYERS_PLAIN + "*"):
+        pipe = client.pipeline(transaction=False)
+        for key in batch:
+            pipe.renamenx(key, _PLAYERS_TAGGED + key.removeprefix(_PLAYERS_PLAIN))
+        players += sum(1 for done in await pipe.execute() if done)
+    return directory, players
 
 
 def _url(given: str) -> str:

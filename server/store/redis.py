@@ -121,16 +121,18 @@ class RedisKeys:
         return f"{self.prefix}layout"
 
     def room_channel(self, room: str) -> str:
-        """Where the owner publishes the room's events for every node with clients in it."""
-        return f"{self.prefix}room:{room}"
+        """Where the owner publishes the room's events for every node with clients in it
+        (tagged: a sharded channel in the room's own slot, on the shard of its keys)."""
+        return self._room(room)
 
     def action_channel(self, room: str) -> str:
         """Where any node sends a client's action; only the room's owner listens."""
-        return f"{self.prefix}room:{room}:actions"
+        return f"{self._room(room)}:actions"
 
     def node_channel(self, node: str) -> str:
-        """A node's own inbox (replies to the clients connected to it)."""
-        return f"{self.prefix}node:{node}"
+        """A node's own inbox (replies to the clients connected to it); tagged, each
+        node's inbox lies in a slot of its own, so the inboxes spread over the shards."""
+        return f"{self.prefix}node:{{{node}}}" if self.tagged else f"{self.prefix}node:{node}"
 
     @property
     def cooldown_channel(self) -> str:
@@ -172,9 +174,32 @@ def connect(url: str, *, socket_timeout: float = 5.0) -> aioredis.Redis:
         raise StoreError(f"bad redis url {url!r}: {exc}") from exc
 
 
+#: The URL scheme that names a Redis Cluster: `redis+cluster://host:port/0` names one node
+#: of it (a client learns the others); every per-room key and channel is then hash-tagged.
+CLUSTER_SCHEME = "redis+cluster"
+
+
+def is_cluster_url(url: str) -> bool:
+    return url.partition("://")[0] == CLUSTER_SCHEME
+
+
+def plain_url(url: str) -> str:
+    """`redis+cluster://…` as the `redis://…` URL of the node it names (others unchanged)."""
+    return "redis://" + url.partition("://")[2] if is_cluster_url(url) else url
+
+
+def connect_any(url: str, *, socket_timeout: float = 5.0) -> Client:
+    """The client a URL names: a cluster client for `redis+cluster://`, else `connect`."""
+    if is_cluster_url(url):
+        return connect_cluster(url, socket_timeout=socket_timeout)
+    return connect(url, socket_timeout=socket_timeout)
+
+
 def connect_cluster(url: str, *, socket_timeout: float = 5.0) -> RedisCluster:
     """A client for a Redis Cluster that `url` names one node of (it learns the others):
-    for a `RedisStore(..., tagged=True)`. Like `connect`, it does not retry on its own."""
+    for a `RedisStore(..., tagged=True)`. Like `connect`, it does not retry on its own.
+    `url` may be `redis://…` or `redis+cluster://…`."""
+    url = plain_url(url)
     try:
         return RedisCluster.from_url(
             url,
@@ -193,6 +218,8 @@ def is_transient(exc: BaseException) -> bool:
         return True  # includes BusyLoadingError: Redis is reading its AOF after a restart
     if isinstance(exc, redis_errors.ReadOnlyError | redis_errors.TryAgainError):
         return True  # a failover in progress
+    if isinstance(exc, redis_errors.ClusterDownError | redis_errors.SlotNotCoveredError):
+        return True  # a Redis Cluster with a shard away (it refuses every slot meanwhile)
     if isinstance(exc, redis_errors.ResponseError):
         return str(exc).startswith(("LOADING", "MISCONF", "MASTERDOWN"))
     return False
@@ -299,6 +326,15 @@ class RedisStore(Store):
     def from_url(
         cls, url: str, *, prefix: str = "", read_deadline: float = 10.0, retention: float = 0.0
     ) -> RedisStore:
+        """`redis+cluster://` opens a Redis Cluster (the tagged layout), else one Redis."""
+        if is_cluster_url(url):
+            return cls(
+                connect_cluster(url),
+                prefix=prefix,
+                tagged=True,
+                read_deadline=read_deadline,
+                retention=retention,
+            )
         return cls(connect(url), prefix=prefix, read_deadline=read_deadline, retention=retention)
 
     @property

@@ -31,12 +31,19 @@ async def two_nodes(
 ) -> AsyncIterator[tuple[GameServer, GameServer]]:
     """Nodes a and b in this process on `redis`, sharing one physics thread, with
     `settings` (Config fields) on both; stopped on the way out."""
+    async with nodes_at(redis.url, **settings) as started:
+        yield started
+
+
+@contextlib.asynccontextmanager
+async def nodes_at(url: str, **settings: Any) -> AsyncIterator[tuple[GameServer, GameServer]]:
+    """`two_nodes` on the Redis (or Redis Cluster, `redis+cluster://`) that `url` names."""
     pool = PhysicsPool(workers=0)
     await pool.start()
     started = []
     try:
         for name in ("a", "b"):
-            config = make_config(redis_url=redis.url, store=redis.url, node_id=name, **settings)
+            config = make_config(redis_url=url, store=url, node_id=name, **settings)
             server = GameServer(config, pool=pool)
             await server.start()
             started.append(server)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.cluster_e2e.processes import NGINX, Nginx, Node
+from tests.redis_cluster import RedisCluster
 from tests.redis_server import RedisServer
 
 SECRET = "cluster-e2e-secret"
@@ -24,7 +25,8 @@ LEASE_TTL = 1.5
 
 @dataclass
 class Cluster:
-    redis: RedisServer
+    #: One redis-server, or (`sharded_cluster`) a three-shard Redis Cluster.
+    redis: RedisServer | RedisCluster
     nodes: list[Node]
     nginx: Nginx
     #: When its Redis started (`time.monotonic()`).
@@ -80,14 +82,30 @@ def default_cluster(tmp_path: Path) -> Iterator[Cluster]:
     yield from _cluster(tmp_path, short_leases=False)
 
 
-def _cluster(tmp_path: Path, *, short_leases: bool) -> Iterator[Cluster]:
+@pytest.fixture
+def sharded_cluster(tmp_path: Path) -> Iterator[Cluster]:
+    """The same nodes, on a real three-shard Redis Cluster (`redis+cluster://`)."""
+    yield from _cluster(tmp_path, short_leases=True, sharded=True)
+
+
+def _cluster(tmp_path: Path, *, short_leases: bool, sharded: bool = False) -> Iterator[Cluster]:
     if not Path(NGINX).exists():
         pytest.skip("nginx is not installed (make test installs it)")
-    redis = RedisServer(tmp_path / "redis")
-    redis.start()
+    redis: RedisServer | RedisCluster
+    if sharded:
+        redis = RedisCluster(tmp_path / "redis-cluster")
+        url = redis.url.replace("redis://", "redis+cluster://", 1)
+    else:
+        redis = RedisServer(tmp_path / "redis")
+        url = redis.url
+    try:
+        redis.start()
+    except BaseException:
+        redis.kill()
+        raise
     since = time.monotonic()
     nodes = [
-        Node(name, tmp_path / "nodes", node_args(redis.url, name, short_leases=short_leases))
+        Node(name, tmp_path / "nodes", node_args(url, name, short_leases=short_leases))
         for name in ("n1", "n2", "n3")
     ]
     nginx: Nginx | None = None

@@ -1,7 +1,8 @@
-"""deploy/backup.py against real stores: a lone node's SQLite file and a real redis-server
-of the test's own (loopback, its own folder). Each test fills a store through the server's
-own store classes, backs it up while writes go on, wipes it, restores it with the command
-line as an operator runs it, and reads everything back through the same classes."""
+"""deploy/backup.py against real stores: a lone node's SQLite file, a real redis-server of
+the test's own (loopback, its own folder) and a real three-shard Redis Cluster. Each test
+fills a store through the server's own store classes, backs it up while writes go on,
+wipes it, restores it with the command line as an operator runs it, and reads everything
+back through the same classes."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ from pathlib import Path
 
 import pytest
 import redis
+from redis.cluster import RedisCluster as SyncRedisCluster
 
 from deploy import backup
 from server.cluster.lease import Leases
 from server.store import FencedError, LogEntry, Store
-from server.store.redis import RedisStore, connect
+from server.store.redis import RedisStore, connect, connect_cluster
 from server.store.sqlite import SqliteStore
+from tests.redis_cluster import RedisCluster
 from tests.redis_server import RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,3 +252,75 @@ def test_redis_backup_with_a_prefix_and_a_password(own_redis: RedisServer, tmp_p
         assert raw.exists("other:key") == 0
     finally:
         raw.close()
+
+
+# --- Redis Cluster -----------------------------------------------------------------------
+
+
+async def test_redis_cluster_backup_while_nodes_write_then_restore(
+    own_redis: RedisServer, tmp_path: Path
+) -> None:
+    """The same on a real three-shard Redis Cluster (`redis+cluster://`): rooms spread
+    over the shards, the directory's keys in their one slot; a backup of it refuses to go
+    into a single Redis."""
+    shards = RedisCluster(tmp_path / "cluster")
+    try:
+        shards.start()
+        url = shards.url.replace("redis://", "redis+cluster://", 1)
+        client = connect_cluster(shards.url)
+        store = RedisStore(client, tagged=True)
+        raw = SyncRedisCluster.from_url(shards.url)
+        try:
+            await fill(store)
+            leases = Leases(client, node="n1", ttl=30.0, keys=store.keys)  # type: ignore[arg-type]
+            lease = await leases.acquire("owned")
+            assert lease is not None
+            await store.save("owned", snapshot_of(1), [LogEntry(1, b"o")], fence=lease.epoch)
+            raw.hset("{dir}:open", mapping={"room1": "", "owned": "ABCD"})
+            raw.hset("{dir}:seated", "player-1", "room1")
+            raw.zadd("{dir}:nodes", {"n1": 1})
+            raw.rpush("{dir}:quick:5", "n1|c1|p|1|name")
+            raw.hset("{pl}:names", "player-1", "Ana")
+            assert all(shards.dbsize(port) > 0 for port in shards.ports)
+
+            stop = asyncio.Event()
+            writer = asyncio.create_task(keep_writing(store, 5, stop))
+            await asyncio.sleep(0.05)
+            file = tmp_path / "backups" / "cluster.ndjson.gz"
+            code, out, err = await run_cli(
+                "redis-backup", "-", str(file), env={"NINEPOOL_REDIS_URL": url}
+            )
+            stop.set()
+            saves = await writer
+            assert code == 0, err
+            header = json.loads(out)
+            assert header["cluster"] is True and saves > 0
+            assert header["rooms"] >= len(FIXED) + 1
+
+            # Into one Redis it does not go (its keys are laid out for a cluster).
+            code, _, err = await run_cli("redis-restore", str(file), own_redis.url)
+            assert code == 1 and "Redis Cluster" in err
+
+            shards.flush()  # the cluster lost everything
+            code, out, err = await run_cli("redis-restore", str(file), url)
+            assert code == 0, err
+            assert json.loads(out)["keys"] == header["keys"]
+
+            await check_fixed(store)
+            assert await check_consistent(store) == header["rooms"]
+            assert raw.get("room:{owned}:epoch") == str(lease.epoch).encode()
+            assert raw.exists("room:{owned}:lease", "{dir}:nodes", "{dir}:quick:5") == 0
+            assert raw.hgetall("{dir}:open") == {b"room1": b"", b"owned": b"ABCD"}
+            assert raw.hget("{dir}:seated", "player-1") == b"room1"
+            assert raw.hget("{pl}:names", "player-1") == b"Ana"
+            again = await Leases(client, node="n2", ttl=30.0, keys=store.keys).acquire(  # type: ignore[arg-type]
+                "owned"
+            )
+            assert again is not None and again.epoch == lease.epoch + 1
+            code, _, err = await run_cli("redis-restore", str(file), url)
+            assert code == 1 and "--replace" in err
+        finally:
+            raw.close()
+            await store.close()
+    finally:
+        shards.kill()

@@ -1,8 +1,9 @@
-"""The player-store contract runs against SQLite (a real file) and a real redis-server."""
+"""The player-store contract runs against SQLite (a real file), a real redis-server and a
+real three-shard Redis Cluster (`redis+cluster://`, every key under the `{pl}` tag)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -10,19 +11,33 @@ import pytest
 from server.players.redis import RedisPlayerStore
 from server.players.sqlite import SqlitePlayerStore
 from server.players.store import PlayerStore
+from server.players.stores import open_player_store
 from server.store.redis import connect
+from tests.redis_cluster import RedisCluster
 from tests.redis_server import own_redis
 
 __all__ = ["own_redis"]
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(scope="session")
+def players_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
+    cluster = RedisCluster(tmp_path_factory.mktemp("players-cluster"))
+    cluster.start()
+    yield cluster
+    cluster.kill()
+
+
+@pytest.fixture(params=["sqlite", "redis", "redis-cluster"])
 async def player_store(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> AsyncIterator[PlayerStore]:
     store: PlayerStore
     if request.param == "sqlite":
         store = SqlitePlayerStore(tmp_path / "var" / "players.db")
+    elif request.param == "redis-cluster":
+        cluster: RedisCluster = request.getfixturevalue("players_cluster")
+        cluster.flush()
+        store = open_player_store(cluster.url.replace("redis://", "redis+cluster://", 1))
     else:
         store = RedisPlayerStore(connect(request.getfixturevalue("own_redis").url))
     yield store

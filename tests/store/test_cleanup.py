@@ -152,6 +152,10 @@ async def test_a_redis_moved_to_the_tagged_layout(own_redis: RedisServer) -> Non
         await raw.set("room:open:epoch", 3)
         await raw.set("room:open:lease", "3:n1", px=10_000)
         await raw.zadd("dir:nodes", {"n1": int(time.time() * 1000)})
+        await raw.hset("dir:open", "open", "")
+        await raw.hset("dir:seated", "p1", "open")
+        await raw.rpush("dir:quick:5", "n1|1|p2|1|Bea")
+        await raw.hset("pl:names", "p1", "Ana")
         code, report = await cleanup(own_redis.url, "--to-tagged")
         assert code == 1 and report == {}  # a node beats: nothing renamed
         await raw.zadd("dir:nodes", {"n1": int((time.time() - 3600) * 1000)})
@@ -160,6 +164,11 @@ async def test_a_redis_moved_to_the_tagged_layout(own_redis: RedisServer) -> Non
         code, report = await cleanup(own_redis.url, "--to-tagged")
         assert code == 0
         assert report["keys_renamed"] == 5 and report["leases_dropped"] == 1
+        assert report["directory_renamed"] == 2 and report["players_renamed"] == 1
+        # The keys every room shares, under their one hash tag each (a cluster's names).
+        assert await raw.hgetall("{dir}:seated") == {b"p1": b"open"}
+        assert await raw.hget("{pl}:names", "p1") == b"Ana"
+        assert await raw.exists("dir:open", "dir:nodes", "dir:quick:5", "pl:names") == 0
         names = sorted([k.decode() async for k in raw.scan_iter(match="room:*")])
         assert names == [
             "room:{bad}:quarantine",
