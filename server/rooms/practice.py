@@ -424,35 +424,14 @@ def _referee(state: Practice, result: SimResult) -> rules.Verdict | None:
 
 
 def _inning(objects: tuple[int, ...], layout: Layout) -> MatchState:
-    """The referee's state for one shot of player "0" with these balls up."""
+    """The referee's state for one shot of player "0" with these balls up: a new match's
+    first state, with the balls and the cue ball's freedom of this layout."""
     is_break = layout.is_break
     in_hand: InHand | None = (
         "kitchen" if is_break else ("table" if layout.in_hand is not None else None)
     )
-    return MatchState(
-        settings=rules.Settings(race_to=1),
-        players=(PLAYER, "1"),
-        turn=PLAYER,
-        ball_in_hand=in_hand,
-        push_out_allowed=False,
-        choice_pending=False,
-        is_break=is_break,
-        on_table=objects,
-        breaker=PLAYER,
-        rack=1,
-        score=(0, 0),
-        consecutive_fouls=(0, 0),
-        warned=(),
-        innings_without_progress=0,
-        inning_had_progress=False,
-        stalemate_warning=False,
-        innings_since_warning=(0, 0),
-        stalemate_proposed_by=None,
-        awaiting_lag=False,
-        match_over=False,
-        match_winner=None,
-        match_ended_by=None,
-    )
+    first = rules.new_match(rules.Settings(race_to=1), (PLAYER, "1"), PLAYER)
+    return msgspec.structs.replace(first, ball_in_hand=in_hand, is_break=is_break, on_table=objects)
 
 
 def _after_shot(state: Practice, result: SimResult, verdict: rules.Verdict | None) -> Layout:
