@@ -635,7 +635,7 @@ export default {
   "tour.yourName": "Vaše ime",
   "tour.register": "Prijavi se",
   "tour.unregister": "Odjavi se",
-  "tour.needSession": "Najprije jednom otvorite igru, a zatim se ovdje prijavite.",
+  "tour.needSession": "Najprije jednom otvorite igru, a zatim se vratite ovamo i prijavite.",
   "tour.openGame": "Otvori igru",
   "tour.registered": "Prijavljeni ste.",
   "tour.withdrawn": "Odjavili ste se.",
