@@ -81,3 +81,37 @@ test("three plural forms in Russian and Croatian; numbers written the language's
   setLanguage("en", false);
   assert.deepEqual([1, 2].map((n) => t("tag.fouls", { n })), ["1 foul", "2 fouls"]);
 });
+
+test("the rules vocabulary of the catalogue headers is used wherever English names the term", () => {
+  /** @param {string | Record<string, string>} v */
+  const words = (v) => (typeof v === "string" ? v : Object.values(v).join(" | ")).replace(/\{\w+\}/g, "");
+  // English term, then the Croatian and the Russian word for it (any inflected form).
+  /** @type {[RegExp, RegExp, RegExp][]} */
+  const terms = [
+    [/\blag\b/i, /blišk/i, /раскат/i],
+    [/push-?out/i, /push out/i, /пуш-аут/i],
+    [/\bfouls?\b/i, /faul/i, /фол/i],
+    [/ball in hand/i, /bijel\p{L}* u ruci/iu, /с руки/i],
+    [/cushion/i, /mantinel/i, /борт/i],
+    [/head string/i, /head linij/i, /передн\p{L}* лини/iu],
+    [/stalemate/i, /neriješen/i, /ничь/i],
+    [/cue ball/i, /bijel/i, /бит[ок]/i],
+  ];
+  const off = [];
+  for (const [english, croatian, russian] of terms) {
+    for (const key of Object.keys(en)) {
+      if (!english.test(words(en[key]))) continue;
+      if (!croatian.test(words(CATALOGUES.hr[key]))) off.push(`hr ${key}: ${croatian}`);
+      if (!russian.test(words(CATALOGUES.ru[key]))) off.push(`ru ${key}: ${russian}`);
+    }
+  }
+  assert.deepEqual(off, []);
+});
+
+test("quotation marks are the language's own: „…“ in Croatian, «…» in Russian, never straight ones", () => {
+  /** @param {string} code */
+  const texts = (code) => Object.entries(CATALOGUES[code]).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : Object.values(v).map((s) => [k, s])));
+  // « and » with a space on the inner side are the replay's arrows, not quotes.
+  assert.deepEqual(texts("hr").filter(([, s]) => /["”]|«\S|\S»/.test(s)).map(([k]) => k), []);
+  assert.deepEqual(texts("ru").filter(([, s]) => /["„“”]/.test(s)).map(([k]) => k), []);
+});
