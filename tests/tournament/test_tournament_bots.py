@@ -11,13 +11,18 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+import msgspec
 import pytest
 
 from protocol import messages as m
 from server.app import GameServer
 from server.ops.computers import Computers
 from server.ops.tournaments import TournamentSettings
+from server.players.ratings import bot_rating
 from server.rooms.simulation import PhysicsPool
+from server.tournament import bracket
+from server.tournament.model import Entrant, Races
+from server.tournament.service import computer_entrants
 from tests.server.support import Peer, make_config
 from tests.tournament.support import api, expect_in, play_match, sit
 
@@ -173,3 +178,30 @@ async def test_computers_fill_a_double_elimination_to_the_end(
     # The people conceded every match against a computer: a computer is the champion.
     assert labelled[view["champion"]] == (True, 1)
     assert standings[0]["place"] == "1" and standings[0]["bot"] is True
+
+
+def test_computer_entrants_take_the_empty_places_at_a_level_or_spread() -> None:
+    made = bracket.new_tournament(
+        "t1",
+        "Spread",
+        format="double",
+        cap=12,
+        races=Races(),
+        seeding="rating",
+        seed=1,
+        starts_at=0,
+        organiser="o",
+        bots=True,
+    )
+    field = bracket.register(made, Entrant("p_1", "Bot 1"))
+    field = bracket.register(field, Entrant("p_2", "Ana"))
+    spread = computer_entrants(field)
+    assert [e.level for e in spread] == [5, 5, 4, 4, 3, 3, 2, 2, 1, 1]
+    # A number a person registered under is skipped; every computer says what it is.
+    assert [e.name for e in spread][:2] == ["Bot 2", "Bot 3"]
+    assert all(e.bot and e.player.startswith("bot-") for e in spread)
+    assert [e.rating for e in spread[::2]] == [bot_rating(level) for level in (5, 4, 3, 2, 1)]
+    fixed = computer_entrants(msgspec.structs.replace(field, bot_level=3))
+    assert {e.level for e in fixed} == {3} and len(fixed) == 10
+    started = bracket.start(field, spread)
+    assert len(started.entrants) == 12 and [e.level for e in started.entrants[1:3]] == [0, 5]
