@@ -110,7 +110,7 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
 
 
 def test_a_rated_room_against_the_computer_from_the_lobby(open_client: OpenClient) -> None:
-    """"Rated" beside "Play the computer" is offered to account holders only; ticked, the
+    """ "Rated" beside "Play the computer" is offered to account holders only; ticked, the
     room against the computer is rated and the computer's seat shows its fixed rating."""
     cleo = open_client("Cleo")
     assert cleo.page.is_hidden("#computer-rated-field"), "a guest is not offered rated play"
