@@ -57,6 +57,8 @@ export function initAccounts(opts) {
   const refreshBar = () => {
     $("account-open").hidden = loggedIn();
     $("account-menu").hidden = !loggedIn();
+    // Rated play against the computer is for account holders only.
+    $("computer-rated-field").hidden = !loggedIn();
   };
   refreshBar();
 

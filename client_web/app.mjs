@@ -1128,7 +1128,9 @@ function wire() {
   const playComputer = async (level) => {
     await ensureName();
     const race = Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
-    await act({ t: "computer", level, race_to: race });
+    // Rated only for a player logged in to an account (the server refuses a guest).
+    const rated = !!session.accountToken() && /** @type {HTMLInputElement} */ ($("computer-rated")).checked;
+    await act({ t: "computer", level, race_to: race, rated });
   };
   $("computer").addEventListener("click", () => playComputer(Number(/** @type {HTMLSelectElement} */ ($("computer-level")).value)));
   $("computer-offer-take").addEventListener("click", () => playComputer(app.computerOffer ?? 1));

@@ -2,6 +2,8 @@
 // it is open, both brackets and the grand final with a link to watch every match being
 // played, and the standings. It reads the JSON API (`GET /api/tournaments/<id>`) again
 // every few seconds; registering uses the session token the game keeps (net.mjs).
+// /tournament/new is the organiser's form that creates one (`POST /api/tournaments`),
+// computer players filling the empty places if the organiser allows them.
 
 import { LANGUAGES, initLanguage, lang, onLanguage, setLanguage, t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
@@ -9,10 +11,12 @@ import { session } from "./net.mjs";
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
 
-/** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number}} MatchView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, entrants: {name: string, player: string}[], matches: MatchView[], standings: {place: string, name: string}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number}} MatchView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
+/** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
+const creating = id === "new";
 /** @type {TournamentView | null} */
 let shown = null;
 let missing = false;
@@ -81,6 +85,9 @@ function render() {
   const champion = $("tour-champion");
   champion.hidden = !view.champion;
   champion.textContent = view.champion ? t("tour.champion", { name: view.champion }) : "";
+  const bots = $("tour-bots");
+  bots.hidden = !view.bots;
+  bots.textContent = !view.bots ? "" : view.bot_level ? t("tour.botsLevel", { level: view.bot_level }) : t("tour.botsSpread");
   renderRegistration(view);
   renderBrackets(view);
   renderStandings(view);
@@ -91,12 +98,19 @@ function renderRegistration(view) {
   const open = view.status === "registering";
   $("tour-register").hidden = !open;
   if (!open) return;
-  $("tour-entrants").replaceChildren(...view.entrants.map((e) => el("li", {}, [e.name])));
+  $("tour-entrants").replaceChildren(...view.entrants.map((e) => el("li", {}, [e.name, ...computerTag(e.bot ? e.level ?? 1 : null)])));
   const token = session.token();
   $("tour-form").hidden = !token;
   $("tour-session").hidden = !!token;
   const input = /** @type {HTMLInputElement} */ ($("tour-player-name"));
   if (!input.value) input.value = session.name();
+}
+
+/** A computer player's name is never shown alone: a tag says it is one, and its level.
+ * @param {number | null | undefined} level @returns {HTMLElement[]} */
+function computerTag(level) {
+  if (level === null || level === undefined) return [];
+  return [el("span", { class: "tour-computer" }, [t("tag.computer", { level })])];
 }
 
 /** @param {TournamentView} view */
@@ -141,7 +155,7 @@ function matchCard(match) {
     const seedText = seed === null ? "" : String(seed);
     return el("div", { class: `tour-slot${state}` }, [
       el("span", { class: "tour-seed", title: seed === null ? "" : t("tour.seedTitle", { n: seed }) }, [seedText]),
-      el("span", name ? {} : { class: "tour-empty" }, [label]),
+      el("span", name ? {} : { class: "tour-empty" }, [label, ...(name ? computerTag(match.computers?.[slot]) : [])]),
       el("span", { class: "tour-score" }, [done && match.decided === "played" ? String(match.score[slot]) : ""]),
     ]);
   });
@@ -168,7 +182,9 @@ function renderStandings(view) {
   $("tour-standings").hidden = rows.length === 0;
   $("tour-standings-title").textContent = t(view.status === "finished" ? "tour.standingsFinal" : "tour.standings");
   $("tour-standings-rows").replaceChildren(
-    ...rows.map((row) => el("tr", {}, [el("td", {}, [row.place]), el("td", {}, [row.name])])),
+    ...rows.map((row) =>
+      el("tr", {}, [el("td", {}, [row.place]), el("td", {}, [row.name, ...computerTag(row.bot ? row.level ?? 1 : null)])]),
+    ),
   );
 }
 
@@ -202,6 +218,70 @@ async function registration(action) {
   render();
 }
 
+/** @param {string} elementId */
+function input(elementId) {
+  return /** @type {HTMLInputElement} */ (document.getElementById(elementId));
+}
+
+/** A local date and time for a `datetime-local` input. @param {Date} d */
+function localInput(d) {
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The organiser's form: create the tournament, then open its page. */
+function startCreating() {
+  $("tour-message").hidden = true;
+  $("tour-create").hidden = false;
+  document.title = t("tour.create.title");
+  const token = session.token();
+  $("tour-create-form").hidden = !token;
+  $("tc-session").hidden = !!token;
+  input("tc-starts").value = localInput(new Date(Date.now() + 3_600_000));
+  const bots = input("tc-bots");
+  bots.addEventListener("change", () => {
+    /** @type {HTMLSelectElement} */ ($("tc-bot-level")).disabled = !bots.checked;
+  });
+  $("tour-create-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    void create();
+  });
+}
+
+async function create() {
+  const answer = $("tc-answer");
+  const token = session.token();
+  if (!token) return;
+  const level = Number(/** @type {HTMLSelectElement} */ ($("tc-bot-level")).value);
+  const bots = input("tc-bots").checked;
+  /** @type {Record<string, unknown>} */
+  const body = {
+    name: input("tc-name").value.trim(),
+    format: /** @type {HTMLSelectElement} */ ($("tc-format")).value,
+    cap: Number(input("tc-cap").value),
+    seeding: /** @type {HTMLSelectElement} */ ($("tc-seeding")).value,
+    starts_at: new Date(input("tc-starts").value).getTime(),
+    races: { winners: Number(input("tc-winners").value), losers: Number(input("tc-losers").value), final: Number(input("tc-final").value) },
+    bots,
+  };
+  if (bots && level > 0) body.bot_level = level;
+  try {
+    const response = await fetch("/api/tournaments", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const made = await response.json();
+    if (response.ok) {
+      location.assign(`/tournament/${encodeURIComponent(made.id)}`);
+      return;
+    }
+    answer.textContent = t("tour.create.refused", { why: made.error ?? "" });
+  } catch {
+    answer.textContent = t("tour.unavailable");
+  }
+}
+
 function start() {
   initLanguage();
   const select = /** @type {HTMLSelectElement} */ ($("lang"));
@@ -210,6 +290,7 @@ function start() {
   select.addEventListener("change", () => setLanguage(select.value));
   onLanguage(() => {
     select.value = lang();
+    if (creating) document.title = t("tour.create.title");
     render();
   });
   $("tour-form").addEventListener("submit", (event) => {
@@ -217,6 +298,10 @@ function start() {
     void registration("register");
   });
   $("tour-leave").addEventListener("click", () => void registration("unregister"));
+  if (creating) {
+    startCreating();
+    return;
+  }
   void load();
   setInterval(() => void load(), REFRESH_MS);
 }

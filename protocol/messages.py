@@ -242,6 +242,9 @@ class Computer(ClientMessage, tag="computer"):
 
     level: ComputerLevel = 1
     race_to: Annotated[int, Meta(ge=1, le=21)] = 3
+    #: A rated room (accounts only, see docs/RATINGS.md): each rack moves the person's
+    #: rating against the computer's fixed one; the computer's never moves.
+    rated: bool = False
 
 
 class Leave(ClientMessage, tag="leave"):

@@ -54,7 +54,7 @@ from server.store import (
 )
 from server.store.redis import RedisStore
 from server.tournament.api import TournamentApi
-from server.tournament.service import MatchEndInbox, TournamentService
+from server.tournament.service import ComputerSeats, MatchEndInbox, TournamentService
 from server.tournament.stores import open_tournament_store
 
 log = logging.getLogger(__name__)
@@ -110,6 +110,8 @@ class GameServer:
             self.match_ends,
             node=self.cluster.id if self.cluster is not None else "lone",
             no_show=config.tournaments.tournament_no_show,
+            # Computer players fill empty places through the lobby's computer seat.
+            bots=ComputerSeats(self.lobby),
             lead_ttl=config.node_timeout,
         )
         self.tournament_api = TournamentApi(

@@ -326,7 +326,9 @@ class Gateway:
             if not message.on or self._may_make_room(client, message.id):
                 self._made_room(client, self.lobby.quick, message)
         elif isinstance(message, m.Computer):
-            if self._may_make_room(client, message.id):
+            if message.rated and not client.account:
+                self._account_required(client, message.id)
+            elif self._may_make_room(client, message.id):
                 self._made_room(client, self.lobby.computer, message)
         elif isinstance(message, m.Leave):
             if client.room is not None:

@@ -20,6 +20,9 @@ from server.players.ratings import bot_level
 RackEnd = Literal["nine", "three_fouls", "concede", "forfeit", "stalemate"]
 #: How a match ended (the referee's `MatchEnd`).
 MatchEnd = Literal["race", "concede", "forfeit"]
+#: What only a room's own ids for computers hold (`computer:<seat>`): never a person's
+#: id, an account's (`p_…`) nor a rated computer's (`bot_<level>`).
+BOT_SEAT_MARK: Final = ":"
 #: Rack endings that say who plays better: the 9 made, or the opponent's third foul.
 RATED_ENDS: Final = frozenset({"nine", "three_fouls"})
 
@@ -85,6 +88,10 @@ def rack_refusal(result: RackResult) -> str | None:
         return f"rack ended by {result.ended_by}"
     if result.winner == result.loser:
         return "one player on both sides"
+    if any(BOT_SEAT_MARK in player for player in (result.winner, result.loser)):
+        # A computer named by its seat (`computer:<seat>`) says nothing of its level, so
+        # nothing of its rating: rooms report computers as `bot_<level>`.
+        return "a computer without its level"
     if bot_level(result.winner) is not None and bot_level(result.loser) is not None:
         return "bots against each other"
     if result.breaker not in (result.winner, result.loser):

@@ -22,6 +22,7 @@ from dataclasses import replace
 from protocol import errors
 from protocol import messages as m
 from server import bot, physics
+from server.players.ratings import bot_rating
 from server.rooms.bots import BotMember, Think, ThinkKind, Thought, bot_name, bot_player
 from server.rooms.model import (
     Bind,
@@ -38,7 +39,7 @@ from server.rooms.model import (
     Stop,
     Waiting,
 )
-from server.rooms.seams import Member, SeatBots
+from server.rooms.seams import Member, SeatBots, SeatComputer
 from server.rooms.table import (
     Table,
     TableError,
@@ -112,6 +113,8 @@ def due(state: RoomState, now: float, attempt: int = 0) -> Think | None:
         return _think(state, turn, "table", view, attempt, _on_screen(state, now) + pause)
     if isinstance(phase, Finished):
         exhibition = is_exhibition(state)
+        if state.settings.reserved and not exhibition:
+            return None  # a tournament's match is one match: a computer asks no rematch
         for index in bots:
             if index in phase.rematch:
                 continue
@@ -232,7 +235,7 @@ class BotSteps(Working):
             if level is not None:
                 player, name = bot_player(index), bot_name(level)
                 member: Member = BotMember(player, name, level)
-                self.seats[index] = Seat(player, name, member, ready=True, bot=level)
+                self.seats[index] = self.computer_seat(player, name, member, level)
                 continue
             if command.person is None:
                 raise TableError(errors.INVALID_ACTION, "a seat without a player")
@@ -247,6 +250,31 @@ class BotSteps(Working):
             self.send(member, joined)
         self.commit([self.snapshot_event(), *self.start_match()])
 
+    def computer_seat(self, player: str, name: str, member: Member, level: int) -> Seat:
+        """A computer's seat, ready; in a rated room it shows the computer's fixed rating
+        (`server.players.ratings`), the one the person's rating moves against."""
+        rating = round(bot_rating(level)) if self.state.settings.rated else None
+        return Seat(player, name, member, ready=True, rating=rating, bot=level)
+
+    def seat_computer(self, command: SeatComputer) -> None:
+        """A tournament's computer takes the seat kept for it (`SeatComputer`)."""
+        reserved = self.state.settings.reserved
+        if not 0 <= command.seat < len(reserved) or reserved[command.seat] != command.player:
+            raise TableError(errors.ROOM_FULL, "that seat is not kept for this computer")
+        seat = self.seats[command.seat]
+        if seat is not None and seat.player == command.player:
+            return  # seated already
+        if not isinstance(self.phase, Waiting) or seat is not None:
+            raise TableError(errors.ROOM_FULL, "the seat is taken")
+        member: Member = BotMember(command.player, command.name, command.level)
+        self.seats[command.seat] = self.computer_seat(
+            command.player, command.name, member, command.level
+        )
+        if all(s is not None and s.ready for s in self.seats):
+            self.commit([self.snapshot_event(), *self.start_match()])
+        else:
+            self.commit([self.snapshot_event()])
+
     def bot_thought(self, thought: Thought) -> None:
         """A computer player's decision, played as its client's requests would be (a
         decision for a question the room no longer asks is dropped)."""
@@ -256,9 +284,11 @@ class BotSteps(Working):
         seat = self.seats[think.seat]
         if seat is None or seat.member is None or seat.bot is None:
             return
-        if think.kind == "rematch" and not self.spectators and is_exhibition(self.state):
-            # Nobody watches this exhibition: it ends with its match (`server.rooms.lobby`
-            # starts another when one is wanted).
+        alone = not self.spectators or bool(self.state.settings.reserved)
+        if think.kind == "rematch" and alone and is_exhibition(self.state):
+            # Nobody watches this exhibition, or it was a tournament's match (one match
+            # only): it ends with its match (`server.rooms.lobby` starts another
+            # exhibition when one is wanted).
             self.end_room()
             return
         requests = requests_for(thought, self.state.table)

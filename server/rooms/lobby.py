@@ -55,6 +55,7 @@ from server.rooms.seams import (
     Member,
     Reattach,
     SeatBots,
+    SeatComputer,
     SeatPair,
     Shutdown,
     fan_out,
@@ -527,10 +528,19 @@ class Lobby:
             return
         clock = self.config.shot_clock or None
         # No name: clients name a table by who plays at it, in the reader's language.
-        settings = m.RoomSettings(race_to=message.race_to, shot_clock=clock)
+        settings = m.RoomSettings(race_to=message.race_to, shot_clock=clock, rated=message.rated)
         room = self._new_room(settings)
         client.entering(room)
         room.post(SeatBots((client, message.id), (None, message.level)))
+
+    def seat_computer(self, room_id: str, seat: int, player: str, name: str, level: int) -> bool:
+        """A computer player takes the seat kept for it in a room of this node (a
+        tournament's match, `SeatComputer`); False if the room is not here."""
+        room = self.rooms.get(room_id)
+        if room is None or room.closed:
+            return False
+        room.post(SeatComputer(seat, player, name, level))
+        return True
 
     def consider_exhibitions(self) -> None:
         """Start the exhibitions the policy wants now (`server.rooms.exhibitions`)."""

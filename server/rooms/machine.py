@@ -47,6 +47,7 @@ spectator `not_a_player`):
 | *        | Shutdown                     | same              | clock paused, members closed   |
 | *        | Rated (a seat's rating)      | same              | snapshot (b, no save)          |
 | Waiting  | SeatBots (a computer seated) | Lagging, Choosing | as SeatPair; bots not the host's |
+| Waiting  | SeatComputer (a kept seat)   | same, or started  | a tournament's computer, ready |
 | *        | Thought, the question asked  | as its requests   | a computer's requests (bot_turns) |
 | *        | BotWake timer (restored)     | same              | a bot's paused clock runs again |
 
@@ -122,6 +123,7 @@ from server.rooms.seams import (
     Rejoin,
     Request,
     SeatBots,
+    SeatComputer,
     SeatPair,
     Shutdown,
     Tell,
@@ -189,6 +191,8 @@ class _Tx(Seating, BotSteps, ClockSteps):
             self.seat_pair(event)
         elif isinstance(event, SeatBots):
             self.seat_bots(event)
+        elif isinstance(event, SeatComputer):
+            self.seat_computer(event)
         elif isinstance(event, Thought):
             self.bot_thought(event)
         elif isinstance(event, Rejoin):

@@ -172,6 +172,20 @@ class SeatBots:
 
 
 @dataclass(frozen=True)
+class SeatComputer:
+    """A computer player of `level` takes seat `seat` of a room whose seats are kept
+    (a tournament's match, `RoomSettings.reserved`), as the player `player` the seat is
+    kept for, shown as `name`. It is ready at once; the match starts when the other seat
+    is taken and ready too (at once if a computer took it). Taking a seat it already
+    holds changes nothing (the tournament may ask again after a restart)."""
+
+    seat: int
+    player: str
+    name: str
+    level: int
+
+
+@dataclass(frozen=True)
 class Gone:
     """The member's connection ended."""
 
@@ -241,6 +255,7 @@ Command = (
     | Reattach
     | SeatPair
     | SeatBots
+    | SeatComputer
     | Gone
     | Request
     | Shutdown

@@ -27,6 +27,7 @@ import msgspec
 
 from protocol import messages as m
 from server import rules
+from server.players.ratings import bot_player_id
 from server.players.results import MatchResult, RackResult
 from server.rooms import snapshots
 from server.rooms.model import (
@@ -403,10 +404,14 @@ class Working:
         )
 
     def player_ids(self) -> tuple[str, str] | None:
+        """The players of a result, seat by seat: a computer as the players service knows
+        computers, by level (`ratings.bot_player_id`), whatever id its seat has here
+        (`computer:<seat>`, or the tournament entrant it plays for): its rating is that
+        level's fixed one, and it is never an account (nor on a leaderboard)."""
         first, second = self.seats
         if first is None or second is None:
             return None
-        return first.player, second.player
+        return _result_id(first), _result_id(second)
 
     def report(self, result: Result) -> None:
         """Hand a result over once the step is saved; the record keeps the latest ones."""
@@ -460,6 +465,10 @@ class Working:
                 at=int(self.now * 1000),
             )
         )
+
+
+def _result_id(seat: Seat) -> str:
+    return seat.player if seat.bot is None else bot_player_id(seat.bot)
 
 
 def seat_invite(seed: int, room: str) -> str:

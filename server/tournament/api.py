@@ -2,14 +2,17 @@
 
 - `GET /api/tournaments`: 200 `[{"id","name","format","status","players","cap",
   "starts_at"}, …]`, newest first (at most 50);
-- `POST /api/tournaments` `{"name","format","cap","seeding","starts_at","races","bots"}`:
-  201 the tournament (below); `format` `single`|`double`, `cap` 2–64, `seeding`
-  `rating`|`random`, `starts_at` epoch milliseconds (not in the past), `races`
+- `POST /api/tournaments` `{"name","format","cap","seeding","starts_at","races","bots",
+  "bot_level"}`: 201 the tournament (below); `format` `single`|`double`, `cap` 2–64,
+  `seeding` `rating`|`random`, `starts_at` epoch milliseconds (not in the past), `races`
   `{"winners","losers","final"}` each 1–21 (each optional, default 3, 3, 5), `bots`
-  (optional, false) lets computer players fill empty places;
+  (optional, false) lets computer players fill the places still empty at the start,
+  `bot_level` (optional, with `bots` only) their level 1–5, else spread from 5 down to 1;
 - `GET /api/tournaments/<id>`: 200 the tournament: its settings, entrants in seed order,
-  every match (`players` by name, `room` to watch once made, `race`, `score`, `winner`
-  slot, how it was `decided`), `standings` `[{"place","name"}]` and `champion`; 404;
+  every match (`players` by name, `computers` each slot's computer level or null, `room`
+  to watch once made, `race`, `score`, `winner` slot, how it was `decided`), `standings`
+  `[{"place","name","bot","level"}]` (`bot`: a computer player, of `level`; a person's
+  `level` is null) and `champion`; 404;
 - `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 409 (full, name
   taken, registered already, registration closed); `…/unregister`: 200; 409;
 - `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409.
@@ -50,7 +53,9 @@ LISTED = 50
 #: How far in the past a start time may be (a clock a little behind the server's).
 START_SLACK_MS = 60_000
 _CONFLICTS = frozenset({"full", "name_taken", "already_registered", "closed", "started"})
-_CREATE_FIELDS = frozenset({"name", "format", "cap", "seeding", "starts_at", "races", "bots"})
+_CREATE_FIELDS = frozenset(
+    {"name", "format", "cap", "seeding", "starts_at", "races", "bots", "bot_level"}
+)
 _RACE_FIELDS = ("winners", "losers", "final")
 
 
@@ -225,6 +230,11 @@ def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
     bots = body.get("bots", False)
     if not isinstance(bots, bool):
         raise BadBody("bots is true or false")
+    bot_level = body.get("bot_level", 0)
+    if "bot_level" in body and (not _whole(bot_level) or not 1 <= bot_level <= 5):
+        raise BadBody("bot_level is a whole number, 1-5")
+    if "bot_level" in body and not bots:
+        raise BadBody("bot_level goes with bots: true")
     races_body = body.get("races", {})
     if not isinstance(races_body, dict) or set(races_body) - set(_RACE_FIELDS):
         raise BadBody('races is {"winners", "losers", "final"}')
@@ -243,7 +253,13 @@ def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
         "seeding": seeding,
         "starts_at": starts_at,
         "bots": bots,
+        "bot_level": bot_level,
     }
+
+
+def _level(entrant: Entrant) -> int | None:
+    """A computer entrant's level (one made before levels were kept plays at 1)."""
+    return (entrant.level or 1) if entrant.bot else None
 
 
 def _whole(value: object) -> bool:
@@ -285,9 +301,16 @@ def tournament_view(tournament: Tournament) -> dict[str, Any]:
             "final": tournament.races.final,
         },
         "bots": tournament.bots,
+        "bot_level": tournament.bot_level or None,
         "note": tournament.note,
         "entrants": [
-            {"name": e.name, "player": e.player, "rating": round(e.rating), "bot": e.bot}
+            {
+                "name": e.name,
+                "player": e.player,
+                "rating": round(e.rating),
+                "bot": e.bot,
+                "level": _level(e),
+            }
             for e in tournament.entrants
         ],
         "matches": [
@@ -296,6 +319,9 @@ def tournament_view(tournament: Tournament) -> dict[str, Any]:
                 "bracket": match.bracket,
                 "round": match.round,
                 "players": [None if e is None else names[e] for e in match.players],
+                "computers": [
+                    None if e is None else _level(tournament.entrants[e]) for e in match.players
+                ],
                 "seeds": [None if e is None else e + 1 for e in match.players],
                 "status": match.status,
                 "winner": match.winner,
@@ -307,7 +333,13 @@ def tournament_view(tournament: Tournament) -> dict[str, Any]:
             for match in tournament.matches
         ],
         "standings": [
-            {"place": row.place, "name": names[row.entrant]} for row in standings(tournament)
+            {
+                "place": row.place,
+                "name": names[row.entrant],
+                "bot": tournament.entrants[row.entrant].bot,
+                "level": _level(tournament.entrants[row.entrant]),
+            }
+            for row in standings(tournament)
         ],
         "champion": None if winner is None else names[winner],
     }

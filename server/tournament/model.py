@@ -20,6 +20,8 @@ from msgspec import Meta, Struct
 MAX_PLAYERS: Final = 64
 #: Fewest entrants a tournament can start with.
 MIN_PLAYERS: Final = 2
+#: Computer players' levels (`server/bot/levels.py`).
+BOT_LEVELS: Final = (1, 2, 3, 4, 5)
 #: Longest race a stage may have (the room's own limit).
 MAX_RACE: Final = 21
 
@@ -60,6 +62,8 @@ class Entrant(Struct, frozen=True):
     name: str
     rating: float = 1500.0
     bot: bool = False
+    #: A computer player's level (1-5; 0: a person).
+    level: int = 0
 
 
 class Feed(Struct, frozen=True, array_like=True):
@@ -117,6 +121,9 @@ class Tournament(Struct, frozen=True):
     organiser: str
     #: The organiser lets computer players fill empty places at the start.
     bots: bool = False
+    #: The level of every computer player filling a place, 1-5; 0: spread from the
+    #: strongest to the weakest (`server.tournament.service.computer_entrants`).
+    bot_level: int = 0
     status: Status = "registering"
     #: Before the start: in registration order; from the start: in seed order (seed 1 first).
     entrants: tuple[Entrant, ...] = ()

@@ -5,12 +5,15 @@ store each. Besides, one node of the cluster — whichever holds the store's lea
 node always — drives the tournaments, every `tick` seconds:
 
 - a tournament still registering starts at its start time (computer players filling
-  the empty places first, if the organiser allows them and the server has them);
+  the empty places first, if the organiser allows them and the server has them:
+  `computer_entrants`);
 - each match whose two players are known gets a room, made through the lobby's own
   room-making with the stage's race and both seats kept for its players (seat 0 for the
   match's first slot), who join it by its id (the bracket page links it);
 - a match whose room has waited `--tournament-no-show` seconds without a player sitting
-  down is forfeited by whoever has not come (by both: the better seed goes on);
+  down is forfeited by whoever has not come (by both: the better seed goes on); a
+  computer player always comes: it sits down as soon as the room is made, and again if
+  the room came back from its record without it;
 - a match whose room ended is taken from the room's stored record, should the room's
   own report (below) have been lost with its node; a room that no longer exists (made,
   never entered, lost with its node) is made again.
@@ -33,11 +36,13 @@ from typing import Protocol
 import msgspec
 
 from protocol import messages as m
+from server.players.ratings import bot_rating
 from server.rooms.model import RoomRecord, decode_record
 from server.rooms.seams import MatchEnd
 from server.store import Store, StoreError
 from server.tournament import bracket
 from server.tournament.model import (
+    BOT_LEVELS,
     Decided,
     Entrant,
     Format,
@@ -58,13 +63,15 @@ class BotsUnavailable(Exception):
 
 class BotSeats(Protocol):
     """How a computer player takes a tournament seat: sits in the match room `room` at
-    `seat` as entrant `player`, and plays the match out. The computer player's seat is
-    built beside the tournaments; until it is, `NoBots` stands here."""
+    `seat` as entrant `player` (shown as `name`, playing at `level`), and plays the match
+    out. Chosen once at start-up (`server.app`): `ComputerSeats` through the lobby, or
+    `NoBots` where no computer may play."""
 
     @property
     def available(self) -> bool: ...
 
-    async def seat_bot(self, room: str, seat: int, player: str) -> None: ...
+    async def seat_bot(self, room: str, seat: int, player: str, name: str, level: int) -> None:
+        """Raises `BotsUnavailable` if the computer could not sit down there."""
 
 
 class NoBots:
@@ -72,8 +79,68 @@ class NoBots:
 
     available = False
 
-    async def seat_bot(self, room: str, seat: int, player: str) -> None:
+    async def seat_bot(self, room: str, seat: int, player: str, name: str, level: int) -> None:
         raise BotsUnavailable("computer players are not available on this server")
+
+
+class ComputerRooms(Protocol):
+    """The lobby's computer-seat path (`server.rooms.lobby.Lobby.seat_computer`)."""
+
+    def seat_computer(
+        self, room_id: str, seat: int, player: str, name: str, level: int
+    ) -> bool: ...
+
+
+class ComputerSeats:
+    """Computer players sit through the lobby's own computer seat: the room's kept seat
+    is taken by a `BotMember` (`server.rooms.bots`) playing as the entrant, and the room
+    asks it to act like any computer. The rooms of a tournament are made by the node that
+    drives, so the room is on this node; one that has moved elsewhere meanwhile (its node
+    died) is asked again on the next round, by whichever node drives then."""
+
+    available = True
+
+    def __init__(self, rooms: ComputerRooms) -> None:
+        self.rooms = rooms
+
+    async def seat_bot(self, room: str, seat: int, player: str, name: str, level: int) -> None:
+        if not self.rooms.seat_computer(room, seat, player, name, level):
+            raise BotsUnavailable(f"room {room} is not on this node")
+
+
+#: Player ids of computer entrants: `bot-<n>` (never a person's: those have no hyphen).
+BOT_ENTRANT_PREFIX = "bot-"
+
+
+def computer_entrants(tournament: Tournament) -> list[Entrant]:
+    """The computer players who fill the empty places at the start: named `Bot 1`,
+    `Bot 2`, … (a number a person took already is skipped), each at the organiser's
+    level, or spread evenly over the levels from the strongest to the weakest (level
+    `5 - 5i // n` for the i-th of n, so 16 computers make four of 5 … three of 1; the
+    first filled are the strongest). Each carries its level's fixed rating
+    (`server.players.ratings`): seeded by rating, computers sit by their strength."""
+    free = tournament.cap - len(tournament.entrants)
+    taken = {entrant.name.casefold() for entrant in tournament.entrants}
+    extra: list[Entrant] = []
+    number = 0
+    for index in range(max(0, free)):
+        number += 1
+        while f"bot {number}" in taken:
+            number += 1
+        if tournament.bot_level in BOT_LEVELS:
+            level = tournament.bot_level
+        else:
+            level = BOT_LEVELS[-1] - (len(BOT_LEVELS) * index) // free
+        extra.append(
+            Entrant(
+                f"{BOT_ENTRANT_PREFIX}{number}",
+                f"Bot {number}",
+                rating=bot_rating(level),
+                bot=True,
+                level=level,
+            )
+        )
+    return extra
 
 
 class MatchRooms(Protocol):
@@ -161,9 +228,13 @@ class TournamentService:
         seeding: Seeding,
         starts_at: int,
         bots: bool,
+        bot_level: int = 0,
     ) -> Tournament:
+        """`bot_level`: the level of the computers filling places (0: spread)."""
         if bots and not self.bots.available:
             raise TournamentError("no_bots", "computer players are not available on this server")
+        if bot_level != 0 and bot_level not in BOT_LEVELS:
+            raise TournamentError("bad_bot_level", "a computer's level is 1-5")
         tournament = bracket.new_tournament(
             secrets.token_urlsafe(6),
             name,
@@ -176,6 +247,8 @@ class TournamentService:
             organiser=organiser,
             bots=bots,
         )
+        if bots and bot_level:
+            tournament = msgspec.structs.replace(tournament, bot_level=bot_level)
         await self.store.create(tournament, self.clock())
         return tournament
 
@@ -285,8 +358,7 @@ class TournamentService:
                 return current
             extra: list[Entrant] = []
             if current.bots and self.bots.available:
-                free = current.cap - len(current.entrants)
-                extra = [Entrant(f"bot-{n}", f"Bot {n}", bot=True) for n in range(1, free + 1)]
+                extra = computer_entrants(current)
             return bracket.start(current, extra)
 
         started = await self.store.update(tournament.id, begin)
@@ -320,13 +392,22 @@ class TournamentService:
         )
         return await self.rooms.open_match(settings)
 
-    async def _seat_bots(self, tournament: Tournament, match: Match, room: str) -> None:
-        for seat, entrant in enumerate(match.players):
-            if entrant is not None and tournament.entrants[entrant].bot:
-                try:
-                    await self.bots.seat_bot(room, seat, tournament.entrants[entrant].player)
-                except BotsUnavailable as exc:
-                    log.warning("tournament %s, match %s: %s", tournament.id, match.id, exc)
+    async def _seat_bots(
+        self, tournament: Tournament, match: Match, room: str, seated: set[str] | None = None
+    ) -> None:
+        """The match's computer players sit down (those not in `seated`, when the room's
+        record says who sits already)."""
+        for seat, index in enumerate(match.players):
+            if index is None:
+                continue
+            entrant = tournament.entrants[index]
+            if not entrant.bot or (seated is not None and entrant.player in seated):
+                continue
+            level = entrant.level if entrant.level in BOT_LEVELS else BOT_LEVELS[0]
+            try:
+                await self.bots.seat_bot(room, seat, entrant.player, entrant.name, level)
+            except BotsUnavailable as exc:
+                log.warning("tournament %s, match %s: %s", tournament.id, match.id, exc)
 
     async def _watch(self, tournament: Tournament, match: Match) -> None:
         """A match being played: its end read from the room's record, a vanished room
@@ -354,16 +435,22 @@ class TournamentService:
                 return bracket.reassign_room(current, match.id, room, at)
 
             await self.store.update(tournament.id, again)
-            return
-        if self.clock() - match.room_at < self.no_show_ms:
+            await self._seat_bots(tournament, match, room)
             return
         if record is not None and record.status != "waiting":
             return  # the match has begun: the room's own grace periods apply (O5)
         seated = set() if record is None else {s.player for s in record.seats if s is not None}
+        if record is not None:
+            # A computer not in its seat (the room came back without it) sits down again.
+            await self._seat_bots(tournament, match, match.room, seated)
+        if self.clock() - match.room_at < self.no_show_ms:
+            return
         absent = [
             slot
             for slot, entrant in enumerate(match.players)
-            if entrant is not None and tournament.entrants[entrant].player not in seated
+            if entrant is not None
+            and not tournament.entrants[entrant].bot  # a computer always comes
+            and tournament.entrants[entrant].player not in seated
         ]
         if not absent:
             return

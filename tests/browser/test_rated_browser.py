@@ -107,3 +107,22 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     assert ana.state("a.welcome.name") != "Anabel"
     ana.page.locator("#account-open").wait_for(state="visible")
     assert_quiet(ana, bob)
+
+
+def test_a_rated_room_against_the_computer_from_the_lobby(open_client: OpenClient) -> None:
+    """ "Rated" beside "Play the computer" is offered to account holders only; ticked, the
+    room against the computer is rated and the computer's seat shows its fixed rating."""
+    cleo = open_client("Cleo")
+    assert cleo.page.is_hidden("#computer-rated-field"), "a guest is not offered rated play"
+    sign_up(cleo, "Cleo")
+    cleo.page.locator("#computer-rated-field").wait_for(state="visible")
+    cleo.page.select_option("#computer-level", "1")
+    cleo.page.check("#computer-rated")
+    cleo.page.click("#computer")
+    cleo.page.wait_for_selector("#table-view:not([hidden])")
+    assert cleo.state("a.view.settings.rated") is True
+    cleo.page.wait_for_function(
+        "document.querySelectorAll('#seat0 .rating, #seat1 .rating').length === 2"
+    )
+    assert cleo.page.inner_text("#seat1 .rating") == "250"
+    assert_quiet(cleo)

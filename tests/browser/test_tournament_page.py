@@ -175,3 +175,31 @@ def test_the_api_refuses_a_bad_body(server: Server) -> None:
     with pytest.raises(urllib.error.HTTPError) as refused:
         call(server, "POST", "/api/tournaments", {"name": 5}, session_token(server, "X"))
     assert refused.value.code == 400
+
+
+@pytest.mark.parametrize("lang", ["en", "hr", "ru"])
+def test_the_organiser_lets_computers_fill_places_from_the_form(
+    page_at: Any, server: Server, lang: str
+) -> None:
+    """`/tournament/new`: the organiser's form, with the computer players' option and
+    their level; the tournament made opens at once and says who fills its places."""
+    token = session_token(server, f"Org {lang}")
+    client = page_at("/tournament/new", lang, token)
+    page = client.page
+    page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
+    assert page.locator("#tc-bot-level").is_disabled()
+    page.fill("#tc-name", f"Computers {lang}")
+    page.fill("#tc-cap", "8")
+    page.check("#tc-bots")
+    assert page.locator("#tc-bot-level").is_enabled()
+    page.select_option("#tc-bot-level", "2")
+    body = page.locator("body").inner_text()
+    assert "tour." not in body and "lobby." not in body
+    page.click("#tc-submit")
+    page.wait_for_selector("#tour-view:not([hidden]) #tour-bots:not([hidden])")
+    facts = page.locator("#tour-bots").inner_text()
+    assert "2" in facts and "tour." not in facts
+    tournament_id = page.url.split("?")[0].rstrip("/").split("/")[-1]
+    view = call(server, "GET", f"/api/tournaments/{tournament_id}")
+    assert (view["name"], view["bots"], view["bot_level"]) == (f"Computers {lang}", True, 2)
+    assert client.problems() == []

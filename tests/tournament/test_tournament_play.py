@@ -107,13 +107,13 @@ async def test_bad_requests_are_refused_and_change_nothing(
         {"races": {"winners": 0}},
         {"races": {"semis": 3}},
         {"bots": "yes"},
+        {"bot_level": 3},
+        {"bots": True, "bot_level": 9},
         {"starts_at": 5},
         {"colour": "red"},
     ):
         status, answer = await api(server, "POST", "/api/tournaments", settings(**bad), token)
         assert status == 400 and answer["error"], (bad, answer)
-    status, answer = await api(server, "POST", "/api/tournaments", settings(bots=True), token)
-    assert (status, answer) == (400, {"error": "computer players are not available on this server"})
     status, _ = await api(server, "POST", "/api/tournaments", raw=b"{nope", token=token)
     assert status == 400
     status, _ = await api(
@@ -184,7 +184,10 @@ async def test_no_shows_forfeit_after_the_setting(make_server: Factory, opened: 
     decided = view["matches"][0]
     assert decided["decided"] == "forfeit" and decided["winner"] == slot
     assert view["champion"] == "Ana"
-    assert view["standings"] == [{"place": "1", "name": "Ana"}, {"place": "2", "name": "Ben"}]
+    assert view["standings"] == [
+        {"place": "1", "name": "Ana", "bot": False, "level": None},
+        {"place": "2", "name": "Ben", "bot": False, "level": None},
+    ]
 
 
 async def test_sixteen_players_double_elimination_to_the_end_across_a_restart(

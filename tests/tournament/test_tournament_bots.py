@@ -1,0 +1,207 @@
+"""Computer players in a tournament, through a real server on port 0: a 16-place double
+elimination with six scripted WebSocket players and ten computers filling the empty
+places, played to the end. A person meets a computer in a room with the computer seated
+in its kept seat (and concedes); two computers play their match out between themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import msgspec
+import pytest
+
+from protocol import messages as m
+from server.app import GameServer
+from server.ops.computers import Computers
+from server.ops.tournaments import TournamentSettings
+from server.players.ratings import bot_rating
+from server.rooms.simulation import PhysicsPool
+from server.tournament import bracket
+from server.tournament.model import Entrant, Races
+from server.tournament.service import computer_entrants
+from tests.server.support import Peer, make_config
+from tests.tournament.support import api, expect_in, play_match, sit
+
+Factory = Callable[..., Awaitable[GameServer]]
+HOUR_MS = 3_600_000
+#: Quick computers: no pause after a shot has played out, no bot tables of their own.
+QUICK = Computers(bot_workers=0, bot_pause=0.0, bot_tables=0, quick_computer_after=0.0)
+
+
+@pytest.fixture(scope="module")
+def physics_pool() -> Any:
+    pool = PhysicsPool(workers=0, thinkers=0)
+    asyncio.run(pool.start())
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+async def make_server(physics_pool: PhysicsPool) -> AsyncIterator[Factory]:
+    started: list[GameServer] = []
+
+    async def factory(**overrides: Any) -> GameServer:
+        config = make_config(tournaments=TournamentSettings(600.0), computers=QUICK, **overrides)
+        server = GameServer(config, pool=physics_pool)
+        await server.start()
+        server.tournaments.tick = 0.05
+        started.append(server)
+        return server
+
+    yield factory
+    for server in reversed(started):
+        if server.ready:
+            await server.stop()
+
+
+@pytest.fixture
+async def opened() -> AsyncIterator[list[Peer]]:
+    peers: list[Peer] = []
+    yield peers
+    for peer in peers:
+        await peer.close()
+
+
+def settings(**changes: Any) -> dict[str, Any]:
+    base = {
+        "name": "Split Open",
+        "format": "double",
+        "cap": 16,
+        "seeding": "random",
+        "starts_at": int(time.time() * 1000) + HOUR_MS,
+        "races": {"winners": 1, "losers": 1, "final": 1},
+        "bots": True,
+        "bot_level": 1,
+    }
+    return {**base, **changes}
+
+
+async def concede_to_computer(room: str, peer: Peer, slot: int) -> m.MatchOver:
+    """`peer` sits in its kept seat (the computer sits in the other already), starts,
+    and concedes the match once the breaker is chosen (or sees the computer win first)."""
+    joined = await sit(peer, room)
+    assert isinstance(joined, m.Joined) and joined.seat == slot, joined
+    assert isinstance(await peer.request({"t": "ready"}), m.Ok)
+    draw = await expect_in(peer, m.LagResult, room)
+    assert draw.method == "draw" and draw.winner is not None
+    if draw.winner == slot:
+        assert isinstance(await peer.request({"t": "lag_choice", "choice": "break"}), m.Ok)
+    ruling = await expect_in(peer, m.Ruling, room)
+    assert ruling.action == "lag_choice"
+    conceded = await peer.request({"t": "concede", "what": "match"})
+    assert isinstance(conceded, m.Ok | m.Error), conceded
+    end = await expect_in(peer, m.MatchOver, room)
+    assert end.winner == 1 - slot, "the computer wins the match"
+    assert isinstance(await peer.request({"t": "leave"}), m.Ok)
+    return end
+
+
+async def test_computers_fill_a_double_elimination_to_the_end(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    server = await make_server()
+    organiser = await Peer.connect(server, "Org")
+    opened.append(organiser)
+    for bad in ({"bot_level": 0}, {"bot_level": 6}, {"bot_level": "1"}, {"bots": False}):
+        status, answer = await api(
+            server, "POST", "/api/tournaments", settings(**bad), organiser.token
+        )
+        assert status == 400 and answer["error"], (bad, answer)
+    status, made = await api(server, "POST", "/api/tournaments", settings(), organiser.token)
+    assert status == 201 and made["bots"] is True and made["bot_level"] == 1, made
+    path = f"/api/tournaments/{made['id']}"
+    people: dict[str, Peer] = {}
+    for name in ("Ana", "Ben", "Cy", "Dora", "Eli", "Fran"):
+        peer = await Peer.connect(server, name)
+        opened.append(peer)
+        people[name] = peer
+        status, _ = await api(server, "POST", f"{path}/register", {"name": name}, peer.token)
+        assert status == 200
+    assert (await api(server, "POST", f"{path}/start", token=organiser.token))[0] == 200
+
+    draw = random.Random(7)
+    handled: set[str] = set()
+    tasks: list[asyncio.Task[Any]] = []
+    view: Any = None
+    for _ in range(6000):
+        status, view = await api(server, "GET", path)
+        assert status == 200
+        if view["status"] == "finished":
+            break
+        for match in view["matches"]:
+            if match["status"] != "playing" or match["id"] in handled or match["room"] is None:
+                continue
+            handled.add(match["id"])
+            names = match["players"]
+            computers = match["computers"]
+            if computers[0] is not None and computers[1] is not None:
+                continue  # two computers play it out between themselves
+            if computers[0] is None and computers[1] is None:
+                pair = (people[names[0]], people[names[1]])
+                tasks.append(
+                    asyncio.create_task(play_match(match["room"], pair, draw.randrange(2)))
+                )
+                continue
+            slot = 0 if computers[0] is None else 1
+            tasks.append(
+                asyncio.create_task(concede_to_computer(match["room"], people[names[slot]], slot))
+            )
+        await asyncio.sleep(0.05)
+    assert view is not None and view["status"] == "finished", view
+    for task in tasks:
+        await task
+
+    entrants = view["entrants"]
+    assert len(entrants) == 16
+    computers = [e for e in entrants if e["bot"]]
+    assert len(computers) == 10
+    assert all(e["level"] == 1 and e["name"].startswith("Bot ") for e in computers)
+    assert all(e["level"] is None for e in entrants if not e["bot"])
+    matches = [x for x in view["matches"] if x["status"] == "done"]
+    assert len(matches) in (30, 31)
+    between_computers = [x for x in matches if None not in x["computers"]]
+    assert between_computers, "some matches were between two computers"
+    for match in between_computers:
+        # Played at the table to the end of its race of one: nobody conceded or forfeited.
+        assert match["decided"] == "played", match
+        assert sorted(match["score"]) == [0, 1], match
+    standings = view["standings"]
+    assert len(standings) == 16
+    assert sorted(row["name"] for row in standings) == sorted(e["name"] for e in entrants)
+    labelled = {row["name"]: (row["bot"], row["level"]) for row in standings}
+    for entrant in entrants:
+        assert labelled[entrant["name"]] == (entrant["bot"], entrant["level"])
+    # The people conceded every match against a computer: a computer is the champion.
+    assert labelled[view["champion"]] == (True, 1)
+    assert standings[0]["place"] == "1" and standings[0]["bot"] is True
+
+
+def test_computer_entrants_take_the_empty_places_at_a_level_or_spread() -> None:
+    made = bracket.new_tournament(
+        "t1",
+        "Spread",
+        format="double",
+        cap=12,
+        races=Races(),
+        seeding="rating",
+        seed=1,
+        starts_at=0,
+        organiser="o",
+        bots=True,
+    )
+    field = bracket.register(made, Entrant("p_1", "Bot 1"))
+    field = bracket.register(field, Entrant("p_2", "Ana"))
+    spread = computer_entrants(field)
+    assert [e.level for e in spread] == [5, 5, 4, 4, 3, 3, 2, 2, 1, 1]
+    # A number a person registered under is skipped; every computer says what it is.
+    assert [e.name for e in spread][:2] == ["Bot 2", "Bot 3"]
+    assert all(e.bot and e.player.startswith("bot-") for e in spread)
+    assert [e.rating for e in spread[::2]] == [bot_rating(level) for level in (5, 4, 3, 2, 1)]
+    fixed = computer_entrants(msgspec.structs.replace(field, bot_level=3))
+    assert {e.level for e in fixed} == {3} and len(fixed) == 10
+    started = bracket.start(field, spread)
+    assert len(started.entrants) == 12 and [e.level for e in started.entrants[1:3]] == [0, 5]
