@@ -41,9 +41,12 @@ K_ESTABLISHED: Final = 8.0
 FLOOR: Final = 0.0
 CEILING: Final = 1200.0
 
-#: Fixed ratings of the bots by level (server/bot/levels.py), until `ladder_ratings`
-#: replaces them with figures measured from the bots' own ladder (bench/README.md).
-BOT_RATINGS: Final[Mapping[int, float]] = {1: 250.0, 2: 375.0, 3: 500.0, 4: 625.0, 5: 750.0}
+#: Fixed ratings of the bots by level (server/bot/levels.py): `ladder_ratings(250, …)` of
+#: the measured ladder (bench/README.md, 200 racks a pairing: level 2 won 71 % of racks
+#: from level 1, 3 from 2 69 %, 4 from 3 72 %, 5 from 4 70 %), rounded; level 1, a
+#: beginner, is pinned at half a new account's 500. Measure the ladder again and run
+#: `ladder_ratings` when the bot or the physics changes.
+BOT_RATINGS: Final[Mapping[int, float]] = {1: 250.0, 2: 379.0, 3: 495.0, 4: 631.0, 5: 753.0}
 #: Player ids of bots: `bot_<level>` (a seat's player id when a bot sits in it).
 BOT_PREFIX: Final = "bot_"
 
