@@ -16,7 +16,8 @@ from pathlib import Path
 from server.players.redis import RedisPlayerStore
 from server.players.sqlite import IN_MEMORY, SqlitePlayerStore
 from server.players.store import PlayerStore, PlayerStoreError
-from server.store.redis import connect, is_cluster_url, plain_url
+from server.store import StoreError
+from server.store.redis import connect, is_cluster_url, shard_url
 
 _REDIS = ("redis://", "rediss://", "unix://")
 #: On a Redis Cluster every player key shares one hash tag: the players store's
@@ -36,26 +37,12 @@ def players_store_url(room_store: str, redis_url: str | None, players_store: str
 
 
 def _players_shard(url: str) -> str:
-    """The `redis://` URL of the primary that serves the players' slot (`{pl}`) in the Redis
-    Cluster `url` names. The players store's transactions WATCH and MULTI over several of
-    its keys, which redis-py's cluster client does not run; all of them lie in that one
-    slot, so a plain client of that primary runs them as on one Redis. Asked once, at
-    start (the cluster must answer then; a move of that slot needs the nodes restarted)."""
-    from redis.cluster import RedisCluster as SyncCluster
-
-    plain = plain_url(url)
+    """The `redis://` URL of the primary that serves the players' slot (`{pl}`): the
+    players store's transactions span several of its keys (`shard_url`)."""
     try:
-        cluster = SyncCluster.from_url(plain, socket_connect_timeout=5.0, socket_timeout=5.0)
-        try:
-            node = cluster.get_node_from_key(CLUSTER_PREFIX + "names")  # type: ignore[no-untyped-call]
-        finally:
-            cluster.close()
-    except Exception as exc:  # redis errors, a bad URL: the message says enough
-        raise PlayerStoreError(f"players store: no answer from the Redis Cluster: {exc}") from exc
-    scheme, _, rest = plain.partition("://")
-    credentials, at, _ = rest.rpartition("@")
-    path = rest.split("/", 1)[1] if "/" in rest else "0"
-    return f"{scheme}://{credentials}{at}{node.host}:{node.port}/{path}"
+        return shard_url(url, CLUSTER_PREFIX + "names")
+    except StoreError as exc:
+        raise PlayerStoreError(f"players store: {exc}") from exc
 
 
 def open_player_store(url: str) -> PlayerStore:

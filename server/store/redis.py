@@ -188,6 +188,30 @@ def plain_url(url: str) -> str:
     return "redis://" + url.partition("://")[2] if is_cluster_url(url) else url
 
 
+def shard_url(url: str, key: str) -> str:
+    """The `redis://` URL of the primary that serves `key`'s slot in the Redis Cluster `url`
+    names. Stores whose transactions WATCH and MULTI over several keys (players,
+    tournaments), which redis-py's cluster client does not run, keep all their keys in one
+    hash slot and talk to that primary with a plain client, as on one Redis. Asked once,
+    at start (the cluster must answer then; a move of that slot needs the nodes
+    restarted). `StoreError` when the cluster does not answer."""
+    from redis.cluster import RedisCluster as SyncCluster
+
+    plain = plain_url(url)
+    try:
+        cluster = SyncCluster.from_url(plain, socket_connect_timeout=5.0, socket_timeout=5.0)
+        try:
+            node = cluster.get_node_from_key(key)  # type: ignore[no-untyped-call]
+        finally:
+            cluster.close()
+    except Exception as exc:  # redis errors, a bad URL: the message says enough
+        raise StoreError(f"no answer from the Redis Cluster {plain!r}: {exc}") from exc
+    scheme, _, rest = plain.partition("://")
+    credentials, at, _ = rest.rpartition("@")
+    path = rest.split("/", 1)[1] if "/" in rest else "0"
+    return f"{scheme}://{credentials}{at}{node.host}:{node.port}/{path}"
+
+
 def connect_any(url: str, *, socket_timeout: float = 5.0) -> Client:
     """The client a URL names: a cluster client for `redis+cluster://`, else `connect`."""
     if is_cluster_url(url):

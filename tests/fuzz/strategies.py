@@ -46,6 +46,9 @@ settings = st.fixed_dictionaries(
         "private": st.booleans(),
         "forfeit": st.sampled_from(["game", "match"]),
         "stalemate_innings": st.integers(0, 1000),
+        "aim_aid": st.sampled_from(["full", "ghost", "none"]),
+        "clock_warning": st.integers(0, 60),
+        "rated": st.booleans(),
     },
 )
 
@@ -74,7 +77,16 @@ MESSAGES: dict[str, Any] = {
             "role": st.sampled_from(["player", "spectator"]),
         },
     ),
-    "quick": _message("quick", {}, {"on": st.booleans(), "race_to": st.integers(1, 21)}),
+    "quick": _message(
+        "quick",
+        {},
+        {"on": st.booleans(), "race_to": st.integers(1, 21), "rated": st.booleans()},
+    ),
+    "computer": _message(
+        "computer",
+        {},
+        {"level": st.integers(1, 5), "race_to": st.integers(1, 21), "rated": st.booleans()},
+    ),
     "leave": _message("leave", {}, {}),
     "ready": _message("ready", {}, {"ready": st.booleans()}),
     "place": _message("place", {"pos": positions}, {}),
@@ -124,6 +136,8 @@ OUT_OF_RANGE: list[tuple[str, str, list[Any]]] = [
     ("lag", "angle", [-10.0001, 10.0001, math.nan]),
     ("lag", "speed", [0.0, 12.5]),
     ("quick", "race_to", [0, 22]),
+    ("computer", "level", [0, 6]),
+    ("computer", "race_to", [0, 22]),
 ]
 
 scalars = (

@@ -49,6 +49,7 @@ SETTINGS_DEFAULTS: dict[str, Any] = {
     "clock_warning": 10,
     "aim_aid": "full",
     "rated": False,
+    "reserved": [],
 }
 #: The defaults `protocol/README.md` documents for omitted fields.
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -63,6 +64,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "lag": {"angle": 0.0, "tip": [0.0, 0.0]},
     "concede": {"what": "game"},
     "sit": {"seat": None, "code": None, "invite": None},
+    "computer": {"level": 1, "race_to": 3, "rated": False},
 }
 
 

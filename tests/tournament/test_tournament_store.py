@@ -11,7 +11,8 @@ import pytest
 from server.tournament.bracket import new_tournament, register, report, start
 from server.tournament.model import Entrant, Races, Tournament, TournamentError
 from server.tournament.store import TournamentExists, TournamentStore
-from tests.tournament.conftest import open_store
+from tests.redis_cluster import RedisCluster
+from tests.tournament.conftest import open_store, store_source
 
 
 def cup(tournament_id: str = "t1", cap: int = 8) -> Tournament:
@@ -74,7 +75,9 @@ async def test_concurrent_registrations_are_all_kept(
 ) -> None:
     """Two store objects on the same file or Redis (two nodes, say) register at once:
     no registration is lost and the cap holds."""
-    redis = request.getfixturevalue("own_redis") if store_kind == "redis" else None
+    redis = store_source(store_kind, request)
+    if isinstance(redis, RedisCluster):
+        redis.flush()
     first, second = open_store(store_kind, tmp_path, redis), open_store(store_kind, tmp_path, redis)
     try:
         await first.create(cup(cap=20), created=1)
@@ -95,7 +98,9 @@ async def test_concurrent_registrations_are_all_kept(
 async def test_a_tournament_survives_reopening(
     store_kind: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    redis = request.getfixturevalue("own_redis") if store_kind == "redis" else None
+    redis = store_source(store_kind, request)
+    if isinstance(redis, RedisCluster):
+        redis.flush()
     store = open_store(store_kind, tmp_path, redis)
     await store.create(cup(), created=1)
     await store.update("t1", lambda t: register(t, Entrant("a", "Ana")))
@@ -113,7 +118,7 @@ async def test_a_tournament_survives_reopening(
 async def test_one_node_leads_at_a_time(store_kind: str, tournament_store: TournamentStore) -> None:
     assert await tournament_store.lead("a", 5.0)
     assert await tournament_store.lead("a", 5.0)  # renewed
-    if store_kind == "redis":
+    if store_kind in ("redis", "redis-cluster"):
         assert not await tournament_store.lead("b", 5.0)
         assert await tournament_store.lead("b", 0.05) is False
         assert await tournament_store.lead("a", 0.05)
