@@ -47,7 +47,7 @@ test-js: $(NODE_STAMP)
 	node --test client_web/tests/
 
 test-py: $(STAMP)
-	$(PY) -m pytest -q -n 3 --dist worksteal
+	$(PY) -m pytest -q
 
 ## Coverage-guided fuzzing: every atheris target for FUZZ_SECONDS (see tests/fuzz/README.md).
 FUZZ_SECONDS ?= 300
