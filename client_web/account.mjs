@@ -57,8 +57,9 @@ export function initAccounts(opts) {
   const refreshBar = () => {
     $("account-open").hidden = loggedIn();
     $("account-menu").hidden = !loggedIn();
-    // Rated play against the computer is for account holders only.
+    // Rated play (quick match, against the computer) is for account holders only.
     $("computer-rated-field").hidden = !loggedIn();
+    $("quick-rated-field").hidden = !loggedIn();
   };
   refreshBar();
 

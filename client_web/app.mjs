@@ -1117,7 +1117,7 @@ function wire() {
     const on = !app.quickWaiting;
     const race = Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
     if (on) await ensureName();
-    const rated = /** @type {HTMLInputElement} */ ($("quick-rated")).checked;
+    const rated = !!session.accountToken() && /** @type {HTMLInputElement} */ ($("quick-rated")).checked;
     const ok = await act(on ? { t: "quick", on: true, race_to: race, rated } : { t: "quick", on: false });
     if (ok && ok.t === "ok") app.quickWaiting = on;
     if (!app.quickWaiting) app.computerOffer = null;
