@@ -16,11 +16,17 @@ model must keep (docs/PHYSICS.md, *The break*):
   of a manipulated rack (Billiards Digest instruction on reading the rack, with Joe
   Tucker's gap experiments), and aiming a side break as if from the centre sends the
   wing ball to the long rail.
+
+And one outside check of the solver itself: with friction and damping off, a frozen
+fifteen-ball triangle leaves as in Belk's independent Hertz computation.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+
+import pytest
 
 from server.physics import (
     DEFAULT_PARAMS,
@@ -114,3 +120,49 @@ def test_a_centred_full_hit_sends_the_wing_balls_into_the_long_rails() -> None:
             first_rail = next(e for e in out.events if e.kind in ("rail", "pocket") and e.a == wing)
             assert first_rail.kind == "rail" and first_rail.jaw is None
             assert first_rail.rail in ("y0f", "y1f"), first_rail
+
+
+# Belk's frictionless, perfectly elastic Hertz (F ∝ δ^3/2) computation of a centred
+# fifteen-ball break (Wolfram Community, "Perfectly centered break of a perfectly aligned
+# pool ball rack"; the answer he gave on Mathematics Stack Exchange): each row's balls'
+# direction in degrees from the break line and speed as a share of the cue ball's, from
+# the apex row to the back row, outer ball first; directions converted from his "0° is
+# back toward the cue ball". The cue ball comes back at 0.179 of its speed.
+BELK_FIFTEEN = (
+    ((180.0, 0.120),),
+    ((139.9, 0.157),),
+    ((136.1, 0.142), (180.0, 0.012)),
+    ((97.9, 0.131), (18.2, 0.025)),
+    ((30.0, 0.560), (1.8, 0.257), (0.0, 0.263)),
+)
+
+
+def test_the_frictionless_elastic_rack_reproduces_an_independent_hertz_computation() -> None:
+    # An outside check of the cluster solver itself: with friction and damping off it
+    # integrates the same force law as Belk's Mathematica model, and a frozen triangle's
+    # balls must leave as his did. Speed and stiffness drop out (Hertz impacts are
+    # self-similar), so his unit balls compare with ours directly.
+    params = dataclasses.replace(DEFAULT_PARAMS, e_ball=1.0, mu_ball=0.0)
+    speed = 10.0
+    step = R * math.sqrt(3.0)
+    balls = [(-2.0 * R - 1e-9, 0.0, speed, 0.0, 0.0, 0.0, 0.0)]
+    rows: list[list[int]] = []
+    for row in range(5):
+        rows.append([])
+        for k in range(row + 1):
+            rows[-1].append(len(balls))
+            balls.append((row * step, (k - row / 2.0) * 2.0 * R, 0.0, 0.0, 0.0, 0.0, 0.0))
+    n = len(balls)
+    pairs = [(0, 1)] + [(p, q) for p in range(1, n) for q in range(p + 1, n)]
+    after, _ = hertz.resolve(balls, pairs, speed, params)
+    assert math.hypot(after[0][2], after[0][3]) / speed == pytest.approx(0.179, abs=0.006)
+    for row, expected in zip(rows, BELK_FIFTEEN, strict=True):
+        outer_first = sorted(row, key=lambda b: -abs(balls[b][1]))
+        # One ball of each symmetric pair (the pair's other ball mirrors it).
+        singles = [outer_first[k] for k in range(0, len(row), 2)][: len(expected)]
+        for ball, (direction, share) in zip(singles, expected, strict=True):
+            vx, vy = after[ball][2], after[ball][3]
+            assert math.hypot(vx, vy) / speed == pytest.approx(share, abs=max(0.006, 0.03 * share))
+            # Slow balls' directions are ill-conditioned; the fast ones must agree closely.
+            tolerance = 1.5 if share > 0.1 else 3.5
+            assert math.degrees(math.atan2(abs(vy), vx)) == pytest.approx(direction, abs=tolerance)
