@@ -27,8 +27,8 @@ Keys (under `prefix`, default `pl:`):
 | `fail:<key>` | string + EX | failed sign-ins in the current window |
 
 Redis unreachable: a call retries with backoff for up to `deadline` seconds, then raises
-`PlayerStoreError`; every write is safe to repeat (a rack or match already counted is
-recognised by its mark).
+`PlayerStoreError` (`server.store.prefixed_redis`); every write is safe to repeat (a
+rack or match already counted is recognised by its mark).
 """
 
 from __future__ import annotations
@@ -36,12 +36,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import random
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator
+from typing import Any
 
 import redis.asyncio as aioredis
-from redis import exceptions as redis_errors
 
 from server.players.ratings import PROVISIONAL_RACKS, START
 from server.players.results import MatchResult, RackRecord
@@ -64,54 +62,23 @@ from server.players.store import (
     match_line,
     rated_pair,
 )
-from server.store.redis import is_transient
-
-T = TypeVar("T")
-Pipe = Any  # redis.asyncio.client.Pipeline: untyped enough that Any says it plainly
+from server.store.prefixed_redis import Pipe, PrefixedRedis, text
 
 _STATS_FIELDS = ("racks", "won", "lost", "breaks", "break_and_runs", "nines_on_break", "fouls")
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
-class RedisPlayerStore:
+class RedisPlayerStore(PrefixedRedis):
     """Players in Redis (see the module's docstring for the keys)."""
 
     def __init__(self, client: aioredis.Redis, prefix: str = "pl:", deadline: float = 10.0) -> None:
-        self.client = client
-        self.prefix = prefix
-        self.deadline = deadline
+        super().__init__(client, prefix, deadline, what="players", error=PlayerStoreError)
         #: Players whose racks this process is counting now, and how many wait on each:
         #: a process counts one rack per player at a time, so WATCH retries are only ever
         #: between processes (a burst of racks of one player would otherwise retry each
         #: other without end, each EXEC an fsync).
         self._busy: dict[str, tuple[asyncio.Lock, int]] = {}
 
-    def key(self, *parts: str) -> str:
-        return self.prefix + ":".join(parts)
-
-    async def close(self) -> None:
-        await self.client.aclose()
-
     # --- running calls ----------------------------------------------------------------------------
-
-    async def _retrying(self, call: Callable[[], Awaitable[T]]) -> T:
-        loop = asyncio.get_running_loop()
-        give_up = loop.time() + self.deadline
-        delay = 0.05
-        while True:
-            try:
-                return await call()
-            except redis_errors.RedisError as exc:
-                if not is_transient(exc) or loop.time() + delay > give_up:
-                    raise PlayerStoreError(f"players store: {exc}") from exc
-            except OSError as exc:
-                if loop.time() + delay > give_up:
-                    raise PlayerStoreError(f"players store: {exc}") from exc
-            await asyncio.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 2, 1.0)
 
     @contextlib.asynccontextmanager
     async def _players(self, *players: str) -> AsyncIterator[None]:
@@ -135,25 +102,6 @@ class RedisPlayerStore:
                     del self._busy[player]
                 else:
                     self._busy[player] = (lock, waiting - 1)
-
-    async def _transact(self, watched: list[str], body: Callable[[Pipe], Awaitable[T]]) -> T:
-        """`body` reads (immediately) with `watched` under WATCH, calls `pipe.multi()`
-        and queues its writes; they are executed together, and the whole runs again if a
-        watched key changed meanwhile."""
-
-        async def attempt() -> T:
-            while True:
-                async with self.client.pipeline(transaction=True) as pipe:
-                    try:
-                        await pipe.watch(*watched)
-                        result = await body(pipe)
-                        if pipe.explicit_transaction:
-                            await pipe.execute()
-                        return result
-                    except redis_errors.WatchError:
-                        continue
-
-        return await self._retrying(attempt)
 
     # --- accounts ---------------------------------------------------------------------------------
 
@@ -192,8 +140,8 @@ class RedisPlayerStore:
             return None
         return Account(
             player=player,
-            name=_text(fields[b"name"]),
-            password_hash=_text(fields[b"hash"]),
+            name=text(fields[b"name"]),
+            password_hash=text(fields[b"hash"]),
             generation=int(fields[b"gen"]),
             created=int(fields[b"created"]),
         )
@@ -216,13 +164,13 @@ class RedisPlayerStore:
 
     async def account_by_name(self, folded: str) -> Account | None:
         player = await self._retrying(lambda: self.client.get(self.key("fold", folded)))
-        return None if player is None else await self.account(_text(player))
+        return None if player is None else await self.account(text(player))
 
     async def name_holder(self, folded: str, skeleton: str) -> str | None:
         keys = [self.key("fold", folded), self.key("skel", skeleton)]
         found: list[Any] = await self._retrying(lambda: self.client.mget(keys))
         holder = next((value for value in found if value is not None), None)
-        return None if holder is None else _text(holder)
+        return None if holder is None else text(holder)
 
     async def names(self, players: list[str]) -> dict[str, str]:
         if not players:
@@ -231,7 +179,7 @@ class RedisPlayerStore:
         found: list[Any] = await self._retrying(
             lambda: self.client.hmget(self.key("names"), players)
         )
-        return {p: _text(n) for p, n in zip(players, found, strict=True) if n is not None}
+        return {p: text(n) for p, n in zip(players, found, strict=True) if n is not None}
 
     async def delete_account(self, player: str) -> bool:
         account_key, months_key = self.key("a", player), self.key("months", player)
@@ -240,7 +188,7 @@ class RedisPlayerStore:
             fields = await pipe.hmget(account_key, "folded", "skeleton")
             if fields[0] is None:
                 return False
-            months = [_text(month) for month in await pipe.smembers(months_key)]
+            months = [text(month) for month in await pipe.smembers(months_key)]
             pipe.multi()
             pipe.delete(
                 account_key,
@@ -248,8 +196,8 @@ class RedisPlayerStore:
                 self.key("h", player),
                 self.key("m", player),
                 months_key,
-                self.key("fold", _text(fields[0])),
-                self.key("skel", _text(fields[1])),
+                self.key("fold", text(fields[0])),
+                self.key("skel", text(fields[1])),
             )
             pipe.zrem(self.key("board"), player)
             pipe.hdel(self.key("names"), player)
@@ -329,7 +277,7 @@ class RedisPlayerStore:
     def _stats(self, fields: dict[Any, Any]) -> Stats | None:
         if not fields:
             return None
-        values = {_text(name): _text(value) for name, value in fields.items()}
+        values = {text(name): text(value) for name, value in fields.items()}
         return Stats(float(values["rating"]), *(int(values.get(name, 0)) for name in _STATS_FIELDS))
 
     async def apply_rack(self, rack: RackRecord) -> RackApplied | None:
@@ -423,7 +371,7 @@ class RedisPlayerStore:
             )
             if limit <= 0 or not top:
                 return []
-            players = [_text(pair[0]) for pair in top]
+            players = [text(pair[0]) for pair in top]
             racks_key = self.key("racks") if month is None else self.key("racks", month)
             async with self.client.pipeline(transaction=False) as pipe:
                 pipe.hmget(self.key("names"), players)
@@ -432,7 +380,7 @@ class RedisPlayerStore:
             rows = []
             for player, pair, name, racks in zip(players, top, names, counts, strict=True):
                 if name is not None:
-                    rows.append(LeaderRow(player, _text(name), float(pair[1]), int(racks or 0)))
+                    rows.append(LeaderRow(player, text(name), float(pair[1]), int(racks or 0)))
             return rows
 
         return await self._retrying(read)
@@ -452,7 +400,7 @@ class RedisPlayerStore:
             return None
         points = []
         for point in history:
-            at, _, rating = _text(point).partition(":")
+            at, _, rating = text(point).partition(":")
             points.append(HistoryPoint(int(at), float(rating)))
         lines = []
         for raw in matches:

@@ -1,10 +1,11 @@
 """Players on a lone node: one SQLite file beside the rooms' (`var/players.db`).
 
 As with the room store, the connection lives on one worker thread of its own and every
-call queues there, so nothing blocks the event loop. Every change is one `BEGIN
-IMMEDIATE` transaction: it takes the file's write lock before it reads, so a rack's
-read-rate-write cannot interleave with another's — not on this thread, and not in
-another process on the same file (which waits up to `BUSY_TIMEOUT` for the lock).
+call queues there, so nothing blocks the event loop (`server.store.threaded_sqlite`).
+Every change is one `BEGIN IMMEDIATE` transaction: it takes the file's write lock before
+it reads, so a rack's read-rate-write cannot interleave with another's — not on this
+thread, and not in another process on the same file (which waits up to `BUSY_TIMEOUT`
+for the lock).
 
 The schema carries its version in a table of its own (`schema_version`). Opening a file
 of an older version brings it up to date in one transaction, step by step
@@ -13,13 +14,10 @@ of an older version brings it up to date in one transaction, step by step
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
 
 from server.players.ratings import PROVISIONAL_RACKS, START
 from server.players.results import MatchResult, RackRecord
@@ -42,13 +40,7 @@ from server.players.store import (
     match_line,
     rated_pair,
 )
-
-T = TypeVar("T")
-
-#: Seconds a writer waits for another process's lock before giving up.
-BUSY_TIMEOUT = 10.0
-#: A file's path for an in-process store that lives in memory only.
-IN_MEMORY = ":memory:"
+from server.store.threaded_sqlite import ThreadedSqlite
 
 #: Each version's statements, applied in order to reach it from the one before.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -98,86 +90,13 @@ SCHEMA_VERSION = max(MIGRATIONS)
 _PRUNE_EVERY = 1000
 
 
-class SqlitePlayerStore:
+class SqlitePlayerStore(ThreadedSqlite):
     """Players in one SQLite file (or in memory, for an in-process server)."""
 
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
-        self.path = path if path == IN_MEMORY else Path(path).expanduser()
         self._clock = clock
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="players-sqlite")
-        self._db: sqlite3.Connection | None = None
         self._counted = 0
-        try:
-            self._executor.submit(self._open).result()
-        except BaseException:
-            self._executor.shutdown(wait=True)
-            raise
-
-    # --- the file --------------------------------------------------------------------------
-
-    def _open(self) -> None:
-        if isinstance(self.path, Path):
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise PlayerStoreError(f"cannot make the folder of {self.path}: {exc}") from exc
-        try:
-            db = sqlite3.connect(
-                str(self.path), timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
-            )
-        except sqlite3.Error as exc:
-            raise PlayerStoreError(f"cannot open {self.path}: {exc}") from exc
-        try:
-            if self.path != IN_MEMORY:
-                db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=OFF")
-            _migrate(db)
-        except sqlite3.Error as exc:
-            db.close()
-            raise PlayerStoreError(f"{self.path} is not a players database: {exc}") from exc
-        except PlayerStoreError:
-            db.close()
-            raise
-        self._db = db
-
-    async def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        def run() -> T:
-            db = self._db
-            if db is None:
-                raise PlayerStoreError("the players store is closed")
-            try:
-                return work(db)
-            except sqlite3.Error as exc:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise PlayerStoreError(f"players store: {exc}") from exc
-
-        return await asyncio.get_running_loop().run_in_executor(self._executor, run)
-
-    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """`work` in one `BEGIN IMMEDIATE … COMMIT` (rolled back if it raises)."""
-
-        def transaction(db: sqlite3.Connection) -> T:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                result = work(db)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-            return result
-
-        return await self._call(transaction)
-
-    async def close(self) -> None:
-        def shut(db: sqlite3.Connection) -> None:
-            db.close()
-            self._db = None
-
-        if self._db is not None:
-            await self._call(shut)
-        self._executor.shutdown(wait=True)
+        super().__init__(path, what="players", error=PlayerStoreError, prepare=_prepare)
 
     def _seconds(self) -> int:
         return int(self._clock())
@@ -462,6 +381,11 @@ class SqlitePlayerStore:
 
 
 # --- helpers on the worker thread ----------------------------------------------------------------
+
+
+def _prepare(db: sqlite3.Connection) -> None:
+    db.execute("PRAGMA foreign_keys=OFF")
+    _migrate(db)
 
 
 def _migrate(db: sqlite3.Connection) -> None:

@@ -14,10 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from server.players.redis import RedisPlayerStore
-from server.players.sqlite import IN_MEMORY, SqlitePlayerStore
+from server.players.sqlite import SqlitePlayerStore
 from server.players.store import PlayerStore, PlayerStoreError
 from server.store import StoreError
 from server.store.redis import connect, is_cluster_url, shard_url
+from server.store.threaded_sqlite import IN_MEMORY
 
 _REDIS = ("redis://", "rediss://", "unix://")
 #: On a Redis Cluster every player key shares one hash tag: the players store's

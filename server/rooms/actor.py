@@ -73,6 +73,7 @@ from server.rooms.seams import (
     SeatPair,
     Shutdown,
     Tell,
+    answer_closed,
     fan_out,
 )
 from server.rooms.simulation import PhysicsPool
@@ -599,10 +600,7 @@ def _requester(command: Inbound) -> Applied | None:
 def _answer_closed(room: Room, command: Inbound) -> None:
     """A command for a room that has ended is answered as a closed room answers; one for a
     room that is moving to another node, `room_moving` (send it again there)."""
-    if isinstance(command, Shutdown):
-        if not command.done.done():
-            command.done.set_result(None)
-    elif room.moving and isinstance(command, Enter | Request):
+    if room.moving and isinstance(command, Enter | Request):
         request_id = command.request_id if isinstance(command, Enter) else command.message.id
         command.client.error(request_id, errors.ROOM_MOVING, "the room is moving; try again")
     elif isinstance(command, SeatBots) and command.person is not None:
@@ -614,17 +612,8 @@ def _answer_closed(room: Room, command: Inbound) -> None:
         for member, request_id in (command.first, command.second):
             member.error(request_id, errors.ROOM_MOVING, "the room is moving; try again")
             member.unbind(room)
-    elif isinstance(command, Request) and isinstance(command.message, m.Leave):
-        command.client.unbind(room)
-        command.client.ok(command.message.id)
-    elif isinstance(command, Enter | Request):
-        request_id = command.request_id if isinstance(command, Enter) else command.message.id
-        command.client.error(request_id, errors.NO_SUCH_ROOM, "the room has closed")
-        command.client.unbind(room)
-    elif isinstance(command, SeatPair):
-        for member, request_id in (command.first, command.second):
-            member.error(request_id, errors.NO_SUCH_ROOM, "the room has closed")
-            member.unbind(room)
+    else:
+        answer_closed(room, command, "the room has closed")
 
 
 def new_room_id() -> str:

@@ -60,6 +60,7 @@ from server.rooms.seams import (
     SeatPair,
     Shutdown,
     Tell,
+    answer_closed,
     fan_out,
 )
 from server.rooms.simulation import PhysicsPool
@@ -540,17 +541,4 @@ def _action(
 
 def _answer_closed(room: PracticeRoom, command: Command | _GraceOver | LetGo) -> None:
     """A command for a table that has ended."""
-    if isinstance(command, Shutdown):
-        if not command.done.done():
-            command.done.set_result(None)
-    elif isinstance(command, Request) and isinstance(command.message, m.Leave):
-        command.client.unbind(room)
-        command.client.ok(command.message.id)
-    elif isinstance(command, Enter | Request):
-        request_id = command.request_id if isinstance(command, Enter) else command.message.id
-        command.client.error(request_id, errors.NO_SUCH_ROOM, "the practice table has closed")
-        command.client.unbind(room)
-    elif isinstance(command, SeatPair):
-        for member, request_id in (command.first, command.second):
-            member.error(request_id, errors.NO_SUCH_ROOM, "the practice table has closed")
-            member.unbind(room)
+    answer_closed(room, command, "the practice table has closed")

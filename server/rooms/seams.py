@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 
 import msgspec
 
+from protocol import errors
 from protocol import messages as m
 
 
@@ -264,3 +265,23 @@ Command = (
     | Tell
     | Rated
 )
+
+
+def answer_closed(room: RoomPort, command: object, closed: str) -> None:
+    """A command for a room that has ended, answered as a closed room answers: a shutdown
+    is done at once, a `leave` is granted, a join or request is refused (`no_such_room`,
+    saying `closed`) and its member let go; anything else needs no answer."""
+    if isinstance(command, Shutdown):
+        if not command.done.done():
+            command.done.set_result(None)
+    elif isinstance(command, Request) and isinstance(command.message, m.Leave):
+        command.client.unbind(room)
+        command.client.ok(command.message.id)
+    elif isinstance(command, Enter | Request):
+        request_id = command.request_id if isinstance(command, Enter) else command.message.id
+        command.client.error(request_id, errors.NO_SUCH_ROOM, closed)
+        command.client.unbind(room)
+    elif isinstance(command, SeatPair):
+        for member, request_id in (command.first, command.second):
+            member.error(request_id, errors.NO_SUCH_ROOM, closed)
+            member.unbind(room)

@@ -567,22 +567,8 @@ def _end_game(state: MatchState, winner: str, how: GameEnd, base: Verdict) -> Ou
         base, spotted=(), game_over=True, game_winner=winner, game_end=how
     )
     if score[index] >= state.settings.race_to:
-        after = msgspec.structs.replace(
-            state,
-            score=score,
-            consecutive_fouls=(0, 0),
-            warned=(),
-            turn=None,
-            ball_in_hand=None,
-            push_out_allowed=False,
-            choice_pending=False,
-            is_break=False,
-            stalemate_proposed_by=None,
-            match_over=True,
-            match_winner=winner,
-            match_ended_by="race",
-            first_after=None,
-        )
+        scored = msgspec.structs.replace(state, score=score, consecutive_fouls=(0, 0), warned=())
+        after = _match_over(scored, winner, "race")
         spotted = base.spotted if how == "three_fouls" else ()
         verdict = msgspec.structs.replace(
             verdict, spotted=spotted, match_over=True, match_winner=winner
@@ -599,7 +585,14 @@ def _end_game(state: MatchState, winner: str, how: GameEnd, base: Verdict) -> Ou
 def _end_match_early(state: MatchState, loser: str, how: MatchEnd, notes: list[Note]) -> Outcome:
     """O4/O5: the match ends at once; the score stays as the games were played."""
     winner = state.opponent(loser)
-    after = msgspec.structs.replace(
+    after = _match_over(state, winner, how)
+    return Outcome(after, Verdict(notes=tuple(notes), match_over=True, match_winner=winner))
+
+
+def _match_over(state: MatchState, winner: str, how: MatchEnd) -> MatchState:
+    """The match is over, however it ended (the race won, O4/O5): nobody is to act and
+    nothing is pending any more."""
+    return msgspec.structs.replace(
         state,
         turn=None,
         ball_in_hand=None,
@@ -612,7 +605,6 @@ def _end_match_early(state: MatchState, loser: str, how: MatchEnd, notes: list[N
         match_ended_by=how,
         first_after=None,
     )
-    return Outcome(after, Verdict(notes=tuple(notes), match_over=True, match_winner=winner))
 
 
 def _next_breaker(state: MatchState, winner: str, score: tuple[int, int]) -> tuple[str, str]:

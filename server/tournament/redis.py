@@ -8,25 +8,20 @@ node wrote the tournament meanwhile, EXEC does nothing and the step runs again o
 new value, so no result is lost however many nodes report at once.
 
 Redis unreachable: a call retries with backoff for up to `deadline` seconds, then
-raises `TournamentStoreError`.
+raises `TournamentStoreError` (`server.store.prefixed_redis`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import random
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
-from redis import exceptions as redis_errors
 
-from server.store.redis import is_transient
+from server.store.prefixed_redis import Pipe, PrefixedRedis, text
 from server.tournament.model import Tournament, decode_tournament, encode_tournament
 from server.tournament.store import Change, TournamentExists, TournamentStoreError
 
-T = TypeVar("T")
 _ACTIVE = ("registering", "running")
 _LEAD = """
 local holder = redis.call('GET', KEYS[1])
@@ -38,32 +33,13 @@ return 0
 """
 
 
-class RedisTournamentStore:
+class RedisTournamentStore(PrefixedRedis):
+    """Tournaments in Redis (see the module's docstring for the keys)."""
+
     def __init__(self, client: aioredis.Redis, prefix: str = "tn:", deadline: float = 10.0) -> None:
-        self.client = client
-        self.prefix = prefix
-        self.deadline = deadline
+        super().__init__(client, prefix, deadline, what="tournaments", error=TournamentStoreError)
 
-    def key(self, *parts: str) -> str:
-        return self.prefix + ":".join(parts)
-
-    async def _retrying(self, call: Callable[[], Awaitable[T]]) -> T:
-        loop = asyncio.get_running_loop()
-        give_up = loop.time() + self.deadline
-        delay = 0.05
-        while True:
-            try:
-                return await call()
-            except redis_errors.RedisError as exc:
-                if not is_transient(exc) or loop.time() + delay > give_up:
-                    raise TournamentStoreError(f"tournaments store: {exc}") from exc
-            except OSError as exc:
-                if loop.time() + delay > give_up:
-                    raise TournamentStoreError(f"tournaments store: {exc}") from exc
-            await asyncio.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 2, 1.0)
-
-    def _write(self, pipe: Any, tournament: Tournament) -> None:
+    def _write(self, pipe: Pipe, tournament: Tournament) -> None:
         pipe.set(self.key("t", tournament.id), encode_tournament(tournament))
         if tournament.status in _ACTIVE:
             pipe.sadd(self.key("active"), tournament.id)
@@ -73,23 +49,14 @@ class RedisTournamentStore:
     async def create(self, tournament: Tournament, created: int) -> None:
         key = self.key("t", tournament.id)
 
-        async def attempt() -> None:
-            async with self.client.pipeline(transaction=True) as transaction:
-                pipe: Any = transaction  # redis-py's pipeline is not fully typed
-                while True:
-                    try:
-                        await pipe.watch(key)
-                        if await pipe.exists(key):
-                            raise TournamentExists(tournament.id)
-                        pipe.multi()
-                        self._write(pipe, tournament)
-                        pipe.zadd(self.key("all"), {tournament.id: created})
-                        await pipe.execute()
-                        return
-                    except redis_errors.WatchError:
-                        continue
+        async def insert(pipe: Pipe) -> None:
+            if await pipe.exists(key):
+                raise TournamentExists(tournament.id)
+            pipe.multi()
+            self._write(pipe, tournament)
+            pipe.zadd(self.key("all"), {tournament.id: created})
 
-        await self._retrying(attempt)
+        await self._transact([key], insert)
 
     async def get(self, tournament_id: str) -> Tournament | None:
         data = await self._retrying(lambda: self.client.get(self.key("t", tournament_id)))
@@ -98,33 +65,25 @@ class RedisTournamentStore:
     async def update(self, tournament_id: str, change: Change) -> Tournament | None:
         key = self.key("t", tournament_id)
 
-        async def attempt() -> Tournament | None:
-            async with self.client.pipeline(transaction=True) as transaction:
-                pipe: Any = transaction  # redis-py's pipeline is not fully typed
-                while True:
-                    try:
-                        await pipe.watch(key)
-                        data = await pipe.get(key)
-                        if data is None:
-                            return None
-                        current = _decode(data)
-                        updated = change(current)
-                        if updated == current:
-                            await pipe.unwatch()
-                            return current
-                        pipe.multi()
-                        self._write(pipe, updated)
-                        await pipe.execute()
-                        return updated
-                    except redis_errors.WatchError:
-                        continue
+        async def step(pipe: Pipe) -> Tournament | None:
+            data = await pipe.get(key)
+            if data is None:
+                return None
+            current = _decode(data)
+            updated = change(current)
+            if updated == current:
+                await pipe.unwatch()
+                return current
+            pipe.multi()
+            self._write(pipe, updated)
+            return updated
 
-        return await self._retrying(attempt)
+        return await self._transact([key], step)
 
     async def _many(self, ids: list[Any]) -> list[Tournament]:
         if not ids:
             return []
-        keys = [self.key("t", _text(i)) for i in ids]
+        keys = [self.key("t", text(i)) for i in ids]
         values = await self._retrying(lambda: self.client.mget(keys))
         return [_decode(value) for value in values if value is not None]
 
@@ -144,13 +103,6 @@ class RedisTournamentStore:
             lambda: self.client.eval(_LEAD, 1, self.key("lead"), node, str(int(ttl * 1000)))
         )
         return bool(result)
-
-    async def close(self) -> None:
-        await self.client.aclose()
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def _decode(data: Any) -> Tournament:

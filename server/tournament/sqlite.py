@@ -3,30 +3,20 @@
 As with the players' store, the connection lives on one worker thread of its own and
 every call queues there, so nothing blocks the event loop; every change is one `BEGIN
 IMMEDIATE` transaction (read, change, write), which also keeps out another process on
-the same file. A tournament is one row: its value as JSON (`encode_tournament`), and
-its status and creation time for the listings.
+the same file (`server.store.threaded_sqlite`). A tournament is one row: its value as
+JSON (`encode_tournament`), and its status and creation time for the listings.
 """
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
 
 import msgspec
 
+from server.store.threaded_sqlite import ThreadedSqlite
 from server.tournament.model import Tournament, decode_tournament, encode_tournament
 from server.tournament.store import Change, TournamentExists, TournamentStoreError
-
-T = TypeVar("T")
-
-#: Seconds a writer waits for another process's lock before giving up.
-BUSY_TIMEOUT = 10.0
-#: A file's path for an in-process store that lives in memory only.
-IN_MEMORY = ":memory:"
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS tournaments (id TEXT PRIMARY KEY, created INTEGER NOT NULL,"
@@ -36,58 +26,11 @@ _SCHEMA = (
 )
 
 
-class SqliteTournamentStore:
+class SqliteTournamentStore(ThreadedSqlite):
+    """Tournaments in one SQLite file (or in memory, for an in-process server)."""
+
     def __init__(self, path: str | Path) -> None:
-        self.path = path if path == IN_MEMORY else Path(path).expanduser()
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournaments")
-        self._db: sqlite3.Connection | None = None
-        try:
-            self._executor.submit(self._open).result()
-        except BaseException:
-            self._executor.shutdown(wait=True)
-            raise
-
-    def _open(self) -> None:
-        if isinstance(self.path, Path):
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise TournamentStoreError(f"cannot make the folder of {self.path}: {exc}") from exc
-        try:
-            db = sqlite3.connect(
-                str(self.path), timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
-            )
-            if self.path != IN_MEMORY:
-                db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            for statement in _SCHEMA:
-                db.execute(statement)
-        except sqlite3.Error as exc:
-            raise TournamentStoreError(f"cannot use {self.path}: {exc}") from exc
-        self._db = db
-
-    async def _call(self, work: Callable[[sqlite3.Connection], T], write: bool = False) -> T:
-        def run() -> T:
-            db = self._db
-            if db is None:
-                raise TournamentStoreError("the tournaments store is closed")
-            try:
-                if not write:
-                    return work(db)
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    result = work(db)
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-                db.execute("COMMIT")
-                return result
-            except sqlite3.Error as exc:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise TournamentStoreError(f"tournaments store: {exc}") from exc
-
-        return await asyncio.get_running_loop().run_in_executor(self._executor, run)
+        super().__init__(path, what="tournaments", error=TournamentStoreError, prepare=_prepare)
 
     async def create(self, tournament: Tournament, created: int) -> None:
         def insert(db: sqlite3.Connection) -> None:
@@ -98,7 +41,7 @@ class SqliteTournamentStore:
                 (tournament.id, created, tournament.status, encode_tournament(tournament)),
             )
 
-        await self._call(insert, write=True)
+        await self._write(insert)
 
     async def get(self, tournament_id: str) -> Tournament | None:
         def read(db: sqlite3.Connection) -> Tournament | None:
@@ -119,7 +62,7 @@ class SqliteTournamentStore:
                 )
             return updated
 
-        return await self._call(write, write=True)
+        return await self._write(write)
 
     async def listing(self, limit: int) -> list[Tournament]:
         def read(db: sqlite3.Connection) -> list[Tournament]:
@@ -143,14 +86,10 @@ class SqliteTournamentStore:
     async def lead(self, node: str, ttl: float) -> bool:
         return True  # one node per file: it always drives
 
-    async def close(self) -> None:
-        def shut(db: sqlite3.Connection) -> None:
-            db.close()
-            self._db = None
 
-        if self._db is not None:
-            await self._call(shut)
-        self._executor.shutdown(wait=True)
+def _prepare(db: sqlite3.Connection) -> None:
+    for statement in _SCHEMA:
+        db.execute(statement)
 
 
 def _read(db: sqlite3.Connection, tournament_id: str) -> Tournament | None:

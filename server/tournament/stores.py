@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from server.store.redis import connect, is_cluster_url, shard_url
+from server.store.threaded_sqlite import IN_MEMORY
 from server.tournament.redis import RedisTournamentStore
-from server.tournament.sqlite import IN_MEMORY, SqliteTournamentStore
+from server.tournament.sqlite import SqliteTournamentStore
 from server.tournament.store import TournamentStore
 
 #: The keys' prefix on a Redis Cluster: one hash tag, so a change's keys share a slot.

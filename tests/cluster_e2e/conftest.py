@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster_e2e.processes import NGINX, Nginx, Node
+from tests.cluster_e2e.processes import Nginx, Node
+from tests.deploy.nginx_support import NGINX
 from tests.redis_cluster import RedisCluster
 from tests.redis_server import RedisServer
 

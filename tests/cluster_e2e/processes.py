@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -16,10 +15,11 @@ import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
+from tests.deploy import nginx_support
 from tests.redis_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+NGINX_CONF = ROOT / "deploy" / "nginx.conf"
 START_TIMEOUT = 60.0
 _READY = re.compile(r"ready: open http://\S+:(\d+)/")
 #: Log lines that mean the server failed somewhere.
@@ -156,89 +156,27 @@ async def wait_until_ready(node: Node, ready: bool, timeout: float = 30.0) -> No
         await asyncio.sleep(0.1)
 
 
-class Nginx:
-    """nginx rendered from `deploy/nginx.conf` for loopback: the `# @upstream` lines become
-    the nodes, `# @listen` a free port, `# @client_root` the client folder and
-    `# @runtime` paths a temp folder."""
+class Nginx(nginx_support.Nginx):
+    """nginx rendered from `deploy/nginx.conf` for loopback (`render_nginx_conf`), up once
+    a node answers `/healthz` through it."""
 
     def __init__(self, folder: Path, upstreams: Sequence[int]) -> None:
-        self.folder = folder
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
-        self.conf = self.folder / "nginx.conf"
-        self.conf.write_text(render_nginx_conf(upstreams, self.port, self.folder))
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
+        super().__init__(folder, NGINX_CONF.read_text(), upstreams)
 
     def start(self) -> None:
-        log = (self.folder / "nginx.log").open("ab")
-        self.process = subprocess.Popen(
-            [
-                NGINX,
-                "-e",
-                "stderr",
-                "-p",
-                str(self.folder),
-                "-c",
-                str(self.conf),
-                "-g",
-                "daemon off;",
-            ],
-            stdout=log,
-            stderr=log,
-            stdin=subprocess.DEVNULL,
-        )
-        log.close()
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                text = (self.folder / "nginx.log").read_text(errors="replace")
-                raise RuntimeError(f"nginx exited at start:\n{text}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2):
-                    return
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.05)
-        raise RuntimeError("nginx did not answer")
+        self.launch()
+        self.wait(self.healthy, START_TIMEOUT, "nginx did not answer")
 
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)  # fast: WebSockets are cut at once
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
+    def healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2):
+                return True
+        except (urllib.error.URLError, OSError):
+            return False
 
 
 def render_nginx_conf(upstreams: Sequence[int], port: int, runtime: Path) -> str:
-    """`deploy/nginx.conf` with its marked lines replaced for loopback."""
-    lines: list[str] = []
-    upstream_done = False
-    for line in (ROOT / "deploy" / "nginx.conf").read_text().splitlines():
-        indent = line[: len(line) - len(line.lstrip())]
-        if line.rstrip().endswith("# @upstream"):
-            if not upstream_done:
-                lines += [
-                    f"{indent}server 127.0.0.1:{p} max_fails=2 fail_timeout=5s;" for p in upstreams
-                ]
-                upstream_done = True
-            continue
-        if line.rstrip().endswith("# @listen"):
-            lines.append(f"{indent}listen 127.0.0.1:{port};")
-            continue
-        if line.rstrip().endswith("# @client_root"):
-            lines.append(f"{indent}root {ROOT / 'client_web'};")
-            continue
-        if line.rstrip().endswith("# @runtime"):
-            directive = line.split()[0]
-            value = runtime / ("nginx.pid" if directive == "pid" else directive.split("_")[0])
-            lines.append(f"{indent}{directive} {value};")
-            continue
-        lines.append(line)
-    assert upstream_done, "deploy/nginx.conf has no # @upstream line"
-    return "\n".join(lines) + "\n"
+    """`deploy/nginx.conf` with its marked lines replaced for loopback: the `# @upstream`
+    lines become the nodes, `# @listen` the port, `# @client_root` the client folder and
+    `# @runtime` paths files under `runtime`."""
+    return nginx_support.render(NGINX_CONF.read_text(), upstreams, port, runtime)

@@ -15,7 +15,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
-from tests.cluster_e2e.processes import NGINX, Nginx, Node
+from tests.cluster_e2e.processes import Nginx, Node
+from tests.deploy.nginx_support import NGINX
 
 WAIT = 20.0
 #: `limit_req ... burst=60` and `rate=2r/s` in deploy/nginx.conf.

@@ -1,6 +1,6 @@
-"""nginx for the deployment tests: a config text (deploy/nginx.conf or an older copy)
-rendered for loopback the way tests/cluster_e2e/processes.py renders it, run on a free
-port of its own, and stand-in nodes to put behind it."""
+"""nginx for the deployment tests and the cluster's: a config text (deploy/nginx.conf or an
+older copy) rendered for loopback, run on a free port of its own, and stand-in nodes to
+put behind it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -111,6 +111,11 @@ class Nginx:
 
     def start(self) -> None:
         """Start it and wait until it listens (it answers any HTTP status)."""
+        self.launch()
+        self.wait(self.listening, START_TIMEOUT, "nginx did not listen")
+
+    def launch(self) -> None:
+        """Start nginx in the foreground, its log in `nginx.log`, and return at once."""
         with (self.folder / "nginx.log").open("ab") as log:
             self.process = subprocess.Popen(
                 [
@@ -128,16 +133,26 @@ class Nginx:
                 stderr=log,
                 stdin=subprocess.DEVNULL,
             )
-        deadline = time.monotonic() + START_TIMEOUT
+
+    def wait(self, up: Callable[[], bool], timeout: float, failure: str) -> None:
+        """Until `up()` says yes: `RuntimeError` (with the log) if nginx exits meanwhile,
+        `failure` once `timeout` seconds have passed."""
+        assert self.process is not None
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"nginx exited at start:\n{self.log()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1.0):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("nginx did not listen")
+            if up():
+                return
+            time.sleep(0.05)
+        raise RuntimeError(failure)
+
+    def listening(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1.0):
+                return True
+        except OSError:
+            return False
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
 from protocol import messages as m
+from server.app import GameServer
 from tests.server.support import WAIT, Peer
 
 T = TypeVar("T", bound=m.ServerMessage)
 #: Refusals of a `join` that go away on their own: the room is moving to another node
 #: (its owner died), or this node has not heard of it yet.
 PASSING = ("room_moving", "no_such_room")
+HOUR_MS = 3_600_000
+#: `make_server`: starts a server on port 0 (settings as keywords), stopped after the test.
+Factory = Callable[..., Awaitable[GameServer]]
 
 
 class Listening(Protocol):
@@ -48,6 +54,43 @@ async def api(
     status = int(response.split(b" ", 2)[1])
     payload = response.split(b"\r\n\r\n", 1)[1]
     return status, json.loads(payload) if payload else None
+
+
+def settings(**changes: Any) -> dict[str, Any]:
+    """A tournament as the API makes it: a 16-place double elimination, races to one,
+    starting an hour from now (so it starts only when asked); `changes` replace any key."""
+    base = {
+        "name": "Zagreb Open",
+        "format": "double",
+        "cap": 16,
+        "seeding": "random",
+        "starts_at": int(time.time() * 1000) + HOUR_MS,
+        "races": {"winners": 1, "losers": 1, "final": 1},
+    }
+    return {**base, **changes}
+
+
+async def until(
+    server: Listening,
+    tournament_id: str,
+    done: Callable[[Any], bool],
+    tries: int = 2000,
+    pause: float = 0.02,
+) -> Any:
+    """The tournament as the API shows it, once `done` holds (read again every `pause`
+    seconds as it changes, `tries` times at the most)."""
+    for _ in range(tries):
+        status, view = await api(server, "GET", f"/api/tournaments/{tournament_id}")
+        assert status == 200, view
+        if done(view):
+            return view
+        await asyncio.sleep(pause)
+    raise AssertionError(f"the tournament never got there: {view}")
+
+
+def playing(view: Any) -> list[Any]:
+    """The matches of a tournament's view that are being played now."""
+    return [match for match in view["matches"] if match["status"] == "playing"]
 
 
 async def expect_in(peer: Peer, kind: type[T], room: str) -> T:

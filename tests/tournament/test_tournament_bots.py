@@ -7,77 +7,34 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import msgspec
 import pytest
 
 from protocol import messages as m
-from server.app import GameServer
 from server.ops.computers import Computers
-from server.ops.tournaments import TournamentSettings
 from server.players.ratings import bot_rating
-from server.rooms.simulation import PhysicsPool
 from server.tournament import bracket
 from server.tournament.model import Entrant, Races
 from server.tournament.service import computer_entrants
-from tests.server.support import Peer, make_config
-from tests.tournament.support import api, expect_in, play_match, sit
+from tests.server.support import Peer
+from tests.tournament.support import Factory, api, expect_in, play_match, sit
+from tests.tournament.support import settings as tournament_settings
 
-Factory = Callable[..., Awaitable[GameServer]]
-HOUR_MS = 3_600_000
 #: Quick computers: no pause after a shot has played out, no bot tables of their own.
 QUICK = Computers(bot_workers=0, bot_pause=0.0, bot_tables=0, quick_computer_after=0.0)
 
 
 @pytest.fixture(scope="module")
-def physics_pool() -> Any:
-    pool = PhysicsPool(workers=0, thinkers=0)
-    asyncio.run(pool.start())
-    yield pool
-    pool.close()
-
-
-@pytest.fixture
-async def make_server(physics_pool: PhysicsPool) -> AsyncIterator[Factory]:
-    started: list[GameServer] = []
-
-    async def factory(**overrides: Any) -> GameServer:
-        config = make_config(tournaments=TournamentSettings(600.0), computers=QUICK, **overrides)
-        server = GameServer(config, pool=physics_pool)
-        await server.start()
-        server.tournaments.tick = 0.05
-        started.append(server)
-        return server
-
-    yield factory
-    for server in reversed(started):
-        if server.ready:
-            await server.stop()
-
-
-@pytest.fixture
-async def opened() -> AsyncIterator[list[Peer]]:
-    peers: list[Peer] = []
-    yield peers
-    for peer in peers:
-        await peer.close()
+def thinkers() -> int:
+    """The computers decide in a thread of the test's process."""
+    return 0
 
 
 def settings(**changes: Any) -> dict[str, Any]:
-    base = {
-        "name": "Split Open",
-        "format": "double",
-        "cap": 16,
-        "seeding": "random",
-        "starts_at": int(time.time() * 1000) + HOUR_MS,
-        "races": {"winners": 1, "losers": 1, "final": 1},
-        "bots": True,
-        "bot_level": 1,
-    }
-    return {**base, **changes}
+    """A tournament whose empty places computers of level 1 take."""
+    return tournament_settings(**{"name": "Split Open", "bots": True, "bot_level": 1, **changes})
 
 
 async def concede_to_computer(room: str, peer: Peer, slot: int) -> m.MatchOver:
@@ -103,7 +60,7 @@ async def concede_to_computer(room: str, peer: Peer, slot: int) -> m.MatchOver:
 async def test_computers_fill_a_double_elimination_to_the_end(
     make_server: Factory, opened: list[Peer]
 ) -> None:
-    server = await make_server()
+    server = await make_server(computers=QUICK)
     organiser = await Peer.connect(server, "Org")
     opened.append(organiser)
     for bad in ({"bot_level": 0}, {"bot_level": 6}, {"bot_level": "1"}, {"bots": False}):

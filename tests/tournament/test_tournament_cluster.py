@@ -8,31 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
-from typing import Any
 
 import redis
 
 from tests.cluster_e2e.clients import open_peer
 from tests.cluster_e2e.conftest import Cluster, cluster
 from tests.cluster_e2e.processes import Node
-from tests.tournament.support import api, play_match
+from tests.tournament.support import api, play_match, playing, settings, until
 
 __all__ = ["cluster"]
-
-
-async def until(node: Node, tournament_id: str, done: Any, tries: int = 1500) -> Any:
-    for _ in range(tries):
-        status, view = await api(node, "GET", f"/api/tournaments/{tournament_id}")
-        assert status == 200, view
-        if done(view):
-            return view
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"the tournament never got there: {view}")
-
-
-def playing(view: Any) -> list[Any]:
-    return [match for match in view["matches"] if match["status"] == "playing"]
 
 
 async def test_a_tournament_outlives_the_node_that_drives_it(cluster: Cluster) -> None:
@@ -42,15 +26,8 @@ async def test_a_tournament_outlives_the_node_that_drives_it(cluster: Cluster) -
     peers = {name: await open_peer(home[name].ws_url, name) for name in names}
     tokens = {name: peer.token for name, peer in peers.items()}
     organiser = await open_peer(nodes[0].ws_url, "Org")
-    settings = {
-        "name": "Cluster Cup",
-        "format": "double",
-        "cap": 16,
-        "seeding": "random",
-        "starts_at": int(time.time() * 1000) + 3_600_000,
-        "races": {"winners": 1, "losers": 1, "final": 1},
-    }
-    status, made = await api(nodes[1], "POST", "/api/tournaments", settings, organiser.token)
+    made_with = settings(name="Cluster Cup")
+    status, made = await api(nodes[1], "POST", "/api/tournaments", made_with, organiser.token)
     assert status == 201
     tournament_id = made["id"]
     for name in names:  # each through the node the player plays on
@@ -78,6 +55,8 @@ async def test_a_tournament_outlives_the_node_that_drives_it(cluster: Cluster) -
                 lambda v: (
                     v["status"] == "finished" or any(m["id"] not in results for m in playing(v))
                 ),
+                tries=1500,
+                pause=0.05,
             )
             if view["status"] == "finished":
                 break

@@ -7,82 +7,11 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from protocol import messages as m
-from server.app import GameServer
-from server.ops.tournaments import TournamentSettings
-from server.rooms.simulation import PhysicsPool
-from tests.server.support import Peer, make_config
-from tests.tournament.support import api, play_match
-
-Factory = Callable[..., Awaitable[GameServer]]
-HOUR_MS = 3_600_000
-
-
-@pytest.fixture(scope="module")
-def physics_pool() -> Any:
-    pool = PhysicsPool(workers=0)
-    asyncio.run(pool.start())
-    yield pool
-    pool.close()
-
-
-@pytest.fixture
-async def make_server(physics_pool: PhysicsPool) -> AsyncIterator[Factory]:
-    started: list[GameServer] = []
-
-    async def factory(no_show: float = 600.0, **overrides: Any) -> GameServer:
-        config = make_config(tournaments=TournamentSettings(no_show), **overrides)
-        server = GameServer(config, pool=physics_pool)
-        await server.start()
-        server.tournaments.tick = 0.05
-        started.append(server)
-        return server
-
-    yield factory
-    for server in reversed(started):
-        if server.ready:
-            await server.stop()
-
-
-@pytest.fixture
-async def opened() -> AsyncIterator[list[Peer]]:
-    peers: list[Peer] = []
-    yield peers
-    for peer in peers:
-        await peer.close()
-
-
-def settings(**changes: Any) -> dict[str, Any]:
-    base = {
-        "name": "Zagreb Open",
-        "format": "double",
-        "cap": 16,
-        "seeding": "random",
-        "starts_at": int(time.time() * 1000) + HOUR_MS,
-        "races": {"winners": 1, "losers": 1, "final": 1},
-    }
-    return {**base, **changes}
-
-
-async def until(server: GameServer, tournament_id: str, done: Callable[[Any], bool]) -> Any:
-    """The tournament as the API shows it, once `done` holds (read again as it changes)."""
-    for _ in range(2000):
-        status, view = await api(server, "GET", f"/api/tournaments/{tournament_id}")
-        assert status == 200
-        if done(view):
-            return view
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the tournament never got there: {view}")
-
-
-def playing(view: Any) -> list[Any]:
-    return [match for match in view["matches"] if match["status"] == "playing"]
+from tests.server.support import Peer
+from tests.tournament.support import Factory, api, play_match, playing, settings, until
 
 
 async def test_bad_requests_are_refused_and_change_nothing(

@@ -31,7 +31,7 @@ leaves the balls.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from server.physics.resolve import BallState
 
@@ -57,6 +57,59 @@ def contact_time(speed: float, params: Params) -> float:
     return 2.94 * delta_max / speed
 
 
+class Stepping(NamedTuple):
+    """What an integration through a cluster impact steps with, the same in the plane and
+    in 3-D (``hertz3d.py``): unpacked into locals once per impact, so the loop over the
+    steps and pairs reads no attribute."""
+
+    big_r: float
+    diameter: float
+    #: The squared distance of centres below which a pair overlaps.
+    d2: float
+    #: K of F = K·δ^(3/2).
+    stiffness: float
+    #: 3(1 − e²)/4: Lankarani–Nikravesh's factor on δ̇/δ̇₀.
+    damping: float
+    #: 1/``cluster_steps`` of the Hertz contact time at the triggering impact speed.
+    dt: float
+    inv_m: float
+    #: The spin a unit torque gives one ball: R / I.
+    spin_k: float
+    #: Friction that stops a pair's slip within one step, per m/s of slip.
+    stick: float
+    #: μ(slip) = mu0·(mu_r + (1 − mu_r)·e^(−mu_c·slip)): ``Params.mu_ball_at``, written out
+    #: in the loop (a call per contact and step would cost more than the rest of it).
+    mu0: float
+    mu_r: float
+    mu_c: float
+    #: A pair apart but closing within this long keeps the integration going.
+    lookahead: float
+
+
+def stepping(impact_speed: float, params: Params) -> Stepping:
+    big_r = params.ball_radius
+    diameter = 2.0 * big_r
+    m = params.ball_mass
+    stiffness, _ = hertz_constants(params)
+    tau = contact_time(impact_speed, params)
+    dt = tau / params.cluster_steps
+    return Stepping(
+        big_r=big_r,
+        diameter=diameter,
+        d2=diameter * diameter,
+        stiffness=stiffness,
+        damping=0.75 * (1.0 - params.e_ball * params.e_ball),
+        dt=dt,
+        inv_m=1.0 / m,
+        spin_k=big_r / (0.4 * m * big_r * big_r),
+        stick=m / (7.0 * dt),
+        mu0=params.mu_ball,
+        mu_r=params.mu_ball_fast_ratio,
+        mu_c=params.mu_ball_decay,
+        lookahead=3.0 * dt,
+    )
+
+
 def resolve(
     balls: list[BallState],
     pairs: list[tuple[int, int]],
@@ -77,21 +130,21 @@ def resolve(
     wx = [b[4] for b in balls]
     wy = [b[5] for b in balls]
     wz = [b[6] for b in balls]
-    big_r = params.ball_radius
-    diameter = 2.0 * big_r
-    d2 = diameter * diameter
-    m = params.ball_mass
-    stiffness, _ = hertz_constants(params)
-    damping = 0.75 * (1.0 - params.e_ball * params.e_ball)
-    tau = contact_time(impact_speed, params)
-    dt = tau / params.cluster_steps
-    inv_m = 1.0 / m
-    spin_k = big_r / (0.4 * m * big_r * big_r)
-    stick = m / (7.0 * dt)  # friction that stops a pair's slip within one step, per m/s
-    mu0 = params.mu_ball
-    mu_r = params.mu_ball_fast_ratio
-    mu_c = params.mu_ball_decay
-    lookahead = 3.0 * dt
+    (
+        big_r,
+        diameter,
+        d2,
+        stiffness,
+        damping,
+        dt,
+        inv_m,
+        spin_k,
+        stick,
+        mu0,
+        mu_r,
+        mu_c,
+        lookahead,
+    ) = stepping(impact_speed, params)
     peak = [0.0] * len(pairs)
     # The triggering pair (listed first) touches at the start: its contact begins first.
     started: list[int] = [0]

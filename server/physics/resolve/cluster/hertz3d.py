@@ -22,7 +22,7 @@ import math
 from typing import TYPE_CHECKING
 
 from server.physics.resolve import BallState
-from server.physics.resolve.cluster.hertz import MAX_STEPS, contact_time, hertz_constants
+from server.physics.resolve.cluster.hertz import MAX_STEPS, stepping
 
 if TYPE_CHECKING:
     from server.physics.params import Params
@@ -55,22 +55,22 @@ def resolve(
     wy = [b[5] for b in balls]
     wz = [b[6] for b in balls]
     bed = [0.0] * n
-    big_r = params.ball_radius
-    diameter = 2.0 * big_r
-    d2 = diameter * diameter
-    m = params.ball_mass
-    stiffness, _ = hertz_constants(params)
-    damping = 0.75 * (1.0 - params.e_ball * params.e_ball)
-    tau = contact_time(impact_speed, params)
-    dt = tau / params.cluster_steps
+    (
+        big_r,
+        diameter,
+        d2,
+        stiffness,
+        damping,
+        dt,
+        inv_m,
+        spin_k,
+        stick,
+        mu0,
+        mu_r,
+        mu_c,
+        lookahead,
+    ) = stepping(impact_speed, params)
     g_dt = params.g * dt
-    inv_m = 1.0 / m
-    spin_k = big_r / (0.4 * m * big_r * big_r)
-    stick = m / (7.0 * dt)
-    mu0 = params.mu_ball
-    mu_r = params.mu_ball_fast_ratio
-    mu_c = params.mu_ball_decay
-    lookahead = 3.0 * dt
     peak = [0.0] * len(pairs)
     started: list[int] = [0]
     seen = [True] + [False] * (len(pairs) - 1)
