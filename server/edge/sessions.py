@@ -15,16 +15,14 @@ anything shaped like one.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import math
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-_TAG_BYTES = 20
+from server.players.signing import Signer
+
 _DOMAIN = b"ninepool-session\x00"
 #: Player ids are `p_` and 16 hex digits; anything longer in a token is not ours.
 _MAX_PLAYER = 40
@@ -32,14 +30,6 @@ _MAX_PLAYER = 40
 
 def new_player_id() -> str:
     return "p_" + secrets.token_hex(8)
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 @dataclass(frozen=True)
@@ -68,42 +58,20 @@ class Sessions:
         clock: Callable[[], float] = time.time,
         previous: bytes | None = None,
     ) -> None:
-        if not secret:
-            raise ValueError("the session secret must not be empty")
+        self._signer = Signer(_DOMAIN, secret, previous, "session")
         if not ttl > 0:
             raise ValueError("the token TTL must be more than 0 seconds")
-        self._secret = secret
-        #: Accepted, never signed with (None or empty: no previous key).
-        self._previous = previous or None
         self.ttl = ttl
         self._clock = clock
-
-    def _sign(self, payload: bytes, secret: bytes | None = None) -> bytes:
-        key = self._secret if secret is None else secret
-        return hmac.new(key, _DOMAIN + payload, hashlib.sha256).digest()[:_TAG_BYTES]
-
-    def _signed(self, payload: bytes, tag: bytes) -> bool:
-        """Whether `tag` is the current key's, or the previous key's while there is one."""
-        if hmac.compare_digest(tag, self._sign(payload)):
-            return True
-        previous = self._previous
-        return previous is not None and hmac.compare_digest(tag, self._sign(payload, previous))
 
     def issue(self, player: str) -> str:
         """A token for `player`, valid for the TTL from now."""
         expires = math.ceil(self._clock() + self.ttl)
-        payload = f"{player}|{expires}".encode()
-        return f"{_b64(payload)}.{_b64(self._sign(payload))}"
+        return self._signer.seal(f"{player}|{expires}".encode())
 
     def check(self, token: str) -> TokenCheck:
-        head, dot, tail = token.partition(".")
-        if not dot:
-            return TokenCheck(None, "forged")
-        try:
-            payload, tag = _unb64(head), _unb64(tail)
-        except ValueError:
-            return TokenCheck(None, "forged")
-        if not self._signed(payload, tag):
+        payload = self._signer.open(token)
+        if payload is None:
             return TokenCheck(None, "forged")
         try:
             player, bar, expires_text = payload.decode("ascii").partition("|")

@@ -18,28 +18,18 @@ a dot) is the one the log formatter blanks (`server.ops.logs`).
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import math
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from server.players.signing import Signer, unb64
+
 _DOMAIN = b"ninepool-account\x00"
-_TAG_BYTES = 20
 _KIND = "acct"
 #: A player id is `p_` and 16 hex digits; anything much longer in a token is not ours.
 _MAX_PLAYER = 40
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,17 +50,11 @@ class AccountTokens:
         clock: Callable[[], float] = time.time,
         previous: bytes | None = None,
     ) -> None:
-        if not secret:
-            raise ValueError("the token secret must not be empty")
+        self._signer = Signer(_DOMAIN, secret, previous, "token")
         if not ttl > 0:
             raise ValueError("the token TTL must be more than 0 seconds")
-        self._secret = secret
-        self._previous = previous or None
         self.ttl = ttl
         self._clock = clock
-
-    def _sign(self, payload: bytes, key: bytes) -> bytes:
-        return hmac.new(key, _DOMAIN + payload, hashlib.sha256).digest()[:_TAG_BYTES]
 
     def issue(self, player: str, generation: int) -> tuple[str, Claim]:
         """A new token for `player`'s account at `generation`, and what it says."""
@@ -81,19 +65,14 @@ class AccountTokens:
             token_id=secrets.token_urlsafe(12),
         )
         payload = f"{_KIND}|{player}|{generation}|{claim.expires}|{claim.token_id}".encode()
-        return f"{_b64(payload)}.{_b64(self._sign(payload, self._secret))}", claim
+        return self._signer.seal(payload), claim
 
     def read(self, token: str) -> Claim | None:
         """What `token` says if this service signed it and it has not expired."""
-        head, dot, tail = token.partition(".")
-        if not dot or len(token) > 512:
+        if len(token) > 512:
             return None
-        try:
-            payload, tag = _unb64(head), _unb64(tail)
-        except ValueError:
-            return None
-        keys = [self._secret] if self._previous is None else [self._secret, self._previous]
-        if not any(hmac.compare_digest(tag, self._sign(payload, key)) for key in keys):
+        payload = self._signer.open(token)
+        if payload is None:
             return None
         try:
             kind, player, generation, expires, token_id = payload.decode("ascii").split("|")
@@ -112,6 +91,6 @@ class AccountTokens:
         tell an account's token from a guest's session token before asking the store."""
         head = token.partition(".")[0]
         try:
-            return _unb64(head).startswith(_KIND.encode() + b"|")
+            return unb64(head).startswith(_KIND.encode() + b"|")
         except ValueError:
             return False
