@@ -9,6 +9,7 @@ killed before the test ends, pass or fail."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -29,17 +30,22 @@ pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="reads the process table from /proc"
 )
 
-#: Imported by every interpreter of a frozen test's node at start: stops the forkserver
-#: before it runs a line of its own, as a machine too busy to schedule it would, so that
-#: the node can be killed while its first fork request waits for the forkserver.
+#: Imported by every interpreter of a frozen test's node as it starts. It stops, as a
+#: machine too busy to schedule them would, either the forkserver before it runs a line of
+#: its own, or each worker as soon as the forkserver has forked it, before it runs any code
+#: of the pool's; the test kills the node meanwhile, then lets them go on.
 FREEZER = f'''
 import os
 import signal
 
-if os.environ.get("{FREEZE}") == "1":
+FROZEN = os.environ.get("{FREEZE}")
+if FROZEN:
     with open("/proc/self/cmdline", "rb") as cmdline:
-        if b"multiprocessing.forkserver" in cmdline.read():
-            os.kill(os.getpid(), signal.SIGSTOP)
+        FORKSERVER = b"multiprocessing.forkserver" in cmdline.read()
+    if FORKSERVER and FROZEN == "forkserver":
+        os.kill(os.getpid(), signal.SIGSTOP)
+    elif FORKSERVER and FROZEN == "worker":
+        os.register_at_fork(after_in_child=lambda: os.kill(os.getpid(), signal.SIGSTOP))
 '''
 
 #: A program whose physics pool is started, and first used, from a thread that then ends.
@@ -98,12 +104,14 @@ def _kind(proc: psutil.Process, forkserver: int | None) -> str:
     return command[:60]
 
 
-def _kinds(procs: list[psutil.Process]) -> list[str]:
-    """What each of a node's processes is, sorted; the forkserver is the one whose parent is
-    not another forkserver."""
+def _kinds(procs: list[psutil.Process], sort: bool = True) -> list[str]:
+    """What each of a node's processes is (sorted, or in the order of `procs`); the
+    forkserver is the one whose parent is not another forkserver."""
     forkservers = [p.pid for p in procs if _kind(p, None) == "forkserver"]
-    assert forkservers, _describe(procs)
-    return sorted(_kind(p, forkservers[0]) for p in procs)
+    forkservers = [p.pid for p in procs if p.pid in forkservers and p.ppid() not in forkservers]
+    assert len(forkservers) == 1, _describe(procs)
+    kinds = [_kind(p, forkservers[0]) for p in procs]
+    return sorted(kinds) if sort else kinds
 
 
 def _alive(proc: psutil.Process) -> bool:
@@ -123,8 +131,9 @@ def _describe(procs: list[psutil.Process]) -> list[tuple[int, int, str]]:
     return shown
 
 
-def _environment(mark: str, freezer: Path | None = None) -> dict[str, str]:
-    """A node's environment, marked; with `FREEZER` installed in `freezer` if given."""
+def _environment(mark: str, freezer: Path | None = None, frozen: str = "") -> dict[str, str]:
+    """A node's environment, marked; with `FREEZER` installed in `freezer` if given, to
+    stop the `frozen` ("forkserver" or "worker")."""
     env = {
         **os.environ,
         "NINEPOOL_PORT": "0",
@@ -138,7 +147,7 @@ def _environment(mark: str, freezer: Path | None = None) -> dict[str, str]:
         (freezer / "sitecustomize.py").write_text(FREEZER)
         inherited = env.get("PYTHONPATH")
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(freezer), inherited) if p)
-        env[FREEZE] = "1"
+        env[FREEZE] = frozen
     return env
 
 
@@ -217,39 +226,40 @@ def _waits_on_a_pipe(pid: int) -> bool:
     return waiting in ("", "0") or waiting.endswith("pipe_read")
 
 
-def test_a_node_killed_before_its_forkserver_runs_leaves_no_process_behind(
-    tmp_path: Path,
+@pytest.mark.parametrize("frozen", ["forkserver", "worker"])
+def test_a_node_killed_before_its_pool_runs_leaves_no_process_behind(
+    tmp_path: Path, frozen: str
 ) -> None:
-    """The load a parallel test run puts on the machine, made certain: the node's first
-    fork request is queued, and the node is killed, before its new forkserver has run any
-    code. A forkserver that arranged to die with its parent only now would find it already
-    gone, fork the queued worker, and stay with it and the resource tracker for good."""
+    """The load of a parallel test run, made certain. "forkserver": the node's first fork
+    request is queued, and the node killed, before its new forkserver has run any code.
+    "worker": the node is killed after the forkserver forked its three workers but before
+    any of them has run a line of the pool's. A process that arranged to die with its
+    parent only then found it already gone, could not tell, and stayed for good — and kept
+    the forkserver and the resource tracker with it through their pipes."""
     mark = uuid.uuid4().hex
-    node = _start([sys.executable, "-m", "server"], _environment(mark, freezer=tmp_path))
+    env = _environment(mark, freezer=tmp_path, frozen=frozen)
+    node = _start([sys.executable, "-m", "server"], env)
     try:
-        parent = psutil.Process(node.pid)
         deadline = time.monotonic() + 60
-        frozen: psutil.Process | None = None
-        while frozen is None and time.monotonic() < deadline:
-            for child in parent.children():
-                try:
-                    if (
-                        _kind(child, None) == "forkserver"
-                        and child.status() == psutil.STATUS_STOPPED
-                    ):
-                        frozen = child
-                except psutil.Error:
-                    continue
+        stopped: list[psutil.Process] = []
+        # Three workers: each one's request, data included, was sent before the next's.
+        while len(stopped) < (1 if frozen == "forkserver" else 3):
+            assert time.monotonic() < deadline, f"not stopped: {_describe(_marked(mark, node.pid))}"
             time.sleep(0.01)
-        assert frozen is not None, (
-            f"no forkserver was started: {_describe(_marked(mark, node.pid))}"
-        )
-        # The node sent its request and now waits for the forkserver's answer.
-        while not _waits_on_a_pipe(node.pid) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert _waits_on_a_pipe(node.pid)
+            helpers = _marked(mark, node.pid)
+            with contextlib.suppress(AssertionError, psutil.Error):
+                stopped = [
+                    p
+                    for p, kind in zip(helpers, _kinds(helpers, sort=False), strict=True)
+                    if kind == frozen and p.status() == psutil.STATUS_STOPPED
+                ]
+        if frozen == "forkserver":  # the node sent its request and waits for the answer
+            while not _waits_on_a_pipe(node.pid) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert _waits_on_a_pipe(node.pid)
         _kill(node)
-        frozen.send_signal(signal.SIGCONT)
+        for proc in stopped:
+            proc.send_signal(signal.SIGCONT)
         _expect_nothing_left(node, mark)
     finally:
         _clean_up(node, mark)
