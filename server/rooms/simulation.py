@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 from protocol.trajectory import encode_tracks
 from server import bot, physics
-from server.ops.lifeline import die_with_parent
+from server.ops.lifeline import exit_with_parent
 from server.rooms.shots import Point, SimResult
 
 __all__ = ["PhysicsPool", "SimResult", "run_shot"]
@@ -84,10 +84,10 @@ class PhysicsPool:
         if workers > 0:
             # forkserver: workers never inherit the event loop's threads or sockets.
             context = multiprocessing.get_context("forkserver")
-            # A node killed outright takes its forkserver and workers with it.
-            context.set_forkserver_preload(["server.ops.lifeline_preload"])
+            # A node killed outright takes its workers with it, and so its forkserver and
+            # resource tracker (`server.ops.lifeline`).
             return concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers, mp_context=context, initializer=die_with_parent
+                max_workers=workers, mp_context=context, initializer=exit_with_parent
             )
         return concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
