@@ -30,7 +30,14 @@ if not (ROOT / "client_web" / "node_modules" / "@msgpack" / "msgpack").exists():
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
+def server_flags() -> list[str]:
+    """Settings a module adds to the server's command line (after the shared ones, so they
+    win); a module overrides this fixture to run its server differently."""
+    return []
+
+
+@pytest.fixture(scope="module")
+def server(server_flags: list[str]) -> Iterator[Server]:
     """`python -m server --port 0` with a fixed seed; the URL is read from its banner."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
@@ -40,7 +47,7 @@ def server() -> Iterator[Server]:
     command += ["--rooms-per-address", "0"]
     # No bot tables in the lobby (each test sees its own rooms only); a computer opponent
     # plays a moment after a shot has played out, not at a person's pace.
-    command += ["--bot-tables", "0", "--bot-pause", "0.3"]
+    command += ["--bot-tables", "0", "--bot-pause", "0.3", *server_flags]
     proc = subprocess.Popen(
         command,
         cwd=ROOT,

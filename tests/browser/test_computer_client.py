@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet, shoot_at_lowest
 
@@ -13,6 +15,15 @@ OpenClient = Callable[..., Client]
 
 #: The person's shots before the rack must be over (the bot pots too).
 MAX_TURNS = 60
+
+
+@pytest.fixture(scope="module")
+def server_flags() -> list[str]:
+    """The computer plays as soon as it has decided (`--bot-pause 0`): at the shared 0.3 it
+    would also wait out each of its shots at real time on the server's clock, while the
+    page plays them several times faster — most of a rack's minutes, spent waiting. The
+    page queues what arrives while it animates, as it does for any fast opponent."""
+    return ["--bot-pause", "0"]
 
 
 def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
