@@ -22,7 +22,7 @@ CHROMIUM_ARGS = [
 #: Seed for the rooms' racks, so a rack and every shot on it replay identically.
 SEED = 20240611
 #: Animations run this many times faster than real time in the tests.
-RATE = 6
+RATE = 16
 
 
 @dataclass

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.support import Client, Server, save
+from tests.browser.support import RATE, Client, Server, save
 from tests.browser.test_client import assert_quiet, replay_events, start_match
 
 OpenClient = Callable[..., Client]
@@ -79,7 +79,7 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     assert model["rack"] == 1 and model["balls"] == list(range(1, 10))
     assert sum(model["seats"][s]["toAct"] for s in (0, 1)) == 1
 
-    tvs = {lang: open_page(f"tv-{lang}", f"/tv?lang={lang}&linger=1&rate=6") for lang in LANGS}
+    tvs = {lang: open_page(f"tv-{lang}", f"/tv?lang={lang}&linger=1&rate={RATE}") for lang in LANGS}
     for tv in tvs.values():
         assert tv.page.url.endswith("#/tv")
         tv.wait(f"a.tvRoom === {first!r} && a.view && a.view.room === {first!r}")
@@ -122,7 +122,8 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     ends = [i for i, e in enumerate(events) if e["t"] == "game_over"]
     rack_one = ends[0] + 1  # rack 1: from the start to its game_over
     pages = {
-        lang: open_page(f"replay-{lang}", f"/replay/{room}/1?lang={lang}&rate=8") for lang in LANGS
+        lang: open_page(f"replay-{lang}", f"/replay/{room}/1?lang={lang}&rate={RATE}")
+        for lang in LANGS
     }
     for lang, p in pages.items():
         assert p.page.url.endswith(f"#/replay/{room}/1")
