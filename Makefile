@@ -46,8 +46,12 @@ test-js: $(NODE_STAMP)
 	cd client_web && ./node_modules/.bin/tsc -p jsconfig.json
 	node --test client_web/tests/
 
+# The suite starts a few hundred Python processes (servers, nodes, their workers, fuzz
+# runs) that import the same modules, and pytest rewrites every test module's asserts:
+# compiled once into a cache under .venv (none in the source tree), they are loaded, not
+# compiled again, even where the environment says not to write bytecode.
 test-py: $(STAMP)
-	$(PY) -m pytest -q
+	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX="$(abspath $(VENV))/pycache" $(PY) -m pytest -q
 
 ## Coverage-guided fuzzing: every atheris target for FUZZ_SECONDS (see tests/fuzz/README.md).
 FUZZ_SECONDS ?= 300
