@@ -52,7 +52,13 @@ def host_and_guest(
         bob.page.click(f"tr[data-room='{room}'] button.primary")
     bob.wait("!!a.view && a.role === 'player' && a.seat === 1")
     for i, c in enumerate((ana, bob)):
-        c.page.wait_for_timeout(300)
+        # A moment (300 ms) for the seat's readiness to arrive (sitting down is being
+        # ready), or less: until the match has started or this seat shows ready.
+        c.page.wait_for_function(
+            "([i, until]) => { const v = window.ninepool.app.view; return Date.now() > until"
+            " || v.status !== 'waiting' || !!(v.seats[i] && v.seats[i].ready); }",
+            arg=[i, c.page.evaluate("Date.now() + 300")],
+        )
         if c.state(f"a.view.status === 'waiting' && !a.view.seats[{i}].ready"):
             c.page.click("#ready")
     return ana, bob, room
