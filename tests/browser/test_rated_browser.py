@@ -126,3 +126,28 @@ def test_a_rated_room_against_the_computer_from_the_lobby(open_client: OpenClien
     )
     assert cleo.page.inner_text("#seat1 .rating") == "250"
     assert_quiet(cleo)
+
+
+def test_on_a_phone_both_rated_boxes_show_on_the_card_in_croatian_and_russian(
+    open_client: OpenClient,
+) -> None:
+    # The Rated boxes appear only for an account holder, beside the quick-match and the
+    # computer buttons; at 390 px with the longer Croatian and Russian labels they must
+    # wrap onto the card, not run off its right edge.
+    for lang, name in (("hr", "Hrvoje"), ("ru", "Ruslan")):
+        phone = open_client(name, width=390, height=844, dpr=2, touch=True, lang=lang)
+        assert phone.page.is_hidden("#quick-rated-field")
+        assert phone.page.is_hidden("#computer-rated-field")
+        sign_up(phone, name)
+        lobby_card = phone.page.locator("#quick").locator("xpath=ancestor::div[@class='card'][1]")
+        card = lobby_card.bounding_box()
+        assert card is not None
+        for box in ("#quick-rated-field", "#computer-rated-field"):
+            phone.page.locator(box).wait_for(state="visible")
+            where = phone.page.locator(box).bounding_box()
+            assert where is not None
+            assert (
+                card["x"] <= where["x"] and where["x"] + where["width"] <= card["x"] + card["width"]
+            ), (lang, box)
+        save(phone, f"rated-boxes-phone-{lang}.png")
+        assert_quiet(phone)
