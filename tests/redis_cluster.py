@@ -13,7 +13,10 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from tests.redis_server import REDIS_SERVER
 
@@ -147,3 +150,13 @@ class RedisCluster:
                 pass
             time.sleep(0.02)
         raise RuntimeError(f"redis-server on {port} did not answer")
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
+    """One real three-shard Redis Cluster for the whole session (it takes seconds to form):
+    the stores' contracts on a cluster share it, each emptying it first (`flush`)."""
+    cluster = RedisCluster(tmp_path_factory.mktemp("redis-cluster"))
+    cluster.start()
+    yield cluster
+    cluster.kill()

@@ -3,7 +3,7 @@ real three-shard Redis Cluster (`redis+cluster://`, every key under the `{pl}` t
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -13,18 +13,10 @@ from server.players.sqlite import SqlitePlayerStore
 from server.players.store import PlayerStore
 from server.players.stores import open_player_store
 from server.store.redis import connect
-from tests.redis_cluster import RedisCluster
+from tests.redis_cluster import RedisCluster, redis_cluster
 from tests.redis_server import own_redis
 
-__all__ = ["own_redis"]
-
-
-@pytest.fixture(scope="session")
-def players_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
-    cluster = RedisCluster(tmp_path_factory.mktemp("players-cluster"))
-    cluster.start()
-    yield cluster
-    cluster.kill()
+__all__ = ["own_redis", "redis_cluster"]
 
 
 @pytest.fixture(params=["sqlite", "redis", "redis-cluster"])
@@ -35,7 +27,7 @@ async def player_store(
     if request.param == "sqlite":
         store = SqlitePlayerStore(tmp_path / "var" / "players.db")
     elif request.param == "redis-cluster":
-        cluster: RedisCluster = request.getfixturevalue("players_cluster")
+        cluster: RedisCluster = request.getfixturevalue("redis_cluster")
         cluster.flush()
         store = open_player_store(cluster.url.replace("redis://", "redis+cluster://", 1))
     else:

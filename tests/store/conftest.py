@@ -3,13 +3,13 @@ redis-server, and a real three-shard Redis Cluster (the tagged layout)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from server.store import Store
-from tests.redis_cluster import RedisCluster
+from tests.redis_cluster import redis_cluster
 from tests.redis_server import own_redis
 from tests.store.backends import (
     Backend,
@@ -19,16 +19,7 @@ from tests.store.backends import (
     SqliteBackend,
 )
 
-__all__ = ["own_redis"]
-
-
-@pytest.fixture(scope="session")
-def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
-    """One real three-shard Redis Cluster for the session's store tests."""
-    cluster = RedisCluster(tmp_path_factory.mktemp("redis-cluster"))
-    cluster.start()
-    yield cluster
-    cluster.kill()
+__all__ = ["own_redis", "redis_cluster"]
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster"])

@@ -20,12 +20,12 @@ from server.tournament.redis import RedisTournamentStore
 from server.tournament.sqlite import SqliteTournamentStore
 from server.tournament.store import TournamentStore
 from server.tournament.stores import open_tournament_store
-from tests.redis_cluster import RedisCluster
+from tests.redis_cluster import RedisCluster, redis_cluster
 from tests.redis_server import RedisServer, own_redis
 from tests.server.support import Peer, make_config
 from tests.tournament.support import Factory
 
-__all__ = ["own_redis"]
+__all__ = ["own_redis", "redis_cluster"]
 
 
 def store_source(kind: str, request: pytest.FixtureRequest) -> RedisServer | RedisCluster | None:
@@ -34,7 +34,7 @@ def store_source(kind: str, request: pytest.FixtureRequest) -> RedisServer | Red
         server: RedisServer = request.getfixturevalue("own_redis")
         return server
     if kind == "redis-cluster":
-        cluster: RedisCluster = request.getfixturevalue("tournaments_cluster")
+        cluster: RedisCluster = request.getfixturevalue("redis_cluster")
         return cluster
     return None
 
@@ -49,14 +49,6 @@ def open_store(
         url = redis.url.replace("redis://", "redis+cluster://", 1)
         return open_tournament_store("memory://", url)
     return RedisTournamentStore(connect(redis.url))
-
-
-@pytest.fixture(scope="session")
-def tournaments_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
-    cluster = RedisCluster(tmp_path_factory.mktemp("tournaments-cluster"))
-    cluster.start()
-    yield cluster
-    cluster.kill()
 
 
 @pytest.fixture(params=["sqlite", "redis", "redis-cluster"])
