@@ -156,7 +156,7 @@ function currentName() {
  */
 async function ensureName() {
   const v = /** @type {HTMLInputElement} */ ($("name")).value.trim();
-  if (!NAME_PATTERN.test(v) || !app.welcome || app.welcome.name === v || app.room) return;
+  if (!NAME_PATTERN.test(v) || !app.welcome || app.welcome.account || app.welcome.name === v || app.room) return;
   session.setName(v);
   await conn.reconnectNow();
 }
@@ -184,6 +184,22 @@ function showConn(s) {
 }
 
 /** The name in the top bar: playing or watching. */
+/**
+ * The lobby's name field says the name this connection plays under. An account plays
+ * under the account's name whatever is typed (the server decides it at `hello`), so the
+ * field shows that name and cannot be edited until the player logs out.
+ * @param {Msg} w the `welcome`
+ */
+function showOwnName(w) {
+  const input = /** @type {HTMLInputElement} */ ($("name"));
+  const help = $("name-help");
+  const account = !!w.account;
+  input.readOnly = account;
+  if (account) input.value = String(w.name);
+  help.setAttribute("data-i18n", account ? "lobby.nameAccount" : "lobby.nameHelp");
+  help.textContent = t(account ? "lobby.nameAccount" : "lobby.nameHelp");
+}
+
 function showMe() {
   const w = app.welcome;
   if (!w) return;
@@ -452,6 +468,7 @@ function absorbHistory(events, seq) {
 async function onWelcome(w) {
   app.welcome = w;
   showMe();
+  showOwnName(w);
   try {
     const m = await conn.request({ t: "lobby", on: true });
     app.rooms.clear();

@@ -22,6 +22,7 @@ export default {
   "lobby.play": "Play now",
   "lobby.name": "Your name",
   "lobby.nameHelp": "Letters, digits, spaces, dots, dashes; up to 24.",
+  "lobby.nameAccount": "The name of your account. Log out to play as a guest under another name.",
   "lobby.nameBad": "A name is 1–24 letters, digits, spaces, dots, dashes or underscores.",
   "lobby.raceTo": "Race to",
   "lobby.quickRace": "Quick match: games needed to win",

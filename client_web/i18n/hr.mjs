@@ -22,6 +22,7 @@ export default {
   "lobby.play": "Igraj odmah",
   "lobby.name": "Vaše ime",
   "lobby.nameHelp": "Slova, brojke, razmaci, točke, crtice; najviše 24.",
+  "lobby.nameAccount": "Ime vašeg računa. Odjavite se ako želite igrati kao gost pod drugim imenom.",
   "lobby.nameBad": "Ime ima od 1 do 24 slova, brojke, razmake, točke, crtice ili podvlake.",
   "lobby.raceTo": "Igra se do",
   "lobby.quickRace": "Brza igra: broj dobivenih partija za pobjedu",

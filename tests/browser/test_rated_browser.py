@@ -151,3 +151,39 @@ def test_on_a_phone_both_rated_boxes_show_on_the_card_in_croatian_and_russian(
             ), (lang, box)
         save(phone, f"rated-boxes-phone-{lang}.png")
         assert_quiet(phone)
+
+
+def test_the_name_field_follows_the_account_and_comes_back_for_a_guest(
+    open_client: OpenClient,
+) -> None:
+    # An account plays under its own name whatever the lobby's field says (the server
+    # decides it at hello): once signed up the field shows that name and cannot be edited,
+    # and a quick match does not reconnect to say a guest name the server would ignore.
+    for lang, help_text in (
+        ("en", "The name of your account."),
+        ("hr", "Ime vašeg računa."),
+        ("ru", "Имя вашей учётной записи."),
+    ):
+        guest = f"Gost-{lang}"
+        owner = f"Vlasnik{lang}"
+        page = open_client(guest, lang=lang)
+        field = page.page.locator("#name")
+        assert field.input_value() == guest and not field.evaluate("(el) => el.readOnly")
+        sign_up(page, owner)
+        page.page.wait_for_function(f"document.querySelector('#name').value === {owner!r}")
+        assert field.evaluate("(el) => el.readOnly")
+        assert page.page.inner_text("#name-help").startswith(help_text)
+        token = page.state("a.welcome.token")
+        page.page.click("#quick")
+        page.wait("a.quickWaiting === true")
+        assert page.state("a.welcome.token") == token, "the quick match reconnected"
+        page.page.click("#quick")
+        page.wait("a.quickWaiting === false")
+        save(page, f"name-field-account-{lang}.png")
+
+        page.page.click("#account-logout")
+        page.wait("a.welcome && a.welcome.account !== true")
+        page.page.wait_for_function("!document.querySelector('#name').readOnly")
+        assert field.input_value() not in ("", owner)
+        assert not page.page.inner_text("#name-help").startswith(help_text)
+        assert_quiet(page)
