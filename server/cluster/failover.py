@@ -171,11 +171,13 @@ class Failover:
             log.info("room %s: cannot take it over now (%s)", room_id, exc)
 
     def _let_go_of(self, node: str) -> None:
-        """The clients of `node` in this node's rooms are gone (O5 grace for seats)."""
+        """The clients of `node` in this node's rooms are gone (O5 grace for seats); `node`
+        is told, in case it was only paused (`RemoteClient.let_go`)."""
         for remote in list(self.host.remote.values()):
             if remote.node == node:
                 self.host.detach(remote)
                 room = remote.room
+                remote.let_go()
                 if room is not None:
                     room.post(Gone(remote))
 
@@ -256,7 +258,7 @@ class Failover:
             tick += 1
             try:
                 await self._watch_owners()
-                self._watch_nodes()
+                await self._watch_nodes()
                 if tick % 3 == 0:
                     await self.sweep()
             except Exception as exc:
@@ -278,10 +280,17 @@ class Failover:
             elif holder.node != self.host.id:
                 proxy.owner_is(holder.node, holder.epoch)
 
-    def _watch_nodes(self) -> None:
+    async def _watch_nodes(self) -> None:
         """Clients of nodes found dead that are still in this node's rooms (one that came
-        in through a late batch, say) leave them, as when their node was seen going."""
-        for node in {remote.node for remote in self.host.remote.values()}:
+        in through a late batch, say) leave them, as when their node was seen going. The
+        heartbeats are read again first: a node that was only paused registers its clients
+        again as soon as it runs, and beats again as soon; what it registered since is no
+        late batch."""
+        suspects = {r.node for r in self.host.remote.values() if self.nodes.is_dead(r.node)}
+        if not suspects:
+            return
+        await self.nodes.poll()
+        for node in suspects:
             if self.nodes.is_dead(node):
                 self.host.links.forget(node)
                 self._let_go_of(node)

@@ -30,6 +30,15 @@ with the change itself, so a new owner knows it too), and the proxy passes on on
 answers to requests still pending, never a second one; what is still pending once the
 client's fresh snapshot arrives was never done, and is refused `room_moving`.
 
+Whether an owner got an action is known from Redis, as the number of nodes subscribed to
+the room's action channel; right after a move that count can include the previous owner,
+paused rather than dead, whose subscription lives on until it runs again (and then drops
+what it got, having lost the room). A `rejoin` that only it received would leave its
+client waiting for a snapshot that never comes: while the table is moving, a `rejoin` that
+no snapshot has answered within `REJOIN_PATIENCE` is sent again (the owner answers a
+second one with a second snapshot, which changes nothing), its requests marked unsure as
+for any `rejoin`.
+
 The proxy knows its node only as a `RelayHost` (declared here, implemented by
 `server.cluster.node.ClusterNode`), and the node changes a proxy's members only through
 the proxy's methods: so the two modules do not import each other.
@@ -203,6 +212,10 @@ class Outgoing:
 #: Answers a client has had, remembered per client so that one sent again is dropped.
 _ANSWERED_KEPT = 64
 
+#: How long a `rejoin` may wait for its snapshot before it is sent again (seconds): far
+#: longer than an owner takes to answer, short beside the time a move takes.
+REJOIN_PATIENCE = 1.0
+
 _MOVING = "the table is moving to another server; it is back in a moment"
 _BACK = "the table is back"
 
@@ -233,8 +246,9 @@ class RoomProxy:
         self._settling: set[Member] = set()
         #: Nobody served the room's actions at the last try.
         self._stalled = False
-        #: Clients registered again (`rejoin` sent) whose snapshot has not come yet.
-        self._rejoining: set[Member] = set()
+        #: Clients registered again (`rejoin` sent) whose snapshot has not come yet, and
+        #: when it was sent (loop time; see `REJOIN_PATIENCE`).
+        self._rejoining: dict[Member, float] = {}
         self._probe = False
         self._wake = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"proxy {room_id}")
@@ -406,7 +420,7 @@ class RoomProxy:
         self._entering.pop(client, None)
         self.moving.discard(client)
         self._settling.discard(client)
-        self._rejoining.discard(client)
+        self._rejoining.pop(client, None)
 
     def _sent(self, out: Outgoing) -> None:
         """`out` reached an owner: its answer is awaited."""
@@ -481,7 +495,7 @@ class RoomProxy:
             self._answer(client, peeked.id)
         if peeked.t != "snapshot":
             return
-        self._rejoining.discard(client)
+        self._rejoining.pop(client, None)
         if own and peeked.id is None and client in self._settling:
             self._settling.discard(client)
             pending = self.pending.get(client, {})
@@ -611,7 +625,7 @@ class RoomProxy:
                 self._queue.popleft()
                 self._sent(out)
                 if out.kind == "rejoin":
-                    self._rejoining.add(out.client)
+                    self._rejoining[out.client] = asyncio.get_running_loop().time()
                 if out.kind == "gone":
                     self.node.forget(out.client)
                 if self._stalled:
@@ -665,10 +679,14 @@ class RoomProxy:
 
     def _resumed(self) -> None:
         """An owner serves the room's actions again after nobody did: every client that was
-        told the table is moving registers again, and gets the room's snapshot."""
+        told the table is moving registers again, and gets the room's snapshot. So does one
+        whose `rejoin` has had no snapshot for `REJOIN_PATIENCE`: it may have reached only
+        the previous owner (see the module's docstring)."""
         self._stalled = False
+        now = asyncio.get_running_loop().time()
         for client in list(self.moving):
-            if client in self.members and client not in self._rejoining:
+            sent = self._rejoining.get(client)
+            if client in self.members and (sent is None or now - sent >= REJOIN_PATIENCE):
                 self._unsure(client)
                 self.rejoin(client)
 

@@ -235,6 +235,8 @@ class RemoteClient(Client):
         #: epoch this node holds it at.
         self.target: str = ""
         self.target_epoch = 0
+        #: Its node was found dead and this client let go of (see `let_go`).
+        self.let_go_of = False
         self._on_detached = on_detached
         super().__init__(None, metrics)
         self.player = player
@@ -258,6 +260,9 @@ class RemoteClient(Client):
         connection): its node stops relaying the room to it."""
         if self._room is not room and self.target != room.id:
             return
+        if self.let_go_of:
+            self._room, self.target = None, ""
+            return  # its node heard `rehome` instead (see `let_go`)
         epoch = (room.fence or 0) if self._room is room else self.target_epoch
         self._room = None
         self.links.left(self.node, self.conn, epoch, room.id)
@@ -271,24 +276,38 @@ class RemoteClient(Client):
         self._room = room
         self.target, self.target_epoch = room.id, room.fence or 0
 
+    def let_go(self) -> None:
+        """Its node was found dead, so the room is about to be told this client is gone
+        (O5: a seat gets its grace period). The node is told too, with `rehome`, as when a
+        room moves: dead, it hears nothing; only paused past the node timeout (and running
+        again), it registers the client with the room again instead of relaying a room
+        that no longer sends it anything. Nothing else goes to the node for this client
+        object: a client registered again is a new `RemoteClient`."""
+        if self.let_go_of:
+            return
+        if self._room is not None:
+            self.links.rehome(self.node, self.conn, self.epoch, self._room.id)
+        self.let_go_of = True
+
     @property
     def open(self) -> bool:
-        return not self.closed
+        return not self.closed and not self.let_go_of
 
     @property
     def epoch(self) -> int:
         return (self._room.fence or 0) if self._room is not None else self.target_epoch
 
     def send(self, data: bytes) -> None:
-        if not self.closed:
+        if not self.closed and not self.let_go_of:
             self.links.frame(self.node, self.conn, self.epoch, data, event=False)
 
     def send_event(self, data: bytes) -> None:
-        if not self.closed:
+        if not self.closed and not self.let_go_of:
             self.links.frame(self.node, self.conn, self.epoch, data, event=True)
 
     def close(self, code: int, reason: str) -> None:
-        if self.closed:
+        if self.closed or self.let_go_of:
+            self.closed = True
             return
         self.closed = True
         if code == GOING_AWAY and self._room is not None:

@@ -48,7 +48,8 @@ class Item(msgspec.Struct, array_like=True, frozen=True):
     - `member` `conns[0]` is now in `room`, having every event up to `seq`;
     - `left`   `conns[0]` is no longer in `room`;
     - `close`  close `conns[0]` with `code` and `reason`;
-    - `rehome` the owner of `room` is going away: find the next one for `conns[0]`."""
+    - `rehome` the owner of `room` is going away, or has let `conns[0]` go (its node was
+               found dead, perhaps only paused): find the room's owner for it again."""
 
     kind: ItemKind
     conns: list[int]

@@ -1,5 +1,6 @@
 """Redis restarted mid-match, and an owner paused past its lease: nothing that anybody was
-told is lost, and the paused owner, once it runs again, cannot write."""
+told is lost, and the paused owner, once it runs again, cannot write. Owners paused again
+and again: the room goes round the nodes, and every client, on every node, keeps up."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ from tests.server import scripting
 from tests.server.support import Peer
 
 WAIT = 30.0
+#: Owners paused, one after another, in `test_owners_paused_in_turn_lose_nobody`.
+PAUSES = 6
 
 
 async def play_out(table: Table) -> None:
@@ -148,3 +151,40 @@ async def test_a_paused_owner_cannot_write_once_the_room_has_moved(cluster: Clus
     assert len(chats) <= 1  # forwarded to the new owner at most once, never stored by n1
     assert all(e["seq"] > last_seq for e in chats)
     assert [n.trouble() for n in (n2, n3)] == [[], []]
+
+
+async def test_owners_paused_in_turn_lose_nobody(cluster: Cluster) -> None:
+    """Each round pauses whichever node owns the room past the node timeout, then lets it
+    run again. Both kinds of node a pause can leave behind are met on the way: relays that
+    register with the next owner while the paused one still listens on the room's action
+    channel, and a resumed node whose clients the next owner let go of while it seemed
+    dead. Every client gets the room back after each pause, and every shot after."""
+    room, ana, ben, cleo = await start_match(cluster, race_to=9)
+    table = Table(players=[ana, ben], watchers=[cleo])
+    on_node = {"n1": ana, "n2": ben, "n3": cleo}
+    client = redis.Redis.from_url(cluster.redis.url)
+    owners = []
+    for _ in range(PAUSES):
+        await table.turn(prefer="pocket")
+        for peer in table.everyone:
+            peer.inbox.clear()
+        last_seq = max(room_events(cleo))
+        holder = client.get(f"room:{room}:lease")
+        assert holder is not None
+        owner = holder.decode().partition(":")[2]
+        owners.append(owner)
+        node = cluster.node(owner)
+        node.signal(signal.SIGSTOP)
+        for name, peer in on_node.items():
+            if name != owner:
+                await fresh_snapshot(peer, last_seq)
+        node.signal(signal.SIGCONT)
+        await fresh_snapshot(on_node[owner], last_seq)
+        await table.settle(max(room_events(cleo)))
+    assert len(set(owners)) >= 2, owners  # the room did go round
+    await play_out(table)
+    document = await asyncio.to_thread(fetch_replay, cluster.nodes[0].http_url, room)
+    check_history(document, [[ana], [ben], [cleo]])
+    assert [e["seq"] for e in document["events"] if e["t"] == "shot_result"] == [
+        r.seq for r in shot_results(cleo)
+    ]
