@@ -33,7 +33,11 @@ connection) has its rooms' clients registered again, and back.
 The watch also re-checks the owners of the rooms this node relays every third of
 `--lease-ttl`, notices when this process itself was paused (other nodes may have given up
 on it), and lets go of the clients of dead nodes in this node's rooms (their seats get
-their grace period, O5).
+their grace period, O5). A node taken for dead may have been only paused (a long
+collection, a frozen VM): when it runs again its relays register their clients once more,
+as after any move, because each client let go of is sent `rehome` (dead, its node hears
+nothing), and what such a node registers after it runs again is not let go of, as the
+heartbeats are read afresh before any late client is.
 """
 
 from __future__ import annotations
