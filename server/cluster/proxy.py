@@ -610,8 +610,9 @@ class RoomProxy:
                 if not self.moving:
                     await self._wake.wait()
                     continue
-                # Moving: look for the next owner now and then, whatever else happens.
-                if not await self._nap(next(delays)):
+                # Moving: look for the next owner now and then, whatever else happens (news
+                # of the owner may come more often than the nap lasts).
+                if not await self._nap(next(delays)) or self._rejoin_overdue():
                     self._probe = True
                 continue
             out = self._queue[0]
@@ -676,6 +677,16 @@ class RoomProxy:
         self._stalled = True
         self.tell_moving(self._clients())
         self._refuse_waiting()
+
+    def _rejoin_overdue(self) -> bool:
+        """A client told the table is moving has waited `REJOIN_PATIENCE` for the snapshot
+        its `rejoin` asked for (see `_resumed`)."""
+        now = asyncio.get_running_loop().time()
+        return any(
+            now - sent >= REJOIN_PATIENCE
+            for client, sent in self._rejoining.items()
+            if client in self.moving
+        )
 
     def _resumed(self) -> None:
         """An owner serves the room's actions again after nobody did: every client that was

@@ -93,6 +93,15 @@ async def test_a_rejoin_heard_only_by_the_paused_owner_is_sent_again(
         cleo.player, cleo.name = "p-cleo", "Cleo"
         # Cleo was in the room while this node owned it; another node owns it now.
         proxy.carry_over(cleo, 7, 5, "spectator")
+
+        async def news_of_the_owner() -> None:
+            # As the node's watch says it, every third of a lease: more often than the
+            # relay's naps last once they have grown.
+            while True:
+                await asyncio.sleep(0.2)
+                proxy.owner_is("n2", lease.epoch)
+
+        news = asyncio.get_running_loop().create_task(news_of_the_owner())
         await eventually(lambda: rejoins(heard_by_paused), "the first rejoin, to the paused owner")
         heard_by_next: list[bytes] = []
         await next_owner.bus.serve_actions("r1", heard_by_next.append)
@@ -109,6 +118,7 @@ async def test_a_rejoin_heard_only_by_the_paused_owner_is_sent_again(
         await asyncio.sleep(2 * REJOIN_PATIENCE)
         assert len(rejoins(heard_by_next)) == count
         assert asyncio.get_running_loop().time() - sent_at >= 2 * REJOIN_PATIENCE
+        news.cancel()
     finally:
         proxy.closed = True
         proxy.probe_idle()
