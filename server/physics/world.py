@@ -34,15 +34,15 @@ class Candidates:
     pockets: tuple[Pocket, ...]
 
 
-class TableWorld:
-    """A pymunk space holding one table's cushions, pocket sensors and bed."""
+class _TableSpace:
+    """One thread's pymunk space holding the table's cushions, pocket sensors and bed, and
+    which item each of its shapes stands for."""
 
-    def __init__(self, table: Table = TABLE) -> None:
-        self.table = table
+    def __init__(self, table: Table) -> None:
         self.space = pymunk.Space()
         body = self.space.static_body
-        self._index: dict[pymunk.Shape, int] = {}
-        self._items: list[Line | Tip | Pocket] = []
+        self.index: dict[pymunk.Shape, int] = {}
+        self.items: list[Line | Tip | Pocket] = []
         shapes: list[pymunk.Shape] = []
         for line in table.lines:
             seg = pymunk.Segment(body, line.start, line.end, 0.0)
@@ -71,6 +71,25 @@ class TableWorld:
             bed.filter = pymunk.ShapeFilter(categories=BED)
             shapes.append(bed)
         self.space.add(*shapes)
+
+    def _register(self, shape: pymunk.Shape, item: Line | Tip | Pocket) -> pymunk.Shape:
+        self.index[shape] = len(self.items)
+        self.items.append(item)
+        return shape
+
+
+class TableWorld:
+    """The table's static geometry for queries, safe to use from any thread.
+
+    Each thread queries a space of its own: Chipmunk locks a space for the length of a
+    query with a plain counter, and pymunk's calls into it release the interpreter's lock,
+    so two threads querying one space at once (the physics pool's thread and a computer
+    thinking in another, when the pools run in threads) could corrupt the counter, and
+    Chipmunk then aborts the whole process. Building a space takes well under a
+    millisecond, once per thread."""
+
+    def __init__(self, table: Table = TABLE) -> None:
+        self.table = table
         self._cushion_filter = pymunk.ShapeFilter(mask=CUSHION | POCKET)
         self._bed_filter = pymunk.ShapeFilter(mask=BED)
         self._solid_filter = pymunk.ShapeFilter(mask=CUSHION | POCKET)
@@ -78,20 +97,28 @@ class TableWorld:
         self._pocket_only = pymunk.ShapeFilter(mask=POCKET)
         self._per_thread = threading.local()
 
-    def _register(self, shape: pymunk.Shape, item: Line | Tip | Pocket) -> pymunk.Shape:
-        self._index[shape] = len(self._items)
-        self._items.append(item)
-        return shape
+    def _static(self) -> _TableSpace:
+        """This thread's space of the table."""
+        static: _TableSpace | None = getattr(self._per_thread, "table", None)
+        if static is None:
+            static = self._per_thread.table = _TableSpace(self.table)
+        return static
+
+    @property
+    def space(self) -> pymunk.Space:
+        """This thread's pymunk space of the table."""
+        return self._static().space
 
     def candidates(self, left: float, bottom: float, right: float, top: float) -> Candidates:
         """Cushion pieces and pockets whose shapes meet the box, in a fixed order."""
-        found = self.space.bb_query(pymunk.BB(left, bottom, right, top), self._cushion_filter)
-        order = sorted(self._index[shape] for shape in found)
+        static = self._static()
+        found = static.space.bb_query(pymunk.BB(left, bottom, right, top), self._cushion_filter)
+        order = sorted(static.index[shape] for shape in found)
         lines: list[Line] = []
         tips: list[Tip] = []
         pockets: list[Pocket] = []
         for k in order:
-            item = self._items[k]
+            item = static.items[k]
             if isinstance(item, Line):
                 lines.append(item)
             elif isinstance(item, Tip):
@@ -108,9 +135,10 @@ class TableWorld:
     def hole_at(self, pos: Point) -> Pocket | None:
         """The pocket whose hole (past the slate's edge) the point is over, if any: where a
         ball landing from the air finds no slate under its centre."""
-        for hit in self.space.point_query(pos, 0.0, self._pocket_only):
+        static = self._static()
+        for hit in static.space.point_query(pos, 0.0, self._pocket_only):
             if hit.distance < 0.0:
-                item = self._items[self._index[hit.shape]]
+                item = static.items[static.index[hit.shape]]
                 if isinstance(item, Pocket):
                     return item
         return None
