@@ -25,7 +25,8 @@ import msgspec
 
 from server.cluster import wire
 from server.cluster.bus import Bus
-from server.cluster.proxy import Delivery, RoomProxy
+from server.cluster.proxy import RoomProxy
+from server.cluster.wire import Delivery
 from server.rooms.seams import Member
 from server.store import StoreError
 from server.store.redis import RedisStore

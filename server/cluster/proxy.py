@@ -30,14 +30,9 @@ with the change itself, so a new owner knows it too), and the proxy passes on on
 answers to requests still pending, never a second one; what is still pending once the
 client's fresh snapshot arrives was never done, and is refused `room_moving`.
 
-Whether an owner got an action is known from Redis, as the number of nodes subscribed to
-the room's action channel; right after a move that count can include the previous owner,
-paused rather than dead, whose subscription lives on until it runs again (and then drops
-what it got, having lost the room). A `rejoin` that only it received would leave its
-client waiting for a snapshot that never comes: while the table is moving, a `rejoin` that
-no snapshot has answered within `REJOIN_PATIENCE` is sent again (the owner answers a
-second one with a second snapshot, which changes nothing), its requests marked unsure as
-for any `rejoin`.
+Right after a move, Redis may count an action as heard by the previous owner alone (paused,
+not dead, still subscribed; it drops the action once it runs): so a `rejoin` no snapshot
+answers within `REJOIN_PATIENCE` is sent again while the table is moving.
 
 The proxy knows its node only as a `RelayHost` (declared here, implemented by
 `server.cluster.node.ClusterNode`), and the node changes a proxy's members only through
@@ -53,14 +48,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-import msgspec
-
 from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
 from server.cluster import wire
 from server.cluster.bus import Bus, BusError
 from server.cluster.lease import LeaseError, Leases
+from server.cluster.wire import Delivery
 from server.rooms.actor import Room
 from server.rooms.seams import (
     Command,
@@ -135,59 +129,6 @@ class RelayedMember:
     role_confirmed: bool = False
 
 
-class _SeatPeek(msgspec.Struct):
-    player: str
-
-
-class _ViewPeek(msgspec.Struct):
-    seats: list[_SeatPeek | None]
-
-
-class _SnapshotPeek(msgspec.Struct):
-    """The part of a `snapshot` frame that says who is seated (the rest is skipped)."""
-
-    view: _ViewPeek
-
-
-_snapshot_peek = msgspec.msgpack.Decoder(_SnapshotPeek)
-
-
-def seated_players(snapshot: bytes) -> frozenset[str] | None:
-    """The players seated in the room a `snapshot` frame shows (None: unreadable): a member
-    of the room whose player is not among them is a spectator."""
-    try:
-        view = _snapshot_peek.decode(snapshot).view
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-    return frozenset(seat.player for seat in view.seats if seat is not None)
-
-
-class Delivery:
-    """A frame from an owner for some of this node's clients, read at most once however
-    many of them get it: its type and seq, and (for a snapshot) who is seated."""
-
-    def __init__(self, frame: bytes) -> None:
-        self.frame = frame
-        self._peeked: wire.Peek | None = None
-        self._seated: frozenset[str] | None = None
-        self._seats_read = False
-
-    @property
-    def peeked(self) -> wire.Peek:
-        if self._peeked is None:
-            try:
-                self._peeked = wire.peek(self.frame)
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                self._peeked = wire.Peek(t="")
-        return self._peeked
-
-    @property
-    def seated(self) -> frozenset[str] | None:
-        if not self._seats_read:
-            self._seated, self._seats_read = seated_players(self.frame), True
-        return self._seated
-
-
 @dataclass
 class Outgoing:
     kind: wire.ActionKind
@@ -212,8 +153,8 @@ class Outgoing:
 #: Answers a client has had, remembered per client so that one sent again is dropped.
 _ANSWERED_KEPT = 64
 
-#: How long a `rejoin` may wait for its snapshot before it is sent again (seconds): far
-#: longer than an owner takes to answer, short beside the time a move takes.
+#: How long a `rejoin` waits for its snapshot before it is sent again (seconds): far longer
+#: than an owner takes to answer; a second snapshot changes nothing.
 REJOIN_PATIENCE = 1.0
 
 _MOVING = "the table is moving to another server; it is back in a moment"
@@ -679,14 +620,10 @@ class RoomProxy:
         self._refuse_waiting()
 
     def _rejoin_overdue(self) -> bool:
-        """A client told the table is moving has waited `REJOIN_PATIENCE` for the snapshot
-        its `rejoin` asked for (see `_resumed`)."""
+        """A moving client's `rejoin` has waited `REJOIN_PATIENCE` (see `_resumed`)."""
         now = asyncio.get_running_loop().time()
-        return any(
-            now - sent >= REJOIN_PATIENCE
-            for client, sent in self._rejoining.items()
-            if client in self.moving
-        )
+        waits = (now - sent for client, sent in self._rejoining.items() if client in self.moving)
+        return any(wait >= REJOIN_PATIENCE for wait in waits)
 
     def _resumed(self) -> None:
         """An owner serves the room's actions again after nobody did: every client that was

@@ -7,6 +7,9 @@
 - `DirOp`    any node → every node (the directory channel): the cluster-wide lobby list,
              invite codes, seated players and room owners changed.
 
+A relaying node reads only what it needs of a frame from an owner (`Peek`, `Delivery`:
+its type, seq and answered request, and who a snapshot seats), once per frame.
+
 A client's own frames (its `ok`, `error`, `joined`, the `snapshot` sent to it alone) and
 the room events broadcast to it travel in one `Batch` stream per node, so they arrive in
 the order the room produced them, exactly as on a lone node.
@@ -126,3 +129,56 @@ def decode_dir_op(data: bytes) -> DirOp:
 
 def peek(frame: bytes) -> Peek:
     return _peek_decoder.decode(frame)
+
+
+class _SeatPeek(msgspec.Struct):
+    player: str
+
+
+class _ViewPeek(msgspec.Struct):
+    seats: list[_SeatPeek | None]
+
+
+class _SnapshotPeek(msgspec.Struct):
+    """The part of a `snapshot` frame that says who is seated (the rest is skipped)."""
+
+    view: _ViewPeek
+
+
+_snapshot_peek = msgspec.msgpack.Decoder(_SnapshotPeek)
+
+
+def seated_players(snapshot: bytes) -> frozenset[str] | None:
+    """The players seated in the room a `snapshot` frame shows (None: unreadable): a member
+    of the room whose player is not among them is a spectator."""
+    try:
+        view = _snapshot_peek.decode(snapshot).view
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return frozenset(seat.player for seat in view.seats if seat is not None)
+
+
+class Delivery:
+    """A frame from an owner for some of this node's clients, read at most once however
+    many of them get it: its type and seq, and (for a snapshot) who is seated."""
+
+    def __init__(self, frame: bytes) -> None:
+        self.frame = frame
+        self._peeked: Peek | None = None
+        self._seated: frozenset[str] | None = None
+        self._seats_read = False
+
+    @property
+    def peeked(self) -> Peek:
+        if self._peeked is None:
+            try:
+                self._peeked = peek(self.frame)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                self._peeked = Peek(t="")
+        return self._peeked
+
+    @property
+    def seated(self) -> frozenset[str] | None:
+        if not self._seats_read:
+            self._seated, self._seats_read = seated_players(self.frame), True
+        return self._seated

@@ -21,8 +21,9 @@ from protocol.codec import encode
 from server.cluster import wire
 from server.cluster.bus import Bus
 from server.cluster.lease import Leases
-from server.cluster.proxy import REJOIN_PATIENCE, Delivery, RoomProxy
+from server.cluster.proxy import REJOIN_PATIENCE, RoomProxy
 from server.cluster.remote import Links, RemoteClient
+from server.cluster.wire import Delivery
 from server.edge.client import Client
 from server.rooms.actor import Room
 from server.rooms.seams import Command, Member
