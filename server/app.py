@@ -296,6 +296,15 @@ async def run(config: Config) -> None:
     log.info("descriptor limit: %s", descriptors if descriptors is not None else "none")
     server = GameServer(config)
     await server.start()
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        # Interrupted while starting (SIGINT cancels this task until the handlers below
+        # are in place), and the cancellation was lost on the way: Python 3.11's
+        # `wait_for` and `asyncio.timeout` can each swallow one that lands as their own
+        # wait ends. The interrupt still stands: stop instead of serving.
+        log.info("interrupted while starting: shutting down")
+        await server.stop()
+        return
     ops = None
     if config.limits.metrics_port is not None:
         ops = await serve_ops(server.metrics, server._ready, config.limits)
