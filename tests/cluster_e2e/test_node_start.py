@@ -55,8 +55,11 @@ async def test_a_node_stopped_while_it_waits_for_redis_exits(tmp_path: Path) -> 
     nowhere = RedisServer(tmp_path / "redis")  # never started: nothing answers there
     node = Node("waiting", tmp_path / "nodes", node_args(nowhere.url, "waiting"))
     node.launch()
-    assert node.process is not None
-    await asyncio.sleep(3.0)  # subscribing, beating, reading the directory: all waiting
-    node.signal(signal.SIGINT)
-    code = await asyncio.to_thread(node.wait_exit, WAIT)
-    assert code == 0, node.log()[-2000:]
+    try:
+        assert node.process is not None
+        await asyncio.sleep(3.0)  # subscribing, beating, reading the directory: all waiting
+        node.signal(signal.SIGINT)
+        code = await asyncio.to_thread(node.wait_exit, WAIT)
+        assert code == 0, node.log()[-2000:]
+    finally:
+        node.kill()  # one that did not stop is not left running
