@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import sys
 
 from server.app import run
@@ -18,6 +19,10 @@ def main(argv: list[str] | None = None) -> int:
     logs.configure(config.log_level, config.log_format)
     # Everything is imported now: freeze it, and space the collector's pauses out.
     gc_policy.tune_for_serving(config.gc_threshold)
+    # SIGINT stops the server at every stage. Started as a script's background job, it
+    # inherits SIGINT ignored (POSIX), and asyncio then leaves it so until the server is
+    # ready and installs its own handler: an interrupt while it waited for Redis was lost.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run(config))

@@ -26,6 +26,13 @@ _READY = re.compile(r"ready: open http://\S+:(\d+)/")
 TROUBLE = re.compile(r"Traceback|\bERROR\b|\bCRITICAL\b|Exception in callback|Task exception")
 
 
+#: Runs argv[1:] with SIGINT ignored, as a shell without job control starts `cmd &`.
+_EXEC_IGNORING_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
 class Node:
     """`python -m server --host 127.0.0.1 --port P …` with its log in `folder`. The port
     is chosen once, so a restarted node comes back on the same one."""
@@ -59,12 +66,16 @@ class Node:
         self.launch()
         self.wait_ready()
 
-    def launch(self) -> None:
-        """Start the process without waiting for it (see `wait_ready`)."""
+    def launch(self, *, sigint_ignored: bool = False) -> None:
+        """Start the process without waiting for it (see `wait_ready`). `sigint_ignored`:
+        as a script's background job starts it, with SIGINT ignored (POSIX), through an
+        `exec` that keeps that disposition."""
         assert not self.running
         self.starts += 1
         banner = self.folder / f"{self.name}.{self.starts}.out"
         command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)]
+        if sigint_ignored:
+            command = [sys.executable, "-c", _EXEC_IGNORING_SIGINT, *command]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env = {k: v for k, v in env.items() if not k.startswith("NINEPOOL_")}
         with banner.open("wb") as out, self.log_path.open("ab") as err:

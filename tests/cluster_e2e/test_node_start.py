@@ -11,6 +11,7 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
 import redis
 
 from tests.cluster_e2e.conftest import node_args
@@ -49,12 +50,14 @@ async def test_a_node_whose_port_is_taken_exits_without_joining(tmp_path: Path) 
         server.kill()
 
 
-async def test_a_node_stopped_while_it_waits_for_redis_exits(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sigint", ["inherited", "ignored"])
+async def test_a_node_stopped_while_it_waits_for_redis_exits(tmp_path: Path, sigint: str) -> None:
     """Starting waits for Redis; an interrupt meanwhile ends the process all the same,
-    whatever its cluster tasks were doing."""
+    whatever its cluster tasks were doing, and even when it was started with SIGINT
+    ignored (a script's background job: it once went on to serve, deaf to the interrupt)."""
     nowhere = RedisServer(tmp_path / "redis")  # never started: nothing answers there
     node = Node("waiting", tmp_path / "nodes", node_args(nowhere.url, "waiting"))
-    node.launch()
+    node.launch(sigint_ignored=sigint == "ignored")
     try:
         assert node.process is not None
         await asyncio.sleep(3.0)  # subscribing, beating, reading the directory: all waiting

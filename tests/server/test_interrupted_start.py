@@ -3,9 +3,10 @@ swallowed on the way.
 
 Until `run` puts its own signal handlers in place, SIGINT cancels the task that runs it
 (asyncio's runner). Python 3.11's `wait_for` and `asyncio.timeout` can each lose such a
-cancellation when it lands as their own wait ends; a node started with Redis away, told to
-stop three seconds in, once went on to serve instead of exiting (a test run waited 60 s
-for it). Here the start itself swallows the cancellation, as such a wait does."""
+cancellation when it lands as their own wait ends (why `cancel_requested` exists); the
+interrupt must still stand. Here the start itself swallows the cancellation, as such a
+wait can. (An interrupt that never reaches the task, SIGINT inherited ignored, is
+`tests/cluster_e2e/test_node_start.py`.)"""
 
 from __future__ import annotations
 
