@@ -109,7 +109,6 @@ async def test_a_rejoin_heard_only_by_the_paused_owner_is_sent_again(
         # No snapshot answered it: within the patience and a probe, it goes again, and
         # this time the next owner hears it.
         await eventually(lambda: rejoins(heard_by_next), "the rejoin sent again")
-        sent_at = asyncio.get_running_loop().time()
         assert cleo in proxy.moving
 
         # The next owner's snapshot arrives: the table is back, and nothing more is sent.
@@ -118,7 +117,6 @@ async def test_a_rejoin_heard_only_by_the_paused_owner_is_sent_again(
         count = len(rejoins(heard_by_next))
         await asyncio.sleep(2 * REJOIN_PATIENCE)
         assert len(rejoins(heard_by_next)) == count
-        assert asyncio.get_running_loop().time() - sent_at >= 2 * REJOIN_PATIENCE
         news.cancel()
     finally:
         proxy.closed = True
