@@ -172,6 +172,8 @@ def test_trap2_14_the_lag_at_the_defaults_does_not_tie_and_each_ball_is_named(
     bob.page.click("#lag-shoot")
     # While the balls roll, each carries its player's name.
     ana.wait("!!a.anim && !!a.anim.seats")
+    # The names are drawn from the next frame on (the overlay read is the last one drawn).
+    ana.page.wait_for_function("(window.ninepool.overlay()?.labels.length ?? 0) > 0")
     labels = ana.page.evaluate("window.ninepool.overlay().labels.map(l => l.text)")
     assert sorted(labels) == ["Ana's ball", "Bob's ball"]
     for c in (ana, bob):
