@@ -1228,7 +1228,9 @@ function wire() {
     // A hand never strikes twice alike: the speed varies by up to ±1 %, so two players at
     // the same setting (the default) do not tie; the lag is still theirs to judge.
     const chosen = Number(lagPower.value) / 100;
-    const speed = Math.round(Math.min(12, chosen * (1 + (Math.random() * 2 - 1) * LAG_SPREAD)) * 1000) / 1000;
+    // Kept to 0.01 mm/s: rounded to whole mm/s, two defaults drew the same speed, and tied,
+    // about one lag in thirty-five; now only speeds within 0.07 mm/s tie (0.1 mm at rest).
+    const speed = Math.round(Math.min(12, chosen * (1 + (Math.random() * 2 - 1) * LAG_SPREAD)) * 1e5) / 1e5;
     const ok = await act({ t: "lag", speed, angle: Number(lagAngle.value) / 10, tip: [0, 0] });
     if (ok && app.view && app.seat !== null && app.view.status === "lag") app.view.lagged = [...(app.view.lagged ?? []), app.seat];
     if (!ok) app.lagSent = false;
