@@ -282,6 +282,8 @@ class Fuzzer:
         self.close_expected: int | None = None
         #: The server closed this connection for rate abuse (allowed with rate limits on).
         self.abuse_closed = False
+        #: This client is closing its connection itself (the close is not the server's).
+        self.closing = False
         self.recent: deque[bytes | str] = deque(maxlen=12)
         #: What this connection sent and got, lately (for the reproducer of a violation).
         self.history: deque[str] = deque(maxlen=60)
@@ -312,6 +314,7 @@ class Fuzzer:
         self.bad_run = 0
         self.close_expected = None
         self.abuse_closed = False
+        self.closing = False
         self.reader = asyncio.get_running_loop().create_task(self._read())
         if self.token is None and self.rng.random() < 0.5:
             await self._before_hello()
@@ -337,6 +340,7 @@ class Fuzzer:
         self._check(isinstance(reply, m.Error) and reply.code == errors.HELLO_REQUIRED, reply)
 
     async def close(self) -> None:
+        self.closing = True
         if self.ws is not None:
             await self.ws.close()
         if self.reader is not None:
@@ -375,7 +379,15 @@ class Fuzzer:
             self.leaves_unanswered += 1
         self.bad_run = 0
         assert self.ws is not None
-        await self.ws.send(data)
+        try:
+            await self.ws.send(data)
+        except ConnectionClosed:
+            # Never sent (the server had closed the connection, for abuse say, and its
+            # close frame came in first): nothing is owed for it.
+            del self.expect[message["id"]]
+            if message["t"] == "leave":
+                self.leaves_unanswered -= 1
+            raise
         assert expectation.first is not None
         return await asyncio.wait_for(expectation.first, WAIT)
 
@@ -564,6 +576,7 @@ class Fuzzer:
             self.report.violation(
                 f"{self.name}: the server did not close with {expected}", list(self.recent)
             )
+            self.closing = True
             await self.ws.close()
             return
         code = self.ws.close_code
@@ -583,6 +596,7 @@ class Fuzzer:
             )
 
     async def _reset(self) -> None:
+        self.closing = True
         if self.ws is not None:
             await self.ws.close()
         await self.open()
@@ -593,6 +607,11 @@ class Fuzzer:
             return
         with contextlib.suppress(Exception):
             await self.barrier()
+        if await self._closed_for_abuse():
+            # Closed for rate abuse (the barrier itself may have been the frame too many):
+            # as during the storm, what was sent behind the close is never answered.
+            await self.close()
+            return
         started = time.monotonic()
         tolerated = self.shared.tolerate_drops_behind_leave
         while time.monotonic() < started + WAIT:
@@ -653,9 +672,9 @@ class Fuzzer:
             self.abuse_closed = True
             self.report.abuse_closes += 1
             return
-        if self.close_expected is None and ws is self.ws and self.shared.more():
-            # Closed by the server out of the blue (a client-side close sets no code here
-            # while the storm is still running).
+        if self.close_expected is None and ws is self.ws and not self.closing:
+            # Closed by the server out of the blue, during the storm or while the last
+            # answers were awaited (the client's own closes are flagged `closing`).
             self.report.violation(
                 f"{self.name}: the server closed the connection ({code})", list(self.recent)
             )
