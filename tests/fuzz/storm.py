@@ -387,6 +387,11 @@ class Fuzzer:
             del self.expect[message["id"]]
             if message["t"] == "leave":
                 self.leaves_unanswered -= 1
+            assert expectation.first is not None
+            if expectation.first.done() and not expectation.first.cancelled():
+                expectation.first.exception()  # the reader's Disconnected: read, not logged
+            else:
+                expectation.first.cancel()
             raise
         assert expectation.first is not None
         return await asyncio.wait_for(expectation.first, WAIT)
@@ -663,7 +668,9 @@ class Fuzzer:
                 self._on_message(message)
         except ConnectionClosed:
             pass
-        for expectation in self.expect.values():
+        # (The requests waiting are this connection's only while it is still the current
+        # one: a reset may already have opened the next.)
+        for expectation in self.expect.values() if ws is self.ws else ():
             if expectation.first is not None and not expectation.first.done():
                 expectation.first.set_exception(Disconnected(f"{self.name}: connection closed"))
         code = ws.close_code
