@@ -340,6 +340,7 @@ class Fuzzer:
         self._check(isinstance(reply, m.Error) and reply.code == errors.HELLO_REQUIRED, reply)
 
     async def close(self) -> None:
+        """Close this connection from the client's side, and wait for its reader to end."""
         self.closing = True
         if self.ws is not None:
             await self.ws.close()
@@ -581,8 +582,7 @@ class Fuzzer:
             self.report.violation(
                 f"{self.name}: the server did not close with {expected}", list(self.recent)
             )
-            self.closing = True
-            await self.ws.close()
+            await self.close()
             return
         code = self.ws.close_code
         if self.abuse_closed:
@@ -601,9 +601,7 @@ class Fuzzer:
             )
 
     async def _reset(self) -> None:
-        self.closing = True
-        if self.ws is not None:
-            await self.ws.close()
+        await self.close()  # its reader done before the next connection's requests
         await self.open()
 
     async def finish(self) -> None:
@@ -668,9 +666,7 @@ class Fuzzer:
                 self._on_message(message)
         except ConnectionClosed:
             pass
-        # (The requests waiting are this connection's only while it is still the current
-        # one: a reset may already have opened the next.)
-        for expectation in self.expect.values() if ws is self.ws else ():
+        for expectation in self.expect.values():
             if expectation.first is not None and not expectation.first.done():
                 expectation.first.set_exception(Disconnected(f"{self.name}: connection closed"))
         code = ws.close_code
@@ -857,6 +853,7 @@ class Watcher:
                 del self.kept[:250]
 
     async def close(self) -> None:
+        """Close this connection from the client's side, and wait for its reader to end."""
         self.closing = True
         if self.ws is not None:
             await self.ws.close()
