@@ -50,8 +50,13 @@ test-js: $(NODE_STAMP)
 # runs) that import the same modules, and pytest rewrites every test module's asserts:
 # compiled once into a cache under .venv (none in the source tree), they are loaded, not
 # compiled again, even where the environment says not to write bytecode.
+# Most of a test's time is spent waiting on its servers, browsers and sockets (a serial run
+# keeps one core about half busy), so pytest-xdist runs the tests in PYTEST_WORKERS
+# processes, each test free to go to whichever is idle (worksteal). Every test already
+# starts its own servers, Redis and nginx on free ports. PYTEST_WORKERS=0 runs serially.
+PYTEST_WORKERS ?= 2
 test-py: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX="$(abspath $(VENV))/pycache" $(PY) -m pytest -q
+	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX="$(abspath $(VENV))/pycache" $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
 ## Coverage-guided fuzzing: every atheris target for FUZZ_SECONDS (see tests/fuzz/README.md).
 FUZZ_SECONDS ?= 300
