@@ -278,6 +278,9 @@ async function onRoute() {
     return;
   }
   if (r.kind === "tv") {
+    // The TV takes its own seat in the stands: a table being watched is left first (a
+    // player in a running match is sent back to it, as on the way to the lobby).
+    if (!(await leaveByNavigation())) return;
     show("table");
     if (conn.welcomed && !tv.active) tv.start();
     return;
@@ -297,17 +300,38 @@ async function onRoute() {
     return;
   }
   show("lobby");
-  if (app.room && conn.welcomed) {
-    // Leaving the table view by navigation leaves the room (a running match is conceded
-    // only through the explicit Leave button, which asks first).
-    if (app.role === "spectator" || status() !== "playing") {
-      await act({ t: "leave" });
-      clearRoom();
-    } else {
-      toast(t("leave.navigate"));
-      location.hash = `#/room/${app.room}`;
-    }
+  await leaveByNavigation();
+}
+
+/**
+ * Leaving the table view by navigation leaves the room; a running match is conceded only
+ * through the explicit Leave button, which asks first, so its player is sent back to it.
+ * Whether the way is clear (no room, or the room left).
+ * @returns {Promise<boolean>}
+ */
+async function leaveByNavigation() {
+  if (!app.room || !conn.welcomed || tv.active) return true;
+  if (app.role === "spectator" || status() !== "playing") {
+    await act({ t: "leave" });
+    clearRoom();
+    return true;
   }
+  toast(t("leave.navigate"));
+  location.hash = `#/room/${app.room}`;
+  return false;
+}
+
+/** The name of the player who lost to `winner` (null: nobody won). @param {number | null} winner */
+function loserName(winner) {
+  return winner === null ? null : names()[1 - winner];
+}
+
+/**
+ * Whether a win is cheered (confetti, fanfare) on this screen: for the winner and for
+ * spectators, never on the screen of the player who lost. @param {number | null} winner
+ */
+function cheers(winner) {
+  return winner !== null && !(app.role === "player" && app.seat !== null && app.seat !== winner);
 }
 
 function clearRoom() {
@@ -632,8 +656,8 @@ function applyEvent(m) {
       if (app.view && app.table) app.table = { ...app.table, score: m.score };
       const n = names();
       const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
-      showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason), false, rackLink(m.rack));
-      if (m.winner !== null) {
+      showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason, 0, loserName(m.winner)), false, rackLink(m.rack));
+      if (cheers(m.winner)) {
         celebrate(false, sound, reducedMotion());
         heard.push("fanfare");
       }
@@ -645,12 +669,12 @@ function applyEvent(m) {
       showResult(
         m.winner === null ? t("result.matchNobody") : t("result.match", { name: n[m.winner] }),
         t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }),
-        describeEnd(m.reason, app.view?.settings?.race_to ?? 0),
+        describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserName(m.winner)),
         true,
         app.table ? rackLink(app.table.rack) : null,
       );
       tv.matchOver();
-      if (m.winner !== null) {
+      if (cheers(m.winner)) {
         celebrate(true, sound, reducedMotion());
         heard.push("fanfare-match");
       }
@@ -678,6 +702,11 @@ function applySnapshot(m) {
   const v = m.view;
   app.tableVersion++;
   const firstTime = app.room !== v.room || !app.view;
+  // A rematch: the finished match's verdict and warnings do not head the new one.
+  if (!firstTime && app.view?.status === "finished" && v.status !== "finished") {
+    app.lastVerdict = null;
+    app.warning = null;
+  }
   app.room = v.room;
   app.view = v;
   app.table = v.table;
@@ -1283,6 +1312,18 @@ function wire() {
     act({ t: "stalemate", action: by !== null && by !== undefined && by !== mySeat() ? "accept" : "propose" });
   });
   const concedeDlg = /** @type {HTMLDialogElement} */ ($("concede-dialog"));
+  // The menu opens upward where below it would leave the window (the panel's foot on a
+  // short screen), and is brought into view if it still does not fit.
+  const more = /** @type {HTMLDetailsElement} */ ($("more"));
+  more.addEventListener("toggle", () => {
+    const menu = /** @type {HTMLElement} */ (more.querySelector(".more-menu"));
+    menu.classList.remove("up");
+    if (!more.open) return;
+    const below = menu.getBoundingClientRect();
+    const room = more.getBoundingClientRect();
+    if (below.bottom > window.innerHeight && room.top - below.height - 6 >= 0) menu.classList.add("up");
+    menu.scrollIntoView({ block: "nearest" });
+  });
   $("concede").addEventListener("click", () => {
     closeMenu();
     concedeDlg.showModal();

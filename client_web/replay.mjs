@@ -52,7 +52,7 @@ export function describeEvent(e, names, lowest = null) {
     }
     case "game_over":
       return {
-        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${describeEnd(e.reason)} ${num(e.score[0])}–${num(e.score[1])}`,
+        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${describeEnd(e.reason, 0, e.winner === null ? null : names[1 - e.winner])} ${num(e.score[0])}–${num(e.score[1])}`,
         tone: "win",
       };
     case "match_over":

@@ -352,12 +352,18 @@ export function describeWarning(w, names, turn = null) {
   return { text: t("warn.clock", { name, s: w.seconds ?? 10 }), rule: "O3" };
 }
 
+/** The reasons that name the player who lost by them (each has an `end.<reason>By`). */
+const LOST_BY = ["three_fouls", "concede", "forfeit"];
+
 /**
- * Why a game or a match ended, from the server's reason code ("nine", "race", …).
- * @param {string} reason @param {number} [raceTo]
+ * Why a game or a match ended, from the server's reason code ("nine", "race", …). Where
+ * the loser's name is known, a lost-by reason names them: "the opponent" would be wrong
+ * on the screen of the one who conceded, and means nothing to a spectator.
+ * @param {string} reason @param {number} [raceTo] @param {string | null} [loser]
  */
-export function describeEnd(reason, raceTo = 0) {
+export function describeEnd(reason, raceTo = 0, loser = null) {
   if (reason === "race") return t("end.race", { n: raceTo });
+  if (loser && LOST_BY.includes(reason)) return t(`end.${reason}By`, { name: loser });
   if (["nine", "three_fouls", "concede", "forfeit", "stalemate"].includes(reason)) return t(`end.${reason}`);
   return t("end.other");
 }

@@ -177,3 +177,20 @@ test("the end of a game and of a match are worded from the server's codes", () =
   assert.equal(describeEnd("race", 1), "First to 1 game.");
   assert.equal(describeEnd("something new"), "The game is over.");
 });
+
+test("a game lost by fouls, a concession or staying away names the one who lost it", async () => {
+  const { setLanguage } = await import("../i18n/index.mjs");
+  assert.equal(describeEnd("concede", 0, "Ana"), "Ana concedes.");
+  assert.equal(describeEnd("forfeit", 0, "Ana"), "Ana stayed away too long.");
+  assert.equal(describeEnd("three_fouls", 0, "Ana"), "Three fouls in a row: Ana.");
+  assert.equal(describeEnd("nine", 0, "Ana"), "The 9 went down on a legal shot.");
+  assert.equal(describeEnd("concede"), "The opponent conceded.");
+  try {
+    setLanguage("hr", false);
+    assert.equal(describeEnd("concede", 0, "Ana"), "Ana predaje.");
+    setLanguage("ru", false);
+    assert.equal(describeEnd("concede", 0, "Ана"), "Ана сдаётся.");
+  } finally {
+    setLanguage("en", false);
+  }
+});

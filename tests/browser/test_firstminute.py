@@ -330,11 +330,15 @@ def test_trap9_result_dialogs_in_words(open_client: OpenClient) -> None:
     ana.page.click("#more summary")
     ana.page.click("#concede")
     ana.page.click("#concede-game")
-    bob.page.locator("#result-dialog").wait_for(state="visible")
-    assert bob.page.inner_text("#result-title") == "Bob wins game 1!"
-    assert bob.page.inner_text("#result-text") == "The opponent conceded."
-    assert bob.page.inner_text("#result-score") == "Ana 0 – 1 Bob"
+    for c in (ana, bob):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+        assert c.page.inner_text("#result-title") == "Bob wins game 1!"
+        # Named: "the opponent conceded" would be false on Ana's own screen.
+        assert c.page.inner_text("#result-text") == "Ana concedes."
+        assert c.page.inner_text("#result-score") == "Ana 0 – 1 Bob"
+    # The winner's screen cheers; the loser's does not.
     assert "fanfare" in bob.page.evaluate("window.ninepool.sounds().heard")
+    assert "fanfare" not in ana.page.evaluate("window.ninepool.sounds().heard")
     assert_quiet(ana, bob)
 
 

@@ -104,6 +104,13 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     for tv in tvs.values():
         tv.wait(f"a.tvRoom === {second!r} && a.view && a.view.room === {second!r}", timeout=30_000)
     assert "Cid" in tvs["en"].page.inner_text("#tv-banner")
+    # A player whose match is over turns to the TV in the same page (only the address's
+    # hash changes): the finished table is left, and the live one comes on.
+    bob.page.locator("#result-dialog").wait_for(state="visible")
+    bob.page.click("#result-close")
+    bob.page.evaluate("location.hash = '#/tv'")
+    bob.wait(f"a.tvRoom === {second!r} && a.view && a.view.room === {second!r}", timeout=30_000)
+    assert bob.state("a.role") == "spectator"
     save(tvs["ru"], "tv-moved-on.png")
     assert_quiet(ana, bob, cid, dee, *tvs.values(), *overlays.values())
 
