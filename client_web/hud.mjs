@@ -172,6 +172,23 @@ export function renderRackBalls() {
   box.setAttribute("aria-label", t("table.ballsOn", { balls: on.length ? list(on) : t("table.none") }));
 }
 
+/** The turn being timed, and the shooter's extensions when it was first seen. */
+let timedTurn = { key: "", extensions: 0 };
+
+/**
+ * The most the clock may show: the turn's time plus the extensions taken in it. The
+ * server's deadline also holds its estimate of how long the shot before played out, and
+ * a shot watched faster (or skipped) would otherwise show "1:03" on a 60-second clock.
+ * @param {{ seconds: number, extension?: number, extensions?: number[] }} c
+ */
+function clockCap(c) {
+  const turn = app.table?.turn ?? 0;
+  const key = `${app.room}:${app.table?.rack}:${app.rackShots.count}:${turn}`;
+  const now = c.extensions?.[turn] ?? 0;
+  if (timedTurn.key !== key) timedTurn = { key, extensions: now };
+  return c.seconds + (c.extension ?? 0) * Math.max(0, timedTurn.extensions - now);
+}
+
 export function renderClock() {
   const el = $("clock");
   const c = app.table?.clock;
@@ -185,7 +202,7 @@ export function renderClock() {
     el.classList.remove("low");
     return;
   }
-  const left = Math.max(0, (c.deadline - app.serverNow()) / 1000);
+  const left = Math.min(clockCap(c), Math.max(0, (c.deadline - app.serverNow()) / 1000));
   const s = Math.ceil(left);
   const time = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   // Within the room's warning time the clock says whose time is running out.
@@ -231,7 +248,7 @@ export function prompt() {
   }
   if (!tb) return "";
   if (tb.match_over || st === "finished") return t("prompt.over");
-  if (app.anim) return `${app.anim.label} ${t("prompt.skip")}`;
+  if (app.anim) return `${app.anim.label} ${t(touchFirst() ? "prompt.skipTouch" : "prompt.skip")}`;
   const who = tb.turn === null ? "" : n[tb.turn];
   const ball = lowestText();
   if (tb.turn === me) {

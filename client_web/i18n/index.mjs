@@ -6,6 +6,9 @@
 //
 // A catalogue value is a string with `{name}` placeholders, or for plurals an object of
 // Intl plural categories (`one`, `few`, `many`, `other`) chosen by the `n` parameter.
+// A plural may add a `fraction` form for an `n` that is not whole, where the language's
+// grammar parts from the category Intl gives it: Croatian says "2½ duljine" (the noun
+// follows "pol", genitive singular) while Intl files 2.5 with "5 duljina" under `other`.
 // Markup in the page says which key it shows: `data-i18n="key"` for the text,
 // `data-i18n-attr="placeholder:key;aria-label:key"` for attributes.
 
@@ -100,6 +103,7 @@ function plural(forms, n) {
     rules = new Intl.PluralRules(current);
     pluralRules.set(current, rules);
   }
+  if (!Number.isInteger(n) && forms.fraction) return forms.fraction;
   return forms[rules.select(n)] ?? forms.other ?? Object.values(forms)[0];
 }
 

@@ -39,3 +39,19 @@ test("reach in the words players use", () => {
   assert.equal(describeReach(0.7, { short: true }), "≈ ½ length");
   assert.equal(describeReach(1.0, { short: true }), "≈ 1 length");
 });
+
+test("a half length takes the noun's form after a half: 'duljine', 'длины'", async () => {
+  const { setLanguage } = await import("../i18n/index.mjs");
+  try {
+    setLanguage("hr", false);
+    assert.equal(describeReach(1.5), "≈ 1½ duljine stola");
+    assert.equal(describeReach(1.0), "≈ 1 duljina stola");
+    assert.equal(describeReach(12), "≈ 5 duljina stola");
+    assert.equal(describeReach(1.5, { short: true }), "≈ 1½ duljine");
+    setLanguage("ru", false);
+    assert.equal(describeReach(1.5), "≈ 1½ длины стола");
+    assert.equal(describeReach(12), "≈ 5 длин стола");
+  } finally {
+    setLanguage("en", false);
+  }
+});
