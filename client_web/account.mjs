@@ -65,9 +65,13 @@ export function initAccounts(opts) {
 
   $("account-open").addEventListener("click", () => {
     error.textContent = "";
-    nameInput.value = opts.welcome()?.name ?? "";
+    // The name the player typed in the lobby, else the one the server gave the guest,
+    // selected so that typing replaces it (it is not added to).
+    const typed = /** @type {HTMLInputElement | null} */ (document.getElementById("name"))?.value.trim();
+    nameInput.value = typed || opts.welcome()?.name || "";
     password.value = "";
     dialog.showModal();
+    nameInput.select();
   });
   $("account-cancel").addEventListener("click", () => dialog.close());
 
@@ -202,9 +206,11 @@ async function showProfile(name) {
   const list = h("ul", { class: "matches" });
   for (const match of matches) {
     const result = match.won === null ? t("account.noResult") : t(match.won ? "account.won" : "account.lost");
+    // A computer is named in the page's language from its level (`opponent` is English).
+    const opponent = match.opponent_level != null ? t("tag.computer", { level: num(match.opponent_level) }) : (match.opponent ?? t("account.anonymous"));
     list.append(
       h("li", {}, [
-        h("span", { text: `${when(match.at)} · ${result} ${num(match.score[0])}–${num(match.score[1])} · ${match.opponent ?? t("account.anonymous")}${match.rated ? ` · ${t("account.ratedTag")}` : ""}` }),
+        h("span", { text: `${when(match.at)} · ${result} ${num(match.score[0])}–${num(match.score[1])} · ${opponent}${match.rated ? ` · ${t("account.ratedTag")}` : ""}` }),
         " ",
         h("a", { href: `#/replay/${match.room}`, text: t("rooms.replay") }),
       ]),

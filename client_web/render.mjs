@@ -10,6 +10,9 @@ import { cushionContact } from "./aim.mjs";
 import { cueBallPath, pathToCushion } from "./cuepath.mjs";
 import { BALL_COLOURS, TABLE, isStriped } from "./table.mjs";
 
+/** The largest part of a ball's radius the white disc under its number may cover. */
+const NUMBER_DISC = 0.66;
+
 /** @typedef {import("./aim.mjs").Vec} Vec */
 /** @typedef {import("./table.mjs").TableGeometry} TableGeometry */
 
@@ -665,22 +668,31 @@ export class Renderer {
 
   /**
    * Each object ball's number, flat and upright over the ball so it reads at any size
-   * (the number painted on a small rolling ball is too small on a phone).
+   * (the number painted on a small rolling ball is too small on a phone). The white disc
+   * under it never covers more than `NUMBER_DISC` of the ball's radius, so the ball's
+   * colour always shows around it: on a small ball (a phone) the number, kept legible,
+   * is larger than its disc and gets a white outline instead.
    * @param {BallDraw[]} balls @param {number} rPx
    */
   drawNumbers(balls, rPx) {
     const ctx = this.ctx;
     const size = Math.max(8, rPx * 1.05);
+    const disc = Math.min(Math.max(size * 0.62, rPx * 0.56), rPx * NUMBER_DISC);
+    const outlined = disc < size * 0.62;
     ctx.font = `700 ${size}px system-ui, sans-serif`;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
+    ctx.lineJoin = "round";
+    ctx.lineWidth = size * 0.28;
+    ctx.strokeStyle = "rgba(255,255,255,0.92)";
     for (const b of balls) {
       if (b.n === 0 || (b.scale ?? 1) < 1) continue;
       const [sx, sy] = this.view.toScreen(b.x, b.y);
       ctx.fillStyle = "rgba(255,255,255,0.92)";
       ctx.beginPath();
-      ctx.arc(sx, sy, Math.max(size * 0.62, rPx * 0.56), 0, Math.PI * 2);
+      ctx.arc(sx, sy, disc, 0, Math.PI * 2);
       ctx.fill();
+      if (outlined) ctx.strokeText(String(b.n), sx, sy + size * 0.04);
       ctx.fillStyle = "#111";
       ctx.fillText(String(b.n), sx, sy + size * 0.04);
     }

@@ -325,6 +325,7 @@ class Players:
                     "match": m.match,
                     "at": m.at,
                     "opponent": _opponent(m.opponent, opponents),
+                    "opponent_level": _computer_level(m.opponent),
                     "won": m.won,
                     "score": list(m.score),
                     "ended_by": m.ended_by,
@@ -334,6 +335,13 @@ class Players:
                 for m in profile.matches
             ],
         }
+
+
+def _computer_level(player: str) -> int | None:
+    """The computer opponent's level, so a client names it in its own language (the
+    `opponent` string is English); None for a person."""
+    level = bot_level(player)
+    return level if level is not None and level in BOT_RATINGS else None
 
 
 def _opponent(player: str, known: dict[str, str]) -> str | None:

@@ -285,6 +285,7 @@ async def test_leaderboard_and_profile_after_rated_racks(server: GameServer) -> 
     assert len(kate["history"]) == 40
     [match] = kate["matches"]
     assert match["replay"] == "/replay/roomA" and match["opponent"] == "Bot (level 2)"
+    assert match["opponent_level"] == 2
     assert (await call(server, "GET", "/api/players/%E2%80%8Bnobody"))[0] == 404
 
 

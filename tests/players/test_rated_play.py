@@ -248,6 +248,7 @@ async def test_claim_log_in_play_a_rated_match_counted_exactly_once(
     assert after[loser]["lost"] == before[loser]["lost"] + 1
     (line,) = after[winner]["matches"]
     assert line["won"] and line["opponent"] == loser and line["rated"]
+    assert line["opponent_level"] is None
     assert line["replay"] == f"/replay/{created.room}" and line["score"] == [1, 0]
     status, _, board = await call(server, "GET", "/api/leaderboard?limit=10")
     assert status == 200

@@ -191,6 +191,7 @@ async def test_the_profile_and_the_leaderboard(players: Players, tmp_path: Path)
     assert profile["rating"] == round(profile["history"][-1]["rating"])
     [match] = profile["matches"]
     assert match["opponent"] == "Bot (level 3)" and match["replay"] == "/replay/room7"
+    assert match["opponent_level"] == 3
     assert match["score"] == [30, 0] and match["won"] is True
     board = await players.leaderboard(10)
     assert board == [{"name": "Alice", "rating": profile["rating"], "racks": 30}]
