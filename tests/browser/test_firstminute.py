@@ -34,12 +34,15 @@ def host_and_guest(
     host: dict[str, Any] | None = None,
     guest: dict[str, Any] | None = None,
     first_break: str = "draw",
+    table: dict[str, str] | None = None,
 ) -> tuple[Client, Client, str]:
     """Ana creates a table and sends Bob the invite link; Bob opens it and is seated. (A
     client without an invite link is set up through the lobby list and the ready buttons,
     so each trap's own check is what fails there.)"""
     ana = open_client("Ana", **(host or {}))
     ana.page.select_option("#c-first", first_break)
+    for select, value in (table or {}).items():  # more of the table's settings
+        ana.page.select_option(select, value)
     ana.page.click("#create-form button[type=submit]")
     ana.wait("!!a.view && a.role === 'player'")
     room = ana.state("a.room")

@@ -1,0 +1,104 @@
+"""What a first-time player met on a phone and on a laptop screen: the scoreboard's tags
+kept inside their seat, the More menu inside the window, the shot clock never showing
+more than the turn's time, and a sign-up form that starts from the name typed in the
+lobby and says its rules."""
+
+from __future__ import annotations
+
+import re
+
+from tests.browser.support import Client
+from tests.browser.test_client import assert_quiet, settle
+from tests.browser.test_firstminute import PHONE, OpenClient, aim_at, started
+
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def inside(inner: dict[str, float], outer: dict[str, float], slack: float = 1.0) -> bool:
+    return (
+        inner["x"] >= outer["x"] - slack
+        and inner["y"] >= outer["y"] - slack
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack
+    )
+
+
+def boxes(c: Client, selector: str) -> list[dict[str, float]]:
+    found = c.page.locator(selector)
+    return [found.nth(i).bounding_box() for i in range(found.count())]
+
+
+def test_the_scoreboard_tags_stay_in_their_seat_on_a_phone_in_russian(
+    open_client: OpenClient,
+) -> None:
+    ana, bob, _ = started(open_client, host={**PHONE, "lang": "ru"})
+    # The breaker's card carries the longest tags ("биток с руки, за передней линией").
+    for c in (ana,):
+        c.page.wait_for_timeout(300)
+        seats = boxes(c, "#table-view .scoreboard .seat")
+        assert len(seats) == 2
+        left, right = seats
+        assert left["x"] + left["width"] <= right["x"] + 1, seats
+        for s, seat in enumerate(seats):
+            for tag in boxes(c, f"#table-view .scoreboard .seat{s} .tag"):
+                assert inside(tag, seat), (s, tag, seat)
+            score = c.page.locator(f"#table-view .scoreboard .seat{s} .score").bounding_box()
+            assert score is not None and inside(score, seat), (s, score, seat)
+    assert_quiet(ana, bob)
+
+
+def test_the_more_menu_opens_inside_a_laptop_window(open_client: OpenClient) -> None:
+    ana, bob, _ = started(open_client, host=LAPTOP, guest=LAPTOP)
+    for c in (ana, bob):
+        c.page.click("#more summary")
+        menu = c.page.locator("#more .more-menu").bounding_box()
+        assert menu is not None
+        assert menu["y"] >= 0 and menu["y"] + menu["height"] <= 768, menu
+        # Its last item (leaving the table) takes the first click.
+        c.page.click("#leave")
+        c.page.locator("#leave-dialog").wait_for(state="visible")
+        c.page.keyboard.press("Escape")
+    assert_quiet(ana, bob)
+
+
+def clock_seconds(c: Client) -> int | None:
+    text = c.page.inner_text("#clock")
+    found = re.search(r"(\d+):(\d\d)", text)
+    return None if found is None else int(found[1]) * 60 + int(found[2])
+
+
+def test_the_clock_never_shows_more_than_the_turns_time(open_client: OpenClient) -> None:
+    ana, bob, _ = started(open_client, table={"#c-preset": "custom", "#c-clock": "30"})
+    breaker = ana if ana.state("a.table.turn === a.seat") else bob
+    aim_at(breaker, 1)
+    breaker.page.click("#shoot")
+    settle(ana, bob)
+    # The deadline holds the server's estimate of the break's playing time; the pages
+    # played it sixteen times faster, so the raw deadline is well beyond the turn's time.
+    for c in (ana, bob):
+        seconds = c.state("a.table.clock.seconds")
+        ahead = c.state("(a.table.clock.deadline - a.serverNow()) / 1000")
+        assert ahead > seconds, (ahead, seconds)
+        for _ in range(5):
+            shown = clock_seconds(c)
+            assert shown is not None and shown <= seconds, (c.page.inner_text("#clock"), seconds)
+            c.page.wait_for_timeout(200)
+    assert_quiet(ana, bob)
+
+
+def test_sign_up_starts_from_the_lobby_name_and_states_the_rules(
+    open_client: OpenClient,
+) -> None:
+    marko = open_client("Gost", lang="hr")
+    marko.page.wait_for_function("window.ninepool && window.ninepool.app.welcome")
+    marko.page.fill("#name", "Marko Horvat")
+    marko.page.click("#account-open")
+    marko.page.locator("#account-dialog").wait_for(state="visible")
+    field = marko.page.locator("#account-name")
+    assert field.input_value() == "Marko Horvat"
+    # Selected: what the player types replaces it.
+    marko.page.keyboard.type("Marko")
+    assert field.input_value() == "Marko"
+    rules = marko.page.inner_text("#account-rules")
+    assert "3–20" in rules and "8" in rules and "lozinka" in rules
+    assert_quiet(marko)
