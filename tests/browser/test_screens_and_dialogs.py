@@ -31,8 +31,13 @@ def boxes(c: Client, selector: str) -> list[dict[str, float]]:
 def test_the_scoreboard_tags_stay_in_their_seat_on_a_phone_in_russian(
     open_client: OpenClient,
 ) -> None:
-    ana, bob, _ = started(open_client, host={**PHONE, "lang": "ru"})
-    # The breaker's card carries the longest tags ("биток с руки, за передней линией").
+    ana, bob, _ = started(
+        open_client,
+        host={**PHONE, "lang": "ru"},
+        table={"#c-preset": "custom", "#c-clock": "60"},
+    )
+    # The breaker's card carries the longest tags ("биток с руки, за передней линией",
+    # "осталось 1 продление").
     for c in (ana,):
         c.page.wait_for_timeout(300)
         seats = boxes(c, "#table-view .scoreboard .seat")
@@ -102,3 +107,27 @@ def test_sign_up_starts_from_the_lobby_name_and_states_the_rules(
     rules = marko.page.inner_text("#account-rules")
     assert "3–20" in rules and "8" in rules and "lozinka" in rules
     assert_quiet(marko)
+
+
+def test_a_phone_on_its_side_shows_the_lag_button_and_a_readable_scoreboard(
+    open_client: OpenClient,
+) -> None:
+    ana = open_client("Ana", width=844, height=390, dpr=2, touch=True, lang="ru")
+    ana.page.wait_for_function("window.ninepool && window.ninepool.app.welcome")
+    ana.page.tap("#computer")
+    ana.wait("a.view && a.view.status === 'lag'")
+    ana.page.wait_for_selector("#lag-controls:not([hidden])")
+    card = ana.page.locator("#lag-controls").bounding_box()
+    button = ana.page.locator("#lag-shoot").bounding_box()
+    assert card is not None and button is not None
+    assert inside(button, card) and button["y"] + button["height"] <= 390, (button, card)
+    # The middle of the scoreboard keeps clear of both seats.
+    middle = ana.page.locator("#table-view .scoreboard .match-info").bounding_box()
+    seats = boxes(ana, "#table-view .scoreboard .seat")
+    assert middle is not None
+    assert seats[0]["x"] + seats[0]["width"] <= middle["x"] + 1, (seats, middle)
+    assert middle["x"] + middle["width"] <= seats[1]["x"] + 1, (seats, middle)
+    # The button takes a tap: the lag is played.
+    ana.page.tap("#lag-shoot")
+    ana.wait("a.lagSent || a.view.status === 'playing' || a.view.lag_choice !== null")
+    assert_quiet(ana)
