@@ -139,6 +139,10 @@ def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
     zoe = open_client("Zoe", width=390, height=844, touch=True, hash=f"#/practice/{code}")
     zoe.page.wait_for_selector("#practice-view:not([hidden])")
     wait_practice(zoe, "!!p.view && p.role === 'player'")
+    # The table stands upright and fills the phone's width, as a match's does: large
+    # enough to pick one ball of a rack with a finger.
+    table = zoe.page.locator("#p-table").bounding_box()
+    assert table is not None and table["height"] > table["width"] >= 380, table
     zoe.page.touchscreen.tap(*screen_of(zoe, 1.6, 0.5))
     wait_practice(zoe, "p.picked === 1")
     zoe.page.touchscreen.tap(*screen_of(zoe, 2.0, 0.9))
