@@ -35,6 +35,7 @@ from server.edge.replays import ReplayLimits, ReplayStreams
 from server.edge.sessions import Sessions
 from server.ops.config import Config
 from server.ops.metrics import Metrics
+from server.ops.shutdown import watched
 from server.players.passwords import Passwords
 from server.players.service import Players, Rules
 from server.players.stores import open_player_store, players_store_url
@@ -235,11 +236,11 @@ class GameServer:
         over to the other nodes at once), close clients with 1001."""
         self.ready = False
         self.gateway.accepting = False
-        await self.tournaments.stop()
-        await self.peers.stop_serving()
-        await self.lobby.shutdown()
-        await self.peers.hand_off()
-        await self.replays.close()
+        await watched("the tournaments", self.tournaments.stop())
+        await watched("serving rooms", self.peers.stop_serving())
+        await watched("the rooms' snapshots", self.lobby.shutdown())
+        await watched("the hand-over", self.peers.hand_off())
+        await watched("the replays", self.replays.close())
         self.gateway.close_all(1001, "server shutting down")
         if self._ws is not None:
             self._ws.close(close_connections=True)
@@ -251,12 +252,13 @@ class GameServer:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         if self.cooldowns is not None:
-            await self.cooldowns.stop()
-        await self.peers.stop()  # a cluster node leaves the cluster
-        await self.players.close()
-        await self.store.close()
+            await watched("the shared cooldowns", self.cooldowns.stop())
+        await watched("leaving the cluster", self.peers.stop())
+        await watched("the players' store", self.players.close())
+        await watched("the store", self.store.close())
         if self._own_pool:
-            await asyncio.get_running_loop().run_in_executor(None, self.pool.close)
+            loop = asyncio.get_running_loop()
+            await watched("the worker pools", loop.run_in_executor(None, self.pool.close))
 
 
 def open_players(config: Config) -> Players:
@@ -323,4 +325,4 @@ async def run(config: Config) -> None:
     await server.stop()
     if ops is not None:
         ops.close()
-        await ops.wait_closed()
+        await watched("the metrics port", ops.wait_closed())
