@@ -121,11 +121,17 @@ export function initAccounts(opts) {
     await opts.reconnect();
   };
   $("account-logout").addEventListener("click", () => void logout("/api/logout"));
-  $("account-logout-all").addEventListener("click", () => void logout("/api/logout-all"));
+  $("account-logout-all").addEventListener("click", () => {
+    /** @type {HTMLDialogElement} */ ($("profile-dialog")).close();
+    void logout("/api/logout-all");
+  });
+  /** Whether `name` is the signed-in player's own (their profile offers Log out everywhere). @param {string} name */
+  const own = (name) => loggedIn() && name === opts.welcome()?.name;
   // Dialogs, not pages: the address names the table or the replay, and changing it
   // would take the player away from their table.
   $("account-profile").addEventListener("click", () => {
     const name = opts.welcome()?.name;
+    $("account-logout-all").hidden = !name || !own(name);
     if (name) void showProfile(name);
   });
   $("leaders-open").addEventListener("click", () => void showLeaders("all"));
@@ -141,7 +147,9 @@ export function initAccounts(opts) {
       if (player) {
         ev.preventDefault();
         /** @type {HTMLDialogElement} */ ($("leaders-dialog")).close();
-        void showProfile(player.getAttribute("data-player") ?? "");
+        const name = player.getAttribute("data-player") ?? "";
+        $("account-logout-all").hidden = !own(name);
+        void showProfile(name);
       } else if (target.closest("a[href^='#/replay/']")) {
         d.close();
       }

@@ -96,6 +96,9 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     stats = second.page.inner_text("#profile-stats")
     assert "524?" in stats and "1 / 0" in stats
     assert second.page.locator(f"#profile-body a[href='#/replay/{room}']").count() == 1
+    # One's own profile offers "Log out everywhere" (the top bar keeps to Log out).
+    assert second.page.is_visible("#account-logout-all")
+    assert second.page.locator(".topbar #account-logout-all").count() == 0
     save(second, "rated-profile.png")
     second.page.click("#profile-dialog-close")
 
@@ -106,6 +109,13 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     assert ana.state("a.welcome.player") != player
     assert ana.state("a.welcome.name") != "Anabel"
     ana.page.locator("#account-open").wait_for(state="visible")
+    # Bob logs out everywhere, from his own profile.
+    bob.page.click("#account-profile")
+    bob.page.locator("#account-logout-all").wait_for(state="visible")
+    bob.page.click("#account-logout-all")
+    bob.wait("a.welcome && a.welcome.account !== true")
+    bob.page.locator("#account-open").wait_for(state="visible")
+    assert bob.page.is_hidden("#profile-dialog")
     assert_quiet(ana, bob)
 
 
