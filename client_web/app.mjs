@@ -38,7 +38,7 @@ import { TvDirector } from "./tv.mjs";
 import { Sound, shotSounds } from "./sound.mjs";
 import { app, ballInHand, canShoot, cuePos, mySeat, names, objectBalls, status, touchFirst } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
-import { describeEnd, describeLag, describeRuling, describeShot, describeWarning } from "./verdict.mjs";
+import { describeEnd, describeLag, describeRuling, describeShot, describeWarning, loserOf } from "./verdict.mjs";
 
 initLanguage();
 
@@ -319,11 +319,6 @@ async function leaveByNavigation() {
   toast(t("leave.navigate"));
   location.hash = `#/room/${app.room}`;
   return false;
-}
-
-/** The name of the player who lost to `winner` (null: nobody won). @param {number | null} winner */
-function loserName(winner) {
-  return winner === null ? null : names()[1 - winner];
 }
 
 /**
@@ -656,7 +651,7 @@ function applyEvent(m) {
       if (app.view && app.table) app.table = { ...app.table, score: m.score };
       const n = names();
       const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
-      showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason, 0, loserName(m.winner)), false, rackLink(m.rack));
+      showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackLink(m.rack));
       if (cheers(m.winner)) {
         celebrate(false, sound, reducedMotion());
         heard.push("fanfare");
@@ -669,7 +664,7 @@ function applyEvent(m) {
       showResult(
         m.winner === null ? t("result.matchNobody") : t("result.match", { name: n[m.winner] }),
         t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }),
-        describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserName(m.winner)),
+        describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n)),
         true,
         app.table ? rackLink(app.table.rack) : null,
       );

@@ -13,7 +13,7 @@ import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { num, t } from "./i18n/index.mjs";
-import { describeEnd, describeLag, describeRuling, describeShot, describeWarning, withRules } from "./verdict.mjs";
+import { describeEnd, describeLag, describeRuling, describeShot, describeWarning, loserOf, withRules } from "./verdict.mjs";
 
 /** @typedef {Record<string, any>} Msg */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
@@ -52,7 +52,7 @@ export function describeEvent(e, names, lowest = null) {
     }
     case "game_over":
       return {
-        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${describeEnd(e.reason, 0, e.winner === null ? null : names[1 - e.winner])} ${num(e.score[0])}–${num(e.score[1])}`,
+        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${describeEnd(e.reason, 0, loserOf(e.winner, names))} ${num(e.score[0])}–${num(e.score[1])}`,
         tone: "win",
       };
     case "match_over":

@@ -352,6 +352,11 @@ export function describeWarning(w, names, turn = null) {
   return { text: t("warn.clock", { name, s: w.seconds ?? 10 }), rule: "O3" };
 }
 
+/** Who lost to `winner` (null: nobody won). @param {number | null} winner @param {readonly string[]} names */
+export function loserOf(winner, names) {
+  return winner === null ? null : names[1 - winner];
+}
+
 /** The reasons that name the player who lost by them (each has an `end.<reason>By`). */
 const LOST_BY = ["three_fouls", "concede", "forfeit"];
 

@@ -349,7 +349,5 @@ def _opponent(player: str, known: dict[str, str]) -> str | None:
     None for a guest or a deleted account (nobody's name is kept for them)."""
     if player in known:
         return known[player]
-    level = bot_level(player)
-    if level is not None and level in BOT_RATINGS:
-        return f"Bot (level {level})"
-    return None
+    level = _computer_level(player)
+    return None if level is None else f"Bot (level {level})"
