@@ -651,7 +651,9 @@ function applyEvent(m) {
       if (app.view && app.table) app.table = { ...app.table, score: m.score };
       const n = names();
       const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
-      showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackLink(m.rack));
+      const breaker = app.table?.breaker;
+      const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker] } : null;
+      showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackLink(m.rack), next);
       if (cheers(m.winner)) {
         celebrate(false, sound, reducedMotion());
         heard.push("fanfare");

@@ -68,13 +68,20 @@ export function renderBadge() {
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let resultTimer;
 
+/** A game result stays up at least this long, even when the pause between games is
+ * over by the time it shows (a tab brought back, a long shot still playing). */
+const RESULT_AT_LEAST_MS = 2500;
+
 /**
- * Shows a game or match result. A game result closes by itself after a few seconds so
- * play goes on; the match result stays until dismissed (it offers the rematch).
+ * Shows a game or match result. A game result closes by itself when the pause between
+ * games ends (`next.at`, server time: the next break's clock starts then), counting down
+ * to it and naming the breaker; from a server that does not say, after five seconds.
+ * The match result stays until dismissed (it offers the rematch).
  * @param {string} title @param {string} score @param {string} text @param {boolean} match
  * @param {string | null} [replay] the page of the rack's replay, to watch again or share
+ * @param {{ at: number, breaker: string } | null} [next] the next game: when its break is due, who breaks
  */
-export function showResult(title, score, text, match, replay = null) {
+export function showResult(title, score, text, match, replay = null, next = null) {
   const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
   $("result-title").textContent = title;
   $("result-score").textContent = score;
@@ -85,7 +92,22 @@ export function showResult(title, score, text, match, replay = null) {
   $("result-rematch").hidden = !(match && mySeat() !== null);
   dlg.classList.toggle("match", match);
   clearTimeout(resultTimer);
-  if (!match) resultTimer = setTimeout(() => dlg.open && dlg.close(), 5000);
+  const line = $("result-next");
+  line.hidden = true;
+  if (!match) {
+    const closeAt = next ? Math.max(next.at, app.serverNow() + RESULT_AT_LEAST_MS) : app.serverNow() + 5000;
+    const tick = () => {
+      if (!dlg.open) return;
+      const left = closeAt - app.serverNow();
+      if (left <= 0) return dlg.close();
+      if (next) {
+        line.hidden = false;
+        line.textContent = t("result.next", { s: num(Math.ceil(left / 1000), 0), name: next.breaker });
+      }
+      resultTimer = setTimeout(tick, Math.min(1000, left % 1000 || 1000));
+    };
+    resultTimer = setTimeout(tick, 0);
+  }
   if (!dlg.open) dlg.showModal();
   announce(`${title} ${score}`);
 }

@@ -598,6 +598,9 @@ class GameOver(ServerMessage, tag="game_over"):
     winner: Seat | None
     reason: GameEndReason
     score: list[int]
+    #: When the pause between games ends and the next rack's break is expected (its shot
+    #: clock starts then); None when the match is over (and from older servers).
+    next_rack: EpochMs | None = None
 
 
 class MatchOver(ServerMessage, tag="match_over"):

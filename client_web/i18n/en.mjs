@@ -301,6 +301,7 @@ export default {
   "result.match": "{name} wins the match!",
   "result.matchNobody": "The match is over",
   "result.score": "{a} {sa} – {sb} {b}",
+  "result.next": "Next game in {s} s: {name} breaks.",
   "choice.title": "Push-out: your choice",
   "choice.text": "Your opponent pushed out. Shoot from where the balls lie, or pass the shot back.",
   "choice.shoot": "Shoot",

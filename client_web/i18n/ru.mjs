@@ -301,6 +301,7 @@ export default {
   "result.match": "{name} выигрывает матч!",
   "result.matchNobody": "Матч окончен",
   "result.score": "{a} {sa} : {sb} {b}",
+  "result.next": "Следующая партия через {s} с: разбивает {name}.",
   "choice.title": "«Пуш-аут»: ваш выбор",
   "choice.text": "Соперник сыграл «пуш-аут». Бейте из сложившейся позиции или верните удар.",
   "choice.shoot": "Бить",

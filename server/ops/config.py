@@ -76,6 +76,7 @@ class Config:
     log_level: str = "INFO"
     #: Quick match pairs strangers: without a clock one who never shoots stalls the other.
     shot_clock: int = 60
+    rack_pause: float = 6.0
     grace: float = 60.0
     #: Computer players (server/ops/computers.py). In-process no bot tables and no offer
     #: in quick match unless asked for; the command line has both.
@@ -183,6 +184,15 @@ SECTIONS: tuple[Section, ...] = (
                 "cannot stall the other; `0`: no clock (rooms made with `create` choose "
                 "their own)",
                 off_or_between(5, 300),
+            ),
+            Setting(
+                Config,
+                "rack_pause",
+                NUMBER,
+                "seconds between the end of a game and the next break, while everyone sees "
+                "the result: the breaker's shot clock starts after them, and a computer "
+                "breaking waits for them (`0`: the break follows at once)",
+                between(0, 60),
             ),
             Setting(
                 Config,

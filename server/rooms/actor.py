@@ -153,6 +153,7 @@ def now_ms() -> int:
 def _limits(config: Config) -> Limits:
     return Limits(
         bot_pause=config.computers.bot_pause,
+        rack_pause=config.rack_pause,
         exhibition_gap=EXHIBITION_GAP_PAUSES * config.computers.bot_pause,
         grace=config.grace,
         spectator_cap=config.spectator_cap,

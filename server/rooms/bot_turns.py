@@ -6,7 +6,8 @@ After every step the machine asks `ask`: if the room's state now asks a bot seat
 new question, a `Think` effect goes out with what the bot sees (`server.bot.view_of`,
 never the room's seed), its level, a seed drawn from the room's seed and the move, and
 the pace (`delay`): the time left of the last shot on screen plus `Limits.bot_pause`, so
-a spectator sees shots at a player's intervals. The question is remembered in the
+a spectator sees shots at a player's intervals, and at least the rest of the pause
+between two games (`Limits.rack_pause`) before a break. The question is remembered in the
 state (`RoomState.thinking`); an answer to any other question is stale and dropped.
 
 The shot clock runs for a bot as for anyone: if its answer does not come in time the
@@ -110,7 +111,8 @@ def due(state: RoomState, now: float, attempt: int = 0) -> Think | None:
             return None
         assert turn is not None
         view = bot.view_of(phase.table, seat_player(turn))
-        return _think(state, turn, "table", view, attempt, _on_screen(state, now) + pause)
+        wait = max(_on_screen(state, now) + pause, _racking(state, now))
+        return _think(state, turn, "table", view, attempt, wait)
     if isinstance(phase, Finished):
         exhibition = is_exhibition(state)
         if state.settings.reserved and not exhibition:
@@ -123,6 +125,16 @@ def due(state: RoomState, now: float, attempt: int = 0) -> Think | None:
                 wait = state.limits.exhibition_gap if exhibition and not phase.rematch else pause
                 return _think(state, index, "rematch", None, attempt, wait)
     return None
+
+
+def _racking(state: RoomState, now: float) -> float:
+    """Seconds left of the pause between two games (`Limits.rack_pause`), in which
+    everyone sees the result: a computer about to break waits for it like the breaker's
+    clock does, unless it does not pace its shots."""
+    until = state.racking_until
+    if until is None or state.limits.bot_pause <= 0:
+        return 0.0
+    return max(0.0, until - now)
 
 
 def _on_screen(state: RoomState, now: float) -> float:

@@ -699,7 +699,7 @@ class _Tx(Seating, BotSteps, ClockSteps):
         self.phase = Playing(step.table)
         self.shots += 1
         # The next player's clock starts once the shot has played out on every screen.
-        self.restart_clock(result.duration)
+        self.start_next_turn(step.verdict, result.duration)
         shot_result = m.ShotResult(
             room=self.state.id,
             seq=self.next_seq(),

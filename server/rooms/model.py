@@ -131,6 +131,10 @@ class Limits:
     #: Seconds a computer player waits once the last shot has played out before it plays
     #: (0: as soon as it has decided, without waiting for the shot to play out).
     bot_pause: float = 1.5
+    #: Seconds between the end of a game and the next break, while everyone sees the
+    #: result: the breaker's shot clock starts after them, and a computer breaking waits
+    #: for them too (unless it does not pace its shots, `bot_pause` 0).
+    rack_pause: float = 6.0
     #: Seconds between two matches of an exhibition of two computers.
     exhibition_gap: float = 8.0
 
@@ -271,6 +275,10 @@ class RoomState:
     tally: RackTally = RackTally()
     reports: tuple[Result, ...] = ()
     history: History = History()
+    #: When the pause between two games ends (`Limits.rack_pause`, wall seconds): the
+    #: next rack's break is expected then. Kept in memory only; a room brought back has
+    #: its clock paused anyway.
+    racking_until: float | None = None
     #: The question a computer player was last asked (`server.rooms.bots.Think`); its
     #: answer is taken only while the room still asks it.
     thinking: Think | None = None

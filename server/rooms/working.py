@@ -86,6 +86,7 @@ class Working:
         self.tally = s.tally
         self.reports = s.reports
         self.history = s.history
+        self.racking_until = s.racking_until
         self.saved: list[m.ServerMessage] = []
         self.dirty = False
         self.out: list[Effect] = []
@@ -112,6 +113,7 @@ class Working:
             tally=self.tally,
             reports=self.reports,
             history=self.history,
+            racking_until=self.racking_until,
         )
 
     def finish(self) -> tuple[RoomState, list[Effect]]:
@@ -319,7 +321,7 @@ class Working:
             self.note_rack(phase.table.state, by, step.verdict, at_table, shot=False)
         self.phase = Playing(step.table, self.clock())
         self.inflight = None
-        self.restart_clock(0.0)
+        self.start_next_turn(step.verdict, 0.0)
         ruling = m.Ruling(
             room=self.state.id,
             seq=self.next_seq(),
@@ -350,6 +352,8 @@ class Working:
             )
         if verdict.game_over:
             self.rack_over(verdict, state.rack - (1 if verdict.new_rack else 0))
+            until = None if verdict.match_over else self.racking_until
+            next_rack = None if until is None else int(until * 1000)
             events.append(
                 m.GameOver(
                     room=room,
@@ -358,6 +362,7 @@ class Working:
                     winner=player_seat(verdict.game_winner),
                     reason=verdict.game_end or "nine",  # always set with game_over
                     score=list(state.score),
+                    next_rack=next_rack,
                 )
             )
         if verdict.match_over:
@@ -374,6 +379,17 @@ class Working:
                 )
             )
         return events
+
+    def start_next_turn(self, verdict: Verdict, on_screen: float) -> None:
+        """The next turn's clock, started once the last shot has played out (`on_screen`
+        seconds from now). When the verdict ends a game and the match goes on, everyone
+        first sees the result for `Limits.rack_pause` seconds: the next break's clock
+        starts after them, and `racking_until` says when (for the `game_over` event and
+        for a computer about to break)."""
+        if verdict.game_over and not verdict.match_over:
+            on_screen += self.state.limits.rack_pause
+            self.racking_until = self.now + on_screen
+        self.restart_clock(on_screen)
 
     # --- results for the players service (docs/RATINGS.md) -------------------------------
 

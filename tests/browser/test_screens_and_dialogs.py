@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.support import Client
+from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet, settle
 from tests.browser.test_firstminute import PHONE, OpenClient, aim_at, started
+from tests.browser.test_watching import concede
 
 LAPTOP = {"width": 1366, "height": 768}
 
@@ -131,3 +132,42 @@ def test_a_phone_on_its_side_shows_the_lag_button_and_a_readable_scoreboard(
     ana.page.tap("#lag-shoot")
     ana.wait("a.lagSent || a.view.status === 'playing' || a.view.lag_choice !== null")
     assert_quiet(ana)
+
+
+def test_a_game_result_counts_down_to_the_break_and_then_the_clock_starts(
+    open_client: OpenClient,
+) -> None:
+    """A game's result stays up through the pause between games (`--rack-pause`, 6 s),
+    counting down and naming the breaker; the break's clock stands at the turn's time
+    meanwhile and starts when the result closes itself."""
+    ana, bob, _ = started(
+        open_client, guest={"lang": "hr"}, table={"#c-preset": "custom", "#c-clock": "30"}
+    )
+    concede(bob, "game")
+    lines = (
+        (ana, r"Next game in (\d) s: (Ana|Bob) breaks\."),
+        (bob, r"Sljedeća partija za (\d) s: otvara (Ana|Bob)\."),
+    )
+    first: list[int] = []
+    for c, pattern in lines:
+        c.page.locator("#result-next").wait_for(state="visible")
+        found = re.fullmatch(pattern, c.page.inner_text("#result-next"))
+        assert found is not None, c.page.inner_text("#result-next")
+        assert 1 <= int(found[1]) <= 6
+        assert found[2] == c.state("a.view.seats[a.table.breaker].name")
+        first.append(int(found[1]))
+        assert clock_seconds(c) == 30  # the break's clock stands while the result shows
+    save(ana, "rack-pause-en.png")
+    save(bob, "rack-pause-hr.png")
+    ana.page.wait_for_timeout(1600)
+    later = re.search(r"\d", ana.page.inner_text("#result-next"))
+    assert later is not None and int(later[0]) < first[0]
+    for c in (ana, bob):
+        c.page.locator("#result-dialog").wait_for(state="hidden", timeout=10_000)
+        # Closed no sooner than the pause's end, when the server starts the break's clock.
+        starts = c.state("a.table.clock.deadline - a.table.clock.seconds * 1000")
+        assert c.state("a.serverNow()") >= starts - 300
+        c.page.wait_for_function(
+            "() => /0:2\\d/.test(document.querySelector('#clock').textContent)", timeout=5_000
+        )
+    assert_quiet(ana, bob)

@@ -27,6 +27,7 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--gc-threshold", "NINEPOOL_GC_THRESHOLD", 20_000),
     ("--log-level", "NINEPOOL_LOG_LEVEL", "INFO"),
     ("--shot-clock", "NINEPOOL_SHOT_CLOCK", 60),
+    ("--rack-pause", "NINEPOOL_RACK_PAUSE", 6.0),
     ("--grace", "NINEPOOL_GRACE", 60.0),
     ("--bot-workers", "NINEPOOL_BOT_WORKERS", 1),
     ("--bot-pause", "NINEPOOL_BOT_PAUSE", 1.5),
@@ -169,6 +170,7 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--password-hashers": ("2", 2, "3", 3),
     "--bot-workers": ("0", 0, "3", 3),
     "--bot-pause": ("0", 0.0, "2.5", 2.5),
+    "--rack-pause": ("0", 0.0, "12.5", 12.5),
     "--bot-tables": ("0", 0, "5", 5),
     "--quick-computer-after": ("0", 0.0, "60", 60.0),
     "--quick-computer-level": ("1", 1, "5", 5),
@@ -225,7 +227,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 74
+    assert len(CONTRACT) == 75
 
 
 def test_the_declarations_are_the_contract() -> None:
