@@ -24,7 +24,7 @@ import {
 } from "./controls.mjs";
 import { $, toast } from "./dom.mjs";
 import { addChat, inviteLink, log, renderBadge, renderClock, renderSeats, renderTableUi as renderHud, showResult } from "./hud.mjs";
-import { LANGUAGES, initLanguage, lang, num, onLanguage, setLanguage, t } from "./i18n/index.mjs";
+import { LANGUAGES, initLanguage, lang, num, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderQuick, renderRooms } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
@@ -97,7 +97,7 @@ const tv = new TvDirector(
     },
     showing: (room) => {
       const info = room ? app.rooms.get(room) : null;
-      $("tv-banner").textContent = room ? t("tv.following", { name: info?.name || info?.players?.join(" – ") || room }) : t("tv.nothing");
+      $("tv-banner").textContent = room ? t("tv.following", { name: info?.name || info?.players?.map((/** @type {string} */ p, /** @type {number} */ i) => seatName(p, info.computer?.[i])).join(" – ") || room }) : t("tv.nothing");
       app.tvRoom = room;
     },
   },

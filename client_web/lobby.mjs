@@ -4,7 +4,7 @@
 import { ratingText } from "./account.mjs";
 import { $, h } from "./dom.mjs";
 import { describeFormat } from "./formats.mjs";
-import { num, t } from "./i18n/index.mjs";
+import { num, seatName, t } from "./i18n/index.mjs";
 import { app } from "./state.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -14,7 +14,7 @@ import { app } from "./state.mjs";
  * @param {Msg} r
  */
 function playerNames(r) {
-  return r.players.map((/** @type {string} */ name, /** @type {number} */ i) => (r.computer?.[i] != null ? t("rooms.computerName", { name }) : name));
+  return r.players.map((/** @type {string} */ name, /** @type {number} */ i) => (r.computer?.[i] != null ? t("rooms.computerName", { name: seatName(name, r.computer[i]) }) : name));
 }
 
 /**

@@ -10,7 +10,7 @@
 
 import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
-import { initLanguage, num, t } from "./i18n/index.mjs";
+import { initLanguage, num, seatName, t } from "./i18n/index.mjs";
 
 /** @typedef {Record<string, any>} Msg */
 
@@ -37,13 +37,13 @@ export function overlayModel(view, table, now) {
     const seat = view?.seats?.[s] ?? null;
     const rating = typeof seat?.rating === "number" ? Math.round(seat.rating) : null;
     return {
-      name: seat?.name ?? "",
+      name: seat ? seatName(seat.name, seat.computer) : "",
       rating,
       provisional: !!seat?.provisional,
       score: Number(table?.score?.[s] ?? 0),
       toAct: !!table && !table.match_over && table.turn === s,
       away: !!seat && seat.connected === false,
-      computer: !!seat?.bot,
+      computer: seat?.computer != null,
     };
   });
   const balls = [];

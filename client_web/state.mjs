@@ -1,7 +1,7 @@
 // The client's state, in one object, and the questions every part of the page asks of it
 // (whose turn, may I shoot, where is the cue ball). Changed only by `app.mjs`.
 
-import { t } from "./i18n/index.mjs";
+import { seatName, t } from "./i18n/index.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
@@ -80,7 +80,7 @@ export const app = {
 /** @returns {string[]} */
 export function names() {
   const seats = app.view?.seats ?? [null, null];
-  return [0, 1].map((i) => seats[i]?.name ?? t("seat.seatN", { n: i + 1 }));
+  return [0, 1].map((i) => (seats[i] ? seatName(seats[i].name, seats[i].computer) : t("seat.seatN", { n: i + 1 })));
 }
 
 export function mySeat() {

@@ -37,6 +37,7 @@ export default {
   "level.3": "3 — club player",
   "level.4": "4 — advanced",
   "level.5": "5 — strong",
+  "computer.name": "Bot {level}",
   "tag.computer": "computer · level {level}",
   "rooms.computerName": "{name} (computer)",
   "rooms.againstComputer": "Against the computer",

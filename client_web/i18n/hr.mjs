@@ -37,6 +37,7 @@ export default {
   "level.3": "3 — klupski igrač",
   "level.4": "4 — napredni igrač",
   "level.5": "5 — jaki igrač",
+  "computer.name": "Bot {level}",
   "tag.computer": "računalo · razina {level}",
   "rooms.computerName": "{name} (računalo)",
   "rooms.againstComputer": "Protiv računala",

@@ -125,6 +125,16 @@ export function t(key, params = {}) {
 }
 
 /**
+ * A seat's name as shown. A computer seat (`level` set) that the server named by its
+ * level ("Bot 2") is written the reader's way; any other name is the player's own, a
+ * person's even if it reads "Bot 2".
+ * @param {string} name @param {number | null | undefined} level the computer's level, if a computer
+ */
+export function seatName(name, level) {
+  return level != null && name === `Bot ${level}` ? t("computer.name", { level: String(level) }) : name;
+}
+
+/**
  * A number the language's way ("2.05" / "2,05").
  * @param {number} v @param {number} [digits] fixed fraction digits (default: as needed, up to 2)
  */

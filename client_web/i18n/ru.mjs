@@ -37,6 +37,7 @@ export default {
   "level.3": "3 — клубный игрок",
   "level.4": "4 — продвинутый",
   "level.5": "5 — сильный",
+  "computer.name": "Бот {level}",
   "tag.computer": "компьютер · уровень {level}",
   "rooms.computerName": "{name} (компьютер)",
   "rooms.againstComputer": "Против компьютера",

@@ -52,3 +52,20 @@ test("the room comes from the page's own path", () => {
   assert.equal(roomOfPath("/overlay/a/b"), null);
   assert.equal(roomOfPath("/overlay/<script>"), null);
 });
+
+test("a computer is said to be one, and named the reader's way", async () => {
+  const { setLanguage } = await import("../i18n/index.mjs");
+  const bots = { ...view, seats: [{ seat: 0, name: "Bot 2", connected: true, computer: 2 }, { seat: 1, name: "Bot 3", connected: true, computer: 3 }] };
+  try {
+    setLanguage("ru", false);
+    const m = overlayModel(bots, table, 0);
+    assert.deepEqual(m.seats.map((s) => s.computer), [true, true]);
+    assert.deepEqual(m.seats.map((s) => s.name), ["Бот 2", "Бот 3"]);
+    // A person is never a computer, whatever the name; a person's name is their own.
+    const people = overlayModel({ ...view, seats: [{ seat: 0, name: "Bot 2", connected: true }, view.seats[1]] }, table, 0);
+    assert.deepEqual(people.seats.map((s) => s.computer), [false, false]);
+    assert.deepEqual(people.seats.map((s) => s.name), ["Bot 2", "Bob"]);
+  } finally {
+    setLanguage("en", false);
+  }
+});

@@ -526,9 +526,10 @@ class Lobby:
             self.unqueue(client)
         if self._busy(client, message.id):
             return
-        clock = self.config.shot_clock or None
-        # No name: clients name a table by who plays at it, in the reader's language.
-        settings = m.RoomSettings(race_to=message.race_to, shot_clock=clock, rated=message.rated)
+        # No name: clients name a table by who plays at it, in the reader's language. No
+        # shot clock: the quick match's clock keeps a player from stalling another, and
+        # nobody waits on a computer's opponent (a first-timer takes their time).
+        settings = m.RoomSettings(race_to=message.race_to, rated=message.rated)
         room = self._new_room(settings)
         client.entering(room)
         room.post(SeatBots((client, message.id), (None, message.level)))

@@ -171,3 +171,23 @@ def test_a_game_result_counts_down_to_the_break_and_then_the_clock_starts(
             "() => /0:2\\d/.test(document.querySelector('#clock').textContent)", timeout=5_000
         )
     assert_quiet(ana, bob)
+
+
+def test_the_computer_is_named_in_russian_and_plays_without_a_clock(
+    open_client: OpenClient,
+) -> None:
+    """A game against the computer from the lobby: the computer's name is the reader's
+    ("Бот 2"), and no shot clock runs (the quick match's clock is for strangers)."""
+    ana = open_client("Ana", lang="ru")
+    ana.page.select_option("#computer-level", "2")
+    ana.page.click("#computer")
+    ana.page.wait_for_selector("#table-view:not([hidden])")
+    ana.wait("a.view && a.view.seats[1] && a.view.seats[1].computer === 2")
+    assert ana.page.inner_text("#seat1 .name") == "Бот 2"
+    assert "компьютер · уровень 2" in ana.page.inner_text("#seat1")
+    assert ana.state("a.view.settings.shot_clock") is None
+    line = ana.page.inner_text("#format-line")
+    assert "Любительский" in line and "без ограничения времени" in line, line
+    ana.wait("a.view.status === 'lag'")
+    assert ana.page.is_hidden("#clock") or ana.page.inner_text("#clock").strip() == ""
+    assert_quiet(ana)

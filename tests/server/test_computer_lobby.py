@@ -30,6 +30,10 @@ async def test_quick_match_offers_a_computer_after_the_wait(
     snapshot = await ana.expect(m.Snapshot)
     names = [(s.name, s.computer) for s in snapshot.view.seats if s is not None]
     assert names == [("Ana", None), ("Bot 2", 2)]
+    # The quick match's shot clock is for strangers: nobody waits on Ana here.
+    assert server.config.shot_clock == 60
+    assert snapshot.view.settings.shot_clock is None
+    assert snapshot.view.table is None or snapshot.view.table.clock is None
     # A person who comes later is not paired with Ana: she is playing.
     ben = await open_peer(server, peers, "Ben")
     assert isinstance(await ben.request({"t": "quick"}), m.Ok)
