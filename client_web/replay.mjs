@@ -12,7 +12,7 @@ import { session } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { decodeTracks } from "./trajectory.mjs";
-import { num, t } from "./i18n/index.mjs";
+import { num, seatName, t } from "./i18n/index.mjs";
 import { describeEnd, describeLag, describeRuling, describeShot, describeWarning, loserOf, withRules } from "./verdict.mjs";
 
 /** @typedef {Record<string, any>} Msg */
@@ -150,7 +150,7 @@ export class ReplayViewer {
     const doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
     this.room = room;
     this.events = doc.events ?? [];
-    if (Array.isArray(doc.players) && doc.players.length === 2) this.names = doc.players.map(String);
+    if (Array.isArray(doc.players) && doc.players.length === 2) this.names = doc.players.map((/** @type {unknown} */ p, /** @type {number} */ i) => seatName(String(p), doc.computer?.[i]));
     this.settings = doc.settings ?? {};
     this.truncated = !!doc.truncated;
     this.rack = rack;
@@ -199,7 +199,7 @@ export class ReplayViewer {
   namesAt(i) {
     for (let k = i; k >= 0; k--) {
       const e = this.events[k];
-      if (e?.t === "snapshot") return [0, 1].map((s) => e.view.seats?.[s]?.name ?? this.names[s]);
+      if (e?.t === "snapshot") return [0, 1].map((s) => { const seat = e.view.seats?.[s]; return seat ? seatName(seat.name, seat.computer) : this.names[s]; });
     }
     return this.names;
   }

@@ -733,3 +733,6 @@ class Replay(Struct, frozen=True):
     #: The room had events after the last one here: its log was full (`--room-log-max`)
     #: or the replay reached `--replay-max-bytes`.
     truncated: bool = False
+    #: Beside `players`, one entry each: a computer player's level, None for a person
+    #: (empty from older servers).
+    computer: list[int | None] = msgspec.field(default_factory=list)

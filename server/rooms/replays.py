@@ -66,6 +66,8 @@ class ReplayHead:
     last_seq: int
     #: The room has ended: its log will not change any more.
     closed: bool = False
+    #: Beside `players`: a computer player's level, None for a person.
+    computer: tuple[int | None, ...] = ()
 
     def admits(self, code: str | None, player: str | None) -> bool:
         """A public room's replay is anyone's; a private room's needs its invite code or a
@@ -130,6 +132,7 @@ class ReplayBook:
             seated=frozenset(record.seated) | {s.player for s in record.seats if s is not None},
             last_seq=record.seq,
             closed=record.closed,
+            computer=tuple(s.bot for s in record.seats if s is not None),
         )
 
     async def _pages(self, head: ReplayHead, last: int) -> AsyncIterator[list[LogEntry]]:
@@ -151,16 +154,17 @@ class ReplayBook:
             raise ReplayDamaged(str(exc)) from exc
 
     def preamble(self, head: ReplayHead, plan: ReplayPlan) -> bytes:
-        """The document up to its events: a map of five, `events` last, whose array
+        """The document up to its events: a map of six, `events` last, whose array
         header announces `plan.count` entries."""
         fields: tuple[tuple[str, object], ...] = (
             ("room", head.room),
             ("settings", head.settings),
             ("players", head.players),
+            ("computer", list(head.computer)),
             ("truncated", plan.truncated),
         )
         encode = msgspec.msgpack.encode
-        parts = [b"\x85"]
+        parts = [bytes([0x80 | (len(fields) + 1)])]
         for name, value in fields:
             parts += [encode(name), encode(value)]
         parts += [encode("events"), _array_header(plan.count)]

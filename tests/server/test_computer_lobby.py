@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
+
 from protocol import errors
 from protocol import messages as m
 from server.ops.computers import Computers
@@ -34,6 +36,11 @@ async def test_quick_match_offers_a_computer_after_the_wait(
     assert server.config.shot_clock == 60
     assert snapshot.view.settings.shot_clock is None
     assert snapshot.view.table is None or snapshot.view.table.clock is None
+    # Its replay says which seat is the computer, so a reader's page names it their way.
+    replay = await server.lobby.replay(joined.room)
+    assert replay is not None
+    document = msgspec.msgpack.decode(replay, type=m.Replay)
+    assert document.players == ["Ana", "Bot 2"] and document.computer == [None, 2]
     # A person who comes later is not paired with Ana: she is playing.
     ben = await open_peer(server, peers, "Ben")
     assert isinstance(await ben.request({"t": "quick"}), m.Ok)

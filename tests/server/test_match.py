@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import msgspec
+
 from protocol import messages as m
 from server.app import GameServer
 from tests.server import scripting
@@ -201,3 +203,7 @@ async def test_r1_race_to_two_with_foul_push_out_pass_and_warning(
     # The replay holds every event the spectators saw, in order.
     lobby_replay = await server.lobby.replay(room)
     assert lobby_replay is not None
+    document = msgspec.msgpack.decode(lobby_replay, type=m.Replay)
+    assert len(document.players) == 2 and document.computer == [None, None]
+    seqs = [msgspec.msgpack.decode(event)["seq"] for event in document.events]
+    assert seqs and seqs == sorted(set(seqs))
