@@ -297,10 +297,11 @@ export function attachTableInput(canvas, view, actions) {
 export function attachStrip(track, actions) {
   /** @type {{ id: number, y0: number, at: number, before: number } | null} */
   let grab = null;
-  /** @param {PointerEvent} e */
-  const powerAt = (e) => {
+  /** The pull so far: from where the finger went down (`y0`), not from the strip's top.
+   * @param {PointerEvent} e @param {number} y0 */
+  const powerAt = (e, y0) => {
     const r = track.getBoundingClientRect();
-    return Math.min(1, Math.max(0, (e.clientY - (grab?.y0 ?? r.top)) / (r.height * 0.9)));
+    return Math.min(1, Math.max(0, (e.clientY - y0) / (r.height * 0.9)));
   };
   track.addEventListener("pointerdown", (e) => {
     app.touch = e.pointerType === "touch";
@@ -313,7 +314,7 @@ export function attachStrip(track, actions) {
   });
   track.addEventListener("pointermove", (e) => {
     if (!grab || grab.id !== e.pointerId) return;
-    actions.setPower(powerAt(e));
+    actions.setPower(powerAt(e, grab.y0));
   });
   /** @param {PointerEvent} e */
   const end = (e) => {
@@ -322,7 +323,7 @@ export function attachStrip(track, actions) {
     grab = null;
     track.classList.remove("pulling");
     const quick = performance.now() - g.at < 120;
-    const p = powerAt(e);
+    const p = powerAt(e, g.y0);
     if (e.type === "pointerup" && !quick && p >= 0.03 && canShoot()) {
       actions.setPower(p);
       actions.shoot();

@@ -84,7 +84,7 @@ class Touch:
         self.c = c
         self.cdp = c.context.new_cdp_session(c.page)
 
-    def _send(self, kind: str, x: float | None = None, y: float | None = None) -> None:
+    def send(self, kind: str, x: float | None = None, y: float | None = None) -> None:
         points = [] if x is None else [{"x": x, "y": y}]
         self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
@@ -94,20 +94,20 @@ class Touch:
         """Presses at `start`, moves to `end` in `steps` over `ms` milliseconds, lifts;
         returns the seconds the gesture really took (more than `ms` on a busy machine)."""
         began = time.monotonic()
-        self._send("touchStart", *start)
+        self.send("touchStart", *start)
         for k in range(1, steps + 1):
             self.c.page.wait_for_timeout(ms / steps)
             f = k / steps
-            self._send(
+            self.send(
                 "touchMove", start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f
             )
-        self._send("touchEnd")
+        self.send("touchEnd")
         return time.monotonic() - began
 
     def tap(self, x: float, y: float) -> None:
-        self._send("touchStart", x, y)
+        self.send("touchStart", x, y)
         self.c.page.wait_for_timeout(60)
-        self._send("touchEnd")
+        self.send("touchEnd")
 
 
 def shots_sent(server: Server, room: str) -> int:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.support import Client, save
-from tests.browser.test_client import assert_quiet, settle
-from tests.browser.test_firstminute import PHONE, OpenClient, aim_at, started
+from tests.browser.support import Client, Server, save
+from tests.browser.test_client import assert_quiet, replay_events, settle
+from tests.browser.test_firstminute import PHONE, OpenClient, Touch, aim_at, started
 from tests.browser.test_watching import concede
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -191,3 +191,37 @@ def test_the_computer_is_named_in_russian_and_plays_without_a_clock(
     ana.wait("a.view.status === 'lag'")
     assert ana.page.is_hidden("#clock") or ana.page.inner_text("#clock").strip() == ""
     assert_quiet(ana)
+
+
+def test_a_pull_begun_low_on_the_strip_shoots_at_the_power_it_showed(
+    open_client: OpenClient, server: Server
+) -> None:
+    """The cue drawn on the strip sits low at a break's power, and a newcomer grabs it
+    there: the pull is measured from where the finger went down, while pulling and on
+    letting go alike (it once shot from the strip's top on letting go: full power)."""
+    ana, bob, room = started(open_client, host=PHONE, guest=PHONE)
+    c = ana if ana.state("a.table.turn === a.seat") else bob
+    aim_at(c, 1)
+    box = c.page.locator("#strip-track").bounding_box()
+    assert box is not None
+    x, top = box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.55
+    pull = box["height"] * 0.9 * 0.3  # 30 % of the strip's travel
+    finger = Touch(c)
+    finger.send("touchStart", x, top)
+    for k in range(1, 7):
+        c.page.wait_for_timeout(60)
+        finger.send("touchMove", x, top + pull * k / 6)
+    c.page.wait_for_timeout(100)
+    shown = c.page.inner_text("#strip-out")
+    speed = c.page.inner_text("#strip-speed")
+    power = c.state("a.aim.power")
+    assert abs(power - 0.3) < 0.02, (power, shown)
+    shots = sum(1 for e in replay_events(server, room) if e["t"] == "shot_result")
+    finger.send("touchEnd")
+    settle(ana, bob)
+    results = [e for e in replay_events(server, room) if e["t"] == "shot_result"]
+    assert len(results) == shots + 1
+    sent = results[-1]["shot"]["speed"]
+    assert f"{sent:.2f}" == speed.split()[0], (sent, speed, shown)
+    assert abs(c.state("a.aim.power") - power) < 0.005
+    assert_quiet(ana, bob)
