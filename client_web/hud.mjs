@@ -148,8 +148,14 @@ export function renderSeats() {
     if (s && s.rating !== null && s.rating !== undefined) {
       who.splice(1, 0, h("span", { class: "rating", title: t("account.rating"), text: ratingText(s.rating, s.provisional) }));
     }
+    // A tournament's match keeps each seat for its player: nobody else is offered it.
+    const kept = v?.settings?.reserved?.[i];
     if (!s && spectator && status() === "waiting") {
-      who.push(h("button", { type: "button", class: "primary small sit", "data-sit": String(i), text: t("seat.sit") }));
+      if (!kept || kept === app.welcome?.player) {
+        who.push(h("button", { type: "button", class: "primary small sit", "data-sit": String(i), text: t("seat.sit") }));
+      } else {
+        who.push(h("span", { class: "tag kept", text: t("seat.kept") }));
+      }
     }
     el.replaceChildren(
       h("span", { class: `dot${!s ? " empty" : !s.connected ? " off" : ""}`, role: "img", "aria-label": t(!s ? "seat.empty" : s.connected ? "seat.connected" : "seat.disconnected") }),

@@ -205,6 +205,7 @@ export default {
   "table.none": "none",
   "table.ballsOn": "Balls on the table: {balls}",
   "seat.empty": "Empty seat",
+  "seat.kept": "kept for this match's player",
   "seat.sit": "Sit here",
   "seat.seatN": "Seat {n}",
   "seat.connected": "connected",

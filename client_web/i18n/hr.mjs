@@ -205,6 +205,7 @@ export default {
   "table.none": "nijedna",
   "table.ballsOn": "Kugle na stolu: {balls}",
   "seat.empty": "Slobodno mjesto",
+  "seat.kept": "čeka igrača ovog meča",
   "seat.sit": "Sjedni ovdje",
   "seat.seatN": "Mjesto {n}",
   "seat.connected": "na vezi",

@@ -205,6 +205,7 @@ export default {
   "table.none": "нет",
   "table.ballsOn": "Шары на столе: {balls}",
   "seat.empty": "Свободное место",
+  "seat.kept": "место игрока этого матча",
   "seat.sit": "Сесть сюда",
   "seat.seatN": "Место {n}",
   "seat.connected": "в сети",

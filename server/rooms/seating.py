@@ -6,7 +6,8 @@ a friend opening it is offered the seat. Every refusal is raised before anything
 (`TableError`), in this order: a seated player (`already_seated`), a wrong invite
 (`bad_seat_invite`), a private room without its code or an invite (`code_required`), a
 match under way (`match_started`), the seat asked for taken (`seat_taken`), no seat free
-(`room_full`). The answer is `joined` (role `player`, the seat, the invite), then the
+(`room_full`). A tournament's match keeps each seat for its player (`RoomSettings.reserved`):
+anyone else is refused `room_full`, and its player `seat_taken` for the other one's seat. The answer is `joined` (role `player`, the seat, the invite), then the
 room's snapshot goes to everyone.
 """
 
@@ -44,7 +45,15 @@ class Seating(Working):
             raise TableError(
                 errors.MATCH_STARTED, "the match has begun; watch it, or wait for the next"
             )
-        if message.seat is not None:
+        reserved = self.state.settings.reserved
+        if reserved:
+            # A tournament's match: each player has their own seat, nobody else one.
+            if member.player not in reserved:
+                raise TableError(errors.ROOM_FULL, "the seats are kept for this match's players")
+            index = reserved.index(member.player)
+            if message.seat not in (None, index):
+                raise TableError(errors.SEAT_TAKEN, "that seat is kept for the other player")
+        elif message.seat is not None:
             if self.seats[message.seat] is not None:
                 raise TableError(errors.SEAT_TAKEN, "that seat is taken")
             index = message.seat

@@ -333,3 +333,25 @@ def test_aim_previews_are_relayed_at_most_once_per_interval() -> None:
     assert effects == []  # the newest waits for the flush already set
     state, effects = run(state, TimerFired(AimFlush()), now=1000.05)
     assert kinds(effects) == ["Relay"] and effects[0].message.angle == 0.1  # type: ignore[union-attr]
+
+
+def test_a_tournament_matchs_seats_are_kept_for_its_players_from_the_stands_too() -> None:
+    """`sit` from the stands as `enter` as a player: each seat is its player's only."""
+    state = room(reserved=("p-bo", "p-ana"))
+    for person in (EVE, ANA):
+        state, _ = run(state, Enter(person, 3, "spectator"))  # type: ignore[arg-type]
+    before = snapshots.record(state, 0.0)
+    for seat in (None, 0, 1):
+        with pytest.raises(TableError) as refused:
+            run(state, Request(EVE, m.Sit(id=4, seat=seat)))  # type: ignore[arg-type]
+        assert refused.value.code == errors.ROOM_FULL
+    with pytest.raises(TableError) as refused:
+        run(state, Request(ANA, m.Sit(id=5, seat=0)))  # type: ignore[arg-type]
+    assert refused.value.code == errors.SEAT_TAKEN  # Bo's seat
+    assert snapshots.record(state, 0.0) == before
+    state, effects = run(state, Request(ANA, m.Sit(id=6)))  # type: ignore[arg-type]
+    joined = sent(effects, ANA)[0]
+    assert isinstance(joined, m.Joined) and (joined.role, joined.seat) == ("player", 1)
+    assert (
+        state.seats[1] is not None and state.seats[1].player == "p-ana" and state.seats[0] is None
+    )
