@@ -288,6 +288,9 @@ async function onRoute() {
   if (r.kind === "room" || r.kind === "play") {
     show("table");
     if (app.room !== r.id && conn.welcomed) {
+      // Another table's link (the next match of a tournament): the table this page is at
+      // is left first, unless its match is running (its player is sent back to it).
+      if (app.room && !(await leaveByNavigation())) return;
       // A room link seats the one who opens it while the table waits for a player.
       const info = app.rooms.get(r.id);
       const free = r.kind === "play" || (!!info && info.status === "waiting" && info.players.length < 2);
@@ -663,12 +666,15 @@ function applyEvent(m) {
     case "match_over": {
       if (app.view) app.view.status = "finished";
       const n = names();
+      // A tournament's opponent who never sat down: said so (not "stayed away"), and no
+      // replay of a game never played.
+      const noShow = m.reason === "forfeit" && m.winner !== null && !app.view?.seats?.[1 - m.winner];
       showResult(
         m.winner === null ? t("result.matchNobody") : t("result.match", { name: n[m.winner] }),
         t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }),
-        describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n)),
+        noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n)),
         true,
-        app.table ? rackLink(app.table.rack) : null,
+        app.table && !noShow ? rackLink(app.table.rack) : null,
       );
       tv.matchOver();
       if (cheers(m.winner)) {

@@ -89,7 +89,13 @@ export function showResult(title, score, text, match, replay = null, next = null
   const link = /** @type {HTMLAnchorElement} */ ($("result-replay"));
   link.hidden = !replay;
   if (replay) link.href = replay;
-  $("result-rematch").hidden = !(match && mySeat() !== null);
+  // A tournament's match is one match (its seats kept for its players): no rematch, but
+  // the way back to its bracket, where the next match is.
+  $("result-rematch").hidden = !(match && mySeat() !== null && !app.view?.settings?.reserved?.length);
+  const tournament = app.view?.settings?.tournament;
+  const back = /** @type {HTMLAnchorElement} */ ($("result-tournament"));
+  back.hidden = !(match && tournament);
+  if (tournament) back.href = `/tournament/${encodeURIComponent(tournament)}`;
   dlg.classList.toggle("match", match);
   clearTimeout(resultTimer);
   const line = $("result-next");
@@ -383,7 +389,7 @@ export function renderTableUi() {
   stale.textContent = t(proposedToMe ? "more.stalemateAccept" : "more.stalemate");
   /** @type {HTMLButtonElement} */ (stale).disabled = proposedBy === me;
   $("concede").hidden = !(player && playing);
-  $("rematch").hidden = !(player && (st === "finished" || !!tb?.match_over));
+  $("rematch").hidden = !(player && (st === "finished" || !!tb?.match_over)) || !!app.view?.settings?.reserved?.length;
   const rematchAsked = (app.view.rematch ?? []).includes(me);
   const otherAsked = me !== null && (app.view.rematch ?? []).includes(1 - me);
   $("rematch").textContent = rematchAsked ? t("result.rematchAsked") : otherAsked ? t("result.rematchWanted", { name: names()[1 - (me ?? 0)] }) : t("result.rematch");

@@ -122,6 +122,11 @@ class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
     #: The players the seats are kept for, seat 0 then seat 1 (a tournament's match, made
     #: by the server; empty: anyone may sit). A `create` may not set it.
     reserved: Annotated[tuple[Annotated[str, Meta(max_length=64)], ...], Meta(max_length=2)] = ()
+    #: The tournament whose match this is (its page: `/tournament/<id>`), made by the
+    #: server with `reserved`; None: not a tournament's. A `create` may not set it.
+    tournament: (
+        Annotated[str, Meta(min_length=1, max_length=32, pattern="^[A-Za-z0-9_-]+$")] | None
+    ) = None
 
     def __post_init__(self) -> None:
         # Shown to strangers in the lobby: no bidi controls or invisible characters.

@@ -58,6 +58,7 @@ from server.rooms.seams import (
     SeatComputer,
     SeatPair,
     Shutdown,
+    Walkover,
     fan_out,
 )
 from server.rooms.simulation import PhysicsPool
@@ -291,8 +292,12 @@ class Lobby:
                 self.reporter.look_up(room, seat.player)
 
     def create(self, client: Member, message: m.Create) -> None:
-        if message.settings.reserved:
-            client.error(message.id, errors.BAD_MESSAGE, "only the server keeps seats for players")
+        if message.settings.reserved or message.settings.tournament is not None:
+            client.error(
+                message.id,
+                errors.BAD_MESSAGE,
+                "only the server keeps seats for players and makes a tournament's rooms",
+            )
             return
         if self._busy(client, message.id):
             return
@@ -541,6 +546,15 @@ class Lobby:
         if room is None or room.closed:
             return False
         room.post(SeatComputer(seat, player, name, level))
+        return True
+
+    def walkover(self, room_id: str, absent: int) -> bool:
+        """Tell a tournament's match room of this node that the player of seat `absent`
+        never came (`Walkover`); False if the room is not here."""
+        room = self.rooms.get(room_id)
+        if room is None or room.closed:
+            return False
+        room.post(Walkover(absent))
         return True
 
     def consider_exhibitions(self) -> None:

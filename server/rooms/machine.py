@@ -48,6 +48,7 @@ spectator `not_a_player`):
 | *        | Rated (a seat's rating)      | same              | snapshot (b, no save)          |
 | Waiting  | SeatBots (a computer seated) | Lagging, Choosing | as SeatPair; bots not the host's |
 | Waiting  | SeatComputer (a kept seat)   | same, or started  | a tournament's computer, ready |
+| Waiting  | Walkover, one seat taken     | Finished          | forfeit ruling, results (walkover) |
 | *        | Thought, the question asked  | as its requests   | a computer's requests (bot_turns) |
 | *        | BotWake timer (restored)     | same              | a bot's paused clock runs again |
 
@@ -127,6 +128,7 @@ from server.rooms.seams import (
     SeatPair,
     Shutdown,
     Tell,
+    Walkover,
 )
 from server.rooms.seating import Seating
 from server.rooms.shots import SimResult
@@ -144,6 +146,7 @@ from server.rooms.table import (
     seat_player,
 )
 from server.rooms.views import final_view, shot_report_view, verdict_view
+from server.rooms.walkover import Walkovers
 
 
 def step(state: RoomState, event: Input, now: float) -> tuple[RoomState, list[Effect]]:
@@ -169,7 +172,7 @@ _TIMERS = (
 )
 
 
-class _Tx(Seating, BotSteps, ClockSteps):
+class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
     """One step in the making (see `server.rooms.working`): the transitions."""
 
     # --- dispatch -------------------------------------------------------------------------
@@ -193,6 +196,8 @@ class _Tx(Seating, BotSteps, ClockSteps):
             self.seat_bots(event)
         elif isinstance(event, SeatComputer):
             self.seat_computer(event)
+        elif isinstance(event, Walkover):
+            self.walkover(event)
         elif isinstance(event, Thought):
             self.bot_thought(event)
         elif isinstance(event, Rejoin):
@@ -483,6 +488,8 @@ class _Tx(Seating, BotSteps, ClockSteps):
     def rematch(self, member: Member, index: int, message: m.Rematch) -> None:
         if not isinstance(self.phase, Finished):
             raise TableError(errors.MATCH_NOT_OVER, "a rematch needs a finished match")
+        if self.state.settings.reserved:
+            raise TableError(errors.INVALID_ACTION, "a tournament's match has no rematch")
         self.phase = replace(self.phase, rematch=self.phase.rematch | {index})
         self.ok(member, message.id)
         events: list[m.ServerMessage] = []

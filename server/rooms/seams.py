@@ -187,6 +187,17 @@ class SeatComputer:
 
 
 @dataclass(frozen=True)
+class Walkover:
+    """A tournament's match whose player in seat `absent` never came (its no-show time,
+    `--tournament-no-show`, is up): the player seated in the other seat wins it by
+    forfeit, and is told so at the table. The tournament decides the same, so this is
+    for the player who came; a room where that is not the case (the match has begun,
+    the absent seat taken, nobody in the other) changes nothing."""
+
+    absent: int
+
+
+@dataclass(frozen=True)
 class Gone:
     """The member's connection ended."""
 
@@ -257,6 +268,7 @@ Command = (
     | SeatPair
     | SeatBots
     | SeatComputer
+    | Walkover
     | Gone
     | Request
     | Shutdown

@@ -6,9 +6,10 @@ a friend opening it is offered the seat. Every refusal is raised before anything
 (`TableError`), in this order: a seated player (`already_seated`), a wrong invite
 (`bad_seat_invite`), a private room without its code or an invite (`code_required`), a
 match under way (`match_started`), the seat asked for taken (`seat_taken`), no seat free
-(`room_full`). A tournament's match keeps each seat for its player (`RoomSettings.reserved`):
-anyone else is refused `room_full`, and its player `seat_taken` for the other one's seat. The answer is `joined` (role `player`, the seat, the invite), then the
-room's snapshot goes to everyone.
+(`room_full`). A tournament's match keeps each seat for its player
+(`RoomSettings.reserved`): anyone else is refused `room_full`, and its player
+`seat_taken` for the other one's seat. The answer is `joined` (role `player`, the seat,
+the invite), then the room's snapshot goes to everyone.
 """
 
 from __future__ import annotations

@@ -150,6 +150,10 @@ class MatchRooms(Protocol):
 
     def room(self, room_id: str) -> object | None: ...
 
+    def walkover(self, room_id: str, absent: int) -> bool:
+        """Tell the match's room (if on this node) that seat `absent` never came."""
+        ...
+
 
 class MatchEndInbox:
     """The lobby's `MatchEnds`: the matches this node's rooms end, queued for the service
@@ -389,6 +393,7 @@ class TournamentService:
             first_break="draw",
             forfeit="match",
             reserved=players,
+            tournament=tournament.id,
         )
         return await self.rooms.open_match(settings)
 
@@ -462,6 +467,10 @@ class TournamentService:
             return bracket.forfeit(current, match.id, absent)
 
         await self.store.update(tournament.id, forfeit)
+        if len(absent) == 1:
+            # The player who came is told at the table: the match is theirs. A room that
+            # has moved to another node (its node died) is not told; the bracket says it.
+            self.rooms.walkover(match.room, absent[0])
         self._nudge.set()
 
     async def _record(self, room: str) -> RoomRecord | None:

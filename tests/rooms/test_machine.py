@@ -34,6 +34,7 @@ from server.rooms.model import (
     Lagging,
     Limits,
     Playing,
+    Report,
     RoomState,
     Save,
     SeatFreed,
@@ -49,7 +50,7 @@ from server.rooms.model import (
     decode_record,
     new_room,
 )
-from server.rooms.seams import Enter, Gone, Reattach, Request, SeatPair, Shutdown
+from server.rooms.seams import Enter, Gone, Reattach, Request, SeatPair, Shutdown, Walkover
 from server.rooms.simulation import run_shot
 from server.rooms.table import TableError
 
@@ -355,3 +356,23 @@ def test_a_tournament_matchs_seats_are_kept_for_its_players_from_the_stands_too(
     assert (
         state.seats[1] is not None and state.seats[1].player == "p-ana" and state.seats[0] is None
     )
+
+
+def test_a_walkover_gives_the_player_who_came_the_match_and_nothing_else() -> None:
+    """The tournament forfeits a no-show; the room tells the player waiting at it."""
+    state = room(reserved=("p-ana", "p-bo"), race_to=3)
+    state, _ = run(state, Enter(ANA, 3, "player"))  # type: ignore[arg-type]
+    # Not for a seat that is taken, nor a room with nobody in the other seat, nor a
+    # room that is not a tournament's.
+    for absent in (0, 2):
+        assert run(state, Walkover(absent))[1] == []
+    assert run(room(race_to=3), Walkover(1))[1] == []
+    state, effects = run(state, Walkover(1))
+    assert isinstance(state.phase, Finished)
+    events = broadcast(effects)
+    ruling, over = events[0], next(e for e in events if isinstance(e, m.MatchOver))
+    assert isinstance(ruling, m.Ruling) and (ruling.action, ruling.by) == ("forfeit", 1)
+    assert (over.winner, over.reason) == (0, "forfeit")
+    assert isinstance(effects[0], Save) and effects[0].record.status == "finished"
+    assert not [e for e in effects if isinstance(e, Report)]  # no rating moves
+    assert run(state, Walkover(1))[1] == []  # once only

@@ -87,6 +87,9 @@ async def test_bad_requests_are_refused_and_change_nothing(
     assert isinstance(refused, m.Error) and refused.code == "room_full"
     watching = await cy.request({"t": "join", "room": room, "role": "spectator"})
     assert isinstance(watching, m.Joined)
+    for seat in (None, 0, 1):  # nor from the stands
+        refused = await cy.request({"t": "sit", "seat": seat})
+        assert isinstance(refused, m.Error) and refused.code == "room_full"
     refused = await cy.request({"t": "create", "settings": {"reserved": ["x", "y"]}})
     assert isinstance(refused, m.Error)
 
@@ -117,6 +120,16 @@ async def test_no_shows_forfeit_after_the_setting(make_server: Factory, opened: 
         {"place": "1", "name": "Ana", "bot": False, "level": None},
         {"place": "2", "name": "Ben", "bot": False, "level": None},
     ]
+    # Ana, waiting at the table, is told there: the match is hers, Ben forfeits it.
+    ruling = await ana.expect(m.Ruling)
+    assert ruling.action == "forfeit" and ruling.by == 1 - slot
+    over = await ana.expect(m.MatchOver)
+    assert over.winner == slot and over.reason == "forfeit"
+    snapshot = await ana.request({"t": "resync"})
+    assert isinstance(snapshot, m.Snapshot) and snapshot.view.status == "finished"
+    # A rematch is not for a tournament's match.
+    refused = await ana.request({"t": "rematch"})
+    assert isinstance(refused, m.Error)
 
 
 async def test_sixteen_players_double_elimination_to_the_end_across_a_restart(

@@ -1,0 +1,45 @@
+"""A tournament's match won by a player whose opponent never came (`m.Walkover`).
+
+The tournament forfeits a match whose player has not sat down within its no-show time
+(`server.tournament.service`); the room is told, so the player who came and waits at the
+table learns that the match is theirs — a match over like any other, ended by forfeit
+(O5), with its `match_over` — instead of waiting on for an opponent who is out. It
+gives no rack or match result to the players service (a match never played moves no
+rating: one seat stayed empty), and the room's `MatchEnds` tells the tournament what it
+has already decided.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from server import rules
+from server.rooms.model import Waiting
+from server.rooms.seams import Walkover
+from server.rooms.snapshots import rules_settings
+from server.rooms.table import apply_action, new_table, seat_player
+from server.rooms.working import Working
+
+
+class Walkovers(Working):
+    """The room machine's walkover transition (`server.rooms.machine._Tx` is one)."""
+
+    def walkover(self, event: Walkover) -> None:
+        settings = self.state.settings
+        absent = event.absent
+        if (
+            not settings.reserved
+            or not isinstance(self.phase, Waiting)
+            or absent not in (0, 1)
+            or self.seats[absent] is not None
+            or self.seats[1 - absent] is None
+        ):
+            return
+        self.match += 1
+        # A tournament's room forfeits the match (it is made so); a walkover is one anyway.
+        match_rules = msgspec.structs.replace(rules_settings(settings), forfeit="match")
+        table = new_table(match_rules, self.state.seed, self.match, None)
+        step = apply_action(table, rules.Forfeit(by=seat_player(absent)))
+        events = self.after_step(step, "forfeit", absent)
+        events.append(self.snapshot_event())
+        self.commit(events)

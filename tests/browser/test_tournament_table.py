@@ -1,0 +1,80 @@
+"""A tournament's match at the table, in Croatian: the player who came waits at the table,
+the opponent never comes, and when the no-show time is up (`--tournament-no-show`, 4 s
+here) the player is told there that the match is theirs, with the way back to the
+bracket and no rematch; a spectator is never offered a seat kept for a player."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.browser.support import Server, save
+from tests.browser.test_client import assert_quiet
+from tests.browser.test_firstminute import OpenClient
+from tests.browser.test_tournament_page import call, session_token
+
+
+@pytest.fixture(scope="module")
+def server_flags() -> list[str]:
+    return ["--tournament-no-show", "4"]
+
+
+def running_match(server: Server, organiser: str, tournament: str) -> dict[str, Any]:
+    call(server, "POST", f"/api/tournaments/{tournament}/start", token=organiser)
+    for _ in range(400):
+        view = call(server, "GET", f"/api/tournaments/{tournament}")
+        playing = [m for m in view["matches"] if m["status"] == "playing" and m["room"]]
+        if playing:
+            return dict(playing[0])
+        time.sleep(0.05)
+    raise AssertionError("the match never got its room")
+
+
+def test_the_player_who_came_is_told_the_match_is_theirs(
+    open_client: OpenClient, server: Server
+) -> None:
+    ana = open_client("Ana", lang="hr")
+    ana.wait("!!a.welcome")
+    token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
+    organiser = session_token(server, "Organiser")
+    settings = {
+        "name": "Petak navečer",
+        "format": "single",
+        "cap": 2,
+        "seeding": "random",
+        "starts_at": int(time.time() * 1000) + 3_600_000,
+        "races": {"winners": 2, "final": 2},
+    }
+    tournament = str(call(server, "POST", "/api/tournaments", settings, organiser)["id"])
+    path = f"/api/tournaments/{tournament}/register"
+    call(server, "POST", path, {"name": "Ana"}, token)
+    call(server, "POST", path, {"name": "Luka"}, session_token(server, "Luka"))
+    match = running_match(server, organiser, tournament)
+    room = match["room"]
+
+    # A spectator is offered no seat: each is kept for its player.
+    eve = open_client("Eve", lang="hr", hash=f"#/room/{room}")
+    eve.wait(f"a.room === {room!r} && a.role === 'spectator'")
+    assert eve.page.locator("#seat0 .sit, #seat1 .sit").count() == 0
+    assert "čeka igrača ovog meča" in eve.page.inner_text("#seat0")
+
+    ana.page.evaluate(f"location.hash = '#/play/{room}'")
+    ana.wait(f"a.room === {room!r} && a.role === 'player'")
+    ana.page.locator("#result-dialog").wait_for(state="visible", timeout=20_000)
+    assert ana.page.inner_text("#result-title") == "Ana dobiva meč!"
+    assert ana.page.inner_text("#result-text") == (
+        "Protivnik nije došao za stol: pobjeda bez borbe."
+    )
+    assert ana.page.is_hidden("#result-rematch") and ana.page.is_hidden("#result-replay")
+    back = ana.page.locator("#result-tournament")
+    assert back.is_visible() and back.inner_text() == "Natrag na turnir"
+    assert back.get_attribute("href") == f"/tournament/{tournament}"
+    save(ana, "tournament-walkover-hr.png")
+    back.click()
+    ana.page.wait_for_url(f"**/tournament/{tournament}*")
+    ana.page.wait_for_function("document.body.textContent.includes('Ana')", timeout=10_000)
+    view = call(server, "GET", f"/api/tournaments/{tournament}")
+    assert view["champion"] == "Ana" and view["matches"][0]["decided"] == "forfeit"
+    assert_quiet(ana, eve)
