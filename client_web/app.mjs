@@ -23,7 +23,7 @@ import {
   speedFromPower,
 } from "./controls.mjs";
 import { $, toast } from "./dom.mjs";
-import { addChat, inviteLink, log, renderBadge, renderClock, renderSeats, renderTableUi as renderHud, showResult } from "./hud.mjs";
+import { addChat, inviteLink, log, renderBadge, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud, showResult } from "./hud.mjs";
 import { LANGUAGES, initLanguage, lang, num, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderQuick, renderRooms } from "./lobby.mjs";
@@ -1409,7 +1409,10 @@ function wire() {
   window.addEventListener("resize", () => renderer.resize());
   // Keep the live things (clock, grace countdown) fresh between events.
   setInterval(() => {
-    if (app.route === "table") renderSeats();
+    if (app.route === "table") {
+      renderSeats();
+      renderLagLeft();
+    }
   }, 1000);
   setInterval(() => {
     if (conn.welcomed) conn.request({ t: "ping" }).catch(() => {});

@@ -223,6 +223,18 @@ function clockCap(c) {
   return c.seconds + (c.extension ?? 0) * Math.max(0, timedTurn.extensions - now);
 }
 
+/** The lag winner's time left to choose who breaks, counting down in the dialog (the
+ * winner breaks when it runs out). */
+export function renderLagLeft() {
+  const el = $("lag-left");
+  const until = app.view?.lag_choice_until;
+  const open = /** @type {HTMLDialogElement} */ ($("lag-dialog")).open;
+  el.hidden = !until || !open;
+  if (el.hidden) return;
+  const left = Math.max(0, Math.ceil((until - app.serverNow()) / 1000));
+  el.textContent = t("lagwin.left", { s: num(left, 0) });
+}
+
 export function renderClock() {
   const el = $("clock");
   const c = app.table?.clock;
@@ -409,12 +421,17 @@ export function renderTableUi() {
   // R3/O6: the lag winner chooses who breaks.
   const lagDlg = /** @type {HTMLDialogElement} */ ($("lag-dialog"));
   const chooseBreak = st === "lag" && me !== null && app.view.lag_choice === me && !app.anim;
-  if (chooseBreak) $("lag-give").textContent = t("lagwin.give", { name: names()[1 - me] });
+  if (chooseBreak) {
+    $("lag-give").textContent = t("lagwin.give", { name: names()[1 - me] });
+    // The room's fair draw (O6) or a lag decided it: the title says which.
+    $("lag-title-text").textContent = t(app.view.settings?.first_break === "draw" ? "lagwin.titleDraw" : "lagwin.title");
+  }
   if (chooseBreak && !lagDlg.open) {
     lagDlg.show();
     focusIfFree($("lag-break"));
   }
   if (!chooseBreak && lagDlg.open) lagDlg.close();
+  renderLagLeft();
 
   // A description of the table for screen readers.
   const balls = (tb?.balls ?? []).map((/** @type {Vec | null} */ p, /** @type {number} */ n) => (p && n > 0 ? n : null)).filter((/** @type {number | null} */ b) => b !== null);

@@ -252,7 +252,7 @@ export class ReplayViewer {
     }
     for (const [k, li] of [...el("r-log").children].entries()) {
       li.toggleAttribute("aria-current", k + this.lo === this.index);
-      if (k + this.lo === this.index) li.scrollIntoView({ block: "nearest" });
+      if (k + this.lo === this.index) keepInView(li);
     }
   }
 
@@ -296,4 +296,16 @@ export class ReplayViewer {
     }
     this.step(1);
   }
+}
+
+/**
+ * Keeps the current entry of the replay's list in view where the list scrolls in its own
+ * panel (a wide screen); on a phone the panel is part of the page, and following the
+ * entry would pull the page away from the table while it plays.
+ * @param {Element} li
+ */
+function keepInView(li) {
+  const panel = li.closest(".replay-panel");
+  if (!(panel instanceof HTMLElement) || getComputedStyle(panel).overflowY === "visible") return;
+  li.scrollIntoView({ block: "nearest" });
 }

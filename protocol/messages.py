@@ -490,6 +490,8 @@ class RoomView(Struct, frozen=True):
     inflight: InFlight | None
     #: The lag (or draw) winner who must now choose who breaks (R3, O6); None otherwise.
     lag_choice: Seat | None = None
+    #: When that choice's time runs out (the winner then breaks); None without a choice.
+    lag_choice_until: EpochMs | None = None
 
 
 class Snapshot(ServerMessage, tag="snapshot"):

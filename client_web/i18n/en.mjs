@@ -309,6 +309,8 @@ export default {
   "choice.shoot": "Shoot",
   "choice.pass": "Pass it back",
   "lagwin.title": "You won the lag",
+  "lagwin.titleDraw": "You won the draw",
+  "lagwin.left": "{s} s left to choose; then you break.",
   "lagwin.text": "You choose who breaks the first game: break yourself, or let your opponent break.",
   "lagwin.break": "Break",
   "lagwin.give": "Let {name} break",

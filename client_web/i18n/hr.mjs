@@ -309,6 +309,8 @@ export default {
   "choice.shoot": "Igram",
   "choice.pass": "Vrati udarac",
   "lagwin.title": "Dobili ste bliškanje",
+  "lagwin.titleDraw": "Dobili ste ždrijeb",
+  "lagwin.left": "Još {s} s za odluku, a zatim otvarate vi.",
   "lagwin.text": "Vi birate tko otvara prvu partiju: otvarate sami ili prepuštate otvaranje protivniku.",
   "lagwin.break": "Otvaram",
   "lagwin.give": "Neka otvara {name}",

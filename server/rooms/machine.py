@@ -581,8 +581,9 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
     def await_lag_choice(self, table: Table, winner: int, delay: float) -> None:
         """R3/O6: the winner now chooses who breaks; if no choice comes in time (`delay` is
         the lag's animation), the winner breaks."""
-        self.phase = Choosing(table, winner)
-        self.timer(LagChoiceOut(), delay + self.lag_choice_seconds())
+        seconds = delay + self.lag_choice_seconds()
+        self.phase = Choosing(table, winner, until=self.now + seconds)
+        self.timer(LagChoiceOut(), seconds)
 
     def decide_first_break(self, breaker: int) -> list[m.ServerMessage]:
         phase = self.phase

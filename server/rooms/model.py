@@ -77,6 +77,9 @@ class Choosing:
     table: Table
     winner: int
     status: Literal["lag"] = "lag"
+    #: When the winner's time to choose runs out and they break (wall seconds; None: not
+    #: known, a room brought back gives the whole time again from its restart).
+    until: float | None = None
 
 
 @dataclass(frozen=True)

@@ -129,6 +129,11 @@ def view(state: RoomState, now: float) -> m.RoomView:
         lagged=sorted(seat for seat, _ in phase.shots) if isinstance(phase, Lagging) else [],
         inflight=inflight,
         lag_choice=phase.winner if isinstance(phase, Choosing) else None,
+        lag_choice_until=(
+            int(phase.until * 1000)
+            if isinstance(phase, Choosing) and phase.until is not None
+            else None
+        ),
     )
 
 
@@ -295,12 +300,10 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
         seats.append(None)
     phase = _phase_of(record)
     if isinstance(phase, Choosing):
-        seconds = record.settings.shot_clock
-        timers.append(
-            StartTimer(
-                LagChoiceOut(), float(seconds) if seconds is not None else LAG_CHOICE_SECONDS
-            )
-        )
+        clock = record.settings.shot_clock
+        seconds = float(clock) if clock is not None else LAG_CHOICE_SECONDS
+        timers.append(StartTimer(LagChoiceOut(), seconds))
+        phase = replace(phase, until=now + seconds)
     state = RoomState(
         id=record.room,
         settings=record.settings,

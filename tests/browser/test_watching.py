@@ -12,6 +12,7 @@ import pytest
 
 from tests.browser.support import RATE, Client, Server, save
 from tests.browser.test_client import assert_quiet, replay_events, start_match
+from tests.browser.test_firstminute import PHONE
 
 OpenClient = Callable[..., Client]
 LANGS = ("en", "hr", "ru")
@@ -154,4 +155,20 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     missing.page.wait_for_selector("#toast:not([hidden])")
     assert "no game 9" in missing.page.inner_text("#toast")
     save(en, "replay-rack.png")
-    assert_quiet(ana, bob, *pages.values())
+    # On a phone the controls are on the page, below a table of a readable size (no
+    # sheet to open: the page has no toggle), and playing does not pull the page away.
+    phone = open_client("Ivan", **PHONE, lang="ru", hash=f"#/replay/{room}/1")
+    phone.page.wait_for_selector("#replay-view:not([hidden])")
+    phone.page.wait_for_timeout(1500)
+    assert phone.page.evaluate("window.scrollY") == 0
+    canvas = phone.page.locator("#r-table").bounding_box()
+    assert canvas is not None and canvas["height"] > 400, canvas
+    for control in ("#r-play", "#r-next", "#r-scrub"):
+        phone.page.locator(control).scroll_into_view_if_needed()
+        assert phone.page.locator(control).is_visible(), control
+    if phone.page.get_attribute("#r-play", "aria-pressed") == "true":
+        phone.page.click("#r-play")  # pause the playing rack first
+    phone.page.click("#r-first")
+    assert phone.page.inner_text("#r-pos").startswith(f"Событие 1 из {rack_one}")
+    save(phone, "replay-rack-phone-ru.png")
+    assert_quiet(ana, bob, phone, *pages.values())

@@ -50,6 +50,7 @@ SETTINGS_DEFAULTS: dict[str, Any] = {
     "aim_aid": "full",
     "rated": False,
     "reserved": [],
+    "tournament": None,
 }
 #: The defaults `protocol/README.md` documents for omitted fields.
 DEFAULTS: dict[str, dict[str, Any]] = {

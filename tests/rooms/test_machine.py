@@ -196,6 +196,13 @@ def test_the_lag_winner_chooses_and_the_choice_times_out_to_the_winner_breaking(
     winner = state.phase.winner
     (timer,) = [e for e in effects if isinstance(e, StartTimer)]
     assert timer.timer == LagChoiceOut() and timer.delay > 30.0  # animation + 30 s
+    # Everyone's view says when the choice's time runs out (run's wall time is 1000 s).
+    view = snapshots.view(state, 1000.0)
+    assert view.lag_choice == winner
+    assert view.lag_choice_until == int((1000.0 + timer.delay) * 1000)
+    # A room brought back gives the whole time again, from then.
+    restored = snapshots.restore(snapshots.record(state, 1000.0), state.limits, 2000.0).state
+    assert snapshots.view(restored, 2000.0).lag_choice_until == 2_030_000
     loser = BO if winner == 0 else ANA
     with pytest.raises(TableError) as refused:
         run(state, Request(loser, m.LagChoice(id=5, choice="break")))  # type: ignore[arg-type]
