@@ -265,6 +265,10 @@ async function create() {
     bots,
   };
   if (bots && level > 0) body.bot_level = level;
+  if (!(Number(body.starts_at) > Date.now())) {
+    answer.textContent = t("tour.create.refused", { why: t("tour.create.err.past") });
+    return;
+  }
   try {
     const response = await fetch("/api/tournaments", {
       method: "POST",
@@ -276,7 +280,11 @@ async function create() {
       location.assign(`/tournament/${encodeURIComponent(made.id)}`);
       return;
     }
-    answer.textContent = t("tour.create.refused", { why: made.error ?? "" });
+    // The server's words are English, for a reader of the raw API: the page words the
+    // refusal by its code (the English kept as the tooltip).
+    const key = made.code === "bad_name" ? "tour.create.err.bad_name" : "tour.create.err.other";
+    answer.textContent = t("tour.create.refused", { why: t(key) });
+    answer.title = made.error ?? "";
   } catch {
     answer.textContent = t("tour.unavailable");
   }

@@ -698,6 +698,9 @@ export default {
   "tour.create.spread": "Mixed, from 5 down to 1",
   "tour.create.submit": "Create the tournament",
   "tour.create.refused": "The tournament was not created: {why}",
+  "tour.create.err.bad_name": "a tournament's name has 1 to 48 characters.",
+  "tour.create.err.past": "the start cannot be in the past.",
+  "tour.create.err.other": "the server refused these settings; check them and try again.",
   "tour.botsLevel": "Computer players of level {level} fill the places still empty at the start.",
   "tour.botsSpread": "Computer players of levels 5 down to 1 fill the places still empty at the start.",
 };

@@ -698,6 +698,9 @@ export default {
   "tour.create.spread": "Različite, od 5 do 1",
   "tour.create.submit": "Stvori turnir",
   "tour.create.refused": "Turnir nije stvoren: {why}",
+  "tour.create.err.bad_name": "naziv turnira može imati od 1 do 48 znakova.",
+  "tour.create.err.past": "početak ne može biti u prošlosti.",
+  "tour.create.err.other": "poslužitelj je odbio ove postavke; provjerite ih i pokušajte ponovno.",
   "tour.botsLevel": "Mjesta koja su na početku još prazna popunjavaju računalni igrači razine {level}.",
   "tour.botsSpread": "Mjesta koja su na početku još prazna popunjavaju računalni igrači razina od 5 do 1.",
 };

@@ -38,6 +38,7 @@ from urllib.parse import unquote
 
 from protocol.text import clean_name
 from server.edge.apiconn import ApiHandler, ApiRequest, ApiResponse, json_error, json_response
+from server.players.ratings import START
 from server.players.store import PlayerStoreError
 from server.tournament.bracket import race_of
 from server.tournament.model import MAX_RACE, Entrant, Races, Tournament, TournamentError
@@ -187,7 +188,7 @@ class TournamentApi:
         try:
             tournament = await self.service.create(organiser, **settings)
         except TournamentError as exc:
-            return json_error(400, exc.message)
+            return _refusal(exc)  # with its code, for the page to word
         return json_response(201, tournament_view(tournament))
 
     async def register(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
@@ -204,7 +205,9 @@ class TournamentApi:
             rating = await self.rating_of(player)
         except PlayerStoreError:
             rating = None
-        entrant = Entrant(player, name, 1500.0 if rating is None else rating)
+        # Without a rating (a guest), seeded as a new account starts: not above every
+        # rated player, as an Elo-style 1500 on this scale would put them.
+        entrant = Entrant(player, name, START if rating is None else rating)
         return await self._answer(self.service.register(tournament_id, entrant))
 
 

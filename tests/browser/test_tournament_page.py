@@ -209,3 +209,37 @@ def test_the_organiser_lets_computers_fill_places_from_the_form(
     view = call(server, "GET", f"/api/tournaments/{tournament_id}")
     assert (view["name"], view["bots"], view["bot_level"]) == (f"Computers {lang}", True, 2)
     assert client.problems() == []
+
+
+def test_the_create_form_words_its_refusals_in_the_readers_language(
+    page_at: Any, server: Server
+) -> None:
+    """A start in the past, a name too long for the server: said in Croatian, not in the
+    API's English; nothing is made."""
+    token = session_token(server, "Org refusals")
+    client = page_at("/tournament/new", "hr", token)
+    page = client.page
+    page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
+    assert page.get_attribute("#tc-name", "maxlength") == "48"
+    before = len(call(server, "GET", "/api/tournaments"))
+    page.fill("#tc-name", "Petak navečer")
+    page.fill("#tc-starts", "2020-01-01T20:00")
+    page.click("#tc-submit")
+    page.wait_for_function("document.getElementById('tc-answer').textContent.length > 0")
+    assert page.inner_text("#tc-answer") == (
+        "Turnir nije stvoren: početak ne može biti u prošlosti."
+    )
+    # The server's own refusal of a name (here one of blanks only past the page's check).
+    page.fill("#tc-starts", "2099-01-01T20:00")
+    page.evaluate("document.getElementById('tc-name').removeAttribute('required')")
+    page.fill("#tc-name", "   ")
+    page.click("#tc-submit")
+    page.wait_for_function(
+        "document.getElementById('tc-answer').textContent.includes('naziv')", timeout=10_000
+    )
+    assert page.inner_text("#tc-answer") == (
+        "Turnir nije stvoren: naziv turnira može imati od 1 do 48 znakova."
+    )
+    assert len(call(server, "GET", "/api/tournaments")) == before
+    # The browser logs the refused request itself (400); nothing else may be logged.
+    assert [p for p in client.problems() if "status of 400 (Bad Request)" not in p] == []

@@ -66,6 +66,8 @@ async def test_bad_requests_are_refused_and_change_nothing(
     ] == 400
     status, view = await api(server, "POST", f"{path}/register", {"name": "Ana"}, ana.token)
     assert status == 200 and [e["name"] for e in view["entrants"]] == ["Ana"]
+    # A guest has no rating: seeded as a new account starts, not above every rated player.
+    assert view["entrants"][0]["rating"] == 500
     for peer, name, code in ((ana, "Ana2", 409), (ben, "ana", 409)):
         status, answer = await api(server, "POST", f"{path}/register", {"name": name}, peer.token)
         assert status == code, answer
