@@ -653,7 +653,8 @@ function applyEvent(m) {
     case "game_over": {
       if (app.view && app.table) app.table = { ...app.table, score: m.score };
       const n = names();
-      const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
+      const mine = app.role === "player" && m.winner !== null && app.seat === m.winner;
+      const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : mine ? t("result.rackYou", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
       const breaker = app.table?.breaker;
       const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker] } : null;
       showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackLink(m.rack), next);
@@ -670,7 +671,7 @@ function applyEvent(m) {
       // replay of a game never played.
       const noShow = m.reason === "forfeit" && m.winner !== null && !app.view?.seats?.[1 - m.winner];
       showResult(
-        m.winner === null ? t("result.matchNobody") : t("result.match", { name: n[m.winner] }),
+        m.winner === null ? t("result.matchNobody") : app.role === "player" && app.seat === m.winner ? t("result.matchYou") : t("result.match", { name: n[m.winner] }),
         t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }),
         noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n)),
         true,

@@ -418,6 +418,10 @@ export function renderTableUi() {
   }
   if (!choose && dlg.open) dlg.close();
 
+  // How to aim and shoot, for the hands in use: no Shift or keys on a phone, and there
+  // the cue to pull is the strip at the edge.
+  $("power-help").textContent = t(touchFirst() ? "shot.helpTouch" : "shot.help");
+
   // R3/O6: the lag winner chooses who breaks.
   const lagDlg = /** @type {HTMLDialogElement} */ ($("lag-dialog"));
   const chooseBreak = st === "lag" && me !== null && app.view.lag_choice === me && !app.anim;

@@ -422,7 +422,8 @@ def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
     ana.page.click("#concede-match")
     for c in (ana, bob):
         c.page.locator("#result-dialog").wait_for(state="visible")
-    assert "Bob wins the match" in bob.page.inner_text("#result-title")
+    assert bob.page.inner_text("#result-title") == "You win the match!"
+    assert ana.page.inner_text("#result-title") == "Bob wins the match!"
     assert "concedes the match" in ana.page.inner_text("#log")
     bob.page.click("#result-rematch")
     ana.page.click("#result-rematch")
@@ -513,7 +514,9 @@ def test_r13_warning_banner_then_third_foul_loses_the_rack(open_client: OpenClie
     foul_softly(first)
     settle(ana, bob)
     second.page.locator("#result-dialog").wait_for(state="visible")
-    assert f"{second.name} wins game 1" in second.page.inner_text("#result-title")
+    assert second.page.inner_text("#result-title") == "You win game 1!"
+    first.page.locator("#result-dialog").wait_for(state="visible")
+    assert first.page.inner_text("#result-title") == f"{second.name} wins game 1!"
     assert "three fouls in a row" in second.page.inner_text("#log")
     for c in players:
         # A rack result closes by itself; play goes on.

@@ -335,7 +335,9 @@ def test_trap9_result_dialogs_in_words(open_client: OpenClient) -> None:
     ana.page.click("#concede-game")
     for c in (ana, bob):
         c.page.locator("#result-dialog").wait_for(state="visible")
-        assert c.page.inner_text("#result-title") == "Bob wins game 1!"
+        # The winner reads it addressed to them.
+        title = "You win game 1!" if c is bob else "Bob wins game 1!"
+        assert c.page.inner_text("#result-title") == title
         # Named: "the opponent conceded" would be false on Ana's own screen.
         assert c.page.inner_text("#result-text") == "Ana concedes."
         assert c.page.inner_text("#result-score") == "Ana 0 – 1 Bob"

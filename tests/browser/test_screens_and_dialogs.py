@@ -209,6 +209,9 @@ def test_a_pull_begun_low_on_the_strip_shoots_at_the_power_it_showed(
     letting go alike (it once shot from the strip's top on letting go: full power)."""
     ana, bob, room = started(open_client, host=PHONE, guest=PHONE)
     c = ana if ana.state("a.table.turn === a.seat") else bob
+    # The help teaches the phone's way: the strip, no Shift or keys.
+    help_text = c.page.text_content("#power-help") or ""
+    assert "strip at the right edge" in help_text and "Shift" not in help_text, help_text
     aim_at(c, 1)
     box = c.page.locator("#strip-track").bounding_box()
     assert box is not None

@@ -63,7 +63,7 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     ana.page.evaluate(f"location.hash = '#/play/{room}'")
     ana.wait(f"a.room === {room!r} && a.role === 'player'")
     ana.page.locator("#result-dialog").wait_for(state="visible", timeout=20_000)
-    assert ana.page.inner_text("#result-title") == "Ana dobiva meč!"
+    assert ana.page.inner_text("#result-title") == "Dobili ste meč!"
     assert ana.page.inner_text("#result-text") == (
         "Protivnik nije došao za stol: pobjeda bez borbe."
     )
