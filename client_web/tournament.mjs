@@ -238,6 +238,13 @@ function startCreating() {
   $("tour-create-form").hidden = !token;
   $("tc-session").hidden = !!token;
   input("tc-starts").value = localInput(new Date(Date.now() + 3_600_000));
+  // A single elimination has no losers' bracket: its race is not asked for.
+  const format = /** @type {HTMLSelectElement} */ ($("tc-format"));
+  const losersRace = () => {
+    input("tc-losers").disabled = format.value === "single";
+  };
+  format.addEventListener("change", losersRace);
+  losersRace();
   const bots = input("tc-bots");
   bots.addEventListener("change", () => {
     /** @type {HTMLSelectElement} */ ($("tc-bot-level")).disabled = !bots.checked;

@@ -221,6 +221,10 @@ def test_the_create_form_words_its_refusals_in_the_readers_language(
     page = client.page
     page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
     assert page.get_attribute("#tc-name", "maxlength") == "48"
+    # A single elimination asks no losers' bracket race.
+    assert page.locator("#tc-losers").is_enabled()
+    page.select_option("#tc-format", "single")
+    assert page.locator("#tc-losers").is_disabled()
     before = len(call(server, "GET", "/api/tournaments"))
     page.fill("#tc-name", "Petak navečer")
     page.fill("#tc-starts", "2020-01-01T20:00")
