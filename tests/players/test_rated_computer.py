@@ -53,14 +53,17 @@ async def server(physics_pool: PhysicsPool, tmp_path: Path) -> AsyncIterator[Gam
 async def play_to_the_end(server: GameServer, peer: Peer, room: str) -> m.MatchOver:
     """The person's side (seat 0): the lag, the break if theirs, a foul at every turn."""
     script = Script(peer, server, room, fouls_wanted=1000)
-    lagged = False
+    lagged = chose = False
     while True:
         message = await _read(peer)
         if isinstance(message, m.MatchOver):
             return message
         if isinstance(message, m.Snapshot) and message.view.status == "lag":
             view = message.view
-            if view.lag_choice == 0:
+            # Once: another snapshot sent before the choice was made (a seat's rating
+            # looked up meanwhile) still shows it open.
+            if view.lag_choice == 0 and not chose:
+                chose = True
                 chosen = await peer.request({"t": "lag_choice", "choice": "break"})
                 assert isinstance(chosen, m.Ok), chosen
             elif view.lag_choice is None and 0 not in view.lagged and not lagged:
