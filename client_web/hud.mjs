@@ -7,7 +7,7 @@ import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { describeFormat } from "./formats.mjs";
 import { list, num, t } from "./i18n/index.mjs";
-import { app, canShoot, mySeat, names, status, touchFirst } from "./state.mjs";
+import { app, canShoot, mySeat, names, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { withRules } from "./verdict.mjs";
 
@@ -91,7 +91,7 @@ export function showResult(title, score, text, match, replay = null, next = null
   if (replay) link.href = replay;
   // A tournament's match is one match (its seats kept for its players): no rematch, but
   // the way back to its bracket, where the next match is.
-  $("result-rematch").hidden = !(match && mySeat() !== null && !app.view?.settings?.reserved?.length);
+  $("result-rematch").hidden = !(match && mySeat() !== null && !tournamentMatch());
   const tournament = app.view?.settings?.tournament;
   const back = /** @type {HTMLAnchorElement} */ ($("result-tournament"));
   back.hidden = !(match && tournament);
@@ -401,7 +401,7 @@ export function renderTableUi() {
   stale.textContent = t(proposedToMe ? "more.stalemateAccept" : "more.stalemate");
   /** @type {HTMLButtonElement} */ (stale).disabled = proposedBy === me;
   $("concede").hidden = !(player && playing);
-  $("rematch").hidden = !(player && (st === "finished" || !!tb?.match_over)) || !!app.view?.settings?.reserved?.length;
+  $("rematch").hidden = !(player && (st === "finished" || !!tb?.match_over)) || tournamentMatch();
   const rematchAsked = (app.view.rematch ?? []).includes(me);
   const otherAsked = me !== null && (app.view.rematch ?? []).includes(1 - me);
   $("rematch").textContent = rematchAsked ? t("result.rematchAsked") : otherAsked ? t("result.rematchWanted", { name: names()[1 - (me ?? 0)] }) : t("result.rematch");

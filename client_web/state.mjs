@@ -83,6 +83,11 @@ export function names() {
   return [0, 1].map((i) => (seats[i] ? seatName(seats[i].name, seats[i].computer) : t("seat.seatN", { n: i + 1 })));
 }
 
+/** A tournament's match: its seats kept for its players, one match, no rematch. */
+export function tournamentMatch() {
+  return !!app.view?.settings?.reserved?.length;
+}
+
 export function mySeat() {
   return app.role === "player" ? app.seat : null;
 }

@@ -542,19 +542,19 @@ class Lobby:
     def seat_computer(self, room_id: str, seat: int, player: str, name: str, level: int) -> bool:
         """A computer player takes the seat kept for it in a room of this node (a
         tournament's match, `SeatComputer`); False if the room is not here."""
-        room = self.rooms.get(room_id)
-        if room is None or room.closed:
-            return False
-        room.post(SeatComputer(seat, player, name, level))
-        return True
+        return self._post_here(room_id, SeatComputer(seat, player, name, level))
 
     def walkover(self, room_id: str, absent: int) -> bool:
         """Tell a tournament's match room of this node that the player of seat `absent`
         never came (`Walkover`); False if the room is not here."""
+        return self._post_here(room_id, Walkover(absent))
+
+    def _post_here(self, room_id: str, command: Command) -> bool:
+        """Hand a command to a running room of this node; False if it is not here."""
         room = self.rooms.get(room_id)
         if room is None or room.closed:
             return False
-        room.post(Walkover(absent))
+        room.post(command)
         return True
 
     def consider_exhibitions(self) -> None:
