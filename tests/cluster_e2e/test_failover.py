@@ -26,13 +26,20 @@ SHOT_CLOCK = 60
 WAIT = 30.0
 
 
-async def start_match(cluster: Cluster, race_to: int) -> tuple[str, Peer, Peer, Peer]:
+async def start_match(
+    cluster: Cluster, race_to: int, break_order: str = "winner"
+) -> tuple[str, Peer, Peer, Peer]:
     """Ana on n1 (the owner), Ben on n2, Cleo watching on n3: the draw made."""
     n1, n2, n3 = cluster.nodes
     ana = await open_peer(n1.ws_url, "Ana")
     ben = await open_peer(n2.ws_url, "Ben")
     cleo = await open_peer(n3.ws_url, "Cleo")
-    settings = {"race_to": race_to, "first_break": "draw", "shot_clock": SHOT_CLOCK}
+    settings = {
+        "race_to": race_to,
+        "first_break": "draw",
+        "shot_clock": SHOT_CLOCK,
+        "break_order": break_order,
+    }
     created = await ana.request({"t": "create", "settings": settings})
     assert isinstance(created, m.Joined)
     room = created.room
