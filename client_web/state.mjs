@@ -1,5 +1,6 @@
 // The client's state, in one object, and the questions every part of the page asks of it
-// (whose turn, may I shoot, where is the cue ball). Changed only by `app.mjs`.
+// (whose turn, may I shoot, where is the cue ball). Changed by `app.mjs` and the modules it
+// wires (`playing.mjs`, `stroke.mjs`, `tablecontrols.mjs`, `roomlog.mjs`).
 
 import { seatName, t } from "./i18n/index.mjs";
 

@@ -17,236 +17,48 @@ by a `ping` barrier, and account for every answer:
 Some fuzzers sit in rooms of their own (created and started, so shots out of turn, as a
 spectator, placements without ball in hand and the like are refused by the real rules);
 others watch the quiet room as spectators and try to act on it. The quiet room
-(`QuietTable`) has two well-behaved players who keep playing real shots; every shot is
-checked against the physics run locally from the same table (it must land exactly where
-the server says), every room event must follow the previous one by one `seq`, and nothing
-but their own shots, the spectators' comings and goings and chat may appear in it.
+(`QuietTable`, in `quiet_room.py`) has two well-behaved players who keep playing real
+shots; every shot is checked against the physics run locally from the same table (it must
+land exactly where the server says), every room event must follow the previous one by one
+`seq`, and nothing but their own shots, the spectators' comings and goings and chat may
+appear in it. `storm_common.py` has the accounting every client shares.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
-import math
-import multiprocessing
 import random
 import time
-from collections import Counter, deque
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from collections import deque
+from typing import Any
 
 import msgpack
 import msgspec
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.typing import Origin
 
 from protocol import errors
 from protocol import messages as m
-from protocol.codec import decode_server
 from tests.fuzz import frames
-
-T = TypeVar("T", bound=m.ServerMessage)
-
-DECODE_CODES = frozenset({errors.BAD_FRAME, errors.BAD_MESSAGE})
-#: A rate limit may answer any frame before it is even read.
-ANY_FRAME_CODES = frozenset({errors.RATE_LIMITED})
-DOCUMENTED = frozenset(errors.ERROR_CODES) - {errors.INTERNAL}
-MAX_BAD_IN_A_ROW = 8
-WAIT = 30.0
-REPLY_TYPES = (m.Welcome, m.Ok, m.Joined, m.Error, m.Pong, m.Rooms)
-#: Replies plus the snapshot that answers a `resync` (it echoes the request id).
-ANSWERS = (*REPLY_TYPES, m.Snapshot)
-
-#: How often each kind of valid request is picked (room actions dominate).
-TAG_WEIGHTS: dict[str, float] = {
-    "shot": 8,
-    "place": 6,
-    "aim": 6,
-    "lag": 3,
-    "choose": 3,
-    "lag_choice": 2,
-    "concede": 0.5,
-    "stalemate": 3,
-    "extend": 3,
-    "ready": 3,
-    "rematch": 3,
-    "chat": 2,
-    "resync": 2,
-    "join": 3,
-    "create": 1,
-    "leave": 0.5,
-    "quick": 1,
-    "lobby": 2,
-    "ping": 2,
-    "hello": 2,
-}
-
-
-def describe(data: bytes | str) -> str:
-    """A frame as it can be pasted into a reproducer."""
-    if isinstance(data, str):
-        return f"text {data[:120]!r}"
-    shown = data[:96].hex()
-    return f"bin[{len(data)}] {shown}{'…' if len(data) > 96 else ''}"
-
-
-class Disconnected(Exception):
-    """The connection closed while a request was waiting for its reply."""
-
-
-@dataclass
-class Expectation:
-    tag: str
-    low: int
-    high: int
-    frame: bytes | str
-    got: int = 0
-    first: asyncio.Future[m.ServerMessage] | None = None
-    #: Sent while this connection's `leave` was still unanswered (see `KNOWN_DROPS`).
-    behind_leave: bool = False
-
-
-@dataclass
-class StormReport:
-    frames: int = 0
-    valid: int = 0
-    refused: int = 0
-    oversize: int = 0
-    by_origin: Counter[str] = field(default_factory=Counter)
-    replies: Counter[str] = field(default_factory=Counter)
-    error_codes: Counter[str] = field(default_factory=Counter)
-    closes: Counter[int] = field(default_factory=Counter)
-    connections: int = 0
-    #: Connections closed for sending past their rate limit (`Shared.rate_limited`).
-    abuse_closes: int = 0
-    #: Reconnects from an address closed for abuse, refused (429) during its cooldown.
-    cooldown_refusals: int = 0
-    quiet_shots: int = 0
-    fuzz_shots: int = 0
-    duration: float = 0.0
-    violations: list[str] = field(default_factory=list)
-    server_schema_errors: Counter[str] = field(default_factory=Counter)
-    known_drops: Counter[str] = field(default_factory=Counter)
-    histories: list[str] = field(default_factory=list)
-    suspects: list[bytes | str] = field(default_factory=list)
-
-    def violation(self, text: str, frames_: Iterable[bytes | str] = ()) -> None:
-        if len(self.violations) < 200:
-            self.violations.append(text)
-        for frame in frames_:
-            if len(self.suspects) < 50:
-                self.suspects.append(frame)
-
-    def summary(self) -> str:
-        lines = [
-            f"frames sent {self.frames} in {self.duration:.1f} s "
-            f"({self.frames / max(self.duration, 1e-9):.0f}/s) over {self.connections} "
-            "connections",
-            f"  decoded as requests {self.valid}, refused by the decoder {self.refused}, "
-            f"over the size limit {self.oversize}",
-            f"  kinds {dict(sorted(self.by_origin.items()))}",
-            f"  replies {dict(sorted(self.replies.items()))}",
-            f"  error codes {dict(sorted(self.error_codes.items()))}",
-            f"  closes {dict(sorted(self.closes.items()))}, of them for rate abuse "
-            f"{self.abuse_closes}; reconnects refused in the abuse cooldown "
-            f"{self.cooldown_refusals}",
-            f"  quiet room shots {self.quiet_shots}, shots played in fuzzed rooms "
-            f"{self.fuzz_shots}",
-            f"  server frames refused by the server schema {dict(self.server_schema_errors)}",
-            f"  requests left unanswered behind a leave (known server bug) "
-            f"{dict(self.known_drops)}",
-            f"  violations {len(self.violations)}",
-        ]
-        lines += [f"    {v}" for v in self.violations[:20]]
-        return "\n".join(lines)
-
-
-@dataclass
-class Shared:
-    """What all the fuzzers of one storm share."""
-
-    url: str
-    #: Tolerate the known bug where a room that closes drops the requests queued behind
-    #: the last member's `leave` (see `test_requests_queued_behind_the_last_leave_are_answered`
-    #: in `test_fuzz_live.py`).
-    tolerate_drops_behind_leave: bool
-    report: StormReport
-    ctx: frames.Context
-    total: int
-    shot_budget: int
-    connect_kwargs: dict[str, Any]
-    #: The server runs its default rate limits: a fuzzer that keeps sending past them is
-    #: closed with 1008 ("rate limit exceeded"), reconnects and goes on. Its address is then
-    #: in the abuse cooldown: the fuzzer checks that a reconnect from it is refused (429),
-    #: then comes back from a fresh address (`X-Forwarded-For`, believed from loopback when
-    #: the server names loopback a trusted proxy), as a bot with many addresses would.
-    rate_limited: bool = False
-    sent: int = 0
-    addresses: int = 0
-
-    def more(self) -> bool:
-        return self.sent < self.total
-
-    def fresh_address(self) -> str:
-        """A new client address from the benchmarking network (198.18.0.0/15)."""
-        self.addresses += 1
-        return f"198.18.{self.addresses // 250}.{self.addresses % 250 + 1}"
-
-
-#: Close reasons after which the server refuses the address for a while (`--abuse-cooldown`).
-COOLDOWN_REASONS = ("rate limit exceeded", "too many invalid frames")
-
-
-_lenient = msgspec.msgpack.Decoder()
-
-
-def clamp_positions(value: Any) -> Any:
-    """Positions brought back within the documented table bounds (see below)."""
-    if isinstance(value, dict):
-        return {k: clamp_positions(v) for k, v in value.items()}
-    if isinstance(value, list):
-        if len(value) == 2 and all(isinstance(v, float) for v in value):
-            return [min(max(value[0], 0.0), 2.54), min(max(value[1], 0.0), 1.27)]
-        return [clamp_positions(v) for v in value]
-    return value
-
-
-def decode_leniently(raw: bytes, report: StormReport, who: str) -> m.ServerMessage:
-    """`decode_server`; a frame its schema refuses is a violation, then read anyway (with
-    positions clamped to the table) so the client can go on and find more."""
-    try:
-        return decode_server(raw)
-    except msgspec.ValidationError as exc:
-        report.server_schema_errors[str(exc)] += 1
-        if report.server_schema_errors[str(exc)] == 1:
-            report.violation(
-                f"{who}: a server frame its own schema refuses: {exc}: {describe(raw)}"
-            )
-        return msgspec.convert(clamp_positions(_lenient.decode(raw)), m.AnyServerMessage)
-
-
-def origin_of(url: str) -> Origin:
-    """The origin of the page the server itself serves (its Origin check accepts it)."""
-    parts = urlsplit(url)
-    scheme = "https" if parts.scheme == "wss" else "http"
-    return Origin(f"{scheme}://{parts.netloc}")
-
-
-async def open_ws(url: str, **kwargs: Any) -> ClientConnection:
-    kwargs.setdefault("origin", origin_of(url))
-    return await connect(
-        url,
-        compression=None,
-        max_size=2**23,
-        ping_interval=None,
-        open_timeout=WAIT,
-        close_timeout=5,
-        **kwargs,
-    )
+from tests.fuzz.quiet_room import QuietTable
+from tests.fuzz.storm_common import (
+    ANY_FRAME_CODES,
+    COOLDOWN_REASONS,
+    DECODE_CODES,
+    DOCUMENTED,
+    MAX_BAD_IN_A_ROW,
+    REPLY_TYPES,
+    TAG_WEIGHTS,
+    WAIT,
+    Disconnected,
+    Expectation,
+    Shared,
+    StormReport,
+    decode_leniently,
+    describe,
+    open_ws,
+)
 
 
 class Fuzzer:
@@ -751,240 +563,6 @@ class Fuzzer:
         ):
             self.seat = None
             self.status = "waiting"
-
-
-# --- the quiet room ---------------------------------------------------------------------
-
-
-def final_of(
-    balls: dict[int, tuple[float, float]], angle: float, speed: float
-) -> dict[int, tuple[float, float] | None]:
-    """Where the physics stops every ball (run in the oracle process)."""
-    from server import physics
-
-    return dict(physics.simulate(balls, physics.Shot(angle=angle, speed=speed)).final)
-
-
-class Watcher:
-    """A well-behaved client of the quiet room: checks every event it sees."""
-
-    def __init__(self, name: str, report: StormReport) -> None:
-        self.name = name
-        self.report = report
-        self.ws: ClientConnection | None = None
-        self.queue: asyncio.Queue[m.ServerMessage] = asyncio.Queue()
-        self.kept: list[m.ServerMessage] = []
-        self.reader: asyncio.Task[None] | None = None
-        self.seq: int | None = None
-        self.next_id = 0
-        self.player: str | None = None
-        self.table: m.TableView | None = None
-        self.status = "waiting"
-        #: Snapshots and lag results are only expected while the match is being started.
-        self.starting = True
-        self.closing = False
-
-    async def open(self, url: str, **kwargs: Any) -> None:
-        self.ws = await open_ws(url, **kwargs)
-        self.reader = asyncio.get_running_loop().create_task(self._read())
-        welcome = await self.request({"t": "hello", "v": m.PROTOCOL_VERSION, "name": self.name})
-        assert isinstance(welcome, m.Welcome), welcome
-        self.player = welcome.player
-
-    async def _read(self) -> None:
-        assert self.ws is not None
-        try:
-            async for raw in self.ws:
-                assert isinstance(raw, bytes)
-                message = decode_leniently(raw, self.report, self.name)
-                self._check(message)
-                await self.queue.put(message)
-        except ConnectionClosed:
-            if not self.closing:
-                self.report.violation(f"quiet room: {self.name} was disconnected")
-
-    def _check(self, message: m.ServerMessage) -> None:
-        seq = getattr(message, "seq", None)
-        bad = None
-        if isinstance(message, m.Snapshot) and (self.seq is None or message.seq == self.seq):
-            self.seq = message.seq  # the join or resync snapshot (sent to this client alone)
-        elif seq is not None:
-            if self.seq is not None and seq != self.seq + 1:
-                bad = f"seq {seq} after {self.seq}"
-            self.seq = seq
-        chosen = isinstance(message, m.Ruling) and message.action == "lag_choice"
-        if chosen and self.starting:
-            pass  # R3/O6: the draw winner chose who breaks, as the quiet room does
-        elif isinstance(message, m.Placed | m.Ruling | m.AimRelay):
-            bad = "an action nobody at the table took"
-        elif isinstance(message, m.Presence) and message.seat is not None and not self.closing:
-            bad = "a player's presence changed"
-        elif isinstance(message, m.ChatRelay) and message.seat is not None:
-            bad = "a player chatted"
-        elif isinstance(message, m.Snapshot | m.LagResult) and not self.starting:
-            bad = "a snapshot while no one restarted anything"
-        if isinstance(message, m.Snapshot):
-            self.status = message.view.status
-            if message.view.table is not None:
-                self.table = message.view.table
-        elif isinstance(message, m.ShotResult | m.LagResult) and message.table is not None:
-            self.table = message.table
-        elif isinstance(message, m.MatchOver):
-            self.status = "finished"
-        if bad is not None:
-            self.report.violation(f"quiet room: {self.name} saw {bad}: {message!r}"[:400])
-
-    async def request(self, message: dict[str, Any]) -> m.ServerMessage:
-        self.next_id += 1
-        assert self.ws is not None
-        await self.ws.send(frames.pack({**message, "id": self.next_id}))
-        return await self.expect(ANSWERS, lambda r: getattr(r, "id", None) == self.next_id)
-
-    async def expect(self, kinds: Any, where: Any = None) -> Any:
-        for index, message in enumerate(self.kept):
-            if isinstance(message, kinds) and (where is None or where(message)):
-                return self.kept.pop(index)
-        while True:
-            message = await asyncio.wait_for(self.queue.get(), WAIT)
-            if isinstance(message, kinds) and (where is None or where(message)):
-                return message
-            self.kept.append(message)
-            if len(self.kept) > 500:
-                del self.kept[:250]
-
-    async def close(self) -> None:
-        """Close this connection from the client's side, and wait for its reader to end."""
-        self.closing = True
-        if self.ws is not None:
-            await self.ws.close()
-
-
-class QuietTable:
-    """Two players playing real shots, one spectator, all checking what they see."""
-
-    def __init__(self, url: str, report: StormReport, connect_kwargs: dict[str, Any]) -> None:
-        self.url = url
-        self.report = report
-        self.connect_kwargs = connect_kwargs
-        self.players = [Watcher("QuietAna", report), Watcher("QuietBen", report)]
-        self.spectator = Watcher("QuietEve", report)
-        self.room = ""
-        self.shots = 0
-
-    @property
-    def everyone(self) -> list[Watcher]:
-        return [*self.players, self.spectator]
-
-    async def setup(self) -> str:
-        for watcher in self.everyone:
-            await watcher.open(self.url, **self.connect_kwargs)
-        ana, ben = self.players
-        created = await ana.request(
-            {"t": "create", "settings": {"name": "quiet", "race_to": 2, "first_break": "draw"}}
-        )
-        assert isinstance(created, m.Joined), created
-        self.room = created.room
-        joined = await ben.request({"t": "join", "room": self.room})
-        assert isinstance(joined, m.Joined), joined
-        watching = await self.spectator.request(
-            {"t": "join", "room": self.room, "role": "spectator"}
-        )
-        assert isinstance(watching, m.Joined), watching
-        await self._start("ready")
-        return self.room
-
-    async def _start(self, action: str) -> None:
-        """Both players ready (or ask for a rematch): the draw decides the breaker."""
-        for watcher in self.everyone:
-            watcher.starting = True
-        for player in self.players:
-            reply = await player.request({"t": action})
-            if not isinstance(reply, m.Ok):
-                self.report.violation(f"quiet room: {action} answered {reply!r}")
-        draws = [await w.expect(m.LagResult, lambda r: r.winner is not None) for w in self.everyone]
-        # R3/O6: the draw winner chooses who breaks; here it always breaks.
-        winner = draws[0].winner
-        assert isinstance(winner, int)
-        chosen = await self.players[winner].request({"t": "lag_choice", "choice": "break"})
-        if not isinstance(chosen, m.Ok):
-            self.report.violation(f"quiet room: lag_choice answered {chosen!r}")
-        for watcher in self.everyone:
-            await watcher.expect(m.Snapshot, lambda s: s.view.status == "playing")
-        for watcher in self.everyone:
-            watcher.starting = False
-
-    async def play(self, stop: asyncio.Event, pause: float = 0.25) -> None:
-        # The physics, run here as the oracle, in a process of its own so that it does not
-        # hold up this event loop (and the fuzzers on it).
-        loop = asyncio.get_running_loop()
-        context = multiprocessing.get_context("forkserver")
-        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as oracle:
-            await self._play(stop, pause, lambda *a: loop.run_in_executor(oracle, final_of, *a))
-
-    async def _play(self, stop: asyncio.Event, pause: float, simulate: Any) -> None:
-        while not stop.is_set():
-            table = self.players[0].table
-            if self.players[0].status == "finished" or table is None or table.match_over:
-                await self._start("rematch")
-                continue
-            if table.turn is None:
-                self.report.violation(f"quiet room: no turn on {table!r}")
-                return
-            shooter = self.players[table.turn]
-            if table.choice_pending:
-                reply = await shooter.request({"t": "choose", "choice": "shoot"})
-                self.report.violation(f"quiet room: a push-out choice nobody asked for: {reply}")
-                return
-            balls = {i: (p[0], p[1]) for i, p in enumerate(table.balls) if p is not None}
-            target = table.lowest if table.lowest is not None else 9
-            cue, obj = balls[0], balls[target]
-            angle = math.degrees(math.atan2(obj[1] - cue[1], obj[0] - cue[0]))
-            speed = 2.0 + (self.shots % 5) * 0.8
-            expected = simulate(balls, angle, speed)
-            reply = await shooter.request({"t": "shot", "angle": angle, "speed": speed})
-            if not isinstance(reply, m.Ok):
-                self.report.violation(f"quiet room: shot answered {reply!r}")
-                return
-            results = [await w.expect(m.ShotResult) for w in self.everyone]
-            self.shots += 1
-            self.report.quiet_shots += 1
-            first = results[0]
-            if any(r.seq != first.seq for r in results):
-                self.report.violation("quiet room: the watchers saw different shot results")
-            if first.shooter != table.turn or first.shot.speed != speed:
-                self.report.violation(f"quiet room: not our shot: {first.shot!r}")
-            final = await expected
-            for ball in range(10):
-                want, got = final.get(ball), first.final[ball]
-                if (want is None) != (got is None) or (
-                    want is not None
-                    and got is not None
-                    and max(abs(want[0] - got[0]), abs(want[1] - got[1])) > 1e-9
-                ):
-                    self.report.violation(
-                        f"quiet room: ball {ball} stopped at {got}, the physics says {want}"
-                    )
-                    break
-            await asyncio.sleep(pause)
-
-    async def check_final_state(self) -> None:
-        """A fresh snapshot shows the table exactly as the last event left it."""
-        eve = self.spectator
-        last_table = eve.table
-        reply_seq = eve.seq
-        eve.starting = True  # the resync snapshot is a reply, not an event
-        assert eve.ws is not None
-        eve.next_id += 1
-        await eve.ws.send(frames.pack({"t": "resync", "id": eve.next_id}))
-        snapshot = await eve.expect(m.Snapshot, lambda s: s.seq == reply_seq)
-        if snapshot.view.table != last_table:
-            self.report.violation("quiet room: the resync snapshot differs from the events")
-
-    async def close(self) -> None:
-        for watcher in self.everyone:
-            watcher.closing = True
-        for watcher in reversed(self.everyone):
-            await watcher.close()
 
 
 # --- the whole storm ----------------------------------------------------------------------

@@ -37,7 +37,9 @@ from protocol.codec import decode_server
 from tests.fuzz import frames, strategies
 from tests.fuzz.corpus_files import corpus_frames
 from tests.fuzz.liveserver import LiveServer
-from tests.fuzz.storm import DOCUMENTED, Watcher, origin_of, run_storm
+from tests.fuzz.quiet_room import Watcher
+from tests.fuzz.storm import run_storm
+from tests.fuzz.storm_common import DOCUMENTED, origin_of
 
 STORM_FRAMES = int(os.environ.get("NINEPOOL_FUZZ_FRAMES", "100000"))
 

@@ -1,0 +1,335 @@
+// The room's events played out at the table, strictly in order: a queue applies each
+// event to the state, and a shot's (or the lag's) animation holds the queue, so a verdict,
+// a warning or the next placement shows only once the balls have stopped on screen,
+// exactly where the server says they stopped. Results are announced and cheered here.
+
+import { celebrate } from "./celebrate.mjs";
+import { toast } from "./dom.mjs";
+import { addChat, showResult } from "./hud.mjs";
+import { num, t } from "./i18n/index.mjs";
+import { ShotPlayback, normaliseTracks } from "./playback.mjs";
+import { absorbHistory, logEvent, recentEvents, restoreHistory } from "./roomlog.mjs";
+import { shotSounds } from "./sound.mjs";
+import { app, mySeat, names } from "./state.mjs";
+import { decodeTracks } from "./trajectory.mjs";
+import { describeEnd, describeWarning, loserOf } from "./verdict.mjs";
+
+/** @typedef {import("./playback.mjs").BallFrame} BallFrame */
+/** @typedef {import("./state.mjs").Msg} Msg */
+
+/**
+ * Playback speed: twice real time by default (a shot takes 2–5 s to watch instead of
+ * 4–10), `?rate=N` for another (0.25–16; the tests play fast). A tap or Esc skips to the end.
+ */
+export const PLAYBACK_RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
+const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/**
+ * Whether a win is cheered (confetti, fanfare) on this screen: for the winner and for
+ * spectators, never on the screen of the player who lost. @param {number | null} winner
+ */
+function cheers(winner) {
+  return winner !== null && !(app.role === "player" && app.seat !== null && app.seat !== winner);
+}
+
+
+/** The page of one rack's replay, to share from the end-of-rack dialog.
+ * @param {number} rack @returns {string | null} */
+function rackLink(rack) {
+  if (!app.room || !(rack >= 1)) return null;
+  return `${location.origin}/replay/${encodeURIComponent(app.room)}/${rack}`;
+}
+
+/**
+ * What the table plays out needs from the page around it.
+ * @typedef {object} PlayerDeps
+ * @property {import("./render.mjs").Renderer} renderer
+ * @property {import("./sound.mjs").Sound} sound
+ * @property {import("./tv.mjs").TvDirector} tv
+ * @property {(room: string) => void} showTable shows the table view of this room (and its address)
+ * @property {() => void} refresh redraws the table's widgets
+ */
+
+/**
+ * The event queue's player for one page.
+ * @param {PlayerDeps} deps
+ */
+export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
+  /** @type {string[]} what was heard, in order: impact kinds and "fanfare" (for the tests' hooks) */
+  const heard = [];
+
+  function pump() {
+    while (!app.anim && app.queue.length) {
+      const m = /** @type {Msg} */ (app.queue.shift());
+      try {
+        applyEvent(m);
+      } catch (err) {
+        toast(err);
+      }
+    }
+    refresh();
+  }
+
+  /** @param {Msg} m */
+  function applyEvent(m) {
+    switch (m.t) {
+      case "snapshot":
+        return applySnapshot(m);
+      case "shot_result":
+        return applyShot(m, 0);
+      case "ruling": {
+        app.tableVersion++;
+        app.table = m.table;
+        // A new turn, or more time: a clock warning given before is over.
+        if (app.warning?.kind === "clock") app.warning = null;
+        if (app.view) {
+          app.view.table = m.table;
+          if (m.action === "lag_choice") {
+            app.view.status = "playing";
+            app.view.lag_choice = null;
+          }
+        }
+        if (m.action === "lag_choice") {
+          renderer.newRack();
+          app.lagBalls = [];
+        }
+        logEvent(m);
+        return;
+      }
+      case "placed":
+        if (app.table) {
+          const balls = [...app.table.balls];
+          balls[0] = m.pos;
+          app.table = { ...app.table, balls };
+          if (app.view) app.view.table = app.table;
+        }
+        if (m.seat === mySeat()) app.placedPending = null;
+        return;
+      case "chat":
+        app.chatLines.push(m);
+        if (app.chatLines.length > 100) app.chatLines.shift();
+        return addChat(m);
+      case "warning": {
+        const seconds = app.view?.settings?.clock_warning;
+        const w = describeWarning({ kind: m.kind, seat: m.seat, seconds }, names(), app.table?.turn ?? null);
+        app.warning = { kind: m.kind, seat: m.seat ?? app.table?.turn ?? 0, text: w.text, rule: w.rule, seconds };
+        // The banner carries it; the verdict above the table stays the shot's.
+        logEvent(m, { aside: true });
+        return;
+      }
+      case "game_over": {
+        if (app.view && app.table) app.table = { ...app.table, score: m.score };
+        const n = names();
+        const mine = app.role === "player" && m.winner !== null && app.seat === m.winner;
+        const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : mine ? t("result.rackYou", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
+        const breaker = app.table?.breaker;
+        const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker] } : null;
+        showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackLink(m.rack), next);
+        if (cheers(m.winner)) {
+          celebrate(false, sound, reducedMotion());
+          heard.push("fanfare");
+        }
+        return;
+      }
+      case "match_over": {
+        if (app.view) app.view.status = "finished";
+        const n = names();
+        // A tournament's opponent who never sat down: said so (not "stayed away"), and no
+        // replay of a game never played.
+        const noShow = m.reason === "forfeit" && m.winner !== null && !app.view?.seats?.[1 - m.winner];
+        showResult(
+          m.winner === null ? t("result.matchNobody") : app.role === "player" && app.seat === m.winner ? t("result.matchYou") : t("result.match", { name: n[m.winner] }),
+          t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }),
+          noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n)),
+          true,
+          app.table && !noShow ? rackLink(app.table.rack) : null,
+        );
+        tv.matchOver();
+        if (cheers(m.winner)) {
+          celebrate(true, sound, reducedMotion());
+          heard.push("fanfare-match");
+        }
+        return;
+      }
+      case "spectators":
+        if (app.view) app.view.spectators = m.count;
+        return;
+      case "presence":
+        if (app.view) {
+          app.view.spectators = m.spectators;
+          if (m.seat !== null && app.view.seats[m.seat]) {
+            app.view.seats[m.seat] = { ...app.view.seats[m.seat], connected: m.connected, grace_until: m.grace_until };
+          }
+        }
+        return;
+      case "lag_result":
+        return applyLag(m);
+      default:
+    }
+  }
+
+  /** @param {Msg} m */
+  function applySnapshot(m) {
+    const v = m.view;
+    app.tableVersion++;
+    const firstTime = app.room !== v.room || !app.view;
+    // A rematch: the finished match's verdict and warnings do not head the new one.
+    if (!firstTime && app.view?.status === "finished" && v.status !== "finished") {
+      app.lastVerdict = null;
+      app.warning = null;
+    }
+    app.room = v.room;
+    app.view = v;
+    app.table = v.table;
+    app.code = v.code ?? app.code;
+    if (m.invite) app.invite = m.invite;
+    app.placedPending = null;
+    app.shotPending = false;
+    if (v.status !== "lag" || v.lag_choice !== null || !(v.lagged ?? []).length) app.lagSent = (v.lagged ?? []).includes(app.seat ?? -1) && v.status === "lag";
+    if (v.table) app.lagBalls = [];
+    // Which seat is mine: the session's player id decides (after a reload too).
+    const me = app.welcome?.player;
+    const idx = (v.seats ?? []).findIndex((/** @type {Msg | null} */ s) => s && s.player === me);
+    if (idx >= 0) {
+      app.role = "player";
+      app.seat = idx;
+    } else if (app.role === "player") {
+      app.role = "spectator";
+      app.seat = null;
+    } else {
+      app.role ??= "spectator";
+    }
+    if (firstTime) {
+      app.warning = null;
+      renderer.newRack();
+      // The server sends what came before with a newcomer's own snapshot; a room just
+      // brought back after a restart does not know it, and its replay is read instead.
+      if (m.recent) absorbHistory(recentEvents(m.recent), m.seq, refresh);
+      else restoreHistory(v.room, m.seq, refresh);
+    }
+    if (v.table) {
+      for (const seat of v.table.warned ?? []) {
+        const w = describeWarning({ kind: "three_fouls", seat }, names());
+        app.warning = { kind: "three_fouls", seat, text: w.text, rule: w.rule };
+      }
+    }
+    if (v.inflight) applyShot({ ...v.inflight.result, _replayed: true }, v.inflight.offset);
+    showTable(v.room);
+  }
+
+  /** @param {Msg} m @param {number} offset */
+  function applyShot(m, offset) {
+    const lowestBefore = app.table?.lowest ?? null;
+    app.lastShot = m;
+    app.remoteAim = null;
+    app.shotPending = false;
+    app.placing = null;
+    app.placedPending = null;
+    const rack = m.table.rack;
+    app.rackShots = app.rackShots.rack === rack ? { rack, count: app.rackShots.count + 1 } : { rack, count: 0 };
+    const tracks = normaliseTracks(decodeTracks(m.traj));
+    const pb = new ShotPlayback(tracks, m.duration, m.final);
+    const changed = JSON.stringify(m.final) !== JSON.stringify(m.table.balls);
+    const shooter = names()[m.shooter];
+    startAnim([pb], offset, changed ? 0.9 : 0, t("prompt.shoots", { name: shooter }), () => {
+      app.tableVersion++;
+      app.table = m.table;
+      if (app.view) app.view.table = m.table;
+      if (m.verdict.new_rack) renderer.newRack();
+      logEvent(m, { lowest: lowestBefore });
+      if (!m.table.warned?.length && app.warning?.kind === "three_fouls") app.warning = null;
+      if (app.warning?.kind === "clock") app.warning = null;
+    }, shotSounds(tracks));
+  }
+
+  /** @param {Msg} m */
+  function applyLag(m) {
+    app.lagSent = false;
+    const done = () => {
+      app.tableVersion++;
+      // The lag balls stay where they stopped, named, until the break is chosen.
+      app.lagBalls = (m.lags ?? []).filter((/** @type {Msg} */ l) => l.final).map((/** @type {Msg} */ l) => ({ seat: l.seat, pos: l.final }));
+      if (m.table) {
+        app.table = m.table;
+        if (app.view) {
+          app.view.table = m.table;
+          app.view.status = "playing";
+        }
+        renderer.newRack();
+        app.lagBalls = [];
+      } else if (app.view) {
+        app.view.lagged = [];
+        // R3/O6: the winner now chooses who breaks (the snapshot that follows says so too).
+        app.view.lag_choice = m.winner;
+      }
+      logEvent(m);
+    };
+    if (!m.lags?.length) return done();
+    const pbs = m.lags.map((/** @type {Msg} */ l) => new ShotPlayback(normaliseTracks(decodeTracks(l.traj)), l.duration, null));
+    const sounds = m.lags.flatMap((/** @type {Msg} */ l) => shotSounds(normaliseTracks(decodeTracks(l.traj))));
+    startAnim(pbs, 0, 0.8, t("prompt.lagAnim"), done, sounds.sort((a, b) => a.t - b.t), m.lags.map((/** @type {Msg} */ l) => l.seat));
+  }
+
+  /**
+   * @param {ShotPlayback[]} playbacks @param {number} offset @param {number} hold
+   * @param {string} label @param {() => void} onDone
+   * @param {import("./sound.mjs").Impact[]} [sounds] impacts to hear as the balls reach them
+   * @param {number[] | null} [seats] for the lag: the seat of each playback (its ball is labelled)
+   */
+  function startAnim(playbacks, offset, hold, label, onDone, sounds = [], seats = null) {
+    if (document.visibilityState === "hidden") {
+      // Nobody is watching this tab: show the outcome at once instead of queueing replays.
+      onDone();
+      return;
+    }
+    const first = sounds.findIndex((s) => s.t >= offset);
+    app.anim = { playbacks, t: offset, wall: performance.now(), hold, onDone, label, sounds, heard: first < 0 ? sounds.length : first, seats };
+  }
+
+  /** Jumps the running animation to its end (a tap on the table, Esc, the Skip button). */
+  function skipAnim() {
+    const a = app.anim;
+    if (!a) return false;
+    a.t = Math.max(...a.playbacks.map((p) => p.duration)) + a.hold;
+    a.heard = a.sounds.length;
+    return true;
+  }
+
+  /** Advances the running animation; returns the balls to draw. */
+  function animFrame() {
+    const a = app.anim;
+    if (!a) return null;
+    const now = performance.now();
+    // Shots still waiting behind this one (a tab that was hidden, a slow device) play faster.
+    const behind = app.queue.some((m) => m.t === "shot_result" || m.t === "lag_result");
+    const dt = Math.min(0.25, Math.max(0, (now - a.wall) / 1000)) * PLAYBACK_RATE * (behind ? 4 : 1);
+    a.wall = now;
+    a.t += dt;
+    const t = a.t;
+    while (a.heard < a.sounds.length && a.sounds[a.heard].t <= t) {
+      const e = a.sounds[a.heard++];
+      // Impacts the animation has long passed (a skip, a slow frame) are not heard in a burst.
+      if (t - e.t < 0.3 * PLAYBACK_RATE) {
+        sound.play(e);
+        heard.push(e.kind);
+      }
+    }
+    /** @type {BallFrame[]} */
+    const balls = [];
+    a.playbacks.forEach((pb, i) => {
+      const frame = pb.frame(t);
+      if (a.seats) for (const b of frame) b.seat = a.seats[i];
+      balls.push(...frame);
+    });
+    for (const b of balls) if (b.wx || b.wy || b.wz) renderer.spin(b.n, b.wx, b.wy, b.wz, dt);
+    const end = Math.max(...a.playbacks.map((p) => p.duration)) + a.hold;
+    if (t >= end) {
+      app.anim = null;
+      a.onDone();
+      pump();
+    }
+    return balls;
+  }
+
+  return { pump, startAnim, skipAnim, animFrame, heard };
+}

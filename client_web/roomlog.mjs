@@ -1,0 +1,138 @@
+// The table's log: every verdict, ruling, lag and warning worded in the player's language
+// (and worded again when the language changes), and the history a late joiner or a reload
+// missed, rebuilt from the snapshot's `recent` or from the room's replay document.
+
+import { decode } from "@msgpack/msgpack";
+
+import { $ } from "./dom.mjs";
+import { addChat, log } from "./hud.mjs";
+import { session } from "./net.mjs";
+import { app, names } from "./state.mjs";
+import { describeLag, describeRuling, describeShot, describeWarning } from "./verdict.mjs";
+
+/** @typedef {import("./state.mjs").Msg} Msg */
+
+/**
+ * Words a logged event in the current language.
+ * @param {{ m: Msg, lowest: number | null }} src @returns {import("./verdict.mjs").Described}
+ */
+function describeSource(src) {
+  const m = src.m;
+  const n = names();
+  switch (m.t) {
+    case "shot_result":
+      return describeShot(/** @type {any} */ (m), n, src.lowest);
+    case "ruling":
+      return describeRuling(/** @type {any} */ (m), n);
+    case "lag_result":
+      return describeLag(/** @type {any} */ (m), n);
+    case "warning": {
+      const w = describeWarning({ kind: m.kind, seat: m.seat, seconds: app.view?.settings?.clock_warning }, n, app.table?.turn ?? null);
+      return { headline: w.text, rules: [w.rule], tone: m.kind === "clock" ? "neutral" : "foul", details: [] };
+    }
+    default:
+      return { headline: String(m.t), rules: [], tone: "neutral", details: [] };
+  }
+}
+
+/**
+ * Logs an event (and keeps it, to word it again in another language).
+ * @param {Msg} m @param {{ lowest?: number | null, aside?: boolean, quiet?: boolean }} [opts]
+ */
+export function logEvent(m, opts = {}) {
+  const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside };
+  app.logSources.push(src);
+  if (app.logSources.length > 60) app.logSources.shift();
+  log(describeSource(src), { aside: src.aside, quiet: opts.quiet });
+}
+
+/** Words the whole log again (a change of language). */
+export function rewordLog() {
+  $("log").replaceChildren();
+  for (const src of app.logSources) log(describeSource(src), { aside: src.aside, quiet: true });
+  $("chat-log").replaceChildren();
+  const chat = app.chatLines;
+  app.chatLines = [];
+  const unread = app.unread;
+  for (const c of chat) {
+    app.chatLines.push(c);
+    addChat(c);
+  }
+  app.unread = unread;
+  if (app.warning) {
+    const w = describeWarning(app.warning, names());
+    app.warning = { ...app.warning, text: w.text, rule: w.rule };
+  }
+}
+
+/**
+ * A late joiner, or a reload, missed what was said and decided before it came: the room's
+ * replay document (`GET /replay/<room>`) has every event, so the log, the chat, the last
+ * verdict and the last shot are rebuilt from it, up to the snapshot's `seq`.
+ * @param {string} room @param {number} seq @param {() => void} refresh redraws the table's widgets
+ */
+export async function restoreHistory(room, seq, refresh) {
+  let doc;
+  try {
+    // A private room's replay needs its code, or the token of a player who sat in it.
+    const query = app.code ? `?code=${encodeURIComponent(app.code)}` : "";
+    const token = session.token();
+    const res = await fetch(`/replay/${encodeURIComponent(room)}${query}`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+    if (!res.ok) return;
+    doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
+  } catch {
+    return;
+  }
+  if (app.room !== room) return;
+  absorbHistory(/** @type {Msg[]} */ (doc.events ?? []), seq, refresh);
+}
+
+/**
+ * The events of a snapshot's `recent` in order: the log, the chat and the last verdict.
+ * @param {Msg} recent @returns {Msg[]}
+ */
+export function recentEvents(recent) {
+  /** @type {Map<number, Msg>} */
+  const bySeq = new Map();
+  for (const e of [...(recent.log ?? []), ...(recent.chat ?? []), ...(recent.verdict ? [recent.verdict] : [])]) bySeq.set(e.seq, e);
+  return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * Rebuilds the log, the chat, the last verdict and the last shot from past events, up
+ * to the snapshot's `seq` (what is already shown is kept).
+ * @param {Msg[]} events @param {number} seq @param {() => void} refresh redraws the table's widgets
+ */
+export function absorbHistory(events, seq, refresh) {
+  const already = new Set(app.logSources.map((s) => s.m.seq));
+  const chatSeen = new Set(app.chatLines.map((c) => c.seq));
+  /** @type {Msg | null} */
+  let table = null;
+  /** @type {{ m: Msg, lowest: number | null, aside: boolean }[]} */
+  const sources = [];
+  /** @type {Msg[]} */
+  const chat = [];
+  let lastShot = null;
+  let rackShots = { rack: 0, count: 0 };
+  for (const e of events) {
+    if (typeof e.seq !== "number" || e.seq > seq) continue;
+    const lowest = table?.lowest ?? null;
+    if (e.t === "snapshot") table = e.view.table;
+    else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
+    if (e.t === "shot_result") {
+      lastShot = e;
+      rackShots = e.table.rack === rackShots.rack ? { rack: rackShots.rack, count: rackShots.count + 1 } : { rack: e.table.rack, count: 0 };
+    }
+    if (already.has(e.seq)) continue;
+    if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false });
+    else if (e.t === "warning") sources.push({ m: e, lowest: null, aside: true });
+    else if (e.t === "chat" && !chatSeen.has(e.seq)) chat.push(e);
+  }
+  app.logSources = [...sources, ...app.logSources].slice(-60);
+  app.chatLines = [...chat, ...app.chatLines].slice(-100);
+  if (lastShot && !app.lastShot && lastShot.traj?.length) app.lastShot = lastShot;
+  if (rackShots.rack === app.table?.rack && app.rackShots.rack !== rackShots.rack) app.rackShots = rackShots;
+  const hadVerdict = !!app.lastVerdict;
+  rewordLog();
+  if (hadVerdict || sources.some((x) => !x.aside)) refresh();
+}

@@ -1,0 +1,213 @@
+// The table view's own controls: the lag, ready, invite, sitting down, leaving, conceding,
+// a stalemate, a rematch, the shoot-or-pass and who-breaks choices, the last shot again,
+// the chat, and the sheet that holds the log and the menu on a phone. Each sends one
+// request; what changes comes back as the room's events.
+
+import { $, toast } from "./dom.mjs";
+import { inviteLink, renderBadge } from "./hud.mjs";
+import { num, t } from "./i18n/index.mjs";
+import { ShotPlayback, normaliseTracks } from "./playback.mjs";
+import { describeReach } from "./reach.mjs";
+import { shotSounds } from "./sound.mjs";
+import { app, mySeat, status } from "./state.mjs";
+import { decodeTracks } from "./trajectory.mjs";
+
+/** @typedef {import("./state.mjs").Msg} Msg */
+
+/** The lag stroke's spread: each lag's speed varies by up to this fraction, as a hand does. */
+export const LAG_SPREAD = 0.01;
+
+/**
+ * What the controls need from the page around them.
+ * @typedef {object} TableControlDeps
+ * @property {(msg: Msg) => Promise<Msg | null>} act sends a request, shows its refusal
+ * @property {() => Promise<void>} shoot plays the stroke set up
+ * @property {() => boolean} skipAnim jumps the running animation to its end
+ * @property {ReturnType<typeof import("./playing.mjs").roomPlayer>["startAnim"]} startAnim
+ * @property {() => void} clearRoom forgets the room left
+ * @property {import("./sound.mjs").Sound} sound
+ * @property {() => void} refresh redraws the table's widgets
+ */
+
+/**
+ * Wires the table view's controls.
+ * @param {TableControlDeps} deps
+ */
+export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, sound, refresh }) {
+  /** @type {HTMLInputElement} */ ($("pushout")).addEventListener("change", (e) => {
+    app.aim.pushOut = /** @type {HTMLInputElement} */ (e.target).checked;
+  });
+  $("shoot").addEventListener("click", () => shoot());
+  $("extend").addEventListener("click", () => {
+    closeMenu();
+    act({ t: "extend" });
+  });
+  $("skip").addEventListener("click", () => skipAnim());
+
+  const lagPower = /** @type {HTMLInputElement} */ ($("lag-power"));
+  const lagAngle = /** @type {HTMLInputElement} */ ($("lag-angle"));
+  const lagOut = () => {
+    const speed = Number(lagPower.value) / 100;
+    $("lag-out").textContent = t("unit.speed", { v: num(speed, 2) });
+    $("lag-reach").textContent = describeReach(speed, { short: true });
+    $("lag-angle-out").textContent = `${num(Number(lagAngle.value) / 10, 1)}°`;
+  };
+  lagPower.addEventListener("input", lagOut);
+  lagAngle.addEventListener("input", lagOut);
+  lagOut();
+  $("lag-shoot").addEventListener("click", async () => {
+    if (app.lagSent) return;
+    sound.unlock();
+    app.lagSent = true;
+    refresh();
+    // A hand never strikes twice alike: the speed varies by up to ±1 %, so two players at
+    // the same setting (the default) do not tie; the lag is still theirs to judge.
+    const chosen = Number(lagPower.value) / 100;
+    // Kept to 0.01 mm/s: rounded to whole mm/s, two defaults drew the same speed, and tied,
+    // about one lag in thirty-five; now only speeds within 0.07 mm/s tie (0.1 mm at rest).
+    const speed = Math.round(Math.min(12, chosen * (1 + (Math.random() * 2 - 1) * LAG_SPREAD)) * 1e5) / 1e5;
+    const ok = await act({ t: "lag", speed, angle: Number(lagAngle.value) / 10, tip: [0, 0] });
+    if (ok && app.view && app.seat !== null && app.view.status === "lag") app.view.lagged = [...(app.view.lagged ?? []), app.seat];
+    if (!ok) app.lagSent = false;
+    refresh();
+  });
+
+  $("ready").addEventListener("click", () => {
+    const mine = app.view?.seats?.[mySeat() ?? 0];
+    sound.unlock();
+    act({ t: "ready", ready: !mine?.ready });
+  });
+  $("invite-copy").addEventListener("click", async () => {
+    const input = /** @type {HTMLInputElement} */ ($("invite-link"));
+    input.value = inviteLink();
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.select();
+    }
+    toast(t("invite.copied"), "info");
+  });
+  // An empty seat, seen by a spectator: sit down in it.
+  for (const i of [0, 1]) {
+    $(`seat${i}`).addEventListener("click", async (e) => {
+      if (!(/** @type {HTMLElement} */ (e.target).closest("[data-sit]")) || !app.room) return;
+      const seat = Number(/** @type {HTMLElement} */ (e.target).closest("[data-sit]")?.getAttribute("data-sit"));
+      sound.unlock();
+      await act({ t: "sit", seat, code: app.code, invite: app.linkInvite });
+    });
+  }
+  const leaveDlg = /** @type {HTMLDialogElement} */ ($("leave-dialog"));
+  const leave = async () => {
+    await act({ t: "leave" });
+    clearRoom();
+    location.hash = "#/";
+  };
+  $("leave").addEventListener("click", () => {
+    closeMenu();
+    if (mySeat() !== null && status() === "playing") leaveDlg.showModal();
+    else leave();
+  });
+  $("leave-cancel").addEventListener("click", () => leaveDlg.close());
+  $("leave-confirm").addEventListener("click", () => {
+    leaveDlg.close();
+    leave();
+  });
+  $("stalemate").addEventListener("click", () => {
+    closeMenu();
+    const by = app.table?.stalemate_proposed_by;
+    act({ t: "stalemate", action: by !== null && by !== undefined && by !== mySeat() ? "accept" : "propose" });
+  });
+  const concedeDlg = /** @type {HTMLDialogElement} */ ($("concede-dialog"));
+  // The menu opens upward where below it would leave the window (the panel's foot on a
+  // short screen), and is brought into view if it still does not fit.
+  const more = /** @type {HTMLDetailsElement} */ ($("more"));
+  more.addEventListener("toggle", () => {
+    const menu = /** @type {HTMLElement} */ (more.querySelector(".more-menu"));
+    menu.classList.remove("up");
+    if (!more.open) return;
+    const below = menu.getBoundingClientRect();
+    const room = more.getBoundingClientRect();
+    if (below.bottom > window.innerHeight && room.top - below.height - 6 >= 0) menu.classList.add("up");
+    menu.scrollIntoView({ block: "nearest" });
+  });
+  $("concede").addEventListener("click", () => {
+    closeMenu();
+    concedeDlg.showModal();
+  });
+  $("concede-cancel").addEventListener("click", () => concedeDlg.close());
+  $("concede-game").addEventListener("click", () => {
+    concedeDlg.close();
+    act({ t: "concede", what: "game" });
+  });
+  $("concede-match").addEventListener("click", () => {
+    concedeDlg.close();
+    act({ t: "concede", what: "match" });
+  });
+  const rematch = () => act({ t: "rematch" }).then(refresh);
+  $("rematch").addEventListener("click", rematch);
+  $("result-rematch").addEventListener("click", () => {
+    /** @type {HTMLDialogElement} */ ($("result-dialog")).close();
+    rematch();
+  });
+  $("result-close").addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("result-dialog")).close());
+  $("choose-shoot").addEventListener("click", () => choose("shoot", act, refresh));
+  $("choose-pass").addEventListener("click", () => choose("pass", act, refresh));
+  /** @type {HTMLDialogElement} */ ($("choice-dialog")).addEventListener("cancel", (e) => e.preventDefault());
+  $("lag-break").addEventListener("click", () => chooseBreaker("break", act, refresh));
+  $("lag-give").addEventListener("click", () => chooseBreaker("give", act, refresh));
+  /** @type {HTMLDialogElement} */ ($("lag-dialog")).addEventListener("cancel", (e) => e.preventDefault());
+  $("replay-last").addEventListener("click", () => {
+    closeMenu();
+    const m = app.lastShot;
+    if (!m || app.anim) return;
+    const tracks = normaliseTracks(decodeTracks(m.traj));
+    const pb = new ShotPlayback(tracks, m.duration, m.final);
+    startAnim([pb], 0, 0.6, t("prompt.replayAnim"), () => {}, shotSounds(tracks));
+    refresh();
+  });
+  $("chat-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const input = /** @type {HTMLInputElement} */ ($("chat-input"));
+    const text = input.value.trim();
+    if (!text) return;
+    if (await act({ t: "chat", text })) input.value = "";
+  });
+
+  // The log, chat and menu: a sheet over the table on narrow screens.
+  $("panel-toggle").addEventListener("click", () => setPanel(!app.panelOpen));
+}
+
+/** Opens or closes the log-and-chat sheet (narrow screens). @param {boolean} open */
+export function setPanel(open) {
+  app.panelOpen = open;
+  document.documentElement.classList.toggle("panel-open", open);
+  $("panel-toggle").setAttribute("aria-expanded", String(open));
+  if (open) {
+    app.unread = 0;
+    renderBadge();
+  }
+}
+
+export function closeMenu() {
+  /** @type {HTMLDetailsElement} */ ($("more")).open = false;
+}
+
+/**
+ * R6.4: after a push-out, the other player shoots from there or passes the shot back.
+ * @param {"shoot" | "pass"} choice @param {(msg: Msg) => Promise<Msg | null>} act @param {() => void} refresh
+ */
+async function choose(choice, act, refresh) {
+  /** @type {HTMLDialogElement} */ ($("choice-dialog")).close();
+  const ok = await act({ t: "choose", choice });
+  if (!ok) refresh();
+}
+
+/**
+ * R3/O6: the lag winner breaks the first game or gives the break away.
+ * @param {"break" | "give"} choice @param {(msg: Msg) => Promise<Msg | null>} act @param {() => void} refresh
+ */
+async function chooseBreaker(choice, act, refresh) {
+  /** @type {HTMLDialogElement} */ ($("lag-dialog")).close();
+  const ok = await act({ t: "lag_choice", choice });
+  if (!ok) refresh();
+}
