@@ -3,7 +3,8 @@
 // played, and the standings. It reads the JSON API (`GET /api/tournaments/<id>`) again
 // every few seconds; registering uses the session token the game keeps (net.mjs).
 // /tournament/new is the organiser's form that creates one (`POST /api/tournaments`),
-// computer players filling the empty places if the organiser allows them.
+// computer players filling the empty places if the organiser allows them; its organiser
+// may start it before its time. /tournaments lists them all (`GET /api/tournaments`).
 
 import { LANGUAGES, initLanguage, lang, onLanguage, setLanguage, t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
@@ -12,11 +13,16 @@ import { session } from "./net.mjs";
 const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number}} MatchView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
 const creating = id === "new";
+/** The list of tournaments, not one of them. */
+const listing = /^\/tournaments\/?$/.test(location.pathname);
+/** How often the list is read again (ms). */
+const LIST_REFRESH_MS = 5000;
 /** @type {TournamentView | null} */
 let shown = null;
 let missing = false;
@@ -38,9 +44,18 @@ function el(tag, attrs = {}, children = []) {
   return node;
 }
 
+/** The session's token as the API wants it, if the game gave this browser one.
+ * @returns {Record<string, string>} */
+function authorization() {
+  const token = session.token();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
 async function load() {
   try {
-    const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}`, { cache: "no-store" });
+    // With the session's token the answer says whether the tournament is ours (we may
+    // start it) and whether we are registered in it.
+    const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}`, { cache: "no-store", headers: authorization() });
     missing = response.status === 404;
     unavailable = !response.ok && !missing;
     if (response.ok) shown = await response.json();
@@ -82,6 +97,10 @@ function render() {
     races,
     t("tour.entrants", { n: view.entrants.length, cap: view.cap }),
   ].join(" · ");
+  const note = $("tour-note");
+  const fewAtStart = view.status === "cancelled" && view.entrants.length < 2;
+  note.hidden = !fewAtStart;
+  note.textContent = fewAtStart ? t("tour.cancelledFew") : "";
   const champion = $("tour-champion");
   champion.hidden = !view.champion;
   champion.textContent = view.champion ? t("tour.champion", { name: view.champion }) : "";
@@ -89,6 +108,7 @@ function render() {
   bots.hidden = !view.bots;
   bots.textContent = !view.bots ? "" : view.bot_level ? t("tour.botsLevel", { level: view.bot_level }) : t("tour.botsSpread");
   renderRegistration(view);
+  renderOrganiser(view);
   renderBrackets(view);
   renderStandings(view);
 }
@@ -104,6 +124,82 @@ function renderRegistration(view) {
   $("tour-session").hidden = !!token;
   const input = /** @type {HTMLInputElement} */ ($("tour-player-name"));
   if (!input.value) input.value = session.name();
+  // Registered: only withdrawing is offered; not yet: only registering (under a name).
+  const entered = !!view.entered;
+  /** @type {HTMLElement} */ (input.closest("label")).hidden = entered;
+  $("tour-join").hidden = entered;
+  $("tour-leave").hidden = !entered;
+}
+
+/** The organiser may start the tournament before its time (two players at least, unless
+ * computer players fill the empty places). @param {TournamentView} view */
+function renderOrganiser(view) {
+  const box = $("tour-organiser");
+  box.hidden = !view.yours || view.status !== "registering";
+  if (box.hidden) return;
+  const enough = view.entrants.length >= 2 || !!view.bots;
+  /** @type {HTMLButtonElement} */ ($("tour-start")).disabled = !enough;
+  $("tour-start-help").textContent = t(enough ? "tour.startHelp" : "tour.startFew");
+}
+
+async function startNow() {
+  const answer = $("tour-start-answer");
+  if (!session.token()) return;
+  try {
+    const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}/start`, { method: "POST", headers: authorization() });
+    const body = await response.json();
+    answer.classList.toggle("ok", response.ok);
+    if (response.ok) {
+      shown = body;
+      answer.textContent = t("tour.begun");
+    } else {
+      const key = `tour.err.${body.code ?? "other"}`;
+      answer.textContent = t(key) === key ? t("tour.err.other") : t(key);
+    }
+  } catch {
+    answer.classList.remove("ok");
+    answer.textContent = t("tour.unavailable");
+  }
+  render();
+  void load(); // the draw is made by the server's next round: read it as soon as it is
+}
+
+/** @type {ListedView[] | null} */
+let listed = null;
+
+async function loadList() {
+  try {
+    const response = await fetch("/api/tournaments", { cache: "no-store" });
+    unavailable = !response.ok;
+    if (response.ok) listed = await response.json();
+  } catch {
+    unavailable = true;
+  }
+  renderList();
+}
+
+/** Every tournament, newest first: its name (a link to its page), start, format, places
+ * taken and state. */
+function renderList() {
+  const message = $("tour-message");
+  document.title = t("tour.listTitle");
+  message.hidden = !!listed && !unavailable;
+  message.textContent = unavailable ? t("tour.unavailable") : t("tour.listLoading");
+  $("tour-list").hidden = !listed;
+  if (!listed) return;
+  $("tour-list-empty").hidden = listed.length > 0;
+  $("tour-list-table").hidden = listed.length === 0;
+  $("tour-list-rows").replaceChildren(
+    ...listed.map((row) =>
+      el("tr", { "data-tournament": row.id }, [
+        el("td", {}, [el("a", { href: `/tournament/${encodeURIComponent(row.id)}` }, [row.name])]),
+        el("td", {}, [when(row.starts_at)]),
+        el("td", {}, [t(`tour.format.${row.format}`)]),
+        el("td", {}, [t("tour.players", { n: row.players, cap: row.cap })]),
+        el("td", {}, [t(`tour.status.${row.status}`)]),
+      ]),
+    ),
+  );
 }
 
 /** A computer player's name is never shown alone: a tag says it is one, and its level.
@@ -306,13 +402,23 @@ function start() {
   onLanguage(() => {
     select.value = lang();
     if (creating) document.title = t("tour.create.title");
-    render();
+    if (listing) renderList();
+    else render();
   });
   $("tour-form").addEventListener("submit", (event) => {
     event.preventDefault();
     void registration("register");
   });
   $("tour-leave").addEventListener("click", () => void registration("unregister"));
+  $("tour-start").addEventListener("click", () => {
+    if (confirm(t("tour.startConfirm"))) void startNow();
+  });
+  if (listing) {
+    $("tour-all").hidden = true;
+    void loadList();
+    setInterval(() => void loadList(), LIST_REFRESH_MS);
+    return;
+  }
   if (creating) {
     startCreating();
     return;

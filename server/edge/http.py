@@ -54,8 +54,9 @@ _INVITE_CODE = re.compile(r"^[A-Z0-9]{4,32}$")
 _PLAIN_QUERY = re.compile(r"^[A-Za-z0-9_.-]{1,32}=[A-Za-z0-9_.-]{0,64}$")
 #: The page `/overlay/<room>` serves (it reads the room from its own address).
 OVERLAY_PAGE = "/overlay.html"
-#: A tournament's live bracket: one page of the client for every tournament.
-_TOURNAMENT_PAGE = re.compile(r"^/tournament/[A-Za-z0-9_-]{1,32}$")
+#: A tournament's live bracket, the organiser's form (`/tournament/new`) and the list of
+#: tournaments (`/tournaments`): one page of the client for them all.
+_TOURNAMENT_PAGE = re.compile(r"^/tournament(?:/[A-Za-z0-9_-]{1,32}|s/?)$")
 
 
 def _response(

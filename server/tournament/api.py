@@ -12,7 +12,9 @@
   every match (`players` by name, `computers` each slot's computer level or null, `room`
   to watch once made, `race`, `score`, `winner` slot, how it was `decided`), `standings`
   `[{"place","name","bot","level"}]` (`bot`: a computer player, of `level`; a person's
-  `level` is null) and `champion`; 404;
+  `level` is null) and `champion`; with a session token (optional here), `yours` says
+  whether that session organises it and `entered` whether it is registered (both false
+  without one); the answers to the writes below say the same of the writer; 404;
 - `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 409 (full, name
   taken, registered already, registration closed); `…/unregister`: 200; 409;
 - `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409.
@@ -112,7 +114,7 @@ class TournamentApi:
             found = await self.service.get(tournament_id)
             if found is None:
                 return json_error(404, "no such tournament")
-            return json_response(200, tournament_view(found))
+            return json_response(200, tournament_view(found, self._player(request)))
         action = parts[1]
         if action not in ("register", "unregister", "start"):
             return json_error(404, "no such API")
@@ -124,8 +126,8 @@ class TournamentApi:
         if action == "register":
             return await self.register(request, tournament_id, player)
         if action == "unregister":
-            return await self._answer(self.service.unregister(tournament_id, player))
-        return await self._answer(self.service.start_now(tournament_id, player))
+            return await self._answer(self.service.unregister(tournament_id, player), player)
+        return await self._answer(self.service.start_now(tournament_id, player), player)
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -148,14 +150,14 @@ class TournamentApi:
             raise BadBody("the body is a JSON object")
         return body
 
-    async def _answer(self, change: Awaitable[Tournament | None]) -> ApiResponse:
+    async def _answer(self, change: Awaitable[Tournament | None], player: str) -> ApiResponse:
         try:
             tournament = await change
         except TournamentError as exc:
             return _refusal(exc)
         if tournament is None:
             return json_error(404, "no such tournament")
-        return json_response(200, tournament_view(tournament))
+        return json_response(200, tournament_view(tournament, player))
 
     # --- the routes --------------------------------------------------------------------------
 
@@ -189,7 +191,7 @@ class TournamentApi:
             tournament = await self.service.create(organiser, **settings)
         except TournamentError as exc:
             return _refusal(exc)  # with its code, for the page to word
-        return json_response(201, tournament_view(tournament))
+        return json_response(201, tournament_view(tournament, organiser))
 
     async def register(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
         try:
@@ -208,7 +210,7 @@ class TournamentApi:
         # Without a rating (a guest), seeded as a new account starts: not above every
         # rated player, as an Elo-style 1500 on this scale would put them.
         entrant = Entrant(player, name, START if rating is None else rating)
-        return await self._answer(self.service.register(tournament_id, entrant))
+        return await self._answer(self.service.register(tournament_id, entrant), player)
 
 
 def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
@@ -286,8 +288,10 @@ def _unauthorized() -> ApiResponse:
     )
 
 
-def tournament_view(tournament: Tournament) -> dict[str, Any]:
-    """The tournament as the API and the bracket page show it."""
+def tournament_view(tournament: Tournament, viewer: str | None = None) -> dict[str, Any]:
+    """The tournament as the API and the bracket page show it; `viewer`, the player asking
+    (if known), is told whether they organise it and whether they are registered, so the
+    page offers them only what they may do."""
     names = [entrant.name for entrant in tournament.entrants]
     winner = champion(tournament)
     return {
@@ -306,6 +310,8 @@ def tournament_view(tournament: Tournament) -> dict[str, Any]:
         "bots": tournament.bots,
         "bot_level": tournament.bot_level or None,
         "note": tournament.note,
+        "yours": viewer is not None and viewer == tournament.organiser,
+        "entered": viewer is not None and tournament.entrant_of(viewer) is not None,
         "entrants": [
             {
                 "name": e.name,

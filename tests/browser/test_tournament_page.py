@@ -139,33 +139,133 @@ def test_the_bracket_renders_live_in_every_language(
 def test_registering_from_the_page(
     page_at: Any, server: Server, tournaments: dict[str, Any], lang: str
 ) -> None:
+    """Register, withdraw, and a refusal (a name another player registered) worded in the
+    page's language; registered, the page offers only withdrawing."""
     tournament_id = tournaments["open"]
+    path = f"/api/tournaments/{tournament_id}"
+    call(server, "POST", f"{path}/register", {"name": f"Taken {lang}"}, session_token(server, "T"))
     token = session_token(server, f"Reg {lang}")
     client = page_at(f"/tournament/{tournament_id}", lang, token)
     page = client.page
     page.wait_for_selector("#tour-form:not([hidden])")
+    assert page.locator("#tour-leave").is_hidden()
     page.fill("#tour-player-name", f"Igrac {lang}")
     page.click("#tour-join")
     entrants = "[...document.querySelectorAll('#tour-entrants li')]"
     page.wait_for_function(f"{entrants}.some(li => li.textContent === 'Igrac {lang}')")
     assert "ok" in (page.locator("#tour-answer").get_attribute("class") or "")
-    page.click("#tour-join")  # again: refused, in the page's language
+    page.wait_for_selector("#tour-leave:visible")
+    assert page.locator("#tour-join").is_hidden()
+    assert page.locator("#tour-player-name").is_hidden()
+    page.click("#tour-leave")
+    page.wait_for_function(f"!{entrants}.some(li => li.textContent === 'Igrac {lang}')")
+    page.wait_for_selector("#tour-join:visible")
+    page.fill("#tour-player-name", f"Taken {lang}")
+    page.click("#tour-join")  # refused, in the page's language
     page.wait_for_function("!document.querySelector('#tour-answer').classList.contains('ok')")
     refusal = page.locator("#tour-answer").inner_text()
     assert (
         refusal
         == {
-            "en": "You are registered already.",
-            "hr": "Već ste prijavljeni.",
-            "ru": "Вы уже записаны.",
+            "en": "Another player has registered with that name.",
+            "hr": "Drugi se igrač već prijavio pod tim imenom.",
+            "ru": "Другой игрок уже записался под этим именем.",
         }[lang]
     )
-    view = call(server, "GET", f"/api/tournaments/{tournament_id}")
-    assert f"Igrac {lang}" in [e["name"] for e in view["entrants"]]
+    page.fill("#tour-player-name", f"Igrac {lang}")
+    page.click("#tour-join")
+    page.wait_for_function(f"{entrants}.some(li => li.textContent === 'Igrac {lang}')")
+    view = call(server, "GET", path, token=token)
+    assert f"Igrac {lang}" in [e["name"] for e in view["entrants"]] and view["entered"]
     # A refused request is logged by Chromium as a failed resource load: the only
     # console line allowed, and only for the refusal asked for here.
     problems = [p for p in client.problems() if "status of 409" not in p]
     assert problems == []
+
+
+@pytest.mark.parametrize("lang", ["en", "hr", "ru"])
+def test_the_list_of_tournaments_from_the_lobby(
+    page_at: Any, tournaments: dict[str, Any], lang: str
+) -> None:
+    """The lobby links to `/tournaments`, which lists them (name, start, format, places,
+    state) in the reader's language, each linked to its page."""
+    client = page_at("/", "en")
+    page = client.page
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.select_option("#lang", lang)  # the reader's choice, kept for the next page
+    page.click("#tournaments")
+    page.wait_for_selector("#tour-list:not([hidden]) #tour-list-table:not([hidden])")
+    assert page.url.split("?")[0].endswith("/tournaments")
+    running = page.locator(f'tr[data-tournament="{tournaments["running"]}"]')
+    cells = running.locator("td").all_inner_texts()
+    words = {
+        "en": ("Double elimination", "Under way"),
+        "hr": ("Ispadanje nakon dva poraza", "U tijeku"),
+        "ru": ("До двух поражений", "Идёт турнир"),
+    }[lang]
+    assert cells[0] == "Kup Zagreba" and (cells[2], cells[4]) == words, cells
+    assert "5" in cells[3] and "8" in cells[3]
+    body = page.locator("body").inner_text()
+    assert "tour." not in body
+    save(client, f"tournaments-{lang}.png", full_page=True)
+    page.click(f'tr[data-tournament="{tournaments["open"]}"] a')
+    page.wait_for_selector("#tour-view:not([hidden])")
+    assert page.locator("#tour-name").inner_text() == "Open Friday"
+    assert client.problems() == []
+
+
+def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> None:
+    """Only the organiser sees "Start now"; it waits for two players, then starts the
+    tournament at once (after asking); nobody else is offered it."""
+    organiser = session_token(server, "Starter")
+    tournament_id = new_tournament(server, organiser, "Subota")
+    path = f"/api/tournaments/{tournament_id}"
+    client = page_at(f"/tournament/{tournament_id}", "hr", organiser)
+    page = client.page
+    page.wait_for_selector("#tour-organiser:not([hidden])")
+    assert page.locator("#tour-start").is_disabled()
+    assert page.inner_text("#tour-start-help") == (
+        "Da bi turnir mogao početi, moraju se prijaviti barem dva igrača."
+    )
+    onlooker = page_at(f"/tournament/{tournament_id}", "hr")
+    onlooker.page.wait_for_selector("#tour-view:not([hidden])")
+    for name in ("Iva", "Luka"):
+        call(server, "POST", f"{path}/register", {"name": name}, session_token(server, name))
+    page.wait_for_selector("#tour-start:enabled")
+    asked: list[str] = []
+
+    def accept(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", accept)
+    page.click("#tour-start")
+    page.wait_for_selector("#tour-organiser", state="hidden")
+    assert asked == ["Pokrenuti turnir odmah? Prijave se zatvaraju."]
+    assert call(server, "GET", path)["status"] in ("running", "finished")
+    page.wait_for_selector(".tour-match")
+    assert "U tijeku" in page.inner_text("#tour-facts")
+    assert onlooker.page.locator("#tour-organiser").is_hidden()
+    assert client.problems() == [] and onlooker.problems() == []
+
+
+def test_a_tournament_cancelled_for_want_of_players_says_why(page_at: Any, server: Server) -> None:
+    organiser = session_token(server, "Early")
+    settings = {
+        "name": "Prazno",
+        "format": "single",
+        "cap": 4,
+        "seeding": "random",
+        "starts_at": int(time.time() * 1000) - 1000,  # within the API's minute of slack
+        "races": {"winners": 1, "final": 1},
+    }
+    tournament_id = call(server, "POST", "/api/tournaments", settings, organiser)["id"]
+    client = page_at(f"/tournament/{tournament_id}", "ru")
+    client.page.wait_for_selector("#tour-note:not([hidden])", timeout=20_000)
+    assert client.page.inner_text("#tour-note") == (
+        "Отменён: к началу записалось меньше двух игроков."
+    )
+    assert client.problems() == []
 
 
 def test_an_unknown_tournament_says_so(page_at: Any) -> None:

@@ -55,7 +55,13 @@ async def test_bad_requests_are_refused_and_change_nothing(
 
     status, made = await api(server, "POST", "/api/tournaments", settings(cap=2), token)
     assert status == 201 and made["status"] == "registering" and made["cap"] == 2
+    assert (made["yours"], made["entered"]) == (True, False)
     path = f"/api/tournaments/{made['id']}"
+    # Who asks is told what is theirs: the organiser, anyone else, nobody (no token, or a
+    # token this server did not sign).
+    for asking, yours in ((token, True), (None, False), ("forged", False)):
+        status, seen = await api(server, "GET", path, token=asking)
+        assert status == 200 and (seen["yours"], seen["entered"]) == (yours, False), asking
     ana, ben, cy = [await Peer.connect(server, name) for name in ("Ana", "Ben", "Cy")]
     opened.extend([ana, ben, cy])
     assert (await api(server, "POST", f"{path}/register", {"name": "Ana"}))[0] == 401
@@ -66,6 +72,9 @@ async def test_bad_requests_are_refused_and_change_nothing(
     ] == 400
     status, view = await api(server, "POST", f"{path}/register", {"name": "Ana"}, ana.token)
     assert status == 200 and [e["name"] for e in view["entrants"]] == ["Ana"]
+    assert (view["yours"], view["entered"]) == (False, True)
+    assert (await api(server, "GET", path, token=ana.token))[1]["entered"] is True
+    assert (await api(server, "GET", path, token=token))[1]["entered"] is False
     # A guest has no rating: seeded as a new account starts, not above every rated player.
     assert view["entrants"][0]["rating"] == 500
     for peer, name, code in ((ana, "Ana2", 409), (ben, "ana", 409)):
