@@ -79,7 +79,7 @@ const RESULT_AT_LEAST_MS = 2500;
  * The match result stays until dismissed (it offers the rematch).
  * @param {string} title @param {string} score @param {string} text @param {boolean} match
  * @param {string | null} [replay] the page of the rack's replay, to watch again or share
- * @param {{ at: number, breaker: string } | null} [next] the next game: when its break is due, who breaks
+ * @param {{ at: number, breaker: string, mine: boolean } | null} [next] the next game: when its break is due, who breaks (`mine`: the player reading it)
  */
 export function showResult(title, score, text, match, replay = null, next = null) {
   const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
@@ -108,7 +108,8 @@ export function showResult(title, score, text, match, replay = null, next = null
       if (left <= 0) return dlg.close();
       if (next) {
         line.hidden = false;
-        line.textContent = t("result.next", { s: num(Math.ceil(left / 1000), 0), name: next.breaker });
+        const s = num(Math.ceil(left / 1000), 0);
+        line.textContent = next.mine ? t("result.nextYou", { s }) : t("result.next", { s, name: next.breaker });
       }
       resultTimer = setTimeout(tick, Math.min(1000, left % 1000 || 1000));
     };

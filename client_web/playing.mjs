@@ -123,7 +123,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         const mine = app.role === "player" && m.winner !== null && app.seat === m.winner;
         const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : mine ? t("result.rackYou", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
         const breaker = app.table?.breaker;
-        const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker] } : null;
+        const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker], mine: app.role === "player" && app.seat === breaker } : null;
         showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackLink(m.rack), next);
         if (cheers(m.winner)) {
           celebrate(false, sound, reducedMotion());

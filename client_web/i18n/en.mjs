@@ -307,6 +307,7 @@ export default {
   "result.matchNobody": "The match is over",
   "result.score": "{a} {sa} – {sb} {b}",
   "result.next": "Next game in {s} s: {name} breaks.",
+  "result.nextYou": "Next game in {s} s: you break.",
   "choice.title": "Push-out: your choice",
   "choice.text": "Your opponent pushed out. Shoot from where the balls lie, or pass the shot back.",
   "choice.shoot": "Shoot",

@@ -307,6 +307,7 @@ export default {
   "result.matchNobody": "Meč je završen",
   "result.score": "{a} {sa} : {sb} {b}",
   "result.next": "Sljedeća partija za {s} s: otvara {name}.",
+  "result.nextYou": "Sljedeća partija za {s} s: otvarate vi.",
   "choice.title": "Push out: vi birate",
   "choice.text": "Protivnik je odigrao push out. Igrajte iz ostavljene pozicije ili mu vratite udarac.",
   "choice.shoot": "Igram",

@@ -307,6 +307,7 @@ export default {
   "result.matchNobody": "Матч окончен",
   "result.score": "{a} {sa} : {sb} {b}",
   "result.next": "Следующая партия через {s} с: разбивает {name}.",
+  "result.nextYou": "Следующая партия через {s} с: разбиваете вы.",
   "choice.title": "«Пуш-аут»: ваш выбор",
   "choice.text": "Соперник сыграл «пуш-аут». Бейте из сложившейся позиции или верните удар.",
   "choice.shoot": "Бить",
