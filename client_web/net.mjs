@@ -193,7 +193,7 @@ export class Connection {
       return;
     }
     if (err instanceof ServerError && err.code === "name_taken") {
-      // The guest's name is an account's: another name, then hello again.
+      // The guest's name is an account's, or a computer player's: another name, then hello again.
       session.setName("");
       this.opts.onNameTaken?.();
       this.hello().catch((e) => this.helloFailed(e));

@@ -89,7 +89,8 @@ ERROR_CODES: Final[dict[str, str]] = {
     "`hello` without a token to start a new session.",
     NAME_TAKEN: "The name belongs to an account (the same name after case folding, or one "
     "that looks the same): log in to play under it (`hello` with the account's token), or say "
-    "`hello` with another name. Nothing changed.",
+    "`hello` with another name. A guest is refused the same way a name kept for the computer "
+    'players or the service ("Bot 2", "Referee"). Nothing changed.',
     RATE_LIMITED: "Too many messages, aim previews or chat messages in a short time (see "
     "Limits); the request was not handled. Wait and try again; a client that keeps sending "
     "is disconnected (1008).",

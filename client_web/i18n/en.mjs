@@ -568,7 +568,7 @@ export default {
   "err.too_many_rooms": "No new table right now: join one of the tables, or leave yours first.",
   "err.room_moving": "The table is moving to another server — try again in a moment.",
   "err.name_confusable": "That name looks too much like a player's at this table — choose another.",
-  "err.name_taken": "That name belongs to an account. Log in to play under it, or choose another name.",
+  "err.name_taken": "That name is taken: it belongs to an account, or it is kept for the computer players. If the account is yours, log in; otherwise choose another name.",
   "err.account_required": "Rated play is for players with an account: sign up or log in first.",
   "notice.moving": "The table is moving to another server; it will be back in a moment.",
   "notice.back": "The table is back.",

@@ -568,7 +568,7 @@ export default {
   "err.too_many_rooms": "Novi stol sada nije moguć: sjednite za jedan od postojećih ili najprije napustite svoj.",
   "err.room_moving": "Stol se seli na drugi poslužitelj — pokušajte za trenutak.",
   "err.name_confusable": "To ime previše nalikuje imenu igrača za ovim stolom — odaberite drugo.",
-  "err.name_taken": "To ime pripada korisničkom računu. Prijavite se da biste igrali pod njim ili odaberite drugo ime.",
+  "err.name_taken": "To je ime zauzeto: pripada korisničkom računu ili je pridržano za računalne igrače. Ako je račun vaš, prijavite se; inače odaberite drugo ime.",
   "err.account_required": "Igra za rejting samo je za igrače s korisničkim računom: najprije se registrirajte ili prijavite.",
   "notice.moving": "Stol se seli na drugi poslužitelj; uskoro se vraća.",
   "notice.back": "Stol je opet tu.",

@@ -7,10 +7,12 @@ room to that room's inbox. It holds no game state of its own.
 A `hello` may carry an account token (`POST /api/login`): the connection then plays under
 the account's name and player id. A guest's name is checked against the accounts' names
 (`Players.name_owner`: the same after folding, or one that looks the same) and refused
-`name_taken` unless the guest's player is that account. Both ask the players' store, so
-`hello` — and a rated quick match, which needs the player's rating — is awaited in the
-connection's own reader task: that connection's later frames wait for it (they must come
-after it anyway), and nothing else on the event loop does.
+`name_taken` unless the guest's player is that account; so is a name kept for the
+computer players or the service ("Bot 2", "Referee": `Players.reserved_for_guests`).
+Both ask the players' store, so `hello` — and a rated quick match, which needs the
+player's rating — is awaited in the connection's own reader task: that connection's later
+frames wait for it (they must come after it anyway), and nothing else on the event loop
+does.
 """
 
 from __future__ import annotations
@@ -397,6 +399,13 @@ class Gateway:
             player = checked.player
         else:
             player = new_player_id()
+        if not account and self.players.reserved_for_guests(name):
+            client.error(
+                message.id,
+                errors.NAME_TAKEN,
+                f"{name} is kept for the computer players and the service; choose another name",
+            )
+            return True
         if not account:
             owner = await self.players.name_owner(name)
             if owner is not None and owner != player:

@@ -76,6 +76,31 @@ RESERVED: Final = frozenset(
 )
 #: Reserved wherever they stand in a name's skeleton ("TheAdmin", "ninepool_team").
 RESERVED_INSIDE: Final = ("admin", "ninepool", "moderator")
+#: What a guest may not play under either: the computer players' names ("Bot 3", also as
+#: the Croatian and Russian pages word them) and names that speak for the service. Fewer
+#: than `RESERVED`: a guest's default name is "Player-1234", and "guest" or "me" mislead
+#: nobody at a table.
+GUEST_RESERVED: Final = frozenset(
+    {
+        "admin",
+        "administrator",
+        "bot",
+        "бот",
+        "computer",
+        "računalo",
+        "компьютер",
+        "moderator",
+        "ninepool",
+        "official",
+        "referee",
+        "sudac",
+        "судья",
+        "server",
+        "staff",
+        "support",
+        "system",
+    }
+)
 
 #: Scripts whose letters may be mixed in one name: the ways Japanese and Korean are written.
 _SCRIPT_SETS: Final = (
@@ -167,11 +192,24 @@ _RESERVED_FORMS: Final = frozenset(_reserved_form(word) for word in RESERVED)
 _RESERVED_PARTS: Final = tuple(_reserved_form(word) for word in RESERVED_INSIDE)
 
 
+_GUEST_FORMS: Final = frozenset(_reserved_form(word) for word in GUEST_RESERVED)
+
+
 def is_reserved(name: str) -> bool:
     """Whether `name` is, or looks like, a name nobody may claim (see `RESERVED`), also
     with digits after it ("guest42", "bot_3")."""
+    return _reserved_among(name, _RESERVED_FORMS)
+
+
+def is_reserved_for_guests(name: str) -> bool:
+    """Whether a guest may not play under `name` (see `GUEST_RESERVED`): "Bot 2", "Бот 2",
+    "Referee", "TheAdmin" — as they are or as they look, with digits after them or not."""
+    return _reserved_among(name, _GUEST_FORMS)
+
+
+def _reserved_among(name: str, forms: frozenset[str]) -> bool:
     form = _reserved_form(name)
     trimmed = _reserved_form(fold(name).rstrip("0123456789" + SEPARATORS))
-    if form in _RESERVED_FORMS or trimmed in _RESERVED_FORMS:
+    if form in forms or trimmed in forms:
         return True
     return any(part in form for part in _RESERVED_PARTS)

@@ -232,6 +232,12 @@ class Players:
             log.info("account deleted", extra={"player": identity.player})
         return deleted
 
+    @staticmethod
+    def reserved_for_guests(raw_name: str) -> bool:
+        """Whether a guest may not play under this name: a computer player's ("Bot 2"), or
+        one that speaks for the service ("Referee") — `names.GUEST_RESERVED`."""
+        return names.is_reserved_for_guests(names.shown(raw_name))
+
     async def name_owner(self, raw_name: str) -> str | None:
         """The player id of the account with this name (after folding) or one that looks
         the same (its skeleton), if any: a guest may not play under an account's name

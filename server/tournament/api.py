@@ -16,7 +16,8 @@
   whether that session organises it and `entered` whether it is registered (both false
   without one); the answers to the writes below say the same of the writer; 404;
 - `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 409 (full, name
-  taken, registered already, registration closed); `…/unregister`: 200; 409;
+  taken — or kept for the computer players, "Bot 3" —, registered already, registration
+  closed); `…/unregister`: 200; 409;
 - `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409.
 
 A refusal of the tournament itself (full, closed, a name taken, a bad name) carries a
@@ -40,6 +41,7 @@ from urllib.parse import unquote
 
 from protocol.text import clean_name
 from server.edge.apiconn import ApiHandler, ApiRequest, ApiResponse, json_error, json_response
+from server.players.names import is_reserved_for_guests
 from server.players.ratings import START
 from server.players.store import PlayerStoreError
 from server.tournament.bracket import race_of
@@ -203,6 +205,11 @@ class TournamentApi:
             return json_error(415 if "application/json" in str(exc) else 400, str(exc))
         except ValueError as exc:
             return json_response(400, {"error": str(exc), "code": "bad_name"})
+        if is_reserved_for_guests(name):
+            # The computer players are "Bot N" in a bracket: nobody registers as one.
+            return json_response(
+                409, {"error": f"{name} is kept for the computer players", "code": "name_taken"}
+            )
         try:
             rating = await self.rating_of(player)
         except PlayerStoreError:

@@ -242,3 +242,19 @@ def test_a_pull_begun_low_on_the_strip_shoots_at_the_power_it_showed(
     assert f"{sent:.2f}" == speed.split()[0], (sent, speed, shown)
     assert abs(c.state("a.aim.power") - power) < 0.005
     assert_quiet(ana, bob)
+
+
+def test_a_computer_players_name_is_refused_and_a_fresh_one_given(
+    open_client: OpenClient,
+) -> None:
+    """A guest who comes as "Бот 2" (a computer player's name as the Russian page words
+    it) is told in Russian that the name is taken and plays under a fresh default name."""
+    ivan = open_client("Бот 2", lang="ru")
+    ivan.page.wait_for_selector("#conn.conn-online")
+    ivan.page.locator("#toast").wait_for(state="visible")
+    assert ivan.page.inner_text("#toast").startswith("Это имя занято")
+    name = ivan.page.input_value("#name")
+    assert re.fullmatch(r"Игрок-\d{4}", name), name
+    assert ivan.state("a.welcome.name") == name
+    # The refused hello is the only thing the console may mention.
+    assert [p for p in ivan.problems() if "name_taken" not in p] == []

@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 
 from protocol.messages import Name
 from protocol.text import skeleton as rooms_skeleton
-from server.players.names import NameProblem, check, fold, is_reserved, skeleton
+from server.players.names import (
+    NameProblem,
+    check,
+    fold,
+    is_reserved,
+    is_reserved_for_guests,
+    skeleton,
+)
 
 
 @pytest.mark.parametrize(
@@ -105,6 +112,17 @@ def test_the_skeleton_is_the_rooms_with_accents_and_separators_left_out() -> Non
 def test_reserved_by_look() -> None:
     assert is_reserved("r00t") and is_reserved("SUPP0RT")
     assert not is_reserved("rooted") and not is_reserved("Alice")
+
+
+def test_names_a_guest_may_not_play_under() -> None:
+    """The computer players' names as every page words them, and the service's voice;
+    not the client's default guest name, nor names that merely start the same."""
+    for name in ("Bot", "Bot 2", "bot_13", "B0T 7", "Бот 3", "Computer", "Računalo", "Referee"):
+        assert is_reserved_for_guests(name), name
+    for name in ("TheAdmin", "ninepool-team", "Sudac", "Судья 2", "SYSTEM"):
+        assert is_reserved_for_guests(name), name
+    for name in ("Player-1234", "Guest 7", "Botan", "Robot", "Ana", "Botić"):
+        assert not is_reserved_for_guests(name), name
 
 
 @given(st.text(min_size=1, max_size=30))

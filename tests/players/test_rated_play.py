@@ -196,6 +196,11 @@ async def test_claim_log_in_play_a_rated_match_counted_exactly_once(
     for name in ("ana", "ANA", "\u0410na"):  # the last with a Cyrillic А
         refused = await hello(server, name)
         assert isinstance(refused, m.Error) and refused.code == "name_taken", refused
+    # Nor the computer players' names, nor the service's voice (a guest's default is fine).
+    for name in ("Bot 2", "Бот 2", "Referee"):
+        refused = await hello(server, name)
+        assert isinstance(refused, m.Error) and refused.code == "name_taken", refused
+    assert isinstance(await hello(server, "Player-4821"), m.Welcome)
     forged = ana_token[:-4] + ("AAAA" if not ana_token.endswith("AAAA") else "BBBB")
     refused = await hello(server, "Someone", forged)
     assert isinstance(refused, m.Error) and refused.code == "bad_token"

@@ -67,6 +67,9 @@ async def test_bad_requests_are_refused_and_change_nothing(
     assert (await api(server, "POST", f"{path}/register", {"name": "Ana"}))[0] == 401
     assert (await api(server, "POST", f"{path}/register", {"name": 7}, ana.token))[0] == 400
     assert (await api(server, "POST", f"{path}/register", {"name": "A?B"}, ana.token))[0] == 400
+    # The bracket's computer players are "Bot N": nobody registers as one.
+    status, answer = await api(server, "POST", f"{path}/register", {"name": "Bot 3"}, ana.token)
+    assert (status, answer["code"]) == (409, "name_taken")
     assert (await api(server, "POST", f"{path}/register", {"name": "Ana", "x": 1}, ana.token))[
         0
     ] == 400
