@@ -143,7 +143,13 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     concedeDlg.close();
     act({ t: "concede", what: "match" });
   });
-  const rematch = () => act({ t: "rematch" }).then(refresh);
+  // A rematch's lag is played on the table: the phone's sheet (where the menu's Rematch
+  // is) makes way for it.
+  const rematch = () => {
+    closeMenu();
+    setPanel(false);
+    return act({ t: "rematch" }).then(refresh);
+  };
   $("rematch").addEventListener("click", rematch);
   $("result-rematch").addEventListener("click", () => {
     /** @type {HTMLDialogElement} */ ($("result-dialog")).close();

@@ -258,3 +258,34 @@ def test_a_computer_players_name_is_refused_and_a_fresh_one_given(
     assert ivan.state("a.welcome.name") == name
     # The refused hello is the only thing the console may mention.
     assert [p for p in ivan.problems() if "name_taken" not in p] == []
+
+
+def test_on_a_phone_the_result_buttons_stack_and_a_rematch_closes_the_sheet(
+    open_client: OpenClient,
+) -> None:
+    """The match's result on a phone: its buttons one above the other, each the dialog's
+    width (a label never wraps in a squeezed button). Rematch from the sheet's menu: the
+    sheet makes way for the new match's lag on the table."""
+    ana, bob, _ = started(open_client, host={**PHONE, "lang": "ru"}, guest=PHONE)
+    bob.page.tap("#panel-toggle")  # on a phone the menu is in the sheet
+    concede(bob, "match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    buttons = ana.page.locator("#result-dialog .row > :visible")
+    boxes = [b for b in (buttons.nth(i).bounding_box() for i in range(buttons.count())) if b]
+    assert len(boxes) >= 2
+    assert len({round(b["x"]) for b in boxes}) == 1, boxes  # one column
+    assert len({round(b["width"]) for b in boxes}) == 1, boxes  # one width
+    assert all(b["height"] < 60 for b in boxes), boxes  # one line each
+    save(ana, "result-phone-ru.png")
+    ana.page.tap("#result-close")
+    ana.page.tap("#panel-toggle")
+    assert ana.state("document.documentElement.classList.contains('panel-open')")
+    ana.page.tap("#more summary")
+    ana.page.tap("#rematch")
+    ana.wait("!document.documentElement.classList.contains('panel-open')")
+    bob.page.locator("#result-dialog").wait_for(state="visible")
+    bob.page.tap("#result-rematch")
+    for c in (ana, bob):
+        c.wait("!!a.view && a.view.status !== 'finished'", timeout=20_000)
+    assert not bob.state("document.documentElement.classList.contains('panel-open')")
+    assert_quiet(ana, bob)
