@@ -9,7 +9,14 @@ import re
 
 from tests.browser.support import Client, Server, save
 from tests.browser.test_client import assert_quiet, replay_events, settle
-from tests.browser.test_firstminute import PHONE, OpenClient, Touch, aim_at, started
+from tests.browser.test_firstminute import (
+    PHONE,
+    OpenClient,
+    Touch,
+    aim_at,
+    host_and_guest,
+    started,
+)
 from tests.browser.test_watching import concede
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -288,4 +295,34 @@ def test_on_a_phone_the_result_buttons_stack_and_a_rematch_closes_the_sheet(
     for c in (ana, bob):
         c.wait("!!a.view && a.view.status !== 'finished'", timeout=20_000)
     assert not bob.state("document.documentElement.classList.contains('panel-open')")
+    assert_quiet(ana, bob)
+
+
+def test_on_a_phone_the_lag_winners_question_leaves_the_lag_balls_in_view(
+    open_client: OpenClient,
+) -> None:
+    """Upright on a phone the lag balls rest near the bottom (the head cushion): the lag
+    winner's question stands at the top, and neither ball is under it."""
+    ana, bob, _ = host_and_guest(open_client, host=PHONE, guest=PHONE, first_break="lag")
+    for c in (ana, bob):
+        c.page.locator("#lag-shoot").wait_for(state="visible")
+        c.page.tap("#lag-shoot")
+    for c in (ana, bob):
+        c.wait("a.view && a.view.status === 'lag' && a.view.lag_choice != null")
+        c.idle()
+    winner = (ana, bob)[ana.state("a.view.lag_choice")]
+    dialog = winner.page.locator("#lag-dialog")
+    dialog.wait_for(state="visible")
+    box = dialog.bounding_box()
+    assert box is not None
+    balls = winner.page.evaluate(
+        "window.ninepool.app.lagBalls.map(l => window.ninepool.screenOf(l.pos[0], l.pos[1]))"
+    )
+    assert len(balls) == 2, balls
+    for x, y in balls:
+        inside = (
+            box["x"] <= x <= box["x"] + box["width"] and box["y"] <= y <= box["y"] + box["height"]
+        )
+        assert not inside, (balls, box)
+    save(winner, "lag-choice-phone.png")
     assert_quiet(ana, bob)
