@@ -15,7 +15,7 @@ import { angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
 import { toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { app, ballInHand, canShoot, cuePos, objectBalls } from "./state.mjs";
-import { TABLE } from "./table.mjs";
+import { BALL_RADIUS, TABLE } from "./table.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
 
@@ -39,21 +39,45 @@ function angleBetween(a, b) {
 /**
  * Where the ball-in-hand handle sits on screen: beside the cue ball, square to the aim so
  * it is on neither the aim line nor the cue stick, on the side toward the bottom of the
- * screen (toward the player) unless that leaves the canvas; further out for a finger.
+ * screen (toward the player) unless that leaves the canvas or covers a ball (then the
+ * other side, then a diagonal); further out for a finger.
  * @param {import("./render.mjs").View} view @param {Vec} cue @param {boolean} touch
  * @param {number} angle the aim (radians, world)
+ * @param {{ x: number, y: number }[]} [others] the object balls (world), kept clear
  * @returns {Vec} CSS pixels in the canvas
  */
-export function handleSpot(view, cue, touch, angle) {
+export function handleSpot(view, cue, touch, angle, others = objectBalls()) {
   const [sx, sy] = view.toScreen(cue[0], cue[1]);
   const [ax, ay] = view.toScreen(cue[0] + Math.cos(angle) * 0.1, cue[1] + Math.sin(angle) * 0.1);
   const len = Math.hypot(ax - sx, ay - sy) || 1;
   const d = touch ? 58 : 36;
+  const [ux, uy] = [(ax - sx) / len, (ay - sy) / len];
   // Square to the aim on screen, the side that points down first.
-  let px = -(ay - sy) / len;
-  let py = (ax - sx) / len;
+  let px = -uy;
+  let py = ux;
   if (py < 0 || (py === 0 && px < 0)) [px, py] = [-px, -py];
   const inside = (/** @type {number} */ x, /** @type {number} */ y) => x > 16 && x < view.cssWidth - 16 && y > 16 && y < view.cssHeight - 16;
+  // Never over a ball, where the handle would hide it and a press meant for the ball
+  // would pick up the cue ball: square to the aim first (either side), then the
+  // diagonals behind it, then the ones ahead (the cue stick lies straight behind).
+  const clear = handleRadius(touch) + BALL_RADIUS * view.scale + 2;
+  const free = (/** @type {number} */ x, /** @type {number} */ y) =>
+    others.every((b) => {
+      const [bx, by] = view.toScreen(b.x, b.y);
+      return Math.hypot(bx - x, by - y) > clear;
+    });
+  const r = Math.SQRT1_2;
+  const choices = [
+    [px, py],
+    [-px, -py],
+    [r * (px - ux), r * (py - uy)],
+    [r * (-px - ux), r * (-py - uy)],
+    [r * (px + ux), r * (py + uy)],
+    [r * (-px + ux), r * (-py + uy)],
+  ];
+  for (const [cx, cy] of choices) {
+    if (inside(sx + cx * d, sy + cy * d) && free(sx + cx * d, sy + cy * d)) return [sx + cx * d, sy + cy * d];
+  }
   if (!inside(sx + px * d, sy + py * d)) [px, py] = [-px, -py];
   return [sx + px * d, sy + py * d];
 }
