@@ -167,6 +167,15 @@ function noteLines(v) {
   return out;
 }
 
+/**
+ * The notes but those of the headline's own rules: under "Ana wins the game: Bob's third
+ * foul in a row (R13)" the note "Third foul in a row: the game is lost" says it twice.
+ * @param {Verdict} v @param {readonly string[]} headlineRules @returns {Line[]}
+ */
+function notesBesides(v, headlineRules) {
+  return noteLines(v).filter((line) => !headlineRules.includes(line.rule));
+}
+
 /** @param {string} s */
 function capitalise(s) {
   return s.length ? s[0].toLocaleUpperCase() + s.slice(1) : s;
@@ -223,13 +232,13 @@ export function describeShot(result, names, lowest = null) {
     const foul = foulHeadline(v, names, v.game_over ? null : result.table, facts, lowest);
     if (v.game_over) {
       const over = gameOverHeadline(v, names);
-      return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...foul.more, ...details, ...noteLines(v)] };
+      return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...foul.more, ...details, ...notesBesides(v, over.rules)] };
     }
     return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details, ...noteLines(v)] };
   }
   if (v.game_over) {
     const over = gameOverHeadline(v, names);
-    return { headline: over.text, rules: over.rules, tone: "win", details: [...details, ...noteLines(v)] };
+    return { headline: over.text, rules: over.rules, tone: "win", details: [...details, ...notesBesides(v, over.rules)] };
   }
   const next = result.table;
   if (result.shot.push_out) {

@@ -87,18 +87,28 @@ test("R6 push-out offers the incoming player the choice", () => {
   assert.deepEqual(d.rules, ["R6"]);
 });
 
-test("G5 the 9 on a legal shot wins the game; notes are worded by the client", () => {
+test("G5 the 9 on a legal shot wins the game; notes are worded by the client, the headline's own not again", () => {
   const d = describeShot(
     shot({
       report: { first: 1, pocketed: [9], rails: [] },
-      verdict: { ...baseVerdict, game_over: true, game_winner: 0, game_end: "nine", notes: [["G5", "The 9 was pocketed on a legal shot: the game is won"]] },
+      verdict: {
+        ...baseVerdict,
+        game_over: true,
+        game_winner: 0,
+        game_end: "nine",
+        notes: [
+          ["G5", "The 9 was pocketed on a legal shot: the game is won"],
+          ["R3", "The winner of the game breaks the next one"],
+        ],
+        note_codes: [null, "R3.winner"],
+      },
       table: table(0, "kitchen"),
     }),
     names,
   );
   assert.equal(d.headline, "Ana wins the game: the 9 pocketed on a legal shot");
   assert.deepEqual(d.rules, ["G5"]);
-  assert.deepEqual(d.details, [{ text: "The 9 went down on a legal shot: the game is won", rule: "G5" }]);
+  assert.deepEqual(d.details, [{ text: "The winner of the game breaks the next one", rule: "R3" }]);
   assert.equal(d.tone, "win");
 });
 
@@ -121,6 +131,28 @@ test("R13 third foul loses the game and the foul is still explained", () => {
   assert.equal(d.headline, "Bob wins the game: three fouls in a row by the opponent");
   assert.deepEqual(d.rules, ["R13"]);
   assert.deepEqual(d.details[0], { text: "Foul: the cue ball hit no ball", rule: "R8" });
+});
+
+test("R13: the third foul's note is not said again under the game it lost", () => {
+  const d = describeShot(
+    shot({
+      report: { first: null, pocketed: [], rails: [] },
+      verdict: {
+        ...baseVerdict,
+        foul: true,
+        fouls: ["R8"],
+        reasons: [["R8", "The cue ball did not contact any object ball"]],
+        game_over: true,
+        game_winner: 1,
+        game_end: "three_fouls",
+        notes: [["R13", "Third consecutive foul: the game is lost"]],
+        note_codes: ["R13.third"],
+      },
+    }),
+    names,
+  );
+  assert.deepEqual(d.rules, ["R13"]);
+  assert.ok(!d.details.some((l) => l.rule === "R13"), JSON.stringify(d.details));
 });
 
 test("G3 spotted 9 is mentioned when the server gives no note", () => {
