@@ -135,11 +135,11 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         if (app.view) app.view.status = "finished";
         const n = names();
         // A tournament's opponent who never sat down: said so (not "stayed away"), and no
-        // replay of a game never played.
+        // score against an empty seat ("Seat 2") nor replay of a game never played.
         const noShow = m.reason === "forfeit" && m.winner !== null && !app.view?.seats?.[1 - m.winner];
         showResult(
           m.winner === null ? t("result.matchNobody") : app.role === "player" && app.seat === m.winner ? t("result.matchYou") : t("result.match", { name: n[m.winner] }),
-          t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }),
+          noShow ? "" : t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }),
           noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n)),
           true,
           app.table && !noShow ? rackLink(app.table.rack) : null,

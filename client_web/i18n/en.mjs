@@ -668,7 +668,7 @@ export default {
   "tour.tbd": "to be decided",
   "tour.bye": "bye",
   "tour.seedTitle": "Seed {n}",
-  "tour.live": "Playing now",
+  "tour.live": "Table open",
   "tour.watch": "Watch",
   "tour.play": "Take your seat",
   "tour.ready": "Waiting for a table",

@@ -668,7 +668,7 @@ export default {
   "tour.tbd": "još nije poznato",
   "tour.bye": "slobodan prolaz",
   "tour.seedTitle": "Nositelj br. {n}",
-  "tour.live": "Meč je u tijeku",
+  "tour.live": "Stol je otvoren",
   "tour.watch": "Gledaj",
   "tour.play": "Sjedni za stol",
   "tour.ready": "Čeka slobodan stol",

@@ -668,7 +668,7 @@ export default {
   "tour.tbd": "пока неизвестно",
   "tour.bye": "без соперника",
   "tour.seedTitle": "Посев № {n}",
-  "tour.live": "Идёт матч",
+  "tour.live": "Стол открыт",
   "tour.watch": "Смотреть",
   "tour.play": "Сесть за стол",
   "tour.ready": "Ждёт свободного стола",

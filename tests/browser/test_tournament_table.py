@@ -68,6 +68,8 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
         "Protivnik nije došao za stol: pobjeda bez borbe."
     )
     assert ana.page.is_hidden("#result-rematch") and ana.page.is_hidden("#result-replay")
+    # No score against an empty seat ("Mjesto 2 0 : 0").
+    assert ana.page.inner_text("#result-score") == ""
     back = ana.page.locator("#result-tournament")
     assert back.is_visible() and back.inner_text() == "Natrag na turnir"
     assert back.get_attribute("href") == f"/tournament/{tournament}"
