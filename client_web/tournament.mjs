@@ -14,7 +14,7 @@ const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
@@ -98,9 +98,9 @@ function render() {
     t("tour.entrants", { n: view.entrants.length, cap: view.cap }),
   ].join(" · ");
   const note = $("tour-note");
-  const fewAtStart = view.status === "cancelled" && view.entrants.length < 2;
-  note.hidden = !fewAtStart;
-  note.textContent = fewAtStart ? t("tour.cancelledFew") : "";
+  const why = view.status === "cancelled" ? view.cancelled ?? null : null;
+  note.hidden = !why;
+  note.textContent = why === "too_few" ? t("tour.cancelledFew") : why === "organiser" ? t("tour.cancelledOrganiser") : "";
   const champion = $("tour-champion");
   champion.hidden = !view.champion;
   champion.textContent = view.champion ? t("tour.champion", { name: view.champion }) : "";
@@ -118,7 +118,11 @@ function renderRegistration(view) {
   const open = view.status === "registering";
   $("tour-register").hidden = !open;
   if (!open) return;
-  $("tour-entrants").replaceChildren(...view.entrants.map((e) => el("li", {}, [e.name, ...computerTag(e.bot ? e.level ?? 1 : null)])));
+  // The organiser may take anyone off the list before the start.
+  const remove = (/** @type {string} */ name) => (view.yours ? [el("button", { type: "button", class: "small tour-remove", "data-remove": name }, [t("tour.remove")])] : []);
+  $("tour-entrants").replaceChildren(
+    ...view.entrants.map((e) => el("li", { "data-name": e.name }, [el("span", {}, [e.name]), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name)])),
+  );
   const token = session.token();
   $("tour-form").hidden = !token;
   $("tour-session").hidden = !!token;
@@ -142,18 +146,25 @@ function renderOrganiser(view) {
   $("tour-start-help").textContent = t(enough ? "tour.startHelp" : "tour.startFew");
 }
 
-async function startNow() {
+/**
+ * One of the organiser's requests: start now, cancel, or take an entrant off the list.
+ * @param {"start" | "cancel" | "remove"} action @param {string} done what to say once done
+ * @param {Record<string, string>} [body]
+ */
+async function organise(action, done, body) {
   const answer = $("tour-start-answer");
   if (!session.token()) return;
   try {
-    const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}/start`, { method: "POST", headers: authorization() });
-    const body = await response.json();
+    const headers = body ? { ...authorization(), "Content-Type": "application/json" } : authorization();
+    const init = { method: "POST", headers, body: body ? JSON.stringify(body) : undefined };
+    const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}/${action}`, init);
+    const reply = await response.json();
     answer.classList.toggle("ok", response.ok);
     if (response.ok) {
-      shown = body;
-      answer.textContent = t("tour.begun");
+      shown = reply;
+      answer.textContent = done;
     } else {
-      const key = `tour.err.${body.code ?? "other"}`;
+      const key = `tour.err.${reply.code ?? "other"}`;
       answer.textContent = t(key) === key ? t("tour.err.other") : t(key);
     }
   } catch {
@@ -161,7 +172,7 @@ async function startNow() {
     answer.textContent = t("tour.unavailable");
   }
   render();
-  void load(); // the draw is made by the server's next round: read it as soon as it is
+  void load(); // a start's draw is made by the server's next round: read it as soon as it is
 }
 
 /** @type {ListedView[] | null} */
@@ -411,7 +422,14 @@ function start() {
   });
   $("tour-leave").addEventListener("click", () => void registration("unregister"));
   $("tour-start").addEventListener("click", () => {
-    if (confirm(t("tour.startConfirm"))) void startNow();
+    if (confirm(t("tour.startConfirm"))) void organise("start", t("tour.begun"));
+  });
+  $("tour-cancel").addEventListener("click", () => {
+    if (confirm(t("tour.cancelConfirm"))) void organise("cancel", t("tour.cancelledOrganiser"));
+  });
+  $("tour-entrants").addEventListener("click", (event) => {
+    const name = /** @type {HTMLElement} */ (event.target).closest("[data-remove]")?.getAttribute("data-remove");
+    if (name && confirm(t("tour.removeConfirm", { name }))) void organise("remove", t("tour.removed", { name }), { name });
   });
   if (listing) {
     $("tour-all").hidden = true;

@@ -724,4 +724,10 @@ export default {
   "tour.err.not_organiser": "Only the organiser may start it.",
   "tour.cancelledFew": "Cancelled: fewer than two players had registered by the start.",
   "tour.startConfirm": "Start the tournament now? Registration closes.",
+  "tour.remove": "Remove",
+  "tour.removeConfirm": "Take {name} off the list?",
+  "tour.removed": "{name} is no longer on the list.",
+  "tour.cancel": "Cancel the tournament",
+  "tour.cancelConfirm": "Cancel the tournament? This cannot be undone.",
+  "tour.cancelledOrganiser": "Cancelled by the organiser.",
 };

@@ -724,4 +724,10 @@ export default {
   "tour.err.not_organiser": "Turnir može pokrenuti samo organizator.",
   "tour.cancelledFew": "Otkazan: do početka se nisu prijavila ni dva igrača.",
   "tour.startConfirm": "Pokrenuti turnir odmah? Prijave se zatvaraju.",
+  "tour.remove": "Ukloni",
+  "tour.removeConfirm": "Ukloniti {name} s popisa?",
+  "tour.removed": "{name} više nije na popisu.",
+  "tour.cancel": "Otkaži turnir",
+  "tour.cancelConfirm": "Otkazati turnir? To se ne može poništiti.",
+  "tour.cancelledOrganiser": "Organizator je otkazao turnir.",
 };

@@ -724,4 +724,10 @@ export default {
   "tour.err.not_organiser": "Начать турнир может только организатор.",
   "tour.cancelledFew": "Отменён: к началу записалось меньше двух игроков.",
   "tour.startConfirm": "Начать турнир сейчас? Регистрация закроется.",
+  "tour.remove": "Убрать",
+  "tour.removeConfirm": "Убрать {name} из списка?",
+  "tour.removed": "{name} больше нет в списке.",
+  "tour.cancel": "Отменить турнир",
+  "tour.cancelConfirm": "Отменить турнир? Вернуть его будет нельзя.",
+  "tour.cancelledOrganiser": "Турнир отменён организатором.",
 };

@@ -18,7 +18,12 @@
 - `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 409 (full, name
   taken — or kept for the computer players, "Bot 3" —, registered already, registration
   closed); `…/unregister`: 200; 409;
-- `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409.
+- `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409;
+- `POST /api/tournaments/<id>/remove` `{"name"}`: the organiser takes that entrant off
+  the list before the start; 200; 403; 409 (`not_registered`, `closed`);
+- `POST /api/tournaments/<id>/cancel`: the organiser cancels it before the start; 200;
+  403; 409. A cancelled tournament's `cancelled` says why: `too_few` (fewer than two
+  entrants at the start) or `organiser`; null otherwise.
 
 A refusal of the tournament itself (full, closed, a name taken, a bad name) carries a
 `code` beside the `error` (`full`, `name_taken`, `already_registered`, `closed`,
@@ -44,6 +49,7 @@ from server.edge.apiconn import ApiHandler, ApiRequest, ApiResponse, json_error,
 from server.players.names import is_reserved_for_guests
 from server.players.ratings import START
 from server.players.store import PlayerStoreError
+from server.tournament import bracket
 from server.tournament.bracket import race_of
 from server.tournament.model import MAX_RACE, Entrant, Races, Tournament, TournamentError
 from server.tournament.service import TournamentService, now_ms
@@ -62,6 +68,10 @@ _CREATE_FIELDS = frozenset(
     {"name", "format", "cap", "seeding", "starts_at", "races", "bots", "bot_level"}
 )
 _RACE_FIELDS = ("winners", "losers", "final")
+
+
+#: A cancelled tournament's reason, as a code the page words.
+_CANCELLED = {bracket.TOO_FEW: "too_few", bracket.BY_ORGANISER: "organiser"}
 
 
 class BadBody(ValueError):
@@ -118,7 +128,7 @@ class TournamentApi:
                 return json_error(404, "no such tournament")
             return json_response(200, tournament_view(found, self._player(request)))
         action = parts[1]
-        if action not in ("register", "unregister", "start"):
+        if action not in ("register", "unregister", "start", "remove", "cancel"):
             return json_error(404, "no such API")
         if method != "POST":
             return json_error(405, "method not allowed", {"Allow": "POST"})
@@ -129,6 +139,10 @@ class TournamentApi:
             return await self.register(request, tournament_id, player)
         if action == "unregister":
             return await self._answer(self.service.unregister(tournament_id, player), player)
+        if action == "remove":
+            return await self.remove(request, tournament_id, player)
+        if action == "cancel":
+            return await self._answer(self.service.call_off(tournament_id, player), player)
         return await self._answer(self.service.start_now(tournament_id, player), player)
 
     # --- helpers ---------------------------------------------------------------------------
@@ -218,6 +232,15 @@ class TournamentApi:
         # rated player, as an Elo-style 1500 on this scale would put them.
         entrant = Entrant(player, name, START if rating is None else rating)
         return await self._answer(self.service.register(tournament_id, entrant), player)
+
+    async def remove(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
+        try:
+            body = self._body(request)
+            if set(body) != {"name"} or not isinstance(body["name"], str) or not body["name"]:
+                raise BadBody('send {"name": "<the entrant\'s name>"}')
+        except BadBody as exc:
+            return json_error(415 if "application/json" in str(exc) else 400, str(exc))
+        return await self._answer(self.service.remove(tournament_id, player, body["name"]), player)
 
 
 def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
@@ -317,6 +340,7 @@ def tournament_view(tournament: Tournament, viewer: str | None = None) -> dict[s
         "bots": tournament.bots,
         "bot_level": tournament.bot_level or None,
         "note": tournament.note,
+        "cancelled": _CANCELLED.get(tournament.note) if tournament.status == "cancelled" else None,
         "yours": viewer is not None and viewer == tournament.organiser,
         "entered": viewer is not None and tournament.entrant_of(viewer) is not None,
         "entrants": [

@@ -104,6 +104,35 @@ def unregister(tournament: Tournament, player: str) -> Tournament:
     return _replace(tournament, entrants=kept)
 
 
+#: Why a tournament was cancelled, as its `note` says it (the API gives each a code).
+TOO_FEW = "fewer than two entrants at the start"
+BY_ORGANISER = "cancelled by the organiser"
+
+
+def remove(tournament: Tournament, organiser: str, name: str) -> Tournament:
+    """The organiser takes an entrant off the list before the start (by name, as the page
+    shows it)."""
+    _organiser_only(tournament, organiser)
+    folded = name.casefold()
+    entrant = next((e for e in tournament.entrants if e.name.casefold() == folded), None)
+    if entrant is None:
+        raise TournamentError("not_registered", f"nobody is registered as {name!r}")
+    return unregister(tournament, entrant.player)
+
+
+def call_off(tournament: Tournament, organiser: str) -> Tournament:
+    """The organiser cancels a tournament that has not started."""
+    _organiser_only(tournament, organiser)
+    if tournament.status != "registering":
+        raise TournamentError("started", "the tournament has started already")
+    return cancel(tournament, BY_ORGANISER)
+
+
+def _organiser_only(tournament: Tournament, player: str) -> None:
+    if tournament.organiser != player:
+        raise TournamentError("not_organiser", "only the organiser may do this")
+
+
 def cancel(tournament: Tournament, note: str) -> Tournament:
     if tournament.status in ("finished", "cancelled"):
         raise TournamentError("over", "the tournament is over")
@@ -208,7 +237,7 @@ def start(tournament: Tournament, extra: Sequence[Entrant] = ()) -> Tournament:
         raise TournamentError("full", "more entrants than places")
     entrants = seeded(tournament, extra)
     if len(entrants) < 2:
-        return cancel(tournament, "fewer than two entrants at the start")
+        return cancel(tournament, TOO_FEW)
     matches = build_matches(tournament.format, len(entrants))
     running = _replace(tournament, status="running", entrants=entrants, matches=matches)
     return settle(running)

@@ -268,6 +268,14 @@ class TournamentService:
     async def unregister(self, tournament_id: str, player: str) -> Tournament | None:
         return await self.store.update(tournament_id, lambda t: bracket.unregister(t, player))
 
+    async def remove(self, tournament_id: str, organiser: str, name: str) -> Tournament | None:
+        """The organiser takes an entrant off the list before the start."""
+        return await self.store.update(tournament_id, lambda t: bracket.remove(t, organiser, name))
+
+    async def call_off(self, tournament_id: str, organiser: str) -> Tournament | None:
+        """The organiser cancels the tournament before it starts."""
+        return await self.store.update(tournament_id, lambda t: bracket.call_off(t, organiser))
+
     async def start_now(self, tournament_id: str, player: str) -> Tournament | None:
         """The organiser starts play now (registration closes)."""
 

@@ -229,7 +229,7 @@ def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> 
     )
     onlooker = page_at(f"/tournament/{tournament_id}", "hr")
     onlooker.page.wait_for_selector("#tour-view:not([hidden])")
-    for name in ("Iva", "Luka"):
+    for name in ("Iva", "Luka", "Trol"):
         call(server, "POST", f"{path}/register", {"name": name}, session_token(server, name))
     page.wait_for_selector("#tour-start:enabled")
     asked: list[str] = []
@@ -239,14 +239,38 @@ def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> 
         dialog.accept()
 
     page.on("dialog", accept)
+    # The organiser takes an entrant off the list; nobody else is offered to.
+    assert onlooker.page.locator("[data-remove]").count() == 0
+    page.click('[data-remove="Trol"]')
+    page.wait_for_selector('#tour-entrants li[data-name="Trol"]', state="detached")
+    assert page.inner_text("#tour-start-answer") == "Trol više nije na popisu."
+    assert [e["name"] for e in call(server, "GET", path)["entrants"]] == ["Iva", "Luka"]
     page.click("#tour-start")
     page.wait_for_selector("#tour-organiser", state="hidden")
-    assert asked == ["Pokrenuti turnir odmah? Prijave se zatvaraju."]
+    assert asked == [
+        "Ukloniti Trol s popisa?",
+        "Pokrenuti turnir odmah? Prijave se zatvaraju.",
+    ]
     assert call(server, "GET", path)["status"] in ("running", "finished")
     page.wait_for_selector(".tour-match")
     assert "U tijeku" in page.inner_text("#tour-facts")
     assert onlooker.page.locator("#tour-organiser").is_hidden()
     assert client.problems() == [] and onlooker.problems() == []
+
+
+def test_the_organiser_cancels_it_and_the_page_says_so(page_at: Any, server: Server) -> None:
+    organiser = session_token(server, "Canceller")
+    tournament_id = new_tournament(server, organiser, "Nedjelja")
+    client = page_at(f"/tournament/{tournament_id}", "en", organiser)
+    page = client.page
+    page.wait_for_selector("#tour-organiser:not([hidden])")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#tour-cancel")
+    page.wait_for_selector("#tour-note:not([hidden])")
+    assert page.inner_text("#tour-note") == "Cancelled by the organiser."
+    assert page.locator("#tour-organiser").is_hidden()
+    assert call(server, "GET", f"/api/tournaments/{tournament_id}")["status"] == "cancelled"
+    assert client.problems() == []
 
 
 def test_a_tournament_cancelled_for_want_of_players_says_why(page_at: Any, server: Server) -> None:

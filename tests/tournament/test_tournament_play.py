@@ -88,6 +88,15 @@ async def test_bad_requests_are_refused_and_change_nothing(
     assert (status, answer) == (409, {"error": "registration is full (2 players)", "code": "full"})
     assert (await api(server, "POST", f"{path}/unregister", token=cy.token))[0] == 409
     assert (await api(server, "POST", f"{path}/start", token=ana.token))[0] == 403
+    # The organiser alone takes an entrant off the list (by name), before the start.
+    assert (await api(server, "POST", f"{path}/remove", {"name": "Ben"}, ana.token))[0] == 403
+    for bad in ({}, {"name": 5}, {"name": ""}, {"name": "Ben", "why": "x"}):
+        assert (await api(server, "POST", f"{path}/remove", bad, token))[0] == 400, bad
+    status, answer = await api(server, "POST", f"{path}/remove", {"name": "Nobody"}, token)
+    assert (status, answer["code"]) == (409, "not_registered")
+    status, view = await api(server, "POST", f"{path}/remove", {"name": "ben"}, token)
+    assert status == 200 and [e["name"] for e in view["entrants"]] == ["Ana"]
+    assert (await api(server, "POST", f"{path}/register", {"name": "Ben"}, ben.token))[0] == 200
     assert (await api(server, "GET", "/api/tournaments/nope"))[0] == 404
     assert (await api(server, "DELETE", path))[0] == 405
     assert (await api(server, "POST", f"{path}/launch", token=ana.token))[0] == 404
@@ -95,6 +104,7 @@ async def test_bad_requests_are_refused_and_change_nothing(
     assert [(t["id"], t["players"], t["cap"]) for t in listed] == [(made["id"], 2, 2)]
     # Nobody but the match's players may take a seat in its room.
     assert (await api(server, "POST", f"{path}/start", token=token))[0] == 200
+    assert (await api(server, "POST", f"{path}/cancel", token=token))[0] == 409  # started
     view = await until(server, made["id"], lambda v: bool(playing(v)))
     room = playing(view)[0]["room"]
     refused = await cy.request({"t": "join", "room": room, "role": "player"})
@@ -106,6 +116,31 @@ async def test_bad_requests_are_refused_and_change_nothing(
         assert isinstance(refused, m.Error) and refused.code == "room_full"
     refused = await cy.request({"t": "create", "settings": {"reserved": ["x", "y"]}})
     assert isinstance(refused, m.Error)
+
+
+async def test_the_organiser_cancels_before_the_start(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    server = await make_server()
+    organiser, ana = await Peer.connect(server, "Org"), await Peer.connect(server, "Ana")
+    opened.extend([organiser, ana])
+    _, made = await api(server, "POST", "/api/tournaments", settings(), organiser.token)
+    path = f"/api/tournaments/{made['id']}"
+    assert made["cancelled"] is None
+    assert (await api(server, "POST", f"{path}/register", {"name": "Ana"}, ana.token))[0] == 200
+    assert (await api(server, "POST", f"{path}/cancel", token=ana.token))[0] == 403
+    assert (await api(server, "POST", f"{path}/cancel"))[0] == 401
+    status, view = await api(server, "POST", f"{path}/cancel", token=organiser.token)
+    assert status == 200 and (view["status"], view["cancelled"]) == ("cancelled", "organiser")
+    status, answer = await api(server, "POST", f"{path}/cancel", token=organiser.token)
+    assert (status, answer["code"]) == (409, "started")
+    status, answer = await api(server, "POST", f"{path}/register", {"name": "Bo"}, ana.token)
+    assert (status, answer["code"]) == (409, "closed")
+    # Fewer than two entrants when the time comes: cancelled, and said why.
+    soon = settings(starts_at=int(time.time() * 1000))
+    _, lonely = await api(server, "POST", "/api/tournaments", soon, organiser.token)
+    view = await until(server, lonely["id"], lambda v: v["status"] == "cancelled")
+    assert view["cancelled"] == "too_few"
 
 
 async def test_no_shows_forfeit_after_the_setting(make_server: Factory, opened: list[Peer]) -> None:
