@@ -8,8 +8,11 @@ from collections import Counter
 import pytest
 
 from server.tournament.bracket import (
+    BY_ORGANISER,
+    TOO_FEW,
     assign_room,
     build_matches,
+    call_off,
     forfeit,
     new_tournament,
     played,
@@ -17,6 +20,7 @@ from server.tournament.bracket import (
     ready,
     reassign_room,
     register,
+    remove,
     report,
     report_player,
     seeding_order,
@@ -155,7 +159,27 @@ def test_bad_settings_are_refused(field: str, value: object, code: str) -> None:
 
 def test_too_few_entrants_cancel_it() -> None:
     tournament = start(register(fresh(), Entrant("a", "Ana")))
-    assert tournament.status == "cancelled" and tournament.note
+    assert tournament.status == "cancelled" and tournament.note == TOO_FEW
+
+
+def test_the_organiser_removes_an_entrant_and_calls_it_off_before_the_start() -> None:
+    tournament = register(register(fresh(), Entrant("a", "Ana")), Entrant("b", "Bo"))
+    for who, name, code in (("a", "Bo", "not_organiser"), ("org", "Cy", "not_registered")):
+        with pytest.raises(TournamentError) as refused:
+            remove(tournament, who, name)
+        assert refused.value.code == code
+    fewer = remove(tournament, "org", "bO")  # by the name as shown, any case
+    assert [e.player for e in fewer.entrants] == ["a"] and tournament.entrants[1].name == "Bo"
+    with pytest.raises(TournamentError) as not_theirs:
+        call_off(tournament, "a")
+    assert not_theirs.value.code == "not_organiser"
+    off = call_off(tournament, "org")
+    assert (off.status, off.note) == ("cancelled", BY_ORGANISER)
+    running = start(tournament)
+    for change in (lambda t: remove(t, "org", "Ana"), lambda t: call_off(t, "org")):
+        with pytest.raises(TournamentError) as late:
+            change(running)
+        assert late.value.code in ("closed", "started")
 
 
 def test_computer_players_only_when_allowed() -> None:
