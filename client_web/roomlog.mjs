@@ -23,7 +23,7 @@ function describeSource(src) {
     case "shot_result":
       return describeShot(/** @type {any} */ (m), n, src.lowest);
     case "ruling":
-      return describeRuling(/** @type {any} */ (m), n);
+      return describeRuling(/** @type {any} */ (m), n, app.view?.settings?.first_break === "draw");
     case "lag_result":
       return describeLag(/** @type {any} */ (m), n);
     case "warning": {

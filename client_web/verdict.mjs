@@ -267,9 +267,10 @@ export function describeShot(result, names, lowest = null) {
  * @param {{ by: number | null, action: string, verdict: Verdict | null,
  *   table: { turn: number | null, ball_in_hand: string | null, choice_pending: boolean, breaker?: number } }} ruling
  * @param {readonly string[]} names
+ * @param {boolean} [draw] the first breaker was drawn by the room, not lagged for
  * @returns {Described}
  */
-export function describeRuling(ruling, names) {
+export function describeRuling(ruling, names, draw = false) {
   const by = who(names, ruling.by);
   const v = ruling.verdict;
   const details = v ? noteLines(v) : [];
@@ -309,10 +310,12 @@ export function describeRuling(ruling, names) {
     }
     case "extension":
       return d(t("r.extension", { name: by }), ["O3"], "neutral");
-    case "lag_choice":
-      return next.breaker === ruling.by
-        ? d(t("r.lagBreak", { name: by }), ["R3"], "neutral")
-        : d(t("r.lagGive", { name: by, other: who(names, next.breaker ?? null) }), ["R3"], "neutral");
+    case "lag_choice": {
+      // After the room's draw (no lag played), the note says the draw, not the lag.
+      const lines = draw ? details.map((l) => (l.rule === "O6" && l.text === t("note.O6.decided") ? { ...l, text: t("note.O6.decidedDraw") } : l)) : details;
+      const head = next.breaker === ruling.by ? t("r.lagBreak", { name: by }) : t("r.lagGive", { name: by, other: who(names, next.breaker ?? null) });
+      return { headline: head, rules: ["R3"], tone: "neutral", details: lines };
+    }
     default:
       return d(t("r.other", { name: by, action: ruling.action }), [], "neutral");
   }

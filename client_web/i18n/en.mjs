@@ -419,6 +419,7 @@ export default {
   "note.R14.proposed": "A stalemate was proposed; the opponent may accept it",
   "note.R14.warning": "Stalemate warning: three more turns each without a ball pocketed and the game is replayed",
   "note.O6.decided": "The lag is decided; its winner chose who breaks the first game",
+  "note.O6.decidedDraw": "The draw is made; its winner chose who breaks the first game",
   "note.O6.gaveUp": "The lag goes to the opponent of the player who gave up",
   "note.R3.winner": "The winner of the game breaks the next one",
   "note.R3.loser": "The loser of the game breaks the next one",

@@ -419,6 +419,7 @@ export default {
   "note.R14.proposed": "Predloženo je neriješeno; protivnik može prihvatiti",
   "note.R14.warning": "Upozorenje o neriješenoj partiji: ako još tri izmjene svakog igrača prođu bez ubačene kugle, partija se ponavlja",
   "note.O6.decided": "Bliškanje je odlučeno; pobjednik je odabrao tko otvara prvu partiju",
+  "note.O6.decidedDraw": "Ždrijeb je obavljen; pobjednik je odabrao tko otvara prvu partiju",
   "note.O6.gaveUp": "Bliškanje pripada protivniku igrača koji je odustao",
   "note.R3.winner": "Pobjednik partije otvara sljedeću",
   "note.R3.loser": "Igrač koji je izgubio partiju otvara sljedeću",

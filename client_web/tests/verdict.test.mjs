@@ -226,3 +226,13 @@ test("a game lost by fouls, a concession or staying away names the one who lost 
     setLanguage("en", false);
   }
 });
+
+test("O6: after the room's draw the breaker's choice says the draw, after a lag the lag", () => {
+  const verdict = { ...baseVerdict, notes: [["O6", "The lag is decided; its winner chose who breaks the first game"]], note_codes: ["O6.decided"] };
+  const ruling = { by: 0, action: "lag_choice", verdict, table: { ...table(0, "kitchen"), breaker: 0 } };
+  const lagged = describeRuling(ruling, names);
+  assert.deepEqual(lagged.details, [{ text: "The lag is decided; its winner chose who breaks the first game", rule: "O6" }]);
+  const drawn = describeRuling(ruling, names, true);
+  assert.deepEqual(drawn.details, [{ text: "The draw is made; its winner chose who breaks the first game", rule: "O6" }]);
+  assert.equal(drawn.headline, lagged.headline);
+});
