@@ -206,7 +206,7 @@ function renderList() {
         el("td", {}, [el("a", { href: `/tournament/${encodeURIComponent(row.id)}` }, [row.name])]),
         el("td", {}, [when(row.starts_at)]),
         el("td", {}, [t(`tour.format.${row.format}`)]),
-        el("td", {}, [t("tour.players", { n: row.players, cap: row.cap })]),
+        el("td", { "data-label": t("tour.col.players") }, [t("tour.players", { n: row.players, cap: row.cap })]),
         el("td", {}, [t(`tour.status.${row.status}`)]),
       ]),
     ),
