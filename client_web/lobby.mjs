@@ -1,8 +1,9 @@
-// The lobby's live parts: the room list and the quick-match state. The buttons carry
-// `data-join` and their row `data-room`; `app.mjs` handles the clicks.
+// The lobby's live parts: the room list, the quick-match state, and the tournament match
+// kept for this player once its table is open. The buttons carry `data-join` and their
+// row `data-room`; `app.mjs` handles the clicks.
 
 import { ratingText } from "./account.mjs";
-import { $, h } from "./dom.mjs";
+import { $, h, toast } from "./dom.mjs";
 import { describeFormat } from "./formats.mjs";
 import { num, seatName, t } from "./i18n/index.mjs";
 import { app } from "./state.mjs";
@@ -57,6 +58,29 @@ export function renderRooms() {
   }
   $("rooms-empty").hidden = rooms.length > 0;
   $("room-count").textContent = rooms.length ? `(${num(rooms.length)})` : "";
+  renderMyMatch();
+}
+
+/** Rooms whose "your match is ready" was said already in a toast (once each). */
+const announced = new Set();
+
+/**
+ * A tournament's match whose seat is kept for this player (`settings.reserved`) and whose
+ * table is open, unless the player is at it: the lobby says so above everything with the
+ * way to the seat, and a player busy elsewhere (another table, practice) hears it once.
+ */
+function renderMyMatch() {
+  const me = app.welcome?.player;
+  const mine = me
+    ? [...app.rooms.values()].find((r) => r.room !== app.room && r.status !== "finished" && (r.settings?.reserved ?? []).includes(me))
+    : undefined;
+  $("my-match").hidden = !mine;
+  if (!mine) return;
+  const text = t("lobby.myMatch", { name: tableName(mine) });
+  $("my-match-text").textContent = text;
+  $("my-match-sit").setAttribute("href", `#/play/${encodeURIComponent(mine.room)}`);
+  if (app.route !== "lobby" && !announced.has(mine.room)) toast(text, "info");
+  announced.add(mine.room);
 }
 
 export function renderQuick() {

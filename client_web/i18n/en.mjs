@@ -731,4 +731,5 @@ export default {
   "tour.cancel": "Cancel the tournament",
   "tour.cancelConfirm": "Cancel the tournament? This cannot be undone.",
   "tour.cancelledOrganiser": "Cancelled by the organiser.",
+  "lobby.myMatch": "Your tournament match is ready: {name}.",
 };

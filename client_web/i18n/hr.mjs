@@ -731,4 +731,5 @@ export default {
   "tour.cancel": "Otkaži turnir",
   "tour.cancelConfirm": "Otkazati turnir? To se ne može poništiti.",
   "tour.cancelledOrganiser": "Organizator je otkazao turnir.",
+  "lobby.myMatch": "Vaš turnirski meč je spreman: {name}.",
 };

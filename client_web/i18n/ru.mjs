@@ -731,4 +731,5 @@ export default {
   "tour.cancel": "Отменить турнир",
   "tour.cancelConfirm": "Отменить турнир? Вернуть его будет нельзя.",
   "tour.cancelledOrganiser": "Турнир отменён организатором.",
+  "lobby.myMatch": "Ваш турнирный матч готов: {name}.",
 };

@@ -1,4 +1,5 @@
-"""A tournament's match at the table, in Croatian: the player who came waits at the table,
+"""A tournament's match at the table, in Croatian: the lobby tells a player that the table
+of their match is open and seats them; the player who came waits at the table,
 the opponent never comes, and when the no-show time is up (`--tournament-no-show`, 4 s
 here) the player is told there that the match is theirs, with the way back to the
 bracket and no rematch; a spectator is never offered a seat kept for a player."""
@@ -60,7 +61,14 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     assert eve.page.locator("#seat0 .sit, #seat1 .sit").count() == 0
     assert "čeka igrača ovog meča" in eve.page.inner_text("#seat0")
 
-    ana.page.evaluate(f"location.hash = '#/play/{room}'")
+    # Ana, in the lobby, is told her match's table is open, and sits down from there.
+    banner = ana.page.locator("#my-match")
+    banner.wait_for(state="visible")
+    assert ana.page.inner_text("#my-match-text") == (
+        f"Vaš turnirski meč je spreman: Petak navečer · {match['id']}."
+    )
+    save(ana, "tournament-my-match-hr.png")
+    ana.page.click("#my-match-sit")
     ana.wait(f"a.room === {room!r} && a.role === 'player'")
     ana.page.locator("#result-dialog").wait_for(state="visible", timeout=20_000)
     assert ana.page.inner_text("#result-title") == "Dobili ste meč!"
