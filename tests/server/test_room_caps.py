@@ -37,7 +37,7 @@ def capped(**changes: int) -> Limits:
 
 async def test_rooms_per_address_are_capped(make_server: ServerFactory, peers: list[Peer]) -> None:
     server = await make_server(limits=capped(rooms_per_address=2))
-    bots = [await peer_from(server, peers, f"Bot{i}", "203.0.113.7") for i in range(4)]
+    bots = [await peer_from(server, peers, f"Capped{i}", "203.0.113.7") for i in range(4)]
     for bot in bots[:2]:
         assert isinstance(await bot.request({"t": "create"}), m.Joined)
     refused = await bots[2].request({"t": "create"})
