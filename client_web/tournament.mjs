@@ -14,7 +14,7 @@ const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
@@ -107,6 +107,10 @@ function render() {
   const bots = $("tour-bots");
   bots.hidden = !view.bots;
   bots.textContent = !view.bots ? "" : view.bot_level ? t("tour.botsLevel", { level: view.bot_level }) : t("tour.botsSpread");
+  // The reader's own match, its table open: the way to its seat, above everything.
+  const mine = view.me ? view.matches.find((m) => m.status === "playing" && m.room && m.seeds.includes(view.me ?? null)) : undefined;
+  $("tour-mine").hidden = !mine;
+  if (mine) $("tour-mine-sit").setAttribute("href", `/#/play/${encodeURIComponent(mine.room ?? "")}`);
   renderRegistration(view);
   renderOrganiser(view);
   renderBrackets(view);
@@ -232,7 +236,7 @@ function renderBrackets(view) {
     const columns = rounds.map((round) =>
       el("div", { class: "tour-round" }, [
         el("h3", {}, [roundTitle(view, side, round, last)]),
-        ...matches.filter((m) => m.round === round).map(matchCard),
+        ...matches.filter((m) => m.round === round).map((m) => matchCard(m, view.me ?? null)),
       ]),
     );
     const title = view.format === "single" ? t("tour.bracket") : t(`tour.side.${side}`);
@@ -248,8 +252,8 @@ function roundTitle(view, side, round, last) {
   return t("tour.round", { n: round });
 }
 
-/** @param {MatchView} match */
-function matchCard(match) {
+/** @param {MatchView} match @param {number | null} me the reader's seed, if an entrant */
+function matchCard(match, me) {
   const done = match.status === "done";
   // Two byes meeting (a small field in the losers' bracket): nobody plays, nobody goes on.
   const empty = done && match.players.every((p) => p === null);
@@ -260,7 +264,8 @@ function matchCard(match) {
     const label =
       name ?? (match.status === "waiting" ? t("tour.tbd") : t("tour.bye"));
     const seedText = seed === null ? "" : String(seed);
-    return el("div", { class: `tour-slot${state}` }, [
+    const own = me !== null && seed === me ? " mine" : "";
+    return el("div", { class: `tour-slot${state}${own}` }, [
       el("span", { class: "tour-seed", title: seed === null ? "" : t("tour.seedTitle", { n: seed }) }, [seedText]),
       el("span", name ? {} : { class: "tour-empty" }, [label, ...(name ? computerTag(match.computers?.[slot]) : [])]),
       el("span", { class: "tour-score" }, [done && match.decided === "played" ? String(match.score[slot]) : ""]),

@@ -732,4 +732,5 @@ export default {
   "tour.cancelConfirm": "Cancel the tournament? This cannot be undone.",
   "tour.cancelledOrganiser": "Cancelled by the organiser.",
   "lobby.myMatch": "Your tournament match is ready: {name}.",
+  "tour.yourMatch": "Your match's table is open.",
 };

@@ -732,4 +732,5 @@ export default {
   "tour.cancelConfirm": "Otkazati turnir? To se ne može poništiti.",
   "tour.cancelledOrganiser": "Organizator je otkazao turnir.",
   "lobby.myMatch": "Vaš turnirski meč je spreman: {name}.",
+  "tour.yourMatch": "Stol za vaš meč je otvoren.",
 };

@@ -732,4 +732,5 @@ export default {
   "tour.cancelConfirm": "Отменить турнир? Вернуть его будет нельзя.",
   "tour.cancelledOrganiser": "Турнир отменён организатором.",
   "lobby.myMatch": "Ваш турнирный матч готов: {name}.",
+  "tour.yourMatch": "Стол для вашего матча открыт.",
 };

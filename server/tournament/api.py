@@ -13,8 +13,10 @@
   to watch once made, `race`, `score`, `winner` slot, how it was `decided`), `standings`
   `[{"place","name","bot","level"}]` (`bot`: a computer player, of `level`; a person's
   `level` is null) and `champion`; with a session token (optional here), `yours` says
-  whether that session organises it and `entered` whether it is registered (both false
-  without one); the answers to the writes below say the same of the writer; 404;
+  whether that session organises it, `entered` whether it is registered (both false
+  without one) and `me` its place among the entrants from 1 — its seed, as the matches'
+  `seeds` say, once the tournament has started (null if not an entrant); the answers to
+  the writes below say the same of the writer; 404;
 - `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 409 (full, name
   taken — or kept for the computer players, "Bot 3" —, registered already, registration
   closed); `…/unregister`: 200; 409;
@@ -292,6 +294,13 @@ def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _seed_of(tournament: Tournament, player: str) -> int | None:
+    """The viewer's place in `entrants` counted from 1 — their seed once it has started,
+    as the matches' `seeds` give it; None if they are not an entrant."""
+    index = tournament.entrant_of(player)
+    return None if index is None else index + 1
+
+
 def _level(entrant: Entrant) -> int | None:
     """A computer entrant's level (one made before levels were kept plays at 1)."""
     return (entrant.level or 1) if entrant.bot else None
@@ -343,6 +352,7 @@ def tournament_view(tournament: Tournament, viewer: str | None = None) -> dict[s
         "cancelled": _CANCELLED.get(tournament.note) if tournament.status == "cancelled" else None,
         "yours": viewer is not None and viewer == tournament.organiser,
         "entered": viewer is not None and tournament.entrant_of(viewer) is not None,
+        "me": None if viewer is None else _seed_of(tournament, viewer),
         "entrants": [
             {
                 "name": e.name,

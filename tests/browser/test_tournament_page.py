@@ -258,6 +258,43 @@ def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> 
     assert client.problems() == [] and onlooker.problems() == []
 
 
+def test_an_entrant_is_shown_the_way_to_their_match(page_at: Any, server: Server) -> None:
+    """Once the table of their match is open, an entrant's bracket page says so above
+    everything, links to their seat, and marks their name in the bracket."""
+    organiser = session_token(server, "Org mine")
+    settings = {
+        "name": "Utorak",
+        "format": "single",
+        "cap": 2,
+        "seeding": "random",
+        "starts_at": int(time.time() * 1000) + 3_600_000,
+        "races": {"winners": 1, "final": 1},
+    }
+    tournament_id = call(server, "POST", "/api/tournaments", settings, organiser)["id"]
+    path = f"/api/tournaments/{tournament_id}"
+    marta = session_token(server, "Marta")
+    call(server, "POST", f"{path}/register", {"name": "Marta"}, marta)
+    call(server, "POST", f"{path}/register", {"name": "Nina"}, session_token(server, "Nina"))
+    call(server, "POST", f"{path}/start", token=organiser)
+    for _ in range(400):
+        matches = call(server, "GET", path)["matches"]
+        if matches and matches[0]["room"]:
+            break
+        time.sleep(0.05)
+    match = matches[0]
+    client = page_at(f"/tournament/{tournament_id}", "ru", marta)
+    page = client.page
+    page.wait_for_selector("#tour-mine:not([hidden])")
+    assert page.inner_text("#tour-mine").startswith("Стол для вашего матча открыт.")
+    assert page.get_attribute("#tour-mine-sit", "href") == f"/#/play/{match['room']}"
+    assert page.locator(".tour-slot.mine").inner_text().count("Marta") == 1
+    onlooker = page_at(f"/tournament/{tournament_id}", "ru")
+    onlooker.page.wait_for_selector(".tour-match")
+    assert onlooker.page.locator("#tour-mine").is_hidden()
+    assert onlooker.page.locator(".tour-slot.mine").count() == 0
+    assert client.problems() == [] and onlooker.problems() == []
+
+
 def test_the_organiser_cancels_it_and_the_page_says_so(page_at: Any, server: Server) -> None:
     organiser = session_token(server, "Canceller")
     tournament_id = new_tournament(server, organiser, "Nedjelja")

@@ -62,6 +62,7 @@ async def test_bad_requests_are_refused_and_change_nothing(
     for asking, yours in ((token, True), (None, False), ("forged", False)):
         status, seen = await api(server, "GET", path, token=asking)
         assert status == 200 and (seen["yours"], seen["entered"]) == (yours, False), asking
+        assert seen["me"] is None
     ana, ben, cy = [await Peer.connect(server, name) for name in ("Ana", "Ben", "Cy")]
     opened.extend([ana, ben, cy])
     assert (await api(server, "POST", f"{path}/register", {"name": "Ana"}))[0] == 401
@@ -75,7 +76,7 @@ async def test_bad_requests_are_refused_and_change_nothing(
     ] == 400
     status, view = await api(server, "POST", f"{path}/register", {"name": "Ana"}, ana.token)
     assert status == 200 and [e["name"] for e in view["entrants"]] == ["Ana"]
-    assert (view["yours"], view["entered"]) == (False, True)
+    assert (view["yours"], view["entered"], view["me"]) == (False, True, 1)
     assert (await api(server, "GET", path, token=ana.token))[1]["entered"] is True
     assert (await api(server, "GET", path, token=token))[1]["entered"] is False
     # A guest has no rating: seeded as a new account starts, not above every rated player.
