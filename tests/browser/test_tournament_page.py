@@ -288,6 +288,7 @@ def test_an_entrant_is_shown_the_way_to_their_match(page_at: Any, server: Server
     assert page.inner_text("#tour-mine").startswith("Стол для вашего матча открыт.")
     assert page.get_attribute("#tour-mine-sit", "href") == f"/#/play/{match['room']}"
     assert page.locator(".tour-slot.mine").inner_text().count("Marta") == 1
+    save(client, "tournament-mine-ru.png")
     onlooker = page_at(f"/tournament/{tournament_id}", "ru")
     onlooker.page.wait_for_selector(".tour-match")
     assert onlooker.page.locator("#tour-mine").is_hidden()
