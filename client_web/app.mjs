@@ -9,6 +9,7 @@
 import { aimPreview } from "./aim.mjs";
 import { rewordCreateForm, wireCreateForm } from "./create.mjs";
 import { powerFromSpeed } from "./controls.mjs";
+import { roomName } from "./formats.mjs";
 import { $, toast } from "./dom.mjs";
 import { renderBadge, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud } from "./hud.mjs";
 import { LANGUAGES, initLanguage, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
@@ -88,7 +89,7 @@ const tv = new TvDirector(
     },
     showing: (room) => {
       const info = room ? app.rooms.get(room) : null;
-      $("tv-banner").textContent = room ? t("tv.following", { name: info?.name || info?.players?.map((/** @type {string} */ p, /** @type {number} */ i) => seatName(p, info.computer?.[i])).join(" – ") || room }) : t("tv.nothing");
+      $("tv-banner").textContent = room ? t("tv.following", { name: (info?.name && roomName(info.name, info.settings)) || info?.players?.map((/** @type {string} */ p, /** @type {number} */ i) => seatName(p, info.computer?.[i])).join(" – ") || room }) : t("tv.nothing");
       app.tvRoom = room;
     },
   },

@@ -1,5 +1,6 @@
 // Match formats: the presets the create dialog offers, which one a room's settings are,
-// and the format in a few words for the lobby and the table. The server keeps no presets:
+// the format in a few words for the lobby and the table, and a tournament table's name
+// with its stage in the reader's language. The server keeps no presets:
 // a preset is only a way to fill in the settings, so any room can be named from its own.
 
 import { t } from "./i18n/index.mjs";
@@ -44,4 +45,21 @@ export function describeClock(s) {
  */
 export function describeFormat(s) {
   return [t(`preset.${presetOf(s)}`), t(`format.break.${s.break_order ?? "winner"}`), describeClock(s), t(`aid.${s.aim_aid ?? "full"}`)].join(" · ");
+}
+
+/**
+ * A room's name as a reader sees it. A tournament's table is named by the server "<the
+ * tournament> · <stage>", the stage a language-free code (`R2`, `L3`, `F`, `GF1`, `GF2`:
+ * `server/tournament/bracket.py`, `stage_label`), worded here; any other name is shown
+ * as it is.
+ * @param {string} name @param {Record<string, any> | null | undefined} settings
+ */
+export function roomName(name, settings) {
+  const m = settings?.tournament ? name.match(/^(.*) · (R\d+|L\d+|F|GF1|GF2)$/) : null;
+  if (!m) return name;
+  const [, tournament, code] = m;
+  const n = Number(code.slice(1));
+  const stage =
+    code === "F" ? t("tour.finalRound") : code === "GF1" ? t("tour.gf1") : code === "GF2" ? t("tour.gf2") : code[0] === "L" ? t("tour.stage.losers", { n }) : t("tour.round", { n });
+  return `${tournament} · ${stage}`;
 }

@@ -5,7 +5,7 @@
 import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
-import { describeFormat } from "./formats.mjs";
+import { describeFormat, roomName } from "./formats.mjs";
 import { list, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
@@ -175,7 +175,7 @@ export function renderSeats() {
   const race = v?.settings?.race_to ?? 0;
   const rack = tb?.rack ?? 0;
   const line = t(rack ? "match.lineRack" : "match.line", { race, rack });
-  $("match-line").textContent = v?.settings?.name ? t("match.named", { name: v.settings.name, line }) : line;
+  $("match-line").textContent = v?.settings?.name ? t("match.named", { name: roomName(v.settings.name, v.settings), line }) : line;
   $("format-line").textContent = v?.settings ? describeFormat(v.settings) : "";
   $("spectators").textContent = v ? t("spectators", { n: v.spectators }) : "";
   renderRackBalls();

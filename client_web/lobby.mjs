@@ -4,7 +4,7 @@
 
 import { ratingText } from "./account.mjs";
 import { $, h, toast } from "./dom.mjs";
-import { describeFormat } from "./formats.mjs";
+import { describeFormat, roomName } from "./formats.mjs";
 import { num, seatName, t } from "./i18n/index.mjs";
 import { app } from "./state.mjs";
 
@@ -25,7 +25,7 @@ function playerNames(r) {
  * @param {Msg} r
  */
 export function tableName(r) {
-  if (r.name) return r.name;
+  if (r.name) return roomName(r.name, r.settings);
   const computers = (r.computer ?? []).filter((/** @type {number | null} */ level) => level != null).length;
   if (computers) return t(computers === 2 ? "rooms.exhibition" : "rooms.againstComputer");
   const host = r.players?.[0];

@@ -9,6 +9,7 @@
 import { decode } from "@msgpack/msgpack";
 
 import { session } from "./net.mjs";
+import { roomName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { decodeTracks } from "./trajectory.mjs";
@@ -190,7 +191,7 @@ export class ReplayViewer {
     });
     const cut = this.truncated ? ` · ${t("replay.truncated")}` : "";
     const which = this.rack === null ? "" : ` · ${t("replay.rack", { rack: this.rack })}`;
-    el("r-line").textContent = `${t("replay.title", { name: this.settings?.name || this.room, race: this.settings?.race_to ?? "?" })}${which}${cut}`;
+    el("r-line").textContent = `${t("replay.title", { name: (this.settings?.name && roomName(this.settings.name, this.settings)) || this.room, race: this.settings?.race_to ?? "?" })}${which}${cut}`;
     el("r-play").textContent = t(this.playing ? "replay.pause" : "replay.play");
     if (this.index >= 0) this.go(this.index);
   }

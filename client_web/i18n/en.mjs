@@ -733,4 +733,5 @@ export default {
   "tour.cancelledOrganiser": "Cancelled by the organiser.",
   "lobby.myMatch": "Your tournament match is ready: {name}.",
   "tour.yourMatch": "Your match's table is open.",
+  "tour.stage.losers": "Losers' bracket, round {n}",
 };

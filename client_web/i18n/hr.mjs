@@ -733,4 +733,5 @@ export default {
   "tour.cancelledOrganiser": "Organizator je otkazao turnir.",
   "lobby.myMatch": "Vaš turnirski meč je spreman: {name}.",
   "tour.yourMatch": "Stol za vaš meč je otvoren.",
+  "tour.stage.losers": "Gubitnička grana, {n}. kolo",
 };

@@ -733,4 +733,5 @@ export default {
   "tour.cancelledOrganiser": "Турнир отменён организатором.",
   "lobby.myMatch": "Ваш турнирный матч готов: {name}.",
   "tour.yourMatch": "Стол для вашего матча открыт.",
+  "tour.stage.losers": "Нижняя сетка, {n}-й круг",
 };

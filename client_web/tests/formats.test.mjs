@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { PRESETS, describeClock, describeFormat, presetOf } from "../formats.mjs";
+import { PRESETS, describeClock, describeFormat, presetOf, roomName } from "../formats.mjs";
 import { setLanguage } from "../i18n/index.mjs";
 
 test("a preset's own values are that preset; anything else is custom", () => {
@@ -29,4 +29,17 @@ test("the format in words names the preset, the break order, the clock and the a
   setLanguage("hr");
   assert.match(describeFormat({ ...pro, aim_aid: "ghost" }), /samo zamišljena kugla$/);
   setLanguage("en");
+});
+
+test("a tournament table's stage is worded; other names stay as they are", () => {
+  const cup = { tournament: "abc123" };
+  assert.equal(roomName("Kup Zagreba · R2", cup), "Kup Zagreba · Round 2");
+  assert.equal(roomName("Kup Zagreba · L3", cup), "Kup Zagreba · Losers' bracket, round 3");
+  assert.equal(roomName("Kup Zagreba · F", cup), "Kup Zagreba · Final");
+  assert.equal(roomName("Kup Zagreba · GF1", cup), "Kup Zagreba · Grand final");
+  assert.equal(roomName("Kup Zagreba · GF2", cup), "Kup Zagreba · Grand final, deciding match");
+  // Not a tournament's room, or no stage code: the name as it was given.
+  assert.equal(roomName("Ana · R2", {}), "Ana · R2");
+  assert.equal(roomName("Kup · Rx", cup), "Kup · Rx");
+  assert.equal(roomName("Petak", cup), "Petak");
 });

@@ -322,6 +322,21 @@ def race_of(tournament: Tournament, match: Match) -> int:
     return races.winners
 
 
+def stage_label(tournament: Tournament, match: Match) -> str:
+    """The match's stage in a language-free code for its table's name, which the pages
+    word in the reader's language: `R2` the winners' bracket's second round (a single
+    elimination's only bracket), `L3` the losers' bracket's third, `F` a single
+    elimination's final, `GF1`/`GF2` the grand final and its deciding match."""
+    if match.bracket == "final":
+        return match.id
+    if match.bracket == "losers":
+        return f"L{match.round}"
+    last_round = max(m.round for m in tournament.matches if m.bracket == "winners")
+    if tournament.format == "single" and match.round == last_round:
+        return "F"
+    return f"R{match.round}"
+
+
 def ready(tournament: Tournament) -> list[Match]:
     """Matches whose two players are known and free, without a room yet."""
     return [match for match in tournament.matches if match.status == "ready"]

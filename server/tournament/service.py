@@ -396,7 +396,7 @@ class TournamentService:
             tournament.entrants[entrant].player for entrant in match.players if entrant is not None
         )
         settings = m.RoomSettings(
-            name=f"{tournament.name[:30]} · {match.id}",
+            name=f"{tournament.name[:30]} · {bracket.stage_label(tournament, match)}",
             race_to=bracket.race_of(tournament, match),
             first_break="draw",
             forfeit="match",

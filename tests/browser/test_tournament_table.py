@@ -65,7 +65,7 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     banner = ana.page.locator("#my-match")
     banner.wait_for(state="visible")
     assert ana.page.inner_text("#my-match-text") == (
-        f"Vaš turnirski meč je spreman: Petak navečer · {match['id']}."
+        "Vaš turnirski meč je spreman: Petak navečer · Finale."
     )
     save(ana, "tournament-my-match-hr.png")
     ana.page.click("#my-match-sit")

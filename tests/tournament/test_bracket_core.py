@@ -24,6 +24,7 @@ from server.tournament.bracket import (
     report,
     report_player,
     seeding_order,
+    stage_label,
     start,
     unregister,
 )
@@ -322,3 +323,14 @@ def test_a_lost_room_is_replaced_only_while_the_match_waits_for_it() -> None:
     with pytest.raises(TournamentError) as refused:
         reassign_room(finished, "W1-1", "room-3", 10)
     assert refused.value.code == "not_playing"
+
+
+def test_a_matchs_stage_as_its_table_is_named() -> None:
+    """The language-free code a tournament table's name carries (the pages word it)."""
+    double = with_players(8)
+    labels = {m.id: stage_label(double, m) for m in double.matches}
+    assert labels["W1-1"] == "R1" and labels["W3-1"] == "R3"
+    assert labels["L1-1"] == "L1" and labels["L4-1"] == "L4"
+    assert (labels["GF1"], labels["GF2"]) == ("GF1", "GF2")
+    single = with_players(4, "single")
+    assert [stage_label(single, m) for m in single.matches] == ["R1", "R1", "F"]
