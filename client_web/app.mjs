@@ -156,7 +156,6 @@ function showConn(s) {
   if (s === "offline" && conn.fatal) toast(t("conn.fatal"));
 }
 
-/** The name in the top bar: playing or watching. */
 /**
  * The lobby's name field says the name this connection plays under. An account plays
  * under the account's name whatever is typed (the server decides it at `hello`), so the
@@ -173,6 +172,7 @@ function showOwnName(w) {
   help.textContent = t(account ? "lobby.nameAccount" : "lobby.nameHelp");
 }
 
+/** The name in the top bar: playing or watching. */
 function showMe() {
   const w = app.welcome;
   if (!w) return;
@@ -501,7 +501,6 @@ function invalidate() {
 let lastIdleDraw = 0;
 /** @type {import("./render.mjs").Overlay | null} the overlay last drawn (for the tests' hooks) */
 let lastOverlay = null;
-/** @type {string[]} what was heard, in order: impact kinds and "fanfare" (for the tests' hooks) */
 /**
  * What the room lets the clients draw while a player aims: its `aim_aid` setting, the
  * same for the shooter and for everyone watching.

@@ -14,7 +14,7 @@
 import { angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
 import { toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
-import { app, ballInHand, canShoot, cuePos, objectBalls } from "./state.mjs";
+import { app, ballInHand, canShoot, cuePos, objectBalls, touchFirst } from "./state.mjs";
 import { BALL_RADIUS, TABLE } from "./table.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -120,6 +120,8 @@ export function attachTableInput(canvas, view, actions) {
   canvas.addEventListener("pointerdown", (e) => {
     // Keys go to the table after a click on it (preventDefault below would keep the focus away).
     canvas.focus({ preventScroll: true });
+    // The handle is hit where the last frame drew it, for the input that frame assumed.
+    const drawnForTouch = touchFirst();
     app.touch = e.pointerType === "touch";
     if (actions.skip()) {
       e.preventDefault();
@@ -135,8 +137,8 @@ export function attachTableInput(canvas, view, actions) {
     const start = { x: e.clientX, y: e.clientY, at: performance.now(), angle: app.aim.angle, scroll: window.scrollY };
     const d = distance(w, cue);
     const behind = behindCue(w, cue);
-    const handle = bih ? handleSpot(view(), cue, touch, app.aim.angle) : null;
-    if (handle && Math.hypot(px - handle[0], py - handle[1]) <= handleRadius(touch) + 6) {
+    const handle = bih ? handleSpot(view(), cue, drawnForTouch, app.aim.angle) : null;
+    if (handle && Math.hypot(px - handle[0], py - handle[1]) <= handleRadius(drawnForTouch) + 6) {
       // The handle carries the ball at its offset, so the ball stays in sight.
       const [hx, hy] = view().toWorld(handle[0], handle[1]);
       app.drag = { kind: "place", id: e.pointerId, touch, start, offset: [hx - cue[0], hy - cue[1]] };

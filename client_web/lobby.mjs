@@ -79,8 +79,12 @@ function renderMyMatch() {
   const text = t("lobby.myMatch", { name: tableName(mine) });
   $("my-match-text").textContent = text;
   $("my-match-sit").setAttribute("href", `#/play/${encodeURIComponent(mine.room)}`);
-  if (app.route !== "lobby" && !announced.has(mine.room)) toast(text, "info");
-  announced.add(mine.room);
+  // Said once away from the lobby (where the banner says it): at start-up the page shows
+  // the lobby before it goes to a linked table, so a room is marked told only when told.
+  if (app.route !== "lobby" && !announced.has(mine.room)) {
+    toast(text, "info");
+    announced.add(mine.room);
+  }
 }
 
 export function renderQuick() {

@@ -21,7 +21,7 @@ import { describeEnd, describeWarning, loserOf } from "./verdict.mjs";
  * Playback speed: twice real time by default (a shot takes 2–5 s to watch instead of
  * 4–10), `?rate=N` for another (0.25–16; the tests play fast). A tap or Esc skips to the end.
  */
-export const PLAYBACK_RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
+const PLAYBACK_RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /**

@@ -15,7 +15,7 @@ import { decodeTracks } from "./trajectory.mjs";
 /** @typedef {import("./state.mjs").Msg} Msg */
 
 /** The lag stroke's spread: each lag's speed varies by up to this fraction, as a hand does. */
-export const LAG_SPREAD = 0.01;
+const LAG_SPREAD = 0.01;
 
 /**
  * What the controls need from the page around them.
@@ -194,7 +194,7 @@ export function setPanel(open) {
   }
 }
 
-export function closeMenu() {
+function closeMenu() {
   /** @type {HTMLDetailsElement} */ ($("more")).open = false;
 }
 

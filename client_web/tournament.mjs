@@ -151,24 +151,29 @@ function renderOrganiser(view) {
 }
 
 /**
- * One of the organiser's requests: start now, cancel, or take an entrant off the list.
- * @param {"start" | "cancel" | "remove"} action @param {string} done what to say once done
- * @param {Record<string, string>} [body]
+ * One request that changes the tournament, by this session: its answer (the tournament)
+ * is shown at once, and `answer` says what happened or, by the refusal's code, why not.
+ * @param {"register" | "unregister" | "start" | "cancel" | "remove"} action
+ * @param {HTMLElement} answer where to say it @param {string} done what to say once done
+ * @param {Record<string, string>} [body] the JSON body, if the action takes one
+ * @param {Record<string, string>} [codes] refusal codes worded otherwise for this action
+ * @returns {Promise<boolean>} whether it was done
  */
-async function organise(action, done, body) {
-  const answer = $("tour-start-answer");
-  if (!session.token()) return;
+async function change(action, answer, done, body, codes = {}) {
+  if (!session.token()) return false;
+  let ok = false;
   try {
     const headers = body ? { ...authorization(), "Content-Type": "application/json" } : authorization();
     const init = { method: "POST", headers, body: body ? JSON.stringify(body) : undefined };
     const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}/${action}`, init);
     const reply = await response.json();
-    answer.classList.toggle("ok", response.ok);
-    if (response.ok) {
+    ok = response.ok;
+    answer.classList.toggle("ok", ok);
+    if (ok) {
       shown = reply;
       answer.textContent = done;
     } else {
-      const key = `tour.err.${reply.code ?? "other"}`;
+      const key = codes[reply.code] ?? `tour.err.${reply.code ?? "other"}`;
       answer.textContent = t(key) === key ? t("tour.err.other") : t(key);
     }
   } catch {
@@ -176,6 +181,16 @@ async function organise(action, done, body) {
     answer.textContent = t("tour.unavailable");
   }
   render();
+  return ok;
+}
+
+/**
+ * One of the organiser's requests: start now, cancel, or take an entrant off the list.
+ * @param {"start" | "cancel" | "remove"} action @param {string} done what to say once done
+ * @param {Record<string, string>} [body]
+ */
+async function organise(action, done, body) {
+  await change(action, $("tour-organiser-answer"), done, body, { not_registered: "tour.err.notOnList" });
   void load(); // a start's draw is made by the server's next round: read it as soon as it is
 }
 
@@ -302,32 +317,10 @@ function renderStandings(view) {
 
 /** @param {"register" | "unregister"} action */
 async function registration(action) {
-  const answer = $("tour-answer");
-  const token = session.token();
-  if (!token) return;
   const name = /** @type {HTMLInputElement} */ ($("tour-player-name")).value.trim();
-  const init = /** @type {RequestInit} */ ({
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: action === "register" ? JSON.stringify({ name }) : undefined,
-  });
-  try {
-    const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}/${action}`, init);
-    const body = await response.json();
-    answer.classList.toggle("ok", response.ok);
-    if (response.ok) {
-      shown = body;
-      answer.textContent = t(action === "register" ? "tour.registered" : "tour.withdrawn");
-      if (action === "register") session.setName(name);
-    } else {
-      const key = `tour.err.${body.code ?? "other"}`;
-      answer.textContent = t(key) === key ? t("tour.err.other") : t(key);
-    }
-  } catch {
-    answer.classList.remove("ok");
-    answer.textContent = t("tour.unavailable");
-  }
-  render();
+  const done = t(action === "register" ? "tour.registered" : "tour.withdrawn");
+  const ok = await change(action, $("tour-answer"), done, action === "register" ? { name } : undefined);
+  if (ok && action === "register") session.setName(name);
 }
 
 /** @param {string} elementId */

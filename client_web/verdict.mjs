@@ -156,12 +156,19 @@ export function foulReasons(v, facts = null, lowest = null) {
   return out;
 }
 
-/** @param {Verdict} v @returns {Line[]} */
-function noteLines(v) {
+/**
+ * The verdict's notes in words. After the room's draw (`draw`: no lag was played) the O6
+ * note that the lag is decided says the draw instead.
+ * @param {Verdict} v @param {boolean} [draw] @returns {Line[]}
+ */
+function noteLines(v, draw = false) {
   /** @type {Line[]} */
   const out = [];
   for (const [i, n] of (v.notes ?? []).entries()) {
-    if (Array.isArray(n) && n.length >= 2) out.push({ text: noteText(String(n[0]), String(n[1]), v.note_codes?.[i]), rule: String(n[0]) });
+    if (!Array.isArray(n) || n.length < 2) continue;
+    let code = v.note_codes?.[i] ?? "";
+    if (draw && (code === "O6.decided" || NOTE_KEYS[String(n[1])] === "note.O6.decided")) code = "O6.decidedDraw";
+    out.push({ text: noteText(String(n[0]), String(n[1]), code), rule: String(n[0]) });
   }
   if (out.length === 0 && (v.spotted ?? []).includes(9)) out.push({ text: t("note.spotted"), rule: "G3" });
   return out;
@@ -311,8 +318,7 @@ export function describeRuling(ruling, names, draw = false) {
     case "extension":
       return d(t("r.extension", { name: by }), ["O3"], "neutral");
     case "lag_choice": {
-      // After the room's draw (no lag played), the note says the draw, not the lag.
-      const lines = draw ? details.map((l) => (l.rule === "O6" && l.text === t("note.O6.decided") ? { ...l, text: t("note.O6.decidedDraw") } : l)) : details;
+      const lines = v ? noteLines(v, draw) : [];
       const head = next.breaker === ruling.by ? t("r.lagBreak", { name: by }) : t("r.lagGive", { name: by, other: who(names, next.breaker ?? null) });
       return { headline: head, rules: ["R3"], tone: "neutral", details: lines };
     }

@@ -53,6 +53,10 @@ RESERVED: Final = frozenset(
         "anonymous",
         "api",
         "bot",
+        "бот",
+        "computer",
+        "računalo",
+        "компьютер",
         "deleted",
         "guest",
         "help",
@@ -63,6 +67,8 @@ RESERVED: Final = frozenset(
         "official",
         "player",
         "referee",
+        "sudac",
+        "судья",
         "root",
         "server",
         "staff",
@@ -77,9 +83,9 @@ RESERVED: Final = frozenset(
 #: Reserved wherever they stand in a name's skeleton ("TheAdmin", "ninepool_team").
 RESERVED_INSIDE: Final = ("admin", "ninepool", "moderator")
 #: What a guest may not play under either: the computer players' names ("Bot 3", also as
-#: the Croatian and Russian pages word them) and names that speak for the service. Fewer
-#: than `RESERVED`: a guest's default name is "Player-1234", and "guest" or "me" mislead
-#: nobody at a table.
+#: the Croatian and Russian pages word them) and names that speak for the service. A part
+#: of `RESERVED` (a test holds it so): a guest's default name is "Player-1234", and "guest"
+#: or "me" mislead nobody at a table.
 GUEST_RESERVED: Final = frozenset(
     {
         "admin",

@@ -24,8 +24,9 @@
 - `POST /api/tournaments/<id>/remove` `{"name"}`: the organiser takes that entrant off
   the list before the start; 200; 403; 409 (`not_registered`, `closed`);
 - `POST /api/tournaments/<id>/cancel`: the organiser cancels it before the start; 200;
-  403; 409. A cancelled tournament's `cancelled` says why: `too_few` (fewer than two
-  entrants at the start) or `organiser`; null otherwise.
+  403; 409 (`started`; `over` once finished or cancelled). A cancelled tournament's
+  `cancelled` says why: `too_few` (fewer than two entrants at the start) or `organiser`;
+  null otherwise.
 
 A refusal of the tournament itself (full, closed, a name taken, a bad name) carries a
 `code` beside the `error` (`full`, `name_taken`, `already_registered`, `closed`,
@@ -65,7 +66,7 @@ _PREFIX = "/api/tournaments"
 LISTED = 50
 #: How far in the past a start time may be (a clock a little behind the server's).
 START_SLACK_MS = 60_000
-_CONFLICTS = frozenset({"full", "name_taken", "already_registered", "closed", "started"})
+_CONFLICTS = frozenset({"full", "name_taken", "already_registered", "closed", "started", "over"})
 _CREATE_FIELDS = frozenset(
     {"name", "format", "cap", "seeding", "starts_at", "races", "bots", "bot_level"}
 )
@@ -144,7 +145,7 @@ class TournamentApi:
         if action == "remove":
             return await self.remove(request, tournament_id, player)
         if action == "cancel":
-            return await self._answer(self.service.call_off(tournament_id, player), player)
+            return await self._answer(self.service.organiser_cancels(tournament_id, player), player)
         return await self._answer(self.service.start_now(tournament_id, player), player)
 
     # --- helpers ---------------------------------------------------------------------------
@@ -202,7 +203,7 @@ class TournamentApi:
             body = self._body(request)
             settings = _create_settings(body)
         except BadBody as exc:
-            return json_error(415 if "application/json" in str(exc) else 400, str(exc))
+            return _bad_body(exc)
         if settings["starts_at"] < now_ms() - START_SLACK_MS:
             return json_error(400, "starts_at is in the past")
         try:
@@ -218,7 +219,7 @@ class TournamentApi:
                 raise BadBody('send {"name": "<your name>"}')
             name = clean_name(body["name"])
         except BadBody as exc:
-            return json_error(415 if "application/json" in str(exc) else 400, str(exc))
+            return _bad_body(exc)
         except ValueError as exc:
             return json_response(400, {"error": str(exc), "code": "bad_name"})
         if is_reserved_for_guests(name):
@@ -238,11 +239,19 @@ class TournamentApi:
     async def remove(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
         try:
             body = self._body(request)
-            if set(body) != {"name"} or not isinstance(body["name"], str) or not body["name"]:
+            if set(body) != {"name"} or not isinstance(body["name"], str):
                 raise BadBody('send {"name": "<the entrant\'s name>"}')
+            name = clean_name(body["name"])  # as `register` took it
         except BadBody as exc:
-            return json_error(415 if "application/json" in str(exc) else 400, str(exc))
-        return await self._answer(self.service.remove(tournament_id, player, body["name"]), player)
+            return _bad_body(exc)
+        except ValueError as exc:
+            return json_response(400, {"error": str(exc), "code": "bad_name"})
+        return await self._answer(self.service.remove(tournament_id, player, name), player)
+
+
+def _bad_body(exc: BadBody) -> ApiResponse:
+    """415 for a body that is not JSON by its media type, 400 for any other bad body."""
+    return json_error(415 if "application/json" in str(exc) else 400, str(exc))
 
 
 def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
@@ -329,8 +338,9 @@ def _unauthorized() -> ApiResponse:
 
 def tournament_view(tournament: Tournament, viewer: str | None = None) -> dict[str, Any]:
     """The tournament as the API and the bracket page show it; `viewer`, the player asking
-    (if known), is told whether they organise it and whether they are registered, so the
-    page offers them only what they may do."""
+    (if known), is told whether they organise it (`yours`), whether they are registered
+    (`entered`) and their place among the entrants (`me`), so the page offers them only
+    what they may do and points them to their own match."""
     names = [entrant.name for entrant in tournament.entrants]
     winner = champion(tournament)
     return {

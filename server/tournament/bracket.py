@@ -120,9 +120,12 @@ def remove(tournament: Tournament, organiser: str, name: str) -> Tournament:
     return unregister(tournament, entrant.player)
 
 
-def call_off(tournament: Tournament, organiser: str) -> Tournament:
-    """The organiser cancels a tournament that has not started."""
+def organiser_cancels(tournament: Tournament, organiser: str) -> Tournament:
+    """The organiser cancels a tournament that has not started (`cancel` is the change
+    itself, also made when too few entrants came)."""
     _organiser_only(tournament, organiser)
+    if tournament.status in ("finished", "cancelled"):
+        raise TournamentError("over", "the tournament is over")
     if tournament.status != "registering":
         raise TournamentError("started", "the tournament has started already")
     return cancel(tournament, BY_ORGANISER)

@@ -272,9 +272,11 @@ class TournamentService:
         """The organiser takes an entrant off the list before the start."""
         return await self.store.update(tournament_id, lambda t: bracket.remove(t, organiser, name))
 
-    async def call_off(self, tournament_id: str, organiser: str) -> Tournament | None:
+    async def organiser_cancels(self, tournament_id: str, organiser: str) -> Tournament | None:
         """The organiser cancels the tournament before it starts."""
-        return await self.store.update(tournament_id, lambda t: bracket.call_off(t, organiser))
+        return await self.store.update(
+            tournament_id, lambda t: bracket.organiser_cancels(t, organiser)
+        )
 
     async def start_now(self, tournament_id: str, player: str) -> Tournament | None:
         """The organiser starts play now (registration closes)."""

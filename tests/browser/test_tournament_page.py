@@ -243,12 +243,12 @@ def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> 
     assert onlooker.page.locator("[data-remove]").count() == 0
     page.click('[data-remove="Trol"]')
     page.wait_for_selector('#tour-entrants li[data-name="Trol"]', state="detached")
-    assert page.inner_text("#tour-start-answer") == "Prijava uklonjena: Trol."
+    assert page.inner_text("#tour-organiser-answer") == "Igrač Trol uklonjen je s popisa."
     assert [e["name"] for e in call(server, "GET", path)["entrants"]] == ["Iva", "Luka"]
     page.click("#tour-start")
     page.wait_for_selector("#tour-organiser", state="hidden")
     assert asked == [
-        "Ukloniti prijavu: Trol?",
+        "Ukloniti igrača Trol s popisa?",
         "Pokrenuti turnir odmah? Prijave se zatvaraju.",
     ]
     assert call(server, "GET", path)["status"] in ("running", "finished")

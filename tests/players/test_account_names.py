@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from protocol.messages import Name
 from protocol.text import skeleton as rooms_skeleton
 from server.players.names import (
+    GUEST_RESERVED,
+    RESERVED,
     NameProblem,
     check,
     fold,
@@ -123,6 +125,9 @@ def test_names_a_guest_may_not_play_under() -> None:
         assert is_reserved_for_guests(name), name
     for name in ("Player-1234", "Guest 7", "Botan", "Robot", "Ana", "Botić"):
         assert not is_reserved_for_guests(name), name
+    # What a guest may not be called, no account may claim either.
+    assert GUEST_RESERVED <= RESERVED
+    assert is_reserved("Бот 2") and is_reserved("Sudac")
 
 
 @given(st.text(min_size=1, max_size=30))

@@ -12,9 +12,9 @@ from server.tournament.bracket import (
     TOO_FEW,
     assign_room,
     build_matches,
-    call_off,
     forfeit,
     new_tournament,
+    organiser_cancels,
     played,
     race_of,
     ready,
@@ -172,15 +172,21 @@ def test_the_organiser_removes_an_entrant_and_calls_it_off_before_the_start() ->
     fewer = remove(tournament, "org", "bO")  # by the name as shown, any case
     assert [e.player for e in fewer.entrants] == ["a"] and tournament.entrants[1].name == "Bo"
     with pytest.raises(TournamentError) as not_theirs:
-        call_off(tournament, "a")
+        organiser_cancels(tournament, "a")
     assert not_theirs.value.code == "not_organiser"
-    off = call_off(tournament, "org")
+    off = organiser_cancels(tournament, "org")
     assert (off.status, off.note) == ("cancelled", BY_ORGANISER)
     running = start(tournament)
-    for change in (lambda t: remove(t, "org", "Ana"), lambda t: call_off(t, "org")):
+    for change, code in (
+        (lambda t: remove(t, "org", "Ana"), "closed"),
+        (lambda t: organiser_cancels(t, "org"), "started"),
+    ):
         with pytest.raises(TournamentError) as late:
             change(running)
-        assert late.value.code in ("closed", "started")
+        assert late.value.code == code
+    with pytest.raises(TournamentError) as again:
+        organiser_cancels(off, "org")
+    assert again.value.code == "over"
 
 
 def test_computer_players_only_when_allowed() -> None:
