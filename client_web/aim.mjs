@@ -36,6 +36,21 @@ import { TABLE } from "./table.mjs";
  * @property {Vec} reflected unit direction after an ideal (mirror) rebound
  */
 
+/** Degrees in a radian. */
+export const DEG = 180 / Math.PI;
+
+/** Degrees in [−180, 180), to 0.0001°, as the shots are sent (the protocol takes ±360). @param {number} rad */
+export function toDegrees(rad) {
+  let d = rad * DEG;
+  d = ((d % 360) + 540) % 360 - 180;
+  return Math.round(d * 1e4) / 1e4;
+}
+
+/** A coordinate as the protocol is sent it: to the micrometre. @param {number} v */
+export function round6(v) {
+  return Math.round(v * 1e6) / 1e6;
+}
+
 /** @param {number} angle @returns {Vec} */
 export function unitFromAngle(angle) {
   return [Math.cos(angle), Math.sin(angle)];

@@ -6,7 +6,7 @@
 // `roomlog.mjs`. What stays here: the connection, routes, joining and leaving, the shot
 // and placement requests, and the drawing loop.
 
-import { aimPreview } from "./aim.mjs";
+import { DEG, aimPreview, round6, toDegrees } from "./aim.mjs";
 import { rewordCreateForm, wireCreateForm } from "./create.mjs";
 import { powerFromSpeed } from "./controls.mjs";
 import { roomName } from "./formats.mjs";
@@ -26,21 +26,7 @@ import { rewordLog } from "./roomlog.mjs";
 import { TvDirector } from "./tv.mjs";
 import { Sound } from "./sound.mjs";
 import { app, ballInHand, canShoot, cuePos, mySeat, names, objectBalls, status, touchFirst } from "./state.mjs";
-import {
-  DEG,
-  aimChanged,
-  defaultAim,
-  enableTip,
-  round6,
-  sendAim,
-  setElevation,
-  setPower,
-  setTip,
-  shotSpeed,
-  spin,
-  toDegrees,
-  wireStroke,
-} from "./stroke.mjs";
+import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
 import { setPanel, wireTableControls } from "./tablecontrols.mjs";
 
 initLanguage();

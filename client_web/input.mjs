@@ -11,7 +11,7 @@
 //   takes over (pointercancel) is undone.
 // - Keys work whenever no text field has the focus: a click on the table focuses it.
 
-import { angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
+import { DEG, angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
 import { toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { app, ballInHand, canShoot, cuePos, objectBalls, touchFirst } from "./state.mjs";
@@ -20,7 +20,6 @@ import { BALL_RADIUS, TABLE } from "./table.mjs";
 /** @typedef {import("./aim.mjs").Vec} Vec */
 
 const R = TABLE.ballRadius;
-const DEG = 180 / Math.PI;
 /** Pulling the cue this far back (m) is full power. */
 const PULL_FULL = 0.55;
 /**

@@ -7,7 +7,7 @@
 // (a click or tap, or Enter on a tray ball) and put where the next click lands, moved with
 // the arrow keys, taken off with Delete. A click on the cloth points the cue there.
 
-import { aimPreview, angleTo, checkPlacement } from "./aim.mjs";
+import { DEG, aimPreview, angleTo, checkPlacement, round6, toDegrees } from "./aim.mjs";
 import { DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
@@ -24,7 +24,6 @@ import { foulReasons } from "./verdict.mjs";
 /** @typedef {import("./aim.mjs").Vec} Vec */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
 
-const DEG = 180 / Math.PI;
 const R = TABLE.ballRadius;
 /** How fast shots play back: `?rate=N` as at a match table, else twice real time. */
 const RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
@@ -706,18 +705,6 @@ export class PracticeTable {
     const [sx, sy] = this.renderer.view.toScreen(x, y);
     return [r.left + sx, r.top + sy];
   }
-}
-
-/** @param {number} v */
-function round6(v) {
-  return Math.round(v * 1e6) / 1e6;
-}
-
-/** Degrees in (−180, 180], as the protocol wants them. @param {number} rad */
-function toDegrees(rad) {
-  let d = rad * DEG;
-  d = ((d % 360) + 540) % 360 - 180;
-  return Math.round(d * 1e4) / 1e4;
 }
 
 /** @param {number} n */

@@ -2,7 +2,7 @@
 // their controls in the side panel and on the phone's edge strip, the live aim sent to the
 // room (at most ten times a second), and the aim a new turn starts from.
 
-import { angleTo } from "./aim.mjs";
+import { angleTo, round6, toDegrees } from "./aim.mjs";
 import {
   BREAK_POWER,
   DEFAULT_POWER,
@@ -20,8 +20,6 @@ import { describeReach } from "./reach.mjs";
 import { app, canShoot, cuePos } from "./state.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
-
-export const DEG = 180 / Math.PI;
 
 /** The cue-tip selectors: in the side panel, and in the pop-up of the edge strip. */
 const spins = [$("spin"), $("spin-pop-ball")].map(
@@ -48,18 +46,6 @@ export function setTip(side, height) {
 /** The speed sent: the power within what the cue can give at its elevation (never refused). */
 export function shotSpeed() {
   return speedFromPower(app.aim.power, app.aim.elevation);
-}
-
-/** Degrees in (−180, 180], as the protocol wants them. @param {number} rad */
-export function toDegrees(rad) {
-  let d = rad * DEG;
-  d = ((d % 360) + 540) % 360 - 180;
-  return Math.round(d * 1e4) / 1e4;
-}
-
-/** @param {number} v */
-export function round6(v) {
-  return Math.round(v * 1e6) / 1e6;
 }
 
 export function aimChanged() {

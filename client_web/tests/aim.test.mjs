@@ -146,3 +146,14 @@ test("R1 lowest ball and the miscue zone", () => {
   assert.equal(isMiscueZone(0.3, 0.39), false);
   assert.equal(isMiscueZone(0, -0.5), false);
 });
+
+test("angles and coordinates as the protocol is sent them", async () => {
+  const { toDegrees, round6 } = await import("../aim.mjs");
+  assert.equal(toDegrees(Math.PI / 2), 90);
+  assert.equal(toDegrees(-Math.PI / 2), -90);
+  assert.equal(toDegrees(2.5 * Math.PI), 90); // into [−180, 180)
+  assert.equal(Math.abs(toDegrees(Math.PI)), 180);
+  assert.equal(toDegrees(0.1234567), 7.0736);
+  assert.equal(round6(0.12345678), 0.123457);
+  assert.equal(round6(-1.0000004), -1);
+});
