@@ -153,7 +153,7 @@ test("angles and coordinates as the protocol is sent them", async () => {
   assert.equal(toDegrees(-Math.PI / 2), -90);
   assert.equal(toDegrees(2.5 * Math.PI), 90); // into [−180, 180)
   assert.equal(Math.abs(toDegrees(Math.PI)), 180);
-  assert.equal(toDegrees(0.1234567), 7.0736);
+  assert.equal(toDegrees(0.1234567), 7.0735); // 7.07352… degrees
   assert.equal(round6(0.12345678), 0.123457);
   assert.equal(round6(-1.0000004), -1);
 });
