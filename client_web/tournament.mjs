@@ -44,11 +44,17 @@ function el(tag, attrs = {}, children = []) {
   return node;
 }
 
-/** The session's token as the API wants it, if the game gave this browser one.
- * @returns {Record<string, string>} */
+/** Who this browser is to the API, as the game connects: the account's token while
+ * logged in (its seat in a match is kept for the account), else the game's session token;
+ * null before the game was ever opened here. */
+function token() {
+  return session.accountToken() || session.token();
+}
+
+/** That token as the API wants it. @returns {Record<string, string>} */
 function authorization() {
-  const token = session.token();
-  return token ? { Authorization: `Bearer ${token}` } : {};
+  const held = token();
+  return held ? { Authorization: `Bearer ${held}` } : {};
 }
 
 async function load() {
@@ -127,9 +133,9 @@ function renderRegistration(view) {
   $("tour-entrants").replaceChildren(
     ...view.entrants.map((e) => el("li", { "data-name": e.name }, [el("span", {}, [e.name]), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name)])),
   );
-  const token = session.token();
-  $("tour-form").hidden = !token;
-  $("tour-session").hidden = !!token;
+  const held = token();
+  $("tour-form").hidden = !held;
+  $("tour-session").hidden = !!held;
   const input = /** @type {HTMLInputElement} */ ($("tour-player-name"));
   if (!input.value) input.value = session.name();
   // Registered: only withdrawing is offered; not yet: only registering (under a name).
@@ -160,7 +166,7 @@ function renderOrganiser(view) {
  * @returns {Promise<boolean>} whether it was done
  */
 async function change(action, answer, done, body, codes = {}) {
-  if (!session.token()) return false;
+  if (!token()) return false;
   let ok = false;
   try {
     const headers = body ? { ...authorization(), "Content-Type": "application/json" } : authorization();
@@ -339,9 +345,9 @@ function startCreating() {
   $("tour-message").hidden = true;
   $("tour-create").hidden = false;
   document.title = t("tour.create.title");
-  const token = session.token();
-  $("tour-create-form").hidden = !token;
-  $("tc-session").hidden = !!token;
+  const held = token();
+  $("tour-create-form").hidden = !held;
+  $("tc-session").hidden = !!held;
   input("tc-starts").value = localInput(new Date(Date.now() + 3_600_000));
   // A single elimination has no losers' bracket: its race is not asked for.
   const format = /** @type {HTMLSelectElement} */ ($("tc-format"));
@@ -362,8 +368,7 @@ function startCreating() {
 
 async function create() {
   const answer = $("tc-answer");
-  const token = session.token();
-  if (!token) return;
+  if (!token()) return;
   const level = Number(/** @type {HTMLSelectElement} */ ($("tc-bot-level")).value);
   const bots = input("tc-bots").checked;
   /** @type {Record<string, unknown>} */
@@ -384,7 +389,7 @@ async function create() {
   try {
     const response = await fetch("/api/tournaments", {
       method: "POST",
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      headers: { ...authorization(), "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
     const made = await response.json();

@@ -115,8 +115,9 @@ class GameServer:
             bots=ComputerSeats(self.lobby),
             lead_ttl=config.node_timeout,
         )
+        self._sessions = sessions
         self.tournament_api = TournamentApi(
-            self.tournaments, self.api, sessions.verify, self._rating_of
+            self.tournaments, self.api, self._player_of, self._rating_of, self.players.name_owner
         )
         self.gateway = Gateway(
             self.lobby, sessions, self.metrics, config.limits, players=self.players
@@ -152,6 +153,15 @@ class GameServer:
         self._lag_task: asyncio.Task[None] | None = None
         self._health_task: asyncio.Task[None] | None = None
         self._trim_task: asyncio.Task[None] | None = None
+
+    async def _player_of(self, token: str) -> str | None:
+        """Who a Bearer token names, for the tournaments: an account's token its account's
+        player (so a logged-in player enters under the id their seat will be kept for), a
+        session token its session's player; None for a token no longer good."""
+        if AccountTokens.looks_like(token):
+            identity = await self.players.identify(token)
+            return None if identity is None else identity.player
+        return self._sessions.verify(token)
 
     async def _rating_of(self, player: str) -> float | None:
         """A player's rating, for seeding a tournament by rating (None: never rated)."""

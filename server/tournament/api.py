@@ -32,8 +32,11 @@ A refusal of the tournament itself (full, closed, a name taken, a bad name) carr
 `code` beside the `error` (`full`, `name_taken`, `already_registered`, `closed`,
 `not_registered`, `started`, `not_organiser`, `bad_name`).
 
-Writes need `Authorization: Bearer <session token>` (the token `welcome` gave the
-connection: the tournament knows players by the same id as the rooms do), else 401.
+Writes need `Authorization: Bearer <token>`: the session token `welcome` gave the
+connection, or a logged-in player's account token (the tournament knows players by the
+same id as the rooms do, so an account enters under the id its seat will be kept for),
+else 401. A name an account holds (or one that looks the same) is its holder's alone:
+anyone else registering under it gets 409 `name_taken`.
 Bodies are JSON objects of at most 4 KiB (the connection refuses more with 413), with
 no fields but those named (400), of the types named (400). A refusal is always
 `{"error": "<why>"}` and changes nothing.
@@ -88,15 +91,19 @@ class TournamentApi:
         self,
         service: TournamentService,
         others: ApiHandler,
-        player_of: Callable[[str], str | None],
+        player_of: Callable[[str], Awaitable[str | None]],
         rating_of: Callable[[str], Awaitable[float | None]],
+        name_owner: Callable[[str], Awaitable[str | None]],
     ) -> None:
-        """`player_of`: the player id a session token names, or None (`Sessions.verify`);
-        `rating_of`: a player's rating, if they have one (seeding by rating)."""
+        """`player_of`: the player id a Bearer token names — a session's, or a logged-in
+        account's — or None; `rating_of`: a player's rating, if they have one (seeding by
+        rating); `name_owner`: the player of the account holding a name, or one that looks
+        the same (`Players.name_owner`), so no guest enters under an account's name."""
         self.service = service
         self.others = others
         self.player_of = player_of
         self.rating_of = rating_of
+        self.name_owner = name_owner
 
     async def handle(self, request: ApiRequest) -> ApiResponse:
         path = request.path
@@ -129,13 +136,13 @@ class TournamentApi:
             found = await self.service.get(tournament_id)
             if found is None:
                 return json_error(404, "no such tournament")
-            return json_response(200, tournament_view(found, self._player(request)))
+            return json_response(200, tournament_view(found, await self._player(request)))
         action = parts[1]
         if action not in ("register", "unregister", "start", "remove", "cancel"):
             return json_error(404, "no such API")
         if method != "POST":
             return json_error(405, "method not allowed", {"Allow": "POST"})
-        player = self._player(request)
+        player = await self._player(request)
         if player is None:
             return _unauthorized()
         if action == "register":
@@ -150,11 +157,14 @@ class TournamentApi:
 
     # --- helpers ---------------------------------------------------------------------------
 
-    def _player(self, request: ApiRequest) -> str | None:
+    async def _player(self, request: ApiRequest) -> str | None:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return None
-        return self.player_of(token.strip())
+        try:
+            return await self.player_of(token.strip())
+        except PlayerStoreError as exc:  # an account token, the players' store away
+            raise TournamentStoreError(f"accounts unavailable: {exc}") from exc
 
     @staticmethod
     def _body(request: ApiRequest) -> dict[str, Any]:
@@ -196,7 +206,7 @@ class TournamentApi:
         return json_response(200, rows)
 
     async def create(self, request: ApiRequest) -> ApiResponse:
-        organiser = self._player(request)
+        organiser = await self._player(request)
         if organiser is None:
             return _unauthorized()
         try:
@@ -228,9 +238,15 @@ class TournamentApi:
                 409, {"error": f"{name} is kept for the computer players", "code": "name_taken"}
             )
         try:
+            owner = await self.name_owner(name)
             rating = await self.rating_of(player)
-        except PlayerStoreError:
-            rating = None
+        except PlayerStoreError as exc:
+            raise TournamentStoreError(f"accounts unavailable: {exc}") from exc
+        if owner is not None and owner != player:
+            # As at the table: an account's name is its holder's (log in to use it).
+            return json_response(
+                409, {"error": f"{name} is the name of an account", "code": "name_taken"}
+            )
         # Without a rating (a guest), seeded as a new account starts: not above every
         # rated player, as an Elo-style 1500 on this scale would put them.
         entrant = Entrant(player, name, START if rating is None else rating)

@@ -144,6 +144,36 @@ async def test_the_organiser_cancels_before_the_start(
     assert view["cancelled"] == "too_few"
 
 
+async def test_an_account_enters_under_its_own_id_and_keeps_its_name(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """A logged-in player registers with the account's token (as the page sends it), under
+    the account's player id — the id the match's seat is then kept for; nobody else may
+    register under the account's name, however it is spelt."""
+    server = await make_server()
+    organiser, guest = await Peer.connect(server, "Org"), await Peer.connect(server, "Gost")
+    opened.extend([organiser, guest])
+    password = {"name": "Vesna", "password": "correct horse battery"}
+    status, _ = await api(server, "POST", "/api/accounts", password)
+    assert status == 201
+    status, login = await api(server, "POST", "/api/login", password)
+    assert status == 200
+    vesna = await Peer.connect(server, "Vesna", token=login["token"])
+    opened.append(vesna)
+    _, made = await api(server, "POST", "/api/tournaments", settings(), organiser.token)
+    path = f"/api/tournaments/{made['id']}"
+    for spelling in ("Vesna", "VESNA"):
+        status, answer = await api(
+            server, "POST", f"{path}/register", {"name": spelling}, guest.token
+        )
+        assert (status, answer["code"]) == (409, "name_taken"), spelling
+    status, view = await api(server, "POST", f"{path}/register", {"name": "Vesna"}, login["token"])
+    assert status == 200 and view["entered"] and view["me"] == 1
+    assert view["entrants"][0]["player"] == vesna.player
+    # A token no longer good names nobody.
+    assert (await api(server, "POST", f"{path}/unregister", token=login["token"] + "x"))[0] == 401
+
+
 async def test_no_shows_forfeit_after_the_setting(make_server: Factory, opened: list[Peer]) -> None:
     server = await make_server(no_show=3.0)
     ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
