@@ -330,6 +330,31 @@ def test_a_tournament_cancelled_for_want_of_players_says_why(page_at: Any, serve
     assert client.problems() == []
 
 
+def test_a_logged_in_player_registers_as_their_account(
+    page_at: Any, server: Server, tournaments: dict[str, Any]
+) -> None:
+    """While logged in, the page registers the account (its token), not the browser's
+    guest session: the seat of the match will be kept for the id the player sits with."""
+    credentials = {"name": "Dunja", "password": "correct horse battery"}
+    call(server, "POST", "/api/accounts", credentials)
+    account = call(server, "POST", "/api/login", credentials)["token"]
+    guest = session_token(server, "Gost Dunja")
+    client = page_at(f"/tournament/{tournaments['open']}", "hr", guest)
+    page = client.page
+    page.evaluate(f"localStorage.setItem('ninepool.account', {account!r})")
+    page.reload()
+    page.wait_for_selector("#tour-form:not([hidden])")
+    page.fill("#tour-player-name", "Dunja")
+    page.click("#tour-join")
+    page.wait_for_selector("#tour-leave:visible")
+    view = call(server, "GET", f"/api/tournaments/{tournaments['open']}", token=account)
+    assert view["entered"] and view["entrants"][view["me"] - 1]["name"] == "Dunja"
+    assert not call(server, "GET", f"/api/tournaments/{tournaments['open']}", token=guest)[
+        "entered"
+    ]
+    assert client.problems() == []
+
+
 def test_an_unknown_tournament_says_so(page_at: Any) -> None:
     client = page_at("/tournament/nope", "hr")
     client.page.wait_for_selector("#tour-message:not([hidden])")
