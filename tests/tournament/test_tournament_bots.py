@@ -84,11 +84,17 @@ async def test_computers_fill_a_double_elimination_to_the_end(
     handled: set[str] = set()
     tasks: list[asyncio.Task[Any]] = []
     view: Any = None
-    for _ in range(6000):
+    loop = asyncio.get_running_loop()
+    # Within the test's own time limit, so a stuck match is named rather than timed out.
+    deadline = loop.time() + 200
+    while loop.time() < deadline:
         status, view = await api(server, "GET", path)
         assert status == 200
         if view["status"] == "finished":
             break
+        for task in tasks:  # a player's script that failed says why at once
+            if task.done() and task.exception() is not None:
+                raise task.exception()  # type: ignore[misc]
         for match in view["matches"]:
             if match["status"] != "playing" or match["id"] in handled or match["room"] is None:
                 continue
@@ -108,7 +114,11 @@ async def test_computers_fill_a_double_elimination_to_the_end(
                 asyncio.create_task(concede_to_computer(match["room"], people[names[slot]], slot))
             )
         await asyncio.sleep(0.05)
-    assert view is not None and view["status"] == "finished", view
+    unfinished = [x for x in view["matches"] if x["status"] not in ("done", "void")]
+    rooms = [server.lobby.rooms.get(x["room"]) for x in unfinished if x["room"]]
+    assert view is not None and view["status"] == "finished", (
+        f"stuck: {unfinished}; their rooms: {[r.view() if r else None for r in rooms]}"
+    )
     for task in tasks:
         await task
 
