@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import msgspec
 import pytest
@@ -21,6 +22,8 @@ from server.tournament.service import computer_entrants
 from tests.server.support import Peer
 from tests.tournament.support import Factory, api, expect_in, play_match, sit
 from tests.tournament.support import settings as tournament_settings
+
+T = TypeVar("T")
 
 #: Quick computers: no pause after a shot has played out, no bot tables of their own.
 QUICK = Computers(bot_workers=0, bot_pause=0.0, bot_tables=0, quick_computer_after=0.0)
@@ -57,6 +60,14 @@ async def concede_to_computer(room: str, peer: Peer, slot: int) -> m.MatchOver:
     return end
 
 
+async def in_turn(before: list[asyncio.Task[Any]], work: Coroutine[Any, Any, T]) -> T:
+    """A person's next match starts once the script of their last one is through (its
+    `leave` answered): two scripts reading one connection at once would take each other's
+    replies (the table of the next match can open before the last one's `leave`)."""
+    await asyncio.gather(*before, return_exceptions=True)  # their failures are raised apart
+    return await work
+
+
 async def test_computers_fill_a_double_elimination_to_the_end(
     make_server: Factory, opened: list[Peer]
 ) -> None:
@@ -83,6 +94,8 @@ async def test_computers_fill_a_double_elimination_to_the_end(
     draw = random.Random(7)
     handled: set[str] = set()
     tasks: list[asyncio.Task[Any]] = []
+    #: Each person's latest script: their next match's waits for it.
+    last: dict[str, asyncio.Task[Any]] = {}
     view: Any = None
     loop = asyncio.get_running_loop()
     # Within the test's own time limit, so a stuck match is named rather than timed out.
@@ -105,14 +118,15 @@ async def test_computers_fill_a_double_elimination_to_the_end(
                 continue  # two computers play it out between themselves
             if computers[0] is None and computers[1] is None:
                 pair = (people[names[0]], people[names[1]])
-                tasks.append(
-                    asyncio.create_task(play_match(match["room"], pair, draw.randrange(2)))
-                )
-                continue
-            slot = 0 if computers[0] is None else 1
-            tasks.append(
-                asyncio.create_task(concede_to_computer(match["room"], people[names[slot]], slot))
-            )
+                work = play_match(match["room"], pair, draw.randrange(2))
+                who = list(names)
+            else:
+                slot = 0 if computers[0] is None else 1
+                work = concede_to_computer(match["room"], people[names[slot]], slot)
+                who = [names[slot]]
+            task = asyncio.create_task(in_turn([last[n] for n in who if n in last], work))
+            tasks.append(task)
+            last.update(dict.fromkeys(who, task))
         await asyncio.sleep(0.05)
     unfinished = [x for x in view["matches"] if x["status"] not in ("done", "void")]
     rooms = [server.lobby.rooms.get(x["room"]) for x in unfinished if x["room"]]
