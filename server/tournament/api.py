@@ -359,6 +359,7 @@ def tournament_view(tournament: Tournament, viewer: str | None = None) -> dict[s
     what they may do and points them to their own match."""
     names = [entrant.name for entrant in tournament.entrants]
     winner = champion(tournament)
+    me = None if viewer is None else _seed_of(tournament, viewer)
     return {
         "id": tournament.id,
         "name": tournament.name,
@@ -377,8 +378,8 @@ def tournament_view(tournament: Tournament, viewer: str | None = None) -> dict[s
         "note": tournament.note,
         "cancelled": _CANCELLED.get(tournament.note) if tournament.status == "cancelled" else None,
         "yours": viewer is not None and viewer == tournament.organiser,
-        "entered": viewer is not None and tournament.entrant_of(viewer) is not None,
-        "me": None if viewer is None else _seed_of(tournament, viewer),
+        "entered": me is not None,
+        "me": me,
         "entrants": [
             {
                 "name": e.name,

@@ -319,10 +319,7 @@ def race_of(tournament: Tournament, match: Match) -> int:
         return races.final
     if match.bracket == "losers":
         return races.losers
-    last_round = max(m.round for m in tournament.matches if m.bracket == "winners")
-    if tournament.format == "single" and match.round == last_round:
-        return races.final
-    return races.winners
+    return races.final if _single_final(tournament, match) else races.winners
 
 
 def stage_label(tournament: Tournament, match: Match) -> str:
@@ -334,10 +331,14 @@ def stage_label(tournament: Tournament, match: Match) -> str:
         return match.id
     if match.bracket == "losers":
         return f"L{match.round}"
-    last_round = max(m.round for m in tournament.matches if m.bracket == "winners")
-    if tournament.format == "single" and match.round == last_round:
-        return "F"
-    return f"R{match.round}"
+    return "F" if _single_final(tournament, match) else f"R{match.round}"
+
+
+def _single_final(tournament: Tournament, match: Match) -> bool:
+    """Whether `match` is a single elimination's final: the last round of its one bracket."""
+    if tournament.format != "single" or match.bracket != "winners":
+        return False
+    return match.round == max(m.round for m in tournament.matches if m.bracket == "winners")
 
 
 def ready(tournament: Tournament) -> list[Match]:

@@ -46,7 +46,9 @@ def call(server: Server, method: str, path: str, body: Any = None, token: str = 
         return json.loads(response.read())
 
 
-def new_tournament(server: Server, organiser: str, name: str) -> str:
+def new_tournament(server: Server, organiser: str, name: str, **changes: Any) -> str:
+    """A tournament made through the API: an 8-place double elimination starting in an
+    hour, unless `changes` say otherwise; its id."""
     settings = {
         "name": name,
         "format": "double",
@@ -54,8 +56,13 @@ def new_tournament(server: Server, organiser: str, name: str) -> str:
         "seeding": "random",
         "starts_at": int(time.time() * 1000) + 3_600_000,
         "races": {"winners": 2, "losers": 1, "final": 3},
+        **changes,
     }
     return str(call(server, "POST", "/api/tournaments", settings, organiser)["id"])
+
+
+#: A single elimination's races: no losers' bracket.
+SINGLE = {"format": "single", "races": {"winners": 1, "final": 1}}
 
 
 @pytest.fixture(scope="module")
@@ -268,15 +275,7 @@ def test_an_entrant_is_shown_the_way_to_their_match(page_at: Any, server: Server
     """Once the table of their match is open, an entrant's bracket page says so above
     everything, links to their seat, and marks their name in the bracket."""
     organiser = session_token(server, "Org mine")
-    settings = {
-        "name": "Utorak",
-        "format": "single",
-        "cap": 2,
-        "seeding": "random",
-        "starts_at": int(time.time() * 1000) + 3_600_000,
-        "races": {"winners": 1, "final": 1},
-    }
-    tournament_id = call(server, "POST", "/api/tournaments", settings, organiser)["id"]
+    tournament_id = new_tournament(server, organiser, "Utorak", cap=2, **SINGLE)
     path = f"/api/tournaments/{tournament_id}"
     marta = session_token(server, "Marta")
     call(server, "POST", f"{path}/register", {"name": "Marta"}, marta)
@@ -319,15 +318,11 @@ def test_the_organiser_cancels_it_and_the_page_says_so(page_at: Any, server: Ser
 
 def test_a_tournament_cancelled_for_want_of_players_says_why(page_at: Any, server: Server) -> None:
     organiser = session_token(server, "Early")
-    settings = {
-        "name": "Prazno",
-        "format": "single",
-        "cap": 4,
-        "seeding": "random",
-        "starts_at": int(time.time() * 1000) - 1000,  # within the API's minute of slack
-        "races": {"winners": 1, "final": 1},
-    }
-    tournament_id = call(server, "POST", "/api/tournaments", settings, organiser)["id"]
+    # Starting a second ago: within the API's minute of slack.
+    starts_at = int(time.time() * 1000) - 1000
+    tournament_id = new_tournament(
+        server, organiser, "Prazno", cap=4, starts_at=starts_at, **SINGLE
+    )
     client = page_at(f"/tournament/{tournament_id}", "ru")
     client.page.wait_for_selector("#tour-note:not([hidden])", timeout=20_000)
     assert client.page.inner_text("#tour-note") == (

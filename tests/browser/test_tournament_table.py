@@ -14,7 +14,7 @@ import pytest
 from tests.browser.support import Server, save
 from tests.browser.test_client import assert_quiet
 from tests.browser.test_firstminute import OpenClient
-from tests.browser.test_tournament_page import call, session_token
+from tests.browser.test_tournament_page import call, new_tournament, session_token
 
 
 @pytest.fixture(scope="module")
@@ -40,15 +40,10 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     ana.wait("!!a.welcome")
     token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
     organiser = session_token(server, "Organiser")
-    settings = {
-        "name": "Petak navečer",
-        "format": "single",
-        "cap": 2,
-        "seeding": "random",
-        "starts_at": int(time.time() * 1000) + 3_600_000,
-        "races": {"winners": 2, "final": 2},
-    }
-    tournament = str(call(server, "POST", "/api/tournaments", settings, organiser)["id"])
+    races = {"winners": 2, "final": 2}
+    tournament = new_tournament(
+        server, organiser, "Petak navečer", format="single", cap=2, races=races
+    )
     path = f"/api/tournaments/{tournament}/register"
     call(server, "POST", path, {"name": "Ana"}, token)
     call(server, "POST", path, {"name": "Luka"}, session_token(server, "Luka"))
