@@ -12,7 +12,7 @@ import { session } from "./net.mjs";
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
 
-/** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number}} MatchView */
+/** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[]} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
@@ -278,6 +278,7 @@ function matchCard(match, me) {
   const done = match.status === "done";
   // Two byes meeting (a small field in the losers' bracket): nobody plays, nobody goes on.
   const empty = done && match.players.every((p) => p === null);
+  const live = match.status === "playing" ? match.live ?? null : null;
   const slots = [0, 1].map((slot) => {
     const name = match.players[slot];
     const seed = match.seeds[slot];
@@ -286,17 +287,28 @@ function matchCard(match, me) {
       name ?? (match.status === "waiting" ? t("tour.tbd") : t("tour.bye"));
     const seedText = seed === null ? "" : String(seed);
     const own = me !== null && seed === me ? " mine" : "";
-    return el("div", { class: `tour-slot${state}${own}` }, [
+    // While the match is played its room's score shows, and who has not sat down yet.
+    const score = done && match.decided === "played" ? String(match.score[slot]) : live?.started ? String(live.score[slot]) : "";
+    const away = live && !live.started && name && !live.seated[slot];
+    return el("div", { class: `tour-slot${state}${own}${away ? " away" : ""}` }, [
       el("span", { class: "tour-seed", title: seed === null ? "" : t("tour.seedTitle", { n: seed }) }, [seedText]),
       el("span", name ? {} : { class: "tour-empty" }, [label, ...(name ? computerTag(match.computers?.[slot]) : [])]),
-      el("span", { class: "tour-score" }, [done && match.decided === "played" ? String(match.score[slot]) : ""]),
+      el("span", { class: `tour-score${live?.started ? " live" : ""}` }, [score]),
     ]);
   });
   const foot = [];
   if (match.status === "playing" && match.room) {
-    foot.push(el("span", {}, [t("tour.live")]));
-    foot.push(el("a", { href: `/#/room/${match.room}` }, [t("tour.watch")]));
-    foot.push(el("a", { href: `/#/play/${match.room}` }, [t("tour.play")]));
+    const room = encodeURIComponent(match.room);
+    const waiting = live && !live.started ? [0, 1].filter((slot) => match.players[slot] && !live.seated[slot]) : [];
+    const status = live?.started
+      ? t("tour.playing")
+      : waiting.length > 0
+        ? t("tour.waitingFor", { names: waiting.map((slot) => match.players[slot]).join(", ") })
+        : t("tour.live");
+    foot.push(el("span", { class: "tour-state" }, [status]));
+    foot.push(el("a", { href: `/#/room/${room}` }, [t("tour.watch")]));
+    // Only the match's own players have a seat kept for them.
+    if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: `/#/play/${room}` }, [t("tour.play")]));
   } else if (match.status === "ready") {
     foot.push(el("span", {}, [t("tour.ready")]));
   } else if (done && match.decided === "forfeit") {

@@ -670,6 +670,8 @@ export default {
   "tour.bye": "bye",
   "tour.seedTitle": "Seed {n}",
   "tour.live": "Table open",
+  "tour.playing": "Being played",
+  "tour.waitingFor": "Waiting for {names}",
   "tour.watch": "Watch",
   "tour.play": "Take your seat",
   "tour.ready": "Waiting for a table",

@@ -670,6 +670,8 @@ export default {
   "tour.bye": "slobodan prolaz",
   "tour.seedTitle": "Nositelj br. {n}",
   "tour.live": "Stol je otvoren",
+  "tour.playing": "Meč u tijeku",
+  "tour.waitingFor": "Čeka se: {names}",
   "tour.watch": "Gledaj",
   "tour.play": "Sjedni za stol",
   "tour.ready": "Čeka slobodan stol",

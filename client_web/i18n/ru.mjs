@@ -670,6 +670,8 @@ export default {
   "tour.bye": "без соперника",
   "tour.seedTitle": "Посев № {n}",
   "tour.live": "Стол открыт",
+  "tour.playing": "Матч идёт",
+  "tour.waitingFor": "Ждём: {names}",
   "tour.watch": "Смотреть",
   "tour.play": "Сесть за стол",
   "tour.ready": "Ждёт свободного стола",

@@ -10,7 +10,10 @@
   `bot_level` (optional, with `bots` only) their level 1–5, else spread from 5 down to 1;
 - `GET /api/tournaments/<id>`: 200 the tournament: its settings, entrants in seed order,
   every match (`players` by name, `computers` each slot's computer level or null, `room`
-  to watch once made, `race`, `score`, `winner` slot, how it was `decided`), `standings`
+  to watch once made, `race`, `score`, `winner` slot, how it was `decided`, and while it
+  is played `live`, from its room: `{"seated": [bool, bool], "started", "score"}` —
+  whether each slot's player has sat down, whether play has begun, the racks won so
+  far —, else null), `standings`
   `[{"place","name","bot","level"}]` (`bot`: a computer player, of `level`; a person's
   `level` is null) and `champion`; with a session token (optional here), `yours` says
   whether that session organises it, `entered` whether it is registered (both false
@@ -46,7 +49,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import unquote
 
@@ -57,6 +60,7 @@ from server.players.ratings import START
 from server.players.store import PlayerStoreError
 from server.tournament import bracket
 from server.tournament.bracket import race_of
+from server.tournament.live import LiveMatch
 from server.tournament.model import MAX_RACE, Entrant, Races, Tournament, TournamentError
 from server.tournament.service import TournamentService, now_ms
 from server.tournament.standings import champion, standings
@@ -136,7 +140,9 @@ class TournamentApi:
             found = await self.service.get(tournament_id)
             if found is None:
                 return json_error(404, "no such tournament")
-            return json_response(200, tournament_view(found, await self._player(request)))
+            viewer = await self._player(request)
+            live = await self.service.live(found)
+            return json_response(200, tournament_view(found, viewer, live))
         action = parts[1]
         if action not in ("register", "unregister", "start", "remove", "cancel"):
             return json_error(404, "no such API")
@@ -346,17 +352,29 @@ def _refusal(exc: TournamentError) -> ApiResponse:
     return json_response(status, {"error": exc.message, "code": exc.code})
 
 
+def _live(state: LiveMatch | None) -> dict[str, Any] | None:
+    if state is None:
+        return None
+    return {"seated": list(state.seated), "started": state.started, "score": list(state.score)}
+
+
 def _unauthorized() -> ApiResponse:
     return json_error(
         401, "send your session token", {"WWW-Authenticate": 'Bearer realm="ninepool"'}
     )
 
 
-def tournament_view(tournament: Tournament, viewer: str | None = None) -> dict[str, Any]:
+def tournament_view(
+    tournament: Tournament,
+    viewer: str | None = None,
+    live: Mapping[str, LiveMatch] | None = None,
+) -> dict[str, Any]:
     """The tournament as the API and the bracket page show it; `viewer`, the player asking
     (if known), is told whether they organise it (`yours`), whether they are registered
     (`entered`) and their place among the entrants (`me`), so the page offers them only
-    what they may do and points them to their own match."""
+    what they may do and points them to their own match. `live` (by match id) is what
+    the rooms of the matches being played say: a match's `live` is null otherwise."""
+    live = live or {}
     names = [entrant.name for entrant in tournament.entrants]
     winner = champion(tournament)
     me = None if viewer is None else _seed_of(tournament, viewer)
@@ -406,6 +424,7 @@ def tournament_view(tournament: Tournament, viewer: str | None = None) -> dict[s
                 "score": list(match.score),
                 "room": match.room,
                 "race": race_of(tournament, match),
+                "live": _live(live.get(match.id)),
             }
             for match in tournament.matches
         ],

@@ -41,6 +41,7 @@ from server.rooms.model import RoomRecord, decode_record
 from server.rooms.seams import MatchEnd
 from server.store import Store, StoreError
 from server.tournament import bracket
+from server.tournament.live import NOBODY_YET, LiveMatch, live_match
 from server.tournament.model import (
     BOT_LEVELS,
     Decided,
@@ -482,6 +483,26 @@ class TournamentService:
             # has moved to another node (its node died) is not told; the bracket says it.
             self.rooms.walkover(match.room, absent[0])
         self._nudge.set()
+
+    async def live(self, tournament: Tournament) -> dict[str, LiveMatch]:
+        """Each match being played, as its room's record has it: who has sat down, whether
+        play has begun, the score. A room whose record cannot be read (the store away) is
+        left out: the bracket then says only that the table is open."""
+        playing = [m for m in tournament.matches if m.status == "playing" and m.room]
+
+        async def read(match: Match) -> tuple[str, LiveMatch] | None:
+            assert match.room is not None
+            try:
+                record = await self._record(match.room)
+            except (StoreError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+                log.warning("tournament %s: room %s unread: %s", tournament.id, match.room, exc)
+                return None
+            if record is None:  # a room is first written when someone sits down
+                return match.id, NOBODY_YET
+            return match.id, live_match(tournament, match, record)
+
+        found = await asyncio.gather(*(read(match) for match in playing))
+        return dict(item for item in found if item is not None)
 
     async def _record(self, room: str) -> RoomRecord | None:
         data = await self.room_store.load(room)

@@ -11,7 +11,16 @@ from pathlib import Path
 
 from protocol import messages as m
 from tests.server.support import Peer
-from tests.tournament.support import Factory, api, play_match, playing, settings, until
+from tests.tournament.support import (
+    Factory,
+    api,
+    expect_in,
+    play_match,
+    playing,
+    settings,
+    sit,
+    until,
+)
 
 
 async def test_bad_requests_are_refused_and_change_nothing(
@@ -211,6 +220,57 @@ async def test_no_shows_forfeit_after_the_setting(make_server: Factory, opened: 
     # A rematch is not for a tournament's match.
     refused = await ana.request({"t": "rematch"})
     assert isinstance(refused, m.Error)
+
+
+async def test_the_bracket_shows_who_has_sat_down_and_the_score_so_far(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """A match being played carries its room's state: who holds their seat, whether play
+    has begun, the racks won so far; a match not being played carries none."""
+    server = await make_server()
+    ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
+    opened.extend([ana, ben])
+    races = {"winners": 3, "losers": 3, "final": 3}
+    _, made = await api(
+        server, "POST", "/api/tournaments", settings(format="single", cap=2, races=races), ana.token
+    )
+    path = f"/api/tournaments/{made['id']}"
+    assert made["matches"] == [] or all(match["live"] is None for match in made["matches"])
+    for peer in (ana, ben):
+        assert (await api(server, "POST", f"{path}/register", {"name": peer.name}, peer.token))[
+            0
+        ] == 200
+    assert (await api(server, "POST", f"{path}/start", token=ana.token))[0] == 200
+    view = await until(server, made["id"], lambda v: bool(playing(v)) and playing(v)[0]["live"])
+    match = playing(view)[0]
+    assert match["live"] == {"seated": [False, False], "started": False, "score": [0, 0]}
+    by_slot = (ana, ben) if match["players"][0] == "Ana" else (ben, ana)
+    room = match["room"]
+
+    assert isinstance(await sit(by_slot[0], room), m.Joined)
+    view = await until(server, made["id"], lambda v: v["matches"][0]["live"]["seated"][0])
+    assert view["matches"][0]["live"] == {
+        "seated": [True, False],
+        "started": False,
+        "score": [0, 0],
+    }
+
+    assert isinstance(await sit(by_slot[1], room), m.Joined)
+    for peer in by_slot:
+        assert isinstance(await peer.request({"t": "ready"}), m.Ok)
+    draw = await expect_in(by_slot[0], m.LagResult, room)
+    assert draw.winner is not None
+    chosen = await by_slot[draw.winner].request({"t": "lag_choice", "choice": "break"})
+    assert isinstance(chosen, m.Ok), chosen
+    # Slot 1 gives up the first rack: slot 0 leads 1–0, the match goes on.
+    assert isinstance(await by_slot[1].request({"t": "concede", "what": "game"}), m.Ok)
+    view = await until(server, made["id"], lambda v: v["matches"][0]["live"]["score"] == [1, 0])
+    assert view["matches"][0]["live"] == {"seated": [True, True], "started": True, "score": [1, 0]}
+    assert view["matches"][0]["status"] == "playing" and view["matches"][0]["score"] == [0, 0]
+
+    assert isinstance(await by_slot[0].request({"t": "concede", "what": "match"}), m.Ok)
+    view = await until(server, made["id"], lambda v: v["status"] == "finished")
+    assert view["matches"][0]["live"] is None and view["matches"][0]["winner"] == 1
 
 
 async def test_sixteen_players_double_elimination_to_the_end_across_a_restart(
