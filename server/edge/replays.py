@@ -212,10 +212,12 @@ class ReplayStreams:
         except Exception:
             log.exception("replay of %s failed", head.room)
         finally:
-            if transport is not None:
-                transport.abort()
-            else:
+            if transport is None:
                 sock.close()
+            elif not sink.lost.done():
+                # Only a transport still open is cut: one that has closed (its last
+                # bytes sent) is gone, and asyncio's abort of it fails on a dead loop.
+                transport.abort()
 
     async def _write(self, sink: _Sink, head: ReplayHead) -> None:
         assert sink.transport is not None

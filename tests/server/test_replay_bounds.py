@@ -5,7 +5,8 @@
 - A room's log keeps at most `--room-log-max` events (chat at most a quarter of them).
 - `GET /replay/<room>` is written from the store's log a page at a time, as fast as the
   reader takes it, up to `--replay-max-bytes`; an address may read
-  `--replays-per-address` at once.
+  `--replays-per-address` at once. A reader who takes it all, however slowly, leaves
+  no error behind.
 
 Run on a real SQLite file with real sockets: a reader that never reads is a socket whose
 receive buffer is small and never drained.
@@ -16,9 +17,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import socket
+import time
 from collections.abc import AsyncGenerator, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import msgpack
 
@@ -226,3 +230,40 @@ async def test_a_retired_rooms_replay_is_inflated_a_page_at_a_time_and_planned_o
     # count (one plan for both readers) and once for each reader.
     assert all(limit is not None for limit, _ in store.pages)
     assert store.walks == 3 and max(store.walked) <= 64
+
+
+def read_slowly(port: int, path: str) -> int:
+    """Read a whole answer through a small receive buffer, a little at a time, so that
+    the server still holds unsent bytes when it has written the last of them."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.settimeout(20)
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        total = 0
+        while chunk := sock.recv(4096):
+            total += len(chunk)
+            if total < 64_000:
+                time.sleep(0.002)
+        return total
+
+
+async def test_a_reader_who_reads_to_the_end_slowly_leaves_no_error_behind(
+    make_server: ServerFactory, tmp_path: Path
+) -> None:
+    store = SqliteStore(tmp_path / "rooms.db")
+    server = await make_server(store=store)
+    await seed_replay(store, "longroom", events=100, size=8000)  # ~800 kB
+    problems: list[dict[str, Any]] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _, context: problems.append(context))
+    try:
+        got = await asyncio.to_thread(read_slowly, server.port, "/replay/longroom")
+        assert got > 100 * 8000
+        while server.replays.active:
+            await asyncio.sleep(0.05)
+        gc.collect()  # a task whose error nobody retrieved reports it when collected
+        await asyncio.sleep(0.05)
+    finally:
+        loop.set_exception_handler(None)
+    assert problems == []
