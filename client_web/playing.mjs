@@ -204,8 +204,10 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
       renderer.newRack();
       // The server sends what came before with a newcomer's own snapshot; a room just
       // brought back after a restart does not know it, and its replay is read instead.
-      if (m.recent) absorbHistory(recentEvents(m.recent), m.seq, refresh);
-      else restoreHistory(v.room, m.seq, refresh);
+      // A shot still rolling is logged when its replay on this table ends, not before.
+      const rolling = v.inflight?.result?.seq ?? null;
+      if (m.recent) absorbHistory(recentEvents(m.recent), m.seq, refresh, rolling);
+      else restoreHistory(v.room, m.seq, refresh, rolling);
     }
     if (v.table) {
       for (const seat of v.table.warned ?? []) {

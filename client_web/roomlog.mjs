@@ -40,6 +40,8 @@ function describeSource(src) {
  * @param {Msg} m @param {{ lowest?: number | null, aside?: boolean, quiet?: boolean }} [opts]
  */
 export function logEvent(m, opts = {}) {
+  // One line per event, however it reached this table (live, a snapshot's past, a replay).
+  if (typeof m.seq === "number" && app.logSources.some((s) => s.m.seq === m.seq && s.m.t === m.t)) return;
   const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside };
   app.logSources.push(src);
   if (app.logSources.length > 60) app.logSources.shift();
@@ -70,8 +72,9 @@ export function rewordLog() {
  * replay document (`GET /replay/<room>`) has every event, so the log, the chat, the last
  * verdict and the last shot are rebuilt from it, up to the snapshot's `seq`.
  * @param {string} room @param {number} seq @param {() => void} refresh redraws the table's widgets
+ * @param {number | null} [rolling] the `seq` of a shot still rolling on the table, left to its replay
  */
-export async function restoreHistory(room, seq, refresh) {
+export async function restoreHistory(room, seq, refresh, rolling = null) {
   let doc;
   try {
     // A private room's replay needs its code, or the token of a player who sat in it.
@@ -84,7 +87,7 @@ export async function restoreHistory(room, seq, refresh) {
     return;
   }
   if (app.room !== room) return;
-  absorbHistory(/** @type {Msg[]} */ (doc.events ?? []), seq, refresh);
+  absorbHistory(/** @type {Msg[]} */ (doc.events ?? []), seq, refresh, rolling);
 }
 
 /**
@@ -100,10 +103,13 @@ export function recentEvents(recent) {
 
 /**
  * Rebuilds the log, the chat, the last verdict and the last shot from past events, up
- * to the snapshot's `seq` (what is already shown is kept).
+ * to the snapshot's `seq` (what is already shown is kept). The shot still rolling when
+ * the snapshot was taken (`rolling`) is left out: its replay logs it as it ends, and its
+ * verdict shown before would give the shot away.
  * @param {Msg[]} events @param {number} seq @param {() => void} refresh redraws the table's widgets
+ * @param {number | null} [rolling] the `seq` of a shot still rolling on the table
  */
-export function absorbHistory(events, seq, refresh) {
+export function absorbHistory(events, seq, refresh, rolling = null) {
   const already = new Set(app.logSources.map((s) => s.m.seq));
   const chatSeen = new Set(app.chatLines.map((c) => c.seq));
   /** @type {Msg | null} */
@@ -115,7 +121,7 @@ export function absorbHistory(events, seq, refresh) {
   let lastShot = null;
   let rackShots = { rack: 0, count: 0 };
   for (const e of events) {
-    if (typeof e.seq !== "number" || e.seq > seq) continue;
+    if (typeof e.seq !== "number" || e.seq > seq || e.seq === rolling) continue;
     const lowest = table?.lowest ?? null;
     if (e.t === "snapshot") table = e.view.table;
     else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;

@@ -2,14 +2,22 @@
 server: the past comes with a reload's own snapshot (no replay fetched), the share link
 carries the seat invite and a spectator sits down with `sit` (never leaving the room), the
 lobby names an unnamed table after its host, the stalemate button waits for the server's
-word, and a phone held upright shows the whole prompt in every language."""
+word, a phone held upright shows the whole prompt in every language, and a reload while a
+shot rolls logs that shot once, when its replay ends."""
 
 from __future__ import annotations
 
 import re
 
 from tests.browser.support import Client, save
-from tests.browser.test_client import assert_quiet, foul_softly, settle, shooter
+from tests.browser.test_client import (
+    assert_quiet,
+    click_table,
+    foul_softly,
+    set_power,
+    settle,
+    shooter,
+)
 from tests.browser.test_firstminute import PHONE, OpenClient, started
 
 
@@ -145,3 +153,30 @@ def test_a_phone_held_upright_shows_the_whole_prompt_in_every_language(
     assert clipped == [], clipped
     save(ana, "phone_prompt.png")
     assert_quiet(ana)
+
+
+def test_a_reload_while_a_shot_rolls_logs_that_shot_once_when_its_replay_ends(
+    open_client: OpenClient,
+) -> None:
+    ana, bob, _ = started(open_client)
+    breaker = shooter((ana, bob))
+    watcher = bob if breaker is ana else ana
+    head = breaker.state("a.table.balls[1]")
+    click_table(breaker, head[0], head[1])
+    set_power(breaker, 100)
+    breaker.page.click("#shoot")
+    watcher.page.wait_for_function("window.ninepool.animating()")
+    watcher.page.reload()
+    watcher.page.wait_for_selector("#conn.conn-online")
+    watcher.wait("!!a.table && !!a.lastShot")
+    # The break plays out again on the reloaded page; its line waits for the end.
+    assert watcher.page.evaluate("window.ninepool.animating()"), "the reload outlasted the break"
+    rolling = watcher.state("a.lastShot.seq")
+    assert rolling not in watcher.state("a.logSources.map(s => s.m.seq)"), (
+        "the break's verdict was told before it was seen"
+    )
+    settle(ana, bob)
+    seqs = watcher.state("a.logSources.map(s => s.m.seq)")
+    assert seqs.count(rolling) == 1 and len(seqs) == len(set(seqs)), seqs
+    assert watcher.page.eval_on_selector_all("#log > *", "els => els.length") == len(seqs)
+    assert_quiet(ana, bob)
