@@ -234,6 +234,10 @@ async function onRoute() {
     show("replay");
     replay ??= new ReplayViewer();
     await replay.open(r.id, r.code ?? (app.room === r.id ? app.code : null), r.rack).catch((e) => toast(e));
+    // A player or spectator who came from a table (its result's replay) goes back to it.
+    const back = /** @type {HTMLAnchorElement} */ ($("r-back"));
+    back.hidden = !app.room;
+    if (app.room) back.href = `#/room/${encodeURIComponent(app.room)}`;
     return;
   }
   if (r.kind === "tv") {
@@ -645,6 +649,16 @@ function wire() {
     joinCode("player");
   });
   $("join-code-watch").addEventListener("click", () => joinCode("spectator"));
+  // A result's replay is a page to share; clicked at the table it opens here, in this tab:
+  // a second tab would say hello as the same player and take the seat from this one.
+  $("result-replay").addEventListener("click", (e) => {
+    const path = new URL(/** @type {HTMLAnchorElement} */ (e.currentTarget).href).pathname;
+    const rack = path.match(/^\/replay\/([A-Za-z0-9_-]{1,32})\/([1-9][0-9]{0,2})$/);
+    if (!rack || !app.room || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    /** @type {HTMLDialogElement} */ ($("result-dialog")).close();
+    location.hash = `#/replay/${rack[1]}/${rack[2]}`;
+  });
   $("replay-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const id = /** @type {HTMLInputElement} */ ($("replay-id")).value.trim();

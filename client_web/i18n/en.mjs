@@ -500,6 +500,7 @@ export default {
   "replay.prevLabel": "Previous event",
   "replay.nextLabel": "Next event",
   "replay.lastLabel": "Last event",
+  "replay.back": "Back to the table",
   "replay.lobby": "Lobby",
   "replay.log": "Every event of the match",
   "replay.goTo": "Go to event {n}",

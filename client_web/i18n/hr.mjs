@@ -500,6 +500,7 @@ export default {
   "replay.prevLabel": "Prethodni događaj",
   "replay.nextLabel": "Sljedeći događaj",
   "replay.lastLabel": "Zadnji događaj",
+  "replay.back": "Natrag za stol",
   "replay.lobby": "Predvorje",
   "replay.log": "Svi događaji meča",
   "replay.goTo": "Idi na događaj {n}",

@@ -500,6 +500,7 @@ export default {
   "replay.prevLabel": "Предыдущее событие",
   "replay.nextLabel": "Следующее событие",
   "replay.lastLabel": "Последнее событие",
+  "replay.back": "Вернуться к столу",
   "replay.lobby": "Лобби",
   "replay.log": "Все события матча",
   "replay.goTo": "К событию {n}",

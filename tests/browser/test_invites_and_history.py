@@ -2,8 +2,9 @@
 server: the past comes with a reload's own snapshot (no replay fetched), the share link
 carries the seat invite and a spectator sits down with `sit` (never leaving the room), the
 lobby names an unnamed table after its host, the stalemate button waits for the server's
-word, a phone held upright shows the whole prompt in every language, and a reload while a
-shot rolls logs that shot once, when its replay ends."""
+word, a phone held upright shows the whole prompt in every language, a reload while a
+shot rolls logs that shot once, when its replay ends, and a result's replay opens in the
+player's own tab and leads back to the table."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tests.browser.test_client import (
     shooter,
 )
 from tests.browser.test_firstminute import PHONE, OpenClient, started
+from tests.browser.test_watching import concede
 
 
 def _requests_sent(c: Client) -> None:
@@ -179,4 +181,30 @@ def test_a_reload_while_a_shot_rolls_logs_that_shot_once_when_its_replay_ends(
     seqs = watcher.state("a.logSources.map(s => s.m.seq)")
     assert seqs.count(rolling) == 1 and len(seqs) == len(set(seqs)), seqs
     assert watcher.page.eval_on_selector_all("#log > *", "els => els.length") == len(seqs)
+    assert_quiet(ana, bob)
+
+
+def test_a_results_replay_opens_in_the_same_tab_and_leads_back_to_the_table(
+    open_client: OpenClient,
+) -> None:
+    """A second tab would say hello as the same player and take the seat from this one:
+    the result's replay opens here, and its way back is to the table, still seated."""
+    ana, bob, room = started(open_client)
+    breaker = shooter((ana, bob))
+    foul_softly(breaker)
+    settle(ana, bob)
+    concede(bob, "game")
+    ana.page.locator("#result-replay").wait_for(state="visible")
+    assert re.search(rf"/replay/{room}/1$", ana.page.get_attribute("#result-replay", "href") or "")
+    seat = ana.state("a.seat")
+    ana.page.click("#result-replay")
+    ana.page.locator("#replay-view").wait_for(state="visible")
+    assert len(ana.context.pages) == 1, "the replay opened another tab"
+    assert ana.page.url.endswith(f"#/replay/{room}/1")
+    ana.page.wait_for_function("document.getElementById('r-log').children.length > 0")
+    assert ana.page.is_visible("#conn.conn-online")
+    ana.page.click("#r-back")
+    ana.page.locator("#table-view").wait_for(state="visible")
+    assert ana.state("a.room") == room and ana.state("a.seat") == seat
+    assert ana.page.is_visible("#conn.conn-online")
     assert_quiet(ana, bob)
