@@ -6,7 +6,11 @@
 // their seat.
 //
 // `overlayModel` is the whole of what is shown, as a value (tested without a browser);
-// the page only draws it. `?lang=` picks the language; `?theme=light` the text colour.
+// the page only draws it. `OverlayFeed` keeps it in step with the table a spectator sees:
+// a shot's outcome shows when the shot has rolled out on screen, not when the server
+// decided it (which would give the shot away on stream, and start the shot clock early).
+// `?lang=` picks the language; `?theme=light` the text colour; `?rate=` the playback
+// speed the viewers' tables use (2 by default, as theirs).
 
 import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
@@ -17,7 +21,7 @@ import { initLanguage, num, seatName, t } from "./i18n/index.mjs";
 /**
  * What the overlay shows.
  * @typedef {object} OverlayModel
- * @property {"waiting" | "lag" | "playing" | "finished" | "gone"} status
+ * @property {"waiting" | "lag" | "playing" | "finished" | "gone" | "none"} status "none": no such table
  * @property {{ name: string, rating: number | null, provisional: boolean, score: number, toAct: boolean, away: boolean, computer: boolean }[]} seats
  * @property {number} race
  * @property {number} rack 0 before the first break is decided
@@ -62,6 +66,67 @@ export function overlayModel(view, table, now) {
   };
 }
 
+/**
+ * The room's events as a spectator's table shows them: each event is taken in order, and
+ * a shot's result (its new table, the score, whose turn, the clock) only once the shot
+ * has played out at the viewers' playback rate; what came after it waits behind it. A
+ * snapshot (a join, a resync) is the room as it is now and replaces whatever waited.
+ * Time is given by the caller (ms, any monotonic clock): the feed is a value machine.
+ */
+export class OverlayFeed {
+  /** @param {number} rate the viewers' playback rate (2: a shot plays at twice its speed) */
+  constructor(rate = 2) {
+    this.rate = rate;
+    /** @type {Msg | null} */
+    this.view = null;
+    /** @type {Msg | null} */
+    this.table = null;
+    this.gone = false;
+    /** @type {Msg[]} */
+    this.queue = [];
+    /** When the shot at the head of the queue has rolled out (ms), once it is the head. */
+    this.due = /** @type {number | null} */ (null);
+  }
+
+  /** An event heard. @param {Msg} msg @param {number} nowMs */
+  push(msg, nowMs) {
+    if (msg.t === "snapshot") {
+      this.queue = [];
+      this.due = null;
+      this.view = msg.view;
+      this.table = msg.view.table ?? null;
+    } else if (msg.t === "room_gone") {
+      this.gone = true;
+    } else {
+      this.queue.push(msg);
+    }
+    this.tick(nowMs);
+  }
+
+  /** Takes every event whose time has come. @param {number} nowMs */
+  tick(nowMs) {
+    while (this.queue.length) {
+      const head = this.queue[0];
+      if (head.t === "shot_result" && Number(head.duration) > 0) {
+        this.due ??= nowMs + (Number(head.duration) * 1000) / this.rate;
+        if (nowMs < this.due) return;
+      }
+      this.queue.shift();
+      this.due = null;
+      this.take(head);
+    }
+  }
+
+  /** @param {Msg} msg */
+  take(msg) {
+    if ((msg.t === "shot_result" || msg.t === "ruling" || msg.t === "lag_result") && msg.table) {
+      this.table = msg.table;
+    } else if ((msg.t === "game_over" || msg.t === "match_over") && this.table) {
+      this.table = { ...this.table, score: msg.score };
+    }
+  }
+}
+
 /** The room this page follows, from its address (`/overlay/<room>`), or null. */
 export function roomOfPath(path) {
   const m = String(path).match(/^\/overlay\/([A-Za-z0-9_-]{1,32})$/);
@@ -80,6 +145,11 @@ function el(tag, cls, text = "") {
 function draw(m) {
   const root = /** @type {HTMLElement} */ (document.getElementById("overlay"));
   root.dataset.status = m.status;
+  if (m.status === "none") {
+    // A wrong address (or a table that never was): said plainly, no empty strip.
+    root.replaceChildren(el("div", "ov-bar ov-none", t("overlay.none")));
+    return;
+  }
   const bar = el("div", "ov-bar");
   for (const s of [0, 1]) {
     const seat = m.seats[s];
@@ -132,11 +202,9 @@ function start() {
   const params = new URLSearchParams(location.search);
   if (params.get("theme") === "light") document.documentElement.dataset.theme = "light";
   const room = roomOfPath(location.pathname);
-  /** @type {Msg | null} */
-  let view = null;
-  /** @type {Msg | null} */
-  let table = null;
-  let gone = false;
+  const rate = Math.min(16, Math.max(0.25, Number(params.get("rate")) || 2));
+  const feed = new OverlayFeed(rate);
+  let missing = !room;
   /** @type {string | null} */
   let token = null;
   const conn = new Connection({
@@ -147,34 +215,29 @@ function start() {
     onWelcome: () => {
       if (!room) return;
       conn.request({ t: "join", room, role: "spectator" }).catch(() => {
-        gone = true;
+        // Never joined: no such table. Joined once: it has closed since.
+        if (feed.view) feed.gone = true;
+        else missing = true;
         redraw();
       });
     },
     onMessage: (msg) => {
       if (msg.room !== undefined && msg.room !== room) return;
-      if (msg.t === "snapshot") {
-        view = msg.view;
-        table = msg.view.table ?? null;
-      } else if ((msg.t === "shot_result" || msg.t === "ruling" || msg.t === "lag_result") && msg.table) {
-        table = msg.table;
-      } else if ((msg.t === "game_over" || msg.t === "match_over") && table) {
-        table = { ...table, score: msg.score };
-      } else if (msg.t === "room_gone") {
-        gone = true;
-      }
+      feed.push(msg, performance.now());
       redraw();
     },
   });
   const redraw = () => {
-    const m = overlayModel(view, table, conn.serverNow());
-    if (gone) m.status = "gone";
+    feed.tick(performance.now());
+    const m = overlayModel(feed.view, feed.table, conn.serverNow());
+    if (feed.gone) m.status = "gone";
+    else if (missing) m.status = "none";
     draw(m);
     /** @type {any} */ (window).ninepoolOverlay = m;
   };
   redraw();
   if (room) conn.start();
-  // The shot clock counts down between events.
+  // The shot clock counts down between events, and a shot's outcome waits for its end.
   setInterval(redraw, 250);
 }
 

@@ -529,6 +529,7 @@ export default {
   "overlay.lag": "Lag for the break",
   "overlay.matchOver": "Match over",
   "overlay.gone": "Table closed",
+  "overlay.none": "No such table",
   "overlay.ballsLeft": { one: "{n} ball left", other: "{n} balls left" },
   "overlay.clock": "{s} s",
 

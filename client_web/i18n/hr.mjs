@@ -529,6 +529,7 @@ export default {
   "overlay.lag": "Bliškanje za otvaranje",
   "overlay.matchOver": "Meč je završen",
   "overlay.gone": "Stol je zatvoren",
+  "overlay.none": "Nema takvog stola",
   "overlay.ballsLeft": { one: "Na stolu je još {n} kugla", few: "Na stolu su još {n} kugle", other: "Na stolu je još {n} kugli" },
   "overlay.clock": "{s} s",
 

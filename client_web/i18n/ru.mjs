@@ -529,6 +529,7 @@ export default {
   "overlay.lag": "Раскат на право разбития",
   "overlay.matchOver": "Матч окончен",
   "overlay.gone": "Стол закрыт",
+  "overlay.none": "Такого стола нет",
   "overlay.ballsLeft": { one: "На столе {n} шар", few: "На столе {n} шара", many: "На столе {n} шаров", other: "На столе {n} шара" },
   "overlay.clock": "{s} с",
 

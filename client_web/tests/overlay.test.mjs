@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { overlayModel, roomOfPath } from "../overlay.mjs";
+import { OverlayFeed, overlayModel, roomOfPath } from "../overlay.mjs";
 
 const view = {
   status: "playing",
@@ -68,4 +68,36 @@ test("a computer is said to be one, and named the reader's way", async () => {
   } finally {
     setLanguage("en", false);
   }
+});
+
+test("a shot's outcome shows when the shot has rolled out on the viewers' tables, and what follows waits behind it", () => {
+  const feed = new OverlayFeed(2);
+  const before = { ...table, turn: 0, score: [2, 1], clock: { seconds: 30, deadline: 50_000, paused: false, extensions: [1, 1] } };
+  feed.push({ t: "snapshot", view: { ...view, table: before } }, 1000);
+  assert.equal(feed.table, before);
+  const after = { ...table, turn: 1, clock: { seconds: 30, deadline: 90_000, paused: false, extensions: [1, 1] } };
+  // A 6 s shot at twice its speed: 3 s on screen.
+  feed.push({ t: "shot_result", seq: 5, duration: 6, table: after }, 2000);
+  feed.push({ t: "game_over", seq: 6, score: [3, 1] }, 2001);
+  assert.equal(feed.table, before, "the outcome is not told while the shot rolls");
+  feed.tick(4999);
+  assert.equal(feed.table, before);
+  feed.tick(5000);
+  assert.deepEqual(feed.table, { ...after, score: [3, 1] });
+  assert.equal(feed.queue.length, 0);
+});
+
+test("a snapshot is the room as it is now: what waited is dropped; a ruling without a shot is taken at once", () => {
+  const feed = new OverlayFeed(2);
+  feed.push({ t: "snapshot", view: { ...view, table } }, 0);
+  feed.push({ t: "shot_result", seq: 5, duration: 10, table: { ...table, turn: 0 } }, 0);
+  const now = { ...table, rack: 4 };
+  feed.push({ t: "snapshot", view: { ...view, table: now } }, 100);
+  assert.equal(feed.table, now);
+  assert.equal(feed.queue.length, 0);
+  const ruled = { ...now, turn: 0 };
+  feed.push({ t: "ruling", seq: 9, table: ruled }, 200);
+  assert.equal(feed.table, ruled);
+  feed.push({ t: "room_gone", room: "r" }, 300);
+  assert.equal(feed.gone, true);
 });

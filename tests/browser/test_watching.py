@@ -1,7 +1,7 @@
 """Watching in a real browser: the TV channel follows the most interesting live table and
-moves on when its match ends, the stream overlay follows one table live, and a rack's
-replay page plays that rack by itself. Every page in English, Croatian and Russian, with
-nothing on any console."""
+moves on when its match ends, the stream overlay follows one table live (and says when
+there is no such table), and a rack's replay page plays that rack by itself. Every page
+in English, Croatian and Russian, with nothing on any console."""
 
 from __future__ import annotations
 
@@ -114,6 +114,17 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     assert bob.state("a.role") == "spectator"
     save(tvs["ru"], "tv-moved-on.png")
     assert_quiet(ana, bob, cid, dee, *tvs.values(), *overlays.values())
+
+
+def test_an_overlay_of_a_table_that_never_was_says_so(
+    open_page: Callable[[str, str], Client],
+) -> None:
+    words = {"en": "No such table", "hr": "Nema takvog stola", "ru": "Такого стола нет"}
+    for lang, text in words.items():
+        o = open_page(f"overlay-none-{lang}", f"/overlay/NoSuchRoom1?lang={lang}")
+        o.page.wait_for_function("window.ninepoolOverlay?.status === 'none'")
+        assert o.page.inner_text("#overlay") == text
+        assert o.page.locator(".ov-score").count() == 0
 
 
 def test_a_rack_replay_page_plays_that_rack_by_itself(
