@@ -714,6 +714,8 @@ export default {
   "tour.botsSpread": "Computer players of levels 5 down to 1 fill the places still empty at the start.",
   "lobby.tournaments": "Tournaments",
   "lobby.tournamentsHelp": "Enter a tournament or follow one, or run your own.",
+  "lobby.tv": "TV",
+  "lobby.tvHelp": "The best match being played right now, live.",
   "tour.all": "All tournaments",
   "tour.listTitle": "Tournaments",
   "tour.listLoading": "Loading the tournaments…",

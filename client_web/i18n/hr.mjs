@@ -714,6 +714,8 @@ export default {
   "tour.botsSpread": "Mjesta koja su na početku još prazna popunjavaju računalni igrači razina od 5 do 1.",
   "lobby.tournaments": "Turniri",
   "lobby.tournamentsHelp": "Prijavite se na turnir, pratite ga ili organizirajte vlastiti.",
+  "lobby.tv": "TV",
+  "lobby.tvHelp": "Najzanimljiviji meč koji se upravo igra, uživo.",
   "tour.all": "Svi turniri",
   "tour.listTitle": "Turniri",
   "tour.listLoading": "Učitavanje turnira…",

@@ -1,7 +1,8 @@
 """Watching in a real browser: the TV channel follows the most interesting live table and
 moves on when its match ends, the stream overlay follows one table live (and says when
-there is no such table), and a rack's replay page plays that rack by itself. Every page
-in English, Croatian and Russian, with nothing on any console."""
+there is no such table), the lobby leads to the TV, and a rack's replay page plays that
+rack by itself. Every page in English, Croatian and Russian, with nothing on any
+console."""
 
 from __future__ import annotations
 
@@ -114,6 +115,16 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     assert bob.state("a.role") == "spectator"
     save(tvs["ru"], "tv-moved-on.png")
     assert_quiet(ana, bob, cid, dee, *tvs.values(), *overlays.values())
+
+
+def test_the_lobby_leads_to_the_tv(open_client: OpenClient) -> None:
+    eve = open_client("Eve", lang="hr")
+    assert eve.page.inner_text("#tv-link") == "TV"
+    eve.page.click("#tv-link")
+    eve.page.locator("#tv-banner").wait_for(state="visible")
+    assert eve.page.url.endswith("#/tv")
+    assert eve.page.inner_text("#tv-banner").startswith("TV")
+    assert_quiet(eve)
 
 
 def test_an_overlay_of_a_table_that_never_was_says_so(
