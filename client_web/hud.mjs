@@ -6,7 +6,7 @@ import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { describeFormat, roomName } from "./formats.mjs";
-import { list, num, t } from "./i18n/index.mjs";
+import { clause, list, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { withRules } from "./verdict.mjs";
@@ -300,7 +300,7 @@ export function prompt() {
   const ball = lowestText();
   if (tb.turn === me) {
     if (app.drag?.kind === "place" && app.placing) {
-      return app.placing.ok ? t("prompt.placeHere") : t("prompt.notHere", { why: app.placing.message });
+      return app.placing.ok ? t("prompt.placeHere") : t("prompt.notHere", { why: clause(app.placing.message) });
     }
     if (tb.choice_pending) return t("prompt.choose");
     if (app.shotPending) return t("prompt.shooting");

@@ -14,7 +14,7 @@ import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
-import { app } from "./state.mjs";
+import { app, touchFirst } from "./state.mjs";
 import { BALL_COLOURS, TABLE, isStriped } from "./table.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { foulReasons } from "./verdict.mjs";
@@ -324,6 +324,10 @@ export class PracticeTable {
     const mine = this.mine();
     const tray = $("p-tray");
     tray.replaceChildren();
+    // A finger taps where a mouse clicks (the label is worded again on a change of language).
+    const trayLabel = $("p-tray-label");
+    trayLabel.dataset.i18n = touchFirst() ? "practice.trayTouch" : "practice.tray";
+    trayLabel.textContent = t(trayLabel.dataset.i18n);
     for (let n = 0; n <= 9; n++) {
       if (v?.balls?.[n]) continue;
       const b = h("button", {
@@ -375,7 +379,10 @@ export class PracticeTable {
     const v = this.view;
     if (!v) return t("practice.opening");
     if (this.role !== "player") return t("practice.watching", { name: v.player });
-    if (this.picked !== null) return t(v.balls[this.picked] ? "practice.pickedOn" : "practice.pickedTray", { ball: ballName(this.picked) });
+    if (this.picked !== null) {
+      const key = v.balls[this.picked] ? "practice.pickedOn" : "practice.pickedTray";
+      return t(touchFirst() ? `${key}Touch` : key, { ball: ballName(this.picked) });
+    }
     if (!v.balls[0]) return t("practice.needCue");
     if (v.is_break) return t("practice.break");
     if (v.in_hand) return t("practice.inHand");

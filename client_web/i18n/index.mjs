@@ -39,6 +39,15 @@ export function lang() {
 }
 
 /**
+ * A sentence turned into a clause that follows a colon ("Not here: the cue ball…"): its
+ * first letter in lower case, as all three languages write it there.
+ * @param {string} sentence @returns {string}
+ */
+export function clause(sentence) {
+  return sentence.charAt(0).toLocaleLowerCase(current) + sentence.slice(1);
+}
+
+/**
  * Which language to use: an explicit `?lang=` first, then the stored choice, then the
  * first of the browser's languages we speak (Serbian, Bosnian and Montenegrin readers get
  * Croatian; Ukrainian and Belarusian readers Russian), English otherwise.

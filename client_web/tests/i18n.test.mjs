@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
-import { CATALOGUES, pickLanguage, setLanguage, t } from "../i18n/index.mjs";
+import { CATALOGUES, clause, pickLanguage, setLanguage, t } from "../i18n/index.mjs";
 
 const root = new URL("../", import.meta.url);
 const en = CATALOGUES.en;
@@ -114,4 +114,13 @@ test("quotation marks are the language's own: „…“ in Croatian, «…» in 
   // « and » with a space on the inner side are the replay's arrows, not quotes.
   assert.deepEqual(texts("hr").filter(([, s]) => /["”]|«\S|\S»/.test(s)).map(([k]) => k), []);
   assert.deepEqual(texts("ru").filter(([, s]) => /["„“”]/.test(s)).map(([k]) => k), []);
+});
+
+test("a sentence after a colon starts in lower case, in every language", () => {
+  setLanguage("hr");
+  assert.equal(t("prompt.notHere", { why: clause(t("place.outside")) }), "Ne ovdje: bijela mora biti na stolu.");
+  setLanguage("ru");
+  assert.match(t("prompt.notHere", { why: clause(t("place.outside")) }), /^Сюда нельзя: [а-яё]/);
+  setLanguage("en");
+  assert.equal(t("prompt.notHere", { why: clause(t("place.outside")) }), "Not here: the cue ball must be on the table.");
 });

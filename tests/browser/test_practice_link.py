@@ -143,8 +143,12 @@ def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
     # enough to pick one ball of a rack with a finger.
     table = zoe.page.locator("#p-table").bounding_box()
     assert table is not None and table["height"] > table["width"] >= 380, table
+    # A finger is told to tap, never to click.
+    assert "tap" in zoe.page.inner_text("#p-tray-label")
     zoe.page.touchscreen.tap(*screen_of(zoe, 1.6, 0.5))
     wait_practice(zoe, "p.picked === 1")
+    status = zoe.page.inner_text("#p-status")
+    assert "tap where it goes" in status and "click" not in status, status
     zoe.page.touchscreen.tap(*screen_of(zoe, 2.0, 0.9))
     wait_practice(zoe, "!!p.view.balls[1] && p.view.undo === 1")
     assert math.dist(practice(zoe, "p.view.balls[1]"), (2.0, 0.9)) < 0.02
