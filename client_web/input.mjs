@@ -20,6 +20,8 @@ import { BALL_RADIUS, TABLE } from "./table.mjs";
 /** @typedef {import("./aim.mjs").Vec} Vec */
 
 const R = TABLE.ballRadius;
+/** A press that moves less than this (CSS px) before it is let go is a click, not a stroke. */
+const CLICK_PX = 4;
 /** Pulling the cue this far back (m) is full power. */
 const PULL_FULL = 0.55;
 /**
@@ -205,7 +207,9 @@ export function attachTableInput(canvas, view, actions) {
       } else if (p.ok) actions.place(p.pos);
       else toast(t("place.stays", { why: p.message }));
     } else if (drag.kind === "power") {
-      const pulled = drag.from === null || drag.from === undefined || (drag.pulled ?? 0) > 0.01;
+      // A stroke is a pull: a press and release that did not move (a click on the cue
+      // ball, meant to aim or to see it) never shoots, however far behind it it landed.
+      const pulled = drag.from === null || drag.from === undefined ? moved >= CLICK_PX : (drag.pulled ?? 0) > 0.01;
       if (!cancelled && !flick && pulled && app.aim.power >= 0.03) actions.shoot();
       else actions.setPower(app.powerBeforeDrag);
     } else if (drag.kind === "aim" && start && (cancelled || flick)) {

@@ -205,6 +205,14 @@ def test_trap3_4_pull_back_with_ball_in_hand_is_a_legal_break_at_the_default_pow
     cue = breaker.state("a.table.balls[0]")
     one = breaker.state("a.table.balls[1]")
     ang = math.atan2(one[1] - cue[1], one[0] - cue[0])
+    # A click just behind the cue ball is not a stroke: nothing is shot, the power stays.
+    breaker.page.mouse.click(
+        *breaker.screen(cue[0] - math.cos(ang) * 0.06, cue[1] - math.sin(ang) * 0.06)
+    )
+    breaker.page.wait_for_timeout(300)
+    assert not breaker.state("a.shotPending") and breaker.state("a.table.turn") is not None
+    assert breaker.page.inner_text("#power-out") == "87 %"
+    assert [e for e in replay_events(server, room) if e["t"] == "shot_result"] == []
     # Pull back from the cue ball (ball in hand) and let go: a shot, not a moved ball.
     x0, y0 = breaker.screen(*cue)
     back = 0.06 + 0.87 * 0.55
