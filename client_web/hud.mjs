@@ -306,6 +306,8 @@ export function prompt() {
     if (app.shotPending) return t("prompt.shooting");
     if (app.wrongBall !== null && canShoot()) return t("prompt.wrongBall", { hit: num(app.wrongBall), ball });
     const touch = touchFirst();
+    // Armed, the push-out is what this shot is: its rule, where the player reads.
+    if (app.aim.pushOut && tb.push_out_allowed) return t("pushout.help");
     if (tb.ball_in_hand === "kitchen") return t(touch ? "prompt.breakTouch" : "prompt.break", { p: t("unit.percent", { p: powerPercent(app.aim.power) }) });
     if (tb.ball_in_hand) return t("prompt.bih", { ball });
     if (!ball) return t("prompt.yoursNoBall");
@@ -378,6 +380,9 @@ export function renderTableUi() {
   /** @type {HTMLButtonElement} */ ($("lag-shoot")).disabled = !lagging || !!app.anim;
   $("pushout-wrap").hidden = !(canShoot() && tb?.push_out_allowed);
   $("pushout-help").hidden = $("pushout-wrap").hidden;
+  const chip = $("push-chip");
+  chip.hidden = $("pushout-wrap").hidden;
+  chip.setAttribute("aria-pressed", String(!chip.hidden && app.aim.pushOut));
   const clock = tb?.clock;
   const extLeft = clock?.extensions?.[me ?? 0] ?? 0;
   $("extend").hidden = !(canShoot() && clock && extLeft > 0);

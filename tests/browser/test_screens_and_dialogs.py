@@ -1,14 +1,22 @@
 """What a first-time player met on a phone and on a laptop screen: the scoreboard's tags
 kept inside their seat, the More menu inside the window, the shot clock never showing
-more than the turn's time, and a sign-up form that starts from the name typed in the
-lobby and says its rules."""
+more than the turn's time, a sign-up form that starts from the name typed in the lobby
+and says its rules, and a push-out chosen on the table itself on a phone."""
 
 from __future__ import annotations
 
 import re
 
 from tests.browser.support import Client, Server, save
-from tests.browser.test_client import assert_quiet, replay_events, settle
+from tests.browser.test_client import (
+    assert_quiet,
+    click_table,
+    pull_strip,
+    replay_events,
+    settle,
+    shoot_at_lowest,
+    shooter,
+)
 from tests.browser.test_firstminute import (
     PHONE,
     OpenClient,
@@ -325,4 +333,34 @@ def test_on_a_phone_the_lag_winners_question_leaves_the_lag_balls_in_view(
         )
         assert not inside, (balls, box)
     save(winner, "lag-choice-phone.png")
+    assert_quiet(ana, bob)
+
+
+def test_on_a_phone_the_push_out_is_on_the_table(open_client: OpenClient) -> None:
+    """The shot after the break may be a push-out (R6): on a phone the choice is a button
+    on the table, lit while armed, not only a box in the closed sheet."""
+    ana, bob, _ = started(open_client, host=PHONE, guest={**PHONE, "lang": "hr"})
+    shoot_at_lowest(shooter((ana, bob)), 95)
+    settle(ana, bob)
+    pusher = shooter((ana, bob))
+    other = bob if pusher is ana else ana
+    assert pusher.state("a.table.push_out_allowed"), "the seeded break should leave a push-out"
+    chip = pusher.page.locator("#push-chip")
+    chip.wait_for(state="visible")
+    assert other.page.locator("#push-chip").is_hidden()
+    assert not pusher.state("document.documentElement.classList.contains('panel-open')")
+    assert chip.get_attribute("aria-pressed") == "false"
+    chip.tap()
+    assert chip.get_attribute("aria-pressed") == "true"
+    assert pusher.page.is_checked("#pushout")
+    # The prompt says what the shot now is (Ana reads English, Bob Croatian).
+    prompt = pusher.page.inner_text("#status")
+    assert "Push-out: no ball need be hit" in prompt or "Push out: bijela ne mora" in prompt
+    save(pusher, "push-out-phone.png")
+    cue = pusher.state("a.table.balls[0]")
+    click_table(pusher, max(0.1, cue[0] - 0.3), cue[1])
+    pull_strip(pusher, 12)
+    settle(ana, bob)
+    other.page.locator("#choice-dialog").wait_for(state="visible")
+    assert chip.is_hidden()
     assert_quiet(ana, bob)
