@@ -1,7 +1,8 @@
 """What a first-time player met on a phone and on a laptop screen: the scoreboard's tags
 kept inside their seat, the More menu inside the window, the shot clock never showing
 more than the turn's time, a sign-up form that starts from the name typed in the lobby
-and says its rules, and a push-out chosen on the table itself on a phone."""
+and says its rules, a push-out chosen on the table itself on a phone, and a two-foul
+warning that leaves a phone's table clear once said."""
 
 from __future__ import annotations
 
@@ -363,4 +364,32 @@ def test_on_a_phone_the_push_out_is_on_the_table(open_client: OpenClient) -> Non
     settle(ana, bob)
     other.page.locator("#choice-dialog").wait_for(state="visible")
     assert chip.is_hidden()
+    assert_quiet(ana, bob)
+
+
+def test_on_a_phone_the_two_foul_warning_is_said_then_leaves_the_table_clear(
+    open_client: OpenClient,
+) -> None:
+    """Over a phone's table a banner covers cloth and pockets (a side pocket, held
+    sideways): the R13 warning shows, then fades; the seat's tag keeps saying it."""
+    ana, bob, _ = started(open_client, host={**PHONE, "lang": "ru"}, guest=PHONE)
+    bob.page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
+    for _ in range(3):
+        c = shooter((ana, bob))
+        cue = c.state("a.table.balls[0]")
+        click_table(c, max(0.05, cue[0] - 0.3), cue[1])
+        pull_strip(c, 8)
+        settle(ana, bob)
+    for c in (ana, bob):
+        c.page.locator("#banner").wait_for(state="visible")
+        assert "R13" in c.page.inner_text("#banner")
+    save(bob, "two-fouls-landscape-en.png")
+    for c in (ana, bob):
+        c.page.wait_for_function(
+            "getComputedStyle(document.getElementById('banner')).opacity === '0'",
+            timeout=10_000,
+        )
+    assert "2 fouls — warned" in bob.page.inner_text(".scoreboard")
+    assert "2 фола — предупреждение" in ana.page.inner_text(".scoreboard")
+    save(ana, "two-fouls-faded-phone-ru.png")
     assert_quiet(ana, bob)
