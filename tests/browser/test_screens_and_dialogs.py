@@ -364,6 +364,15 @@ def test_on_a_phone_the_push_out_is_on_the_table(open_client: OpenClient) -> Non
     settle(ana, bob)
     other.page.locator("#choice-dialog").wait_for(state="visible")
     assert chip.is_hidden()
+    # The choice is about the table: a strip at its foot, the two answers side by side.
+    dialog = other.page.locator("#choice-dialog").bounding_box()
+    table = other.page.locator("#table").bounding_box()
+    shoot = other.page.locator("#choose-shoot").bounding_box()
+    pass_back = other.page.locator("#choose-pass").bounding_box()
+    assert dialog and table and shoot and pass_back
+    assert dialog["height"] < table["height"] / 4, (dialog, table)
+    assert round(shoot["y"]) == round(pass_back["y"]), (shoot, pass_back)
+    save(other, "push-out-choice-phone.png")
     assert_quiet(ana, bob)
 
 
