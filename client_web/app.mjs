@@ -306,6 +306,7 @@ function clearRoom() {
   app.lagBalls = [];
   app.lagSent = false;
   app.unread = 0;
+  setPanel(false); // the next table opens on its table, not on the last one's sheet
   $("log").replaceChildren();
   $("chat-log").replaceChildren();
   renderBadge();

@@ -171,6 +171,7 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   /** @type {HTMLDialogElement} */ ($("lag-dialog")).addEventListener("cancel", (e) => e.preventDefault());
   $("replay-last").addEventListener("click", () => {
     closeMenu();
+    setPanel(false); // the replay plays on the table, not behind the phone's sheet
     const m = app.lastShot;
     if (!m || app.anim) return;
     const tracks = normaliseTracks(decodeTracks(m.traj));

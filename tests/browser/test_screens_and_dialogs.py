@@ -402,3 +402,28 @@ def test_on_a_phone_the_two_foul_warning_is_said_then_leaves_the_table_clear(
     assert "2 фола — предупреждение" in ana.page.inner_text(".scoreboard")
     save(ana, "two-fouls-faded-phone-ru.png")
     assert_quiet(ana, bob)
+
+
+def test_on_a_phone_the_sheet_makes_way_for_the_last_shot_and_a_new_table(
+    open_client: OpenClient,
+) -> None:
+    ana, bob, _ = started(open_client, host=PHONE, guest={**PHONE, "lang": "ru"})
+    shoot_at_lowest(shooter((ana, bob)), 95)
+    settle(ana, bob)
+    sheet_open = "document.documentElement.classList.contains('panel-open')"
+    bob.page.tap("#panel-toggle")
+    assert bob.state(sheet_open)
+    bob.page.tap("#more summary")
+    bob.page.tap("#replay-last")
+    # The replay plays on the table, not behind the sheet.
+    assert not bob.state(sheet_open)
+    assert bob.page.evaluate("window.ninepool.animating()")
+    bob.idle()
+    bob.page.tap("#panel-toggle")
+    bob.page.tap("#more summary")
+    bob.page.tap("#leave")
+    bob.page.locator("#leave-dialog").wait_for(state="visible")
+    bob.page.tap("#leave-confirm")
+    bob.page.locator("#lobby").wait_for(state="visible")
+    assert not bob.state(sheet_open)
+    assert_quiet(ana, bob)
