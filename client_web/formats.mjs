@@ -63,3 +63,17 @@ export function roomName(name, settings) {
     code === "F" ? t("tour.finalRound") : code === "GF1" ? t("tour.gf1") : code === "GF2" ? t("tour.gf2") : code[0] === "L" ? t("tour.stage.losers", { n }) : t("tour.round", { n });
   return `${tournament} · ${stage}`;
 }
+
+/**
+ * A table's name as the lobby shows it: its own; a table with a computer is named by who
+ * plays at it (an exhibition of two computers, or a person against the computer); else
+ * its host's ("Ana's table"), never the bare room id.
+ * @param {Record<string, any>} r
+ */
+export function tableName(r) {
+  if (r.name) return roomName(r.name, r.settings);
+  const computers = (r.computer ?? []).filter((/** @type {number | null} */ level) => level != null).length;
+  if (computers) return t(computers === 2 ? "rooms.exhibition" : "rooms.againstComputer");
+  const host = r.players?.[0];
+  return host ? t("rooms.tableOf", { name: host }) : t("rooms.tableOpen");
+}

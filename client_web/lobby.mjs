@@ -4,7 +4,9 @@
 
 import { ratingText } from "./account.mjs";
 import { $, h, toast } from "./dom.mjs";
-import { describeFormat, roomName } from "./formats.mjs";
+import { describeFormat, tableName } from "./formats.mjs";
+
+export { tableName };
 import { num, seatName, t } from "./i18n/index.mjs";
 import { app } from "./state.mjs";
 
@@ -16,20 +18,6 @@ import { app } from "./state.mjs";
  */
 function playerNames(r) {
   return r.players.map((/** @type {string} */ name, /** @type {number} */ i) => (r.computer?.[i] != null ? t("rooms.computerName", { name: seatName(name, r.computer[i]) }) : name));
-}
-
-/**
- * A table's name as the lobby shows it: its own; a table with a computer is named by who
- * plays at it (an exhibition of two computers, or a person against the computer); else
- * its host's ("Ana's table"), never the bare room id.
- * @param {Msg} r
- */
-export function tableName(r) {
-  if (r.name) return roomName(r.name, r.settings);
-  const computers = (r.computer ?? []).filter((/** @type {number | null} */ level) => level != null).length;
-  if (computers) return t(computers === 2 ? "rooms.exhibition" : "rooms.againstComputer");
-  const host = r.players?.[0];
-  return host ? t("rooms.tableOf", { name: host }) : t("rooms.tableOpen");
 }
 
 export function renderRooms() {

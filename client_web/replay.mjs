@@ -9,7 +9,7 @@
 import { decode } from "@msgpack/msgpack";
 
 import { session } from "./net.mjs";
-import { roomName } from "./formats.mjs";
+import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { decodeTracks } from "./trajectory.mjs";
@@ -80,6 +80,10 @@ export class ReplayViewer {
     this.index = -1;
     /** @type {string[]} */
     this.names = [t("v.playerN", { n: 1 }), t("v.playerN", { n: 2 })];
+    /** The players' names as the replay document gives them, and each seat's computer level or null. @type {string[]} */
+    this.players = [];
+    /** @type {(number | null)[]} */
+    this.computer = [];
     /** @type {Msg | null} */
     this.table = null;
     /** @type {{ playbacks: ShotPlayback[], start: number, last: number } | null} */
@@ -152,6 +156,8 @@ export class ReplayViewer {
     this.room = room;
     this.events = doc.events ?? [];
     if (Array.isArray(doc.players) && doc.players.length === 2) this.names = doc.players.map((/** @type {unknown} */ p, /** @type {number} */ i) => seatName(String(p), doc.computer?.[i]));
+    this.players = Array.isArray(doc.players) ? doc.players.map((/** @type {unknown} */ p) => String(p)) : [];
+    this.computer = Array.isArray(doc.computer) ? doc.computer : [];
     this.settings = doc.settings ?? {};
     this.truncated = !!doc.truncated;
     this.rack = rack;
@@ -191,7 +197,7 @@ export class ReplayViewer {
     });
     const cut = this.truncated ? ` · ${t("replay.truncated")}` : "";
     const which = this.rack === null ? "" : ` · ${t("replay.rack", { rack: this.rack })}`;
-    el("r-line").textContent = `${t("replay.title", { name: (this.settings?.name && roomName(this.settings.name, this.settings)) || this.room, race: this.settings?.race_to ?? "?" })}${which}${cut}`;
+    el("r-line").textContent = `${t("replay.title", { name: tableName({ name: this.settings?.name, settings: this.settings, computer: this.computer, players: this.players }), race: this.settings?.race_to ?? "?" })}${which}${cut}`;
     el("r-play").textContent = t(this.playing ? "replay.pause" : "replay.play");
     if (this.index >= 0) this.go(this.index);
   }

@@ -202,6 +202,9 @@ def test_a_results_replay_opens_in_the_same_tab_and_leads_back_to_the_table(
     assert len(ana.context.pages) == 1, "the replay opened another tab"
     assert ana.page.url.endswith(f"#/replay/{room}/1")
     ana.page.wait_for_function("document.getElementById('r-log').children.length > 0")
+    # An unnamed table's replay is named as the lobby names it, never by its room id.
+    line = ana.page.inner_text("#r-line")
+    assert "Ana's table" in line and room not in line, line
     assert ana.page.is_visible("#conn.conn-online")
     ana.page.click("#r-back")
     ana.page.locator("#table-view").wait_for(state="visible")
