@@ -9,6 +9,7 @@ import { describeFormat, roomName } from "./formats.mjs";
 import { clause, list, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
+import { keptName } from "./kept.mjs";
 import { withRules } from "./verdict.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -150,8 +151,11 @@ export function renderSeats() {
     if (s && s.computer != null) tags.push(h("span", { class: "tag computer", text: t("tag.computer", { level: s.computer }) }));
     if (i === mySeat()) tags.push(h("span", { class: "tag you", text: t("tag.you") }));
     const score = tb?.score?.[i] ?? 0;
+    // A tournament's empty seat names the player it waits for.
+    const awaited = s ? null : keptName(i);
+    if (awaited) tags.push(h("span", { class: "tag off", text: t("seat.notHere") }));
     /** @type {(Node | string)[]} */
-    const who = [h("span", { class: "name", text: s ? n[i] : t("seat.empty") }), h("div", { class: "tags" }, tags)];
+    const who = [h("span", { class: "name", text: s ? n[i] : (awaited ?? t("seat.empty")) }), h("div", { class: "tags" }, tags)];
     if (s && s.rating !== null && s.rating !== undefined) {
       who.splice(1, 0, h("span", { class: "rating", title: t("account.rating"), text: ratingText(s.rating, s.provisional) }));
     }
@@ -160,7 +164,7 @@ export function renderSeats() {
     if (!s && spectator && status() === "waiting") {
       if (!kept || kept === app.welcome?.player) {
         who.push(h("button", { type: "button", class: "primary small sit", "data-sit": String(i), text: t("seat.sit") }));
-      } else {
+      } else if (!awaited) {
         who.push(h("span", { class: "tag kept", text: t("seat.kept") }));
       }
     }
@@ -170,7 +174,7 @@ export function renderSeats() {
       h("span", { class: "score", "aria-hidden": "true", text: num(score) }),
     );
     el.classList.toggle("turn", isTurn);
-    el.setAttribute("aria-label", t(isTurn ? "seat.scoreTurn" : "seat.score", { name: s ? n[i] : t("seat.empty"), n: score }));
+    el.setAttribute("aria-label", t(isTurn ? "seat.scoreTurn" : "seat.score", { name: s ? n[i] : (awaited ?? t("seat.empty")), n: score }));
   }
   const race = v?.settings?.race_to ?? 0;
   const rack = tb?.rack ?? 0;
@@ -277,6 +281,12 @@ export function prompt() {
   if (!app.view) return t("prompt.joining");
   if (st === "waiting") {
     const seats = app.view.seats;
+    if ((!seats[0] || !seats[1]) && tournamentMatch()) {
+      // A tournament's match: the seats are its players'; nobody is invited.
+      const away = [0, 1].filter((i) => !seats[i]).map((i) => keptName(i));
+      if (away.some((x) => !x)) return t(me === null ? "prompt.keptWatch" : "prompt.keptAnyone");
+      return t(me === null ? "prompt.keptWatchNames" : "prompt.kept", { name: list(/** @type {string[]} */ (away)), n: away.length });
+    }
     if (!seats[0] || !seats[1]) return me === null ? t(app.linkInvite ? "invite.offer" : "prompt.noOpponentWatch") : t("prompt.noOpponent");
     if (me !== null) {
       if (!seats[me]?.ready) return t("prompt.pressReady");
@@ -391,7 +401,7 @@ export function renderTableUi() {
     const mine = app.view.seats[me];
     $("wait-text").textContent = prompt();
     const free = !app.view.seats[0] || !app.view.seats[1];
-    $("invite").hidden = !free;
+    $("invite").hidden = !free || tournamentMatch();
     /** @type {HTMLInputElement} */ ($("invite-link")).value = inviteLink();
     $("ready").textContent = t(mine?.ready ? "wait.notReady" : "wait.ready");
     $("ready").setAttribute("aria-pressed", String(!!mine?.ready));

@@ -8,6 +8,7 @@ import { toast } from "./dom.mjs";
 import { addChat, showResult } from "./hud.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
+import { learnKeptNames } from "./kept.mjs";
 import { absorbHistory, logEvent, recentEvents, restoreHistory } from "./roomlog.mjs";
 import { shotSounds } from "./sound.mjs";
 import { app, mySeat, names } from "./state.mjs";
@@ -180,6 +181,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     }
     app.room = v.room;
     app.view = v;
+    learnKeptNames(v, refresh);
     app.table = v.table;
     app.code = v.code ?? app.code;
     if (m.invite) app.invite = m.invite;

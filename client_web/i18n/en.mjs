@@ -209,6 +209,7 @@ export default {
   "table.ballsOn": "Balls on the table: {balls}",
   "seat.empty": "Empty seat",
   "seat.kept": "kept for this match's player",
+  "seat.notHere": "not here yet",
   "seat.sit": "Sit here",
   "seat.seatN": "Seat {n}",
   "seat.connected": "connected",
@@ -334,6 +335,10 @@ export default {
 
   "prompt.joining": "Joining the table…",
   "prompt.noOpponent": "Waiting for an opponent. Send your friend the invite link below.",
+  "prompt.kept": "Waiting for {name} to sit down. A player who does not come in time loses the match by forfeit.",
+  "prompt.keptAnyone": "Waiting for your opponent to sit down. A player who does not come in time loses the match by forfeit.",
+  "prompt.keptWatch": "Waiting for the players to sit down.",
+  "prompt.keptWatchNames": { one: "Waiting for {name} to sit down.", other: "Waiting for {name} to sit down." },
   "prompt.noOpponentWatch": "Waiting for a second player — press Sit here to play.",
   "prompt.pressReady": "Both seats are taken: press I'm ready to start.",
   "prompt.waitReady": "Waiting for both players to be ready.",

@@ -209,6 +209,7 @@ export default {
   "table.ballsOn": "Kugle na stolu: {balls}",
   "seat.empty": "Slobodno mjesto",
   "seat.kept": "čeka igrača ovog meča",
+  "seat.notHere": "još nije tu",
   "seat.sit": "Sjedni ovdje",
   "seat.seatN": "Mjesto {n}",
   "seat.connected": "na vezi",
@@ -334,6 +335,10 @@ export default {
 
   "prompt.joining": "Pridruživanje stolu…",
   "prompt.noOpponent": "Čeka se protivnik. Pošaljite prijatelju pozivnu poveznicu ispod.",
+  "prompt.kept": "Čeka se da {name} sjedne za stol. Igrač koji ne dođe na vrijeme gubi meč bez borbe.",
+  "prompt.keptAnyone": "Čeka se da protivnik sjedne za stol. Igrač koji ne dođe na vrijeme gubi meč bez borbe.",
+  "prompt.keptWatch": "Čeka se da igrači sjednu za stol.",
+  "prompt.keptWatchNames": { one: "Čeka se da {name} sjedne za stol.", few: "Čeka se da {name} sjednu za stol.", other: "Čeka se da {name} sjednu za stol." },
   "prompt.noOpponentWatch": "Čeka se drugi igrač — pritisnite „Sjedni ovdje“ i igrajte.",
   "prompt.pressReady": "Oba su mjesta zauzeta: kad ste spremni, pritisnite „Počnimo!“",
   "prompt.waitReady": "Čeka se da oba igrača budu spremna.",

@@ -1,6 +1,7 @@
 """A tournament's match at the table, in Croatian: the lobby tells a player that the table
-of their match is open and seats them; the player who came waits at the table,
-the opponent never comes, and when the no-show time is up (`--tournament-no-show`, 4 s
+of their match is open and seats them; the empty seats name the players they wait for;
+the player who came waits at the table (told for whom, with no invite link), the
+opponent never comes, and when the no-show time is up (`--tournament-no-show`, 4 s
 here) the player is told there that the match is theirs, with the way back to the
 bracket and no rematch; a spectator is never offered a seat kept for a player."""
 
@@ -54,7 +55,16 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     eve = open_client("Eve", lang="hr", hash=f"#/room/{room}")
     eve.wait(f"a.room === {room!r} && a.role === 'spectator'")
     assert eve.page.locator("#seat0 .sit, #seat1 .sit").count() == 0
-    assert "čeka igrača ovog meča" in eve.page.inner_text("#seat0")
+    # Each empty seat names the player it waits for (the room knows only their ids).
+    eve.page.wait_for_function(
+        "['Ana', 'Luka'].every(n => document.querySelector('.scoreboard').textContent.includes(n))"
+    )
+    assert "još nije tu" in eve.page.inner_text("#seat0")
+    assert "Prazno" not in eve.page.inner_text(".scoreboard")
+    assert eve.page.inner_text("#status .prompt") in (
+        "Čeka se da Ana i Luka sjednu za stol.",
+        "Čeka se da Luka i Ana sjednu za stol.",
+    )
 
     # Ana, in the lobby, is told her match's table is open, and sits down from there.
     banner = ana.page.locator("#my-match")
@@ -65,6 +75,13 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     save(ana, "tournament-my-match-hr.png")
     ana.page.click("#my-match-sit")
     ana.wait(f"a.room === {room!r} && a.role === 'player'")
+    # At the table she is told whom she waits for, and offered no invite link.
+    ana.page.wait_for_function(
+        "document.querySelector('#status .prompt')?.textContent.startsWith('Čeka se da Luka')"
+        " || document.getElementById('result-dialog').open"
+    )
+    if not ana.page.is_visible("#result-dialog"):
+        assert ana.page.is_hidden("#invite")
     ana.page.locator("#result-dialog").wait_for(state="visible", timeout=20_000)
     assert ana.page.inner_text("#result-title") == "Dobili ste meč!"
     assert ana.page.inner_text("#result-text") == (

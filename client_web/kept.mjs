@@ -1,0 +1,37 @@
+// A tournament's match keeps each seat for its player, but the room knows those players
+// only by id (`settings.reserved`). Their names come from the tournament's own page
+// (`GET /api/tournaments/<id>`, whose entrants carry their player ids and names), read
+// once per room: an empty seat then says whom it waits for, not "Empty seat".
+
+import { app } from "./state.mjs";
+
+/** @typedef {import("./state.mjs").Msg} Msg */
+
+/**
+ * Reads the names of a tournament match's players, once for this room, then redraws.
+ * Nothing for a room that is not a tournament's, or a tournament that cannot be read
+ * (the seats then say what they said before).
+ * @param {Msg} view the room view @param {() => void} refresh
+ */
+export async function learnKeptNames(view, refresh) {
+  const tournament = view?.settings?.tournament;
+  if (!tournament || app.keptNames?.room === view.room) return;
+  app.keptNames = { room: view.room, names: [null, null] };
+  try {
+    const res = await fetch(`/api/tournaments/${encodeURIComponent(tournament)}`);
+    if (!res.ok) return;
+    const doc = await res.json();
+    if (app.keptNames?.room !== view.room) return;
+    const reserved = view.settings.reserved ?? [];
+    const byPlayer = new Map((doc.entrants ?? []).map((/** @type {Msg} */ e) => [e.player, e.name]));
+    app.keptNames = { room: view.room, names: [0, 1].map((i) => byPlayer.get(reserved[i]) ?? null) };
+    refresh();
+  } catch {
+    /* the seats keep their plain words */
+  }
+}
+
+/** The name of the player a tournament's seat is kept for, when known. @param {number} seat @returns {string | null} */
+export function keptName(seat) {
+  return app.keptNames && app.keptNames.room === app.room ? (app.keptNames.names[seat] ?? null) : null;
+}
