@@ -37,8 +37,10 @@ export class View {
     const h = Math.max(1, cssHeight - 2 * pad);
     const landscapeScale = Math.min(w / fullL, h / fullW);
     const portraitScale = Math.min(w / fullW, h / fullL);
-    /** @type {boolean} */
-    this.portrait = portraitScale > landscapeScale * 1.15;
+    /** Upright when that draws the table larger by a twentieth: a phone held upright
+     * (the TV's banner above it too), never a window a little taller than wide.
+     * @type {boolean} */
+    this.portrait = portraitScale > landscapeScale * 1.05;
     /** pixels per metre */
     this.scale = this.portrait ? portraitScale : landscapeScale;
     const drawnW = (this.portrait ? fullW : fullL) * this.scale;

@@ -381,7 +381,7 @@ def test_on_a_phone_the_two_foul_warning_is_said_then_leaves_the_table_clear(
 ) -> None:
     """Over a phone's table a banner covers cloth and pockets (a side pocket, held
     sideways): the R13 warning shows, then fades; the seat's tag keeps saying it."""
-    ana, bob, _ = started(open_client, host={**PHONE, "lang": "ru"}, guest=PHONE)
+    ana, bob, _ = started(open_client, host={**PHONE, "lang": "hr"}, guest={**PHONE, "lang": "ru"})
     bob.page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
     for _ in range(3):
         c = shooter((ana, bob))
@@ -392,15 +392,37 @@ def test_on_a_phone_the_two_foul_warning_is_said_then_leaves_the_table_clear(
     for c in (ana, bob):
         c.page.locator("#banner").wait_for(state="visible")
         assert "R13" in c.page.inner_text("#banner")
-    save(bob, "two-fouls-landscape-en.png")
+    save(bob, "two-fouls-landscape-ru.png")
+    # Held sideways the scoreboard is one row: each seat's tags stay inside its seat,
+    # clear of the middle column, however many there are.
+    overlap = bob.page.evaluate(
+        """(() => {
+          const box = (el) => el.getBoundingClientRect();
+          const mid = box(document.querySelector('.scoreboard .match-info'));
+          const out = [];
+          for (const id of ['seat0', 'seat1']) {
+            const seat = box(document.getElementById(id));
+            if (seat.right > mid.left && seat.left < mid.right) out.push(id + ' meets the middle');
+            const score = box(document.querySelector('#' + id + ' .score'));
+            for (const tag of document.querySelectorAll('#' + id + ' .tag')) {
+              const t = box(tag);
+              if (t.left < seat.left - 1 || t.right > seat.right + 1) out.push(tag.textContent);
+              const onScore = t.right > score.left && t.left < score.right;
+              if (onScore) out.push(tag.textContent + ' on the score');
+            }
+          }
+          return out;
+        })()"""
+    )
+    assert overlap == []
     for c in (ana, bob):
         c.page.wait_for_function(
             "getComputedStyle(document.getElementById('banner')).opacity === '0'",
             timeout=10_000,
         )
-    assert "2 fouls — warned" in bob.page.inner_text(".scoreboard")
-    assert "2 фола — предупреждение" in ana.page.inner_text(".scoreboard")
-    save(ana, "two-fouls-faded-phone-ru.png")
+    assert "2 фола — предупреждение" in bob.page.inner_text(".scoreboard")
+    assert "2 faula — upozorenje" in ana.page.inner_text(".scoreboard")
+    save(ana, "two-fouls-faded-phone-hr.png")
     assert_quiet(ana, bob)
 
 

@@ -89,6 +89,10 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     assert tvs["hr"].page.inner_text("#tv-banner").startswith("TV · upravo prikazujemo")
     assert tvs["ru"].page.inner_text("#tv-banner").startswith("ТВ · сейчас в эфире")
     save(tvs["en"], "tv-following.png")
+    # On a phone held upright the TV's table stands upright too, as a player's does.
+    tvs["hr"].page.set_viewport_size({"width": 390, "height": 844})
+    tvs["hr"].page.wait_for_function("window.ninepool.portrait()")
+    save(tvs["hr"], "tv-phone-hr.png")
     save(overlays["en"], "overlay.png")
 
     # A game conceded: the overlay's score follows at once.
