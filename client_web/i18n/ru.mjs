@@ -296,7 +296,7 @@ export default {
   "log.label": "Решения и события",
   "chat.label": "Чат",
   "chat.message": "Сообщение",
-  "chat.placeholder": "Напишите что-нибудь…",
+  "chat.placeholder": "Сообщение…",
   "chat.send": "Отправить",
   "chat.watching": "{name} (зритель)",
   "result.rematch": "Реванш",
