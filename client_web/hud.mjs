@@ -422,6 +422,15 @@ export function renderTableUi() {
   const otherAsked = me !== null && (app.view.rematch ?? []).includes(1 - me);
   $("rematch").textContent = rematchAsked ? t("result.rematchAsked") : otherAsked ? t("result.rematchWanted", { name: names()[1 - (me ?? 0)] }) : t("result.rematch");
   /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchAsked;
+  // A phone's sheet is closed: once the result is dismissed (or after a reload, which
+  // shows none), the rematch is offered on the table itself.
+  const over = $("over-controls");
+  over.hidden = $("rematch").hidden || /** @type {HTMLDialogElement} */ ($("result-dialog")).open;
+  if (!over.hidden) {
+    $("over-text").textContent = prompt();
+    $("over-rematch").textContent = $("rematch").textContent;
+    /** @type {HTMLButtonElement} */ ($("over-rematch")).disabled = rematchAsked;
+  }
   /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
   $("chat-form").hidden = false;
 

@@ -158,11 +158,13 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     return act({ t: "rematch" }).then(refresh);
   };
   $("rematch").addEventListener("click", rematch);
+  $("over-rematch").addEventListener("click", rematch);
   $("result-rematch").addEventListener("click", () => {
     /** @type {HTMLDialogElement} */ ($("result-dialog")).close();
     rematch();
   });
   $("result-close").addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("result-dialog")).close());
+  $("result-dialog").addEventListener("close", () => refresh()); // the table's own rematch card
   $("choose-shoot").addEventListener("click", () => choose("shoot", act, refresh));
   $("choose-pass").addEventListener("click", () => choose("pass", act, refresh));
   /** @type {HTMLDialogElement} */ ($("choice-dialog")).addEventListener("cancel", (e) => e.preventDefault());

@@ -1,8 +1,9 @@
 """What a first-time player met on a phone and on a laptop screen: the scoreboard's tags
 kept inside their seat, the More menu inside the window, the shot clock never showing
 more than the turn's time, a sign-up form that starts from the name typed in the lobby
-and says its rules, a push-out chosen on the table itself on a phone, and a two-foul
-warning that leaves a phone's table clear once said."""
+and says its rules, a push-out chosen on the table itself on a phone, a two-foul
+warning that leaves a phone's table clear once said, and a finished match's rematch
+offered on a phone's table."""
 
 from __future__ import annotations
 
@@ -448,4 +449,31 @@ def test_on_a_phone_the_sheet_makes_way_for_the_last_shot_and_a_new_table(
     bob.page.tap("#leave-confirm")
     bob.page.locator("#lobby").wait_for(state="visible")
     assert not bob.state(sheet_open)
+    assert_quiet(ana, bob)
+
+
+def test_on_a_phone_a_finished_match_offers_the_rematch_on_the_table(
+    open_client: OpenClient,
+) -> None:
+    """The result's Rematch is gone once the dialog is closed, and a reload shows no
+    result at all: the table itself offers it, not only the closed sheet's menu."""
+    ana, bob, _ = started(open_client, host={**PHONE, "lang": "hr"}, guest=PHONE)
+    bob.page.tap("#panel-toggle")
+    concede(bob, "match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    assert ana.page.is_hidden("#over-controls")  # the dialog offers it meanwhile
+    ana.page.tap("#result-close")
+    card = ana.page.locator("#over-controls")
+    card.wait_for(state="visible")
+    ana.page.reload()
+    ana.page.wait_for_selector("#conn.conn-online")
+    card.wait_for(state="visible")
+    assert ana.page.inner_text("#over-rematch") == "Revanš"
+    save(ana, "rematch-card-phone-hr.png")
+    ana.page.tap("#over-rematch")
+    ana.page.wait_for_function("document.getElementById('over-rematch').disabled")
+    bob.page.locator("#result-rematch").click()
+    for c in (ana, bob):
+        c.wait("!!a.view && a.view.status !== 'finished'", timeout=20_000)
+    assert ana.page.is_hidden("#over-controls")
     assert_quiet(ana, bob)
