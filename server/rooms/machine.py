@@ -49,6 +49,7 @@ spectator `not_a_player`):
 | Waiting  | SeatBots (a computer seated) | Lagging, Choosing | as SeatPair; bots not the host's |
 | Waiting  | SeatComputer (a kept seat)   | same, or started  | a tournament's computer, ready |
 | Waiting  | Walkover, one seat taken     | Finished          | forfeit ruling, results (walkover) |
+| Finished | Gone, seat, a tournament's   | same              | seat freed at once; Close if empty |
 | *        | Thought, the question asked  | as its requests   | a computer's requests (bot_turns) |
 | *        | BotWake timer (restored)     | same              | a bot's paused clock runs again |
 
@@ -348,6 +349,11 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
             return
         index = self.seat_of(member)
         if index is None:
+            return
+        if self.one_match_over():  # nothing to come back to (`server.rooms.walkover`)
+            self.free_seat(index)
+            self.commit([self.snapshot_event()])
+            self.close_if_empty()
             return
         seat = self.seats[index]
         assert seat is not None

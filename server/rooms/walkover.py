@@ -7,6 +7,15 @@ table learns that the match is theirs — a match over like any other, ended by 
 gives no rack or match result to the players service (a match never played moves no
 rating: one seat stayed empty), and the room's `MatchEnds` tells the tournament what it
 has already decided.
+
+Once a tournament's match is over — played, conceded or walked over — its room holds
+nothing more for its players: the match has no rematch, and the bracket sends its winner
+on to a room of its own. So a player who goes away from it (to the bracket page, whose
+link then opens the next match's table) gives up the seat at once instead of keeping it
+through the grace period (O5): a seat kept would be where the lobby puts them back when
+they next connect (`reattach`, their `welcome`'s room), away from the table of their next
+match, which they could not sit down at while it lasted ("leave the current room first")
+— and the no-show time of that match would run out on them.
 """
 
 from __future__ import annotations
@@ -14,7 +23,7 @@ from __future__ import annotations
 import msgspec
 
 from server import rules
-from server.rooms.model import Waiting
+from server.rooms.model import Finished, Waiting
 from server.rooms.seams import Walkover
 from server.rooms.snapshots import rules_settings
 from server.rooms.table import apply_action, new_table, seat_player
@@ -43,3 +52,8 @@ class Walkovers(Working):
         events = self.after_step(step, "forfeit", absent)
         events.append(self.snapshot_event())
         self.commit(events)
+
+    def one_match_over(self) -> bool:
+        """Whether this is a tournament's room whose one match is over: a seat emptied now
+        is freed at once, not kept for its player to come back to (above)."""
+        return bool(self.state.settings.reserved) and isinstance(self.phase, Finished)

@@ -13,13 +13,14 @@
   the winners' side champion against the losers' side one. If the losers' side player
   wins it, both have lost once and the reset (`GF2`) decides; otherwise `GF2` is void.
 - `assign_room`, `report` and `forfeit` follow a match through its room; each result
-  moves the winner on (and in double elimination the loser down), byes resolving at once.
+  moves the winner on (and in double elimination the loser down), byes resolving at once;
+  `no_shows` says who forfeits a match whose players did not both come.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import msgspec
 
@@ -353,12 +354,50 @@ def assign_room(tournament: Tournament, match_id: str, room: str, at: int) -> To
     return _put(tournament, _replace(match, status="playing", room=room, room_at=at))
 
 
-def reassign_room(tournament: Tournament, match_id: str, room: str, at: int) -> Tournament:
-    """The match's room is gone before anyone played in it: a new one, its wait afresh."""
+def reassign_room(
+    tournament: Tournament,
+    match_id: str,
+    room: str,
+    at: int,
+    came: tuple[bool, bool] = (False, False),
+) -> Tournament:
+    """The match's room is gone before anyone played in it: a new one, its wait afresh.
+    `came`: the slots whose players sat down in the room gone (added to those who had
+    come before it), so they are still no no-shows."""
     match = tournament.match(match_id)
     if match.status != "playing":
         raise TournamentError("not_playing", f"match {match_id} has no room")
-    return _put(tournament, _replace(match, room=room, room_at=at))
+    known = (match.came[0] or came[0], match.came[1] or came[1])
+    return _put(tournament, _replace(match, room=room, room_at=at, came=known))
+
+
+def no_shows(
+    tournament: Tournament, match: Match, present: Collection[str], came: Collection[str]
+) -> list[int]:
+    """The slots that forfeit `match` once its no-show time is up and play has not begun.
+    `present`: the players in their seats now (a seat kept through its grace period, O5,
+    included); `came`: every player who has sat down at the match's table (its room's
+    record keeps them; a slot in `match.came` came to an earlier room of the match).
+
+    A player who never sat down loses to one who did, even if that one has stepped away
+    since (to the bracket, say): they came, so they are no no-show. Of two who both came,
+    the one away from the table loses to the one waiting at it. Both slots, when neither
+    is there and neither did more than the other (the better seed then goes on:
+    `forfeit`); none when both are at the table. A computer always comes."""
+
+    def standing(slot: int) -> int:
+        entrant = match.players[slot]
+        if entrant is None:
+            return 0
+        player = tournament.entrants[entrant]
+        if player.bot or player.player in present:
+            return 2
+        return 1 if match.came[slot] or player.player in came else 0
+
+    first, second = standing(0), standing(1)
+    if first == second:
+        return [] if first == 2 else [0, 1]
+    return [0] if first < second else [1]
 
 
 def report(

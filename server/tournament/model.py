@@ -95,6 +95,11 @@ class Match(Struct, frozen=True):
     room: str | None = None
     #: When the room was made (epoch ms): a player not seated by the no-show limit forfeits.
     room_at: int | None = None
+    #: Which slots' players have sat down at the match's table: in a room made for it
+    #: before this one (closed when it emptied, lost with its node), as its record said
+    #: when the room was made again. A player who came is no no-show (`bracket.no_shows`),
+    #: whichever room of the match they sat in.
+    came: tuple[bool, bool] = (False, False)
 
     @property
     def winner_entrant(self) -> int | None:

@@ -10,13 +10,15 @@ node always — drives the tournaments, every `tick` seconds:
 - each match whose two players are known gets a room, made through the lobby's own
   room-making with the stage's race and both seats kept for its players (seat 0 for the
   match's first slot), who join it by its id (the bracket page links it);
-- a match whose room has waited `--tournament-no-show` seconds without a player sitting
-  down is forfeited by whoever has not come (by both: the better seed goes on); a
+- a match whose room has waited `--tournament-no-show` seconds without both players
+  sitting down is forfeited by whoever has not come (`bracket.no_shows`: a player who
+  sat down and stepped away came all the same; by both: the better seed goes on); a
   computer player always comes: it sits down as soon as the room is made, and again if
   the room came back from its record without it;
 - a match whose room ended is taken from the room's stored record, should the room's
-  own report (below) have been lost with its node; a room that no longer exists (made,
-  never entered, lost with its node) is made again.
+  own report (below) have been lost with its node; a room that no longer exists before
+  play began (made, never entered, lost with its node; or closed, emptied by whoever
+  sat down and left) is made again, who had come remembered.
 
 Every node hears of the matches its own rooms end (`MatchEndInbox`, the lobby's
 `MatchEnds`) and reports them to the store at once, whoever drives. Reporting is
@@ -437,37 +439,25 @@ class TournamentService:
                 score = (state.score[0], state.score[1])
                 await self._report(tournament.id, match.id, int(state.match_winner), score, decided)
             return
-        if record is None and self.rooms.room(match.room) is None:
-            log.info(
-                "tournament %s: the room of match %s is gone; a new one", tournament.id, match.id
-            )
-            room = await self._make_room(tournament, match)
-            at = self.clock()
-
-            def again(current: Tournament) -> Tournament:
-                now = current.match(match.id)
-                if now.status != "playing" or now.room != match.room:
-                    return current
-                return bracket.reassign_room(current, match.id, room, at)
-
-            await self.store.update(tournament.id, again)
-            await self._seat_bots(tournament, match, room)
+        lost = record is None and self.rooms.room(match.room) is None
+        if lost or (record is not None and record.closed):
+            # Made and lost with its node before anyone sat in it, or closed before play
+            # began (whoever sat down there left and it emptied): nobody could sit down
+            # in it any more, so the match gets a new room.
+            await self._make_again(tournament, match, record)
             return
         if record is not None and record.status != "waiting":
             return  # the match has begun: the room's own grace periods apply (O5)
-        seated = set() if record is None else {s.player for s in record.seats if s is not None}
+        present = set() if record is None else {s.player for s in record.seats if s is not None}
         if record is not None:
             # A computer not in its seat (the room came back without it) sits down again.
-            await self._seat_bots(tournament, match, match.room, seated)
+            await self._seat_bots(tournament, match, match.room, present)
         if self.clock() - match.room_at < self.no_show_ms:
             return
-        absent = [
-            slot
-            for slot, entrant in enumerate(match.players)
-            if entrant is not None
-            and not tournament.entrants[entrant].bot  # a computer always comes
-            and tournament.entrants[entrant].player not in seated
-        ]
+        # Who has sat down counts, not only who sits there now: a player who came and
+        # stepped away (the bracket page, a reload past the grace period) is no no-show.
+        came = () if record is None else record.seated
+        absent = bracket.no_shows(tournament, match, present, came)
         if not absent:
             return
         log.info("tournament %s, match %s: forfeited by no-show", tournament.id, match.id)
@@ -483,6 +473,29 @@ class TournamentService:
             # has moved to another node (its node died) is not told; the bracket says it.
             self.rooms.walkover(match.room, absent[0])
         self._nudge.set()
+
+    async def _make_again(
+        self, tournament: Tournament, match: Match, record: RoomRecord | None
+    ) -> None:
+        """A new room for a match whose room is gone before play began, its no-show wait
+        afresh; the players who sat down in the old one are remembered as having come."""
+        log.info("tournament %s: the room of match %s is gone; a new one", tournament.id, match.id)
+        seated = () if record is None else record.seated
+        came = tuple(
+            entrant is not None and tournament.entrants[entrant].player in seated
+            for entrant in match.players
+        )
+        room = await self._make_room(tournament, match)
+        at = self.clock()
+
+        def again(current: Tournament) -> Tournament:
+            now = current.match(match.id)
+            if now.status != "playing" or now.room != match.room:
+                return current
+            return bracket.reassign_room(current, match.id, room, at, (came[0], came[1]))
+
+        await self.store.update(tournament.id, again)
+        await self._seat_bots(tournament, match, room)
 
     async def live(self, tournament: Tournament) -> dict[str, LiveMatch]:
         """Each match being played, as its room's record has it: who has sat down, whether

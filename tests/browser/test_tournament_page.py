@@ -308,6 +308,70 @@ def test_an_entrant_is_shown_the_way_to_their_match(page_at: Any, server: Server
     assert client.problems() == [] and onlooker.problems() == []
 
 
+def _frames(ws: Any, until: Any) -> dict[str, Any]:
+    """Reads a scripted player's frames until one that `until` accepts (returned)."""
+    while True:
+        frame = msgpack.unpackb(ws.recv(timeout=20))
+        if until(frame):
+            return dict(frame)
+
+
+def test_from_a_won_match_to_the_next_ones_table(page_at: Any, server: Server) -> None:
+    """A player wins a first-round match at the table (the opponent concedes), goes back
+    to the bracket from the result, and the page's link to their final's table seats
+    them there: not back in the finished room of the match they won."""
+    organiser = session_token(server, "Org next")
+    tournament_id = new_tournament(server, organiser, "Četvrtak", cap=4, **SINGLE)
+    path = f"/api/tournaments/{tournament_id}"
+    tokens = {name: session_token(server, name) for name in ("Pia", "Rok", "Sara")}
+    for name, token in tokens.items():
+        call(server, "POST", f"{path}/register", {"name": name}, token)
+    call(server, "POST", f"{path}/start", token=organiser)
+    first: dict[str, Any] = {}
+    for _ in range(400):
+        drawn = [m for m in call(server, "GET", path)["matches"] if m["id"] == "W1-2"]
+        if drawn and drawn[0]["room"]:
+            first = drawn[0]
+            break
+        time.sleep(0.05)
+    assert first, "the first round's match never got its room"
+    # Three players in four places: the top seed's bye, the other two meet (W1-2).
+    winner, loser = first["players"]
+    client = page_at(f"/tournament/{tournament_id}", "en", tokens[winner])
+    page = client.page
+    page.wait_for_selector("#tour-mine:not([hidden])")
+    ws_url = server.url.replace("http://", "ws://") + "/ws"
+    with connect(ws_url, origin=server.url) as ws:  # type: ignore[arg-type]
+        hello = {"t": "hello", "id": 1, "v": PROTOCOL_VERSION, "name": loser}
+        ws.send(msgpack.packb({**hello, "token": tokens[loser]}))
+        _frames(ws, lambda f: f["t"] == "welcome")
+        ws.send(msgpack.packb({"t": "join", "id": 2, "room": first["room"], "role": "player"}))
+        assert _frames(ws, lambda f: f.get("id") == 2)["t"] == "joined"
+        ws.send(msgpack.packb({"t": "ready", "id": 3, "ready": True}))
+        page.click("#tour-mine-sit")  # the winner sits down (the game readies them)
+        draw = _frames(ws, lambda f: f["t"] == "lag_result")
+        if draw["winner"] == 1:
+            ws.send(msgpack.packb({"t": "lag_choice", "id": 4, "choice": "break"}))
+        else:
+            page.locator("#lag-dialog").wait_for(state="visible")
+            page.click("#lag-break")
+        _frames(ws, lambda f: f["t"] == "ruling" and f.get("action") == "lag_choice")
+        ws.send(msgpack.packb({"t": "concede", "id": 5, "what": "match"}))
+        _frames(ws, lambda f: f["t"] == "match_over")
+    page.locator("#result-dialog").wait_for(state="visible", timeout=20_000)
+    page.click("#result-tournament")  # the game's page is left for the bracket's
+    page.wait_for_url(f"**/tournament/{tournament_id}*")
+    final = page.locator("#tour-mine-sit")
+    final.wait_for(state="visible")
+    room = call(server, "GET", path)["matches"][-1]["room"]
+    assert room and room != first["room"]
+    assert final.get_attribute("href") == f"/#/play/{room}"
+    final.click()
+    client.wait(f"a.room === {room!r} && a.role === 'player'", timeout=20_000)
+    assert page.url.endswith(f"#/room/{room}")
+    assert client.problems() == []
+
+
 def test_the_organiser_cancels_it_and_the_page_says_so(page_at: Any, server: Server) -> None:
     organiser = session_token(server, "Canceller")
     tournament_id = new_tournament(server, organiser, "Nedjelja")

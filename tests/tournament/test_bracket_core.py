@@ -14,6 +14,7 @@ from server.tournament.bracket import (
     build_matches,
     forfeit,
     new_tournament,
+    no_shows,
     organiser_cancels,
     played,
     race_of,
@@ -329,6 +330,52 @@ def test_a_lost_room_is_replaced_only_while_the_match_waits_for_it() -> None:
     with pytest.raises(TournamentError) as refused:
         reassign_room(finished, "W1-1", "room-3", 10)
     assert refused.value.code == "not_playing"
+
+
+def test_who_came_is_remembered_across_the_rooms_of_a_match() -> None:
+    """A room made again keeps the slots whose players sat down in the room it replaces,
+    and those who had come to one before it."""
+    tournament = with_players(2, "single")
+    tournament = assign_room(tournament, "W1-1", "room-1", 5)
+    assert tournament.match("W1-1").came == (False, False)
+    tournament = reassign_room(tournament, "W1-1", "room-2", 9, (False, True))
+    tournament = reassign_room(tournament, "W1-1", "room-3", 12, (True, False))
+    assert tournament.match("W1-1").came == (True, True)
+    tournament = reassign_room(tournament, "W1-1", "room-4", 15)
+    assert tournament.match("W1-1").came == (True, True)
+
+
+def test_no_shows_are_those_who_never_came() -> None:
+    """Who forfeits a match when its no-show time is up: whoever never sat down, against
+    one who did even if they stepped away since; of two who came, the one away from the
+    table; both (the better seed goes on) when neither did more; nobody when both sit."""
+    tournament = with_players(2, "single")
+    tournament = assign_room(tournament, "W1-1", "room-1", 5)
+    match = tournament.match("W1-1")
+    first, second = (tournament.entrants[e or 0].player for e in match.players)
+    both = {first, second}
+    assert no_shows(tournament, match, present=both, came=both) == []
+    assert no_shows(tournament, match, present={first}, came={first}) == [1]
+    # Sat down and stepped away (the bracket page): they came, the other did not.
+    assert no_shows(tournament, match, present=set(), came={second}) == [0]
+    assert no_shows(tournament, match, present={first}, came=both) == [1]
+    assert no_shows(tournament, match, present=set(), came=both) == [0, 1]
+    assert no_shows(tournament, match, present=set(), came=set()) == [0, 1]
+    # Came to an earlier room of the match (closed once it emptied): came all the same.
+    moved = reassign_room(tournament, "W1-1", "room-2", 9, (False, True)).match("W1-1")
+    assert no_shows(tournament, moved, present=set(), came=set()) == [0]
+    assert no_shows(tournament, moved, present={first}, came={first}) == [1]
+
+
+def test_a_computer_always_comes() -> None:
+    tournament = fresh("single", cap=2, bots=True)
+    tournament = register(tournament, Entrant("p1", "P1", 400.0))
+    tournament = start(tournament, [Entrant("bot-1", "Bot 1", 900.0, bot=True, level=1)])
+    tournament = assign_room(tournament, "W1-1", "room-1", 5)
+    match = tournament.match("W1-1")
+    person = 0 if tournament.entrants[match.players[0] or 0].player == "p1" else 1
+    assert no_shows(tournament, match, present=set(), came=set()) == [person]
+    assert no_shows(tournament, match, present={"p1"}, came={"p1"}) == []
 
 
 def test_a_matchs_stage_as_its_table_is_named() -> None:

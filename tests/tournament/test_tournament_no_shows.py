@@ -1,0 +1,140 @@
+"""No-shows and walkovers through a real server on port 0, as a player at a browser meets
+them: the winner of a walkover who goes to the bracket page and opens the link to their
+next match sits down at that match's table (not back in the finished room), and a player
+who sat down at the table and stepped away is no no-show — even if the room closed behind
+them, emptied, and had to be made again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from protocol import messages as m
+from tests.server.support import Peer
+from tests.tournament.support import Factory, api, expect_in, playing, settings, sit, until
+
+#: Seconds a match's room waits for its players here.
+NO_SHOW = 3.0
+
+
+async def started(server: Any, peers: dict[str, Peer], **changes: Any) -> tuple[str, Any]:
+    """A single elimination of `peers` (races to one), started: its id, and its view once
+    every first-round match has its room."""
+    organiser = next(iter(peers.values()))
+    body = settings(format="single", cap=len(peers), **changes)
+    status, made = await api(server, "POST", "/api/tournaments", body, organiser.token)
+    assert status == 201, made
+    path = f"/api/tournaments/{made['id']}"
+    for name, peer in peers.items():
+        assert (await api(server, "POST", f"{path}/register", {"name": name}, peer.token))[0] == 200
+    assert (await api(server, "POST", f"{path}/start", token=organiser.token))[0] == 200
+    rounds = len(peers) // 2
+    view = await until(server, made["id"], lambda v: len(playing(v)) == rounds)
+    return made["id"], view
+
+
+def match_of(view: Any, match_id: str) -> Any:
+    return next(match for match in view["matches"] if match["id"] == match_id)
+
+
+async def test_the_winner_of_a_walkover_sits_down_at_the_next_matchs_table(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """The first seed never comes; the fourth waits at the table and wins by walkover,
+    then goes to the bracket page (the connection closes). The final's table opens; the
+    link to it (a new connection with the same token) seats the player there: the room
+    of the match they won keeps no seat to send them back to."""
+    server = await make_server(no_show=NO_SHOW)
+    peers = {name: await Peer.connect(server, name) for name in ("Ana", "Ben", "Cy", "Dee")}
+    opened.extend(peers.values())
+    tournament_id, view = await started(server, peers)
+    first = match_of(view, "W1-1")
+    assert first["seeds"] == [1, 4]
+    winner = peers[first["players"][1]]
+    assert isinstance(await sit(winner, first["room"]), m.Joined)
+    over = await expect_in(winner, m.MatchOver, first["room"])
+    assert (over.winner, over.reason) == (1, "forfeit")
+    await winner.close()  # "Back to the tournament": the game's page is left
+
+    view = await until(server, tournament_id, lambda v: match_of(v, "W2-1")["status"] == "playing")
+    final = match_of(view, "W2-1")
+    assert final["players"][0] == winner.name and final["room"] != first["room"]
+    _, mine = await api(server, "GET", f"/api/tournaments/{tournament_id}", token=winner.token)
+    assert mine["me"] in final["seeds"]  # the page's "Take your seat" is the final's table
+
+    again = await Peer.connect(server, winner.name, winner.token)
+    opened.append(again)
+    welcome = next(message for message in again.seen if isinstance(message, m.Welcome))
+    assert welcome.room is None, "the finished room of the walkover kept the winner's seat"
+    joined = await sit(again, final["room"])
+    assert isinstance(joined, m.Joined) and joined.room == final["room"], joined
+    # The final's other player (seed 2, on by the better seed: nobody came to W1-2) never
+    # comes either: the one who did wins it.
+    view = await until(server, tournament_id, lambda v: v["status"] == "finished")
+    assert match_of(view, "W2-1")["decided"] == "forfeit"
+    assert view["champion"] == winner.name
+
+
+@pytest.mark.parametrize("away", ["leave", "disconnect", "watched"])
+async def test_a_player_who_sat_down_and_stepped_away_is_no_no_show(
+    make_server: Factory, opened: list[Peer], away: str
+) -> None:
+    """The second seed sits down at the final's table, then steps away: leaves the table
+    (the game's lobby) or closes the page past the grace period. Their room empties and
+    closes; the match gets a new one, and when the no-show time is up the player who
+    never came forfeits, not the one who did (nor the worse seed for being away). Left
+    while someone watches, the room stays open, and says who came all the same."""
+    server = await make_server(no_show=NO_SHOW, grace=0.3)
+    peers = {name: await Peer.connect(server, name) for name in ("Ana", "Ben")}
+    onlooker = await Peer.connect(server, "Eve")
+    opened.extend([*peers.values(), onlooker])
+    tournament_id, view = await started(server, peers)
+    final = match_of(view, "W1-1")
+    came = peers[final["players"][1]]  # seed 2: who goes on if nobody came
+    if away == "watched":
+        watching = {"t": "join", "room": final["room"], "role": "spectator"}
+        assert isinstance(await onlooker.request(watching), m.Joined)
+    assert isinstance(await sit(came, final["room"]), m.Joined)
+    if away == "disconnect":
+        await came.close()
+    else:
+        assert isinstance(await came.request({"t": "leave"}), m.Ok)
+
+    if away != "watched":
+        view = await until(
+            server,
+            tournament_id,
+            lambda v: v["status"] == "finished" or match_of(v, "W1-1")["room"] != final["room"],
+        )
+        again = match_of(view, "W1-1")
+        assert again["status"] == "playing", "the emptied room was not made again"
+        assert again["live"] == {"seated": [False, False], "started": False, "score": [0, 0]}
+    view = await until(server, tournament_id, lambda v: v["status"] == "finished")
+    if away == "watched":
+        assert match_of(view, "W1-1")["room"] == final["room"]
+    decided = match_of(view, "W1-1")
+    assert (decided["decided"], decided["winner"]) == ("forfeit", 1)
+    assert view["champion"] == came.name
+
+
+async def test_who_sat_down_and_who_waits_at_the_table(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """Both players come; the second seed stays at the table, the first steps away and
+    is not back when the no-show time is up: the one waiting wins, and is told there."""
+    server = await make_server(no_show=NO_SHOW)
+    peers = {name: await Peer.connect(server, name) for name in ("Ana", "Ben")}
+    opened.extend(peers.values())
+    tournament_id, view = await started(server, peers)
+    final = match_of(view, "W1-1")
+    stepping, waiting = (peers[name] for name in final["players"])
+    assert isinstance(await sit(stepping, final["room"]), m.Joined)
+    assert isinstance(await stepping.request({"t": "ready", "ready": False}), m.Ok)
+    assert isinstance(await sit(waiting, final["room"]), m.Joined)
+    assert isinstance(await waiting.request({"t": "ready", "ready": False}), m.Ok)
+    assert isinstance(await stepping.request({"t": "leave"}), m.Ok)
+    over = await expect_in(waiting, m.MatchOver, final["room"])
+    assert (over.winner, over.reason) == (1, "forfeit")
+    view = await until(server, tournament_id, lambda v: v["status"] == "finished")
+    assert view["champion"] == waiting.name
