@@ -9,7 +9,7 @@ import { describeFormat, roomName } from "./formats.mjs";
 import { clause, list, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
-import { keptName } from "./kept.mjs";
+import { forfeitIn, keptName } from "./kept.mjs";
 import { withRules } from "./verdict.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -243,6 +243,15 @@ export function renderLagLeft() {
 export function renderClock() {
   const el = $("clock");
   const c = app.table?.clock;
+  // A tournament's table waiting for a player: when one who has not come forfeits.
+  const noShow = status() === "waiting" && tournamentMatch() && (!app.view?.seats?.[0] || !app.view?.seats?.[1]) ? forfeitIn() : null;
+  if (noShow !== null) {
+    el.hidden = false;
+    el.textContent = t("clock.forfeit", { time: `${Math.floor(noShow / 60)}:${String(noShow % 60).padStart(2, "0")}` });
+    el.classList.toggle("low", noShow <= 30);
+    el.removeAttribute("aria-label");
+    return;
+  }
   if (!c || status() !== "playing") {
     el.hidden = true;
     return;

@@ -1,7 +1,8 @@
 // A tournament's match keeps each seat for its player, but the room knows those players
 // only by id (`settings.reserved`). Their names come from the tournament's own page
 // (`GET /api/tournaments/<id>`, whose entrants carry their player ids and names), read
-// once per room: an empty seat then says whom it waits for, not "Empty seat".
+// once per room: an empty seat then says whom it waits for, not "Empty seat", and those
+// waiting see when a player who has not come forfeits (the page's `live.forfeit_at`).
 
 import { app } from "./state.mjs";
 
@@ -16,7 +17,7 @@ import { app } from "./state.mjs";
 export async function learnKeptNames(view, refresh) {
   const tournament = view?.settings?.tournament;
   if (!tournament || app.keptNames?.room === view.room) return;
-  app.keptNames = { room: view.room, names: [null, null] };
+  app.keptNames = { room: view.room, names: [null, null], forfeitAt: null };
   try {
     const res = await fetch(`/api/tournaments/${encodeURIComponent(tournament)}`);
     if (!res.ok) return;
@@ -24,11 +25,23 @@ export async function learnKeptNames(view, refresh) {
     if (app.keptNames?.room !== view.room) return;
     const reserved = view.settings.reserved ?? [];
     const byPlayer = new Map((doc.entrants ?? []).map((/** @type {Msg} */ e) => [e.player, e.name]));
-    app.keptNames = { room: view.room, names: [0, 1].map((i) => byPlayer.get(reserved[i]) ?? null) };
+    const match = (doc.matches ?? []).find((/** @type {Msg} */ x) => x.room === view.room);
+    const forfeitAt = match?.live?.forfeit_at;
+    app.keptNames = {
+      room: view.room,
+      names: [0, 1].map((i) => byPlayer.get(reserved[i]) ?? null),
+      forfeitAt: typeof forfeitAt === "number" ? forfeitAt : null,
+    };
     refresh();
   } catch {
     /* the seats keep their plain words */
   }
+}
+
+/** Seconds left before a player who has not come forfeits, when known (server clock). @returns {number | null} */
+export function forfeitIn() {
+  const at = app.keptNames && app.keptNames.room === app.room ? app.keptNames.forfeitAt : null;
+  return at === null ? null : Math.max(0, Math.ceil((at - app.serverNow()) / 1000));
 }
 
 /** The name of the player a tournament's seat is kept for, when known. @param {number} seat @returns {string | null} */

@@ -25,7 +25,7 @@ export const app = {
   /** The room's seat invite (a seated player's, for the share link). @type {string | null} */ invite: null,
   /** The seat invite of the link this page was opened with. @type {string | null} */ linkInvite: null,
   /** @type {Msg | null} RoomView */ view: null,
-  /** A tournament match's players by name, seat 0 then seat 1 (`kept.mjs`). @type {{ room: string, names: (string | null)[] } | null} */
+  /** A tournament match's players by name, seat 0 then seat 1, and when a no-show forfeits (`kept.mjs`). @type {{ room: string, names: (string | null)[], forfeitAt: number | null } | null} */
   keptNames: null,
   /** @type {Msg | null} TableView */ table: null,
   /** @type {Msg[]} */ queue: [],

@@ -233,6 +233,7 @@ export default {
   "match.lineRack": "Race to {race} · Game {rack}",
   "match.named": "{name} · {line}",
   "clock.label": "Shot clock: {n} seconds left",
+  "clock.forfeit": "No-show forfeit in {time}",
   "unit.seconds": "{s} s",
   "unit.speed": "{v} m/s",
   "unit.percent": "{p} %",

@@ -233,6 +233,7 @@ export default {
   "match.lineRack": "Igra se do {race} · partija {rack}",
   "match.named": "{name} · {line}",
   "clock.label": "Vrijeme za udarac: još {n} s",
+  "clock.forfeit": "Nedolazak: poraz bez borbe za {time}",
   "unit.seconds": "{s} s",
   "unit.speed": "{v} m/s",
   "unit.percent": "{p} %",

@@ -233,6 +233,7 @@ export default {
   "match.lineRack": "Игра до {race} · партия {rack}",
   "match.named": "{name} · {line}",
   "clock.label": "Время на удар: осталось {n} с",
+  "clock.forfeit": "Неявка: техническое поражение через {time}",
   "unit.seconds": "{s} с",
   "unit.speed": "{v} м/с",
   "unit.percent": "{p} %",

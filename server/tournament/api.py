@@ -11,9 +11,10 @@
 - `GET /api/tournaments/<id>`: 200 the tournament: its settings, entrants in seed order,
   every match (`players` by name, `computers` each slot's computer level or null, `room`
   to watch once made, `race`, `score`, `winner` slot, how it was `decided`, and while it
-  is played `live`, from its room: `{"seated": [bool, bool], "started", "score"}` —
-  whether each slot's player has sat down, whether play has begun, the racks won so
-  far —, else null), `standings`
+  is played `live`, from its room: `{"seated": [bool, bool], "started", "score",
+  "forfeit_at"}` — whether each slot's player has sat down, whether play has begun, the
+  racks won so far and, until it has, when a player who has not come forfeits (epoch
+  ms; null once play has begun) —, else null), `standings`
   `[{"place","name","bot","level"}]` (`bot`: a computer player, of `level`; a person's
   `level` is null) and `champion`; with a session token (optional here), `yours` says
   whether that session organises it, `entered` whether it is registered (both false
@@ -355,7 +356,12 @@ def _refusal(exc: TournamentError) -> ApiResponse:
 def _live(state: LiveMatch | None) -> dict[str, Any] | None:
     if state is None:
         return None
-    return {"seated": list(state.seated), "started": state.started, "score": list(state.score)}
+    return {
+        "seated": list(state.seated),
+        "started": state.started,
+        "score": list(state.score),
+        "forfeit_at": state.forfeit_at,
+    }
 
 
 def _unauthorized() -> ApiResponse:

@@ -1,5 +1,6 @@
 """What the bracket page shows of a match being played: whether its players have sat
-down, whether play has begun, and the racks won so far.
+down, whether play has begun, the racks won so far, and until play begins when a player
+who has not come forfeits.
 
 A match's room lives on whichever node runs it; its record (`server.rooms.model`),
 written after every change, is what any node can read. The tournament itself learns
@@ -24,6 +25,9 @@ class LiveMatch(msgspec.Struct, frozen=True):
     started: bool
     #: Racks won so far in each slot.
     score: tuple[int, int]
+    #: Until play begins, when a player who has not come forfeits (epoch ms), so the
+    #: table can count it down for those waiting; None once play has begun.
+    forfeit_at: int | None = None
 
 
 #: A match's room not written yet: no one has sat down in it.

@@ -499,8 +499,9 @@ class TournamentService:
 
     async def live(self, tournament: Tournament) -> dict[str, LiveMatch]:
         """Each match being played, as its room's record has it: who has sat down, whether
-        play has begun, the score. A room whose record cannot be read (the store away) is
-        left out: the bracket then says only that the table is open."""
+        play has begun, the score, and until it has when a no-show forfeits. A room whose
+        record cannot be read (the store away) is left out: the bracket then says only
+        that the table is open."""
         playing = [m for m in tournament.matches if m.status == "playing" and m.room]
 
         async def read(match: Match) -> tuple[str, LiveMatch] | None:
@@ -510,9 +511,12 @@ class TournamentService:
             except (StoreError, msgspec.DecodeError, msgspec.ValidationError) as exc:
                 log.warning("tournament %s: room %s unread: %s", tournament.id, match.room, exc)
                 return None
-            if record is None:  # a room is first written when someone sits down
-                return match.id, NOBODY_YET
-            return match.id, live_match(tournament, match, record)
+            # A room is first written when someone sits down.
+            state = NOBODY_YET if record is None else live_match(tournament, match, record)
+            if not state.started and match.room_at is not None:
+                forfeit_at = match.room_at + self.no_show_ms
+                state = msgspec.structs.replace(state, forfeit_at=forfeit_at)
+            return match.id, state
 
         found = await asyncio.gather(*(read(match) for match in playing))
         return dict(item for item in found if item is not None)

@@ -1,12 +1,14 @@
 """A tournament's match at the table, in Croatian: the lobby tells a player that the table
 of their match is open and seats them; the empty seats name the players they wait for;
-the player who came waits at the table (told for whom, with no invite link), the
-opponent never comes, and when the no-show time is up (`--tournament-no-show`, 4 s
-here) the player is told there that the match is theirs, with the way back to the
-bracket and no rematch; a spectator is never offered a seat kept for a player."""
+the table counts down to a no-show's forfeit; the player who came waits at the table
+(told for whom, with no invite link), the opponent never comes, and when the no-show
+time is up (`--tournament-no-show`, 4 s here) the player is told there that the match is
+theirs, with the way back to the bracket and no rematch; a spectator is never offered a
+seat kept for a player."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -60,6 +62,9 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
         "['Ana', 'Luka'].every(n => document.querySelector('.scoreboard').textContent.includes(n))"
     )
     assert "još nije tu" in eve.page.inner_text("#seat0")
+    # The table counts down to the no-show's forfeit (4 s here).
+    clock = eve.page.inner_text("#clock")
+    assert re.fullmatch(r"Nedolazak: poraz bez borbe za 0:0[0-4]", clock), clock
     assert "Prazno" not in eve.page.inner_text(".scoreboard")
     assert eve.page.inner_text("#status .prompt") in (
         "Čeka se da Ana i Luka sjednu za stol.",

@@ -6,6 +6,7 @@ them, emptied, and had to be made again."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -102,6 +103,7 @@ async def test_a_player_who_sat_down_and_stepped_away_is_no_no_show(
         assert isinstance(await came.request({"t": "leave"}), m.Ok)
 
     if away != "watched":
+        view_time = time.time() * 1000
         view = await until(
             server,
             tournament_id,
@@ -109,7 +111,9 @@ async def test_a_player_who_sat_down_and_stepped_away_is_no_no_show(
         )
         again = match_of(view, "W1-1")
         assert again["status"] == "playing", "the emptied room was not made again"
-        assert again["live"] == {"seated": [False, False], "started": False, "score": [0, 0]}
+        live = dict(again["live"])
+        assert live.pop("forfeit_at") > view_time, "the room made again waits afresh"
+        assert live == {"seated": [False, False], "started": False, "score": [0, 0]}
     view = await until(server, tournament_id, lambda v: v["status"] == "finished")
     if away == "watched":
         assert match_of(view, "W1-1")["room"] == final["room"]

@@ -226,7 +226,8 @@ async def test_the_bracket_shows_who_has_sat_down_and_the_score_so_far(
     make_server: Factory, opened: list[Peer]
 ) -> None:
     """A match being played carries its room's state: who holds their seat, whether play
-    has begun, the racks won so far; a match not being played carries none."""
+    has begun, the racks won so far, and until it has when a no-show forfeits; a match
+    not being played carries none."""
     server = await make_server()
     ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
     opened.extend([ana, ben])
@@ -243,6 +244,11 @@ async def test_the_bracket_shows_who_has_sat_down_and_the_score_so_far(
     assert (await api(server, "POST", f"{path}/start", token=ana.token))[0] == 200
     view = await until(server, made["id"], lambda v: bool(playing(v)) and playing(v)[0]["live"])
     match = playing(view)[0]
+    # Until play begins, when a player who has not come forfeits: the no-show time after
+    # the room was made.
+    forfeit_at = match["live"].pop("forfeit_at")
+    left = forfeit_at - time.time() * 1000
+    assert 0 < left <= server.tournaments.no_show_ms
     assert match["live"] == {"seated": [False, False], "started": False, "score": [0, 0]}
     by_slot = (ana, ben) if match["players"][0] == "Ana" else (ben, ana)
     room = match["room"]
@@ -253,6 +259,7 @@ async def test_the_bracket_shows_who_has_sat_down_and_the_score_so_far(
         "seated": [True, False],
         "started": False,
         "score": [0, 0],
+        "forfeit_at": forfeit_at,
     }
 
     assert isinstance(await sit(by_slot[1], room), m.Joined)
@@ -265,7 +272,12 @@ async def test_the_bracket_shows_who_has_sat_down_and_the_score_so_far(
     # Slot 1 gives up the first rack: slot 0 leads 1–0, the match goes on.
     assert isinstance(await by_slot[1].request({"t": "concede", "what": "game"}), m.Ok)
     view = await until(server, made["id"], lambda v: v["matches"][0]["live"]["score"] == [1, 0])
-    assert view["matches"][0]["live"] == {"seated": [True, True], "started": True, "score": [1, 0]}
+    assert view["matches"][0]["live"] == {
+        "seated": [True, True],
+        "started": True,
+        "score": [1, 0],
+        "forfeit_at": None,
+    }
     assert view["matches"][0]["status"] == "playing" and view["matches"][0]["score"] == [0, 0]
 
     assert isinstance(await by_slot[0].request({"t": "concede", "what": "match"}), m.Ok)
