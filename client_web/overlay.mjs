@@ -34,9 +34,12 @@ import { initLanguage, num, seatName, t } from "./i18n/index.mjs";
  * The overlay's content from the room's last view, the latest table view of any event
  * and the server's clock.
  * @param {Msg | null} view the room view of the last snapshot @param {Msg | null} table the newest table view
- * @param {number} now the server's clock, epoch ms @returns {OverlayModel}
+ * @param {number} now the server's clock, epoch ms
+ * @param {number} [cap] the most the turn's clock may show (s): the server starts it when
+ * the shot has played out at its own speed, the viewers' tables a little sooner
+ * @returns {OverlayModel}
  */
-export function overlayModel(view, table, now) {
+export function overlayModel(view, table, now, cap = Infinity) {
   const seats = [0, 1].map((s) => {
     const seat = view?.seats?.[s] ?? null;
     const rating = typeof seat?.rating === "number" ? Math.round(seat.rating) : null;
@@ -54,7 +57,7 @@ export function overlayModel(view, table, now) {
   const onTable = table?.balls ?? [];
   for (let n = 1; n < onTable.length; n++) if (onTable[n]) balls.push(n);
   const clock = table?.clock;
-  const left = clock && typeof clock.deadline === "number" && !clock.paused ? Math.max(0, Math.ceil((clock.deadline - now) / 1000)) : null;
+  const left = clock && typeof clock.deadline === "number" && !clock.paused ? Math.min(cap, Math.max(0, Math.ceil((clock.deadline - now) / 1000))) : null;
   return {
     status: view?.status ?? "waiting",
     seats,
@@ -86,6 +89,23 @@ export class OverlayFeed {
     this.queue = [];
     /** When the shot at the head of the queue has rolled out (ms), once it is the head. */
     this.due = /** @type {number | null} */ (null);
+    /** The turn shown (rack and seat) and its player's extensions when it began. */
+    this.turn = { key: "", extensions: 0 };
+  }
+
+  /** The most the shot clock may show (s): the turn's time and the extensions taken in it. */
+  clockCap() {
+    const c = this.table?.clock;
+    if (!c || typeof c.seconds !== "number") return Infinity;
+    const now = c.extensions?.[this.table?.turn ?? 0] ?? 0;
+    return c.seconds + (c.extension || c.seconds) * Math.max(0, this.turn.extensions - now);
+  }
+
+  /** A new table shown: a shot played or a new turn begins the turn's count afresh. @param {Msg} table @param {boolean} shot */
+  newTable(table, shot) {
+    this.table = table;
+    const key = `${table.rack}:${table.turn}`;
+    if (shot || key !== this.turn.key) this.turn = { key, extensions: table.clock?.extensions?.[table.turn ?? 0] ?? 0 };
   }
 
   /** An event heard. @param {Msg} msg @param {number} nowMs */
@@ -94,7 +114,8 @@ export class OverlayFeed {
       this.queue = [];
       this.due = null;
       this.view = msg.view;
-      this.table = msg.view.table ?? null;
+      this.table = null;
+      if (msg.view.table) this.newTable(msg.view.table, true);
     } else if (msg.t === "room_gone") {
       this.gone = true;
     } else {
@@ -120,7 +141,7 @@ export class OverlayFeed {
   /** @param {Msg} msg */
   take(msg) {
     if ((msg.t === "shot_result" || msg.t === "ruling" || msg.t === "lag_result") && msg.table) {
-      this.table = msg.table;
+      this.newTable(msg.table, msg.t !== "ruling");
     } else if ((msg.t === "game_over" || msg.t === "match_over") && this.table) {
       this.table = { ...this.table, score: msg.score };
     }
@@ -229,7 +250,7 @@ function start() {
   });
   const redraw = () => {
     feed.tick(performance.now());
-    const m = overlayModel(feed.view, feed.table, conn.serverNow());
+    const m = overlayModel(feed.view, feed.table, conn.serverNow(), feed.clockCap());
     if (feed.gone) m.status = "gone";
     else if (missing) m.status = "none";
     draw(m);

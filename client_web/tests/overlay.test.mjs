@@ -101,3 +101,17 @@ test("a snapshot is the room as it is now: what waited is dropped; a ruling with
   feed.push({ t: "room_gone", room: "r" }, 300);
   assert.equal(feed.gone, true);
 });
+
+test("the shot clock never shows more than the turn's time and the extensions taken in it", () => {
+  const feed = new OverlayFeed(2);
+  const clock = { seconds: 60, extension: 30, deadline: 10_000 + 64_000, paused: false, extensions: [1, 1] };
+  feed.push({ t: "snapshot", view: { ...view, table: { ...table, turn: 1, clock } } }, 0);
+  // The server started the clock when the shot had played out at its own speed (4 s later).
+  assert.equal(overlayModel(feed.view, feed.table, 10_000, feed.clockCap()).clock, 60);
+  // An extension taken: the ruling's table has one fewer, the clock may show 30 s more.
+  feed.push({ t: "ruling", seq: 3, table: { ...table, turn: 1, clock: { ...clock, deadline: 10_000 + 94_000, extensions: [1, 0] } } }, 1);
+  assert.equal(overlayModel(feed.view, feed.table, 10_000, feed.clockCap()).clock, 90);
+  // The next shot begins a new turn: its own 60 s again.
+  feed.push({ t: "shot_result", seq: 4, duration: 0, table: { ...table, turn: 0, clock: { ...clock, deadline: 20_000 + 61_000, extensions: [1, 0] } } }, 2);
+  assert.equal(overlayModel(feed.view, feed.table, 20_000, feed.clockCap()).clock, 60);
+});
