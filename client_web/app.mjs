@@ -544,8 +544,10 @@ function frame() {
       if (app.drag?.kind === "place" && app.placing) overlay.placing = app.placing;
       else {
         const preview = aimPreview(c, app.aim.angle, objectBalls());
-        // The first ball on the line is not the ball to hit: a foul if played (R8).
-        if (preview.kind === "ball" && tb.lowest != null && preview.ball !== tb.lowest) wrong = preview.ball;
+        // The first ball on the line is not the ball to hit: a foul if played (R8), unless
+        // the shot is a push-out, which need hit no ball first (R6).
+        const pushOut = app.aim.pushOut && !!tb.push_out_allowed;
+        if (preview.kind === "ball" && tb.lowest != null && preview.ball !== tb.lowest && !pushOut) wrong = preview.ball;
         overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, speed: shotSpeed(), height: app.aim.height, elevation: app.aim.elevation, preview, wrong: wrong !== null, aid: aimAid() };
         overlay.tip = { side: app.aim.side, height: app.aim.height };
       }

@@ -323,10 +323,11 @@ export function prompt() {
     }
     if (tb.choice_pending) return t("prompt.choose");
     if (app.shotPending) return t("prompt.shooting");
+    // Armed, the push-out is what this shot is: its rule, where the player reads (no ball
+    // need be hit first, so no line is a foul for the ball it meets).
+    if (app.aim.pushOut && tb.push_out_allowed) return t("pushout.help");
     if (app.wrongBall !== null && canShoot()) return t("prompt.wrongBall", { hit: num(app.wrongBall), ball });
     const touch = touchFirst();
-    // Armed, the push-out is what this shot is: its rule, where the player reads.
-    if (app.aim.pushOut && tb.push_out_allowed) return t("pushout.help");
     if (tb.ball_in_hand === "kitchen") return t(touch ? "prompt.breakTouch" : "prompt.break", { p: t("unit.percent", { p: powerPercent(app.aim.power) }) });
     if (tb.ball_in_hand) return t("prompt.bih", { ball });
     if (!ball) return t("prompt.yoursNoBall");
