@@ -370,15 +370,19 @@ def test_on_a_phone_the_push_out_is_on_the_table(open_client: OpenClient) -> Non
     settle(ana, bob)
     other.page.locator("#choice-dialog").wait_for(state="visible")
     assert chip.is_hidden()
-    # The choice is about the table: a strip at its foot, the two answers side by side.
-    dialog = other.page.locator("#choice-dialog").bounding_box()
-    table = other.page.locator("#table").bounding_box()
-    shoot = other.page.locator("#choose-shoot").bounding_box()
-    pass_back = other.page.locator("#choose-pass").bounding_box()
-    assert dialog and table and shoot and pass_back
-    assert dialog["height"] < table["height"] / 4, (dialog, table)
-    assert round(shoot["y"]) == round(pass_back["y"]), (shoot, pass_back)
-    save(other, "push-out-choice-phone.png")
+    # The choice is about the table: a strip above it, over the status box, never over
+    # the position being chosen, its two answers side by side — held upright or sideways.
+    for size in ({"width": 390, "height": 844}, {"width": 844, "height": 390}):
+        other.page.set_viewport_size(size)
+        other.page.wait_for_timeout(200)
+        dialog = other.page.locator("#choice-dialog").bounding_box()
+        table = other.page.locator("#table").bounding_box()
+        shoot = other.page.locator("#choose-shoot").bounding_box()
+        pass_back = other.page.locator("#choose-pass").bounding_box()
+        assert dialog and table and shoot and pass_back
+        assert dialog["y"] + dialog["height"] <= table["y"] + 2, (size, dialog, table)
+        assert round(shoot["y"]) == round(pass_back["y"]), (shoot, pass_back)
+        save(other, f"push-out-choice-phone-{size['width']}.png")
     assert_quiet(ana, bob)
 
 
