@@ -93,6 +93,11 @@ export class OverlayFeed {
     this.turn = { key: "", extensions: 0 };
   }
 
+  /** A shot is rolling on the viewers' tables: its outcome (and the next turn's clock) waits. */
+  rolling() {
+    return this.queue.some((msg) => msg.t === "shot_result");
+  }
+
   /** The most the shot clock may show (s): the turn's time and the extensions taken in it. */
   clockCap() {
     const c = this.table?.clock;
@@ -251,6 +256,8 @@ function start() {
   const redraw = () => {
     feed.tick(performance.now());
     const m = overlayModel(feed.view, feed.table, conn.serverNow(), feed.clockCap());
+    // While a shot rolls the clock is nobody's: the viewers' tables show none running.
+    if (feed.rolling()) m.clock = null;
     if (feed.gone) m.status = "gone";
     else if (missing) m.status = "none";
     draw(m);

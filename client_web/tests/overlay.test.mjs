@@ -115,3 +115,13 @@ test("the shot clock never shows more than the turn's time and the extensions ta
   feed.push({ t: "shot_result", seq: 4, duration: 0, table: { ...table, turn: 0, clock: { ...clock, deadline: 20_000 + 61_000, extensions: [1, 0] } } }, 2);
   assert.equal(overlayModel(feed.view, feed.table, 20_000, feed.clockCap()).clock, 60);
 });
+
+test("while a shot rolls the feed says so (the page then shows no clock running)", () => {
+  const feed = new OverlayFeed(2);
+  feed.push({ t: "snapshot", view: { ...view, table } }, 0);
+  assert.equal(feed.rolling(), false);
+  feed.push({ t: "shot_result", seq: 5, duration: 4, table: { ...table, turn: 0 } }, 0);
+  assert.equal(feed.rolling(), true);
+  feed.tick(2000);
+  assert.equal(feed.rolling(), false);
+});
