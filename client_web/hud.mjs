@@ -116,7 +116,13 @@ export function showResult(title, score, text, match, replay = null, next = null
     };
     resultTimer = setTimeout(tick, 0);
   }
-  if (!dlg.open) dlg.showModal();
+  if (!dlg.open) {
+    dlg.showModal();
+    // The keys land on what most want next: the rematch after a match, else Continue
+    // (a modal dialog would otherwise focus its first link, the replay).
+    const rematch = $("result-rematch");
+    (match && !rematch.hidden ? rematch : $("result-close")).focus();
+  }
   announce(`${title} ${score}`);
 }
 

@@ -34,10 +34,11 @@ function cheers(winner) {
 }
 
 
-/** The page of one rack's replay, to share from the end-of-rack dialog.
+/** The page of one rack's replay, to share from the end-of-rack dialog: none for a rack
+ * in which no shot was played (a match conceded before its break).
  * @param {number} rack @returns {string | null} */
 function rackLink(rack) {
-  if (!app.room || !(rack >= 1)) return null;
+  if (!app.room || !(rack >= 1) || app.rackShots.rack !== rack) return null;
   return `${location.origin}/replay/${encodeURIComponent(app.room)}/${rack}`;
 }
 

@@ -471,6 +471,10 @@ def test_on_a_phone_a_finished_match_offers_the_rematch_on_the_table(
     concede(bob, "match")
     ana.page.locator("#result-dialog").wait_for(state="visible")
     assert ana.page.is_hidden("#over-controls")  # the dialog offers it meanwhile
+    # Conceded before the break: no replay of a game in which nothing was played; the
+    # keys land on the rematch.
+    assert ana.page.is_hidden("#result-replay")
+    assert ana.page.evaluate("document.activeElement.id") == "result-rematch"
     ana.page.tap("#result-close")
     card = ana.page.locator("#over-controls")
     card.wait_for(state="visible")
