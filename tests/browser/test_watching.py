@@ -12,7 +12,14 @@ from typing import Any
 import pytest
 
 from tests.browser.support import RATE, Client, Server, save
-from tests.browser.test_client import assert_quiet, replay_events, start_match
+from tests.browser.test_client import (
+    assert_quiet,
+    foul_softly,
+    replay_events,
+    settle,
+    shooter,
+    start_match,
+)
 from tests.browser.test_firstminute import PHONE
 
 OpenClient = Callable[..., Client]
@@ -146,6 +153,8 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     open_client: OpenClient, open_page: Callable[[str, str], Client], server: Server
 ) -> None:
     ana, bob, room = start_match(open_client)
+    foul_softly(shooter((ana, bob)))  # a shot in rack 1: a game with something to replay
+    settle(ana, bob)
     concede(ana, "game")  # rack 1 ends: Bob wins it
     for c in (ana, bob):
         c.wait("a.table && a.table.rack === 2")
