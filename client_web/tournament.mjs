@@ -14,7 +14,7 @@ const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[]} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
@@ -27,6 +27,50 @@ const LIST_REFRESH_MS = 5000;
 let shown = null;
 let missing = false;
 let unavailable = false;
+
+/**
+ * A link to another page keeping this page's `?lang=`, if it has one (as the reader last
+ * picked it): the language a link was shared in follows the reader from page to page —
+ * the lobby, the list, a bracket, a table. Without one the next page reads the stored
+ * choice, as this one did.
+ * @param {string} path an address on this site: "/tournaments", "/#/room/<id>"
+ */
+function keepLang(path) {
+  if (!new URLSearchParams(location.search).has("lang")) return path;
+  const url = new URL(path, location.origin);
+  url.searchParams.set("lang", lang());
+  return url.pathname + url.search + url.hash;
+}
+
+/** The page's own links (the lobby, the list, the form, the game) with its language. */
+function keepLangInLinks() {
+  for (const link of document.querySelectorAll("a[href^='/']")) {
+    const path = link.getAttribute("data-path") ?? /** @type {string} */ (link.getAttribute("href"));
+    link.setAttribute("data-path", path);
+    link.setAttribute("href", keepLang(path));
+  }
+}
+
+/**
+ * The language of the page that led here, when it was chosen by its `?lang=` and this
+ * address has none: the lobby's and the table's links to these pages carry no `?lang=`,
+ * and the same-origin referrer still has it. Only without a stored choice: then the page
+ * before showed exactly its `?lang=`; with one, it may have shown either.
+ */
+function adoptReferrersLanguage() {
+  if (new URLSearchParams(location.search).has("lang")) return;
+  try {
+    if (localStorage.getItem("ninepool.lang")) return; // the reader's choice (i18n/index.mjs)
+    const from = new URL(document.referrer);
+    const code = from.searchParams.get("lang");
+    if (from.origin !== location.origin || !code || !LANGUAGES.some(([known]) => known === code)) return;
+    const here = new URL(location.href);
+    here.searchParams.set("lang", code);
+    history.replaceState(null, "", here);
+  } catch {
+    /* no referrer, or no storage: the usual choice */
+  }
+}
 
 /** @param {string} elementId */
 function $(elementId) {
@@ -107,6 +151,10 @@ function render() {
   const why = view.status === "cancelled" ? view.cancelled ?? null : null;
   note.hidden = !why;
   note.textContent = why === "too_few" ? t("tour.cancelledFew") : why === "organiser" ? t("tour.cancelledOrganiser") : "";
+  // What the organiser's last request did ("The tournament has begun.") stays in view
+  // while the tournament runs; once it is over the champion or the note says the rest,
+  // and a cancel's answer would only repeat the note.
+  if (view.status === "finished" || view.status === "cancelled") $("tour-organiser-answer").textContent = "";
   const champion = $("tour-champion");
   champion.hidden = !view.champion;
   champion.textContent = view.champion ? t("tour.champion", { name: view.champion }) : "";
@@ -116,7 +164,7 @@ function render() {
   // The reader's own match, its table open: the way to its seat, above everything.
   const mine = view.me ? view.matches.find((m) => m.status === "playing" && m.room && m.seeds.includes(view.me ?? null)) : undefined;
   $("tour-mine").hidden = !mine;
-  if (mine) $("tour-mine-sit").setAttribute("href", `/#/play/${encodeURIComponent(mine.room ?? "")}`);
+  if (mine) $("tour-mine-sit").setAttribute("href", keepLang(`/#/play/${encodeURIComponent(mine.room ?? "")}`));
   renderRegistration(view);
   renderOrganiser(view);
   renderBrackets(view);
@@ -133,13 +181,17 @@ function renderRegistration(view) {
   $("tour-entrants").replaceChildren(
     ...view.entrants.map((e) => el("li", { "data-name": e.name }, [el("span", {}, [e.name]), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name)])),
   );
-  const held = token();
-  $("tour-form").hidden = !held;
-  $("tour-session").hidden = !!held;
-  const input = /** @type {HTMLInputElement} */ ($("tour-player-name"));
-  if (!input.value) input.value = session.name();
-  // Registered: only withdrawing is offered; not yet: only registering (under a name).
   const entered = !!view.entered;
+  // Every place taken: nothing to offer but to say so (an entrant may still withdraw).
+  const full = !entered && view.entrants.length >= view.cap;
+  $("tour-full").hidden = !full;
+  const held = token();
+  $("tour-form").hidden = !held || full;
+  $("tour-session").hidden = !!held || full;
+  const input = /** @type {HTMLInputElement} */ ($("tour-player-name"));
+  // Logged in, the account's name (the one it plays under); a guest, the game's name.
+  if (!input.value) input.value = view.account || (session.accountToken() ? "" : session.name());
+  // Registered: only withdrawing is offered; not yet: only registering (under a name).
   /** @type {HTMLElement} */ (input.closest("label")).hidden = entered;
   $("tour-join").hidden = entered;
   $("tour-leave").hidden = !entered;
@@ -228,7 +280,7 @@ function renderList() {
   $("tour-list-rows").replaceChildren(
     ...listed.map((row) =>
       el("tr", { "data-tournament": row.id }, [
-        el("td", {}, [el("a", { href: `/tournament/${encodeURIComponent(row.id)}` }, [row.name])]),
+        el("td", {}, [el("a", { href: keepLang(`/tournament/${encodeURIComponent(row.id)}`) }, [row.name])]),
         el("td", {}, [when(row.starts_at)]),
         el("td", {}, [t(`tour.format.${row.format}`)]),
         el("td", { "data-label": t("tour.col.players") }, [t("tour.players", { n: row.players, cap: row.cap })]),
@@ -306,9 +358,9 @@ function matchCard(match, me) {
         ? t("tour.waitingFor", { names: waiting.map((slot) => match.players[slot]).join(", ") })
         : t("tour.live");
     foot.push(el("span", { class: "tour-state" }, [status]));
-    foot.push(el("a", { href: `/#/room/${room}` }, [t("tour.watch")]));
+    foot.push(el("a", { href: keepLang(`/#/room/${room}`) }, [t("tour.watch")]));
     // Only the match's own players have a seat kept for them.
-    if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: `/#/play/${room}` }, [t("tour.play")]));
+    if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: keepLang(`/#/play/${room}`) }, [t("tour.play")]));
   } else if (match.status === "ready") {
     foot.push(el("span", {}, [t("tour.ready")]));
   } else if (done && match.decided === "forfeit") {
@@ -338,7 +390,8 @@ async function registration(action) {
   const name = /** @type {HTMLInputElement} */ ($("tour-player-name")).value.trim();
   const done = t(action === "register" ? "tour.registered" : "tour.withdrawn");
   const ok = await change(action, $("tour-answer"), done, action === "register" ? { name } : undefined);
-  if (ok && action === "register") session.setName(name);
+  // A guest's name is kept for the game; an account plays under its own whatever this says.
+  if (ok && action === "register" && !session.accountToken()) session.setName(name);
 }
 
 /** @param {string} elementId */
@@ -361,10 +414,13 @@ function startCreating() {
   $("tour-create-form").hidden = !held;
   $("tc-session").hidden = !!held;
   input("tc-starts").value = localInput(new Date(Date.now() + 3_600_000));
-  // A single elimination has no losers' bracket: its race is not asked for.
+  // A single elimination has no losers' bracket: its race is not asked for (the field
+  // hidden, and disabled so that it is neither checked nor in the way).
   const format = /** @type {HTMLSelectElement} */ ($("tc-format"));
   const losersRace = () => {
-    input("tc-losers").disabled = format.value === "single";
+    const single = format.value === "single";
+    input("tc-losers").disabled = single;
+    /** @type {HTMLElement} */ (input("tc-losers").closest("label")).hidden = single;
   };
   format.addEventListener("change", losersRace);
   losersRace();
@@ -406,7 +462,7 @@ async function create() {
     });
     const made = await response.json();
     if (response.ok) {
-      location.assign(`/tournament/${encodeURIComponent(made.id)}`);
+      location.assign(keepLang(`/tournament/${encodeURIComponent(made.id)}`));
       return;
     }
     // The server's words are English, for a reader of the raw API: the page words the
@@ -420,13 +476,24 @@ async function create() {
 }
 
 function start() {
+  adoptReferrersLanguage();
   initLanguage();
+  keepLangInLinks();
   const select = /** @type {HTMLSelectElement} */ ($("lang"));
   select.replaceChildren(...LANGUAGES.map(([code, name]) => new Option(name, code, false, code === lang())));
   select.value = lang();
-  select.addEventListener("change", () => setLanguage(select.value));
+  select.addEventListener("change", () => {
+    // An address with `?lang=` says the language picked now, for a reload and for links.
+    if (new URLSearchParams(location.search).has("lang")) {
+      const here = new URL(location.href);
+      here.searchParams.set("lang", select.value);
+      history.replaceState(null, "", here);
+    }
+    setLanguage(select.value);
+  });
   onLanguage(() => {
     select.value = lang();
+    keepLangInLinks();
     if (creating) document.title = t("tour.create.title");
     if (listing) renderList();
     else render();

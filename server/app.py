@@ -117,7 +117,12 @@ class GameServer:
         )
         self._sessions = sessions
         self.tournament_api = TournamentApi(
-            self.tournaments, self.api, self._player_of, self._rating_of, self.players.name_owner
+            self.tournaments,
+            self.api,
+            self._player_of,
+            self._rating_of,
+            self.players.name_owner,
+            self._account_name,
         )
         self.gateway = Gateway(
             self.lobby, sessions, self.metrics, config.limits, players=self.players
@@ -162,6 +167,11 @@ class GameServer:
             identity = await self.players.identify(token)
             return None if identity is None else identity.player
         return self._sessions.verify(token)
+
+    async def _account_name(self, player: str) -> str | None:
+        """The name of a player's account, for the tournaments (None: a guest's)."""
+        account = await self.players.store.account(player)
+        return None if account is None else account.name
 
     async def _rating_of(self, player: str) -> float | None:
         """A player's rating, for seeding a tournament by rating (None: never rated)."""

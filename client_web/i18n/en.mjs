@@ -750,5 +750,6 @@ export default {
   "tour.yourMatch": "Your match's table is open.",
   "tour.stage.losers": "Losers' bracket, round {n}",
   "tour.err.notOnList": "Nobody of that name is on the list.",
+  "tour.full": "The tournament is full: every place is taken.",
   "tour.err.over": "The tournament is over or cancelled.",
 };

@@ -750,5 +750,6 @@ export default {
   "tour.yourMatch": "Stol za vaš meč je otvoren.",
   "tour.stage.losers": "Gubitnička grana, {n}. kolo",
   "tour.err.notOnList": "Na popisu nema igrača s tim imenom.",
+  "tour.full": "Turnir je popunjen: sva su mjesta zauzeta.",
   "tour.err.over": "Turnir je završen ili otkazan.",
 };

@@ -20,7 +20,9 @@
   whether that session organises it, `entered` whether it is registered (both false
   without one) and `me` its place among the entrants from 1 — its seed, as the matches'
   `seeds` say, once the tournament has started (null if not an entrant); the answers to
-  the writes below say the same of the writer; 404;
+  the writes below say the same of the writer; `account`, while registration is open and
+  the token is a logged-in player's, their account's name (the page offers it as the name
+  to register under: it cannot know it otherwise), else null; 404;
 - `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 409 (full, name
   taken — or kept for the computer players, "Bot 3" —, registered already, registration
   closed); `…/unregister`: 200; 409;
@@ -59,6 +61,7 @@ from server.edge.apiconn import ApiHandler, ApiRequest, ApiResponse, json_error,
 from server.players.names import is_reserved_for_guests
 from server.players.ratings import START
 from server.players.store import PlayerStoreError
+from server.players.tokens import AccountTokens
 from server.tournament import bracket
 from server.tournament.bracket import race_of
 from server.tournament.live import LiveMatch
@@ -99,16 +102,20 @@ class TournamentApi:
         player_of: Callable[[str], Awaitable[str | None]],
         rating_of: Callable[[str], Awaitable[float | None]],
         name_owner: Callable[[str], Awaitable[str | None]],
+        account_name: Callable[[str], Awaitable[str | None]] | None = None,
     ) -> None:
         """`player_of`: the player id a Bearer token names — a session's, or a logged-in
         account's — or None; `rating_of`: a player's rating, if they have one (seeding by
         rating); `name_owner`: the player of the account holding a name, or one that looks
-        the same (`Players.name_owner`), so no guest enters under an account's name."""
+        the same (`Players.name_owner`), so no guest enters under an account's name;
+        `account_name`: the name of a player's account (None: a guest's), told to a
+        logged-in reader while registration is open (none told without it)."""
         self.service = service
         self.others = others
         self.player_of = player_of
         self.rating_of = rating_of
         self.name_owner = name_owner
+        self.account_name = account_name
 
     async def handle(self, request: ApiRequest) -> ApiResponse:
         path = request.path
@@ -143,7 +150,8 @@ class TournamentApi:
                 return json_error(404, "no such tournament")
             viewer = await self._player(request)
             live = await self.service.live(found)
-            return json_response(200, tournament_view(found, viewer, live))
+            account = await self._account(request, found, viewer)
+            return json_response(200, tournament_view(found, viewer, live, account))
         action = parts[1]
         if action not in ("register", "unregister", "start", "remove", "cancel"):
             return json_error(404, "no such API")
@@ -171,6 +179,22 @@ class TournamentApi:
         try:
             return await self.player_of(token.strip())
         except PlayerStoreError as exc:  # an account token, the players' store away
+            raise TournamentStoreError(f"accounts unavailable: {exc}") from exc
+
+    async def _account(
+        self, request: ApiRequest, tournament: Tournament, viewer: str | None
+    ) -> str | None:
+        """The name of the reader's account while they may still register: asked of the
+        store only for an account's token (a guest's session names no account), and only
+        then, as the page reads the tournament every few seconds."""
+        if self.account_name is None or viewer is None or tournament.status != "registering":
+            return None
+        token = request.headers.get("authorization", "").partition(" ")[2].strip()
+        if not AccountTokens.looks_like(token):
+            return None
+        try:
+            return await self.account_name(viewer)
+        except PlayerStoreError as exc:
             raise TournamentStoreError(f"accounts unavailable: {exc}") from exc
 
     @staticmethod
@@ -374,12 +398,14 @@ def tournament_view(
     tournament: Tournament,
     viewer: str | None = None,
     live: Mapping[str, LiveMatch] | None = None,
+    account: str | None = None,
 ) -> dict[str, Any]:
     """The tournament as the API and the bracket page show it; `viewer`, the player asking
     (if known), is told whether they organise it (`yours`), whether they are registered
     (`entered`) and their place among the entrants (`me`), so the page offers them only
     what they may do and points them to their own match. `live` (by match id) is what
-    the rooms of the matches being played say: a match's `live` is null otherwise."""
+    the rooms of the matches being played say: a match's `live` is null otherwise.
+    `account` is the viewer's account's name, if the page is to offer it."""
     live = live or {}
     names = [entrant.name for entrant in tournament.entrants]
     winner = champion(tournament)
@@ -404,6 +430,7 @@ def tournament_view(
         "yours": viewer is not None and viewer == tournament.organiser,
         "entered": me is not None,
         "me": me,
+        "account": account,
         "entrants": [
             {
                 "name": e.name,

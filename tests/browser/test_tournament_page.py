@@ -97,10 +97,12 @@ def tournaments(server: Server) -> dict[str, Any]:
 def page_at(browser: Any, server: Server) -> Iterator[Any]:
     clients: list[Client] = []
 
-    def _open(path: str, lang: str, token: str | None = None) -> Client:
+    def _open(path: str, lang: str, token: str | None = None, name: str = "") -> Client:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         if token is not None:
             context.add_init_script(f"localStorage.setItem('ninepool.token', {token!r});")
+        if name:  # the name the game has played under in this browser
+            context.add_init_script(f"localStorage.setItem('ninepool.name', {name!r});")
         page = context.new_page()
         client = Client(name=lang, page=page, context=context)
         page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))
@@ -129,14 +131,18 @@ def test_the_bracket_renders_live_in_every_language(
     # being played, its room linked to watch and to sit down in.
     assert page.locator(".tour-match").count() == len(tournaments["view"]["matches"])
     room = next(m["room"] for m in tournaments["view"]["matches"] if m["status"] == "playing")
-    link = page.locator(f'a[href="/#/room/{room}"]')
+    # Every link to another page keeps the page's language: the table's, the lobby's, the list's.
+    link = page.locator(f'a[href="/?lang={lang}#/room/{room}"]')
     assert link.inner_text() == watch
+    assert page.get_attribute("a.brand", "href") == f"/?lang={lang}"
+    assert page.get_attribute("#tour-all", "href") == f"/tournaments?lang={lang}"
+    assert page.get_attribute("#tour-new", "href") == f"/tournament/new?lang={lang}"
     # Nobody has sat down yet: the card names who the table waits for; a seat is
     # offered only to the match's own players, which this reader is not.
     playing = next(m for m in tournaments["view"]["matches"] if m["status"] == "playing")
     state = page.locator(f'.tour-match[data-match="{playing["id"]}"] .tour-state').inner_text()
     assert all(name in state for name in playing["players"]), state
-    assert page.locator(f'a[href="/#/play/{room}"]').count() == 0
+    assert page.locator(f'a[href*="#/play/{room}"]').count() == 0
     assert page.locator("html").get_attribute("lang") == lang
     assert page.locator("#tour-name").inner_text() == "Kup Zagreba"
     # Every word on the page is the language's: no key left untranslated.
@@ -296,15 +302,15 @@ def test_an_entrant_is_shown_the_way_to_their_match(page_at: Any, server: Server
     page = client.page
     page.wait_for_selector("#tour-mine:not([hidden])")
     assert page.inner_text("#tour-mine").startswith("Стол для вашего матча открыт.")
-    assert page.get_attribute("#tour-mine-sit", "href") == f"/#/play/{match['room']}"
+    assert page.get_attribute("#tour-mine-sit", "href") == f"/?lang=ru#/play/{match['room']}"
     assert page.locator(".tour-slot.mine").inner_text().count("Marta") == 1
-    assert page.locator(f'.tour-match a[href="/#/play/{match["room"]}"]').count() == 1
+    assert page.locator(f'.tour-match a[href="/?lang=ru#/play/{match["room"]}"]').count() == 1
     save(client, "tournament-mine-ru.png")
     onlooker = page_at(f"/tournament/{tournament_id}", "ru")
     onlooker.page.wait_for_selector(".tour-match")
     assert onlooker.page.locator("#tour-mine").is_hidden()
     assert onlooker.page.locator(".tour-slot.mine").count() == 0
-    assert onlooker.page.locator(f'a[href="/#/play/{match["room"]}"]').count() == 0
+    assert onlooker.page.locator(f'a[href*="#/play/{match["room"]}"]').count() == 0
     assert client.problems() == [] and onlooker.problems() == []
 
 
@@ -319,7 +325,8 @@ def _frames(ws: Any, until: Any) -> dict[str, Any]:
 def test_from_a_won_match_to_the_next_ones_table(page_at: Any, server: Server) -> None:
     """A player wins a first-round match at the table (the opponent concedes), goes back
     to the bracket from the result, and the page's link to their final's table seats
-    them there: not back in the finished room of the match they won."""
+    them there: not back in the finished room of the match they won. The page's language,
+    from its `?lang=`, goes with them to the table and back."""
     organiser = session_token(server, "Org next")
     tournament_id = new_tournament(server, organiser, "Četvrtak", cap=4, **SINGLE)
     path = f"/api/tournaments/{tournament_id}"
@@ -337,7 +344,7 @@ def test_from_a_won_match_to_the_next_ones_table(page_at: Any, server: Server) -
     assert first, "the first round's match never got its room"
     # Three players in four places: the top seed's bye, the other two meet (W1-2).
     winner, loser = first["players"]
-    client = page_at(f"/tournament/{tournament_id}", "en", tokens[winner])
+    client = page_at(f"/tournament/{tournament_id}", "hr", tokens[winner])
     page = client.page
     page.wait_for_selector("#tour-mine:not([hidden])")
     ws_url = server.url.replace("http://", "ws://") + "/ws"
@@ -349,6 +356,7 @@ def test_from_a_won_match_to_the_next_ones_table(page_at: Any, server: Server) -
         assert _frames(ws, lambda f: f.get("id") == 2)["t"] == "joined"
         ws.send(msgpack.packb({"t": "ready", "id": 3, "ready": True}))
         page.click("#tour-mine-sit")  # the winner sits down (the game readies them)
+        page.wait_for_url("**/?lang=hr#/play/*")
         draw = _frames(ws, lambda f: f["t"] == "lag_result")
         if draw["winner"] == 1:
             ws.send(msgpack.packb({"t": "lag_choice", "id": 4, "choice": "break"}))
@@ -363,9 +371,11 @@ def test_from_a_won_match_to_the_next_ones_table(page_at: Any, server: Server) -
     page.wait_for_url(f"**/tournament/{tournament_id}*")
     final = page.locator("#tour-mine-sit")
     final.wait_for(state="visible")
+    assert page.url.endswith("?lang=hr") and page.get_attribute("html", "lang") == "hr"
+    assert page.inner_text("#tour-mine-sit") == "Sjedni za stol"
     room = call(server, "GET", path)["matches"][-1]["room"]
     assert room and room != first["room"]
-    assert final.get_attribute("href") == f"/#/play/{room}"
+    assert final.get_attribute("href") == f"/?lang=hr#/play/{room}"
     final.click()
     client.wait(f"a.room === {room!r} && a.role === 'player'", timeout=20_000)
     assert page.url.endswith(f"#/room/{room}")
@@ -382,6 +392,9 @@ def test_the_organiser_cancels_it_and_the_page_says_so(page_at: Any, server: Ser
     page.click("#tour-cancel")
     page.wait_for_selector("#tour-note:not([hidden])")
     assert page.inner_text("#tour-note") == "Cancelled by the organiser."
+    # Said once: the note, not the note and the answer to the organiser's request.
+    page.wait_for_timeout(500)  # the page has read the tournament again after its answer
+    assert page.locator("body").inner_text().count("Cancelled by the organiser.") == 1
     assert page.locator("#tour-organiser").is_hidden()
     assert call(server, "GET", f"/api/tournaments/{tournament_id}")["status"] == "cancelled"
     assert client.problems() == []
@@ -406,16 +419,23 @@ def test_a_logged_in_player_registers_as_their_account(
     page_at: Any, server: Server, tournaments: dict[str, Any]
 ) -> None:
     """While logged in, the page registers the account (its token), not the browser's
-    guest session: the seat of the match will be kept for the id the player sits with."""
+    guest session: the seat of the match will be kept for the id the player sits with.
+    The name it offers is the account's, not the one the browser played under as a guest."""
     credentials = {"name": "Dunja", "password": "correct horse battery"}
     call(server, "POST", "/api/accounts", credentials)
     account = call(server, "POST", "/api/login", credentials)["token"]
     guest = session_token(server, "Gost Dunja")
-    client = page_at(f"/tournament/{tournaments['open']}", "hr", guest)
+    client = page_at(f"/tournament/{tournaments['open']}", "hr", guest, name="Gost Dunja")
     page = client.page
+    page.wait_for_selector("#tour-form:not([hidden])")
+    assert page.input_value("#tour-player-name") == "Gost Dunja"  # a guest's own name
     page.evaluate(f"localStorage.setItem('ninepool.account', {account!r})")
     page.reload()
     page.wait_for_selector("#tour-form:not([hidden])")
+    assert page.input_value("#tour-player-name") == "Dunja"
+    path = f"/api/tournaments/{tournaments['open']}"
+    assert call(server, "GET", path, token=account)["account"] == "Dunja"
+    assert call(server, "GET", path, token=guest)["account"] is None
     page.fill("#tour-player-name", "Dunja")
     page.click("#tour-join")
     page.wait_for_selector("#tour-leave:visible")
@@ -480,10 +500,11 @@ def test_the_create_form_words_its_refusals_in_the_readers_language(
     page = client.page
     page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
     assert page.get_attribute("#tc-name", "maxlength") == "48"
-    # A single elimination asks no losers' bracket race.
-    assert page.locator("#tc-losers").is_enabled()
+    # A single elimination asks no losers' bracket race: its field is not shown.
+    assert page.locator("#tc-losers").is_visible()
     page.select_option("#tc-format", "single")
-    assert page.locator("#tc-losers").is_disabled()
+    assert page.locator("#tc-losers").is_hidden() and page.locator("#tc-losers").is_disabled()
+    assert page.locator("#tc-winners").is_visible() and page.locator("#tc-final").is_visible()
     before = len(call(server, "GET", "/api/tournaments"))
     page.fill("#tc-name", "Petak navečer")
     page.fill("#tc-starts", "2020-01-01T20:00")
@@ -506,3 +527,150 @@ def test_the_create_form_words_its_refusals_in_the_readers_language(
     assert len(call(server, "GET", "/api/tournaments")) == before
     # The browser logs the refused request itself (400); nothing else may be logged.
     assert [p for p in client.problems() if "status of 400 (Bad Request)" not in p] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "hr", "ru"])
+def test_the_create_form_asks_no_losers_race_for_single_elimination(
+    page_at: Any, server: Server, lang: str
+) -> None:
+    token = session_token(server, f"Org single {lang}")
+    client = page_at("/tournament/new", lang, token)
+    page = client.page
+    page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
+    assert page.locator("#tc-losers").is_visible()
+    page.select_option("#tc-format", "single")
+    assert page.locator("#tc-losers").is_hidden()
+    save(client, f"tournament-new-single-{lang}.png", full_page=True)
+    page.select_option("#tc-format", "double")
+    assert page.locator("#tc-losers").is_visible() and page.locator("#tc-losers").is_enabled()
+    assert client.problems() == []
+
+
+#: "The tournament is full" as each language says it.
+FULL = {
+    "en": "The tournament is full: every place is taken.",
+    "hr": "Turnir je popunjen: sva su mjesta zauzeta.",
+    "ru": "Турнир заполнен: свободных мест нет.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "hr", "ru"])
+def test_a_full_tournament_offers_no_registration(page_at: Any, server: Server, lang: str) -> None:
+    """Every place taken: the page says so and offers no name field and no "Register" (the
+    API would refuse it); an entrant may still withdraw."""
+    organiser = session_token(server, f"Org full {lang}")
+    tournament_id = new_tournament(server, organiser, f"Full {lang}", cap=2, **SINGLE)
+    path = f"/api/tournaments/{tournament_id}"
+    entrant = session_token(server, f"Vesna {lang}")
+    call(server, "POST", f"{path}/register", {"name": f"Vesna {lang}"}, entrant)
+    call(server, "POST", f"{path}/register", {"name": f"Zoran {lang}"}, session_token(server, "Z"))
+    client = page_at(f"/tournament/{tournament_id}", lang, session_token(server, f"Late {lang}"))
+    page = client.page
+    page.wait_for_selector("#tour-register:not([hidden]) #tour-entrants li")
+    assert page.inner_text("#tour-full") == FULL[lang]
+    assert page.locator("#tour-join").is_hidden() and page.locator("#tour-player-name").is_hidden()
+    assert page.locator("#tour-leave").is_hidden()
+    save(client, f"tournament-full-{lang}.png", full_page=True)
+    # Without a session either: nothing to open the game for.
+    stranger = page_at(f"/tournament/{tournament_id}", lang)
+    stranger.page.wait_for_selector("#tour-register:not([hidden]) #tour-full:not([hidden])")
+    assert stranger.page.locator("#tour-session").is_hidden()
+    registered = page_at(f"/tournament/{tournament_id}", lang, entrant)
+    registered.page.wait_for_selector("#tour-leave:visible")
+    assert registered.page.locator("#tour-full").is_hidden()
+    assert client.problems() == [] and stranger.problems() == [] and registered.problems() == []
+
+
+def _play_out(server: Server, match: dict[str, Any], tokens: dict[str, str], loser: str) -> None:
+    """Both players of `match` sit down at its table over the WebSocket, the draw's winner
+    breaks, and `loser` concedes the match."""
+    ws_url = server.url.replace("http://", "ws://") + "/ws"
+    names = match["players"]
+    with (
+        connect(ws_url, origin=server.url) as first,  # type: ignore[arg-type]
+        connect(ws_url, origin=server.url) as second,  # type: ignore[arg-type]
+    ):
+        seats = [first, second]  # by slot: the match's first player sits in seat 0
+        for request, (ws, name) in enumerate(zip(seats, names, strict=True)):
+            hello = {"t": "hello", "id": 1, "v": PROTOCOL_VERSION, "name": name}
+            ws.send(msgpack.packb({**hello, "token": tokens[name]}))
+            _frames(ws, lambda f: f["t"] == "welcome")
+            join = {"t": "join", "id": 2, "room": match["room"], "role": "player"}
+            ws.send(msgpack.packb(join))
+            assert _frames(ws, lambda f: f.get("id") == 2)["t"] == "joined", request
+            ws.send(msgpack.packb({"t": "ready", "id": 3, "ready": True}))
+        drawn = seats[_frames(first, lambda f: f["t"] == "lag_result")["winner"]]
+        drawn.send(msgpack.packb({"t": "lag_choice", "id": 4, "choice": "break"}))
+        conceding = seats[names.index(loser)]
+        _frames(conceding, lambda f: f["t"] == "ruling" and f.get("action") == "lag_choice")
+        conceding.send(msgpack.packb({"t": "concede", "id": 5, "what": "match"}))
+        _frames(conceding, lambda f: f["t"] == "match_over")
+
+
+#: "The tournament has begun." as each language says it.
+BEGUN = {"en": "The tournament has begun.", "hr": "Turnir je počeo.", "ru": "Турнир начался."}
+
+
+@pytest.mark.parametrize("lang", ["en", "hr", "ru"])
+def test_a_finished_tournament_says_who_won_not_that_it_began(
+    page_at: Any, server: Server, lang: str
+) -> None:
+    """The organiser starts it from the page ("has begun" while it runs); once its one
+    match is played the page names the champion and no longer says it has begun."""
+    organiser = session_token(server, f"Org done {lang}")
+    tournament_id = new_tournament(server, organiser, f"Done {lang}", cap=2, **SINGLE)
+    path = f"/api/tournaments/{tournament_id}"
+    tokens = {name: session_token(server, name) for name in (f"Jan {lang}", f"Kim {lang}")}
+    for name, token in tokens.items():
+        call(server, "POST", f"{path}/register", {"name": name}, token)
+    client = page_at(f"/tournament/{tournament_id}", lang, organiser)
+    page = client.page
+    page.wait_for_selector("#tour-start:enabled")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#tour-start")
+    page.wait_for_selector("#tour-organiser", state="hidden")
+    assert page.inner_text("#tour-organiser-answer") == BEGUN[lang]
+    match: dict[str, Any] = {}
+    for _ in range(400):
+        match = call(server, "GET", path)["matches"][0]
+        if match["room"]:
+            break
+        time.sleep(0.05)
+    assert match["room"], "the final never got its room"
+    _play_out(server, match, tokens, loser=match["players"][1])
+    page.wait_for_selector("#tour-champion:not([hidden])", timeout=20_000)
+    assert match["players"][0] in page.inner_text("#tour-champion")
+    assert BEGUN[lang] not in page.locator("body").inner_text()
+    save(client, f"tournament-finished-{lang}.png", full_page=True)
+    assert client.problems() == []
+
+
+def test_the_language_goes_from_the_lobby_through_the_pages(
+    page_at: Any, server: Server, tournaments: dict[str, Any]
+) -> None:
+    """A lobby opened with `?lang=hr` (nothing chosen in this browser before) leads to the
+    list, a bracket and back to the lobby in Croatian; a language picked on the way goes
+    on from there."""
+    client = page_at("/", "hr")
+    page = client.page
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.click("#tournaments")
+    page.wait_for_selector("#tour-list:not([hidden]) #tour-list-table:not([hidden])")
+    assert page.url.endswith("/tournaments?lang=hr")
+    assert page.get_attribute("html", "lang") == "hr"
+    assert page.inner_text("#tour-list h1") == "Turniri"
+    page.click(f'tr[data-tournament="{tournaments["open"]}"] a')
+    page.wait_for_selector("#tour-view:not([hidden])")
+    assert page.url.endswith(f"/tournament/{tournaments['open']}?lang=hr")
+    assert page.get_attribute("html", "lang") == "hr"
+    page.select_option("#lang", "ru")  # the reader's pick, from here on
+    assert page.url.endswith("?lang=ru")
+    page.click("#tour-all")
+    page.wait_for_selector("#tour-list:not([hidden])")
+    assert page.url.endswith("/tournaments?lang=ru")
+    assert page.inner_text("#tour-list h1") == "Турниры"
+    page.click("a.brand")
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert page.url.split("#")[0].endswith("/?lang=ru")
+    assert page.get_attribute("html", "lang") == "ru"
+    assert client.problems() == []
