@@ -12,7 +12,7 @@ import { powerFromSpeed } from "./controls.mjs";
 import { roomName } from "./formats.mjs";
 import { $, toast } from "./dom.mjs";
 import { renderBadge, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud } from "./hud.mjs";
-import { LANGUAGES, initLanguage, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
+import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderQuick, renderRooms } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
@@ -661,6 +661,10 @@ function wire() {
     e.preventDefault();
     /** @type {HTMLDialogElement} */ ($("result-dialog")).close();
     location.hash = `#/replay/${rack[1]}/${rack[2]}`;
+  });
+  // The tournament pages are pages of their own: a `?lang=` this one was opened with goes along.
+  $("tournaments").addEventListener("click", (e) => {
+    /** @type {HTMLAnchorElement} */ (e.currentTarget).href = keepLang("/tournaments");
   });
   $("replay-form").addEventListener("submit", (e) => {
     e.preventDefault();

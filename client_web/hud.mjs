@@ -6,7 +6,7 @@ import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { describeFormat, roomName } from "./formats.mjs";
-import { clause, list, num, t } from "./i18n/index.mjs";
+import { clause, keepLang, list, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
@@ -96,7 +96,7 @@ export function showResult(title, score, text, match, replay = null, next = null
   const tournament = app.view?.settings?.tournament;
   const back = /** @type {HTMLAnchorElement} */ ($("result-tournament"));
   back.hidden = !(match && tournament);
-  if (tournament) back.href = `/tournament/${encodeURIComponent(tournament)}`;
+  if (tournament) back.href = keepLang(`/tournament/${encodeURIComponent(tournament)}`);
   dlg.classList.toggle("match", match);
   clearTimeout(resultTimer);
   const line = $("result-next");

@@ -6,7 +6,7 @@
 // computer players filling the empty places if the organiser allows them; its organiser
 // may start it before its time. /tournaments lists them all (`GET /api/tournaments`).
 
-import { LANGUAGES, initLanguage, lang, onLanguage, setLanguage, t } from "./i18n/index.mjs";
+import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, setLanguage, t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
 
 /** How often the bracket is read again (ms). */
@@ -28,47 +28,12 @@ let shown = null;
 let missing = false;
 let unavailable = false;
 
-/**
- * A link to another page keeping this page's `?lang=`, if it has one (as the reader last
- * picked it): the language a link was shared in follows the reader from page to page —
- * the lobby, the list, a bracket, a table. Without one the next page reads the stored
- * choice, as this one did.
- * @param {string} path an address on this site: "/tournaments", "/#/room/<id>"
- */
-function keepLang(path) {
-  if (!new URLSearchParams(location.search).has("lang")) return path;
-  const url = new URL(path, location.origin);
-  url.searchParams.set("lang", lang());
-  return url.pathname + url.search + url.hash;
-}
-
 /** The page's own links (the lobby, the list, the form, the game) with its language. */
 function keepLangInLinks() {
   for (const link of document.querySelectorAll("a[href^='/']")) {
     const path = link.getAttribute("data-path") ?? /** @type {string} */ (link.getAttribute("href"));
     link.setAttribute("data-path", path);
     link.setAttribute("href", keepLang(path));
-  }
-}
-
-/**
- * The language of the page that led here, when it was chosen by its `?lang=` and this
- * address has none: the lobby's and the table's links to these pages carry no `?lang=`,
- * and the same-origin referrer still has it. Only without a stored choice: then the page
- * before showed exactly its `?lang=`; with one, it may have shown either.
- */
-function adoptReferrersLanguage() {
-  if (new URLSearchParams(location.search).has("lang")) return;
-  try {
-    if (localStorage.getItem("ninepool.lang")) return; // the reader's choice (i18n/index.mjs)
-    const from = new URL(document.referrer);
-    const code = from.searchParams.get("lang");
-    if (from.origin !== location.origin || !code || !LANGUAGES.some(([known]) => known === code)) return;
-    const here = new URL(location.href);
-    here.searchParams.set("lang", code);
-    history.replaceState(null, "", here);
-  } catch {
-    /* no referrer, or no storage: the usual choice */
   }
 }
 
@@ -476,7 +441,6 @@ async function create() {
 }
 
 function start() {
-  adoptReferrersLanguage();
   initLanguage();
   keepLangInLinks();
   const select = /** @type {HTMLSelectElement} */ ($("lang"));

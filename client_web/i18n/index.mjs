@@ -33,6 +33,20 @@ let current = "en";
 /** @type {Set<() => void>} */
 const listeners = new Set();
 
+/**
+ * A link to another page keeping this page's `?lang=`, if it has one (as the reader last
+ * picked it): the language a link was shared in follows the reader from page to page —
+ * the lobby, the list, a bracket, a table. Without one the next page reads the stored
+ * choice, as this one did.
+ * @param {string} path an address on this site: "/tournaments", "/#/room/<id>"
+ */
+export function keepLang(path) {
+  if (!new URLSearchParams(location.search).has("lang")) return path;
+  const url = new URL(path, location.origin);
+  url.searchParams.set("lang", lang());
+  return url.pathname + url.search + url.hash;
+}
+
 /** The language in use ("en", "hr" or "ru"). */
 export function lang() {
   return current;
