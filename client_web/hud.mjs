@@ -311,7 +311,8 @@ export function prompt() {
   }
   if (st === "lag") {
     const chooser = app.view.lag_choice ?? null;
-    if (chooser !== null && me !== null && chooser === me) return t("prompt.lagWon", { name: n[1 - me] });
+    // The first break decided by the draw: its winner won the draw, not a lag.
+    if (chooser !== null && me !== null && chooser === me) return t(app.view.settings?.first_break === "draw" ? "prompt.drawWon" : "prompt.lagWon", { name: n[1 - me] });
     if (chooser !== null) return t("prompt.lagChooses", { name: n[chooser] });
     if (app.anim) return app.anim.label;
     if (me !== null && !(app.view.lagged ?? []).includes(me) && !app.lagSent) return t("prompt.lagYou");

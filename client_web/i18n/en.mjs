@@ -347,6 +347,7 @@ export default {
   "prompt.lagYou": "The lag decides who breaks: press Play the lag (the speed is already set).",
   "prompt.lagWait": "The lag: waiting for both players.",
   "prompt.lagWon": "You won the lag: break, or let {name} break.",
+  "prompt.drawWon": "You won the draw: break, or let {name} break.",
   "prompt.lagChooses": "Waiting for {name} to choose who breaks.",
   "prompt.over": "The match is over.",
   "prompt.shooting": "Shooting…",

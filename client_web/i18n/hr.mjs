@@ -347,6 +347,7 @@ export default {
   "prompt.lagYou": "Bliškanje određuje tko otvara: pritisnite „Odigraj bliškanje“ (brzina je već namještena).",
   "prompt.lagWait": "Bliškanje: čekaju se oba igrača.",
   "prompt.lagWon": "Dobili ste bliškanje: otvorite sami ili neka otvara {name}.",
+  "prompt.drawWon": "Dobili ste ždrijeb: otvorite sami ili neka otvara {name}.",
   "prompt.lagChooses": "Čeka se da {name} odabere tko otvara.",
   "prompt.over": "Meč je završen.",
   "prompt.shooting": "Udarac…",

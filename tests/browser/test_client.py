@@ -45,6 +45,10 @@ def winner_chooses(players: tuple[Client, Client], button: str) -> Client:
         c.wait("a.view && a.view.status === 'lag' && a.view.lag_choice != null")
     winner = players[players[0].state("a.view.lag_choice")]
     winner.page.locator("#lag-dialog").wait_for(state="visible")
+    if winner.page.get_attribute("html", "lang") == "en":
+        # The prompt names what decided it: a draw is no lag.
+        won = "draw" if winner.state("a.view.settings.first_break") == "draw" else "lag"
+        assert winner.page.inner_text("#status .prompt").startswith(f"You won the {won}:")
     winner.page.click(button)
     return winner
 
