@@ -386,6 +386,10 @@ function startCreating() {
     const single = format.value === "single";
     input("tc-losers").disabled = single;
     /** @type {HTMLElement} */ (input("tc-losers").closest("label")).hidden = single;
+    // Nor a winners' bracket to name: its race is that of every round before the final.
+    const winners = /** @type {HTMLElement} */ (input("tc-winners").closest("label")?.querySelector("span"));
+    winners.dataset.i18n = single ? "tour.side.rounds" : "tour.side.winners";
+    winners.textContent = t(winners.dataset.i18n);
   };
   format.addEventListener("change", losersRace);
   losersRace();

@@ -672,6 +672,7 @@ export default {
   "tour.withdrawn": "You have withdrawn.",
   "tour.bracket": "Bracket",
   "tour.side.winners": "Winners' bracket",
+  "tour.side.rounds": "Rounds before the final",
   "tour.side.losers": "Losers' bracket",
   "tour.side.final": "Grand final",
   "tour.round": "Round {n}",

@@ -672,6 +672,7 @@ export default {
   "tour.withdrawn": "Odjavili ste se.",
   "tour.bracket": "Turnirsko stablo",
   "tour.side.winners": "Pobjednička grana",
+  "tour.side.rounds": "Kola prije finala",
   "tour.side.losers": "Gubitnička grana",
   "tour.side.final": "Veliko finale",
   "tour.round": "{n}. kolo",

@@ -672,6 +672,7 @@ export default {
   "tour.withdrawn": "Вы снялись с турнира.",
   "tour.bracket": "Сетка",
   "tour.side.winners": "Верхняя сетка",
+  "tour.side.rounds": "Раунды до финала",
   "tour.side.losers": "Нижняя сетка",
   "tour.side.final": "Гранд-финал",
   "tour.round": "{n}-й раунд",

@@ -538,11 +538,17 @@ def test_the_create_form_asks_no_losers_race_for_single_elimination(
     page = client.page
     page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
     assert page.locator("#tc-losers").is_visible()
+    winners = page.locator("label:has(#tc-winners) span")
+    double_label = winners.inner_text()
     page.select_option("#tc-format", "single")
     assert page.locator("#tc-losers").is_hidden()
+    # No winners' bracket to name either: the race of every round before the final.
+    rounds = {"en": "Rounds before the final", "hr": "Kola prije finala", "ru": "Раунды до финала"}
+    assert winners.inner_text() == rounds[lang]
     save(client, f"tournament-new-single-{lang}.png", full_page=True)
     page.select_option("#tc-format", "double")
     assert page.locator("#tc-losers").is_visible() and page.locator("#tc-losers").is_enabled()
+    assert winners.inner_text() == double_label
     assert client.problems() == []
 
 
