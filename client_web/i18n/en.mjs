@@ -363,7 +363,7 @@ export default {
   "prompt.yours": "Your shot — hit the {ball} first. Drag to aim; pull back from the cue ball and let go, or press Shoot.",
   "prompt.yoursTouch": "Your shot — hit the {ball} first. Drag to aim; pull the cue down at the right edge and let go.",
   "prompt.yoursNoBall": "Your shot.",
-  "prompt.otherChooses": "{name} chooses: shoot, or pass it back.",
+  "prompt.otherChooses": "Waiting for {name} to choose.",
   "prompt.otherAims": "{name} is aiming: power {p}, {tip}.",
   "prompt.otherAimsRaised": "{name} is aiming: power {p}, {tip}, cue raised {deg}°.",
   "prompt.other": "{name} to shoot — the {ball} first.",

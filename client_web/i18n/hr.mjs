@@ -363,7 +363,7 @@ export default {
   "prompt.yours": "Vi ste na potezu — najprije pogodite kuglu {ball}. Ciljajte povlačenjem; povucite unatrag od bijele i pustite ili pritisnite „Udari“.",
   "prompt.yoursTouch": "Vi ste na potezu — najprije pogodite kuglu {ball}. Ciljajte povlačenjem; povucite štap uz desni rub prema dolje i pustite.",
   "prompt.yoursNoBall": "Vi ste na potezu.",
-  "prompt.otherChooses": "{name} bira: igrati ili vratiti udarac.",
+  "prompt.otherChooses": "Čeka se da {name} odluči.",
   "prompt.otherAims": "{name} cilja: snaga {p}, {tip}.",
   "prompt.otherAimsRaised": "{name} cilja: snaga {p}, {tip}, štap podignut {deg}°.",
   "prompt.other": "Na potezu je {name} — najprije kugla {ball}.",

@@ -363,7 +363,7 @@ export default {
   "prompt.yours": "Ваш удар — первым попадите в шар {ball}. Целиться — ведите по столу; оттяните кий от битка и отпустите или нажмите «Удар».",
   "prompt.yoursTouch": "Ваш удар — первым попадите в шар {ball}. Целиться — ведите по столу; потяните кий у правого края вниз и отпустите.",
   "prompt.yoursNoBall": "Ваш удар.",
-  "prompt.otherChooses": "{name} решает: бить или вернуть удар.",
+  "prompt.otherChooses": "Ждём, что решит {name}.",
   "prompt.otherAims": "{name} целится: сила {p}, {tip}.",
   "prompt.otherAimsRaised": "{name} целится: сила {p}, {tip}, наклон кия {deg}°.",
   "prompt.other": "Бьёт {name} — первым шар {ball}.",

@@ -299,6 +299,9 @@ def test_r6_push_out_then_pass_back(open_client: OpenClient) -> None:
     dialog = other.page.locator("#choice-dialog")
     dialog.wait_for(state="visible")
     assert "shoot, or pass it back" in other.page.inner_text("#status")
+    # The pusher is told whom they wait for; the verdict above already says the choice.
+    prompt = pusher.page.inner_text("#status .prompt")
+    assert prompt == f"Waiting for {other.name} to choose.", prompt
     other.page.click("#choose-pass")
     for c in players:
         c.wait(f"a.table.turn === {pusher.state('a.seat')} && !a.table.choice_pending")
