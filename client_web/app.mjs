@@ -25,7 +25,7 @@ import { ReplayViewer } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
 import { TvDirector } from "./tv.mjs";
 import { Sound } from "./sound.mjs";
-import { app, ballInHand, canShoot, cuePos, mySeat, names, objectBalls, status, touchFirst } from "./state.mjs";
+import { app, ballInHand, canShoot, cuePos, mySeat, names, objectBalls, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
 import { setPanel, wireTableControls } from "./tablecontrols.mjs";
 
@@ -434,7 +434,7 @@ async function shoot() {
     speed: shotSpeed(),
     tip: [app.aim.side, app.aim.height],
     elevation: app.aim.elevation,
-    push_out: app.aim.pushOut && !!app.table?.push_out_allowed,
+    push_out: pushOutArmed(),
   };
   const ok = await act(msg);
   if (!ok) app.shotPending = false;
@@ -546,8 +546,7 @@ function frame() {
         const preview = aimPreview(c, app.aim.angle, objectBalls());
         // The first ball on the line is not the ball to hit: a foul if played (R8), unless
         // the shot is a push-out, which need hit no ball first (R6).
-        const pushOut = app.aim.pushOut && !!tb.push_out_allowed;
-        if (preview.kind === "ball" && tb.lowest != null && preview.ball !== tb.lowest && !pushOut) wrong = preview.ball;
+        if (preview.kind === "ball" && tb.lowest != null && preview.ball !== tb.lowest && !pushOutArmed()) wrong = preview.ball;
         overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, speed: shotSpeed(), height: app.aim.height, elevation: app.aim.elevation, preview, wrong: wrong !== null, aid: aimAid() };
         overlay.tip = { side: app.aim.side, height: app.aim.height };
       }

@@ -7,7 +7,7 @@ import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { describeFormat, roomName } from "./formats.mjs";
 import { clause, keepLang, list, num, t } from "./i18n/index.mjs";
-import { app, canShoot, mySeat, names, status, touchFirst, tournamentMatch } from "./state.mjs";
+import { app, canShoot, mySeat, names, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { withRules } from "./verdict.mjs";
@@ -246,6 +246,11 @@ export function renderLagLeft() {
   el.textContent = t("lagwin.left", { s: num(left, 0) });
 }
 
+/** Whole seconds as a clock reads them: "1:05". @param {number} s */
+function minutesAndSeconds(s) {
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 export function renderClock() {
   const el = $("clock");
   const c = app.table?.clock;
@@ -253,7 +258,7 @@ export function renderClock() {
   const noShow = status() === "waiting" && tournamentMatch() && (!app.view?.seats?.[0] || !app.view?.seats?.[1]) ? forfeitIn() : null;
   if (noShow !== null) {
     el.hidden = false;
-    el.textContent = t("clock.forfeit", { time: `${Math.floor(noShow / 60)}:${String(noShow % 60).padStart(2, "0")}` });
+    el.textContent = t("clock.forfeit", { time: minutesAndSeconds(noShow) });
     el.classList.toggle("low", noShow <= 30);
     el.removeAttribute("aria-label");
     return;
@@ -270,7 +275,7 @@ export function renderClock() {
   }
   const left = Math.min(clockCap(c), Math.max(0, (c.deadline - app.serverNow()) / 1000));
   const s = Math.ceil(left);
-  const time = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const time = minutesAndSeconds(s);
   // Within the room's warning time the clock says whose time is running out.
   const warning = c.warning ?? 10;
   const low = warning > 0 && left <= warning;
@@ -332,7 +337,7 @@ export function prompt() {
     if (app.shotPending) return t("prompt.shooting");
     // Armed, the push-out is what this shot is: its rule, where the player reads (no ball
     // need be hit first, so no line is a foul for the ball it meets).
-    if (app.aim.pushOut && tb.push_out_allowed) return t("pushout.help");
+    if (pushOutArmed()) return t("pushout.help");
     if (app.wrongBall !== null && canShoot()) return t("prompt.wrongBall", { hit: num(app.wrongBall), ball });
     const touch = touchFirst();
     if (tb.ball_in_hand === "kitchen") return t(touch ? "prompt.breakTouch" : "prompt.break", { p: t("unit.percent", { p: powerPercent(app.aim.power) }) });

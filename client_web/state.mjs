@@ -86,6 +86,11 @@ export function names() {
   return [0, 1].map((i) => (seats[i] ? seatName(seats[i].name, seats[i].computer) : t("seat.seatN", { n: i + 1 })));
 }
 
+/** The next shot is a push-out: chosen by the player, and one the rules allow now (R6). */
+export function pushOutArmed() {
+  return app.aim.pushOut && !!app.table?.push_out_allowed;
+}
+
 /** A tournament's match: its seats kept for its players, one match, no rematch. */
 export function tournamentMatch() {
   return !!app.view?.settings?.reserved?.length;
