@@ -11,6 +11,7 @@ import { decode } from "@msgpack/msgpack";
 import { session } from "./net.mjs";
 import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
+import { rackBounds } from "./racks.mjs";
 import { Renderer } from "./render.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { num, seatName, t } from "./i18n/index.mjs";
@@ -123,25 +124,6 @@ export class ReplayViewer {
   }
 
   /**
-   * The events of each rack: rack 1 runs from the start (the lag included) to its
-   * `game_over`, each later rack from the event after the previous `game_over`.
-   * @param {number} rack @returns {[number, number] | null} the first and last index
-   */
-  rackBounds(rack) {
-    let current = 1;
-    let lo = -1;
-    for (let i = 0; i < this.events.length; i++) {
-      const e = this.events[i];
-      if (current === rack && lo < 0) lo = i;
-      if (e.t === "game_over") {
-        if (current === rack) return [lo, i];
-        current = Number(e.rack) + 1;
-      }
-    }
-    return lo >= 0 ? [lo, this.events.length - 1] : null;
-  }
-
-  /**
    * @param {string} room @param {string | null} [code] the invite code, for a private room
    * @param {number | null} [rack] one rack only, played by itself
    */
@@ -161,7 +143,7 @@ export class ReplayViewer {
     this.settings = doc.settings ?? {};
     this.truncated = !!doc.truncated;
     this.rack = rack;
-    const bounds = rack === null ? [0, this.events.length - 1] : this.rackBounds(rack);
+    const bounds = rack === null ? [0, this.events.length - 1] : rackBounds(this.events, rack);
     if (!bounds) throw new Error(t("replay.noRack", { rack: rack ?? 0 }));
     [this.lo, this.hi] = bounds;
     const scrub = /** @type {HTMLInputElement} */ (el("r-scrub"));
