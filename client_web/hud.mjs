@@ -269,7 +269,7 @@ export function renderClock() {
   }
   el.hidden = false;
   if (c.deadline === null || c.paused || app.anim) {
-    el.textContent = `⏱ ${t("unit.seconds", { s: num(c.seconds, 0) })}`;
+    el.textContent = t("unit.seconds", { s: num(c.seconds, 0) });
     el.classList.remove("low");
     return;
   }
@@ -281,7 +281,7 @@ export function renderClock() {
   const low = warning > 0 && left <= warning;
   const turn = app.table?.turn;
   const who = low && turn != null ? names()[turn] : "";
-  el.textContent = who ? `⏱ ${time} · ${who}` : `⏱ ${time}`;
+  el.textContent = who ? `${time} · ${who}` : time;
   el.classList.toggle("low", low);
   el.setAttribute("aria-label", t("clock.label", { n: s }));
 }
@@ -387,7 +387,7 @@ export function renderTableUi() {
     // O3: the clock warning, naming the player, until the turn ends.
     banner.hidden = false;
     banner.className = "banner clock";
-    banner.replaceChildren(`⏱ ${w.text}`, ...rulePrint([w.rule]));
+    banner.replaceChildren(w.text, ...rulePrint([w.rule]));
   } else if (tb?.stalemate_warning && !app.anim) {
     banner.hidden = false;
     banner.className = "banner stalemate";

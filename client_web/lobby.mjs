@@ -39,7 +39,7 @@ export function renderRooms() {
         h("td", {}, [name, ...(r.settings ? [h("small", { class: "format", text: describeFormat(r.settings) })] : [])]),
         h("td", { text: playersText(r) }),
         h("td", { text: `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}` }),
-        h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${num(r.spectators)} 👁` : ""}` })]),
+        h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${t("rooms.watching", { n: r.spectators })}` : ""}` })]),
         actions,
       ]),
     );
