@@ -54,9 +54,10 @@ test-js: $(NODE_STAMP)
 # keeps one core about half busy), so pytest-xdist runs the tests in PYTEST_WORKERS
 # processes, each test free to go to whichever is idle (worksteal). Every test already
 # starts its own servers, Redis and nginx on free ports. PYTEST_WORKERS=0 runs serially.
+# The run ends with its 25 slowest tests, where to look first when the suite grows long.
 PYTEST_WORKERS ?= 2
 test-py: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX="$(abspath $(VENV))/pycache" $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
+	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX="$(abspath $(VENV))/pycache" $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal --durations=25
 
 ## Coverage-guided fuzzing: every atheris target for FUZZ_SECONDS (see tests/fuzz/README.md).
 FUZZ_SECONDS ?= 300
