@@ -3,28 +3,27 @@
 
 /** @typedef {Record<string, any>} Msg */
 
-/**
- * Before rack 1's play: the table waiting for its players (its `waiting` snapshots) and
- * whatever was said or who came and went meanwhile.
- * @param {Msg} e
- */
-function beforePlay(e) {
-  return (e.t === "snapshot" && e.view?.status === "waiting") || e.t === "chat" || e.t === "presence";
+/** Events that hold no play: a table's state, chat, players coming and going. @param {Msg} e */
+function aside(e) {
+  return e.t === "snapshot" || e.t === "chat" || e.t === "presence";
 }
 
 /**
- * Where rack 1 starts: at its first event of play, or, where that event plays out on the
- * table (a lag, a break), at the last table before it (both players at it) so that it is
- * the next step and is seen rolling. The waiting room before that is the whole match's,
- * not the rack's.
+ * Where rack 1 starts: at its first event of play, or, where that event rolls on the table
+ * (a lag, a break), at the table just before it, so that it is the next step and is seen
+ * rolling. The room waiting for its players before that is the whole match's, not the
+ * rack's.
  * @param {Msg[]} events
  */
 function firstRackStart(events) {
-  const play = events.findIndex((e) => !beforePlay(e));
-  if (play < 0) return 0; // a room that never began play: all it has is its rack 1
+  const play = events.findIndex((e) => !aside(e));
+  if (play < 0) {
+    // Nothing played yet: from the first table no longer waiting, else all there is.
+    return Math.max(0, events.findIndex((e) => e.t === "snapshot" && e.view?.status !== "waiting"));
+  }
   const first = events[play];
   const rolls = first.t === "shot_result" || (first.t === "lag_result" && first.lags?.length > 0);
-  if (!rolls) return play; // a table as play begins, a draw for the break: nothing to watch roll
+  if (!rolls) return play; // a draw for the break: nothing to watch roll
   for (let i = play - 1; i >= 0; i--) if (events[i].t === "snapshot") return i;
   return play;
 }

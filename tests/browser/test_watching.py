@@ -166,12 +166,7 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     # Rack 1 starts where play starts: the waiting room before it is the match's, not the
     # rack's. A lag that rolls has the table before it first, to be seen rolling; this
     # match's break was drawn (nothing rolls), so the rack starts at the draw.
-    waiting = [
-        (e["t"] == "snapshot" and e["view"]["status"] == "waiting")
-        or e["t"] in ("chat", "presence")
-        for e in events
-    ]
-    start = waiting.index(False)
+    start = next(i for i, e in enumerate(events) if e["t"] not in ("snapshot", "chat", "presence"))
     assert start > 0  # the room waited for Bob: there is a waiting room to leave out
     assert events[start]["t"] == "lag_result" and events[start]["method"] == "draw"
     rack_one = ends[0] + 1 - start
