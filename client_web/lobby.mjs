@@ -5,8 +5,6 @@
 import { ratingText } from "./account.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { describeFormat, tableName } from "./formats.mjs";
-
-export { tableName };
 import { num, seatName, t } from "./i18n/index.mjs";
 import { app } from "./state.mjs";
 

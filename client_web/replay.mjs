@@ -137,9 +137,9 @@ export class ReplayViewer {
     const doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
     this.room = room;
     this.events = doc.events ?? [];
-    if (Array.isArray(doc.players) && doc.players.length === 2) this.names = doc.players.map((/** @type {unknown} */ p, /** @type {number} */ i) => seatName(String(p), doc.computer?.[i]));
     this.players = Array.isArray(doc.players) ? doc.players.map((/** @type {unknown} */ p) => String(p)) : [];
     this.computer = Array.isArray(doc.computer) ? doc.computer : [];
+    if (this.players.length === 2) this.names = this.players.map((p, i) => seatName(p, this.computer[i]));
     this.settings = doc.settings ?? {};
     this.truncated = !!doc.truncated;
     this.rack = rack;

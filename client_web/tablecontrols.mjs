@@ -36,7 +36,6 @@ const LAG_SPREAD = 0.01;
 export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, sound, refresh }) {
   /** @type {HTMLInputElement} */ ($("pushout")).addEventListener("change", (e) => {
     app.aim.pushOut = /** @type {HTMLInputElement} */ (e.target).checked;
-    //refresh();
   });
   // The same choice from the table (a phone's sheet is closed while aiming).
   $("push-chip").addEventListener("click", () => {

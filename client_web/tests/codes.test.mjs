@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage, t } from "../i18n/index.mjs";
-import { tableName } from "../lobby.mjs";
+import { tableName } from "../formats.mjs";
 import { describeLag, describeRuling } from "../verdict.mjs";
 
 const names = ["Ana", "Bob"];

@@ -427,6 +427,12 @@ class TournamentService:
             except BotsUnavailable as exc:
                 log.warning("tournament %s, match %s: %s", tournament.id, match.id, exc)
 
+    def _forfeit_at(self, match: Match) -> int | None:
+        """When a player who has not come to the match's table forfeits (epoch ms, this
+        service's clock): what `_watch` acts on and what the pages count down to. None
+        while the match has no room."""
+        return None if match.room_at is None else match.room_at + self.no_show_ms
+
     async def _watch(self, tournament: Tournament, match: Match) -> None:
         """A match being played: its end read from the room's record, a vanished room
         made again, no-shows forfeited."""
@@ -452,7 +458,8 @@ class TournamentService:
         if record is not None:
             # A computer not in its seat (the room came back without it) sits down again.
             await self._seat_bots(tournament, match, match.room, present)
-        if self.clock() - match.room_at < self.no_show_ms:
+        forfeit_at = self._forfeit_at(match)
+        if forfeit_at is not None and self.clock() < forfeit_at:
             return
         # Who has sat down counts, not only who sits there now: a player who came and
         # stepped away (the bracket page, a reload past the grace period) is no no-show.
@@ -513,8 +520,8 @@ class TournamentService:
                 return None
             # A room is first written when someone sits down.
             state = NOBODY_YET if record is None else live_match(tournament, match, record)
-            if not state.started and match.room_at is not None:
-                forfeit_at = match.room_at + self.no_show_ms
+            forfeit_at = self._forfeit_at(match)
+            if not state.started and forfeit_at is not None:
                 state = msgspec.structs.replace(state, forfeit_at=forfeit_at)
             return match.id, state
 
