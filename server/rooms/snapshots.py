@@ -279,9 +279,14 @@ def _phase_of(record: RoomRecord) -> Phase:
 def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
     """The room a record describes, as it resumes after a restart or on another node:
     nobody is connected yet, so every seated player gets the grace period (O5) to come
-    back, and a lag winner still choosing gets the choice's whole time again."""
+    back, and a lag winner still choosing gets the choice's whole time again. A
+    tournament's room whose one match is over keeps nobody's seat (`server.rooms.walkover`):
+    its grace periods end at once, so a player who connects again is not put back at an
+    old table but goes on to the bracket's next one."""
     timers: list[StartTimer] = []
     seats: list[Seat | None] = []
+    over = bool(record.settings.reserved) and record.status == "finished"
+    grace = 0.0 if over else limits.grace
     for index, seat in enumerate(record.seats[:2]):
         if seat is None:
             seats.append(None)
@@ -293,9 +298,9 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
             if not any(isinstance(timer.timer, BotWake) for timer in timers):
                 timers.append(StartTimer(BotWake(), 0.0))
             continue
-        grace_until = int((now + limits.grace) * 1000)
+        grace_until = int((now + grace) * 1000)
         seats.append(Seat(seat.player, seat.name, None, seat.ready, grace_until))
-        timers.append(StartTimer(Grace(index), limits.grace))
+        timers.append(StartTimer(Grace(index), grace))
     while len(seats) < 2:
         seats.append(None)
     phase = _phase_of(record)

@@ -383,3 +383,44 @@ def test_a_walkover_gives_the_player_who_came_the_match_and_nothing_else() -> No
     assert isinstance(effects[0], Save) and effects[0].record.status == "finished"
     assert not [e for e in effects if isinstance(e, Report)]  # no rating moves
     assert run(state, Walkover(1))[1] == []  # once only
+
+
+def finished_tournament_room() -> RoomState:
+    """A tournament's room whose one match is over (a walkover), its winner still there."""
+    state = room(reserved=("p-ana", "p-bo"), race_to=3)
+    state, _ = run(state, Enter(ANA, 3, "player"))  # type: ignore[arg-type]
+    state, _ = run(state, Walkover(1))
+    assert isinstance(state.phase, Finished)
+    return state
+
+
+def test_a_player_leaving_a_tournament_room_whose_match_is_over_keeps_no_seat() -> None:
+    """Nothing to come back to: the seat is freed at once and the empty room closes, so
+    the lobby does not put its player back at this table instead of the next match's."""
+    state, effects = run(finished_tournament_room(), Gone(ANA))  # type: ignore[arg-type]
+    assert state.seats == (None, None)
+    assert [e.player for e in effects if isinstance(e, SeatFreed)] == ["p-ana"]
+    assert not [e for e in effects if isinstance(e, StartTimer)]  # no grace period
+    assert state.closed and isinstance(effects[-1], Close) and effects[-1].retire
+    # An ordinary room's finished match keeps the seat for the grace period (O5).
+    state = playing(race_to=1)
+    state, effects = run(state, Request(ANA, m.Concede(id=9, what="match")))  # type: ignore[arg-type]
+    assert isinstance(state.phase, Finished)
+    state, effects = run(state, Gone(ANA))  # type: ignore[arg-type]
+    assert state.seats[0] is not None and state.seats[0].member is None
+    assert [e.timer for e in effects if isinstance(e, StartTimer)] == [Grace(0)]
+
+
+def test_a_restored_tournament_room_whose_match_is_over_gives_no_grace() -> None:
+    """After a restart the same holds: its grace periods end at once, then it closes."""
+    record = snapshots.record(finished_tournament_room(), 1000.0)
+    restored = snapshots.restore(record, Limits(grace=60.0), 2000.0)
+    assert [(t.timer, t.delay) for t in restored.timers] == [(Grace(0), 0.0)]
+    state, effects = run(restored.state, TimerFired(Grace(0)), now=2000.0)
+    assert state.seats == (None, None) and state.closed
+    assert [e.player for e in effects if isinstance(e, SeatFreed)] == ["p-ana"]
+    # A finished match in an ordinary room: every seat keeps the whole grace period.
+    state = playing(race_to=1)
+    state, _ = run(state, Request(ANA, m.Concede(id=9, what="match")))  # type: ignore[arg-type]
+    restored = snapshots.restore(snapshots.record(state, 1000.0), Limits(grace=60.0), 2000.0)
+    assert {(t.timer, t.delay) for t in restored.timers} == {(Grace(0), 60.0), (Grace(1), 60.0)}
