@@ -54,7 +54,7 @@ from server.store import (
     trim_forever,
 )
 from server.store.redis import RedisStore
-from server.tournament.api import TournamentApi
+from server.tournament.api import Reader, TournamentApi
 from server.tournament.service import ComputerSeats, MatchEndInbox, TournamentService
 from server.tournament.stores import open_tournament_store
 
@@ -119,10 +119,9 @@ class GameServer:
         self.tournament_api = TournamentApi(
             self.tournaments,
             self.api,
-            self._player_of,
+            self._reader_of,
             self._rating_of,
             self.players.name_owner,
-            self._account_name,
         )
         self.gateway = Gateway(
             self.lobby, sessions, self.metrics, config.limits, players=self.players
@@ -159,19 +158,15 @@ class GameServer:
         self._health_task: asyncio.Task[None] | None = None
         self._trim_task: asyncio.Task[None] | None = None
 
-    async def _player_of(self, token: str) -> str | None:
+    async def _reader_of(self, token: str) -> Reader | None:
         """Who a Bearer token names, for the tournaments: an account's token its account's
-        player (so a logged-in player enters under the id their seat will be kept for), a
-        session token its session's player; None for a token no longer good."""
+        player (so a logged-in player enters under the id their seat will be kept for) and
+        name, a session token its session's player; None for a token no longer good."""
         if AccountTokens.looks_like(token):
             identity = await self.players.identify(token)
-            return None if identity is None else identity.player
-        return self._sessions.verify(token)
-
-    async def _account_name(self, player: str) -> str | None:
-        """The name of a player's account, for the tournaments (None: a guest's)."""
-        account = await self.players.store.account(player)
-        return None if account is None else account.name
+            return None if identity is None else Reader(identity.player, identity.name)
+        player = self._sessions.verify(token)
+        return None if player is None else Reader(player, None)
 
     async def _rating_of(self, player: str) -> float | None:
         """A player's rating, for seeding a tournament by rating (None: never rated)."""

@@ -53,7 +53,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote
 
 from protocol.text import clean_name
@@ -61,7 +61,6 @@ from server.edge.apiconn import ApiHandler, ApiRequest, ApiResponse, json_error,
 from server.players.names import is_reserved_for_guests
 from server.players.ratings import START
 from server.players.store import PlayerStoreError
-from server.players.tokens import AccountTokens
 from server.tournament import bracket
 from server.tournament.bracket import race_of
 from server.tournament.live import LiveMatch
@@ -92,6 +91,14 @@ class BadBody(ValueError):
     pass
 
 
+class Reader(NamedTuple):
+    """Who a Bearer token names: the player, and the name of their account (None for a
+    guest's session), learnt in the one read that checks the token."""
+
+    player: str
+    account: str | None
+
+
 class TournamentApi:
     """Answers `/api/tournaments…`; every other `/api/` request goes on to `others`."""
 
@@ -99,23 +106,21 @@ class TournamentApi:
         self,
         service: TournamentService,
         others: ApiHandler,
-        player_of: Callable[[str], Awaitable[str | None]],
+        reader_of: Callable[[str], Awaitable[Reader | None]],
         rating_of: Callable[[str], Awaitable[float | None]],
         name_owner: Callable[[str], Awaitable[str | None]],
-        account_name: Callable[[str], Awaitable[str | None]] | None = None,
     ) -> None:
-        """`player_of`: the player id a Bearer token names — a session's, or a logged-in
-        account's — or None; `rating_of`: a player's rating, if they have one (seeding by
-        rating); `name_owner`: the player of the account holding a name, or one that looks
-        the same (`Players.name_owner`), so no guest enters under an account's name;
-        `account_name`: the name of a player's account (None: a guest's), told to a
-        logged-in reader while registration is open (none told without it)."""
+        """`reader_of`: who a Bearer token names — a session's player, or a logged-in
+        account's player with the account's name (told to them while registration is
+        open) — or None for a token no longer good; `rating_of`: a player's rating, if
+        they have one (seeding by rating); `name_owner`: the player of the account holding
+        a name, or one that looks the same (`Players.name_owner`), so no guest enters
+        under an account's name."""
         self.service = service
         self.others = others
-        self.player_of = player_of
+        self.reader_of = reader_of
         self.rating_of = rating_of
         self.name_owner = name_owner
-        self.account_name = account_name
 
     async def handle(self, request: ApiRequest) -> ApiResponse:
         path = request.path
@@ -148,9 +153,11 @@ class TournamentApi:
             found = await self.service.get(tournament_id)
             if found is None:
                 return json_error(404, "no such tournament")
-            viewer = await self._player(request)
+            reader = await self._reader(request)
             live = await self.service.live(found)
-            account = await self._account(request, found, viewer)
+            viewer = None if reader is None else reader.player
+            # The account's name only while the reader may still register under it.
+            account = reader.account if reader and found.status == "registering" else None
             return json_response(200, tournament_view(found, viewer, live, account))
         action = parts[1]
         if action not in ("register", "unregister", "start", "remove", "cancel"):
@@ -172,30 +179,18 @@ class TournamentApi:
 
     # --- helpers ---------------------------------------------------------------------------
 
-    async def _player(self, request: ApiRequest) -> str | None:
+    async def _reader(self, request: ApiRequest) -> Reader | None:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return None
         try:
-            return await self.player_of(token.strip())
+            return await self.reader_of(token.strip())
         except PlayerStoreError as exc:  # an account token, the players' store away
             raise TournamentStoreError(f"accounts unavailable: {exc}") from exc
 
-    async def _account(
-        self, request: ApiRequest, tournament: Tournament, viewer: str | None
-    ) -> str | None:
-        """The name of the reader's account while they may still register: asked of the
-        store only for an account's token (a guest's session names no account), and only
-        then, as the page reads the tournament every few seconds."""
-        if self.account_name is None or viewer is None or tournament.status != "registering":
-            return None
-        token = request.headers.get("authorization", "").partition(" ")[2].strip()
-        if not AccountTokens.looks_like(token):
-            return None
-        try:
-            return await self.account_name(viewer)
-        except PlayerStoreError as exc:
-            raise TournamentStoreError(f"accounts unavailable: {exc}") from exc
+    async def _player(self, request: ApiRequest) -> str | None:
+        reader = await self._reader(request)
+        return None if reader is None else reader.player
 
     @staticmethod
     def _body(request: ApiRequest) -> dict[str, Any]:
