@@ -371,6 +371,18 @@ def reassign_room(
     return _put(tournament, _replace(match, room=room, room_at=at, came=known))
 
 
+def slots_among(
+    tournament: Tournament, match: Match, players: Collection[str]
+) -> tuple[bool, bool]:
+    """For each of `match`'s slots, whether its entrant's player is one of `players` (an
+    empty slot never is)."""
+    first, second = (
+        entrant is not None and tournament.entrants[entrant].player in players
+        for entrant in match.players
+    )
+    return first, second
+
+
 def no_shows(
     tournament: Tournament, match: Match, present: Collection[str], came: Collection[str]
 ) -> list[int]:
@@ -385,14 +397,15 @@ def no_shows(
     is there and neither did more than the other (the better seed then goes on:
     `forfeit`); none when both are at the table. A computer always comes."""
 
+    here, sat = slots_among(tournament, match, present), slots_among(tournament, match, came)
+
     def standing(slot: int) -> int:
         entrant = match.players[slot]
         if entrant is None:
             return 0
-        player = tournament.entrants[entrant]
-        if player.bot or player.player in present:
+        if tournament.entrants[entrant].bot or here[slot]:
             return 2
-        return 1 if match.came[slot] or player.player in came else 0
+        return 1 if match.came[slot] or sat[slot] else 0
 
     first, second = standing(0), standing(1)
     if first == second:

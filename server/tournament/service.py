@@ -487,11 +487,7 @@ class TournamentService:
         """A new room for a match whose room is gone before play began, its no-show wait
         afresh; the players who sat down in the old one are remembered as having come."""
         log.info("tournament %s: the room of match %s is gone; a new one", tournament.id, match.id)
-        seated = () if record is None else record.seated
-        came = tuple(
-            entrant is not None and tournament.entrants[entrant].player in seated
-            for entrant in match.players
-        )
+        came = bracket.slots_among(tournament, match, () if record is None else record.seated)
         room = await self._make_room(tournament, match)
         at = self.clock()
 
@@ -499,7 +495,7 @@ class TournamentService:
             now = current.match(match.id)
             if now.status != "playing" or now.room != match.room:
                 return current
-            return bracket.reassign_room(current, match.id, room, at, (came[0], came[1]))
+            return bracket.reassign_room(current, match.id, room, at, came)
 
         await self.store.update(tournament.id, again)
         await self._seat_bots(tournament, match, room)

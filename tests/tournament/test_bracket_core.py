@@ -25,6 +25,7 @@ from server.tournament.bracket import (
     report,
     report_player,
     seeding_order,
+    slots_among,
     stage_label,
     start,
     unregister,
@@ -365,6 +366,12 @@ def test_no_shows_are_those_who_never_came() -> None:
     moved = reassign_room(tournament, "W1-1", "room-2", 9, (False, True)).match("W1-1")
     assert no_shows(tournament, moved, present=set(), came=set()) == [0]
     assert no_shows(tournament, moved, present={first}, came={first}) == [1]
+    # Which slots' players are among some players (an empty slot never is).
+    assert slots_among(tournament, match, {second, "p-other"}) == (False, True)
+    assert slots_among(tournament, match, both) == (True, True)
+    later = with_players(4, "single")
+    final = next(m for m in later.matches if m.players == (None, None))
+    assert slots_among(later, final, {e.player for e in later.entrants}) == (False, False)
 
 
 def test_a_computer_always_comes() -> None:
