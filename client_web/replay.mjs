@@ -15,7 +15,7 @@ import { rackBounds } from "./racks.mjs";
 import { Renderer } from "./render.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { num, seatName, t } from "./i18n/index.mjs";
-import { describeEnd, describeLag, describeRuling, describeShot, describeWarning, loserOf, withRules } from "./verdict.mjs";
+import { describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, describeWarning, loserOf, withRules } from "./verdict.mjs";
 
 /** @typedef {Record<string, any>} Msg */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
@@ -30,12 +30,13 @@ function el(id) {
 /**
  * One line for any room event.
  * @param {Msg} e @param {string[]} names @param {number | null} [lowest] the lowest ball before a shot
+ * @param {Msg | null} [before] the room's view in the snapshot before this one (a snapshot says what changed)
  * @returns {{ text: string, tone: string }}
  */
-export function describeEvent(e, names, lowest = null) {
+export function describeEvent(e, names, lowest = null, before = null) {
   switch (e.t) {
     case "snapshot":
-      return { text: t("ev.snapshot", { status: t(`status.${e.view.status}`) }), tone: "neutral" };
+      return { text: describeSnapshot(e.view, before), tone: "neutral" };
     case "shot_result": {
       const d = describeShot(/** @type {any} */ (e), names, lowest);
       return { text: withRules(d.headline, d.rules), tone: d.tone };
@@ -165,7 +166,7 @@ export class ReplayViewer {
     this.events.forEach((e, i) => {
       if (i < this.lo || i > this.hi) return;
       const names = this.namesAt(i);
-      const d = describeEvent(e, names, this.tableAt(i - 1)?.lowest ?? null);
+      const d = describeEvent(e, names, this.tableAt(i - 1)?.lowest ?? null, this.viewBefore(i));
       const li = document.createElement("li");
       li.className = d.tone;
       const b = document.createElement("button");
@@ -191,6 +192,12 @@ export class ReplayViewer {
       if (e?.t === "snapshot") return [0, 1].map((s) => { const seat = e.view.seats?.[s]; return seat ? seatName(seat.name, seat.computer) : this.names[s]; });
     }
     return this.names;
+  }
+
+  /** The room's view in the last snapshot before event `i` (null: none). @param {number} i */
+  viewBefore(i) {
+    for (let k = i - 1; k >= 0; k--) if (this.events[k]?.t === "snapshot") return this.events[k].view;
+    return null;
   }
 
   /** The table after event `i`, from the last event that carries one. @param {number} i */
@@ -233,7 +240,7 @@ export class ReplayViewer {
       };
     }
     if (!this.anim) this.table = this.tableAt(this.index);
-    const d = describeEvent(e, this.names, this.tableAt(this.index - 1)?.lowest ?? null);
+    const d = describeEvent(e, this.names, this.tableAt(this.index - 1)?.lowest ?? null, this.viewBefore(this.index));
     el("r-pos").textContent = t("replay.pos", { i: this.index - this.lo + 1, n: this.hi - this.lo + 1, text: d.text });
     const tb = this.tableAt(this.index);
     for (const s of [0, 1]) {

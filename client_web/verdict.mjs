@@ -6,7 +6,7 @@
 // (`headline`), with the rule ids apart (`rules`), shown in small print. Pure functions
 // of the event, the names and the language.
 
-import { list, num, t } from "./i18n/index.mjs";
+import { list, num, seatName, t } from "./i18n/index.mjs";
 
 /**
  * @typedef {object} Verdict the wire `VerdictView`, read leniently
@@ -394,4 +394,34 @@ export function describeEnd(reason, raceTo = 0, loser = null) {
 /** A line as plain text, its rule ids in brackets (for the replay list and screen readers). @param {string} text @param {string[]} rules */
 export function withRules(text, rules) {
   return rules.length ? `${text} (${rules.join(", ")})` : text;
+}
+
+/**
+ * What a room snapshot changed since the one before it (`before`; null: the first), in
+ * words: who sat down or left, who became ready or asked for a rematch, and the room's new
+ * stage. A replay lists every snapshot; "table state" alone said nothing of why it came.
+ * Falls back to the stage when nothing a reader sees changed (a grace period's timer, say).
+ * @param {Record<string, any>} view the wire `RoomView` @param {Record<string, any> | null} before
+ * @returns {string}
+ */
+export function describeSnapshot(view, before) {
+  /** @type {string[]} */
+  const lines = [];
+  /** @param {Record<string, any>} seat */
+  const nameOf = (seat) => seatName(seat.name, seat.computer ?? null);
+  for (const s of [0, 1]) {
+    const now = view.seats?.[s] ?? null;
+    const then = before?.seats?.[s] ?? null;
+    if (then && (!now || now.player !== then.player)) lines.push(t("ev.leaves", { name: nameOf(then) }));
+    if (now && (!then || now.player !== then.player)) lines.push(t("ev.sits", { name: nameOf(now) }));
+    else if (now && then && now.ready && !then.ready) lines.push(t("ev.ready", { name: nameOf(now) }));
+    if (now && (view.rematch ?? []).includes(s) && !(before?.rematch ?? []).includes(s)) lines.push(t("ev.rematch", { name: nameOf(now) }));
+  }
+  // The lag's stage also holds its winner's choice of who breaks (R3, O6).
+  const choosing = view.status === "lag" ? (view.lag_choice ?? null) : null;
+  if (choosing !== null && choosing !== (before?.lag_choice ?? null)) {
+    const seat = view.seats?.[choosing];
+    if (seat) lines.push(t("ev.choosing", { name: nameOf(seat) }));
+  } else if (choosing === null && (!before || before.status !== view.status)) lines.push(t(`ev.to.${view.status}`));
+  return lines.length ? lines.join(". ") : t("ev.snapshot", { status: t(`status.${view.status}`) });
 }

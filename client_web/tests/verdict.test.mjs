@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ballList, describeEnd, describeLag, describeRuling, describeShot, foulReasons } from "../verdict.mjs";
+import { setLanguage } from "../i18n/index.mjs";
+import { ballList, describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, foulReasons } from "../verdict.mjs";
 
 const names = ["Ana", "Bob"];
 const baseVerdict = {
@@ -217,4 +218,35 @@ test("O6: after the room's draw the breaker's choice says the draw, after a lag 
   const drawn = describeRuling(ruling, names, true);
   assert.deepEqual(drawn.details, [{ text: "The draw is made; its winner chose who breaks the first game", rule: "O6" }]);
   assert.equal(drawn.headline, lagged.headline);
+});
+
+test("a snapshot in a replay says what changed: seats, readiness, rematch and the stage", () => {
+  setLanguage("en", false);
+  const ana = { seat: 0, player: "p-ana", name: "Ana", connected: true, ready: false };
+  const bot = { seat: 1, player: "bot-1", name: "Bot 3", connected: true, ready: true, computer: 3 };
+  const view = (status, seats, rematch = []) => ({ status, seats, rematch });
+  const first = view("waiting", [ana, null]);
+  assert.equal(describeSnapshot(first, null), "Ana sits down at the table. Waiting for players");
+  const both = view("waiting", [ana, bot]);
+  assert.equal(describeSnapshot(both, first), "Bot 3 sits down at the table");
+  const ready = view("waiting", [{ ...ana, ready: true }, bot]);
+  assert.equal(describeSnapshot(ready, both), "Ana is ready");
+  assert.equal(describeSnapshot(view("lag", ready.seats), ready), "Lag for the break");
+  // The lag (or the draw) won: the same stage, its winner to choose who breaks.
+  const choosing = { ...view("lag", ready.seats), lag_choice: 1 };
+  assert.equal(describeSnapshot(choosing, ready), "Waiting for Bot 3 to choose who breaks");
+  assert.equal(describeSnapshot(choosing, view("lag", ready.seats)), "Waiting for Bot 3 to choose who breaks");
+  const over = view("finished", ready.seats);
+  assert.equal(describeSnapshot(view("finished", ready.seats, [1]), over), "Bot 3 asks for a rematch");
+  assert.equal(describeSnapshot(view("finished", [null, bot]), over), "Ana leaves the table");
+  // Someone else in the seat: one left, one sat down.
+  const eve = { ...ana, player: "p-eve", name: "Eve" };
+  assert.equal(describeSnapshot(view("waiting", [eve, bot]), both), "Ana leaves the table. Eve sits down at the table");
+  // Nothing a reader sees changed: the stage, as before.
+  assert.equal(describeSnapshot(both, both), "Table state (waiting)");
+  setLanguage("hr", false);
+  assert.equal(describeSnapshot(first, null), "Ana sjeda za stol. Čekaju se igrači");
+  setLanguage("ru", false);
+  assert.equal(describeSnapshot(view("playing", ready.seats), view("lag", ready.seats)), "Игра начинается");
+  setLanguage("en", false);
 });

@@ -234,6 +234,11 @@ def test_seeded_rack_played_through_the_ui_and_watched(
     )
     events = cleo.page.locator("#r-log li").count()
     assert events >= 5
+    # The room's snapshots say what changed: who sat down, who was ready, the stages.
+    lines = cleo.page.locator("#r-log li").all_inner_texts()
+    assert "1 Ana sits down at the table. Waiting for players" in lines
+    assert any(line.endswith(" Bob sits down at the table") for line in lines)
+    assert any(line.endswith(" Play begins") for line in lines)
     for _ in range(4):
         cleo.page.click("#r-next")
     assert cleo.page.inner_text("#r-pos").startswith("Event 5 ")
