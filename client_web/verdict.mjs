@@ -416,12 +416,15 @@ export function describeSnapshot(view, before) {
     if (now && (!then || now.player !== then.player)) lines.push(t("ev.sits", { name: nameOf(now) }));
     else if (now && then && now.ready && !then.ready) lines.push(t("ev.ready", { name: nameOf(now) }));
     if (now && (view.rematch ?? []).includes(s) && !(before?.rematch ?? []).includes(s)) lines.push(t("ev.rematch", { name: nameOf(now) }));
+    if (now && view.status === "lag" && (view.lagged ?? []).includes(s) && !(before?.lagged ?? []).includes(s)) lines.push(t("ev.lagged", { name: nameOf(now) }));
   }
+  // "Waiting for players" only while a seat is empty: with both taken the lines above say it.
+  const open = view.status === "waiting" && (view.seats?.[0] == null || view.seats?.[1] == null);
   // The lag's stage also holds its winner's choice of who breaks (R3, O6).
   const choosing = view.status === "lag" ? (view.lag_choice ?? null) : null;
   if (choosing !== null && choosing !== (before?.lag_choice ?? null)) {
     const seat = view.seats?.[choosing];
     if (seat) lines.push(t("ev.choosing", { name: nameOf(seat) }));
-  } else if (choosing === null && (!before || before.status !== view.status)) lines.push(t(`ev.to.${view.status}`));
+  } else if (choosing === null && (!before || before.status !== view.status) && (view.status !== "waiting" || open)) lines.push(t(`ev.to.${view.status}`));
   return lines.length ? lines.join(". ") : t("ev.snapshot", { status: t(`status.${view.status}`) });
 }

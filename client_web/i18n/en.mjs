@@ -505,6 +505,7 @@ export default {
   "ev.to.playing": "Play begins",
   "ev.to.finished": "The match is over",
   "ev.choosing": "Waiting for {name} to choose who breaks",
+  "ev.lagged": "{name} has played the lag shot",
   "ev.placed": "{name} places the cue ball",
   "ev.back": "{name} is back",
   "ev.dropped": "{name} dropped out",

@@ -505,6 +505,7 @@ export default {
   "ev.to.playing": "Igra počinje",
   "ev.to.finished": "Meč je završen",
   "ev.choosing": "Čeka se da {name} izabere tko otvara",
+  "ev.lagged": "{name}: bliškanje je odigrano",
   "ev.placed": "{name} postavlja bijelu",
   "ev.back": "{name} je opet na vezi",
   "ev.dropped": "{name} — veza je prekinuta",

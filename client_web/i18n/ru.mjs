@@ -505,6 +505,7 @@ export default {
   "ev.to.playing": "Игра начинается",
   "ev.to.finished": "Матч окончен",
   "ev.choosing": "Ждём выбора: {name} решает, кто разбивает",
+  "ev.lagged": "{name}: раскат сыгран",
   "ev.placed": "{name} ставит биток",
   "ev.back": "{name} снова в сети",
   "ev.dropped": "{name}: связь прервалась",

@@ -232,6 +232,10 @@ test("a snapshot in a replay says what changed: seats, readiness, rematch and th
   const ready = view("waiting", [{ ...ana, ready: true }, bot]);
   assert.equal(describeSnapshot(ready, both), "Ana is ready");
   assert.equal(describeSnapshot(view("lag", ready.seats), ready), "Lag for the break");
+  const lagging = view("lag", ready.seats);
+  assert.equal(describeSnapshot({ ...lagging, lagged: [0] }, lagging), "Ana has played the lag shot");
+  // Both seated while waiting: the seats say it, not "waiting for players".
+  assert.equal(describeSnapshot(both, null), "Ana sits down at the table. Bot 3 sits down at the table");
   // The lag (or the draw) won: the same stage, its winner to choose who breaks.
   const choosing = { ...view("lag", ready.seats), lag_choice: 1 };
   assert.equal(describeSnapshot(choosing, ready), "Waiting for Bot 3 to choose who breaks");
