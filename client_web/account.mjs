@@ -75,9 +75,23 @@ export function initAccounts(opts) {
   });
   $("account-cancel").addEventListener("click", () => dialog.close());
 
+  const buttons = ["account-signup", "account-login"].map((id) => /** @type {HTMLButtonElement} */ ($(id)));
+  /** One request at a time: a second press (or Enter) while one is out sends nothing. */
+  let busy = false;
   /** @param {"signup" | "login"} kind */
   const submit = async (kind) => {
-    if (!form.reportValidity()) return;
+    if (busy || !form.reportValidity()) return;
+    busy = true;
+    for (const b of buttons) b.disabled = true;
+    try {
+      await attempt(kind);
+    } finally {
+      busy = false;
+      for (const b of buttons) b.disabled = false;
+    }
+  };
+  /** @param {"signup" | "login"} kind */
+  const attempt = async (kind) => {
     error.textContent = "";
     const body = JSON.stringify({ name: nameInput.value.trim(), password: password.value });
     if (kind === "signup") {
@@ -90,7 +104,9 @@ export function initAccounts(opts) {
     }
     const login = await api("/api/login", { method: "POST", body });
     if (login.status !== 200 || !login.body?.token) {
-      error.textContent = refusal(login.status, login.body);
+      // Enter logs in: a newcomer who pressed it is shown the way to an account.
+      const hint = kind === "login" && login.status === 401 ? ` ${t("account.newHere")}` : "";
+      error.textContent = refusal(login.status, login.body) + hint;
       return;
     }
     password.value = "";
@@ -101,7 +117,7 @@ export function initAccounts(opts) {
     toast(t(kind === "signup" ? "account.welcomeNew" : "account.welcomeBack", { name: String(login.body.name ?? "") }), "info");
   };
   $("account-signup").addEventListener("click", () => void submit("signup"));
-  $("account-login").addEventListener("click", () => void submit("login"));
+  // "Log in" is the form's submit button: its press and Enter both arrive here, once.
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     void submit("login");

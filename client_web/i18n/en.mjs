@@ -627,6 +627,7 @@ export default {
   "account.logoutAll": "Log out everywhere",
   "account.taken": "That name is taken, or one that looks just like it.",
   "account.wrong": "Wrong name or password.",
+  "account.newHere": "New here? Press “Sign up” to make this name your account.",
   "account.throttled": "Too many tries. Wait a while and try again.",
   "account.invalid": "Not accepted: {reason}.",
   "account.failed": "That did not work. Try again in a moment.",

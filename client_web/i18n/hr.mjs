@@ -627,6 +627,7 @@ export default {
   "account.logoutAll": "Odjavi se sa svih uređaja",
   "account.taken": "To je ime zauzeto ili je zauzeto ime koje izgleda jednako.",
   "account.wrong": "Pogrešno ime ili lozinka.",
+  "account.newHere": "Prvi put ste ovdje? Pritisnite „Registriraj se“ i ovo ime postaje vaš račun.",
   "account.throttled": "Previše pokušaja. Pričekajte malo pa pokušajte ponovno.",
   "account.invalid": "Nije prihvaćeno: {reason}.",
   "account.failed": "Nije uspjelo. Pokušajte ponovno za trenutak.",

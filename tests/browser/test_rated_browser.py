@@ -197,3 +197,34 @@ def test_the_name_field_follows_the_account_and_comes_back_for_a_guest(
         assert field.input_value() not in ("", owner)
         assert not page.page.inner_text("#name-help").startswith(help_text)
         assert_quiet(page)
+
+
+def test_the_account_dialog_sends_one_request_a_press_and_shows_a_newcomer_the_way(
+    open_client: OpenClient,
+) -> None:
+    """Enter (or "Log in") logs in with one request, not two; a name with no account gets
+    "wrong name or password" and the way to make it one, which "Sign up" then does."""
+    c = open_client("Newcomer")
+    logins: list[str] = []
+    c.page.on(
+        "request",
+        lambda r: logins.append(r.method) if r.url.endswith("/api/login") else None,
+    )
+    c.page.click("#account-open")
+    c.page.locator("#account-dialog").wait_for(state="visible")
+    c.page.fill("#account-name", "Novak")
+    c.page.fill("#account-password", PASSWORD)
+    c.page.press("#account-password", "Enter")
+    c.page.wait_for_function("document.getElementById('account-error').textContent !== ''")
+    error = c.page.inner_text("#account-error")
+    assert error.startswith("Wrong name or password.") and "Sign up" in error
+    c.page.click("#account-login")
+    c.page.wait_for_function(
+        "!document.getElementById('account-login').disabled"
+        " && document.getElementById('account-error').textContent !== ''"
+    )
+    c.page.wait_for_timeout(300)
+    assert logins == ["POST", "POST"]  # one a press
+    c.page.click("#account-signup")
+    c.wait("a.welcome && a.welcome.account === true && a.welcome.name === 'Novak'")
+    assert logins == ["POST"] * 3
