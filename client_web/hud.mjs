@@ -135,7 +135,9 @@ export function renderSeats() {
     const el = $(`seat${i}`);
     const s = v?.seats?.[i];
     const tags = [];
-    const isTurn = !!tb && status() === "playing" && tb.turn === i && !tb.match_over;
+    // A replayed shot is its shooter's, whoever's turn it is now.
+    const replayed = app.anim?.shooter ?? null;
+    const isTurn = !!tb && status() === "playing" && (replayed ?? tb.turn) === i && !tb.match_over;
     if (isTurn) tags.push(h("span", { class: "tag turn", text: t(app.anim ? "tag.shooting" : tb.choice_pending ? "tag.toChoose" : "tag.toShoot") }));
     if (isTurn && tb.ball_in_hand && !app.anim) tags.push(h("span", { class: "tag bih", text: t(tb.ball_in_hand === "kitchen" ? "tag.bihKitchen" : "tag.bih") }));
     const fouls = tb?.fouls?.[i] ?? 0;

@@ -280,15 +280,16 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
    * @param {string} label @param {() => void} onDone
    * @param {import("./sound.mjs").Impact[]} [sounds] impacts to hear as the balls reach them
    * @param {number[] | null} [seats] for the lag: the seat of each playback (its ball is labelled)
+   * @param {number | null} [shooter] the seat whose shot plays, if not the turn's (a replayed shot)
    */
-  function startAnim(playbacks, offset, hold, label, onDone, sounds = [], seats = null) {
+  function startAnim(playbacks, offset, hold, label, onDone, sounds = [], seats = null, shooter = null) {
     if (document.visibilityState === "hidden") {
       // Nobody is watching this tab: show the outcome at once instead of queueing replays.
       onDone();
       return;
     }
     const first = sounds.findIndex((s) => s.t >= offset);
-    app.anim = { playbacks, t: offset, wall: performance.now(), hold, onDone, label, sounds, heard: first < 0 ? sounds.length : first, seats };
+    app.anim = { playbacks, t: offset, wall: performance.now(), hold, onDone, label, sounds, heard: first < 0 ? sounds.length : first, seats, shooter };
   }
 
   /** Jumps the running animation to its end (a tap on the table, Esc, the Skip button). */

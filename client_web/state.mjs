@@ -29,7 +29,7 @@ export const app = {
   keptNames: null,
   /** @type {Msg | null} TableView */ table: null,
   /** @type {Msg[]} */ queue: [],
-  /** @type {{ playbacks: ShotPlayback[], t: number, wall: number, hold: number, onDone: () => void, label: string, sounds: import("./sound.mjs").Impact[], heard: number, seats: number[] | null } | null} */
+  /** @type {{ playbacks: ShotPlayback[], t: number, wall: number, hold: number, onDone: () => void, label: string, sounds: import("./sound.mjs").Impact[], heard: number, seats: number[] | null, shooter: number | null } | null} shooter: whose shot plays (a replayed one is not the turn's) */
   anim: null,
   /** @type {BallFrame[]} */ shown: [],
   aim: { angle: 0, power: 0.4, side: 0, height: 0, elevation: 0, pushOut: false, turnKey: "", wasBreak: false, everyday: 0.4 },

@@ -9,7 +9,7 @@ import { num, t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { describeReach } from "./reach.mjs";
 import { shotSounds } from "./sound.mjs";
-import { app, mySeat, status } from "./state.mjs";
+import { app, mySeat, names, status } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -177,7 +177,8 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     if (!m || app.anim) return;
     const tracks = normaliseTracks(decodeTracks(m.traj));
     const pb = new ShotPlayback(tracks, m.duration, m.final);
-    startAnim([pb], 0, 0.6, t("prompt.replayAnim"), () => {}, shotSounds(tracks));
+    const shooter = Number(m.shooter); // every shot_result names its shooter's seat
+    startAnim([pb], 0, 0.6, t("prompt.replayAnim", { name: names()[shooter] }), () => {}, shotSounds(tracks), null, shooter);
     refresh();
   });
   $("chat-form").addEventListener("submit", async (e) => {

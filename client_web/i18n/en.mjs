@@ -353,7 +353,7 @@ export default {
   "prompt.shooting": "Shooting…",
   "prompt.shoots": "{name} shoots…",
   "prompt.lagAnim": "The lag…",
-  "prompt.replayAnim": "Replay of the last shot",
+  "prompt.replayAnim": "Replay of the last shot ({name})…",
   "prompt.placeHere": "Let go to put the cue ball here.",
   "prompt.notHere": "Not here: {why}",
   "prompt.choose": "Your opponent pushed out: shoot, or pass it back.",

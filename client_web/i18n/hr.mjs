@@ -353,7 +353,7 @@ export default {
   "prompt.shooting": "Udarac…",
   "prompt.shoots": "{name} udara…",
   "prompt.lagAnim": "Bliškanje…",
-  "prompt.replayAnim": "Ponavljanje zadnjeg udarca",
+  "prompt.replayAnim": "Ponavljanje zadnjeg udarca ({name})…",
   "prompt.placeHere": "Pustite i bijela će ostati ovdje.",
   "prompt.notHere": "Ne ovdje: {why}",
   "prompt.choose": "Protivnik je odigrao push out: igrajte ili mu vratite udarac.",

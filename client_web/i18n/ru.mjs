@@ -353,7 +353,7 @@ export default {
   "prompt.shooting": "Удар…",
   "prompt.shoots": "{name} бьёт…",
   "prompt.lagAnim": "Раскат…",
-  "prompt.replayAnim": "Повтор последнего удара",
+  "prompt.replayAnim": "Повтор последнего удара ({name})…",
   "prompt.placeHere": "Отпустите — биток встанет здесь.",
   "prompt.notHere": "Сюда нельзя: {why}",
   "prompt.choose": "Соперник сыграл «пуш-аут»: бейте сами или верните удар.",

@@ -450,6 +450,12 @@ def test_on_a_phone_the_sheet_makes_way_for_the_last_shot_and_a_new_table(
     # The replay plays on the table, not behind the sheet.
     assert not bob.state(sheet_open)
     assert bob.page.evaluate("window.ninepool.animating()")
+    # The shot replayed is its shooter's, whoever's turn it is now: the tag and the prompt.
+    seat = bob.state("a.lastShot.shooter")
+    assert bob.page.locator(f"#seat{seat} .tag.turn").count() == 1
+    assert bob.page.locator(f"#seat{1 - seat} .tag.turn").count() == 0
+    name = bob.state(f"a.view.seats[{seat}].name")
+    assert f"Повтор последнего удара ({name})…" in bob.page.inner_text(".prompt")
     bob.idle()
     bob.page.tap("#panel-toggle")
     bob.page.tap("#more summary")
