@@ -122,7 +122,8 @@ function render() {
   if (view.status === "finished" || view.status === "cancelled") $("tour-organiser-answer").textContent = "";
   const champion = $("tour-champion");
   champion.hidden = !view.champion;
-  champion.textContent = view.champion ? t("tour.champion", { name: view.champion }) : "";
+  const won = view.entrants.find((e) => e.name === view.champion);
+  champion.textContent = view.champion ? t("tour.champion", { name: shownName(view.champion, !!won?.bot) }) : "";
   const bots = $("tour-bots");
   bots.hidden = !view.bots;
   bots.textContent = !view.bots ? "" : view.bot_level ? t("tour.botsLevel", { level: view.bot_level }) : t("tour.botsSpread");
@@ -144,7 +145,7 @@ function renderRegistration(view) {
   // The organiser may take anyone off the list before the start.
   const remove = (/** @type {string} */ name) => (view.yours ? [el("button", { type: "button", class: "small tour-remove", "data-remove": name }, [t("tour.remove")])] : []);
   $("tour-entrants").replaceChildren(
-    ...view.entrants.map((e) => el("li", { "data-name": e.name }, [el("span", {}, [e.name]), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name)])),
+    ...view.entrants.map((e) => el("li", { "data-name": e.name }, [el("span", {}, [shownName(e.name, !!e.bot)]), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name)])),
   );
   const entered = !!view.entered;
   // Every place taken: nothing to offer but to say so (an entrant may still withdraw).
@@ -255,6 +256,15 @@ function renderList() {
   );
 }
 
+/**
+ * A name as the reader sees it: a computer's "Bot 7" in the reader's language ("Бот 7").
+ * @param {string} name @param {boolean} computer
+ */
+function shownName(name, computer) {
+  const numbered = computer ? /^Bot (\d+)$/.exec(name) : null;
+  return numbered ? t("computer.name", { level: numbered[1] }) : name;
+}
+
 /** A computer player's name is never shown alone: a tag says it is one, and its level.
  * @param {number | null | undefined} level @returns {HTMLElement[]} */
 function computerTag(level) {
@@ -300,8 +310,7 @@ function matchCard(match, me) {
     const name = match.players[slot];
     const seed = match.seeds[slot];
     const state = done && !empty && match.winner !== null ? (match.winner === slot ? " won" : " lost") : "";
-    const label =
-      name ?? (match.status === "waiting" ? t("tour.tbd") : t("tour.bye"));
+    const label = name ? shownName(name, match.computers?.[slot] != null) : match.status === "waiting" ? t("tour.tbd") : t("tour.bye");
     const seedText = seed === null ? "" : String(seed);
     const own = me !== null && seed === me ? " mine" : "";
     // While the match is played its room's score shows, and who has not sat down yet.
@@ -345,7 +354,7 @@ function renderStandings(view) {
   $("tour-standings-title").textContent = t(view.status === "finished" ? "tour.standingsFinal" : "tour.standings");
   $("tour-standings-rows").replaceChildren(
     ...rows.map((row) =>
-      el("tr", {}, [el("td", {}, [row.place]), el("td", {}, [row.name, ...computerTag(row.bot ? row.level ?? 1 : null)])]),
+      el("tr", {}, [el("td", {}, [row.place]), el("td", {}, [shownName(row.name, !!row.bot), ...computerTag(row.bot ? row.level ?? 1 : null)])]),
     ),
   );
 }

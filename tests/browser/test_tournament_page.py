@@ -487,6 +487,17 @@ def test_the_organiser_lets_computers_fill_places_from_the_form(
     tournament_id = page.url.split("?")[0].rstrip("/").split("/")[-1]
     view = call(server, "GET", f"/api/tournaments/{tournament_id}")
     assert (view["name"], view["bots"], view["bot_level"]) == (f"Computers {lang}", True, 2)
+    # Started, a computer fills the empty place under its name in the reader's language
+    # (a field of two: one person, who never sits down, so nothing is played).
+    small = new_tournament(server, token, f"Two {lang}", cap=2, bots=True, bot_level=2, **SINGLE)
+    call(server, "POST", f"/api/tournaments/{small}/register", {"name": f"Ivo {lang}"}, token)
+    call(server, "POST", f"/api/tournaments/{small}/start", token=token)
+    page.goto(f"{server.url}/tournament/{small}?lang={lang}")
+    page.wait_for_selector("#tour-view:not([hidden]) .tour-slot")
+    slots = page.locator(".tour-slot span:nth-child(2)").all_inner_texts()
+    computer = [text for text in slots if "·" in text]  # the name with its computer tag
+    bot = {"en": "Bot ", "hr": "Bot ", "ru": "Бот "}[lang]
+    assert len(computer) == 1 and computer[0].startswith(bot), slots
     assert client.problems() == []
 
 
