@@ -191,6 +191,30 @@ export function renderSeats() {
   $("format-line").textContent = v?.settings ? describeFormat(v.settings) : "";
   $("spectators").textContent = v ? t("spectators", { n: v.spectators }) : "";
   renderRackBalls();
+  holdScoreboardHeight();
+}
+
+/** The scoreboard's tallest height so far, for this room at this window size. */
+let held = { key: "", height: 0 };
+
+/**
+ * The scoreboard may grow but does not shrink back while a room is shown at one window
+ * size: a tag that comes and goes between turns ("to shoot", a computer's level, ball in
+ * hand) would otherwise move the table, and the aim point under a finger, each turn.
+ */
+function holdScoreboardHeight() {
+  const board = $("seat0").parentElement;
+  if (!board) return;
+  const key = `${app.room ?? ""} ${window.innerWidth}x${window.innerHeight}`;
+  if (key !== held.key) {
+    held = { key, height: 0 };
+    board.style.minHeight = "";
+  }
+  const height = board.getBoundingClientRect().height;
+  if (height > held.height) {
+    held.height = height;
+    board.style.minHeight = `${height}px`;
+  }
 }
 
 /** The nine object balls, dimmed once down, the lowest one ringed. */

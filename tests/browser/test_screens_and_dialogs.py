@@ -8,6 +8,9 @@ offered on a phone's table."""
 from __future__ import annotations
 
 import re
+from typing import Any
+
+import pytest
 
 from tests.browser.support import Client, Server, save
 from tests.browser.test_client import (
@@ -54,12 +57,13 @@ def boxes(c: Client, selector: str) -> list[dict[str, float]]:
     return found
 
 
-def test_the_scoreboard_tags_stay_in_their_seat_on_a_phone_in_russian(
-    open_client: OpenClient,
+@pytest.mark.parametrize("screen", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_scoreboard_tags_stay_in_their_seat_in_russian(
+    open_client: OpenClient, screen: dict[str, Any]
 ) -> None:
     ana, bob, _ = started(
         open_client,
-        host={**PHONE, "lang": "ru"},
+        host={**screen, "lang": "ru"},
         table={"#c-preset": "custom", "#c-clock": "60"},
     )
     # The breaker's card carries the longest tags ("биток с руки, за передней линией",
@@ -75,6 +79,29 @@ def test_the_scoreboard_tags_stay_in_their_seat_on_a_phone_in_russian(
                 assert inside(tag, seat), (s, tag, seat)
             (score,) = boxes(c, f"#table-view .scoreboard .seat{s} .score")
             assert inside(score, seat), (s, score, seat)
+    assert_quiet(ana, bob)
+
+
+def test_on_a_phone_the_table_stays_put_from_turn_to_turn(open_client: OpenClient) -> None:
+    """The seats' tags change with the turn (to shoot, ball in hand, the extensions): the
+    scoreboard keeps its height, so the table and the aim point under a finger stay put."""
+    ana, bob, _ = started(
+        open_client,
+        host={**PHONE, "lang": "hr"},
+        guest={**PHONE, "lang": "hr"},
+        table={"#c-preset": "custom", "#c-clock": "60"},
+    )
+    top = "document.getElementById('table').getBoundingClientRect().top"
+    tops = {ana.page.evaluate(top)}
+    for _ in range(3):  # a foul each in turn: ball in hand goes from one seat to the other
+        c = shooter((ana, bob))
+        cue = c.state("a.table.balls[0]")
+        click_table(c, max(0.05, cue[0] - 0.3), cue[1])  # softly into the head rail (R8)
+        pull_strip(c, 8)
+        settle(ana, bob)
+        ana.page.wait_for_timeout(1100)  # the seats are drawn anew every second
+        tops.add(ana.page.evaluate(top))
+    assert len(tops) == 1, tops
     assert_quiet(ana, bob)
 
 
