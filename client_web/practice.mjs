@@ -4,8 +4,9 @@
 // The server holds the table (`protocol/practice.py`); this view sends requests and draws
 // what comes back. Balls move by dragging them (mouse, pen or finger), from the tray onto
 // the table and off the table back to the tray; or, without dragging, a ball is picked
-// (a click or tap, or Enter on a tray ball) and put where the next click lands, moved with
-// the arrow keys, taken off with Delete. A click on the cloth points the cue there.
+// (a click or tap on the cue ball or a tray ball, or Enter on a tray ball) and put where the
+// next click lands, moved with the arrow keys, taken off with Delete. A click on the cloth
+// or on an object ball points the cue there.
 
 import { DEG, aimPreview, angleTo, checkPlacement, round6, toDegrees } from "./aim.mjs";
 import { DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
@@ -552,6 +553,14 @@ export class PracticeTable {
     $("p-redo").addEventListener("click", () => this.send({ t: "practice_redo" }));
     $("p-retry").addEventListener("click", () => this.send({ t: "practice_retry" }));
     $("p-shoot").addEventListener("click", () => this.shoot());
+    // Space or Enter on the power or spin slider shoots, as on the table (the key help).
+    for (const id of ["p-power", "p-spin"]) {
+      $(id).addEventListener("keydown", (e) => {
+        if (e.key !== " " && e.key !== "Enter") return;
+        e.preventDefault();
+        if (this.mine() && !this.anim) this.shoot();
+      });
+    }
     $("p-power").addEventListener("input", () => {
       this.power = Number(/** @type {HTMLInputElement} */ ($("p-power")).value) / 100;
       this.changedAim();
@@ -609,7 +618,13 @@ export class PracticeTable {
       return;
     }
     if (!d) return;
-    if (!d.moved) return void this.pick(d.ball);
+    if (!d.moved) {
+      // A click on an object ball aims at it, as at a match table; on the cue ball (or on
+      // any ball while one is picked) it picks the ball, to be put where the next click lands.
+      const at = this.view?.balls?.[d.ball];
+      if (d.from === "table" && d.ball !== 0 && this.picked === null && at) return void this.aimAt([at[0], at[1]]);
+      return void this.pick(d.ball);
+    }
     if (this.overTable(e.clientX, e.clientY)) this.put(d.ball, this.worldAt(e.clientX, e.clientY));
     else if (d.from === "table") this.remove(d.ball);
   }

@@ -77,7 +77,7 @@ export default {
   "lobby.practiceHelp": "On your own: put balls anywhere, undo shots, drills.",
   "practice.region": "Practice table",
   "practice.roledesc": "practice table",
-  "practice.tableHelp": "Practice table. Click the cloth to aim; drag a ball to move it, off the table to remove it.",
+  "practice.tableHelp": "Practice table. Click the cloth or a ball to aim; drag a ball to move it, off the table to remove it.",
   "practice.title": "Practice",
   "practice.tray": "Balls off the table — drag one onto the table, or pick it and click where it goes",
   "practice.trayTouch": "Balls off the table — drag one onto the table, or tap it and then tap where it goes",

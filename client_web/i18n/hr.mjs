@@ -77,7 +77,7 @@ export default {
   "lobby.practiceHelp": "Vježbajte sami: postavite kugle bilo gdje, poništite udarce, igrajte vježbe.",
   "practice.region": "Stol za vježbu",
   "practice.roledesc": "stol za vježbu",
-  "practice.tableHelp": "Stol za vježbu. Kliknite po suknu za ciljanje; povucite kuglu da je pomaknete, a izvan stola da je maknete.",
+  "practice.tableHelp": "Stol za vježbu. Kliknite po suknu ili kugli za ciljanje; povucite kuglu da je pomaknete, a izvan stola da je maknete.",
   "practice.title": "Vježba",
   "practice.tray": "Kugle izvan stola — povucite jednu na stol ili je odaberite i kliknite kamo ide",
   "practice.trayTouch": "Kugle izvan stola — povucite jednu na stol ili je dodirnite, pa dodirnite mjesto kamo ide",

@@ -131,8 +131,9 @@ def test_a_broken_practice_link_is_refused_in_words(open_client: OpenClient) -> 
 
 
 def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
-    """A phone: tap a ball to pick it, tap where it goes, Remove, a tray ball back by
-    taps; the preview of the whole shot; and the keyboard for aim and undo."""
+    """A phone: tap an object ball to aim at it; tap the cue ball to pick it, tap where it
+    goes, Remove, a tray ball back by taps; the preview of the whole shot; and the keyboard
+    for aim and undo."""
     balls: list[tuple[float, float] | None] = [None] * 10
     balls[0], balls[1] = (0.6, 0.635), (1.6, 0.5)
     code = encode_layout(Layout(balls=tuple(balls)), False)
@@ -145,21 +146,26 @@ def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
     assert table is not None and table["height"] > table["width"] >= 380, table
     # A finger is told to tap, never to click.
     assert "tap" in zoe.page.inner_text("#p-tray-label")
+    # A tap on an object ball aims at it, as at a match table: nothing is picked.
     zoe.page.touchscreen.tap(*screen_of(zoe, 1.6, 0.5))
-    wait_practice(zoe, "p.picked === 1")
+    toward = math.atan2(0.5 - 0.635, 1.6 - 0.6)
+    wait_practice(zoe, f"Math.abs(p.angle - ({toward})) < 0.02 && p.picked === null")
+    # A tap on the cue ball picks it; the next tap puts it there.
+    zoe.page.touchscreen.tap(*screen_of(zoe, 0.6, 0.635))
+    wait_practice(zoe, "p.picked === 0")
     status = zoe.page.inner_text("#p-status")
     assert "tap where it goes" in status and "click" not in status, status
-    zoe.page.touchscreen.tap(*screen_of(zoe, 2.0, 0.9))
-    wait_practice(zoe, "!!p.view.balls[1] && p.view.undo === 1")
-    assert math.dist(practice(zoe, "p.view.balls[1]"), (2.0, 0.9)) < 0.02
-    zoe.page.touchscreen.tap(*screen_of(zoe, 2.0, 0.9))
-    wait_practice(zoe, "p.picked === 1")
+    zoe.page.touchscreen.tap(*screen_of(zoe, 1.0, 0.9))
+    wait_practice(zoe, "!!p.view.balls[0] && p.view.undo === 1")
+    assert math.dist(practice(zoe, "p.view.balls[0]"), (1.0, 0.9)) < 0.02
+    zoe.page.touchscreen.tap(*screen_of(zoe, 1.0, 0.9))
+    wait_practice(zoe, "p.picked === 0")
     zoe.page.locator("#p-remove").tap()
-    wait_practice(zoe, "p.view.balls[1] === null")
-    zoe.page.locator("#p-tray button[data-ball='1']").tap()
-    wait_practice(zoe, "p.picked === 1")
-    zoe.page.touchscreen.tap(*screen_of(zoe, 1.3, 0.4))
-    wait_practice(zoe, "!!p.view.balls[1] && p.view.undo === 3")
+    wait_practice(zoe, "p.view.balls[0] === null")
+    zoe.page.locator("#p-tray button[data-ball='0']").tap()
+    wait_practice(zoe, "p.picked === 0")
+    zoe.page.touchscreen.tap(*screen_of(zoe, 0.8, 0.4))
+    wait_practice(zoe, "!!p.view.balls[0] && p.view.undo === 3")
     zoe.page.locator("#p-preview").tap()
     wait_practice(zoe, "!!p.preview")
     save(zoe, "practice-phone-preview.png")
@@ -170,17 +176,22 @@ def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
     zoe.page.keyboard.press("ArrowLeft")
     assert practice(zoe, "p.angle") != angle
     zoe.page.keyboard.press("Control+z")
-    wait_practice(zoe, "p.view.balls[1] === null && p.view.undo === 2")
+    wait_practice(zoe, "p.view.balls[0] === null && p.view.undo === 2")
     # Keys alone: a tray ball picked with Enter goes to a free spot, the arrows move it.
-    zoe.page.focus("#p-tray button[data-ball='1']")
+    zoe.page.focus("#p-tray button[data-ball='0']")
     zoe.page.keyboard.press("Enter")
-    wait_practice(zoe, "p.picked === 1")
+    wait_practice(zoe, "p.picked === 0")
     zoe.page.keyboard.press("Enter")
-    wait_practice(zoe, "!!p.view.balls[1]")
-    x, y = practice(zoe, "p.view.balls[1]")
+    wait_practice(zoe, "!!p.view.balls[0]")
+    x, y = practice(zoe, "p.view.balls[0]")
     zoe.page.keyboard.press("ArrowRight")
-    wait_practice(zoe, f"p.view.balls[1][0] > {x + 0.005}")
-    assert practice(zoe, "p.view.balls[1][1]") == y
+    wait_practice(zoe, f"p.view.balls[0][0] > {x + 0.005}")
+    assert practice(zoe, "p.view.balls[0][1]") == y
+    # Space on the power slider shoots, as the key help says.
+    assert not practice(zoe, "p.view.retry")
+    zoe.page.focus("#p-power")
+    zoe.page.keyboard.press(" ")
+    wait_practice(zoe, "!!p.view.retry")
     assert zoe.problems() == []
 
 
