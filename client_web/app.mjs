@@ -20,7 +20,7 @@ import { Connection, NAME_PATTERN, ServerError, defaultUrl, session } from "./ne
 import { restingBalls } from "./playback.mjs";
 import { roomPlayer } from "./playing.mjs";
 import { PracticeTable, practiceRoute } from "./practice.mjs";
-import { Renderer } from "./render.mjs";
+import { Renderer, SEAT_COLOURS } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
 import { TvDirector } from "./tv.mjs";
@@ -34,9 +34,6 @@ initLanguage();
 /** @typedef {import("./aim.mjs").Vec} Vec */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
 /** @typedef {import("./state.mjs").Msg} Msg */
-
-/** Colours that tell the two seats' lag balls apart. */
-const SEAT_COLOURS = ["#f2c200", "#7fb4ff"];
 
 const conn = new Connection({
   url: defaultUrl(),
@@ -661,6 +658,7 @@ function wire() {
     /** @type {HTMLDialogElement} */ ($("result-dialog")).close();
     location.hash = `#/replay/${rack[1]}/${rack[2]}`;
   });
+  $("result-replay-match").addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("result-dialog")).close());
   // The tournament pages are pages of their own: a `?lang=` this one was opened with goes along.
   $("tournaments").addEventListener("click", (e) => {
     /** @type {HTMLAnchorElement} */ (e.currentTarget).href = keepLang("/tournaments");
@@ -758,6 +756,8 @@ function reword() {
   animating() {
     return !!app.anim || app.queue.length > 0;
   },
+  /** The lag balls the replay shows at rest (null: none). */
+  replayLag: () => replay?.lagRest ?? null,
   /** The labels, wrong-ball flag and tip dot of the overlay last drawn. */
   overlay() {
     const o = lastOverlay;

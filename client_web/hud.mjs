@@ -90,6 +90,10 @@ export function showResult(title, score, text, match, replay = null, next = null
   const link = /** @type {HTMLAnchorElement} */ ($("result-replay"));
   link.hidden = !replay;
   if (replay) link.href = replay;
+  // A match over: the whole match too, every game of it, step by step.
+  const whole = /** @type {HTMLAnchorElement} */ ($("result-replay-match"));
+  whole.hidden = !(match && app.room);
+  if (match && app.room) whole.href = `${location.origin}/#/replay/${encodeURIComponent(app.room)}`;
   // A tournament's match is one match (its seats kept for its players): no rematch, but
   // the way back to its bracket, where the next match is.
   $("result-rematch").hidden = !(match && mySeat() !== null && !tournamentMatch());

@@ -11,6 +11,9 @@ import { cueBallPath, pathToCushion } from "./cuepath.mjs";
 import { BallSprite, rackOrientation, rotateOrientation } from "./balls.mjs";
 import { TABLE } from "./table.mjs";
 
+
+/** Colours that tell the two seats' lag balls apart. */
+export const SEAT_COLOURS = ["#f2c200", "#7fb4ff"];
 /** The largest part of a ball's radius the white disc under its number may cover. */
 const NUMBER_DISC = 0.66;
 
@@ -490,6 +493,9 @@ export class Renderer {
     ctx.font = "600 13px system-ui, sans-serif";
     ctx.textAlign = "left";
     ctx.textBaseline = "middle";
+    /** The tags drawn so far: a tag that would cover one moves down (or up) clear of it. */
+    /** @type {{ x: number, y: number, w: number }[]} */
+    const placed = [];
     for (const l of labels) {
       const [sx, sy] = this.view.toScreen(l.x, l.y);
       ctx.strokeStyle = l.colour;
@@ -500,12 +506,17 @@ export class Renderer {
       const w = ctx.measureText(l.text).width + 10;
       let x = sx + rPx * 1.8;
       if (x + w > this.view.cssWidth - 2) x = sx - rPx * 1.8 - w;
+      let y = sy;
+      for (const p of placed) {
+        if (x < p.x + p.w && p.x < x + w && Math.abs(y - p.y) < 22) y = p.y + (y >= p.y || p.y + 44 > this.view.cssHeight ? 22 : -22);
+      }
+      placed.push({ x, y, w });
       ctx.fillStyle = "rgba(10, 14, 16, 0.85)";
-      ctx.fillRect(x, sy - 10, w, 20);
+      ctx.fillRect(x, y - 10, w, 20);
       ctx.fillStyle = l.colour;
-      ctx.fillRect(x, sy - 10, 3, 20);
+      ctx.fillRect(x, y - 10, 3, 20);
       ctx.fillStyle = "#fff";
-      ctx.fillText(l.text, x + 6, sy);
+      ctx.fillText(l.text, x + 6, y);
     }
   }
 

@@ -12,7 +12,7 @@ import { session } from "./net.mjs";
 import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { rackBounds } from "./racks.mjs";
-import { Renderer } from "./render.mjs";
+import { Renderer, SEAT_COLOURS } from "./render.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { num, seatName, t } from "./i18n/index.mjs";
 import { describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, describeWarning, loserOf, withRules } from "./verdict.mjs";
@@ -90,6 +90,8 @@ export class ReplayViewer {
     this.table = null;
     /** @type {{ playbacks: ShotPlayback[], start: number, last: number } | null} */
     this.anim = null;
+    /** A lag's balls where they stopped, each with its seat, while its result is shown. @type {{ x: number, y: number, seat: number }[] | null} */
+    this.lagRest = null;
     /** @type {string} */
     this.room = "";
     /** @type {Msg} */
@@ -228,6 +230,8 @@ export class ReplayViewer {
     const e = this.events[this.index];
     this.names = this.namesAt(this.index);
     this.anim = null;
+    // A lag's result shows its balls where they stopped, named, as the table did live.
+    this.lagRest = e.t === "lag_result" && e.lags?.length ? e.lags.filter((/** @type {Msg} */ l) => l.final).map((/** @type {Msg} */ l) => ({ x: l.final[0], y: l.final[1], seat: l.seat })) : null;
     if (animate && e.t === "shot_result") {
       this.table = this.tableAt(this.index - 1);
       this.anim = { playbacks: [new ShotPlayback(normaliseTracks(decodeTracks(e.traj)), e.duration, e.final)], start: performance.now(), last: 0 };
@@ -269,6 +273,12 @@ export class ReplayViewer {
         this.anim = null;
         this.table = this.tableAt(this.index);
       }
+    } else if (this.lagRest) {
+      balls = this.lagRest.map((b) => ({ n: 0, x: b.x, y: b.y, wx: 0, wy: 0, wz: 0, seat: b.seat }));
+      const labels = this.lagRest.map((b) => ({ x: b.x, y: b.y, text: t("lag.ball", { name: this.names[b.seat] }), colour: SEAT_COLOURS[b.seat] }));
+      this.renderer.draw(balls, { lowest: null, labels });
+      this.autoplay();
+      return;
     } else {
       balls = restingBalls(this.table?.balls ?? []);
       this.autoplay();

@@ -537,6 +537,7 @@ export default {
   "replay.noRack": "This match has no game {rack} (yet)",
   "result.tournament": "To the tournament",
   "result.replayRack": "Replay of this game",
+  "result.replayMatch": "Replay of the match",
   "rooms.rack": "game {rack}",
   "tv.following": "TV · now showing {name}",
   "tv.nothing": "TV · no match is being played right now — the next one to start will be shown here",

@@ -537,6 +537,7 @@ export default {
   "replay.noRack": "Ovaj meč (još) nema partiju {rack}",
   "result.tournament": "Natrag na turnir",
   "result.replayRack": "Snimka ove partije",
+  "result.replayMatch": "Snimka cijelog meča",
   "rooms.rack": "partija {rack}",
   "tv.following": "TV · upravo prikazujemo: {name}",
   "tv.nothing": "TV · trenutačno se ne igra nijedan meč — prvi koji počne prikazat ćemo ovdje",

@@ -537,6 +537,7 @@ export default {
   "replay.noRack": "В этом матче (пока) нет партии {rack}",
   "result.tournament": "К турниру",
   "result.replayRack": "Запись этой партии",
+  "result.replayMatch": "Запись всего матча",
   "rooms.rack": "партия {rack}",
   "tv.following": "ТВ · сейчас в эфире: {name}",
   "tv.nothing": "ТВ · сейчас матчей нет — следующий покажем здесь, как только он начнётся",

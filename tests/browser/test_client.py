@@ -283,7 +283,19 @@ def test_o6_lag_decides_the_break(open_client: OpenClient) -> None:
         winner_chooses((ana, bob), "#lag-break")
         for c in (ana, bob):
             c.wait("a.view.status === 'playing' && a.table.ball_in_hand === 'kitchen'")
-    assert_quiet(ana, bob)
+    # The match's replay: stepped onto the lag, its two balls rest where they stopped.
+    cleo = open_client("Cleo")
+    cleo.page.goto(f"{cleo.page.url.split('#')[0]}#/replay/{room}")
+    cleo.page.wait_for_selector("#replay-view:not([hidden])")
+    cleo.page.wait_for_function("document.getElementById('r-log').children.length > 0")
+    lines = cleo.page.locator("#r-log li").all_inner_texts()
+    lag = next(k for k, line in enumerate(lines) if "(R3, O6)" in line or "O6)" in line)
+    cleo.page.locator("#r-log li button").nth(lag).click()
+    rest = cleo.page.evaluate("window.ninepool.replayLag()")
+    assert rest is not None and sorted(b["seat"] for b in rest) == [0, 1], rest
+    cleo.page.click("#r-next")
+    assert cleo.page.evaluate("window.ninepool.replayLag()") is None
+    assert_quiet(ana, bob, cleo)
 
 
 def test_r6_push_out_then_pass_back(open_client: OpenClient) -> None:
@@ -437,6 +449,12 @@ def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
     assert bob.page.inner_text("#result-title") == "You win the match!"
     assert ana.page.inner_text("#result-title") == "Bob wins the match!"
     assert "concedes the match" in ana.page.inner_text("#log")
+    # The match over, its whole replay is one click away (each game's too).
+    room = ana.state("a.room")
+    for c in (ana, bob):
+        whole = c.page.locator("#result-replay-match")
+        assert whole.is_visible() and whole.inner_text() == "Replay of the match"
+        assert (whole.get_attribute("href") or "").endswith(f"/#/replay/{room}")
     bob.page.click("#result-rematch")
     ana.page.click("#result-rematch")
     winner_chooses((ana, bob), "#lag-break")
