@@ -78,6 +78,8 @@ export function renderQuick() {
   $("quick-status").textContent = app.quickWaiting ? t("lobby.quickWaiting") : "";
   const offered = app.quickWaiting && app.computerOffer !== null;
   $("computer-offer").hidden = !offered;
+  // The offer stands in for the computer's own row meanwhile: one "Play the computer", not two.
+  $("computer-row").hidden = offered;
   $("computer-offer-text").textContent = offered ? t("lobby.computerOffer", { level: app.computerOffer ?? 1 }) : "";
 }
 

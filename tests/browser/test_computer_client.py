@@ -23,7 +23,31 @@ def server_flags() -> list[str]:
     would also wait out each of its shots at real time on the server's clock, while the
     page plays them several times faster — most of a rack's minutes, spent waiting. The
     page queues what arrives while it animates, as it does for any fast opponent."""
-    return ["--bot-pause", "0"]
+    return ["--bot-pause", "0", "--quick-computer-after", "1"]
+
+
+def test_a_quick_match_nobody_takes_offers_the_computer_once(open_client: OpenClient) -> None:
+    """Waiting alone for a quick match: the computer is offered in place of the lobby's own
+    computer row (one "Play the computer", not two), and taking it starts the match."""
+    zoe = open_client("Zoe", width=390, height=844, touch=True)
+    zoe.page.tap("#quick")
+    zoe.page.locator("#computer-offer").wait_for(state="visible")
+    assert "No opponent yet" in zoe.page.inner_text("#computer-offer-text")
+    assert zoe.page.is_hidden("#computer-row")
+    assert zoe.page.locator("button:visible", has_text="Play the computer").count() == 1
+    save(zoe, "quick-offer-phone.png")
+    zoe.page.tap("#computer-offer-take")
+    zoe.page.wait_for_selector("#table-view:not([hidden])")
+    zoe.wait("a.view && a.view.seats[1] && a.view.seats[1].computer === 2")
+    zoe.page.tap("#panel-toggle")  # the phone's sheet holds the menu
+    zoe.page.tap("#more summary")
+    zoe.page.tap("#leave")
+    zoe.page.wait_for_selector("#leave-dialog[open], #lobby:not([hidden])")
+    if zoe.page.is_visible("#leave-dialog"):
+        zoe.page.tap("#leave-confirm")
+    zoe.page.locator("#lobby").wait_for(state="visible")
+    assert zoe.page.is_visible("#computer-row") and zoe.page.is_hidden("#computer-offer")
+    assert_quiet(zoe)
 
 
 def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
