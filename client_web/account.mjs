@@ -193,6 +193,8 @@ async function showLeaders(period) {
     );
   });
   $("leaders-empty").hidden = rows.length > 0;
+  // No header over nothing: an empty board is the sentence alone.
+  /** @type {HTMLElement} */ (body.closest("table")).hidden = rows.length === 0;
   if (!dialog.open) dialog.showModal();
 }
 

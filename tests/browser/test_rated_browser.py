@@ -84,6 +84,7 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     second.page.click("#leaders-open")
     second.page.locator("#leaders-dialog").wait_for(state="visible")
     second.page.locator("#leaders-empty").wait_for(state="visible")
+    assert second.page.is_hidden("#leaders-dialog table")  # no header over nothing
     save(second, "rated-leaderboard.png")
     second.page.click("#leaders-month")
     assert second.page.get_attribute("#leaders-month", "aria-pressed") == "true"
