@@ -313,6 +313,61 @@ export function attachTableInput(canvas, view, actions) {
     }
     e.preventDefault();
   });
+  attachFineAim(view, actions);
+}
+
+/** Degrees the cue turns at each press of a fine-aim button (the keyboard's Shift step is 0.05°). */
+const FINE_STEP = 0.1;
+
+/**
+ * Fine aim for a finger, which has no Shift key: the strip's two buttons turn the cue a
+ * tenth of a degree a press, on and on while held, the way each one's arrow shows on the
+ * screen (the table may be drawn turned).
+ * @param {() => import("./render.mjs").View} view @param {TableActions} actions
+ */
+function attachFineAim(view, actions) {
+  for (const [id, turn] of /** @type {const} */ ([["aim-anticlockwise", 1], ["aim-clockwise", -1]])) {
+    const button = document.getElementById(id);
+    if (!button) continue;
+    let timer = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      timer = 0;
+    };
+    const nudge = () => {
+      if (!canShoot()) return stop();
+      app.aim.angle += (turn * onScreen(view()) * FINE_STEP) / DEG;
+      actions.aimChanged();
+    };
+    /** @param {number} delay */
+    const again = (delay) => {
+      timer = window.setTimeout(() => {
+        nudge();
+        if (timer) again(60);
+      }, delay);
+    };
+    button.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      stop();
+      nudge();
+      again(400);
+    });
+    for (const kind of ["pointerup", "pointercancel", "pointerleave"]) button.addEventListener(kind, stop);
+    // Enter or Space on the focused button (a click with no pointer behind it).
+    button.addEventListener("click", (e) => e.detail === 0 && nudge());
+  }
+}
+
+/**
+ * +1 when the table is drawn as seen from above (a turn that raises the angle looks
+ * anticlockwise on the screen), −1 when drawn mirrored. @param {import("./render.mjs").View} v
+ */
+function onScreen(v) {
+  const [ox, oy] = v.toScreen(0, 0);
+  const [xx, xy] = v.toScreen(1, 0);
+  const [yx, yy] = v.toScreen(0, 1);
+  // Screen y grows downward: a table drawn as seen from above gives a negative cross product.
+  return (xx - ox) * (yy - oy) - (xy - oy) * (yx - ox) < 0 ? 1 : -1;
 }
 
 /**

@@ -242,6 +242,9 @@ export default {
 
   "power.label": "Power",
   "power.strip": "Power: pull the cue down and let go to shoot",
+  "aim.fine": "Fine aim",
+  "aim.anticlockwise": "Turn the aim 0.1° anticlockwise (hold to keep turning)",
+  "aim.clockwise": "Turn the aim 0.1° clockwise (hold to keep turning)",
   "power.valuetext": "{p} %, {speed} of at most {max}, carries {reach}",
   "power.stripHint": "Pull down, let go to shoot",
   "elev.label": "Cue raised",

@@ -242,6 +242,9 @@ export default {
 
   "power.label": "Snaga",
   "power.strip": "Snaga: povucite štap prema dolje i pustite za udarac",
+  "aim.fine": "Fino ciljanje",
+  "aim.anticlockwise": "Zakreni cilj za 0,1° suprotno od kazaljke na satu (držite za dalje)",
+  "aim.clockwise": "Zakreni cilj za 0,1° u smjeru kazaljke na satu (držite za dalje)",
   "power.valuetext": "{p} %, {speed} od najviše {max}, prelazi {reach}",
   "power.stripHint": "Povucite dolje, pustite za udarac",
   "elev.label": "Nagib štapa",

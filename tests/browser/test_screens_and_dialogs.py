@@ -7,6 +7,7 @@ offered on a phone's table."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -522,4 +523,44 @@ def test_on_a_phone_a_finished_match_offers_the_rematch_on_the_table(
     for c in (ana, bob):
         c.wait("!!a.view && a.view.status !== 'finished'", timeout=20_000)
     assert ana.page.is_hidden("#over-controls")
+    assert_quiet(ana, bob)
+
+
+def test_on_a_phone_the_fine_aim_buttons_turn_the_cue_a_tenth_the_way_they_show(
+    open_client: OpenClient,
+) -> None:
+    """A finger has no Shift: ↷ turns the cue 0.1° clockwise as seen on the screen, ↶ the
+    other way, and held it keeps turning."""
+    ana, bob, _ = started(open_client, host={**PHONE, "lang": "ru"}, guest={**PHONE, "lang": "ru"})
+    c = shooter((ana, bob))
+    c.page.locator("#aim-clockwise").wait_for(state="visible")
+    assert c.page.get_attribute("#aim-clockwise", "aria-label") == (
+        "Повернуть прицел на 0,1° по часовой стрелке (удерживайте, чтобы продолжать)"
+    )
+    cue = c.state("a.table.balls[0]")
+
+    def on_screen(angle: float) -> tuple[float, float]:
+        x0, y0 = c.page.evaluate(f"window.ninepool.screenOf({cue[0]}, {cue[1]})")
+        x1, y1 = c.page.evaluate(
+            f"window.ninepool.screenOf({cue[0]} + Math.cos({angle}), {cue[1]} + Math.sin({angle}))"
+        )
+        return x1 - x0, y1 - y0
+
+    before = c.state("a.aim.angle")
+    c.page.tap("#aim-clockwise")
+    after = c.state("a.aim.angle")
+    assert abs(abs(after - before) - 0.1 * math.pi / 180) < 1e-9, (before, after)
+    (bx, by), (ax, ay) = on_screen(before), on_screen(after)
+    assert bx * ay - by * ax > 0  # clockwise on the screen (its y grows downward)
+    # Held, ↶ turns on and on the other way.
+    box = c.page.locator("#aim-anticlockwise").bounding_box()
+    assert box is not None
+    c.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    c.page.mouse.down()
+    c.page.wait_for_timeout(1000)
+    c.page.mouse.up()
+    held = c.state("a.aim.angle")
+    (hx, hy) = on_screen(held)
+    assert ax * hy - ay * hx < 0 and abs(held - after) > 0.5 * math.pi / 180, (after, held)
+    save(c, "fine-aim-phone-ru.png")
     assert_quiet(ana, bob)
