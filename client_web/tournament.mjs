@@ -257,6 +257,21 @@ function renderList() {
 }
 
 /**
+ * The organiser's "are you sure?", asked on the page: true once they confirm with the
+ * button that names the action, false for "Not now" or Esc.
+ * @param {string} question @param {string} action the confirming button's words
+ * @returns {Promise<boolean>}
+ */
+function ask(question, action) {
+  const dialog = /** @type {HTMLDialogElement} */ ($("tour-confirm"));
+  $("tour-confirm-text").textContent = question;
+  $("tour-confirm-yes").textContent = action;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true }));
+}
+
+/**
  * A name as the reader sees it: a computer's "Bot 7" in the reader's language ("Бот 7").
  * @param {string} name @param {boolean} computer
  */
@@ -480,15 +495,15 @@ function start() {
     void registration("register");
   });
   $("tour-leave").addEventListener("click", () => void registration("unregister"));
-  $("tour-start").addEventListener("click", () => {
-    if (confirm(t("tour.startConfirm"))) void organise("start", t("tour.begun"));
+  $("tour-start").addEventListener("click", async () => {
+    if (await ask(t("tour.startConfirm"), t("tour.startNow"))) void organise("start", t("tour.begun"));
   });
-  $("tour-cancel").addEventListener("click", () => {
-    if (confirm(t("tour.cancelConfirm"))) void organise("cancel", t("tour.cancelledOrganiser"));
+  $("tour-cancel").addEventListener("click", async () => {
+    if (await ask(t("tour.cancelConfirm"), t("tour.cancel"))) void organise("cancel", t("tour.cancelledOrganiser"));
   });
-  $("tour-entrants").addEventListener("click", (event) => {
+  $("tour-entrants").addEventListener("click", async (event) => {
     const name = /** @type {HTMLElement} */ (event.target).closest("[data-remove]")?.getAttribute("data-remove");
-    if (name && confirm(t("tour.removeConfirm", { name }))) void organise("remove", t("tour.removed", { name }), { name });
+    if (name && (await ask(t("tour.removeConfirm", { name }), t("tour.remove")))) void organise("remove", t("tour.removed", { name }), { name });
   });
   if (listing) {
     $("tour-all").hidden = true;

@@ -759,6 +759,7 @@ export default {
   "tour.startConfirm": "Start the tournament now? Registration closes.",
   "tour.remove": "Remove",
   "tour.removeConfirm": "Take {name} off the list?",
+  "tour.keep": "Not now",
   "tour.removed": "{name} is no longer on the list.",
   "tour.cancel": "Cancel the tournament",
   "tour.cancelConfirm": "Cancel the tournament? This cannot be undone.",

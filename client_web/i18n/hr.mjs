@@ -759,6 +759,7 @@ export default {
   "tour.startConfirm": "Pokrenuti turnir odmah? Prijave se zatvaraju.",
   "tour.remove": "Ukloni",
   "tour.removeConfirm": "Ukloniti igrača {name} s popisa?",
+  "tour.keep": "Ne sada",
   "tour.removed": "Igrač {name} uklonjen je s popisa.",
   "tour.cancel": "Otkaži turnir",
   "tour.cancelConfirm": "Otkazati turnir? To se ne može poništiti.",

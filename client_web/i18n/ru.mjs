@@ -759,6 +759,7 @@ export default {
   "tour.startConfirm": "Начать турнир сейчас? Регистрация закроется.",
   "tour.remove": "Убрать из списка",
   "tour.removeConfirm": "Убрать игрока {name} из списка участников турнира?",
+  "tour.keep": "Не сейчас",
   "tour.removed": "Запись снята: {name}.",
   "tour.cancel": "Отменить турнир",
   "tour.cancelConfirm": "Отменить турнир? Восстановить его будет нельзя.",

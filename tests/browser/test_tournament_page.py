@@ -61,6 +61,18 @@ def new_tournament(server: Server, organiser: str, name: str, **changes: Any) ->
     return str(call(server, "POST", "/api/tournaments", settings, organiser)["id"])
 
 
+def confirm(page: Any, action: str | None = None) -> str:
+    """Answers the page's own "are you sure?" with its confirming button (worded `action`,
+    when given); the question asked."""
+    page.wait_for_selector("#tour-confirm[open]")
+    if action is not None:
+        assert page.inner_text("#tour-confirm-yes") == action
+    question = str(page.inner_text("#tour-confirm-text"))
+    page.click("#tour-confirm-yes")
+    page.wait_for_selector("#tour-confirm", state="hidden")
+    return question
+
+
 #: A single elimination's races: no losers' bracket.
 SINGLE = {"format": "single", "races": {"winners": 1, "final": 1}}
 
@@ -257,19 +269,20 @@ def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> 
         call(server, "POST", f"{path}/register", {"name": name}, session_token(server, name))
     page.wait_for_selector("#tour-start:enabled")
     asked: list[str] = []
-
-    def accept(dialog: Any) -> None:
-        asked.append(dialog.message)
-        dialog.accept()
-
-    page.on("dialog", accept)
-    # The organiser takes an entrant off the list; nobody else is offered to.
+    # The organiser takes an entrant off the list; nobody else is offered to. "Not now"
+    # changes nothing.
     assert onlooker.page.locator("[data-remove]").count() == 0
     page.click('[data-remove="Trol"]')
+    page.click("#tour-confirm-no")
+    assert page.is_hidden("#tour-confirm") and page.inner_text("#tour-organiser-answer") == ""
+    assert [e["name"] for e in call(server, "GET", path)["entrants"]] == ["Iva", "Luka", "Trol"]
+    page.click('[data-remove="Trol"]')
+    asked.append(confirm(page, "Ukloni"))
     page.wait_for_selector('#tour-entrants li[data-name="Trol"]', state="detached")
     assert page.inner_text("#tour-organiser-answer") == "Igrač Trol uklonjen je s popisa."
     assert [e["name"] for e in call(server, "GET", path)["entrants"]] == ["Iva", "Luka"]
     page.click("#tour-start")
+    asked.append(confirm(page, "Pokreni odmah"))
     page.wait_for_selector("#tour-organiser", state="hidden")
     assert asked == [
         "Ukloniti igrača Trol s popisa?",
@@ -388,8 +401,8 @@ def test_the_organiser_cancels_it_and_the_page_says_so(page_at: Any, server: Ser
     client = page_at(f"/tournament/{tournament_id}", "en", organiser)
     page = client.page
     page.wait_for_selector("#tour-organiser:not([hidden])")
-    page.on("dialog", lambda dialog: dialog.accept())
     page.click("#tour-cancel")
+    confirm(page)
     page.wait_for_selector("#tour-note:not([hidden])")
     assert page.inner_text("#tour-note") == "Cancelled by the organiser."
     # Said once: the note, not the note and the answer to the organiser's request.
@@ -643,8 +656,8 @@ def test_a_finished_tournament_says_who_won_not_that_it_began(
     client = page_at(f"/tournament/{tournament_id}", lang, organiser)
     page = client.page
     page.wait_for_selector("#tour-start:enabled")
-    page.on("dialog", lambda dialog: dialog.accept())
     page.click("#tour-start")
+    confirm(page)
     page.wait_for_selector("#tour-organiser", state="hidden")
     assert page.inner_text("#tour-organiser-answer") == BEGUN[lang]
     match: dict[str, Any] = {}
