@@ -260,12 +260,15 @@ function renderList() {
  * The organiser's "are you sure?", asked on the page: true once they confirm with the
  * button that names the action, false for "Not now" or Esc.
  * @param {string} question @param {string} action the confirming button's words
+ * @param {boolean} [undoable] false: the button is marked as one that cannot be undone
  * @returns {Promise<boolean>}
  */
-function ask(question, action) {
+function ask(question, action, undoable = true) {
   const dialog = /** @type {HTMLDialogElement} */ ($("tour-confirm"));
   $("tour-confirm-text").textContent = question;
-  $("tour-confirm-yes").textContent = action;
+  const yes = $("tour-confirm-yes");
+  yes.textContent = action;
+  yes.className = undoable ? "primary" : "danger";
   dialog.returnValue = "";
   dialog.showModal();
   return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true }));
@@ -499,7 +502,7 @@ function start() {
     if (await ask(t("tour.startConfirm"), t("tour.startNow"))) void organise("start", t("tour.begun"));
   });
   $("tour-cancel").addEventListener("click", async () => {
-    if (await ask(t("tour.cancelConfirm"), t("tour.cancel"))) void organise("cancel", t("tour.cancelledOrganiser"));
+    if (await ask(t("tour.cancelConfirm"), t("tour.cancel"), false)) void organise("cancel", t("tour.cancelledOrganiser"));
   });
   $("tour-entrants").addEventListener("click", async (event) => {
     const name = /** @type {HTMLElement} */ (event.target).closest("[data-remove]")?.getAttribute("data-remove");
