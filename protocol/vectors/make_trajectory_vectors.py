@@ -109,7 +109,14 @@ def _cushion_time(p: float, v: float, a: float, low: float, high: float) -> floa
             if disc < 0.0:
                 continue
             r = math.sqrt(disc)
-            roots = [(-v - r) / a, (-v + r) / a]
+            if abs(2.0 * a * c) < 1e-6 * v * v:
+                # A deceleration that is near rounding error beside the speed (a rolling
+                # ball's across its path): (-v ± r)/a loses the near root to cancellation
+                # and the ball would run through the cushion. The stable form of it.
+                q = v + math.copysign(r, v)
+                roots = [-q / a, -2.0 * c / q]
+            else:
+                roots = [(-v - r) / a, (-v + r) / a]
         for tau in roots:
             velocity = v + a * tau
             toward = velocity > 0.0 if bound == high else velocity < 0.0
