@@ -298,6 +298,13 @@ export function renderClock() {
     return;
   }
   el.hidden = false;
+  if (typeof c.left === "number" && !app.anim) {
+    // Stopped for a shooter who is away: the time they keep for their return.
+    el.textContent = t("clock.paused", { time: minutesAndSeconds(Math.ceil(c.left)) });
+    el.classList.remove("low");
+    el.setAttribute("aria-label", t("clock.pausedLabel", { n: Math.ceil(c.left) }));
+    return;
+  }
   if (c.deadline === null || c.paused || app.anim) {
     el.textContent = t("unit.seconds", { s: num(c.seconds, 0) });
     el.classList.remove("low");

@@ -163,6 +163,13 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
             app.view.seats[m.seat] = { ...app.view.seats[m.seat], connected: m.connected, grace_until: m.grace_until };
           }
         }
+        // The shooter went or came back: their clock stopped, or runs again from where it stood.
+        if (m.clock && app.table) {
+          app.table = { ...app.table, clock: m.clock };
+          if (app.view) app.view.table = app.table;
+        }
+        // Nobody aims from a closed page.
+        if (!m.connected && m.seat !== null && app.table?.turn === m.seat) app.remoteAim = null;
         return;
       case "lag_result":
         return applyLag(m);

@@ -623,6 +623,9 @@ class Presence(ServerMessage, tag="presence"):
     connected: bool
     grace_until: EpochMs | None
     spectators: int
+    #: The turn's clock when this changed it: paused while the shooter is away, running
+    #: again on their return (None: unchanged, or no shot clock).
+    clock: ClockView | None = None
 
 
 class Spectators(ServerMessage, tag="spectators"):

@@ -80,6 +80,9 @@ class ClockView(Struct, frozen=True):
     extension: int = 0
     #: The turn is the first after the break or a push-out (`first_shot_clock`).
     first_after: Literal["break", "push_out"] | None = None
+    #: While paused for a shooter who is away: the seconds they have left, kept for their
+    #: return (None otherwise: running, or paused while a shot plays out).
+    left: float | None = None
 
 
 class TableView(Struct, frozen=True):

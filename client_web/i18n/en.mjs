@@ -234,6 +234,8 @@ export default {
   "match.named": "{name} · {line}",
   "clock.label": "Shot clock: {n} seconds left",
   "clock.forfeit": "No-show forfeit in {time}",
+  "clock.paused": "{time} · stopped",
+  "clock.pausedLabel": "Shot clock stopped while the player is away: {n} seconds left",
   "unit.seconds": "{s} s",
   "unit.speed": "{v} m/s",
   "unit.percent": "{p} %",

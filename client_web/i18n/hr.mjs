@@ -234,6 +234,8 @@ export default {
   "match.named": "{name} · {line}",
   "clock.label": "Vrijeme za udarac: još {n} s",
   "clock.forfeit": "Nedolazak: poraz bez borbe za {time}",
+  "clock.paused": "{time} · zaustavljeno",
+  "clock.pausedLabel": "Vrijeme za udarac zaustavljeno dok igrač nije tu: još {n} s",
   "unit.seconds": "{s} s",
   "unit.speed": "{v} m/s",
   "unit.percent": "{p} %",

@@ -234,6 +234,8 @@ export default {
   "match.named": "{name} · {line}",
   "clock.label": "Время на удар: осталось {n} с",
   "clock.forfeit": "Неявка: техническое поражение через {time}",
+  "clock.paused": "{time} · остановлено",
+  "clock.pausedLabel": "Время на удар остановлено, пока игрока нет: осталось {n} с",
   "unit.seconds": "{s} с",
   "unit.speed": "{v} м/с",
   "unit.percent": "{p} %",

@@ -313,8 +313,9 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
         if self.turn_seat() == index:
             self.resume_clock()
         # The returning player gets the room as it is now (a shot in flight included),
-        # everyone else the presence event.
-        self.commit([self.presence(index, True)], exclude=member)
+        # everyone else the presence event, with the clock running again if it is theirs.
+        turn = self.turn_seat() == index
+        self.commit([self.presence(index, True, clock=turn)], exclude=member)
         self.send(member, self.own_snapshot(member))
 
     def rejoin(self, member: Member, role: m.Role) -> None:
@@ -359,9 +360,10 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
         assert seat is not None
         self.seats[index] = replace(seat, member=None, grace_until=self.grace_deadline())
         self.timer(Grace(index), self.state.limits.grace)
-        if self.turn_seat() == index:
+        turn = self.turn_seat() == index
+        if turn:
             self.pause_clock()
-        self.commit([self.presence(index, False)])
+        self.commit([self.presence(index, False, clock=turn)])
 
     def leave(self, member: Member, request_id: int) -> None:
         if member in self.spectators:

@@ -83,6 +83,7 @@ def clock_view(state: RoomState) -> m.ClockView | None:
         warning=settings.clock_warning,
         extension=rules.extension_seconds(rules_settings(settings)),
         first_after=allowed.first_after if allowed is not None else None,
+        left=None if clock.deadline is not None else clock.left,
     )
 
 

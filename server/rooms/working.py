@@ -211,7 +211,8 @@ class Working:
     def snapshot_event(self) -> m.Snapshot:
         return self.snapshot_message(self.next_seq())
 
-    def presence(self, seat: int | None, connected: bool) -> m.Presence:
+    def presence(self, seat: int | None, connected: bool, clock: bool = False) -> m.Presence:
+        """`clock`: the turn's clock changed with it (paused or running again): sent along."""
         grace_until = None
         if seat is not None:
             record = self.seats[seat]
@@ -223,6 +224,7 @@ class Working:
             connected=connected,
             grace_until=grace_until,
             spectators=len(self.spectators),
+            clock=snapshots.clock_view(self.current()) if clock else None,
         )
 
     def members(self) -> list[Member]:

@@ -564,3 +564,31 @@ def test_on_a_phone_the_fine_aim_buttons_turn_the_cue_a_tenth_the_way_they_show(
     assert ax * hy - ay * hx < 0 and abs(held - after) > 0.5 * math.pi / 180, (after, held)
     save(c, "fine-aim-phone-ru.png")
     assert_quiet(ana, bob)
+
+
+def test_the_clock_stops_for_everyone_while_the_shooter_is_away(
+    open_client: OpenClient,
+) -> None:
+    """The shooter's connection goes (O5): the opponent's clock says it has stopped, with
+    the time kept, and runs again from there when they are back — not down to 0:00."""
+    ana, bob, _ = started(
+        open_client, host=LAPTOP, guest=LAPTOP, table={"#c-preset": "custom", "#c-clock": "30"}
+    )
+    c = shooter((ana, bob))
+    other = bob if c is ana else ana
+    other.page.wait_for_function("/\\d:\\d\\d/.test(document.getElementById('clock').textContent)")
+    c.page.evaluate("window.ninepool.conn.close()")
+    other.page.wait_for_function("document.getElementById('clock').textContent.includes('stopped')")
+    stopped = other.page.inner_text("#clock")
+    left = clock_seconds(other)
+    assert left is not None and 0 < left <= 30, stopped
+    other.page.wait_for_timeout(2000)
+    assert other.page.inner_text("#clock") == stopped  # it does not run meanwhile
+    c.page.evaluate("window.ninepool.conn.start()")
+    c.page.wait_for_selector("#conn.conn-online")
+    other.page.wait_for_function(
+        "!document.getElementById('clock').textContent.includes('stopped')"
+    )
+    running = clock_seconds(other)
+    assert running is not None and left - 2 <= running <= left, (left, running)
+    assert_quiet(ana, bob)

@@ -248,12 +248,27 @@ def test_a_player_who_goes_has_a_grace_period_then_forfeits_the_game() -> None:
 
 def test_a_returning_player_gets_the_seat_and_the_clock_back() -> None:
     state = playing(shot_clock=30)
-    state, _ = run(state, Gone(ANA))  # type: ignore[arg-type]
+    assert isinstance(state.phase, Playing) and state.phase.clock.deadline is not None
+    left = state.phase.clock.deadline - 1010.0
+    state, effects = run(state, Gone(ANA), now=1010.0)  # type: ignore[arg-type]
+    # Everyone else is told the shooter's clock stopped, with the time it keeps.
+    (away,) = broadcast(effects)
+    assert isinstance(away, m.Presence) and away.clock is not None
+    assert away.clock.paused and away.clock.deadline is None
+    assert away.clock.left == pytest.approx(left)
     again = Person("p-ana", "Ana")
-    state, effects = run(state, Reattach(again))  # type: ignore[arg-type]
+    state, effects = run(state, Reattach(again), now=1040.0)  # type: ignore[arg-type]
     assert CancelTimer(Grace(0)) in effects and Bind(again) in effects  # type: ignore[arg-type]
     assert state.seats[0] is not None and state.seats[0].member is again
     assert isinstance(state.phase, Playing) and state.phase.clock.deadline is not None
+    # ... and that it runs again from there: the time away is not counted, nor given.
+    (back,) = broadcast(effects)
+    assert isinstance(back, m.Presence) and back.clock is not None and not back.clock.paused
+    assert back.clock.deadline == int((1040.0 + left) * 1000) and back.clock.left is None
+    # The player who is not to shoot goes and comes back: their presence says no clock.
+    state, effects = run(state, Gone(BO), now=1041.0)  # type: ignore[arg-type]
+    (other,) = broadcast(effects)
+    assert isinstance(other, m.Presence) and other.clock is None
 
 
 def test_the_last_one_out_closes_the_room() -> None:
