@@ -459,21 +459,18 @@ export class Renderer {
    * Each object ball's number, flat and upright over the ball so it reads at any size
    * (the number painted on a small rolling ball is too small on a phone). The white disc
    * under it never covers more than `NUMBER_DISC` of the ball's radius, so the ball's
-   * colour always shows around it: on a small ball (a phone) the number, kept legible,
-   * is larger than its disc and gets a white outline instead.
+   * colour always shows around it: on a small ball (a phone) the number shrinks to fit
+   * its disc rather than spill over the colour (an outlined number hid it: the balls read
+   * as bare numbers).
    * @param {BallDraw[]} balls @param {number} rPx
    */
   drawNumbers(balls, rPx) {
     const ctx = this.ctx;
-    const size = Math.max(8, rPx * 1.05);
-    const disc = Math.min(Math.max(size * 0.62, rPx * 0.56), rPx * NUMBER_DISC);
-    const outlined = disc < size * 0.62;
+    const disc = Math.min(Math.max(rPx * 1.05 * 0.62, rPx * 0.56), rPx * NUMBER_DISC);
+    const size = Math.min(Math.max(8, rPx * 1.05), disc * 1.6);
     ctx.font = `700 ${size}px system-ui, sans-serif`;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    ctx.lineJoin = "round";
-    ctx.lineWidth = size * 0.28;
-    ctx.strokeStyle = "rgba(255,255,255,0.92)";
     for (const b of balls) {
       if (b.n === 0 || (b.scale ?? 1) < 1) continue;
       const [sx, sy] = this.view.toScreen(b.x, b.y);
@@ -481,7 +478,6 @@ export class Renderer {
       ctx.beginPath();
       ctx.arc(sx, sy, disc, 0, Math.PI * 2);
       ctx.fill();
-      if (outlined) ctx.strokeText(String(b.n), sx, sy + size * 0.04);
       ctx.fillStyle = "#111";
       ctx.fillText(String(b.n), sx, sy + size * 0.04);
     }
