@@ -47,6 +47,12 @@ export function describeFormat(s) {
   return [t(`preset.${presetOf(s)}`), t(`format.break.${s.break_order ?? "winner"}`), describeClock(s), t(`aid.${s.aim_aid ?? "full"}`)].join(" · ");
 }
 
+/** The names the server gives the tables it opens for a quick match, and their keys. */
+const QUICK_NAMES = new Map([
+  ["Quick match", "rooms.quick"],
+  ["Rated quick match", "rooms.quickRated"],
+]);
+
 /**
  * A room's name as a reader sees it. A tournament's table is named by the server "<the
  * tournament> · <stage>", the stage a language-free code (`R2`, `L3`, `F`, `GF1`, `GF2`:
@@ -55,6 +61,9 @@ export function describeFormat(s) {
  * @param {string} name @param {Record<string, any> | null | undefined} settings
  */
 export function roomName(name, settings) {
+  // The server names the quick match's tables in English: said in the reader's language.
+  const quick = QUICK_NAMES.get(name);
+  if (quick) return t(quick);
   const m = settings?.tournament ? name.match(/^(.*) · (R\d+|L\d+|F|GF1|GF2)$/) : null;
   if (!m) return name;
   const [, tournament, code] = m;

@@ -613,6 +613,8 @@ export default {
   "note.R6.pass": "The shot is passed back to the player who pushed out",
   "rooms.tableOf": "{name}'s table",
   "rooms.tableOpen": "Open table",
+  "rooms.quick": "Quick match",
+  "rooms.quickRated": "Rated quick match",
   "invite.offer": "You are invited to play: the seat is yours — press Sit here.",
   "err.internal": "Something went wrong on the server; nothing changed.",
   "err.disconnected": "The connection dropped.",

@@ -613,6 +613,8 @@ export default {
   "note.R6.pass": "Udarac se vraća igraču koji je odigrao push out",
   "rooms.tableOf": "Stol igrača {name}",
   "rooms.tableOpen": "Slobodan stol",
+  "rooms.quick": "Brza igra",
+  "rooms.quickRated": "Brza igra za rejting",
   "invite.offer": "Pozvani ste na igru: mjesto je vaše — pritisnite „Sjedni ovdje“.",
   "err.internal": "Na poslužitelju je nešto pošlo po zlu; ništa se nije promijenilo.",
   "err.disconnected": "Veza je prekinuta.",

@@ -34,6 +34,14 @@ test("the format in words names the preset, the break order, the clock and the a
 test("a tournament table's stage is worded; other names stay as they are", () => {
   const cup = { tournament: "abc123" };
   assert.equal(roomName("Kup Zagreba · R2", cup), "Kup Zagreba · Round 2");
+  // The quick match's tables, named by the server in English, in the reader's language.
+  assert.equal(roomName("Rated quick match", {}), "Rated quick match");
+  assert.equal(roomName("constructor", {}), "constructor");
+  setLanguage("hr");
+  assert.equal(roomName("Quick match", {}), "Brza igra");
+  setLanguage("ru");
+  assert.equal(roomName("Rated quick match", {}), "Быстрая игра на рейтинг");
+  setLanguage("en");
   assert.equal(roomName("Kup Zagreba · L3", cup), "Kup Zagreba · Losers' bracket, round 3");
   assert.equal(roomName("Kup Zagreba · F", cup), "Kup Zagreba · Final");
   assert.equal(roomName("Kup Zagreba · GF1", cup), "Kup Zagreba · Grand final");
