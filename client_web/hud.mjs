@@ -144,7 +144,7 @@ export function renderSeats() {
     const isTurn = !!tb && status() === "playing" && (replayed ?? tb.turn) === i && !tb.match_over;
     if (isTurn) tags.push(h("span", { class: "tag turn", text: t(app.anim ? "tag.shooting" : tb.choice_pending ? "tag.toChoose" : "tag.toShoot") }));
     if (isTurn && tb.ball_in_hand && !app.anim) tags.push(h("span", { class: "tag bih", text: t(tb.ball_in_hand === "kitchen" ? "tag.bihKitchen" : "tag.bih") }));
-    const fouls = tb?.fouls?.[i] ?? 0;
+    const fouls = s ? (tb?.fouls?.[i] ?? 0) : 0; // an empty seat has nobody to warn
     if (fouls > 0) {
       const text = t("tag.fouls", { n: fouls });
       tags.push(h("span", { class: "tag foul", text: (tb?.warned ?? []).includes(i) ? t("tag.warned", { fouls: text }) : text }));
@@ -479,8 +479,16 @@ export function renderTableUi() {
   $("rematch").hidden = !(player && (st === "finished" || !!tb?.match_over)) || tournamentMatch();
   const rematchAsked = (app.view.rematch ?? []).includes(me);
   const otherAsked = me !== null && (app.view.rematch ?? []).includes(1 - me);
-  $("rematch").textContent = rematchAsked ? t("result.rematchAsked") : otherAsked ? t("result.rematchWanted", { name: names()[1 - (me ?? 0)] }) : t("result.rematch");
-  /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchAsked;
+  // The opponent has left the finished match's table: there is nobody to play again.
+  const gone = me !== null && !app.view.seats[1 - me];
+  $("rematch").textContent = gone ? t("result.opponentLeft") : rematchAsked ? t("result.rematchAsked") : otherAsked ? t("result.rematchWanted", { name: names()[1 - (me ?? 0)] }) : t("result.rematch");
+  /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchAsked || gone;
+  // The result dialog's own Rematch says the same while it is open.
+  const resultRematch = /** @type {HTMLButtonElement} */ ($("result-rematch"));
+  if (!resultRematch.hidden) {
+    resultRematch.textContent = $("rematch").textContent;
+    resultRematch.disabled = rematchAsked || gone;
+  }
   // A phone's sheet is closed: once the result is dismissed (or after a reload, which
   // shows none), the rematch is offered on the table itself.
   const over = $("over-controls");
@@ -488,7 +496,7 @@ export function renderTableUi() {
   if (!over.hidden) {
     $("over-text").textContent = prompt();
     $("over-rematch").textContent = $("rematch").textContent;
-    /** @type {HTMLButtonElement} */ ($("over-rematch")).disabled = rematchAsked;
+    /** @type {HTMLButtonElement} */ ($("over-rematch")).disabled = rematchAsked || gone;
   }
   /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
   $("chat-form").hidden = false;

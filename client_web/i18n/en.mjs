@@ -308,6 +308,7 @@ export default {
   "result.rematch": "Rematch",
   "result.rematchAsked": "Rematch asked — waiting…",
   "result.rematchWanted": "Rematch ({name} wants one)",
+  "result.opponentLeft": "Your opponent has left the table",
   "result.close": "Continue",
   "result.rack": "{name} wins game {rack}!",
   "result.rackNobody": "Game {rack}: no winner",

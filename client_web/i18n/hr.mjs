@@ -308,6 +308,7 @@ export default {
   "result.rematch": "Revanš",
   "result.rematchAsked": "Revanš zatražen — čeka se…",
   "result.rematchWanted": "Revanš ({name} ga želi)",
+  "result.opponentLeft": "Protivnik je napustio stol",
   "result.close": "Nastavi",
   "result.rack": "{name} dobiva {rack}. partiju!",
   "result.rackNobody": "{rack}. partija: bez pobjednika",

@@ -308,6 +308,7 @@ export default {
   "result.rematch": "Реванш",
   "result.rematchAsked": "Реванш предложен — ждём…",
   "result.rematchWanted": "Реванш ({name} хочет реванша)",
+  "result.opponentLeft": "Соперник ушёл из-за стола",
   "result.close": "Продолжить",
   "result.rack": "{name} выигрывает партию {rack}!",
   "result.rackNobody": "Партия {rack}: без победителя",

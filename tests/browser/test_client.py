@@ -464,6 +464,45 @@ def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
     assert_quiet(ana, bob)
 
 
+def test_a_rematch_asked_and_an_opponent_gone_are_said_on_the_open_result(
+    open_client: OpenClient,
+) -> None:
+    """The result stays open on Ana's screen: Bob asking for a rematch shows on its button;
+    Bob leaving the table turns it into "your opponent has left", and his empty seat
+    carries no foul of his."""
+    ana, bob, _ = start_match(open_client)
+    for _ in range(2):  # until Bob has a foul to his name
+        fouler = shooter((ana, bob))
+        foul_softly(fouler)
+        settle(ana, bob)
+        if fouler is bob:
+            break
+    bob_seat = 1 - ana.state("a.seat")
+    assert ana.page.locator(f"#seat{bob_seat} .tag.foul").count() == 1
+    ana.page.click("#more summary")
+    ana.page.click("#concede")
+    ana.page.click("#concede-match")
+    for c in (ana, bob):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+    bob.page.click("#result-rematch")
+    ana.page.wait_for_function(
+        "document.getElementById('result-rematch').textContent === 'Rematch (Bob wants one)'"
+    )
+    bob.page.click("#more summary")
+    bob.page.click("#leave")
+    bob.page.wait_for_selector("#leave-dialog[open], #lobby:not([hidden])")
+    if bob.page.is_visible("#leave-dialog"):
+        bob.page.click("#leave-confirm")
+    bob.page.locator("#lobby").wait_for(state="visible")
+    ana.page.wait_for_function(
+        "document.getElementById('result-rematch').textContent"
+        " === 'Your opponent has left the table'"
+    )
+    assert ana.page.is_disabled("#result-rematch")
+    assert ana.page.locator(f"#seat{bob_seat} .tag.foul").count() == 0
+    assert_quiet(ana, bob)
+
+
 def test_r14_stalemate_proposed_and_accepted(open_client: OpenClient) -> None:
     ana, bob, _ = start_match(open_client)
     assert ana.page.is_hidden("#stalemate"), "no stalemate before the break"
