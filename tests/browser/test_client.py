@@ -307,6 +307,8 @@ def test_r6_push_out_then_pass_back(open_client: OpenClient) -> None:
     other = bob if pusher is ana else ana
     assert pusher.state("a.table.push_out_allowed"), "the seeded break should leave a push-out"
     pusher.page.check("#pushout")
+    # Ticked, the prompt says what a push-out is at once (not at the next move of the aim).
+    assert pusher.page.inner_text("#status .prompt").startswith("Push-out: no ball need be hit")
     cue = pusher.state("a.table.balls[0]")
     # A soft push toward the head rail: no ball need be hit (R6.2).
     click_table(pusher, max(0.1, cue[0] - 0.3), cue[1])
