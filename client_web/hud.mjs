@@ -130,6 +130,10 @@ export function showResult(title, score, text, match, replay = null, next = null
   announce(`${title} ${score}`);
 }
 
+/** The extension button the clock's warning carries (kept: it lives in and out of it). @type {HTMLElement | null} */
+let extendChipEl = null;
+const extendChip = () => (extendChipEl ??= $("extend-chip"));
+
 export function renderSeats() {
   const v = app.view;
   const tb = app.table;
@@ -421,10 +425,16 @@ export function renderTableUi() {
     banner.className = `banner ${w.kind === "stalemate" ? "stalemate" : ""}`;
     banner.replaceChildren(`⚠ ${w.text}`, ...rulePrint([w.rule]));
   } else if (w && w.kind === "clock" && tb && tb.turn === w.seat && tb.clock?.deadline && !app.anim) {
-    // O3: the clock warning, naming the player, until the turn ends.
+    // O3: the clock warning, naming the player, until the turn ends. The warned shooter
+    // has the extension in it (on a phone the menu is two taps away, in the closed sheet).
     banner.hidden = false;
     banner.className = "banner clock";
     banner.replaceChildren(w.text, ...rulePrint([w.rule]));
+    const left = tb.clock.extensions?.[w.seat] ?? 0;
+    const chip = extendChip();
+    chip.hidden = !(w.seat === mySeat() && canShoot() && left > 0);
+    chip.textContent = t("more.extendShort", { s: tb.clock.extension || tb.clock.seconds });
+    if (!chip.hidden) banner.append(chip);
   } else if (tb?.stalemate_warning && !app.anim) {
     banner.hidden = false;
     banner.className = "banner stalemate";
@@ -456,6 +466,7 @@ export function renderTableUi() {
   const extLeft = clock?.extensions?.[me ?? 0] ?? 0;
   $("extend").hidden = !(canShoot() && clock && extLeft > 0);
   if (clock) $("extend").textContent = t("more.extendN", { s: clock.extension || clock.seconds, n: extLeft });
+
   if (st === "waiting" && player) {
     const mine = app.view.seats[me];
     $("wait-text").textContent = prompt();

@@ -113,7 +113,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         return addChat(m);
       case "warning": {
         const seconds = app.view?.settings?.clock_warning;
-        const w = describeWarning({ kind: m.kind, seat: m.seat, seconds }, names(), app.table?.turn ?? null);
+        const w = describeWarning({ kind: m.kind, seat: m.seat, seconds }, names(), app.table?.turn ?? null, mySeat());
         app.warning = { kind: m.kind, seat: m.seat ?? app.table?.turn ?? 0, text: w.text, rule: w.rule, seconds };
         // The banner carries it; the verdict above the table stays the shot's.
         logEvent(m, { aside: true });

@@ -49,6 +49,7 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     closeMenu();
     act({ t: "extend" });
   });
+  $("extend-chip").addEventListener("click", () => act({ t: "extend" }));
   $("skip").addEventListener("click", () => skipAnim());
 
   const lagPower = /** @type {HTMLInputElement} */ ($("lag-power"));

@@ -362,11 +362,14 @@ export function describeLag(lag, names) {
 /**
  * A room `warning` in words, from its kind and seat.
  * @param {{ kind: string, seat: number | null, seconds?: number }} w @param {readonly string[]} names @param {number | null} [turn]
+ * @param {number | null} [me] the reader's seat: their own clock's warning speaks to them
  */
-export function describeWarning(w, names, turn = null) {
-  const name = who(names, w.seat ?? turn);
+export function describeWarning(w, names, turn = null, me = null) {
+  const seat = w.seat ?? turn;
+  const name = who(names, seat);
   if (w.kind === "three_fouls") return { text: t("warn.three_fouls", { name }), rule: "R13" };
   if (w.kind === "stalemate") return { text: t("warn.stalemate"), rule: "R14" };
+  if (me !== null && seat === me) return { text: t("warn.clockYou", { s: w.seconds ?? 10 }), rule: "O3" };
   return { text: t("warn.clock", { name, s: w.seconds ?? 10 }), rule: "O3" };
 }
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { ballList, describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, foulReasons } from "../verdict.mjs";
+import { ballList, describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, describeWarning, foulReasons } from "../verdict.mjs";
 
 const names = ["Ana", "Bob"];
 const baseVerdict = {
@@ -252,5 +252,16 @@ test("a snapshot in a replay says what changed: seats, readiness, rematch and th
   assert.equal(describeSnapshot(first, null), "Ana sjeda za stol. Čekaju se igrači");
   setLanguage("ru", false);
   assert.equal(describeSnapshot(view("playing", ready.seats), view("lag", ready.seats)), "Игра начинается");
+  setLanguage("en", false);
+});
+
+test("the clock's warning speaks to the player whose clock it is, and names them to the rest", () => {
+  setLanguage("en", false);
+  const w = { kind: "clock", seat: 1, seconds: 10 };
+  assert.equal(describeWarning(w, names).text, "Bob: 10 s left to shoot");
+  assert.equal(describeWarning(w, names, null, 0).text, "Bob: 10 s left to shoot");
+  assert.equal(describeWarning(w, names, null, 1).text, "10 s left for your shot");
+  setLanguage("ru", false);
+  assert.equal(describeWarning({ kind: "clock", seat: null, seconds: 5 }, names, 0, 0).text, "На ваш удар осталось 5 с");
   setLanguage("en", false);
 });

@@ -41,8 +41,12 @@ def host_and_guest(
     so each trap's own check is what fails there.)"""
     ana = open_client("Ana", **(host or {}))
     ana.page.select_option("#c-first", first_break)
-    for select, value in (table or {}).items():  # more of the table's settings
-        ana.page.select_option(select, value)
+    for field, value in (table or {}).items():  # more of the table's settings
+        if ana.page.evaluate("(s) => document.querySelector(s).tagName", field) == "SELECT":
+            ana.page.select_option(field, value)
+        else:  # a field under "More settings"
+            ana.page.evaluate("document.querySelector('#create-form details.advanced').open = true")
+            ana.page.fill(field, value)
     ana.page.click("#create-form button[type=submit]")
     ana.wait("!!a.view && a.role === 'player'")
     room = ana.state("a.room")

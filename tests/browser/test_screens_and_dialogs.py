@@ -592,3 +592,30 @@ def test_the_clock_stops_for_everyone_while_the_shooter_is_away(
     running = clock_seconds(other)
     assert running is not None and left - 2 <= running <= left, (left, running)
     assert_quiet(ana, bob)
+
+
+def test_on_a_phone_the_warned_shooter_has_the_extension_on_the_table(
+    open_client: OpenClient,
+) -> None:
+    """The clock's warning speaks to the shooter ("you"), who has the extension on the
+    table itself, not two taps away in the closed sheet; used, it goes."""
+    ana, bob, _ = started(
+        open_client,
+        host={**PHONE, "lang": "hr"},
+        guest={**PHONE, "lang": "hr"},
+        table={"#c-preset": "custom", "#c-clock": "20", "#c-warning": "18"},
+    )
+    c = shooter((ana, bob))
+    other = bob if c is ana else ana
+    chip = c.page.locator("#extend-chip")
+    chip.wait_for(state="visible", timeout=10_000)
+    assert c.page.inner_text("#banner").startswith("Još 18 s za vaš udarac")
+    assert other.page.is_hidden("#extend-chip")
+    assert other.page.inner_text("#banner").startswith(f"{c.name}: još 18 s za udarac")
+    save(c, "extend-chip-phone-hr.png")
+    before = c.state("a.table.clock.deadline")
+    chip.tap()
+    c.wait(f"a.table.clock.deadline > {before}")
+    chip.wait_for(state="hidden")
+    assert c.state("a.table.clock.extensions[a.seat]") == 0
+    assert_quiet(ana, bob)
