@@ -162,7 +162,7 @@ export function renderSeats() {
     // O3: each player's extensions left in this rack, for everyone to see.
     const clock = tb?.clock;
     if (s && clock && status() === "playing" && (v?.settings?.extensions ?? 0) > 0) {
-      tags.push(h("span", { class: "tag ext", "data-extensions": String(clock.extensions?.[i] ?? 0), text: t("tag.extensions", { n: clock.extensions?.[i] ?? 0 }) }));
+      tags.push(h("span", { class: "tag ext", "data-extensions": String(clock.extensions?.[i] ?? 0), text: (clock.extensions?.[i] ?? 0) > 0 ? t("tag.extensions", { n: clock.extensions?.[i] ?? 0 }) : t("tag.noExtensions") }));
     }
     if (s && s.computer != null) tags.push(h("span", { class: "tag computer", text: t("tag.computer", { level: s.computer }) }));
     if (i === mySeat()) tags.push(h("span", { class: "tag you", text: t("tag.you") }));

@@ -177,6 +177,7 @@ export default {
   "format.break.loser": "loser breaks",
   "format.break.trailing": "player behind breaks",
   "tag.extensions": { one: "{n} extension left", other: "{n} extensions left" },
+  "tag.noExtensions": "no extensions left",
   "more.extendN": "Extra time +{s} s ({n} left)",
   "more.extendShort": "Extra time +{s} s",
   "create.submit": "Create table",

@@ -177,6 +177,7 @@ export default {
   "format.break.loser": "otvara poraženi",
   "format.break.trailing": "otvara igrač koji zaostaje",
   "tag.extensions": { one: "još {n} produljenje", few: "još {n} produljenja", other: "još {n} produljenja" },
+  "tag.noExtensions": "nema više produljenja",
   "more.extendN": "Produljenje vremena +{s} s (preostalo: {n})",
   "more.extendShort": "Produljenje +{s} s",
   "create.submit": "Otvori stol",

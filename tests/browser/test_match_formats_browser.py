@@ -88,6 +88,7 @@ def test_the_aim_aid_and_the_format_at_the_table(
         button.click()
         aimer.wait(f"a.table.clock.extensions[{aimer.state('a.seat')}] === 0")
         other.page.wait_for_selector(".tag.ext[data-extensions='0']")
+        assert "no extensions left" in other.page.inner_text(".tag.ext[data-extensions='0']")
         assert aimer.page.is_hidden("#extend")
     assert_quiet(ana, bob)
 
