@@ -6,7 +6,7 @@ import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { describeFormat, roomName } from "./formats.mjs";
-import { clause, keepLang, list, num, t } from "./i18n/index.mjs";
+import { clause, keepLang, lang, list, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
@@ -510,6 +510,11 @@ export function renderTableUi() {
     /** @type {HTMLButtonElement} */ ($("over-rematch")).disabled = rematchAsked || gone;
   }
   /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
+  // For a streamer: this table's score strip, a page for OBS (`/overlay/<room>`). A
+  // private table's is not offered: the overlay joins by the room alone, as anyone may.
+  const overlay = /** @type {HTMLAnchorElement} */ ($("stream-overlay"));
+  overlay.hidden = !app.room || !!app.view?.settings?.private;
+  if (app.room) overlay.href = `/overlay/${encodeURIComponent(app.room)}?lang=${lang()}`;
   $("chat-form").hidden = false;
 
   // The push-out choice.

@@ -300,6 +300,7 @@ export default {
   "more.stalemateAccept": "Accept the stalemate",
   "more.concede": "Concede…",
   "more.leave": "Leave table",
+  "more.overlay": "Score overlay for streaming",
   "log.title": "What happened",
   "log.label": "Verdicts and events",
   "chat.label": "Chat",

@@ -300,6 +300,7 @@ export default {
   "more.stalemateAccept": "Prihvati neriješeno",
   "more.concede": "Predaja…",
   "more.leave": "Napusti stol",
+  "more.overlay": "Rezultat za prijenos uživo (OBS)",
   "log.title": "Što se dogodilo",
   "log.label": "Odluke i događaji",
   "chat.label": "Razgovor",

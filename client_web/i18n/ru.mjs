@@ -300,6 +300,7 @@ export default {
   "more.stalemateAccept": "Согласиться на ничью",
   "more.concede": "Сдаться…",
   "more.leave": "Уйти из-за стола",
+  "more.overlay": "Табло для трансляции (OBS)",
   "log.title": "Что произошло",
   "log.label": "Решения и события",
   "chat.label": "Чат",

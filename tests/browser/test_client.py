@@ -219,6 +219,10 @@ def test_seeded_rack_played_through_the_ui_and_watched(
     assert server_table(server, room)["balls"] == final
     assert cleo.page.locator("#log li").count() >= 3
 
+    # A streamer watching has the table's score overlay in the menu, in their language.
+    assert (cleo.page.get_attribute("#stream-overlay", "href") or "").endswith(
+        f"/overlay/{room}?lang=en"
+    )
     # Replaying the last shot animates it again and ends where it ended.
     cleo.page.click("#more summary")
     cleo.page.click("#replay-last")
