@@ -80,7 +80,14 @@ export function initAccounts(opts) {
   let busy = false;
   /** @param {"signup" | "login"} kind */
   const submit = async (kind) => {
-    if (busy || !form.reportValidity()) return;
+    if (busy) return;
+    // The browser's own complaint comes in its own language: the page's words instead.
+    for (const input of [nameInput, password]) input.setCustomValidity("");
+    for (const input of [nameInput, password]) if (!input.checkValidity()) input.setCustomValidity(t("account.rules"));
+    if (!form.reportValidity()) {
+      error.textContent = t("account.rules");
+      return;
+    }
     busy = true;
     for (const b of buttons) b.disabled = true;
     try {

@@ -160,6 +160,19 @@ def test_sign_up_starts_from_the_lobby_name_and_states_the_rules(
     assert field.input_value() == "Marko"
     rules = marko.page.inner_text("#account-rules")
     assert "3–20" in rules and "8" in rules and "lozinka" in rules
+    # A password too short is refused in the page's words, not the browser's own (in its
+    # language), and nothing is sent.
+    sent: list[str] = []
+    marko.page.on("request", lambda r: sent.append(r.url) if "/api/" in r.url else None)
+    marko.page.fill("#account-password", "kratko")
+    marko.page.click("#account-login")
+    marko.page.wait_for_function("document.getElementById('account-error').textContent !== ''")
+    assert marko.page.inner_text("#account-error") == rules
+    assert (
+        marko.page.evaluate("document.getElementById('account-password').validationMessage")
+        == rules
+    )
+    assert sent == []
     assert_quiet(marko)
 
 
