@@ -469,11 +469,12 @@ export function renderTableUi() {
 
   if (st === "waiting" && player) {
     const mine = app.view.seats[me];
-    $("wait-text").textContent = prompt();
     const free = !app.view.seats[0] || !app.view.seats[1];
     $("invite").hidden = !free || tournamentMatch();
     /** @type {HTMLInputElement} */ ($("invite-link")).value = inviteLink();
     $("ready").textContent = t(mine?.ready ? "wait.notReady" : "wait.ready");
+    // Ready, the button takes it back: no longer the thing to press next.
+    $("ready").classList.toggle("primary", !mine?.ready);
     $("ready").setAttribute("aria-pressed", String(!!mine?.ready));
   }
   const proposedBy = tb?.stalemate_proposed_by;
