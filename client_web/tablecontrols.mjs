@@ -200,6 +200,10 @@ export function setPanel(open) {
   app.panelOpen = open;
   document.documentElement.classList.toggle("panel-open", open);
   $("panel-toggle").setAttribute("aria-expanded", String(open));
+  // Open, the sheet covers the table: its handle says how to get back to it.
+  const label = /** @type {HTMLElement} */ ($("panel-toggle").firstElementChild);
+  label.dataset.i18n = open ? "panel.close" : "panel.toggle";
+  label.textContent = t(label.dataset.i18n);
   if (open) {
     app.unread = 0;
     renderBadge();

@@ -293,6 +293,7 @@ export default {
   "invite.copy": "Copy link",
   "invite.copied": "Link copied — send it to your friend.",
   "panel.toggle": "Log · chat · menu",
+  "panel.close": "▾ Back to the table",
   "more.title": "More ▾",
   "more.replay": "Replay last shot",
   "more.extend": "Extra time",

@@ -293,6 +293,7 @@ export default {
   "invite.copy": "Kopiraj poveznicu",
   "invite.copied": "Poveznica je kopirana — pošaljite je prijatelju.",
   "panel.toggle": "Zapisnik · razgovor · izbornik",
+  "panel.close": "▾ Natrag na stol",
   "more.title": "Više ▾",
   "more.replay": "Ponovno pogledaj zadnji udarac",
   "more.extend": "Produljenje vremena",

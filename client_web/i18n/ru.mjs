@@ -293,6 +293,7 @@ export default {
   "invite.copy": "Копировать ссылку",
   "invite.copied": "Ссылка скопирована — отправьте её другу.",
   "panel.toggle": "Журнал · чат · меню",
+  "panel.close": "▾ Назад к столу",
   "more.title": "Ещё ▾",
   "more.replay": "Повтор последнего удара",
   "more.extend": "Продлить время",

@@ -486,6 +486,8 @@ def test_on_a_phone_the_sheet_makes_way_for_the_last_shot_and_a_new_table(
     sheet_open = "document.documentElement.classList.contains('panel-open')"
     bob.page.tap("#panel-toggle")
     assert bob.state(sheet_open)
+    # Open, its handle says how to get back to the table.
+    assert bob.page.inner_text("#panel-toggle").startswith("▾ Назад к столу")
     bob.page.tap("#more summary")
     bob.page.tap("#replay-last")
     # The replay plays on the table, not behind the sheet.
