@@ -5,7 +5,7 @@
 import { decode } from "@msgpack/msgpack";
 
 import { $ } from "./dom.mjs";
-import { addChat, log } from "./hud.mjs";
+import { addChat, log, renderBadge } from "./hud.mjs";
 import { session } from "./net.mjs";
 import { app, names } from "./state.mjs";
 import { describeLag, describeRuling, describeShot, describeWarning } from "./verdict.mjs";
@@ -61,6 +61,7 @@ export function rewordLog() {
     addChat(c);
   }
   app.unread = unread;
+  renderBadge(); // lines worded again were read before: the badge counts as it did
   if (app.warning) {
     const w = describeWarning(app.warning, names());
     app.warning = { ...app.warning, text: w.text, rule: w.rule };

@@ -634,3 +634,20 @@ def test_on_a_phone_the_warned_shooter_has_the_extension_on_the_table(
     chip.wait_for(state="hidden")
     assert c.state("a.table.clock.extensions[a.seat]") == 0
     assert_quiet(ana, bob)
+
+
+def test_on_a_phone_a_reload_does_not_count_chat_already_there_as_unread(
+    open_client: OpenClient,
+) -> None:
+    """The sheet's badge counts chat that came while it was closed; the lines a reload
+    brings back were there before it, and the badge stays clear."""
+    ana, bob, _ = started(open_client, host=LAPTOP, guest=PHONE)
+    for text in ("Bok!", "Sretno"):
+        ana.page.fill("#chat-input", text)
+        ana.page.press("#chat-input", "Enter")
+    bob.page.wait_for_function("document.getElementById('panel-badge').textContent === '2'")
+    bob.page.reload()
+    bob.wait("!!a.view && !!a.table && a.chatLines.length === 2")
+    bob.page.wait_for_timeout(300)
+    assert bob.page.is_hidden("#panel-badge"), bob.page.inner_text("#panel-badge")
+    assert_quiet(ana, bob)
