@@ -16,6 +16,7 @@ import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLangu
 import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderQuick, renderRooms } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
+import { askNameOnce } from "./askname.mjs";
 import { Connection, NAME_PATTERN, ServerError, defaultUrl, session } from "./net.mjs";
 import { restingBalls } from "./playback.mjs";
 import { roomPlayer } from "./playing.mjs";
@@ -255,6 +256,7 @@ async function onRoute() {
       const info = app.rooms.get(r.id);
       const free = r.kind === "play" || (!!info && info.status === "waiting" && info.players.length < 2);
       app.linkInvite = r.invite;
+      if (r.kind === "play" && r.invite) await askNameOnce(app.welcome);
       const joined = await joinTable(r.id, r.code, free);
       if (!joined) location.hash = "#/";
     } else if (r.kind === "play" && app.room === r.id) {

@@ -651,3 +651,29 @@ def test_on_a_phone_a_reload_does_not_count_chat_already_there_as_unread(
     bob.page.wait_for_timeout(300)
     assert bob.page.is_hidden("#panel-badge"), bob.page.inner_text("#panel-badge")
     assert_quiet(ana, bob)
+
+
+def test_a_first_time_visitor_by_an_invite_link_is_asked_their_name_first(
+    open_client: OpenClient,
+) -> None:
+    """Someone who never chose a name in this browser opens a friend's invite link: asked
+    their name (the one the server gave them offered) before the seat is taken, then
+    seated under it, and not asked again."""
+    ana = open_client("Ana")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    link = ana.page.input_value("#invite-link")
+    newcomer = open_client("", lang="hr", hash=link[link.index("#") :])
+    dialog = newcomer.page.locator("#name-dialog")
+    dialog.wait_for(state="visible")
+    assert newcomer.page.inner_text("#name-dialog-title") == "Vaše ime za stolom"
+    given = newcomer.page.input_value("#name-dialog-input")
+    assert re.fullmatch(r"Igrač-\d{4}", given), given
+    assert newcomer.state("a.room") is None  # not seated yet
+    newcomer.page.fill("#name-dialog-input", "Marija")
+    newcomer.page.click("#name-dialog button[value=sit]")
+    newcomer.wait("a.role === 'player' && a.seat === 1 && a.welcome.name === 'Marija'")
+    ana.wait("!!a.view.seats[1] && a.view.seats[1].name === 'Marija'")
+    assert newcomer.page.evaluate("localStorage.getItem('ninepool.name')") == "Marija"
+    assert newcomer.page.evaluate("localStorage.getItem('ninepool.nameAsked')") == "1"
+    assert_quiet(ana, newcomer)

@@ -1,0 +1,54 @@
+// The name a newcomer sits down under. Someone who opens a friend's invite link for the
+// first time is seated at once, and the match starts: without this they would play it
+// under the name the server made up for them ("Player-5327") and never be asked.
+
+import { $ } from "./dom.mjs";
+import { CATALOGUES } from "./i18n/index.mjs";
+import { NAME_PATTERN, session } from "./net.mjs";
+
+/** Kept once the visitor has been asked: nobody is asked twice. */
+const ASKED_KEY = "ninepool.nameAsked";
+
+/** Whether a name is one this page made up ("Player-5327", "Igrač-5327", "Игрок-5327"). @param {string} name */
+export function madeUp(name) {
+  return Object.values(CATALOGUES).some((c) => {
+    const prefix = `${String(c["v.playerN"]).replace("{n}", "").trim()}-`;
+    return name.startsWith(prefix) && /^\d{4}$/.test(name.slice(prefix.length));
+  });
+}
+
+function asked() {
+  try {
+    return localStorage.getItem(ASKED_KEY) === "1";
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Before an invite link seats a first-time visitor (playing under a made-up name, no
+ * account, never asked in this browser), asks for their name, offering the one the server gave them; the answer
+ * goes to the lobby's name field, from which the seat is taken (`ensureName`), and is
+ * kept so nobody is asked twice. Esc keeps the name given.
+ * @param {Record<string, any> | null} welcome the connection's `welcome`
+ * @returns {Promise<void>}
+ */
+export async function askNameOnce(welcome) {
+  if (!welcome || welcome.account || asked() || !madeUp(String(welcome.name))) return;
+  const dialog = /** @type {HTMLDialogElement} */ ($("name-dialog"));
+  const input = /** @type {HTMLInputElement} */ ($("name-dialog-input"));
+  input.value = welcome.name;
+  dialog.returnValue = "";
+  dialog.showModal();
+  input.select();
+  await new Promise((resolve) => dialog.addEventListener("close", resolve, { once: true }));
+  const typed = input.value.trim();
+  const name = dialog.returnValue === "sit" && NAME_PATTERN.test(typed) ? typed : welcome.name;
+  /** @type {HTMLInputElement} */ ($("name")).value = name;
+  session.setName(name);
+  try {
+    localStorage.setItem(ASKED_KEY, "1");
+  } catch {
+    /* not kept: asked again next time */
+  }
+}
