@@ -606,6 +606,10 @@ def test_the_clock_stops_for_everyone_while_the_shooter_is_away(
     )
     running = clock_seconds(other)
     assert running is not None and left - 2 <= running <= left, (left, running)
+    # The shooter's own page, back, shows the same time.
+    c.page.wait_for_function("/\\d:\\d\\d/.test(document.getElementById('clock').textContent)")
+    own = clock_seconds(c)
+    assert own is not None and abs(own - running) <= 1, (own, running)
     assert_quiet(ana, bob)
 
 
