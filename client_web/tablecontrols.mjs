@@ -188,7 +188,8 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     const input = /** @type {HTMLInputElement} */ ($("chat-input"));
     const text = input.value.trim();
     if (!text) return;
-    if (await act({ t: "chat", text })) input.value = "";
+    // Cleared once sent, unless the player has typed on meanwhile (their next line).
+    if ((await act({ t: "chat", text })) && input.value.trim() === text) input.value = "";
   });
 
   // The log, chat and menu: a sheet over the table on narrow screens.

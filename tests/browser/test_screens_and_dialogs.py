@@ -649,6 +649,7 @@ def test_on_a_phone_a_reload_does_not_count_chat_already_there_as_unread(
     for text in ("Bok!", "Sretno"):
         ana.page.fill("#chat-input", text)
         ana.page.press("#chat-input", "Enter")
+        ana.page.wait_for_function("document.getElementById('chat-input').value === ''")
     bob.page.wait_for_function("document.getElementById('panel-badge').textContent === '2'")
     bob.page.reload()
     bob.wait("!!a.view && !!a.table && a.chatLines.length === 2")
