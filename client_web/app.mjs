@@ -16,12 +16,13 @@ import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLangu
 import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderQuick, renderRooms } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
-import { askNameOnce } from "./askname.mjs";
+import { lagFrames, lagTags } from "./lagballs.mjs";
+import { askNameOnce, makeUpName } from "./askname.mjs";
 import { Connection, NAME_PATTERN, ServerError, defaultUrl, session } from "./net.mjs";
 import { restingBalls } from "./playback.mjs";
 import { roomPlayer } from "./playing.mjs";
 import { PracticeTable, practiceRoute } from "./practice.mjs";
-import { Renderer, SEAT_COLOURS } from "./render.mjs";
+import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
 import { TvDirector } from "./tv.mjs";
@@ -101,7 +102,7 @@ function currentName() {
   if (NAME_PATTERN.test(v)) return v;
   const stored = session.name();
   if (NAME_PATTERN.test(stored)) return stored;
-  const fresh = `${t("v.playerN", { n: "" }).trim()}-${Math.floor(1000 + Math.random() * 9000)}`.replace(/[^\p{L}\p{N}_.\-]/gu, "");
+  const fresh = makeUpName();
   session.setName(fresh);
   input.value = fresh;
   return fresh;
@@ -464,10 +465,7 @@ async function place(pos) {
  */
 function restingView() {
   const balls = restingBalls(app.table?.balls ?? []);
-  if (!app.table && app.lagBalls.length) {
-    for (const l of app.lagBalls) balls.push({ n: 0, x: l.pos[0], y: l.pos[1], wx: 0, wy: 0, wz: 0, seat: l.seat });
-    return balls;
-  }
+  if (!app.table && app.lagBalls.length) return [...balls, ...lagFrames(app.lagBalls)];
   const cue = cuePos();
   const remoteCue = app.remoteAim?.cue;
   const cueBall = balls.find((b) => b.n === 0);
@@ -527,11 +525,8 @@ function frame() {
   /** @type {import("./render.mjs").Overlay} */
   const overlay = { lowest: null, aim: null, placing: null, kitchenHint: false, numbers: !app.anim };
   // The lag balls carry their players' names, while they roll and where they stop.
-  const n = names();
-  const lagged = balls.filter((b) => b.seat !== undefined);
-  if (lagged.length) {
-    overlay.labels = lagged.map((b) => ({ x: b.x, y: b.y, text: t("lag.ball", { name: n[b.seat ?? 0] }), colour: SEAT_COLOURS[b.seat ?? 0] }));
-  }
+  const tags = lagTags(balls, names());
+  if (tags.length) overlay.labels = tags;
   const tb = app.table;
   let wrong = null;
   if (!app.anim && tb && status() === "playing") {

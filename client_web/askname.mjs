@@ -3,16 +3,24 @@
 // under the name the server made up for them ("Player-5327") and never be asked.
 
 import { $ } from "./dom.mjs";
-import { CATALOGUES } from "./i18n/index.mjs";
+import { CATALOGUES, t } from "./i18n/index.mjs";
 import { NAME_PATTERN, session } from "./net.mjs";
 
 /** Kept once the visitor has been asked: nobody is asked twice. */
 const ASKED_KEY = "ninepool.nameAsked";
 
-/** Whether a name is one this page made up ("Player-5327", "Igrač-5327", "Игрок-5327"). @param {string} name */
+/** "Player-" in a catalogue's words, as a made-up name begins. @param {string} playerN its `v.playerN` */
+const madeUpPrefix = (playerN) => `${playerN.replace("{n}", "").trim()}-`.replace(/[^\p{L}\p{N}_.\-]/gu, "");
+
+/** A name for a guest who has not chosen one: "Player-5327" in the reader's language. */
+export function makeUpName() {
+  return `${madeUpPrefix(t("v.playerN"))}${Math.floor(1000 + Math.random() * 9000)}`;
+}
+
+/** Whether a name is one made up so (in any language). @param {string} name */
 export function madeUp(name) {
   return Object.values(CATALOGUES).some((c) => {
-    const prefix = `${String(c["v.playerN"]).replace("{n}", "").trim()}-`;
+    const prefix = madeUpPrefix(String(c["v.playerN"]));
     return name.startsWith(prefix) && /^\d{4}$/.test(name.slice(prefix.length));
   });
 }

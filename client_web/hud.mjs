@@ -494,12 +494,13 @@ export function renderTableUi() {
   // The opponent has left the finished match's table: there is nobody to play again.
   const gone = me !== null && !app.view.seats[1 - me];
   $("rematch").textContent = gone ? t("result.opponentLeft") : rematchAsked ? t("result.rematchAsked") : otherAsked ? t("result.rematchWanted", { name: names()[1 - (me ?? 0)] }) : t("result.rematch");
-  /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchAsked || gone;
+  const rematchOff = rematchAsked || gone;
+  /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchOff;
   // The result dialog's own Rematch says the same while it is open.
   const resultRematch = /** @type {HTMLButtonElement} */ ($("result-rematch"));
   if (!resultRematch.hidden) {
     resultRematch.textContent = $("rematch").textContent;
-    resultRematch.disabled = rematchAsked || gone;
+    resultRematch.disabled = rematchOff;
   }
   // A phone's sheet is closed: once the result is dismissed (or after a reload, which
   // shows none), the rematch is offered on the table itself.
@@ -508,7 +509,7 @@ export function renderTableUi() {
   if (!over.hidden) {
     $("over-text").textContent = prompt();
     $("over-rematch").textContent = $("rematch").textContent;
-    /** @type {HTMLButtonElement} */ ($("over-rematch")).disabled = rematchAsked || gone;
+    /** @type {HTMLButtonElement} */ ($("over-rematch")).disabled = rematchOff;
   }
   /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
   // For a streamer: this table's score strip, a page for OBS (`/overlay/<room>`). A

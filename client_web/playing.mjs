@@ -9,6 +9,7 @@ import { addChat, showResult } from "./hud.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { learnKeptNames } from "./kept.mjs";
+import { lagRest } from "./lagballs.mjs";
 import { absorbHistory, logEvent, recentEvents, restoreHistory } from "./roomlog.mjs";
 import { shotSounds } from "./sound.mjs";
 import { app, mySeat, names } from "./state.mjs";
@@ -260,7 +261,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     const done = () => {
       app.tableVersion++;
       // The lag balls stay where they stopped, named, until the break is chosen.
-      app.lagBalls = (m.lags ?? []).filter((/** @type {Msg} */ l) => l.final).map((/** @type {Msg} */ l) => ({ seat: l.seat, pos: l.final }));
+      app.lagBalls = lagRest(m);
       if (m.table) {
         app.table = m.table;
         if (app.view) {

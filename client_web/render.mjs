@@ -11,9 +11,6 @@ import { cueBallPath, pathToCushion } from "./cuepath.mjs";
 import { BallSprite, rackOrientation, rotateOrientation } from "./balls.mjs";
 import { TABLE } from "./table.mjs";
 
-
-/** Colours that tell the two seats' lag balls apart. */
-export const SEAT_COLOURS = ["#f2c200", "#7fb4ff"];
 /** The largest part of a ball's radius the white disc under its number may cover. */
 const NUMBER_DISC = 0.66;
 

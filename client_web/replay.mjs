@@ -12,7 +12,8 @@ import { session } from "./net.mjs";
 import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { rackBounds } from "./racks.mjs";
-import { Renderer, SEAT_COLOURS } from "./render.mjs";
+import { Renderer } from "./render.mjs";
+import { lagFrames, lagRest, lagTags } from "./lagballs.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { num, seatName, t } from "./i18n/index.mjs";
 import { describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, describeWarning, loserOf, withRules } from "./verdict.mjs";
@@ -90,7 +91,7 @@ export class ReplayViewer {
     this.table = null;
     /** @type {{ playbacks: ShotPlayback[], start: number, last: number } | null} */
     this.anim = null;
-    /** A lag's balls where they stopped, each with its seat, while its result is shown. @type {{ x: number, y: number, seat: number }[] | null} */
+    /** A lag's balls where they stopped, each with its seat, while its result is shown. @type {import("./lagballs.mjs").LagBall[] | null} */
     this.lagRest = null;
     /** @type {string} */
     this.room = "";
@@ -231,7 +232,7 @@ export class ReplayViewer {
     this.names = this.namesAt(this.index);
     this.anim = null;
     // A lag's result shows its balls where they stopped, named, as the table did live.
-    this.lagRest = e.t === "lag_result" && e.lags?.length ? e.lags.filter((/** @type {Msg} */ l) => l.final).map((/** @type {Msg} */ l) => ({ x: l.final[0], y: l.final[1], seat: l.seat })) : null;
+    this.lagRest = e.t === "lag_result" && e.lags?.length ? lagRest(e) : null;
     if (animate && e.t === "shot_result") {
       this.table = this.tableAt(this.index - 1);
       this.anim = { playbacks: [new ShotPlayback(normaliseTracks(decodeTracks(e.traj)), e.duration, e.final)], start: performance.now(), last: 0 };
@@ -274,9 +275,8 @@ export class ReplayViewer {
         this.table = this.tableAt(this.index);
       }
     } else if (this.lagRest) {
-      balls = this.lagRest.map((b) => ({ n: 0, x: b.x, y: b.y, wx: 0, wy: 0, wz: 0, seat: b.seat }));
-      const labels = this.lagRest.map((b) => ({ x: b.x, y: b.y, text: t("lag.ball", { name: this.names[b.seat] }), colour: SEAT_COLOURS[b.seat] }));
-      this.renderer.draw(balls, { lowest: null, labels });
+      const rest = lagFrames(this.lagRest);
+      this.renderer.draw(rest, { lowest: null, labels: lagTags(rest, this.names) });
       this.autoplay();
       return;
     } else {

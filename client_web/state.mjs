@@ -65,7 +65,7 @@ export const app = {
   wrongBall: null,
   /** the power (0…1) of the shooter's live aim, for the spectators' prompt */
   remoteAimPower: 0,
-  /** @type {{ seat: number, pos: Vec }[]} where the lag balls stopped, shown until the break */
+  /** @type {import("./lagballs.mjs").LagBall[]} where the lag balls stopped, shown until the break */
   lagBalls: [],
   /** the last pointer on the table was a finger */
   touch: false,

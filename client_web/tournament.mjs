@@ -6,7 +6,7 @@
 // computer players filling the empty places if the organiser allows them; its organiser
 // may start it before its time. /tournaments lists them all (`GET /api/tournaments`).
 
-import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, setLanguage, t } from "./i18n/index.mjs";
+import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
 
 /** How often the bracket is read again (ms). */
@@ -123,7 +123,7 @@ function render() {
   const champion = $("tour-champion");
   champion.hidden = !view.champion;
   const won = view.entrants.find((e) => e.name === view.champion);
-  champion.textContent = view.champion ? t("tour.champion", { name: shownName(view.champion, !!won?.bot) }) : "";
+  champion.textContent = view.champion ? t("tour.champion", { name: seatName(view.champion, won?.bot ? won.level ?? 1 : null) }) : "";
   const bots = $("tour-bots");
   bots.hidden = !view.bots;
   bots.textContent = !view.bots ? "" : view.bot_level ? t("tour.botsLevel", { level: view.bot_level }) : t("tour.botsSpread");
@@ -145,7 +145,7 @@ function renderRegistration(view) {
   // The organiser may take anyone off the list before the start.
   const remove = (/** @type {string} */ name) => (view.yours ? [el("button", { type: "button", class: "small tour-remove", "data-remove": name }, [t("tour.remove")])] : []);
   $("tour-entrants").replaceChildren(
-    ...view.entrants.map((e) => el("li", { "data-name": e.name }, [el("span", {}, [shownName(e.name, !!e.bot)]), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name)])),
+    ...view.entrants.map((e) => el("li", { "data-name": e.name }, [el("span", {}, [seatName(e.name, e.bot ? e.level ?? 1 : null)]), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name)])),
   );
   const entered = !!view.entered;
   // Every place taken: nothing to offer but to say so (an entrant may still withdraw).
@@ -274,15 +274,6 @@ function ask(question, action, undoable = true) {
   return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true }));
 }
 
-/**
- * A name as the reader sees it: a computer's "Bot 7" in the reader's language ("Бот 7").
- * @param {string} name @param {boolean} computer
- */
-function shownName(name, computer) {
-  const numbered = computer ? /^Bot (\d+)$/.exec(name) : null;
-  return numbered ? t("computer.name", { level: numbered[1] }) : name;
-}
-
 /** A computer player's name is never shown alone: a tag says it is one, and its level.
  * @param {number | null | undefined} level @returns {HTMLElement[]} */
 function computerTag(level) {
@@ -328,7 +319,7 @@ function matchCard(match, me) {
     const name = match.players[slot];
     const seed = match.seeds[slot];
     const state = done && !empty && match.winner !== null ? (match.winner === slot ? " won" : " lost") : "";
-    const label = name ? shownName(name, match.computers?.[slot] != null) : match.status === "waiting" ? t("tour.tbd") : t("tour.bye");
+    const label = name ? seatName(name, match.computers?.[slot]) : match.status === "waiting" ? t("tour.tbd") : t("tour.bye");
     const seedText = seed === null ? "" : String(seed);
     const own = me !== null && seed === me ? " mine" : "";
     // While the match is played its room's score shows, and who has not sat down yet.
@@ -372,7 +363,7 @@ function renderStandings(view) {
   $("tour-standings-title").textContent = t(view.status === "finished" ? "tour.standingsFinal" : "tour.standings");
   $("tour-standings-rows").replaceChildren(
     ...rows.map((row) =>
-      el("tr", {}, [el("td", {}, [row.place]), el("td", {}, [shownName(row.name, !!row.bot), ...computerTag(row.bot ? row.level ?? 1 : null)])]),
+      el("tr", {}, [el("td", {}, [row.place]), el("td", {}, [seatName(row.name, row.bot ? row.level ?? 1 : null), ...computerTag(row.bot ? row.level ?? 1 : null)])]),
     ),
   );
 }

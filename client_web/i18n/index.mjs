@@ -148,13 +148,14 @@ export function t(key, params = {}) {
 }
 
 /**
- * A seat's name as shown. A computer seat (`level` set) that the server named by its
- * level ("Bot 2") is written the reader's way; any other name is the player's own, a
- * person's even if it reads "Bot 2".
+ * A seat's name as shown. A computer (`level` set) that the server named "Bot N" — by its
+ * level at a table, by its number in a tournament — is written the reader's way ("Бот 7");
+ * any other name is the player's own, a person's even if it reads "Bot 2".
  * @param {string} name @param {number | null | undefined} level the computer's level, if a computer
  */
 export function seatName(name, level) {
-  return level != null && name === `Bot ${level}` ? t("computer.name", { level: String(level) }) : name;
+  const numbered = level != null ? /^Bot (\d+)$/.exec(name) : null;
+  return numbered ? t("computer.name", { level: numbered[1] }) : name;
 }
 
 /**

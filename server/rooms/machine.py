@@ -310,11 +310,11 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
                 invite=self.invite,
             )
             self.send(member, joined)
-        if self.turn_seat() == index:
+        turn = self.turn_seat() == index
+        if turn:
             self.resume_clock()
         # The returning player gets the room as it is now (a shot in flight included),
         # everyone else the presence event, with the clock running again if it is theirs.
-        turn = self.turn_seat() == index
         self.commit([self.presence(index, True, clock=turn)], exclude=member)
         self.send(member, self.own_snapshot(member))
 

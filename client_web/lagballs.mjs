@@ -1,0 +1,33 @@
+// The lag's two balls, named: while they roll and where they stop, at the table and in a
+// replay (O6). One place for where they rest, their name tags and the seats' colours.
+
+import { t } from "./i18n/index.mjs";
+
+/** @typedef {import("./playback.mjs").BallFrame} BallFrame */
+/** @typedef {Record<string, any>} Msg */
+
+/** Colours that tell the two seats' lag balls apart. */
+const SEAT_COLOURS = ["#f2c200", "#7fb4ff"];
+
+/** @typedef {{ seat: number, pos: [number, number] }} LagBall */
+
+/**
+ * Where a lag's balls stopped, each with its seat (a ball that fell has no rest).
+ * @param {Msg} lag a `lag_result` @returns {LagBall[]}
+ */
+export function lagRest(lag) {
+  return (lag.lags ?? []).filter((/** @type {Msg} */ l) => l.final).map((/** @type {Msg} */ l) => ({ seat: l.seat, pos: l.final }));
+}
+
+/** The resting lag balls as drawn, each marked with its seat. @param {LagBall[]} rest @returns {BallFrame[]} */
+export function lagFrames(rest) {
+  return rest.map((l) => ({ n: 0, x: l.pos[0], y: l.pos[1], wx: 0, wy: 0, wz: 0, seat: l.seat }));
+}
+
+/**
+ * The name tags of the balls that carry a seat (the lag's), in its player's colour.
+ * @param {BallFrame[]} balls @param {readonly string[]} names
+ */
+export function lagTags(balls, names) {
+  return balls.filter((b) => b.seat !== undefined).map((b) => ({ x: b.x, y: b.y, text: t("lag.ball", { name: names[b.seat ?? 0] }), colour: SEAT_COLOURS[b.seat ?? 0] }));
+}
