@@ -596,8 +596,14 @@ function wire() {
   nameInput.value = session.name() || currentName();
   nameInput.addEventListener("change", () => {
     const v = nameInput.value.trim();
-    if (NAME_PATTERN.test(v)) session.setName(v);
-    else toast(t("lobby.nameBad"));
+    if (!NAME_PATTERN.test(v)) {
+      toast(t("lobby.nameBad"));
+      return;
+    }
+    session.setName(v);
+    // Said to the server at once, so the top bar and the lobby show the name now, not
+    // only once a table is taken; a player waiting for a quick match keeps the queue.
+    if (!app.quickWaiting) void ensureName();
   });
 
   $("quick").addEventListener("click", async () => {
