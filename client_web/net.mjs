@@ -127,6 +127,8 @@ export class Connection {
     this.attempt = 0;
     /** @type {number | null} */
     this.seq = null;
+    /** the room `seq` counts in */
+    this.seqRoom = "";
     this.resyncing = false;
     this.closedByUs = false;
     /** the server refused this client for good (protocol version): reloading is the cure */
@@ -317,10 +319,17 @@ export class Connection {
     }
     if (ROOM_EVENTS.has(t) && typeof msg.seq === "number") {
       if (t === "snapshot") {
-        // A broadcast snapshot continues the sequence; any other (join, resync,
-        // reconnect) restarts it and replaces whatever the client still had queued.
-        msg.reset = this.resyncing || this.seq === null || msg.seq !== this.seq + 1;
+        // A broadcast snapshot continues the sequence (`seq` + 1: a match began or
+        // ended, a seat changed), or restates the room at the same `seq` (a readiness
+        // toggle, a rating moved after a game: no game information); both wait their
+        // turn behind what is queued. Any other (join, resync, reconnect, another
+        // room) restarts the sequence and replaces whatever the client still had
+        // queued — a restatement must not, or it would cut the last shot's animation
+        // short and drop the game's and the match's results queued behind it.
+        const continues = this.seq !== null && msg.room === this.seqRoom && (msg.seq === this.seq + 1 || msg.seq === this.seq);
+        msg.reset = this.resyncing || !continues;
         this.seq = msg.seq;
+        this.seqRoom = msg.room;
         this.resyncing = false;
       } else if (this.resyncing) {
         return; // the snapshot asked for replaces everything before it

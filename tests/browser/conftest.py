@@ -45,8 +45,10 @@ def server(server_flags: list[str]) -> Iterator[Server]:
     command += ["--seed", str(SEED), "--store", "memory://"]
     # Every page comes from 127.0.0.1: no cap on the rooms one address may open, nor on
     # how fast it connects (a module opens more pages a minute than the burst of 30 a
-    # busy player's address is allowed, the more so on a fast machine).
+    # busy player's address is allowed, the more so on a fast machine), nor on the
+    # accounts it signs up in an hour (a module may sign up more than ten people).
     command += ["--rooms-per-address", "0", "--handshake-rate", "0"]
+    command += ["--accounts-per-address", "0"]
     # No bot tables in the lobby (each test sees its own rooms only); a computer opponent
     # plays a moment after a shot has played out, not at a person's pace.
     command += ["--bot-tables", "0", "--bot-pause", "0.3", *server_flags]
