@@ -10,6 +10,7 @@ import { clause, keepLang, lang, list, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
+import { renderRatingLine } from "./ratingchange.mjs";
 import { withRules } from "./verdict.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -102,6 +103,7 @@ export function showResult(title, score, text, match, replay = null, next = null
   back.hidden = !(match && tournament);
   if (tournament) back.href = keepLang(`/tournament/${encodeURIComponent(tournament)}`);
   dlg.classList.toggle("match", match);
+  renderRatingLine();
   clearTimeout(resultTimer);
   const line = $("result-next");
   line.hidden = true;

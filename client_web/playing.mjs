@@ -10,6 +10,7 @@ import { num, t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { learnKeptNames } from "./kept.mjs";
 import { lagRest } from "./lagballs.mjs";
+import { noteGameOver, noteSnapshot, renderRatingLine } from "./ratingchange.mjs";
 import { absorbHistory, logEvent, recentEvents, restoreHistory } from "./roomlog.mjs";
 import { shotSounds } from "./sound.mjs";
 import { app, mySeat, names } from "./state.mjs";
@@ -122,6 +123,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
       }
       case "game_over": {
         if (app.view && app.table) app.table = { ...app.table, score: m.score };
+        noteGameOver(m.reason);
         const n = names();
         const mine = app.role === "player" && m.winner !== null && app.seat === m.winner;
         const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : mine ? t("result.rackYou", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
@@ -227,6 +229,9 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
       }
     }
     if (v.inflight) applyShot({ ...v.inflight.result, _replayed: true }, v.inflight.offset);
+    noteSnapshot();
+    // A new rating comes a moment after its game: the open result says it.
+    renderRatingLine();
     showTable(v.room);
   }
 

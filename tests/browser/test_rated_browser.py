@@ -76,9 +76,16 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
         c.page.wait_for_function(
             f"document.querySelector('#seat{1 - seat_of_winner} .rating')?.textContent === '476?'"
         )
-    result = second.page.locator("#result-dialog")
-    if result.is_visible():
-        second.page.click("#result-close")
+    # The match's result says what it did to each rating, on both pages.
+    loser = first.name
+    for c in players:
+        c.page.wait_for_function(
+            "document.getElementById('result-rating').textContent.includes('(+24)')"
+        )
+        line = c.page.inner_text("#result-rating")
+        assert line.startswith("Ratings: "), line
+        assert f"{second.name} 524? (+24)" in line and f"{loser} 476? (-24)" in line, line
+        c.page.click("#result-close")
 
     # The leaderboard: nobody yet with 30 rated games, and it says so.
     second.page.click("#leaders-open")
@@ -117,6 +124,44 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     bob.wait("a.welcome && a.welcome.account !== true")
     bob.page.locator("#account-open").wait_for(state="visible")
     assert bob.page.is_hidden("#profile-dialog")
+    assert_quiet(ana, bob)
+
+
+def test_a_rated_match_conceded_before_a_game_is_won_says_why_no_rating_moved(
+    open_client: OpenClient,
+) -> None:
+    """Only games won at the table move ratings: a match conceded in its first game ends
+    with both ratings where they were, and the result says so in each reader's language."""
+    ana = open_client("Ankica", lang="hr")
+    bob = open_client("Bogdan", lang="ru")
+    sign_up(ana, "Ankica")
+    sign_up(bob, "Bogdan")
+    ana.page.fill("#c-race", "3")
+    ana.page.select_option("#c-first", "draw")
+    ana.page.check("#c-rated")
+    ana.page.click("#create-form button[type=submit]")
+    ana.page.wait_for_selector("#table-view:not([hidden])")
+    room = ana.state("a.room")
+    bob.page.click(f"tr[data-room='{room}'] button.primary")
+    players = (ana, bob)
+    winner_chooses(players, "#lag-break")
+    for c in players:
+        c.wait("a.view && a.view.status === 'playing' && !!a.table")
+        c.idle()
+    ana.page.click("#more summary")
+    ana.page.click("#concede")
+    ana.page.click("#concede-match")
+    kept = {
+        ana.name: "Nijedna partija nije dobivena za stolom, pa se rejting nije promijenio",
+        bob.name: "Ни одна партия не выиграна за столом, поэтому рейтинг не изменился",
+    }
+    for c in players:
+        c.page.locator("#result-dialog").wait_for(state="visible")
+        c.page.wait_for_selector("#result-rating:not([hidden])")
+        assert c.page.inner_text("#result-rating").startswith(kept[c.name]), c.name
+        assert c.page.inner_text("#seat0 .rating") == "500?"
+        assert c.page.inner_text("#seat1 .rating") == "500?"
+    save(ana, "rated-conceded-hr.png")
     assert_quiet(ana, bob)
 
 

@@ -1,0 +1,107 @@
+// What a rated match did to the players' ratings, for the match's result: each player's
+// rating now with its change since the match began, or — when no game of it was won at
+// the table (the match conceded or forfeited in its first game) — that the ratings did
+// not move, and why. Ratings move per game won at the table (docs/RATINGS.md), and the
+// server says each new rating in a snapshot a moment after the game's result, so the
+// line is drawn again whenever a snapshot comes while the result is open.
+//
+// The ratings the match began with are kept per room in the tab's session storage, so a
+// reload in the middle of a match still shows the change at its end.
+
+import { ratingText } from "./account.mjs";
+import { $ } from "./dom.mjs";
+import { lang, t } from "./i18n/index.mjs";
+import { app, names } from "./state.mjs";
+
+/** @typedef {{ players: string[], ratings: (number | null)[], counted: number }} Base */
+
+/** Game endings that move ratings: the 9 made, or the opponent's third foul in a row. */
+const RATED_ENDS = new Set(["nine", "three_fouls"]);
+
+/** @param {string} room */
+const keyOf = (room) => `ninepool.ratedMatch.${room}`;
+
+/** @param {string} room @returns {Base | null} */
+function readBase(room) {
+  try {
+    const raw = sessionStorage.getItem(keyOf(room));
+    const base = raw ? JSON.parse(raw) : null;
+    return base && Array.isArray(base.players) && Array.isArray(base.ratings) && typeof base.counted === "number" ? base : null;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {string} room @param {Base} base */
+function writeBase(room, base) {
+  try {
+    sessionStorage.setItem(keyOf(room), JSON.stringify(base));
+  } catch {
+    // Storage full or refused: the result then shows the ratings without their change.
+  }
+}
+
+/** The seats' players and ratings as the view has them. */
+function seatsNow() {
+  const seats = app.view?.seats ?? [];
+  return {
+    players: seats.map((/** @type {any} */ s) => (s ? String(s.player) : "")),
+    ratings: seats.map((/** @type {any} */ s) => (s && typeof s.rating === "number" ? s.rating : null)),
+  };
+}
+
+/**
+ * Called with every snapshot: before a rated match's first game has ended, the ratings
+ * the seats show are the ones the match begins with (a rematch begins again).
+ */
+export function noteSnapshot() {
+  const v = app.view;
+  if (!v || !app.room || !v.settings?.rated || v.status === "finished") return;
+  const score = v.table?.score ?? [0, 0];
+  const rack = v.table?.rack ?? 0;
+  if (score[0] + score[1] !== 0 || rack > 1) return;
+  writeBase(app.room, { ...seatsNow(), counted: 0 });
+}
+
+/** Called with every game's result in a rated match. @param {string} reason the game's end */
+export function noteGameOver(reason) {
+  if (!app.room || !app.view?.settings?.rated || !RATED_ENDS.has(reason)) return;
+  const base = readBase(app.room);
+  if (base) writeBase(app.room, { ...base, counted: base.counted + 1 });
+}
+
+/** "+12", "−7", "0" the language's way. @param {number} v */
+function signed(v) {
+  return new Intl.NumberFormat(lang(), { signDisplay: "exceptZero", maximumFractionDigits: 0 }).format(v);
+}
+
+/**
+ * The line under a rated match's result ("" for an unrated one, or no rating known).
+ * @returns {string}
+ */
+export function ratingLine() {
+  const v = app.view;
+  if (!v || !app.room || !v.settings?.rated) return "";
+  const now = seatsNow();
+  const base = readBase(app.room);
+  const same = base !== null && base.players.join("\n") === now.players.join("\n");
+  if (same && base.counted === 0) return t("result.ratingsKept");
+  const n = names();
+  const items = now.ratings.flatMap((rating, seat) => {
+    if (rating === null) return [];
+    const provisional = !!v.seats?.[seat]?.provisional;
+    const before = same ? base.ratings[seat] : null;
+    const shown = ratingText(rating, provisional);
+    return [before === null || before === undefined ? t("result.ratingNow", { name: n[seat], rating: shown }) : t("result.ratingChange", { name: n[seat], rating: shown, change: signed(Math.round(rating) - Math.round(before)) })];
+  });
+  return items.length ? t("result.ratings", { list: items.join(" · ") }) : "";
+}
+
+/** Draws the line into the open match result (and hides it when there is none). */
+export function renderRatingLine() {
+  const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+  const el = $("result-rating");
+  const text = dlg.classList.contains("match") ? ratingLine() : "";
+  el.textContent = text;
+  el.hidden = !text;
+}
