@@ -90,7 +90,9 @@ export function ratingLine() {
   const items = now.ratings.flatMap((rating, seat) => {
     if (rating === null) return [];
     const provisional = !!v.seats?.[seat]?.provisional;
-    const before = same ? base.ratings[seat] : null;
+    // A computer's rating is fixed: it has no change to show.
+    const computer = typeof v.seats?.[seat]?.computer === "number";
+    const before = same && !computer ? base.ratings[seat] : null;
     const shown = ratingText(rating, provisional);
     return [before === null || before === undefined ? t("result.ratingNow", { name: n[seat], rating: shown }) : t("result.ratingChange", { name: n[seat], rating: shown, change: signed(Math.round(rating) - Math.round(before)) })];
   });
