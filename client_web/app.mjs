@@ -157,11 +157,16 @@ function showOwnName(w) {
   help.textContent = t(account ? "lobby.nameAccount" : "lobby.nameHelp");
 }
 
-/** The name in the top bar: playing or watching. */
+/**
+ * The name in the top bar: playing or watching under the name the server said; in the
+ * lobby a guest's name as typed (the server hears it when the guest sits down).
+ */
 function showMe() {
   const w = app.welcome;
   if (!w) return;
-  $("me").textContent = app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : w.name;
+  const typed = /** @type {HTMLInputElement} */ ($("name")).value.trim();
+  const lobbyName = !w.account && NAME_PATTERN.test(typed) ? typed : w.name;
+  $("me").textContent = app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : lobbyName;
 }
 
 // --- routing ----------------------------------------------------------------------------
@@ -601,9 +606,7 @@ function wire() {
       return;
     }
     session.setName(v);
-    // Said to the server at once, so the top bar and the lobby show the name now, not
-    // only once a table is taken; a player waiting for a quick match keeps the queue.
-    if (!app.quickWaiting) void ensureName();
+    showMe();
   });
 
   $("quick").addEventListener("click", async () => {
