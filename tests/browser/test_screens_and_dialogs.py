@@ -200,6 +200,28 @@ def test_a_name_typed_in_the_lobby_is_the_name_at_once(open_client: OpenClient) 
     )
 
 
+def test_the_invite_code_example_is_readable_whole_on_a_phone(open_client: OpenClient) -> None:
+    """The invite code's example ("например, Q7K2MX…") is not cut off by the buttons
+    beside the field on a narrow phone, in the longest of the three languages."""
+    for lang in ("ru", "hr"):
+        phone = open_client("Pavel", width=360, height=740, dpr=2, touch=True, lang=lang)
+        phone.page.wait_for_function("window.ninepool && window.ninepool.app.welcome")
+        room_for_example = phone.page.evaluate(
+            """(() => {
+              const input = document.getElementById('join-code');
+              const style = getComputedStyle(input);
+              const ctx = document.createElement('canvas').getContext('2d');
+              ctx.font = style.font;
+              const inner = input.clientWidth - parseFloat(style.paddingLeft)
+                - parseFloat(style.paddingRight);
+              return inner - ctx.measureText(input.placeholder).width;
+            })()"""
+        )
+        assert room_for_example >= 0, (lang, room_for_example)
+        assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+        save(phone, f"lobby-invite-code-{lang}.png")
+
+
 def test_a_phone_on_its_side_shows_the_lag_button_and_a_readable_scoreboard(
     open_client: OpenClient,
 ) -> None:
