@@ -312,7 +312,8 @@ export function renderClock() {
     return;
   }
   if (c.deadline === null || c.paused || app.anim) {
-    el.textContent = t("unit.seconds", { s: num(c.seconds, 0) });
+    // Read as the running clock reads ("1:00", not "60 s"): the same clock, not started.
+    el.textContent = minutesAndSeconds(c.seconds);
     el.classList.remove("low");
     return;
   }

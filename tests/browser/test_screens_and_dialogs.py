@@ -131,6 +131,13 @@ def test_the_clock_never_shows_more_than_the_turns_time(open_client: OpenClient)
     breaker = ana if ana.state("a.table.turn === a.seat") else bob
     aim_at(breaker, 1)
     breaker.page.click("#shoot")
+    # While the shot plays the next turn's clock waits, read as a clock reads ("0:30").
+    other = bob if breaker is ana else ana
+    waiting = other.page.wait_for_function(
+        "window.ninepool.app.anim && window.ninepool.app.anim.playbacks.length"
+        " && document.getElementById('clock').textContent"
+    ).json_value()
+    assert re.fullmatch(r"\d+:\d\d", waiting), waiting
     settle(ana, bob)
     # The deadline holds the server's estimate of the break's playing time; the pages
     # played it sixteen times faster, so the raw deadline is well beyond the turn's time.
