@@ -225,6 +225,12 @@ def test_the_invite_code_example_is_readable_whole_on_a_phone(open_client: OpenC
             })()"""
         )
         assert room_for_example >= 0, (lang, room_for_example)
+        # The ways elsewhere keep their words on one line ("Stol za vježbu" took three).
+        join = phone.page.locator("#join-code-form button[type=submit]").bounding_box()
+        for way in ("#practice", "#tournaments", "#tv-link"):
+            box = phone.page.locator(way).bounding_box()
+            assert join is not None and box is not None
+            assert box["height"] <= join["height"] + 2, (lang, way, box, join)
         assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
         save(phone, f"lobby-invite-code-{lang}.png")
 
