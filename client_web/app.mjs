@@ -17,7 +17,7 @@ import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input
 import { renderQuick, renderRooms } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
 import { lagFrames, lagTags } from "./lagballs.mjs";
-import { askNameOnce, makeUpName } from "./askname.mjs";
+import { askNameOnce, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
 import { Connection, NAME_PATTERN, ServerError, defaultUrl, session } from "./net.mjs";
 import { restingBalls } from "./playback.mjs";
 import { roomPlayer } from "./playing.mjs";
@@ -141,34 +141,6 @@ function showConn(s) {
   if (s === "offline" && conn.fatal) toast(t("conn.fatal"));
 }
 
-/**
- * The lobby's name field says the name this connection plays under. An account plays
- * under the account's name whatever is typed (the server decides it at `hello`), so the
- * field shows that name and cannot be edited until the player logs out.
- * @param {Msg} w the `welcome`
- */
-function showOwnName(w) {
-  const input = /** @type {HTMLInputElement} */ ($("name"));
-  const help = $("name-help");
-  const account = !!w.account;
-  input.readOnly = account;
-  if (account) input.value = String(w.name);
-  help.setAttribute("data-i18n", account ? "lobby.nameAccount" : "lobby.nameHelp");
-  help.textContent = t(account ? "lobby.nameAccount" : "lobby.nameHelp");
-}
-
-/**
- * The name in the top bar: playing or watching under the name the server said; in the
- * lobby a guest's name as typed (the server hears it when the guest sits down).
- */
-function showMe() {
-  const w = app.welcome;
-  if (!w) return;
-  const typed = /** @type {HTMLInputElement} */ ($("name")).value.trim();
-  const lobbyName = !w.account && NAME_PATTERN.test(typed) ? typed : w.name;
-  $("me").textContent = app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : lobbyName;
-}
-
 // --- routing ----------------------------------------------------------------------------
 
 /**
@@ -262,9 +234,18 @@ async function onRoute() {
       const info = app.rooms.get(r.id);
       const free = r.kind === "play" || (!!info && info.status === "waiting" && info.players.length < 2);
       app.linkInvite = r.invite;
-      if (r.kind === "play" && r.invite) await askNameOnce(app.welcome);
-      const joined = await joinTable(r.id, r.code, free);
-      if (!joined) location.hash = "#/";
+      // Once per link: a new name says hello again, and that welcome routes here too.
+      if (app.joining === r.id) return;
+      app.joining = r.id;
+      try {
+        if (r.kind === "play" && r.invite && needsName(app.welcome)) {
+          show("lobby"); // behind the question, not a table not yet joined (empty seats, race to 0)
+          await askNameOnce(app.welcome);
+        }
+        if (!(await joinTable(r.id, r.code, free))) location.hash = "#/";
+      } finally {
+        app.joining = null;
+      }
     } else if (r.kind === "play" && app.room === r.id) {
       history.replaceState(null, "", `#/room/${r.id}`);
     }

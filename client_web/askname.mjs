@@ -1,10 +1,14 @@
 // The name a newcomer sits down under. Someone who opens a friend's invite link for the
 // first time is seated at once, and the match starts: without this they would play it
-// under the name the server made up for them ("Player-5327") and never be asked.
+// under the name the server made up for them ("Player-5327") and never be asked. And
+// the name shown as theirs: in the lobby's field and the top bar.
 
 import { $ } from "./dom.mjs";
 import { CATALOGUES, t } from "./i18n/index.mjs";
 import { NAME_PATTERN, session } from "./net.mjs";
+import { app } from "./state.mjs";
+
+/** @typedef {import("./state.mjs").Msg} Msg */
 
 /** Kept once the visitor has been asked: nobody is asked twice. */
 const ASKED_KEY = "ninepool.nameAsked";
@@ -33,6 +37,11 @@ function asked() {
   }
 }
 
+/** Whether `askNameOnce` would ask. @param {Record<string, any> | null} welcome */
+export function needsName(welcome) {
+  return !!welcome && !welcome.account && !asked() && madeUp(String(welcome.name));
+}
+
 /**
  * Before an invite link seats a first-time visitor (playing under a made-up name, no
  * account, never asked in this browser), asks for their name, offering the one the server gave them; the answer
@@ -42,7 +51,7 @@ function asked() {
  * @returns {Promise<void>}
  */
 export async function askNameOnce(welcome) {
-  if (!welcome || welcome.account || asked() || !madeUp(String(welcome.name))) return;
+  if (!welcome || !needsName(welcome)) return;
   const dialog = /** @type {HTMLDialogElement} */ ($("name-dialog"));
   const input = /** @type {HTMLInputElement} */ ($("name-dialog-input"));
   input.value = welcome.name;
@@ -59,4 +68,32 @@ export async function askNameOnce(welcome) {
   } catch {
     /* not kept: asked again next time */
   }
+}
+
+/**
+ * The lobby's name field says the name this connection plays under. An account plays
+ * under the account's name whatever is typed (the server decides it at `hello`), so the
+ * field shows that name and cannot be edited until the player logs out.
+ * @param {Msg} w the `welcome`
+ */
+export function showOwnName(w) {
+  const input = /** @type {HTMLInputElement} */ ($("name"));
+  const help = $("name-help");
+  const account = !!w.account;
+  input.readOnly = account;
+  if (account) input.value = String(w.name);
+  help.setAttribute("data-i18n", account ? "lobby.nameAccount" : "lobby.nameHelp");
+  help.textContent = t(account ? "lobby.nameAccount" : "lobby.nameHelp");
+}
+
+/**
+ * The name in the top bar: playing or watching under the name the server said; in the
+ * lobby a guest's name as typed (the server hears it when the guest sits down).
+ */
+export function showMe() {
+  const w = app.welcome;
+  if (!w) return;
+  const typed = /** @type {HTMLInputElement} */ ($("name")).value.trim();
+  const lobbyName = !w.account && NAME_PATTERN.test(typed) ? typed : w.name;
+  $("me").textContent = app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : lobbyName;
 }

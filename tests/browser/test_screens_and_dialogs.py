@@ -734,10 +734,16 @@ def test_a_first_time_visitor_by_an_invite_link_is_asked_their_name_first(
     given = newcomer.page.input_value("#name-dialog-input")
     assert re.fullmatch(r"Igrač-\d{4}", given), given
     assert newcomer.state("a.room") is None  # not seated yet
+    # Behind the question the lobby, not a table not yet joined (empty seats, race to 0).
+    assert newcomer.page.is_visible("#lobby") and newcomer.page.is_hidden("#table-view")
     newcomer.page.fill("#name-dialog-input", "Marija")
     newcomer.page.click("#name-dialog button[value=sit]")
     newcomer.wait("a.role === 'player' && a.seat === 1 && a.welcome.name === 'Marija'")
     ana.wait("!!a.view.seats[1] && a.view.seats[1].name === 'Marija'")
     assert newcomer.page.evaluate("localStorage.getItem('ninepool.name')") == "Marija"
     assert newcomer.page.evaluate("localStorage.getItem('ninepool.nameAsked')") == "1"
+    assert newcomer.page.is_visible("#table-view")
+    # One join for one link: no "you are already at a table" after sitting down.
+    newcomer.page.wait_for_timeout(500)
+    assert newcomer.page.is_hidden("#toast"), newcomer.page.inner_text("#toast")
     assert_quiet(ana, newcomer)
