@@ -189,6 +189,10 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     if (!firstTime && app.view?.status === "finished" && v.status !== "finished") {
       app.lastVerdict = null;
       app.warning = null;
+      // The finished match's result does not stay over the new one (a spectator's, who
+      // had no rematch button to close it with).
+      const result = /** @type {HTMLDialogElement} */ (document.getElementById("result-dialog"));
+      if (result.open && result.classList.contains("match")) result.close();
     }
     app.room = v.room;
     app.view = v;

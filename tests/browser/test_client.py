@@ -446,11 +446,13 @@ def test_o5_second_tab_takes_the_seat_without_a_tug_of_war(open_client: OpenClie
 
 
 def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
-    ana, bob, _ = start_match(open_client)
+    ana, bob, room = start_match(open_client)
+    cleo = open_client("Cleo", hash=f"#/room/{room}")  # watching
+    cleo.wait("a.role === 'spectator' && !!a.view")
     ana.page.click("#more summary")
     ana.page.click("#concede")
     ana.page.click("#concede-match")
-    for c in (ana, bob):
+    for c in (ana, bob, cleo):
         c.page.locator("#result-dialog").wait_for(state="visible")
     assert bob.page.inner_text("#result-title") == "You win the match!"
     assert ana.page.inner_text("#result-title") == "Bob wins the match!"
@@ -463,11 +465,14 @@ def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
         assert (whole.get_attribute("href") or "").endswith(f"/#/replay/{room}")
     bob.page.click("#result-rematch")
     ana.page.click("#result-rematch")
+    # The new match begun, the watcher's old result is gone with the finished match.
+    cleo.wait("a.view.status !== 'finished'")
+    cleo.page.locator("#result-dialog").wait_for(state="hidden")
     winner_chooses((ana, bob), "#lag-break")
     for c in (ana, bob):
         c.wait("a.view.status === 'playing' && !a.table.match_over && a.table.rack === 1")
         c.idle()
-    assert_quiet(ana, bob)
+    assert_quiet(ana, bob, cleo)
 
 
 def test_a_rematch_asked_and_an_opponent_gone_are_said_on_the_open_result(
