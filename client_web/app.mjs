@@ -624,7 +624,15 @@ function wire() {
   wireCreateForm((settings) => ensureName().then(() => act({ t: "create", settings })));
 
   const joinCode = async (/** @type {"player" | "spectator"} */ role) => {
-    const code = /** @type {HTMLInputElement} */ ($("join-code")).value.trim().toUpperCase();
+    const raw = /** @type {HTMLInputElement} */ ($("join-code")).value.trim();
+    // A whole invite link pasted here: followed as a link (to sit), or its table watched.
+    const link = raw.match(/#\/(?:play|room)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?(?:\/[a-z0-9]{1,64})?$/);
+    if (link) {
+      if (role === "player") location.hash = link[0];
+      else await joinTable(link[1], link[2] ?? null, false);
+      return;
+    }
+    const code = raw.toUpperCase();
     // The protocol's InviteCode: 4–32 letters and digits (the server issues 20).
     if (!/^[A-Z0-9]{4,32}$/.test(code)) return toast(t("lobby.codeBad"));
     await ensureName();

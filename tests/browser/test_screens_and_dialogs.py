@@ -235,6 +235,32 @@ def test_the_invite_code_example_is_readable_whole_on_a_phone(open_client: OpenC
         save(phone, f"lobby-invite-code-{lang}.png")
 
 
+def test_an_invite_link_pasted_into_the_code_field_seats_or_lets_watch(
+    open_client: OpenClient,
+) -> None:
+    """A friend given the whole link pastes it where the lobby asks for a code: "Join"
+    follows it to the seat, "Watch" watches that table; anything else gets the words."""
+    ana = open_client("Ana")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    link = ana.page.input_value("#invite-link")
+    room = ana.state("a.room")
+    eve = open_client("Eve", lang="ru")
+    eve.page.fill("#join-code", "not a code")
+    eve.page.click("#join-code-watch")
+    eve.page.wait_for_selector("#toast:not([hidden])")
+    assert "можно вставить и всю ссылку" in eve.page.inner_text("#toast")
+    eve.page.fill("#join-code", link)
+    eve.page.click("#join-code-watch")
+    eve.wait(f"a.room === {room!r} && a.role === 'spectator'")
+    ivo = open_client("Ivo", lang="hr")
+    ivo.page.fill("#join-code", f"  {link} ")
+    ivo.page.click("#join-code-form button[type=submit]")
+    ivo.wait(f"a.room === {room!r} && a.role === 'player' && a.seat === 1")
+    ana.wait("!!a.view.seats[1] && a.view.seats[1].name === 'Ivo'")
+    assert_quiet(ana, eve, ivo)
+
+
 def test_a_phone_on_its_side_shows_the_lag_button_and_a_readable_scoreboard(
     open_client: OpenClient,
 ) -> None:
