@@ -315,7 +315,12 @@ async function onWelcome(w) {
   } catch (err) {
     toast(err);
   }
-  if (w.room && practiceRoute()) {
+  if (w.room && w.room === practice.room && !practiceRoute()) {
+    // The page was loaded away from its practice table (the lobby's address): closed, as
+    // leaving it would; not taken for a match's table.
+    await practice.leave();
+    onRoute();
+  } else if (w.room && practiceRoute()) {
     practice.resume(w.room); // the practice table is back; its state follows at once
     show("practice");
   } else if (w.room) {

@@ -376,9 +376,12 @@ function onScreen(v) {
  * sliding back to the top, or a gesture the browser takes over, shoots nothing. A flick
  * does not shoot either. Arrow keys move the power, Space or Enter shoots.
  * @param {HTMLElement} track
- * @param {{ shoot: () => void, setPower: (p: number) => void }} actions
+ * @param {{ shoot: () => void, setPower: (p: number) => void, canShoot?: () => boolean, power?: () => number }} actions
+ *   `canShoot` and `power`: the table's own (the match's) unless a practice table says its
  */
 export function attachStrip(track, actions) {
+  const mayShoot = actions.canShoot ?? canShoot;
+  const power = actions.power ?? (() => app.aim.power);
   /** @type {{ id: number, y0: number, at: number, before: number } | null} */
   let grab = null;
   /** The pull so far: from where the finger went down (`y0`), not from the strip's top.
@@ -389,8 +392,8 @@ export function attachStrip(track, actions) {
   };
   track.addEventListener("pointerdown", (e) => {
     app.touch = e.pointerType === "touch";
-    if (!canShoot()) return;
-    grab = { id: e.pointerId, y0: e.clientY, at: performance.now(), before: app.aim.power };
+    if (!mayShoot()) return;
+    grab = { id: e.pointerId, y0: e.clientY, at: performance.now(), before: power() };
     track.setPointerCapture(e.pointerId);
     track.classList.add("pulling");
     actions.setPower(0);
@@ -408,7 +411,7 @@ export function attachStrip(track, actions) {
     track.classList.remove("pulling");
     const quick = performance.now() - g.at < 120;
     const p = powerAt(e, g.y0);
-    if (e.type === "pointerup" && !quick && p >= 0.03 && canShoot()) {
+    if (e.type === "pointerup" && !quick && p >= 0.03 && mayShoot()) {
       actions.setPower(p);
       actions.shoot();
     } else {
@@ -418,9 +421,9 @@ export function attachStrip(track, actions) {
   track.addEventListener("pointerup", end);
   track.addEventListener("pointercancel", end);
   track.addEventListener("keydown", (e) => {
-    if (!canShoot()) return;
-    if (e.key === "ArrowUp" || e.key === "ArrowRight") actions.setPower(Math.min(1, app.aim.power + 0.02));
-    else if (e.key === "ArrowDown" || e.key === "ArrowLeft") actions.setPower(Math.max(0.01, app.aim.power - 0.02));
+    if (!mayShoot()) return;
+    if (e.key === "ArrowUp" || e.key === "ArrowRight") actions.setPower(Math.min(1, power() + 0.02));
+    else if (e.key === "ArrowDown" || e.key === "ArrowLeft") actions.setPower(Math.max(0.01, power() - 0.02));
     else if (e.key === " " || e.key === "Enter") actions.shoot();
     else return;
     e.preventDefault();

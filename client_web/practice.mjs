@@ -11,6 +11,7 @@
 import { DEG, aimPreview, angleTo, checkPlacement, round6, toDegrees } from "./aim.mjs";
 import { DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h, toast } from "./dom.mjs";
+import { attachStrip } from "./input.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
@@ -356,6 +357,11 @@ export class PracticeTable {
     /** @type {HTMLInputElement} */ ($("p-link")).value = v ? practiceLink(v.layout) : "";
     $("p-watchers").textContent = v?.spectators ? t("practice.watchers", { n: v.spectators }) : "";
     $("p-power-out").textContent = t("unit.percent", { p: powerPercent(this.power) });
+    $("p-strip-out").textContent = $("p-power-out").textContent;
+    $("p-strip-fill").style.height = `${powerPercent(this.power)}%`;
+    $("p-strip-cue").style.transform = `translateY(${powerPercent(this.power) * 0.9}%)`;
+    $("p-strip-track").setAttribute("aria-valuenow", String(powerPercent(this.power)));
+    $("p-strip").classList.toggle("disabled", !mine);
     $("p-spin-out").textContent = this.height === 0 ? t("practice.centre") : this.height > 0 ? t("practice.follow", { n: num(Math.round(this.height * 100)) }) : t("practice.draw", { n: num(Math.round(-this.height * 100)) });
     $("p-status").textContent = this.statusText();
   }
@@ -387,7 +393,7 @@ export class PracticeTable {
     if (!v.balls[0]) return t("practice.needCue");
     if (v.is_break) return t("practice.break");
     if (v.in_hand) return t("practice.inHand");
-    return t("practice.ready");
+    return t(touchFirst() ? "practice.readyTouch" : "practice.ready");
   }
 
   // --- drawing ----------------------------------------------------------------------------------
@@ -561,6 +567,16 @@ export class PracticeTable {
         if (this.mine() && !this.anim) this.shoot();
       });
     }
+    attachStrip($("p-strip-track"), {
+      shoot: () => this.shoot(),
+      setPower: (p) => {
+        this.power = Math.max(0.01, p);
+        /** @type {HTMLInputElement} */ ($("p-power")).value = String(Math.round(this.power * 100));
+        this.changedAim();
+      },
+      canShoot: () => this.mine() && !this.anim && !!this.view?.balls?.[0],
+      power: () => this.power,
+    });
     $("p-power").addEventListener("input", () => {
       this.power = Number(/** @type {HTMLInputElement} */ ($("p-power")).value) / 100;
       this.changedAim();

@@ -141,6 +141,7 @@ export default {
   "practice.break": "A rack to break: aim and shoot.",
   "practice.inHand": "Cue ball in hand: drag it anywhere, then aim and shoot.",
   "practice.ready": "Aim by clicking the cloth, then shoot.",
+  "practice.readyTouch": "Tap to aim; to shoot, pull the strip at the right edge down.",
   "err.practice_only": "That is for a practice table; this is a match.",
   "err.not_at_practice": "There is no match at a practice table: no lag, push-out, chat or rematch.",
   "err.balls_overlap": "A ball cannot go there: it would overlap another ball.",

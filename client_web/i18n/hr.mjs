@@ -141,6 +141,7 @@ export default {
   "practice.break": "Trokut za otvaranje: ciljajte i udarite.",
   "practice.inHand": "Bijela u ruci: povucite je bilo kamo, zatim ciljajte i udarite.",
   "practice.ready": "Ciljajte klikom po suknu, zatim udarite.",
+  "practice.readyTouch": "Dodirom ciljajte; za udarac povucite traku uz desni rub.",
   "err.practice_only": "To je za stol za vježbu; ovo je meč.",
   "err.not_at_practice": "Za stolom za vježbu nema meča: nema bliškanja, push outa, razgovora ni revanša.",
   "err.balls_overlap": "Kugla ne može ići onamo: preklapala bi se s drugom kuglom.",

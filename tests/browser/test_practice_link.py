@@ -11,6 +11,7 @@ from typing import Any
 
 from server.rooms.practice_layout import Layout, encode_layout
 from tests.browser.support import Client, save
+from tests.browser.test_firstminute import Touch
 
 OpenClient = Callable[..., Client]
 
@@ -140,19 +141,25 @@ def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
     zoe = open_client("Zoe", width=390, height=844, touch=True, hash=f"#/practice/{code}")
     zoe.page.wait_for_selector("#practice-view:not([hidden])")
     wait_practice(zoe, "!!p.view && p.role === 'player'")
-    # The table stands upright and fills the phone's width, as a match's does: large
-    # enough to pick one ball of a rack with a finger.
+    # The table stands upright and fills the phone's width beside the power strip, as a
+    # match's does: large enough to pick one ball of a rack with a finger.
     table = zoe.page.locator("#p-table").bounding_box()
-    assert table is not None and table["height"] > table["width"] >= 380, table
+    strip = zoe.page.locator("#p-strip").bounding_box()
+    assert table is not None and strip is not None
+    assert table["height"] > table["width"] >= 300, table
+    assert table["width"] + strip["width"] >= 380, (table, strip)
     # A finger is told to tap, never to click.
     assert "tap" in zoe.page.inner_text("#p-tray-label")
     # A tap on an object ball aims at it, as at a match table: nothing is picked.
     zoe.page.touchscreen.tap(*screen_of(zoe, 1.6, 0.5))
     toward = math.atan2(0.5 - 0.635, 1.6 - 0.6)
     wait_practice(zoe, f"Math.abs(p.angle - ({toward})) < 0.02 && p.picked === null")
-    # A tap on the cue ball picks it; the next tap puts it there.
+    # A tap on the cue ball picks it; the next tap puts it there. The table does not move
+    # under the finger when the words above it change.
+    before = zoe.page.locator("#p-table").bounding_box()
     zoe.page.touchscreen.tap(*screen_of(zoe, 0.6, 0.635))
     wait_practice(zoe, "p.picked === 0")
+    assert zoe.page.locator("#p-table").bounding_box() == before
     status = zoe.page.inner_text("#p-status")
     assert "tap where it goes" in status and "click" not in status, status
     zoe.page.touchscreen.tap(*screen_of(zoe, 1.0, 0.9))
@@ -193,6 +200,50 @@ def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
     zoe.page.keyboard.press(" ")
     wait_practice(zoe, "!!p.view.retry")
     assert zoe.problems() == []
+
+
+def test_a_phone_shoots_practice_from_the_strip_at_the_edge(open_client: OpenClient) -> None:
+    """On a phone the practice table has the match table's power strip beside it (the
+    Shoot button and the slider are below the table, off the screen): pulled down and let
+    go, it shoots. The page says tap and pull, and no keyboard keys."""
+    balls: list[tuple[float, float] | None] = [None] * 10
+    balls[0], balls[1] = (0.6, 0.635), (1.6, 0.5)
+    code = encode_layout(Layout(balls=tuple(balls)), False)
+    ana = open_client(
+        "Ana", width=390, height=844, touch=True, lang="hr", hash=f"#/practice/{code}"
+    )
+    ana.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(ana, "!!p.view && p.role === 'player'")
+    track = ana.page.locator("#p-strip-track")
+    box = track.bounding_box()
+    assert track.is_visible() and box is not None
+    assert box["y"] + box["height"] <= 844 and box["x"] + box["width"] <= 390, box
+    assert ana.page.inner_text("#p-status") == (
+        "Dodirom ciljajte; za udarac povucite traku uz desni rub."
+    )
+    assert ana.page.is_hidden("#p-keys")
+    finger = Touch(ana)
+    sx, sy = box["x"] + box["width"] / 2, box["y"] + 8
+    finger.drag((sx, sy), (sx, sy + box["height"] * 0.5), ms=500)
+    wait_practice(ana, "!!p.view.retry")
+    assert 40 <= int(ana.page.inner_text("#p-strip-out").rstrip(" %")) <= 60
+    assert ana.problems() == []
+
+
+def test_a_page_loaded_at_the_lobby_from_practice_stays_in_the_lobby(
+    open_client: OpenClient,
+) -> None:
+    """Someone at the practice table who loads the site's address again lands in the
+    lobby: the practice table is closed, not shown as an empty match table."""
+    leo = open_client("Leo", hash="#/practice")
+    wait_practice(leo, "!!p.view && p.role === 'player'")
+    leo.page.goto(leo.page.url.split("#")[0])
+    leo.page.wait_for_function("window.ninepool && window.ninepool.app.welcome")
+    leo.page.wait_for_timeout(800)
+    assert leo.page.evaluate("location.hash") == ""
+    assert leo.page.is_visible("#lobby") and leo.page.is_hidden("#table-view")
+    assert leo.state("a.room") is None
+    assert leo.problems() == []
 
 
 def test_the_ghost_drill_shows_its_score(open_client: OpenClient) -> None:
