@@ -79,14 +79,22 @@ const RESULT_AT_LEAST_MS = 2500;
  * games ends (`next.at`, server time: the next break's clock starts then), counting down
  * to it and naming the breaker; from a server that does not say, after five seconds.
  * The match result stays until dismissed (it offers the rematch).
- * @param {string} title @param {string} score @param {string} text @param {boolean} match
+ * @param {string} title @param {{ names: string[], score: number[] } | null} score the racks won, by seat (none: a match never played)
+ * @param {string} text @param {boolean} match
  * @param {string | null} [replay] the page of the rack's replay, to watch again or share
  * @param {{ at: number, breaker: string, mine: boolean } | null} [next] the next game: when its break is due, who breaks (`mine`: the player reading it)
  */
 export function showResult(title, score, text, match, replay = null, next = null) {
   const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
   $("result-title").textContent = title;
-  $("result-score").textContent = score;
+  // The names apart from the numbers: "Bot 2 1 : 0 Ana" read as "Bot 21".
+  const scoreLine = score ? t("result.score", { a: score.names[0], sa: num(score.score[0]), sb: num(score.score[1]), b: score.names[1] }) : "";
+  $("result-score").setAttribute("aria-label", scoreLine);
+  $("result-score").replaceChildren(
+    ...(score
+      ? [h("span", { class: "result-name", text: score.names[0] }), h("span", { class: "result-numbers", text: `${num(score.score[0])} : ${num(score.score[1])}` }), h("span", { class: "result-name", text: score.names[1] })]
+      : []),
+  );
   $("result-text").textContent = text;
   const link = /** @type {HTMLAnchorElement} */ ($("result-replay"));
   link.hidden = !replay;
@@ -129,7 +137,7 @@ export function showResult(title, score, text, match, replay = null, next = null
     const rematch = $("result-rematch");
     (match && !rematch.hidden ? rematch : $("result-close")).focus();
   }
-  announce(`${title} ${score}`);
+  announce(`${title} ${scoreLine}`);
 }
 
 /** The extension button the clock's warning carries (kept: it lives in and out of it). @type {HTMLElement | null} */

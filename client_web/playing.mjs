@@ -6,7 +6,7 @@
 import { celebrate } from "./celebrate.mjs";
 import { toast } from "./dom.mjs";
 import { addChat, showResult } from "./hud.mjs";
-import { num, t } from "./i18n/index.mjs";
+import { t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { learnKeptNames } from "./kept.mjs";
 import { lagRest } from "./lagballs.mjs";
@@ -129,7 +129,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : mine ? t("result.rackYou", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
         const breaker = app.table?.breaker;
         const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker], mine: app.role === "player" && app.seat === breaker } : null;
-        showResult(title, t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }), describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackLink(m.rack), next);
+        showResult(title, { names: n, score: m.score }, describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackLink(m.rack), next);
         if (cheers(m.winner)) {
           celebrate(false, sound, reducedMotion());
           heard.push("fanfare");
@@ -144,7 +144,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         const noShow = m.reason === "forfeit" && m.winner !== null && !app.view?.seats?.[1 - m.winner];
         showResult(
           m.winner === null ? t("result.matchNobody") : app.role === "player" && app.seat === m.winner ? t("result.matchYou") : t("result.match", { name: n[m.winner] }),
-          noShow ? "" : t("result.score", { a: n[0], sa: num(m.score[0]), sb: num(m.score[1]), b: n[1] }),
+          noShow ? null : { names: n, score: m.score },
           noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n)),
           true,
           app.table && !noShow ? rackLink(app.table.rack) : null,

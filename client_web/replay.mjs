@@ -8,6 +8,7 @@
 
 import { decode } from "@msgpack/msgpack";
 
+import { h } from "./dom.mjs";
 import { session } from "./net.mjs";
 import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
@@ -249,7 +250,8 @@ export class ReplayViewer {
     el("r-pos").textContent = t("replay.pos", { i: this.index - this.lo + 1, n: this.hi - this.lo + 1, text: d.text });
     const tb = this.tableAt(this.index);
     for (const s of [0, 1]) {
-      el(`r-seat${s}`).textContent = `${this.names[s]}  ${num(tb?.score?.[s] ?? 0)}`;
+      // The score apart from the name, as the table's scoreboard has it ("Bot 2" and 1, not "Bot 2 1").
+      el(`r-seat${s}`).replaceChildren(h("span", { class: "name", text: this.names[s] }), h("span", { class: "score", text: num(tb?.score?.[s] ?? 0) }));
     }
     for (const [k, li] of [...el("r-log").children].entries()) {
       li.toggleAttribute("aria-current", k + this.lo === this.index);

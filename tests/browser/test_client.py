@@ -248,6 +248,10 @@ def test_seeded_rack_played_through_the_ui_and_watched(
     assert cleo.page.inner_text("#r-pos").startswith("Event 5 ")
     cleo.page.click("#r-last")
     assert cleo.page.inner_text("#r-pos").startswith(f"Event {events} ")
+    # Each seat's name and score apart (a name ending in a digit does not run into it).
+    for seat, name in ((0, "Ana"), (1, "Bob")):
+        parts = cleo.page.locator(f"#r-seat{seat} span").all_inner_texts()
+        assert len(parts) == 2 and parts[0] == name and parts[1].isdigit(), parts
     save(cleo, "replay.png")
     assert_quiet(ana, bob, cleo)
 

@@ -352,7 +352,10 @@ def test_trap9_result_dialogs_in_words(open_client: OpenClient) -> None:
         assert c.page.inner_text("#result-title") == title
         # Named: "the opponent conceded" would be false on Ana's own screen.
         assert c.page.inner_text("#result-text") == "Ana concedes."
-        assert c.page.inner_text("#result-score") == "Ana 0 – 1 Bob"
+        score = c.page.locator("#result-score")
+        assert score.get_attribute("aria-label") == "Ana 0 – 1 Bob"
+        parts = score.locator("span").all_inner_texts()
+        assert parts == ["Ana", "0 : 1", "Bob"], parts
     # The winner's screen cheers; the loser's does not.
     assert "fanfare" in bob.page.evaluate("window.ninepool.sounds().heard")
     assert "fanfare" not in ana.page.evaluate("window.ninepool.sounds().heard")
