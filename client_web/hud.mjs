@@ -409,6 +409,12 @@ export function prompt() {
   return t(tb.ball_in_hand ? "prompt.otherBih" : "prompt.other", { name: who, ball });
 }
 
+/** The prompt alone, said again (the break's names the power, which a key or drag moves). */
+export function refreshPrompt() {
+  const el = $("status").querySelector(".prompt");
+  if (el && app.view) el.textContent = prompt();
+}
+
 export function renderTableUi() {
   if (!app.view) return;
   renderSeats();

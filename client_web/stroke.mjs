@@ -15,6 +15,7 @@ import {
   speedFromPower,
 } from "./controls.mjs";
 import { $ } from "./dom.mjs";
+import { refreshPrompt } from "./hud.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { describeReach } from "./reach.mjs";
 import { app, canShoot, cuePos } from "./state.mjs";
@@ -129,6 +130,7 @@ export function setPower(p) {
   const track = $("strip-track");
   track.setAttribute("aria-valuenow", String(powerPercent(p)));
   track.setAttribute("aria-valuetext", valuetext);
+  refreshPrompt();
   aimChanged();
 }
 

@@ -206,6 +206,14 @@ def test_trap3_4_pull_back_with_ball_in_hand_is_a_legal_break_at_the_default_pow
     assert breaker.page.inner_text("#power-out") == "87 %"
     assert breaker.page.inner_text("#power-speed") == "9.13 m/s"
     assert "87 %" in breaker.page.inner_text("#status")
+    # The prompt follows the power as a key moves it.
+    breaker.page.focus("#power")
+    breaker.page.keyboard.press("ArrowLeft")
+    breaker.page.wait_for_function("document.getElementById('power-out').textContent === '86 %'")
+    assert "86 %" in breaker.page.inner_text("#status")
+    breaker.page.keyboard.press("ArrowRight")
+    breaker.page.wait_for_function("document.getElementById('power-out').textContent === '87 %'")
+    assert "87 %" in breaker.page.inner_text("#status")
     cue = breaker.state("a.table.balls[0]")
     one = breaker.state("a.table.balls[1]")
     ang = math.atan2(one[1] - cue[1], one[0] - cue[0])
