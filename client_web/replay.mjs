@@ -180,6 +180,10 @@ export class ReplayViewer {
       b.setAttribute("aria-label", t("replay.goTo", { n: i - this.lo + 1 }));
       b.addEventListener("click", () => this.go(i));
       li.append(b, " ", d.text);
+      // The line itself goes there too (the button is what keys and screen readers use).
+      li.addEventListener("click", (ev) => {
+        if (ev.target !== b) this.go(i);
+      });
       log.append(li);
     });
     const cut = this.truncated ? ` · ${t("replay.truncated")}` : "";

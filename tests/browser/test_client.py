@@ -246,6 +246,11 @@ def test_seeded_rack_played_through_the_ui_and_watched(
     for _ in range(4):
         cleo.page.click("#r-next")
     assert cleo.page.inner_text("#r-pos").startswith("Event 5 ")
+    # A click on an event's words goes to it, as its number's button does.
+    cleo.page.locator("#r-log li").nth(2).click(position={"x": 120, "y": 6})
+    assert cleo.page.inner_text("#r-pos").startswith("Event 3 ")
+    cleo.page.locator("#r-log li").nth(4).locator("button").click()
+    assert cleo.page.inner_text("#r-pos").startswith("Event 5 ")
     cleo.page.click("#r-last")
     assert cleo.page.inner_text("#r-pos").startswith(f"Event {events} ")
     # Each seat's name and score apart (a name ending in a digit does not run into it).
