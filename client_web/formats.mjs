@@ -41,10 +41,14 @@ export function describeClock(s) {
 
 /**
  * The whole format in one line: the preset's name, who breaks, the clock, the aim aid.
+ * A format no preset names leads with its details: "Custom" would tell the players of a
+ * quick match, who chose nothing, that someone did.
  * @param {Record<string, any>} s
  */
 export function describeFormat(s) {
-  return [t(`preset.${presetOf(s)}`), t(`format.break.${s.break_order ?? "winner"}`), describeClock(s), t(`aid.${s.aim_aid ?? "full"}`)].join(" · ");
+  const preset = presetOf(s);
+  const parts = [t(`format.break.${s.break_order ?? "winner"}`), describeClock(s), t(`aid.${s.aim_aid ?? "full"}`)];
+  return (preset === "custom" ? parts : [t(`preset.${preset}`), ...parts]).join(" · ");
 }
 
 /** The names the server gives the tables it opens for a quick match, and their keys. */

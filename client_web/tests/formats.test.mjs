@@ -28,6 +28,11 @@ test("the format in words names the preset, the break order, the clock and the a
   assert.match(describeFormat(pro), /^Профессиональный · разбивают по очереди · 30 с на удар/);
   setLanguage("hr");
   assert.match(describeFormat({ ...pro, aim_aid: "ghost" }), /samo zamišljena kugla$/);
+  // A format no preset names (a quick match's) is not called "custom": its details lead.
+  setLanguage("ru");
+  const quick = { break_order: "winner", ...PRESETS.pro, aim_aid: "full" };
+  assert.equal(presetOf(quick), "custom");
+  assert.match(describeFormat(quick), /^разбивает победитель · 30 с на удар/);
   setLanguage("en");
 });
 
