@@ -636,7 +636,7 @@ export default {
   "err.unknown": "Something went wrong ({code}).",
   "account.open": "Sign up or log in",
   "account.title": "Your account",
-  "account.text": "Sign up to keep the name you play under, a rating and your record; log in to play as your account on any device.",
+  "account.text": "Sign up to keep the name you play under and, from then on, a rating and a record of your games (games played as a guest are not carried over); log in to play as your account on any device.",
   "account.name": "Name",
   "account.password": "Password",
   "account.rules": "A name is 3–20 letters or digits, with spaces, dots, dashes or underscores only between them; a password has at least 8 characters.",

@@ -636,7 +636,7 @@ export default {
   "err.unknown": "Nešto je pošlo po zlu ({code}).",
   "account.open": "Registracija ili prijava",
   "account.title": "Vaš korisnički račun",
-  "account.text": "Registrirajte se kako biste zadržali ime pod kojim igrate, rejting i svoje rezultate; prijavite se da biste sa svog računa igrali na bilo kojem uređaju.",
+  "account.text": "Registrirajte se kako biste zadržali ime pod kojim igrate i od tada imali rejting i zapis svojih partija (partije odigrane kao gost ne prenose se); prijavite se da biste sa svog računa igrali na bilo kojem uređaju.",
   "account.name": "Ime",
   "account.password": "Lozinka",
   "account.rules": "Ime ima 3–20 slova ili znamenaka, a razmaci, točke, crtice i podvlake dolaze samo između njih; lozinka ima najmanje 8 znakova.",
