@@ -82,10 +82,16 @@ export function initAccounts(opts) {
   const submit = async (kind) => {
     if (busy) return;
     // The browser's own complaint comes in its own language: the page's words instead.
-    for (const input of [nameInput, password]) input.setCustomValidity("");
-    for (const input of [nameInput, password]) if (!input.checkValidity()) input.setCustomValidity(t("account.rules"));
+    // Each field says what is wrong with it (a short password is not told the name's rules).
+    const rules = new Map([
+      [nameInput, t("account.nameRule")],
+      [password, t("account.passwordRule")],
+    ]);
+    for (const input of rules.keys()) input.setCustomValidity("");
+    const wrong = [...rules.keys()].filter((input) => !input.checkValidity());
+    for (const input of wrong) input.setCustomValidity(rules.get(input) ?? "");
     if (!form.reportValidity()) {
-      error.textContent = t("account.rules");
+      error.textContent = wrong.map((input) => rules.get(input)).join(" ");
       return;
     }
     busy = true;

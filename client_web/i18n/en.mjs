@@ -640,6 +640,8 @@ export default {
   "account.name": "Name",
   "account.password": "Password",
   "account.rules": "A name is 3–20 letters or digits, with spaces, dots, dashes or underscores only between them; a password has at least 8 characters.",
+  "account.nameRule": "A name is 3–20 letters or digits, with spaces, dots, dashes or underscores only between them.",
+  "account.passwordRule": "The password is too short: it needs at least 8 characters.",
   "account.signup": "Sign up",
   "account.login": "Log in",
   "account.cancel": "Cancel",

@@ -640,6 +640,8 @@ export default {
   "account.name": "Ime",
   "account.password": "Lozinka",
   "account.rules": "Ime ima 3–20 slova ili znamenaka, a razmaci, točke, crtice i podvlake dolaze samo između njih; lozinka ima najmanje 8 znakova.",
+  "account.nameRule": "Ime ima 3–20 slova ili znamenaka, a razmaci, točke, crtice i podvlake dolaze samo između njih.",
+  "account.passwordRule": "Lozinka je prekratka: treba imati najmanje 8 znakova.",
   "account.signup": "Registriraj se",
   "account.login": "Prijavi se",
   "account.cancel": "Odustani",
