@@ -183,7 +183,7 @@ export function renderSeats() {
     /** @type {(Node | string)[]} */
     const who = [h("span", { class: "name", text: s ? n[i] : (awaited ?? t("seat.empty")) }), h("div", { class: "tags" }, tags)];
     if (s && s.rating !== null && s.rating !== undefined) {
-      who.splice(1, 0, h("span", { class: "rating", title: t("account.rating"), text: ratingText(s.rating, s.provisional) }));
+      who.splice(1, 0, h("span", { class: "rating", title: t(s.provisional ? "account.provisionalHelp" : "account.rating"), text: ratingText(s.rating, s.provisional) }));
     }
     // A tournament's match keeps each seat for its player: nobody else is offered it.
     const kept = v?.settings?.reserved?.[i];

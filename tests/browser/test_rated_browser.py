@@ -49,6 +49,10 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
             "document.querySelectorAll('#seat0 .rating, #seat1 .rating').length === 2"
         )
         assert c.page.inner_text("#seat0 .rating") == "500?"
+        # The question mark is explained where it is shown.
+        assert c.page.get_attribute("#seat0 .rating", "title") == (
+            "The rating is provisional until 30 rated games."
+        )
     save(bob, "rated-table.png")
     players = (ana, bob)
     winner_chooses(players, "#lag-break")
