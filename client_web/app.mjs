@@ -11,7 +11,7 @@ import { rewordCreateForm, wireCreateForm } from "./create.mjs";
 import { powerFromSpeed } from "./controls.mjs";
 import { roomName } from "./formats.mjs";
 import { $, toast } from "./dom.mjs";
-import { renderBadge, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud } from "./hud.mjs";
+import { placePushChip, renderBadge, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud } from "./hud.mjs";
 import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderQuick, renderRooms } from "./lobby.mjs";
@@ -573,9 +573,17 @@ attachTableInput(/** @type {HTMLCanvasElement} */ ($("table")), () => renderer.v
 });
 attachStrip($("strip-track"), { shoot, setPower });
 
+/** Page coordinates of a table point. @param {number} x @param {number} y */
+function tableScreenOf(x, y) {
+  const r = $("table").getBoundingClientRect();
+  const [sx, sy] = renderer.view.toScreen(x, y);
+  return [r.left + sx, r.top + sy];
+}
+
 /** Brings the table view's widgets in line with the state. */
 function renderTableUi() {
   renderHud();
+  placePushChip(tableScreenOf);
   enableTip(canShoot());
   invalidate();
 }
@@ -747,12 +755,8 @@ function reword() {
     for (const b of app.anim ? app.shown : restingView()) out[b.n] = [b.x, b.y];
     return out;
   },
-  /** Page coordinates of a table point, for driving the real mouse in tests. @param {number} x @param {number} y */
-  screenOf(x, y) {
-    const r = $("table").getBoundingClientRect();
-    const [sx, sy] = renderer.view.toScreen(x, y);
-    return [r.left + sx, r.top + sy];
-  },
+  /** Page coordinates of a table point, for driving the real mouse in tests. */
+  screenOf: tableScreenOf,
   animating() {
     return !!app.anim || app.queue.length > 0;
   },

@@ -409,6 +409,25 @@ export function prompt() {
   return t(tb.ball_in_hand ? "prompt.otherBih" : "prompt.other", { name: who, ball });
 }
 
+/**
+ * The push-out chip sits on the near rail; with a ball under it there it moves to the far
+ * rail, so a ball near the cushion stays in sight (and in reach of a finger).
+ * @param {(x: number, y: number) => number[]} screenOf page coordinates of a table point
+ */
+export function placePushChip(screenOf) {
+  const chip = $("push-chip");
+  chip.classList.remove("far");
+  if (chip.hidden || !chip.offsetParent) return;
+  const r = chip.getBoundingClientRect();
+  const pad = 14; // a ball's radius on a phone, and a finger's margin
+  const under = (app.table?.balls ?? []).some((/** @type {Vec | null} */ b) => {
+    if (!b) return false;
+    const [x, y] = screenOf(b[0], b[1]);
+    return x > r.left - pad && x < r.right + pad && y > r.top - pad && y < r.bottom + pad;
+  });
+  chip.classList.toggle("far", under);
+}
+
 /** The prompt alone, said again (the break's names the power, which a key or drag moves). */
 export function refreshPrompt() {
   const el = $("status").querySelector(".prompt");

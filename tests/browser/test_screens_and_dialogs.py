@@ -477,6 +477,18 @@ def test_on_a_phone_the_push_out_is_on_the_table(open_client: OpenClient) -> Non
     chip = pusher.page.locator("#push-chip")
     chip.wait_for(state="visible")
     assert other.page.locator("#push-chip").is_hidden()
+    # No ball lies under the chip: on the near rail, or the far one when a ball is there.
+    box = chip.bounding_box()
+    assert box is not None
+    under = pusher.page.evaluate(
+        "window.ninepool.app.table.balls.filter(Boolean)"
+        ".map(b => window.ninepool.screenOf(b[0], b[1]))"
+    )
+    for x, y in under:
+        assert not (
+            box["x"] - 12 < x < box["x"] + box["width"] + 12
+            and box["y"] - 12 < y < box["y"] + box["height"] + 12
+        ), (x, y, box, chip.get_attribute("class"))
     assert not pusher.state("document.documentElement.classList.contains('panel-open')")
     assert chip.get_attribute("aria-pressed") == "false"
     chip.tap()
