@@ -489,21 +489,32 @@ export class Renderer {
     /** The tags drawn so far: a tag that would cover one moves down (or up) clear of it. */
     /** @type {{ x: number, y: number, w: number }[]} */
     const placed = [];
-    for (const l of labels) {
-      const [sx, sy] = this.view.toScreen(l.x, l.y);
+    const rings = labels.map((l) => this.view.toScreen(l.x, l.y));
+    const clear = rPx * 1.6; // a ringed ball's reach
+    for (const [k, l] of labels.entries()) {
+      const [sx, sy] = rings[k];
       ctx.strokeStyle = l.colour;
       ctx.lineWidth = Math.max(2, rPx * 0.25);
       ctx.beginPath();
       ctx.arc(sx, sy, rPx * 1.45, 0, Math.PI * 2);
       ctx.stroke();
       const w = ctx.measureText(l.text).width + 10;
-      let x = sx + rPx * 1.8;
-      if (x + w > this.view.cssWidth - 2) x = sx - rPx * 1.8 - w;
-      let y = sy;
-      for (const p of placed) {
-        if (x < p.x + p.w && p.x < x + w && Math.abs(y - p.y) < 22) y = p.y + (y >= p.y || p.y + 44 > this.view.cssHeight ? 22 : -22);
+      // Beside the ball, else across from it, above or below it: the first place that
+      // stays on the canvas and covers no ringed ball nor another tag.
+      const fits = (/** @type {number} */ x, /** @type {number} */ y) =>
+        x >= 2 && x + w <= this.view.cssWidth - 2 && y - 10 >= 2 && y + 10 <= this.view.cssHeight - 2 &&
+        !rings.some(([bx, by]) => bx > x - clear && bx < x + w + clear && by > y - 10 - clear && by < y + 10 + clear) &&
+        !placed.some((p) => x < p.x + p.w && p.x < x + w && Math.abs(y - p.y) < 22);
+      const spots = [[sx + rPx * 1.8, sy], [sx - rPx * 1.8 - w, sy], [sx - w / 2, sy - rPx * 1.8 - 12], [sx - w / 2, sy + rPx * 1.8 + 12]];
+      let [x, y] = spots.find(([cx, cy]) => fits(cx, cy)) ?? spots[0];
+      if (!spots.some(([cx, cy]) => fits(cx, cy))) {
+        if (x + w > this.view.cssWidth - 2) x = sx - rPx * 1.8 - w;
+        for (const p of placed) {
+          if (x < p.x + p.w && p.x < x + w && Math.abs(y - p.y) < 22) y = p.y + (y >= p.y || p.y + 44 > this.view.cssHeight ? 22 : -22);
+        }
       }
       placed.push({ x, y, w });
+      /** @type {any} */ (l).box = { x, y: y - 10, w, h: 20 }; // where it went, for the tests' eyes
       ctx.fillStyle = "rgba(10, 14, 16, 0.85)";
       ctx.fillRect(x, y - 10, w, 20);
       ctx.fillStyle = l.colour;

@@ -190,9 +190,21 @@ def test_trap2_14_the_lag_at_the_defaults_does_not_tie_and_each_ball_is_named(
     assert "Lag again" not in text, text
     assert re.search(r"wins the lag and chooses who breaks", text)
     assert re.search(r"stopped [\d.]+ cm closer to the cushion", text)
-    # The balls stay where they stopped, named, until the break is chosen.
+    # The balls stay where they stopped, named, until the break is chosen; no name tag
+    # covers a ball.
     labels = ana.page.evaluate("window.ninepool.overlay().labels.map(l => l.text)")
     assert sorted(labels) == ["Ana's ball", "Bob's ball"]
+    for c in (ana, bob):
+        boxes_and_balls = c.page.evaluate(
+            "(() => { const r = document.getElementById('table').getBoundingClientRect();"
+            " return window.ninepool.overlay().labels.map(l => [l.box,"
+            " window.ninepool.screenOf(l.x, l.y).map((v, i) => v - (i ? r.top : r.left))]); })()"
+        )
+        for box, _ in boxes_and_balls:
+            for _, (bx, by) in boxes_and_balls:
+                assert not (
+                    box["x"] < bx < box["x"] + box["w"] and box["y"] < by < box["y"] + box["h"]
+                ), (box, bx, by)
     save(ana, "lag-result-named.png")
     assert_quiet(ana, bob)
 
