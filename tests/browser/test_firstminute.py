@@ -672,6 +672,13 @@ def test_lobby_table_and_foul_in_croatian_and_russian(open_client: OpenClient) -
             text = c.page.inner_text("#status")
             assert text.startswith("Faul" if lang == "hr" else "Фол"), text
             assert english_left(c) == [], (lang, name, english_left(c))
+        # On the phone the foul's verdict is read whole, ball in hand's player included,
+        # and the box holds it and the prompt.
+        cut = bob.page.evaluate(
+            "[...document.querySelectorAll('#status, #status .verdict, #status .prompt')]"
+            ".filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.className)"
+        )
+        assert cut == [], (lang, cut, bob.page.inner_text("#status"))
         save(ana, f"foul-{lang}.png")
         save(bob, f"foul-{lang}-phone.png")
         assert_quiet(ana, bob)
