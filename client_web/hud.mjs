@@ -17,10 +17,14 @@ import { withRules } from "./verdict.mjs";
 /** @typedef {import("./aim.mjs").Vec} Vec */
 /** @typedef {import("./verdict.mjs").Line} Line */
 
-/** Rule ids in small print after the plain words. @param {string[]} rules */
+/**
+ * Rule ids in small print after the plain words, each rule's name in the reader's words
+ * on hover ("R8: wrong ball first"). @param {string[]} rules
+ */
 function rulePrint(rules) {
   const ids = rules.filter(Boolean);
-  return ids.length ? [" ", h("small", { class: "rule", text: ids.join(", ") })] : [];
+  const named = ids.filter((id) => t(`rule.${id}`) !== `rule.${id}`).map((id) => `${id}: ${t(`rule.${id}`)}`);
+  return ids.length ? [" ", h("small", { class: "rule", text: ids.join(", "), ...(named.length ? { title: named.join("; ") } : {}) })] : [];
 }
 
 /**

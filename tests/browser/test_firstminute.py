@@ -672,6 +672,11 @@ def test_lobby_table_and_foul_in_croatian_and_russian(open_client: OpenClient) -
             text = c.page.inner_text("#status")
             assert text.startswith("Faul" if lang == "hr" else "Фол"), text
             assert english_left(c) == [], (lang, name, english_left(c))
+        # The rule's id says its name in the reader's words on hover.
+        title = ana.page.get_attribute("#status .verdict .rule", "title") or ""
+        assert title.startswith(
+            "R4: nepravilno otvaranje" if lang == "hr" else "R4: неправильное разбитие"
+        ), title
         # On the phone the foul's verdict is read whole, ball in hand's player included,
         # and the box holds it and the prompt.
         cut = bob.page.evaluate(
