@@ -750,7 +750,7 @@ export default {
   "tour.create.computers": "Computer players",
   "tour.create.bots": "Computer players fill the places still empty at the start",
   "tour.create.botLevel": "Their level",
-  "tour.create.spread": "Mixed, from 5 down to 1",
+  "tour.create.spread": "Mixed levels: from 5 down to 1",
   "tour.create.submit": "Create the tournament",
   "tour.create.refused": "The tournament was not created: {why}",
   "tour.create.err.bad_name": "a tournament's name has 1 to 48 characters.",

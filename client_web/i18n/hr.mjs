@@ -750,7 +750,7 @@ export default {
   "tour.create.computers": "Računalni igrači",
   "tour.create.bots": "Mjesta koja su na početku još prazna popunjavaju računalni igrači",
   "tour.create.botLevel": "Njihova razina",
-  "tour.create.spread": "Različite, od 5 do 1",
+  "tour.create.spread": "Različite razine: od 5 do 1",
   "tour.create.submit": "Stvori turnir",
   "tour.create.refused": "Turnir nije stvoren: {why}",
   "tour.create.err.bad_name": "naziv turnira može imati od 1 do 48 znakova.",

@@ -750,7 +750,7 @@ export default {
   "tour.create.computers": "Компьютерные игроки",
   "tour.create.bots": "Места, свободные к началу, занимают компьютерные игроки",
   "tour.create.botLevel": "Их уровень",
-  "tour.create.spread": "Разный, от 5 до 1",
+  "tour.create.spread": "Разные уровни: от 5 до 1",
   "tour.create.submit": "Создать турнир",
   "tour.create.refused": "Турнир не создан: {why}",
   "tour.create.err.bad_name": "название турнира — от 1 до 48 символов.",
