@@ -1,0 +1,84 @@
+"""Conceding a match (O4) and the rematch after it, in real Chromium: the result on every
+page (the players' and a spectator's), a rematch asked for and an opponent gone, said on
+the open result."""
+
+from __future__ import annotations
+
+from tests.browser.test_client import (
+    OpenClient,
+    assert_quiet,
+    foul_softly,
+    settle,
+    shooter,
+    start_match,
+    winner_chooses,
+)
+
+
+def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
+    ana, bob, room = start_match(open_client)
+    cleo = open_client("Cleo", hash=f"#/room/{room}")  # watching
+    cleo.wait("a.role === 'spectator' && !!a.view")
+    ana.page.click("#more summary")
+    ana.page.click("#concede")
+    ana.page.click("#concede-match")
+    for c in (ana, bob, cleo):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+    assert bob.page.inner_text("#result-title") == "You win the match!"
+    assert ana.page.inner_text("#result-title") == "Bob wins the match!"
+    assert "concedes the match" in ana.page.inner_text("#log")
+    # The match over, its whole replay is one click away (each game's too).
+    room = ana.state("a.room")
+    for c in (ana, bob):
+        whole = c.page.locator("#result-replay-match")
+        assert whole.is_visible() and whole.inner_text() == "Replay of the match"
+        assert (whole.get_attribute("href") or "").endswith(f"/#/replay/{room}")
+    bob.page.click("#result-rematch")
+    ana.page.click("#result-rematch")
+    # The new match begun, the watcher's old result is gone with the finished match.
+    cleo.wait("a.view.status !== 'finished'")
+    cleo.page.locator("#result-dialog").wait_for(state="hidden")
+    winner_chooses((ana, bob), "#lag-break")
+    for c in (ana, bob):
+        c.wait("a.view.status === 'playing' && !a.table.match_over && a.table.rack === 1")
+        c.idle()
+    assert_quiet(ana, bob, cleo)
+
+
+def test_a_rematch_asked_and_an_opponent_gone_are_said_on_the_open_result(
+    open_client: OpenClient,
+) -> None:
+    """The result stays open on Ana's screen: Bob asking for a rematch shows on its button;
+    Bob leaving the table turns it into "your opponent has left", and his empty seat
+    carries no foul of his."""
+    ana, bob, _ = start_match(open_client)
+    for _ in range(2):  # until Bob has a foul to his name
+        fouler = shooter((ana, bob))
+        foul_softly(fouler)
+        settle(ana, bob)
+        if fouler is bob:
+            break
+    bob_seat = 1 - ana.state("a.seat")
+    assert ana.page.locator(f"#seat{bob_seat} .tag.foul").count() == 1
+    ana.page.click("#more summary")
+    ana.page.click("#concede")
+    ana.page.click("#concede-match")
+    for c in (ana, bob):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+    bob.page.click("#result-rematch")
+    ana.page.wait_for_function(
+        "document.getElementById('result-rematch').textContent === 'Rematch (Bob wants one)'"
+    )
+    bob.page.click("#more summary")
+    bob.page.click("#leave")
+    bob.page.wait_for_selector("#leave-dialog[open], #lobby:not([hidden])")
+    if bob.page.is_visible("#leave-dialog"):
+        bob.page.click("#leave-confirm")
+    bob.page.locator("#lobby").wait_for(state="visible")
+    ana.page.wait_for_function(
+        "document.getElementById('result-rematch').textContent"
+        " === 'Your opponent has left the table'"
+    )
+    assert ana.page.is_disabled("#result-rematch")
+    assert ana.page.locator(f"#seat{bob_seat} .tag.foul").count() == 0
+    assert_quiet(ana, bob)
