@@ -157,6 +157,7 @@ function renderRegistration(view) {
   const input = /** @type {HTMLInputElement} */ ($("tour-player-name"));
   // Logged in, the account's name (the one it plays under); a guest, the game's name.
   if (!input.value) input.value = view.account || (session.accountToken() ? "" : session.name());
+  showMe(view.account ?? null);
   // Registered: only withdrawing is offered; not yet: only registering (under a name).
   /** @type {HTMLElement} */ (input.closest("label")).hidden = entered;
   $("tour-join").hidden = entered;
@@ -462,8 +463,19 @@ async function create() {
   }
 }
 
+/**
+ * Whose page this is, in the top bar as in the lobby's: the account's name (known once
+ * the server has said it), else the guest's name the game keeps.
+ * @param {string | null} account
+ */
+function showMe(account) {
+  const me = /** @type {HTMLElement} */ (document.querySelector(".topbar .me"));
+  me.textContent = account || (session.accountToken() ? "" : session.name());
+}
+
 function start() {
   initLanguage();
+  showMe(null);
   keepLangInLinks();
   const select = /** @type {HTMLSelectElement} */ ($("lang"));
   select.replaceChildren(...LANGUAGES.map(([code, name]) => new Option(name, code, false, code === lang())));

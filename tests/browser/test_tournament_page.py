@@ -442,10 +442,13 @@ def test_a_logged_in_player_registers_as_their_account(
     page = client.page
     page.wait_for_selector("#tour-form:not([hidden])")
     assert page.input_value("#tour-player-name") == "Gost Dunja"  # a guest's own name
+    # The top bar says whose page it is, as the lobby's does.
+    assert page.inner_text(".topbar .me") == "Gost Dunja"
     page.evaluate(f"localStorage.setItem('ninepool.account', {account!r})")
     page.reload()
     page.wait_for_selector("#tour-form:not([hidden])")
     assert page.input_value("#tour-player-name") == "Dunja"
+    assert page.inner_text(".topbar .me") == "Dunja"
     path = f"/api/tournaments/{tournaments['open']}"
     assert call(server, "GET", path, token=account)["account"] == "Dunja"
     assert call(server, "GET", path, token=guest)["account"] is None
