@@ -163,9 +163,11 @@ export function initAccounts(opts) {
     $("account-logout-all").hidden = !name || !own(name);
     if (name) void showProfile(name);
   });
-  $("leaders-open").addEventListener("click", () => void showLeaders("all"));
-  $("leaders-all").addEventListener("click", () => void showLeaders("all"));
-  $("leaders-month").addEventListener("click", () => void showLeaders("month"));
+  /** The account's own name while logged in: the board then says where the player stands. */
+  const me = () => (loggedIn() ? (opts.welcome()?.name ?? null) : null);
+  $("leaders-open").addEventListener("click", () => void showLeaders("all", me()));
+  $("leaders-all").addEventListener("click", () => void showLeaders("all", me()));
+  $("leaders-month").addEventListener("click", () => void showLeaders("month", me()));
   for (const id of ["leaders-dialog", "profile-dialog"]) {
     const d = /** @type {HTMLDialogElement} */ ($(id));
     $(`${id}-close`).addEventListener("click", () => d.close());
@@ -186,8 +188,12 @@ export function initAccounts(opts) {
   }
 }
 
-/** The leaderboard (all time, or this month). @param {"all" | "month"} period */
-async function showLeaders(period) {
+/**
+ * The leaderboard (all time, or this month), and under it, for a logged-in player not on
+ * it, their own rating and how many rated games they have of the 30 that list a player.
+ * @param {"all" | "month"} period @param {string | null} me
+ */
+async function showLeaders(period, me) {
   const dialog = /** @type {HTMLDialogElement} */ ($("leaders-dialog"));
   $("leaders-all").setAttribute("aria-pressed", String(period === "all"));
   $("leaders-month").setAttribute("aria-pressed", String(period === "month"));
@@ -206,6 +212,17 @@ async function showLeaders(period) {
     );
   });
   $("leaders-empty").hidden = rows.length > 0;
+  const mine = $("leaders-mine");
+  mine.hidden = true;
+  if (me && period === "all" && !rows.some((row) => row.name === me)) {
+    const own = await api(`/api/players/${encodeURIComponent(me)}`);
+    const p = own.status === 200 ? own.body : null;
+    if (p && typeof p.rating === "number") {
+      const rating = ratingText(p.rating, p.provisional);
+      mine.textContent = p.provisional ? t("account.mineProvisional", { rating, n: num(p.racks) }) : t("account.mine", { rating });
+      mine.hidden = false;
+    }
+  }
   // No header over nothing: an empty board is the sentence alone.
   /** @type {HTMLElement} */ (body.closest("table")).hidden = rows.length === 0;
   if (!dialog.open) dialog.showModal();

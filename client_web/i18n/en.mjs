@@ -661,6 +661,8 @@ export default {
   "account.allTime": "All time",
   "account.thisMonth": "This month",
   "account.noLeaders": "Nobody yet: a player is listed after 30 rated games.",
+  "account.mine": "Your rating: {rating}",
+  "account.mineProvisional": "Your rating: {rating} · rated games {n}/30 (a player is listed from 30)",
   "account.noSuchPlayer": "No player has that name.",
   "account.rating": "Rating",
   "account.provisionalRating": "{rating}?",

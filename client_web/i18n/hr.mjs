@@ -661,6 +661,8 @@ export default {
   "account.allTime": "Svih vremena",
   "account.thisMonth": "Ovaj mjesec",
   "account.noLeaders": "Još nikoga: igrač se pojavljuje na ljestvici nakon 30 partija za rejting.",
+  "account.mine": "Vaš rejting: {rating}",
+  "account.mineProvisional": "Vaš rejting: {rating} · partije za rejting {n}/30 (na ljestvici od 30)",
   "account.noSuchPlayer": "Nema igrača s tim imenom.",
   "account.rating": "Rejting",
   "account.provisionalRating": "{rating}?",

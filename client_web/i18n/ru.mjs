@@ -661,6 +661,8 @@ export default {
   "account.allTime": "За всё время",
   "account.thisMonth": "За этот месяц",
   "account.noLeaders": "Пока никого: игрок попадает в таблицу после 30 рейтинговых партий.",
+  "account.mine": "Ваш рейтинг: {rating}",
+  "account.mineProvisional": "Ваш рейтинг: {rating} · рейтинговых партий {n}/30 (в таблицу — с 30)",
   "account.noSuchPlayer": "Игрока с таким именем нет.",
   "account.rating": "Рейтинг",
   "account.provisionalRating": "{rating}?",

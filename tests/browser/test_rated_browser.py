@@ -95,6 +95,11 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     second.page.click("#leaders-open")
     second.page.locator("#leaders-dialog").wait_for(state="visible")
     second.page.locator("#leaders-empty").wait_for(state="visible")
+    # Where the player stands, though not listed yet.
+    second.page.locator("#leaders-mine").wait_for(state="visible")
+    assert second.page.inner_text("#leaders-mine") == (
+        "Your rating: 524? · rated games 1/30 (a player is listed from 30)"
+    )
     assert second.page.is_hidden("#leaders-dialog table")  # no header over nothing
     save(second, "rated-leaderboard.png")
     second.page.click("#leaders-month")
