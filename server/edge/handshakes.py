@@ -68,9 +68,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: How many connections asyncio may accept in one go, before any of them is counted: it
+#: takes up to the listening socket's backlog (100, `loop.create_server`'s default) each
+#: time the socket is ready, so a flood can overshoot the cap by that many at once.
+ACCEPT_BURST = 100
 #: Descriptors kept free of client connections: the store, the physics workers' pipes,
-#: Redis, logs, the listening sockets — and the health probes of `OVERFLOW`.
-RESERVED_DESCRIPTORS = 64
+#: Redis, logs, the listening sockets, the health probes of `OVERFLOW` — and one burst
+#: of accepts past the cap (with 64 and no room for the burst, a flood of a 256-descriptor
+#: process once found `accept()` out of descriptors).
+RESERVED_DESCRIPTORS = 64 + ACCEPT_BURST
 #: Connections past the cap that may still ask /healthz or /readyz.
 OVERFLOW = 16
 #: Seconds such a connection has to send its request.
