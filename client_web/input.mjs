@@ -12,7 +12,8 @@
 // - Keys work whenever no text field has the focus: a click on the table focuses it.
 
 import { DEG, angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
-import { toast } from "./dom.mjs";
+import { powerPercent } from "./controls.mjs";
+import { $, toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { app, ballInHand, canShoot, cuePos, objectBalls, touchFirst } from "./state.mjs";
 import { BALL_RADIUS, TABLE } from "./table.mjs";
@@ -368,6 +369,19 @@ function onScreen(v) {
   const [yx, yy] = v.toScreen(0, 1);
   // Screen y grows downward: a table drawn as seen from above gives a negative cross product.
   return (xx - ox) * (yy - oy) - (xy - oy) * (yx - ox) < 0 ? 1 : -1;
+}
+
+/**
+ * Draws a power strip at power `p` (0–1): the fill, the cue pulled back, the number.
+ * @param {string} prefix its elements' id prefix: "" the match table's, "p-" the practice table's
+ * @param {number} p @param {string} text the power in words ("40 %")
+ */
+export function drawStrip(prefix, p, text) {
+  const percent = powerPercent(p);
+  $(`${prefix}strip-fill`).style.height = `${percent}%`;
+  $(`${prefix}strip-cue`).style.transform = `translateY(${percent * 0.9}%)`;
+  $(`${prefix}strip-out`).textContent = text;
+  $(`${prefix}strip-track`).setAttribute("aria-valuenow", String(percent));
 }
 
 /**

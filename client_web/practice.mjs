@@ -11,7 +11,7 @@
 import { DEG, aimPreview, angleTo, checkPlacement, round6, toDegrees } from "./aim.mjs";
 import { DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h, toast } from "./dom.mjs";
-import { attachStrip } from "./input.mjs";
+import { attachStrip, drawStrip } from "./input.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
@@ -357,10 +357,7 @@ export class PracticeTable {
     /** @type {HTMLInputElement} */ ($("p-link")).value = v ? practiceLink(v.layout) : "";
     $("p-watchers").textContent = v?.spectators ? t("practice.watchers", { n: v.spectators }) : "";
     $("p-power-out").textContent = t("unit.percent", { p: powerPercent(this.power) });
-    $("p-strip-out").textContent = $("p-power-out").textContent;
-    $("p-strip-fill").style.height = `${powerPercent(this.power)}%`;
-    $("p-strip-cue").style.transform = `translateY(${powerPercent(this.power) * 0.9}%)`;
-    $("p-strip-track").setAttribute("aria-valuenow", String(powerPercent(this.power)));
+    drawStrip("p-", this.power, $("p-power-out").textContent);
     $("p-strip").classList.toggle("disabled", !mine);
     $("p-spin-out").textContent = this.height === 0 ? t("practice.centre") : this.height > 0 ? t("practice.follow", { n: num(Math.round(this.height * 100)) }) : t("practice.draw", { n: num(Math.round(-this.height * 100)) });
     $("p-status").textContent = this.statusText();
@@ -569,11 +566,7 @@ export class PracticeTable {
     }
     attachStrip($("p-strip-track"), {
       shoot: () => this.shoot(),
-      setPower: (p) => {
-        this.power = Math.max(0.01, p);
-        /** @type {HTMLInputElement} */ ($("p-power")).value = String(Math.round(this.power * 100));
-        this.changedAim();
-      },
+      setPower: (p) => this.setPower(p),
       canShoot: () => this.mine() && !this.anim && !!this.view?.balls?.[0],
       power: () => this.power,
     });
@@ -679,6 +672,13 @@ export class PracticeTable {
     this.changedAim();
   }
 
+  /** The power (kept within 1 %–100 %), on the slider too. @param {number} p */
+  setPower(p) {
+    this.power = Math.min(1, Math.max(0.01, p));
+    /** @type {HTMLInputElement} */ ($("p-power")).value = String(Math.round(this.power * 100));
+    this.changedAim();
+  }
+
   changedAim() {
     this.dirty = true;
     this.renderPanel();
@@ -720,9 +720,7 @@ export class PracticeTable {
         this.angle += e.key === "ArrowLeft" ? step : -step;
         this.changedAim();
       } else {
-        this.power = Math.min(1, Math.max(0.01, this.power + (e.key === "ArrowUp" ? 0.02 : -0.02)));
-        /** @type {HTMLInputElement} */ ($("p-power")).value = String(Math.round(this.power * 100));
-        this.changedAim();
+        this.setPower(this.power + (e.key === "ArrowUp" ? 0.02 : -0.02));
       }
     } else {
       return;

@@ -16,6 +16,7 @@ import {
 } from "./controls.mjs";
 import { $ } from "./dom.mjs";
 import { refreshPrompt } from "./hud.mjs";
+import { drawStrip } from "./input.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { describeReach } from "./reach.mjs";
 import { app, canShoot, cuePos } from "./state.mjs";
@@ -123,13 +124,9 @@ export function setPower(p) {
     reach: describeReach(speed),
   });
   input.setAttribute("aria-valuetext", valuetext);
-  $("strip-out").textContent = percent;
+  drawStrip("", p, percent);
   $("strip-speed").textContent = speedText;
-  $("strip-fill").style.height = `${powerPercent(p)}%`;
-  $("strip-cue").style.transform = `translateY(${powerPercent(p) * 0.9}%)`;
-  const track = $("strip-track");
-  track.setAttribute("aria-valuenow", String(powerPercent(p)));
-  track.setAttribute("aria-valuetext", valuetext);
+  $("strip-track").setAttribute("aria-valuetext", valuetext);
   refreshPrompt();
   aimChanged();
 }

@@ -28,21 +28,28 @@ def sign_up(c: Client, name: str) -> None:
     assert c.page.is_hidden("#account-open")
 
 
+def rated_table(host: Client, guest: Client, race: int) -> str:
+    """The host opens a rated table (a race to `race`, the break drawn), the guest sits
+    down from the lobby's list; both pages show the table. Returns the room."""
+    host.page.fill("#c-race", str(race))
+    host.page.select_option("#c-first", "draw")
+    host.page.check("#c-rated")
+    host.page.click("#create-form button[type=submit]")
+    host.page.wait_for_selector("#table-view:not([hidden])")
+    room: str = host.state("a.room")
+    guest.page.click(f"tr[data-room='{room}'] button.primary")
+    guest.page.wait_for_selector("#table-view:not([hidden])")
+    return room
+
+
 def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClient) -> None:
     ana = open_client("Anabel")
     bob = open_client("Boris")
     sign_up(ana, "Anabel")
     sign_up(bob, "Boris")
 
-    ana.page.fill("#c-race", "1")
-    ana.page.select_option("#c-first", "draw")
-    ana.page.check("#c-rated")
-    ana.page.click("#create-form button[type=submit]")
-    ana.page.wait_for_selector("#table-view:not([hidden])")
-    room = ana.state("a.room")
+    room = rated_table(ana, bob, race=1)
     assert ana.state("a.view.settings.rated") is True
-    bob.page.click(f"tr[data-room='{room}'] button.primary")
-    bob.page.wait_for_selector("#table-view:not([hidden])")
     # Both ratings are shown at the table (provisional: "500?").
     for c in (ana, bob):
         c.page.wait_for_function(
@@ -145,13 +152,7 @@ def test_a_rated_match_conceded_before_a_game_is_won_says_why_no_rating_moved(
     bob = open_client("Bogdan", lang="ru")
     sign_up(ana, "Ankica")
     sign_up(bob, "Bogdan")
-    ana.page.fill("#c-race", "3")
-    ana.page.select_option("#c-first", "draw")
-    ana.page.check("#c-rated")
-    ana.page.click("#create-form button[type=submit]")
-    ana.page.wait_for_selector("#table-view:not([hidden])")
-    room = ana.state("a.room")
-    bob.page.click(f"tr[data-room='{room}'] button.primary")
+    rated_table(ana, bob, race=3)
     players = (ana, bob)
     winner_chooses(players, "#lag-break")
     for c in players:
