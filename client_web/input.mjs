@@ -385,10 +385,14 @@ export function drawStrip(prefix, p, text) {
 }
 
 /**
- * The power strip at the screen edge: a cue to pull down. Pressing anywhere on the strip
- * and drawing the finger down sets the power (the strip fills); letting go shoots;
- * sliding back to the top, or a gesture the browser takes over, shoots nothing. A flick
- * does not shoot either. Arrow keys move the power, Space or Enter shoots.
+ * The power strip at the screen edge: a cue to pull down. Pressing above the cue drawn on
+ * the strip and drawing the finger down sets the power from nothing (the strip fills);
+ * pressing on the cue itself takes hold of it at the power it shows, so a newcomer who
+ * grabs the cue where it is drawn (low, at a break's power) pulls on from there rather
+ * than starting again at nothing with little strip left. Letting go after a pull shoots;
+ * sliding back to the top, letting go where the finger went down, or a gesture the
+ * browser takes over, shoots nothing. A flick does not shoot either. Arrow keys move the
+ * power, Space or Enter shoots.
  * @param {HTMLElement} track
  * @param {{ shoot: () => void, setPower: (p: number) => void, canShoot?: () => boolean, power?: () => number }} actions
  *   `canShoot` and `power`: the table's own (the match's) unless a practice table says its
@@ -396,26 +400,30 @@ export function drawStrip(prefix, p, text) {
 export function attachStrip(track, actions) {
   const mayShoot = actions.canShoot ?? canShoot;
   const power = actions.power ?? (() => app.aim.power);
-  /** @type {{ id: number, y0: number, at: number, before: number } | null} */
+  const cue = /** @type {HTMLElement | null} */ (track.querySelector(".strip-cue"));
+  /** @type {{ id: number, y0: number, at: number, before: number, base: number } | null} */
   let grab = null;
-  /** The pull so far: from where the finger went down (`y0`), not from the strip's top.
-   * @param {PointerEvent} e @param {number} y0 */
-  const powerAt = (e, y0) => {
-    const r = track.getBoundingClientRect();
-    return Math.min(1, Math.max(0, (e.clientY - y0) / (r.height * 0.9)));
-  };
+  /** The strip's travel a pull of `dy` pixels makes. @param {number} dy */
+  const travel = (dy) => dy / (track.getBoundingClientRect().height * 0.9);
+  /** The power now: `base` (nothing, or the cue's power when it was taken hold of) and the
+   * pull from where the finger went down (`y0`), not from the strip's top.
+   * @param {PointerEvent} e @param {{ y0: number, base: number }} g */
+  const powerAt = (e, g) => Math.min(1, Math.max(0, g.base + travel(e.clientY - g.y0)));
   track.addEventListener("pointerdown", (e) => {
     app.touch = e.pointerType === "touch";
     if (!mayShoot()) return;
-    grab = { id: e.pointerId, y0: e.clientY, at: performance.now(), before: power() };
+    const before = power();
+    // On the cue (its tip and below, with a finger's width of slack): hold it where it is.
+    const onCue = !!cue && e.clientY >= cue.getBoundingClientRect().top - 10;
+    grab = { id: e.pointerId, y0: e.clientY, at: performance.now(), before, base: onCue ? before : 0 };
     track.setPointerCapture(e.pointerId);
     track.classList.add("pulling");
-    actions.setPower(0);
+    actions.setPower(grab.base);
     e.preventDefault();
   });
   track.addEventListener("pointermove", (e) => {
     if (!grab || grab.id !== e.pointerId) return;
-    actions.setPower(powerAt(e, grab.y0));
+    actions.setPower(powerAt(e, grab));
   });
   /** @param {PointerEvent} e */
   const end = (e) => {
@@ -424,8 +432,10 @@ export function attachStrip(track, actions) {
     grab = null;
     track.classList.remove("pulling");
     const quick = performance.now() - g.at < 120;
-    const p = powerAt(e, g.y0);
-    if (e.type === "pointerup" && !quick && p >= 0.03 && mayShoot()) {
+    const p = powerAt(e, g);
+    // A pull, not a touch: the finger moved (a press let go where it went down is not a shot).
+    const pulled = Math.abs(travel(e.clientY - g.y0)) >= 0.03;
+    if (e.type === "pointerup" && !quick && pulled && p >= 0.03 && mayShoot()) {
       actions.setPower(p);
       actions.shoot();
     } else {

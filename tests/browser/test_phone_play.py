@@ -1,0 +1,63 @@
+"""What a first-time player met playing on a phone: the cue drawn on the power strip taken
+hold of where it is drawn, header buttons a finger can hit, and a TV table drawn along
+the phone's length."""
+
+from __future__ import annotations
+
+from tests.browser.support import Server, save
+from tests.browser.test_client import assert_quiet, replay_events, settle
+from tests.browser.test_firstminute import PHONE, OpenClient, Touch, aim_at, started
+
+
+def test_the_cue_on_the_strip_is_taken_hold_of_at_the_power_it_shows(
+    open_client: OpenClient, server: Server
+) -> None:
+    """At the break the cue is drawn low on the strip (a break's power). A newcomer puts a
+    finger on it and pulls: the pull goes on from the power shown (it once started again
+    from nothing, and with little strip left below the finger the break came out at 24 %
+    and was illegal). A press on the cue let go where it went down shoots nothing."""
+    ana, bob, room = started(open_client, host=PHONE, guest={**PHONE, "lang": "ru"})
+    c = ana if ana.state("a.table.turn === a.seat") else bob
+    aim_at(c, 1)
+    # The strip's keys bring the break's power to about 80 % (room for a tenth more).
+    c.page.focus("#strip-track")
+    for _ in range(50):
+        if c.state("a.aim.power") <= 0.8:
+            break
+        c.page.keyboard.press("ArrowDown")
+    before = c.state("a.aim.power")
+    assert 0.7 < before <= 0.8, before
+    track = c.page.locator("#strip-track").bounding_box()
+    cue = c.page.locator("#strip-cue").bounding_box()
+    assert track is not None and cue is not None
+    assert cue["y"] > track["y"] + track["height"] * 0.6, "the cue is drawn low at a break's power"
+    x, y = track["x"] + track["width"] / 2, cue["y"] + 20
+    finger = Touch(c)
+    shots = sum(1 for e in replay_events(server, room) if e["t"] == "shot_result")
+    # Held, not pulled, and let go: no shot, the power as it was.
+    finger.send("touchStart", x, y)
+    c.page.wait_for_timeout(60)
+    assert abs(c.state("a.aim.power") - before) < 0.005, "taking hold kept the power"
+    c.page.wait_for_timeout(300)
+    finger.send("touchEnd")
+    c.page.wait_for_timeout(300)
+    assert sum(1 for e in replay_events(server, room) if e["t"] == "shot_result") == shots
+    assert abs(c.state("a.aim.power") - before) < 0.005
+    # Held and pulled a tenth of the strip's travel: the power goes on from 80 %.
+    pull = track["height"] * 0.9 * 0.1
+    finger.send("touchStart", x, y)
+    for k in range(1, 7):
+        c.page.wait_for_timeout(60)
+        finger.send("touchMove", x, y + pull * k / 6)
+    c.page.wait_for_timeout(100)
+    power = c.state("a.aim.power")
+    assert abs(power - (before + 0.1)) < 0.02, (before, power)
+    speed = c.page.inner_text("#strip-speed")
+    save(c, "phone-strip-cue-held.png")
+    finger.send("touchEnd")
+    settle(ana, bob)
+    results = [e for e in replay_events(server, room) if e["t"] == "shot_result"]
+    assert len(results) == shots + 1
+    sent = results[-1]["shot"]["speed"]
+    assert f"{sent:.2f}" == speed.split()[0].replace(",", "."), (sent, speed)
+    assert_quiet(ana, bob)
