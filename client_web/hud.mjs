@@ -135,11 +135,22 @@ export function showResult(title, score, text, match, replay = null, next = null
     resultTimer = setTimeout(tick, 0);
   }
   if (!dlg.open) {
-    dlg.showModal();
-    // The keys land on what most want next: the rematch after a match, else Continue
-    // (a modal dialog would otherwise focus its first link, the replay).
-    const rematch = $("result-rematch");
-    (match && !rematch.hidden ? rematch : $("result-close")).focus();
+    if (app.role === "spectator" || document.querySelector("dialog:modal")) {
+      // A notice, not a stop: someone watching (on TV too) may be signing in or reading
+      // the leaderboard when a rack ends, and a modal result took the page and the keys
+      // from them. It shows over the table, leaves the page usable, takes no focus.
+      dlg.classList.add("notice");
+      const had = /** @type {HTMLElement | null} */ (document.activeElement);
+      dlg.show(); // (which focuses the dialog's first button: the focus goes back)
+      had?.focus({ preventScroll: true });
+    } else {
+      dlg.classList.remove("notice");
+      dlg.showModal();
+      // The keys land on what most want next: the rematch after a match, else Continue
+      // (a modal dialog would otherwise focus its first link, the replay).
+      const rematch = $("result-rematch");
+      (match && !rematch.hidden ? rematch : $("result-close")).focus();
+    }
   }
   announce(`${title} ${scoreLine}`);
 }
@@ -482,7 +493,9 @@ export function renderTableUi() {
   } else {
     banner.hidden = true;
   }
-  $("skip").hidden = !app.anim;
+  // A finger skips by tapping the table, as the prompt says: on a phone the button only
+  // covered the balls it was over (the lag's balls come back under it).
+  $("skip").hidden = !app.anim || touchFirst();
 
   // Panels.
   const shooting = player && playing;

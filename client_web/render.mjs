@@ -20,6 +20,12 @@ const NUMBER_DISC = 0.66;
 /** Everything drawn around the bed: cushion rubber plus wood. */
 export const MARGIN = TABLE.railWidth;
 
+/** A phone held upright: a window at least half again as tall as it is wide (a tablet
+ * held upright is not: its table lies down when that draws it larger). */
+export function uprightScreen() {
+  return typeof window !== "undefined" && window.innerHeight >= 1.5 * window.innerWidth;
+}
+
 /**
  * World (table metres, y up) to screen (CSS pixels, y down). Landscape puts the head
  * rail on the left; portrait (narrow screens) turns the table a quarter turn with the
@@ -27,8 +33,11 @@ export const MARGIN = TABLE.railWidth;
  * handedness look right in either.
  */
 export class View {
-  /** @param {number} cssWidth @param {number} cssHeight */
-  constructor(cssWidth, cssHeight) {
+  /**
+   * @param {number} cssWidth @param {number} cssHeight
+   * @param {boolean} [upright] the screen is a phone held upright (see `uprightScreen`)
+   */
+  constructor(cssWidth, cssHeight, upright = false) {
     const fullL = TABLE.length + 2 * MARGIN;
     const fullW = TABLE.width + 2 * MARGIN;
     // A little room around the rails: the table is never flush with the window's edge.
@@ -37,10 +46,13 @@ export class View {
     const h = Math.max(1, cssHeight - 2 * pad);
     const landscapeScale = Math.min(w / fullL, h / fullW);
     const portraitScale = Math.min(w / fullW, h / fullL);
-    /** Upright when that draws the table larger by a twentieth: a phone held upright
-     * (the TV's banner above it too), never a window a little taller than wide.
+    /** Upright when that draws the table larger by a twentieth, never a window a little
+     * taller than wide; on a phone held upright, unless lying down draws it a quarter
+     * larger — the scoreboard's tags come and go as a match goes on, and a table that
+     * turned a quarter turn whenever they did (on the TV, a watcher's table lay sideways
+     * under bots' tags) is one no one can follow.
      * @type {boolean} */
-    this.portrait = portraitScale > landscapeScale * 1.05;
+    this.portrait = portraitScale > landscapeScale * (upright ? 0.8 : 1.05);
     /** pixels per metre */
     this.scale = this.portrait ? portraitScale : landscapeScale;
     const drawnW = (this.portrait ? fullW : fullL) * this.scale;
@@ -351,7 +363,7 @@ export class Renderer {
     this.dpr = dpr;
     this.canvas.width = Math.round(w * dpr);
     this.canvas.height = Math.round(h * dpr);
-    this.view = new View(w, h);
+    this.view = new View(w, h, uprightScreen());
     this.layer.width = this.canvas.width;
     this.layer.height = this.canvas.height;
     const lctx = /** @type {CanvasRenderingContext2D} */ (this.layer.getContext("2d"));

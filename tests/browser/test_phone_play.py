@@ -5,8 +5,9 @@ the phone's length."""
 from __future__ import annotations
 
 from tests.browser.support import Server, save
-from tests.browser.test_client import assert_quiet, replay_events, settle
+from tests.browser.test_client import assert_quiet, replay_events, settle, start_match
 from tests.browser.test_firstminute import PHONE, OpenClient, Touch, aim_at, started
+from tests.browser.test_watching import concede
 
 
 def test_the_cue_on_the_strip_is_taken_hold_of_at_the_power_it_shows(
@@ -16,7 +17,9 @@ def test_the_cue_on_the_strip_is_taken_hold_of_at_the_power_it_shows(
     finger on it and pulls: the pull goes on from the power shown (it once started again
     from nothing, and with little strip left below the finger the break came out at 24 %
     and was illegal). A press on the cue let go where it went down shoots nothing."""
-    ana, bob, room = started(open_client, host=PHONE, guest={**PHONE, "lang": "ru"})
+    ana, bob, room = started(
+        open_client, host={**PHONE, "lang": "ru"}, guest={**PHONE, "lang": "ru"}
+    )
     c = ana if ana.state("a.table.turn === a.seat") else bob
     aim_at(c, 1)
     # The strip's keys bring the break's power to about 80 % (room for a tenth more).
@@ -55,9 +58,49 @@ def test_the_cue_on_the_strip_is_taken_hold_of_at_the_power_it_shows(
     speed = c.page.inner_text("#strip-speed")
     save(c, "phone-strip-cue-held.png")
     finger.send("touchEnd")
+    # The break rolls: a finger skips it by tapping the table, as the prompt says; no
+    # button covers the balls.
+    c.wait("!!a.anim")
+    assert c.page.is_hidden("#skip")
+    assert "Коснитесь стола, чтобы пропустить" in c.page.inner_text("#status")
     settle(ana, bob)
     results = [e for e in replay_events(server, room) if e["t"] == "shot_result"]
     assert len(results) == shots + 1
     sent = results[-1]["shot"]["speed"]
     assert f"{sent:.2f}" == speed.split()[0].replace(",", "."), (sent, speed)
     assert_quiet(ana, bob)
+
+
+def test_a_watchers_result_is_a_notice_that_leaves_the_page_usable(
+    open_client: OpenClient,
+) -> None:
+    """Someone watching on a phone opens the leaderboard while the match goes on; a rack
+    ends. The result shows over the table without taking the page or the keys (it opened
+    as a modal dialog over the leaderboard, focused its own button, and swallowed the
+    next tap). The bar's buttons are a finger's size (they were 21 px tall)."""
+    ana, bob, room = start_match(open_client)
+    eve = open_client("Eve", **{**PHONE, "lang": "ru"}, hash=f"#/room/{room}")
+    eve.wait("a.role === 'spectator' && !!a.view")
+    eve.page.evaluate("location.hash = '#/'")
+    eve.page.wait_for_selector("#lobby:not([hidden])")
+    for sel in ("#leaders-open", "#account-open", "#lang", "#mute"):
+        box = eve.page.locator(sel).bounding_box()
+        assert box is not None and box["height"] >= 44, (sel, box)
+    eve.page.evaluate(f"location.hash = '#/room/{room}'")
+    eve.wait(f"a.role === 'spectator' && a.room === {room!r}")
+    # The table stands upright on the upright phone, the scoreboard whatever it holds.
+    assert eve.page.evaluate("window.ninepool.portrait()")
+    eve.page.evaluate("document.getElementById('leaders-dialog').showModal()")
+    eve.page.focus("#leaders-dialog button")
+    concede(ana, "game")
+    eve.page.locator("#result-dialog").wait_for(state="visible")
+    assert eve.page.evaluate("document.querySelector('#result-dialog:modal') === null")
+    assert eve.page.evaluate("document.getElementById('leaders-dialog').open")
+    assert eve.page.evaluate("!!document.activeElement.closest('#leaders-dialog')")
+    save(eve, "phone-watcher-result-notice.png")
+    # The players' own results are still theirs to answer.
+    for c in (ana, bob):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+        assert c.page.evaluate("document.querySelector('#result-dialog:modal') !== null")
+        assert c.page.evaluate("document.activeElement.id") == "result-close"
+    assert_quiet(ana, bob, eve)
