@@ -496,6 +496,13 @@ export function renderTableUi() {
   // A finger skips by tapping the table, as the prompt says: on a phone the button only
   // covered the balls it was over (the lag's balls come back under it).
   $("skip").hidden = !app.anim || touchFirst();
+  // Someone watching stops watching; only a player leaves the table.
+  const leave = $("leave");
+  const leaveKey = app.role === "spectator" ? "more.stopWatching" : "more.leave";
+  if (leave.dataset.i18n !== leaveKey || leave.textContent !== t(leaveKey)) {
+    leave.dataset.i18n = leaveKey;
+    leave.textContent = t(leaveKey);
+  }
 
   // Panels.
   const shooting = player && playing;

@@ -88,6 +88,9 @@ def test_a_watchers_result_is_a_notice_that_leaves_the_page_usable(
         assert box is not None and box["height"] >= 44, (sel, box)
     eve.page.evaluate(f"location.hash = '#/room/{room}'")
     eve.wait(f"a.role === 'spectator' && a.room === {room!r}")
+    # Watching is stopped, not a table left; a player leaves the table.
+    assert eve.page.text_content("#leave") == "Перестать смотреть"
+    assert ana.page.text_content("#leave") == "Leave table"
     # The table stands upright on the upright phone, the scoreboard whatever it holds.
     assert eve.page.evaluate("window.ninepool.portrait()")
     eve.page.evaluate("document.getElementById('leaders-dialog').showModal()")

@@ -274,6 +274,8 @@ def test_the_account_dialog_sends_one_request_a_press_and_shows_a_newcomer_the_w
     c.page.wait_for_function("document.getElementById('account-error').textContent !== ''")
     error = c.page.inner_text("#account-error")
     assert error.startswith("Wrong name or password.") and "Sign up" in error
+    # The name may be someone's: the hint does not only point a wrong password to Sign up.
+    assert "If the name is yours, check the password." in error
     c.page.click("#account-login")
     c.page.wait_for_function(
         "!document.getElementById('account-login').disabled"
