@@ -378,7 +378,7 @@ export default {
   "prompt.choose": "Your opponent pushed out: shoot, or pass it back.",
   "prompt.break": "Your break: aim at the 1 and shoot hard. Pull back from the cue ball and let go — the further you pull, the harder — or press Shoot to break at {p}.",
   "prompt.breakTouch": "Your break: aim at the 1, then pull the cue down at the right edge and let go. The further you pull, the harder: a firm break takes most of the way down.",
-  "prompt.bih": "Ball in hand: move the cue ball with its handle if you like, then hit the {ball} first.",
+  "prompt.bih": "Ball in hand: to move the cue ball, drag the blue handle beside it; then hit the {ball} first.",
   "prompt.yours": "Your shot — hit the {ball} first. Drag to aim; pull back from the cue ball and let go, or press Shoot.",
   "prompt.yoursTouch": "Your shot — hit the {ball} first. Drag to aim; pull the cue down at the right edge and let go.",
   "prompt.yoursNoBall": "Your shot.",

@@ -378,7 +378,7 @@ export default {
   "prompt.choose": "Protivnik je odigrao push out: igrajte ili mu vratite udarac.",
   "prompt.break": "Vaše otvaranje: ciljajte jedinicu i udarite jako. Povucite unatrag od bijele i pustite — što dalje povučete, to je udarac jači — ili pritisnite „Udari“ za otvaranje snagom {p}.",
   "prompt.breakTouch": "Vaše otvaranje: ciljajte jedinicu, zatim povucite štap uz desni rub prema dolje i pustite. Što dalje povučete, to je udarac jači: za snažno otvaranje povucite gotovo do kraja.",
-  "prompt.bih": "Bijela u ruci: ako želite, premjestite je ručicom, a zatim najprije pogodite kuglu {ball}.",
+  "prompt.bih": "Bijela u ruci: da je premjestite, povucite plavu ručicu pokraj nje; zatim najprije pogodite kuglu {ball}.",
   "prompt.yours": "Vi ste na potezu — najprije pogodite kuglu {ball}. Ciljajte povlačenjem; povucite unatrag od bijele i pustite ili pritisnite „Udari“.",
   "prompt.yoursTouch": "Vi ste na potezu — najprije pogodite kuglu {ball}. Ciljajte povlačenjem; povucite štap uz desni rub prema dolje i pustite.",
   "prompt.yoursNoBall": "Vi ste na potezu.",
