@@ -256,7 +256,7 @@ export default {
   "power.valuetext": "{p} %, {speed} of at most {max}, carries {reach}",
   "power.stripHint": "Pull down, let go to shoot",
   "elev.label": "Cue raised",
-  "elev.max": "max {speed}",
+  "elev.max": "strongest stroke {speed}",
   "shot.controls": "Shot controls",
   "shot.shoot": "Shoot",
   "shot.help": "Drag on the table to aim (hold Shift for fine aim). Pull back from the cue ball and let go to shoot. Keys: ←/→ aim, ↑/↓ power, Space shoots, Esc skips the replay.",

@@ -256,7 +256,7 @@ export default {
   "power.valuetext": "{p} %, {speed} od najviše {max}, prelazi {reach}",
   "power.stripHint": "Povucite dolje, pustite za udarac",
   "elev.label": "Nagib štapa",
-  "elev.max": "najviše {speed}",
+  "elev.max": "najjači udarac {speed}",
   "shot.controls": "Udarac",
   "shot.shoot": "Udari",
   "shot.help": "Ciljajte povlačenjem po stolu (sa Shiftom preciznije). Povucite unatrag od bijele i pustite za udarac. Tipke: ←/→ cilj, ↑/↓ snaga, razmaknica udara, Esc preskače prikaz.",

@@ -686,7 +686,7 @@ def test_o2_raised_cue_caps_the_power_at_what_the_server_accepts(
     # How far that carries, in table lengths (the engine's figure for 12 m/s is 7.54).
     assert breaker.page.inner_text("#power-reach") == "≈ 5 lengths"
     breaker.page.fill("#elevation", "80")
-    assert breaker.page.inner_text("#speed-max") == "max 2.25 m/s"
+    assert breaker.page.inner_text("#speed-max") == "strongest stroke 2.25 m/s"
     assert breaker.page.inner_text("#power-speed") == "2.25 m/s"
     assert breaker.page.inner_text("#power-reach") == "≈ 2 lengths"  # 2.22
     valuetext = breaker.page.get_attribute("#power", "aria-valuetext")
