@@ -150,7 +150,7 @@ export function attachTableInput(canvas, view, actions) {
       app.drag = { kind: "power", id: e.pointerId, from: null, touch, start };
       app.powerBeforeDrag = app.aim.power;
       dragPower(w);
-    } else if (!touch && onCueStick(behind, view().scale)) {
+    } else if (!touch && onCueStick(behind, view().scale) && !onObjectBall(w)) {
       // Grabbing the cue stick: pulling it further back adds power from where it was.
       app.drag = { kind: "power", id: e.pointerId, from: behind.along, touch, start };
       app.powerBeforeDrag = app.aim.power;
@@ -261,6 +261,16 @@ export function attachTableInput(canvas, view, actions) {
     const dx = w[0] - cue[0];
     const dy = w[1] - cue[1];
     return { along: -(dx * ux + dy * uy), side: Math.abs(dx * uy - dy * ux) };
+  }
+
+  /**
+   * Whether a point is on an object ball (with a little slack): a press there aims at
+   * it even where the cue stick is drawn across it — a new turn often leaves the stick
+   * lying over the very ball to hit, and a click on it grabbed the stick and aimed nowhere.
+   * @param {Vec} w
+   */
+  function onObjectBall(w) {
+    return objectBalls().some((b) => Math.hypot(b.x - w[0], b.y - w[1]) < 1.2 * R);
   }
 
   /**

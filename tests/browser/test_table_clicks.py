@@ -1,0 +1,45 @@
+"""What a click on the table does where things drawn on it overlap: a ball under the cue
+stick is aimed at, not the stick grabbed."""
+
+from __future__ import annotations
+
+import math
+
+from tests.browser.support import save
+from tests.browser.test_client import assert_quiet, click_table, set_power, shooter
+from tests.browser.test_firstminute import OpenClient, started
+
+
+def test_a_click_on_a_ball_under_the_cue_stick_aims_at_it(open_client: OpenClient) -> None:
+    """A new turn often leaves the stick drawn across the very ball to hit. A click on that
+    ball aims at it (it grabbed the stick, and the aim stayed put while the clock ran);
+    a press on the stick away from any ball still grabs it."""
+    ana, bob, _ = started(open_client)
+    c = shooter((ana, bob))
+    cue = c.state("a.table.balls[0]")
+    one = c.state("a.table.balls[1]")
+    toward = math.atan2(one[1] - cue[1], one[0] - cue[0])
+    # Aimed straight away from the 1 (by way of a quarter turn: a click where the stick
+    # lies grabs it), softly: the stick lies behind the cue ball, over the 1.
+    side = toward + math.pi / 2
+    click_table(c, cue[0] + 0.3 * math.cos(side), cue[1] + 0.3 * math.sin(side))
+    click_table(c, cue[0] - 0.3 * math.cos(toward), cue[1] - 0.3 * math.sin(toward))
+    set_power(c, 10)
+    assert abs(math.remainder(c.state("a.aim.angle") - toward - math.pi, 2 * math.pi)) < 0.02
+    save(c, "stick-over-the-1.png")
+    click_table(c, one[0], one[1])
+    assert abs(math.remainder(c.state("a.aim.angle") - toward, 2 * math.pi)) < 0.01
+    # Grabbed between the cue ball and the 1 (no ball there) and pulled back: power, no turn.
+    angle = c.state("a.aim.angle")
+    power = c.state("a.aim.power")
+    away = angle + math.pi
+    grab = (cue[0] + 0.3 * math.cos(away), cue[1] + 0.3 * math.sin(away))
+    x0, y0 = c.screen(*grab)
+    x1, y1 = c.screen(grab[0] + 0.02 * math.cos(away), grab[1] + 0.02 * math.sin(away))
+    c.page.mouse.move(x0, y0)
+    c.page.mouse.down()
+    c.page.mouse.move(x1, y1, steps=4)
+    assert c.state("a.aim.power") > power
+    assert abs(c.state("a.aim.angle") - angle) < 1e-9
+    c.page.keyboard.press("Escape")
+    assert_quiet(ana, bob)
