@@ -285,6 +285,7 @@ function clearRoom() {
   app.queue = [];
   app.anim = null;
   app.lastShot = null;
+  app.rackShots = { rack: 0, count: 0 };
   app.warning = null;
   app.lastVerdict = null;
   app.logSources = [];

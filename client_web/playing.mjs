@@ -147,7 +147,9 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
           noShow ? null : { names: n, score: m.score },
           noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n)),
           true,
-          app.table && !noShow ? rackLink(app.table.rack) : null,
+          // The last game played: the one the match ended in, or before a game conceded
+          // unplayed (whose replay would be empty).
+          noShow ? null : rackLink(app.rackShots.rack),
         );
         tv.matchOver();
         if (cheers(m.winner)) {
@@ -247,7 +249,9 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     app.shotPending = false;
     app.placing = null;
     app.placedPending = null;
-    const rack = m.table.rack;
+    // The rack the shot was played in: the shot that ends a rack comes with the next
+    // rack's table (as the server numbers the game it ended, `game_over`'s rack).
+    const rack = m.table.rack - (m.verdict?.new_rack ? 1 : 0);
     app.rackShots = app.rackShots.rack === rack ? { rack, count: app.rackShots.count + 1 } : { rack, count: 0 };
     const tracks = normaliseTracks(decodeTracks(m.traj));
     const pb = new ShotPlayback(tracks, m.duration, m.final);

@@ -128,7 +128,8 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
     else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
     if (e.t === "shot_result") {
       lastShot = e;
-      rackShots = e.table.rack === rackShots.rack ? { rack: rackShots.rack, count: rackShots.count + 1 } : { rack: e.table.rack, count: 0 };
+      const rack = e.table.rack - (e.verdict?.new_rack ? 1 : 0); // as `applyShot` counts it
+      rackShots = rack === rackShots.rack ? { rack, count: rackShots.count + 1 } : { rack, count: 0 };
     }
     if (already.has(e.seq)) continue;
     if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false });

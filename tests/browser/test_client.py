@@ -515,7 +515,7 @@ def test_fine_aim_with_shift_turns_the_cue_a_tenth(open_client: OpenClient) -> N
 
 
 def test_r13_warning_banner_then_third_foul_loses_the_rack(open_client: OpenClient) -> None:
-    ana, bob, _ = start_match(open_client)
+    ana, bob, room = start_match(open_client)
     players = (ana, bob)
     first = shooter(players)
     second = bob if first is ana else ana
@@ -538,6 +538,10 @@ def test_r13_warning_banner_then_third_foul_loses_the_rack(open_client: OpenClie
     first.page.locator("#result-dialog").wait_for(state="visible")
     assert first.page.inner_text("#result-title") == f"{second.name} wins game 1!"
     assert "three fouls in a row" in second.page.inner_text("#log")
+    # The rack ended on a shot (which came with the next rack's table): its replay is offered.
+    for c in players:
+        assert (c.page.get_attribute("#result-replay", "href") or "").endswith(f"/replay/{room}/1")
+        assert c.page.is_visible("#result-replay")
     for c in players:
         # A rack result closes by itself; play goes on.
         c.page.locator("#result-dialog").wait_for(state="hidden", timeout=10_000)
