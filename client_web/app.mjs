@@ -87,6 +87,7 @@ const player = roomPlayer({
   sound,
   tv,
   showTable: (room) => {
+    if (app.followLink) return void ((app.followLink = false), onRoute());
     if (!tv.active && parseHash().id !== room) history.replaceState(null, "", `#/room/${room}`);
     show("table");
   },
@@ -304,6 +305,8 @@ function clearRoom() {
 
 /** @param {Msg} w */
 async function onWelcome(w) {
+  // The address the page came with: the seat's snapshot may rewrite it before the lobby answers.
+  const [linked, lr] = [location.hash, parseHash()];
   app.welcome = w;
   showMe();
   showOwnName(w);
@@ -326,7 +329,12 @@ async function onWelcome(w) {
     show("practice");
   } else if (w.room) {
     app.room = w.room; // the seat is restored; its snapshot follows at once
-    if (parseHash().id !== w.room) location.hash = `#/room/${w.room}`;
+    if ((lr.kind === "room" || lr.kind === "play") && lr.id !== w.room) {
+      // A link to another table (a tournament's next match), once the seat may be left.
+      history.replaceState(null, "", linked);
+      if (app.view?.room === w.room) void onRoute();
+      else app.followLink = true;
+    } else if (parseHash().id !== w.room) location.hash = `#/room/${w.room}`;
     show("table");
   } else if (app.room) {
     // Reconnected as a spectator (sessions seat players only): join again.
@@ -758,9 +766,7 @@ function reword() {
   },
   /** Page coordinates of a table point, for driving the real mouse in tests. */
   screenOf: tableScreenOf,
-  animating() {
-    return !!app.anim || app.queue.length > 0;
-  },
+  animating: () => !!app.anim || app.queue.length > 0,
   /** The lag balls the replay shows at rest (null: none). */
   replayLag: () => replay?.lagRest ?? null,
   /** The labels, wrong-ball flag and tip dot of the overlay last drawn. */
@@ -769,27 +775,20 @@ function reword() {
     return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, tip: o.tip ?? null, handle: o.handle ?? null, aimParts: [...renderer.aimParts] } : null;
   },
   /** What was heard so far (impact kinds, fanfares), and whether sound is muted. */
-  sounds() {
-    return { heard: [...player.heard], muted: sound.muted };
-  },
+  sounds: () => ({ heard: [...player.heard], muted: sound.muted }),
   /** Page coordinates of the ball-in-hand handle (null without ball in hand). */
-  handleOf() {
-    const cue = cuePos();
-    if (!cue || !ballInHand()) return null;
+  handleOf() { const cue = cuePos(); if (!cue || !ballInHand()) return null;
     const r = $("table").getBoundingClientRect();
     const [x, y] = handleSpot(renderer.view, cue, touchFirst(), app.aim.angle);
     return [r.left + x, r.top + y];
   },
   /** Median and 95th percentile of the recent frame draw times (ms). */
-  frameStats() {
-    const s = [...drawTimes].sort((x, y) => x - y);
+  frameStats() { const s = [...drawTimes].sort((x, y) => x - y);
     const at = (/** @type {number} */ q) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
     return { frames: s.length, median: at(0.5), p95: at(0.95), max: s[s.length - 1] ?? 0 };
   },
   /** Whether the table is drawn turned a quarter (narrow screens). */
-  portrait() {
-    return renderer.view.portrait;
-  },
+  portrait: () => renderer.view.portrait,
 };
 
 wire();

@@ -25,6 +25,9 @@ export const app = {
   /** The room's seat invite (a seated player's, for the share link). @type {string | null} */ invite: null,
   /** The seat invite of the link this page was opened with. @type {string | null} */ linkInvite: null,
   /** The room a link is being followed to (asking the name, joining): followed once. @type {string | null} */ joining: null,
+  /** The page came with a link to another table than the seat it was given back (a
+   * tournament's next match): followed once that seat's snapshot says if it may be left. */
+  followLink: false,
   /** @type {Msg | null} RoomView */ view: null,
   /** A tournament match's players by name, seat 0 then seat 1, and when a no-show forfeits (`kept.mjs`). @type {{ room: string, names: (string | null)[], forfeitAt: number | null } | null} */
   keptNames: null,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.support import RATE, Client, save
+from tests.browser.support import RATE, Client, Server, save
 from tests.browser.test_client import (
     assert_quiet,
     click_table,
@@ -216,3 +216,39 @@ def test_a_results_replay_opens_in_the_same_tab_and_leads_back_to_the_table(
     assert ana.state("a.room") == room and ana.state("a.seat") == seat
     assert ana.page.is_visible("#conn.conn-online")
     assert_quiet(ana, bob)
+
+
+def test_a_link_to_another_table_opened_in_a_fresh_page_is_followed_once_the_seat_may_be_left(
+    open_client: OpenClient, server: Server
+) -> None:
+    """A tournament's bracket links its player to the next match's table. Opened in a fresh
+    page while the player still has a seat at a finished friendly table, the link used to
+    be overridden by that seat. A running match still sends its player back to it."""
+    ana, bob, first = started(open_client)
+    cid = open_client("Cid")
+    cid.page.click("#create-form button[type=submit]")
+    cid.page.wait_for_selector("#table-view:not([hidden])")
+    second = cid.state("a.room")
+
+    def fresh_page(hash: str) -> Client:
+        ana.page.close()
+        page = ana.context.new_page()
+        page.on("console", lambda m: ana.console.append(f"{m.type}: {m.text}"))
+        page.goto(f"{server.url}/?rate={RATE}&lang=en{hash}")
+        ana.page = page
+        return ana
+
+    # The match runs: the link is not followed, and the page says why.
+    fresh_page(f"#/play/{second}")
+    ana.page.locator("#toast").wait_for(state="visible")
+    assert "You are playing a match" in ana.page.inner_text("#toast")
+    ana.wait(f"a.room === {first!r} && a.role === 'player' && !!a.view")
+    ana.page.wait_for_function(f"location.hash === '#/room/{first}'")
+    # Over: the same link takes the player to the other table and its seat.
+    concede(bob, "match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    fresh_page(f"#/play/{second}")
+    ana.wait(f"a.room === {second!r} && a.role === 'player' && !!a.view")
+    ana.page.wait_for_function(f"location.hash === '#/room/{second}'")
+    cid.wait("a.view.seats.filter(Boolean).length === 2")
+    assert_quiet(ana, cid)
