@@ -330,7 +330,12 @@ def test_r6_push_out_then_pass_back(open_client: OpenClient) -> None:
     settle(ana, bob)
     dialog = other.page.locator("#choice-dialog")
     dialog.wait_for(state="visible")
-    assert "shoot, or pass it back" in other.page.inner_text("#status")
+    # It stands over the status box (which says the same), not over the balls.
+    assert "shoot, or pass it back" in (other.page.text_content("#status") or "")
+    box, table = dialog.bounding_box(), other.page.locator("#table").bounding_box()
+    assert box is not None and table is not None
+    assert box["y"] + box["height"] < table["y"] + 0.08 * table["height"], (box, table)
+    save(other, "push-out-choice-desktop.png")
     # The pusher is told whom they wait for; the verdict above already says the choice.
     prompt = pusher.page.inner_text("#status .prompt")
     assert prompt == f"Waiting for {other.name} to choose.", prompt
