@@ -282,7 +282,7 @@ export default {
   "reach.fracLong": "≈ {v} duljine stola",
   "reach.frac": "≈ {v} duljine",
 
-  "lag.help": "Bliškanje za otvaranje: pošaljite kuglu do suprotne mantinele i natrag. Čija se kugla zaustavi bliže vašoj mantineli, taj pobjeđuje i bira tko otvara.",
+  "lag.help": "Bliškanje za otvaranje: pošaljite kuglu do suprotne mantinele i natrag. Pobjeđuje igrač čija se kugla zaustavi bliže početnoj mantineli; on bira tko otvara.",
   "lag.speed": "Brzina bliškanja",
   "lag.angle": "Kut",
   "lag.hand": "Kao i pravi udarac, vaš malo varira (oko ±1 %), pa dva bliškanja nikad ne završe potpuno jednako.",
@@ -292,7 +292,7 @@ export default {
   "lag.balls": "Kugle za bliškanje: {a}, {b}",
 
   "wait.ready": "Počnimo!",
-  "wait.notReady": "Pričekajte još",
+  "wait.notReady": "Još ne",
   "invite.label": "Pozovite prijatelja: pošaljite mu ovu poveznicu",
   "invite.copy": "Kopiraj poveznicu",
   "invite.copied": "Poveznica je kopirana — pošaljite je prijatelju.",
@@ -512,7 +512,7 @@ export default {
   "end.noShow": "Protivnik nije došao za stol: pobjeda bez borbe.",
   "end.forfeitBy": "{name} predugo izbiva.",
   "end.stalemate": "Neriješena partija: ponavlja se.",
-  "end.race": { one: "Prvi do {n} dobivene partije.", few: "Prvi do {n} dobivene partije.", other: "Prvi do {n} dobivenih partija." },
+  "end.race": { one: "Igra se do {n} dobivene partije.", few: "Igra se do {n} dobivene partije.", other: "Igra se do {n} dobivenih partija." },
   "end.other": "Partija je završena.",
 
   "ev.snapshot": "Stanje stola ({status})",
