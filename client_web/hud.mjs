@@ -221,7 +221,9 @@ export function renderSeats() {
   const rack = tb?.rack ?? 0;
   const line = t(rack ? "match.lineRack" : "match.line", { race, rack });
   $("match-line").textContent = v?.settings?.name ? t("match.named", { name: roomName(v.settings.name, v.settings), line }) : line;
-  $("format-line").textContent = v?.settings ? describeFormat(v.settings) : "";
+  // A rated match says so first: the ratings it moves are what its players play for.
+  const format = v?.settings ? describeFormat(v.settings) : "";
+  $("format-line").textContent = v?.settings?.rated ? `${t("format.rated")} · ${format}` : format;
   $("spectators").textContent = v ? t("spectators", { n: v.spectators }) : "";
   renderRackBalls();
   holdScoreboardHeight();

@@ -163,6 +163,7 @@ export default {
   "preset.casual": "Casual",
   "preset.pro": "Pro",
   "preset.custom": "Custom",
+  "format.rated": "Rated match",
   "create.aid": "Aim aid",
   "aid.full": "full aim preview",
   "aid.ghost": "ghost ball only",

@@ -163,6 +163,7 @@ export default {
   "preset.casual": "Rekreativno",
   "preset.pro": "Profesionalno",
   "preset.custom": "Po želji",
+  "format.rated": "Meč za rejting",
   "create.aid": "Pomoć pri ciljanju",
   "aid.full": "puni prikaz ciljanja",
   "aid.ghost": "samo zamišljena kugla",

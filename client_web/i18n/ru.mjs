@@ -163,6 +163,7 @@ export default {
   "preset.casual": "Любительский",
   "preset.pro": "Профессиональный",
   "preset.custom": "Свои настройки",
+  "format.rated": "Рейтинговый матч",
   "create.aid": "Помощь в прицеливании",
   "aid.full": "полная линия прицеливания",
   "aid.ghost": "только мнимый шар",

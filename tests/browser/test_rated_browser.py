@@ -191,6 +191,8 @@ def test_a_rated_room_against_the_computer_from_the_lobby(open_client: OpenClien
         "document.querySelectorAll('#seat0 .rating, #seat1 .rating').length === 2"
     )
     assert cleo.page.inner_text("#seat1 .rating") == "250"
+    # The table says the match is rated, first on its format line.
+    assert cleo.page.inner_text("#format-line").startswith("Rated match · ")
     assert_quiet(cleo)
 
 
