@@ -1,0 +1,36 @@
+"""The side panel on a laptop's screen: the log of what happened takes the room the panel
+has left, down to the chat, instead of a fixed strip over an empty quarter of it."""
+
+from __future__ import annotations
+
+from tests.browser.support import save
+from tests.browser.test_client import assert_quiet, foul_softly, settle, shooter
+from tests.browser.test_firstminute import OpenClient, started
+
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) -> None:
+    ana, bob, room = started(open_client, host=LAPTOP, guest={**LAPTOP, "lang": "hr"})
+    cleo = open_client("Cleo", **LAPTOP, hash=f"#/room/{room}")  # watching
+    cleo.wait("a.role === 'spectator' && !!a.view")
+    for _ in range(3):
+        foul_softly(shooter((ana, bob)))
+        settle(ana, bob, cleo)
+    # The players' controls come first; the log keeps at least its old 220 px below them
+    # (the panel scrolls, as it did).
+    for c in (ana, bob, cleo):
+        c.page.wait_for_function("document.querySelectorAll('#log li').length >= 3")
+        log = c.page.locator("#log").bounding_box()
+        assert log is not None and log["height"] >= 219, (c.name, log)
+    # Watching (no controls): the log reaches down to the chat, with nothing but the
+    # panel's padding below it.
+    panel = cleo.page.locator("#panel").bounding_box()
+    chat = cleo.page.locator("#chat-form").bounding_box()
+    log = cleo.page.locator("#log").bounding_box()
+    assert panel is not None and chat is not None and log is not None
+    gap = panel["y"] + panel["height"] - (chat["y"] + chat["height"])
+    assert 0 <= gap <= 24, (gap, panel, chat)
+    assert log["height"] > 350, log
+    save(cleo, "laptop-panel-log-watching.png")
+    assert_quiet(ana, bob, cleo)
