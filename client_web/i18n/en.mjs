@@ -696,6 +696,7 @@ export default {
   "tour.status.finished": "Finished",
   "tour.status.cancelled": "Cancelled",
   "tour.starts": "Starts {time}",
+  "tour.started": "Started {time}",
   "tour.seeding.rating": "Seeded by rating",
   "tour.seeding.random": "Seeded by random draw",
   "tour.races": "Races to {winners} on the winners' side, {losers} on the losers' side, {final} in the final",

@@ -696,6 +696,7 @@ export default {
   "tour.status.finished": "Завершён",
   "tour.status.cancelled": "Отменён",
   "tour.starts": "Начало: {time}",
+  "tour.started": "Начался {time}",
   "tour.seeding.rating": "Посев по рейтингу",
   "tour.seeding.random": "Посев жеребьёвкой",
   "tour.races": "Игра до {winners} в верхней сетке, до {losers} в нижней, до {final} в финале",

@@ -291,6 +291,7 @@ def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> 
     assert call(server, "GET", path)["status"] in ("running", "finished")
     page.wait_for_selector(".tour-match")
     assert "U tijeku" in page.inner_text("#tour-facts")
+    assert "Počinje" not in page.inner_text("#tour-facts")  # it began: no "starts at"
     assert onlooker.page.locator("#tour-organiser").is_hidden()
     assert client.problems() == [] and onlooker.problems() == []
 
