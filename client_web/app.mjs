@@ -275,6 +275,7 @@ async function leaveByNavigation() {
 }
 
 function clearRoom() {
+  /** @type {HTMLDialogElement} */ ($("result-dialog")).close(); // the table's result goes with it
   app.room = null;
   app.role = null;
   app.seat = null;

@@ -252,3 +252,15 @@ def test_a_link_to_another_table_opened_in_a_fresh_page_is_followed_once_the_sea
     ana.page.wait_for_function(f"location.hash === '#/room/{second}'")
     cid.wait("a.view.seats.filter(Boolean).length === 2")
     assert_quiet(ana, cid)
+
+
+def test_a_finished_matchs_result_does_not_follow_its_player_to_the_lobby(
+    open_client: OpenClient,
+) -> None:
+    ana, bob, _ = started(open_client)
+    concede(bob, "match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.page.evaluate("location.hash = '#/'")
+    ana.page.wait_for_selector("#lobby:not([hidden])")
+    ana.page.locator("#result-dialog").wait_for(state="hidden")
+    assert_quiet(ana, bob)
