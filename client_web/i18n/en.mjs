@@ -316,7 +316,7 @@ export default {
   "chat.send": "Send",
   "chat.watching": "{name} (watching)",
   "result.rematch": "Rematch",
-  "result.rematchAsked": "Rematch asked — waiting…",
+  "result.rematchAsked": "Rematch asked — waiting for your opponent…",
   "result.rematchWanted": "Rematch ({name} wants one)",
   "result.opponentLeft": "Your opponent has left the table",
   "result.close": "Continue",

@@ -316,7 +316,7 @@ export default {
   "chat.send": "Pošalji",
   "chat.watching": "{name} (gleda)",
   "result.rematch": "Revanš",
-  "result.rematchAsked": "Revanš zatražen — čeka se…",
+  "result.rematchAsked": "Revanš zatražen — čeka se protivnik…",
   "result.rematchWanted": "Revanš ({name} ga želi)",
   "result.opponentLeft": "Protivnik je napustio stol",
   "result.close": "Nastavi",

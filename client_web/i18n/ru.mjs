@@ -316,7 +316,7 @@ export default {
   "chat.send": "Отправить",
   "chat.watching": "{name} (зритель)",
   "result.rematch": "Реванш",
-  "result.rematchAsked": "Реванш предложен — ждём…",
+  "result.rematchAsked": "Реванш предложен — ждём соперника…",
   "result.rematchWanted": "Реванш ({name} хочет реванша)",
   "result.opponentLeft": "Соперник ушёл из-за стола",
   "result.close": "Продолжить",
