@@ -277,6 +277,7 @@ async function leaveByNavigation() {
 function clearRoom() {
   /** @type {HTMLDialogElement} */ ($("result-dialog")).close(); // the table's result goes with it
   app.room = null;
+  app.followLink = false;
   app.role = null;
   app.seat = null;
   app.code = null;

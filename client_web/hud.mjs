@@ -135,6 +135,8 @@ export function showResult(title, score, text, match, replay = null, next = null
     resultTimer = setTimeout(tick, 0);
   }
   if (!dlg.open) {
+    // The table's own questions (leave, concede) are moot once its result is in.
+    for (const id of ["leave-dialog", "concede-dialog"]) /** @type {HTMLDialogElement} */ ($(id)).close();
     if (app.role === "spectator" || document.querySelector("dialog:modal")) {
       // A notice, not a stop: someone watching (on TV too) may be signing in or reading
       // the leaderboard when a rack ends, and a modal result took the page and the keys
@@ -223,7 +225,8 @@ export function renderSeats() {
   $("match-line").textContent = v?.settings?.name ? t("match.named", { name: roomName(v.settings.name, v.settings), line }) : line;
   // A rated match says so first: the ratings it moves are what its players play for.
   const format = v?.settings ? describeFormat(v.settings) : "";
-  $("format-line").textContent = v?.settings?.rated ? `${t("format.rated")} · ${format}` : format;
+  const saysRated = v?.settings?.name === "Rated quick match"; // its name already says so (`roomName`)
+  $("format-line").textContent = v?.settings?.rated && !saysRated ? `${t("format.rated")} · ${format}` : format;
   $("spectators").textContent = v ? t("spectators", { n: v.spectators }) : "";
   renderRackBalls();
   holdScoreboardHeight();

@@ -443,8 +443,10 @@ export function attachStrip(track, actions) {
     track.classList.remove("pulling");
     const quick = performance.now() - g.at < 120;
     const p = powerAt(e, g);
-    // A pull, not a touch: the finger moved (a press let go where it went down is not a shot).
-    const pulled = Math.abs(travel(e.clientY - g.y0)) >= 0.03;
+    // A pull, not a touch: the finger went down the strip (a press let go where it went
+    // down, or slid back above it, is not a shot — from the cue held at a break's power
+    // as from nothing).
+    const pulled = travel(e.clientY - g.y0) >= 0.03;
     if (e.type === "pointerup" && !quick && pulled && p >= 0.03 && mayShoot()) {
       actions.setPower(p);
       actions.shoot();

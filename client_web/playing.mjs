@@ -191,6 +191,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     if (!firstTime && app.view?.status === "finished" && v.status !== "finished") {
       app.lastVerdict = null;
       app.warning = null;
+      app.rackShots = { rack: 0, count: 0 }; // its result links no game of the last match
       // The finished match's result does not stay over the new one (a spectator's, who
       // had no rematch button to close it with).
       const result = /** @type {HTMLDialogElement} */ (document.getElementById("result-dialog"));

@@ -107,12 +107,8 @@ function render() {
   $("tour-facts").textContent = [
     t(`tour.format.${view.format}`),
     t(`tour.status.${view.status}`),
-    // Under way or over: when it began (not the planned time an early start left ahead).
-    ...(view.status === "registering" || view.status === "cancelled"
-      ? [t("tour.starts", { time: when(view.starts_at) })]
-      : view.starts_at <= Date.now()
-        ? [t("tour.started", { time: when(view.starts_at) })]
-        : []),
+    // Under way or over: when it began (the server moves an early start's time to it).
+    t(view.status === "registering" || view.status === "cancelled" ? "tour.starts" : "tour.started", { time: when(view.starts_at) }),
     t(`tour.seeding.${view.seeding}`),
     races,
     t("tour.entrants", { n: view.entrants.length, cap: view.cap }),

@@ -513,7 +513,7 @@ export default {
   "end.noShow": "Protivnik nije došao za stol: pobjeda bez borbe.",
   "end.forfeitBy": "{name} predugo izbiva.",
   "end.stalemate": "Neriješena partija: ponavlja se.",
-  "end.race": { one: "Igra se do {n} dobivene partije.", few: "Igra se do {n} dobivene partije.", other: "Igra se do {n} dobivenih partija." },
+  "end.race": { one: "Meč se igrao do {n} dobivene partije.", few: "Meč se igrao do {n} dobivene partije.", other: "Meč se igrao do {n} dobivenih partija." },
   "end.other": "Partija je završena.",
 
   "ev.snapshot": "Stanje stola ({status})",

@@ -46,6 +46,17 @@ def test_the_cue_on_the_strip_is_taken_hold_of_at_the_power_it_shows(
     c.page.wait_for_timeout(300)
     assert sum(1 for e in replay_events(server, room) if e["t"] == "shot_result") == shots
     assert abs(c.state("a.aim.power") - before) < 0.005
+    # Held and slid up the strip, or wobbled a little, and let go: no shot either.
+    for move in (-0.2, 0.02):
+        finger.send("touchStart", x, y)
+        for k in range(1, 4):
+            c.page.wait_for_timeout(60)
+            finger.send("touchMove", x, y + track["height"] * 0.9 * move * k / 3)
+        c.page.wait_for_timeout(100)
+        finger.send("touchEnd")
+        c.page.wait_for_timeout(300)
+        assert sum(1 for e in replay_events(server, room) if e["t"] == "shot_result") == shots
+        assert abs(c.state("a.aim.power") - before) < 0.005, move
     # Held and pulled a tenth of the strip's travel: the power goes on from 80 %.
     pull = track["height"] * 0.9 * 0.1
     finger.send("touchStart", x, y)

@@ -26,10 +26,16 @@ def test_a_click_on_a_ball_under_the_cue_stick_aims_at_it(open_client: OpenClien
     click_table(c, cue[0] - 0.3 * math.cos(toward), cue[1] - 0.3 * math.sin(toward))
     set_power(c, 10)
     assert abs(math.remainder(c.state("a.aim.angle") - toward - math.pi, 2 * math.pi)) < 0.02
+    # The 1 lies on the stick as the client draws it and takes presses on it (its tip
+    # 1.4 + 5·power radii behind the cue ball, 1.4 m long): the case this test is about.
+    r = 0.028575  # the ball's radius (client_web/table.mjs)
+    tip = r * (1.4 + 5 * c.state("a.aim.power"))
+    gap = math.dist(cue, one)
+    assert tip + 2 * r < gap < tip + 1.4 - r, (tip, gap)
     save(c, "stick-over-the-1.png")
     click_table(c, one[0], one[1])
     assert abs(math.remainder(c.state("a.aim.angle") - toward, 2 * math.pi)) < 0.01
-    # Grabbed between the cue ball and the 1 (no ball there) and pulled back: power, no turn.
+    # Grabbed on the stick behind the cue ball (no ball there) and pulled back: power, no turn.
     angle = c.state("a.aim.angle")
     power = c.state("a.aim.power")
     away = angle + math.pi

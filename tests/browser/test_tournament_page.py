@@ -292,6 +292,7 @@ def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> 
     page.wait_for_selector(".tour-match")
     assert "U tijeku" in page.inner_text("#tour-facts")
     assert "Počinje" not in page.inner_text("#tour-facts")  # it began: no "starts at"
+    assert "Počeo je" in page.inner_text("#tour-facts")
     assert onlooker.page.locator("#tour-organiser").is_hidden()
     assert client.problems() == [] and onlooker.problems() == []
 
