@@ -312,13 +312,34 @@ async def run(config: Config) -> None:
     descriptors = raise_descriptor_limit()
     log.info("descriptor limit: %s", descriptors if descriptors is not None else "none")
     server = GameServer(config)
-    await server.start()
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
-        # Interrupted while starting (SIGINT cancels this task until the handlers below
-        # are in place), and the cancellation was lost on the way: Python 3.11's
-        # `wait_for` and `asyncio.timeout` can each swallow one that lands as their own
-        # wait ends. The interrupt still stands: stop instead of serving.
+    # SIGTERM and SIGINT are this process's from the start. One while starting (a node
+    # waiting for Redis) cancels the start, and again every quarter second until the
+    # cancellation takes: Python 3.11's `wait_for` and `asyncio.timeout` can each swallow
+    # one that lands as their own wait ends, and a start that swallowed asyncio.run's
+    # single cancellation went on waiting for Redis, deaf to the interrupt.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    starting = asyncio.ensure_future(server.start())
+    while not starting.done():
+        try:
+            await asyncio.wait({starting}, timeout=0.25)
+        except asyncio.CancelledError:
+            # This task cancelled while starting (asyncio.run's SIGINT before these
+            # handlers are in, or whoever runs it): an interrupt like the others.
+            stop.set()
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+        if stop.is_set() and not starting.done():
+            starting.cancel()
+    if starting.cancelled():
+        log.info("interrupted while starting: shutting down")
+        return
+    starting.result()  # the start's own failure (the port taken, the store unusable)
+    if stop.is_set():  # interrupted as the start ended: stop instead of serving
         log.info("interrupted while starting: shutting down")
         await server.stop()
         return
@@ -330,11 +351,6 @@ async def run(config: Config) -> None:
     print(f"ninepool server ready: open {server.url}", flush=True)
     if not config.secret_given:
         log.warning("no --secret given: session tokens will not survive a restart")
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     log.info("shutting down")
     await server.stop()
