@@ -67,8 +67,6 @@ const tv = new TvDirector(
     rooms: () => app.rooms.values(),
     watch: async (room) => !!(await joinTable(room, null, false)),
     leave: async () => {
-      const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
-      if (dlg.open) dlg.close();
       if (app.room) await act({ t: "leave" });
       clearRoom();
     },

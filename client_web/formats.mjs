@@ -52,9 +52,10 @@ export function describeFormat(s) {
 }
 
 /** The names the server gives the tables it opens for a quick match, and their keys. */
+export const RATED_QUICK_NAME = "Rated quick match";
 const QUICK_NAMES = new Map([
   ["Quick match", "rooms.quick"],
-  ["Rated quick match", "rooms.quickRated"],
+  [RATED_QUICK_NAME, "rooms.quickRated"],
 ]);
 
 /**

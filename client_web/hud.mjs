@@ -5,7 +5,7 @@
 import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
-import { describeFormat, roomName } from "./formats.mjs";
+import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
 import { clause, keepLang, lang, list, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
@@ -225,7 +225,7 @@ export function renderSeats() {
   $("match-line").textContent = v?.settings?.name ? t("match.named", { name: roomName(v.settings.name, v.settings), line }) : line;
   // A rated match says so first: the ratings it moves are what its players play for.
   const format = v?.settings ? describeFormat(v.settings) : "";
-  const saysRated = v?.settings?.name === "Rated quick match"; // its name already says so (`roomName`)
+  const saysRated = v?.settings?.name === RATED_QUICK_NAME; // its name already says so
   $("format-line").textContent = v?.settings?.rated && !saysRated ? `${t("format.rated")} · ${format}` : format;
   $("spectators").textContent = v ? t("spectators", { n: v.spectators }) : "";
   renderRackBalls();

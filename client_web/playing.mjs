@@ -13,7 +13,7 @@ import { lagRest } from "./lagballs.mjs";
 import { noteGameOver, noteSnapshot, renderRatingLine } from "./ratingchange.mjs";
 import { absorbHistory, logEvent, recentEvents, restoreHistory } from "./roomlog.mjs";
 import { shotSounds } from "./sound.mjs";
-import { app, mySeat, names } from "./state.mjs";
+import { app, mySeat, names, shotRack } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { describeEnd, describeWarning, loserOf } from "./verdict.mjs";
 
@@ -250,9 +250,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     app.shotPending = false;
     app.placing = null;
     app.placedPending = null;
-    // The rack the shot was played in: the shot that ends a rack comes with the next
-    // rack's table (as the server numbers the game it ended, `game_over`'s rack).
-    const rack = m.table.rack - (m.verdict?.new_rack ? 1 : 0);
+    const rack = shotRack(m);
     app.rackShots = app.rackShots.rack === rack ? { rack, count: app.rackShots.count + 1 } : { rack, count: 0 };
     const tracks = normaliseTracks(decodeTracks(m.traj));
     const pb = new ShotPlayback(tracks, m.duration, m.final);

@@ -7,7 +7,7 @@ import { decode } from "@msgpack/msgpack";
 import { $ } from "./dom.mjs";
 import { addChat, log, renderBadge } from "./hud.mjs";
 import { session } from "./net.mjs";
-import { app, names } from "./state.mjs";
+import { app, names, shotRack } from "./state.mjs";
 import { describeLag, describeRuling, describeShot, describeWarning } from "./verdict.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -128,7 +128,7 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
     else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
     if (e.t === "shot_result") {
       lastShot = e;
-      const rack = e.table.rack - (e.verdict?.new_rack ? 1 : 0); // as `applyShot` counts it
+      const rack = shotRack(e);
       rackShots = rack === rackShots.rack ? { rack, count: rackShots.count + 1 } : { rack, count: 0 };
     }
     if (already.has(e.seq)) continue;

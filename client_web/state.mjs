@@ -122,6 +122,15 @@ export function ballInHand() {
   return canShoot() ? (app.table?.ball_in_hand ?? null) : null;
 }
 
+/**
+ * The rack a shot was played in: the shot that ends a rack comes with the next rack's
+ * table (the server numbers the game it ended so, `game_over`'s rack).
+ * @param {Record<string, any>} shot a `shot_result` @returns {number}
+ */
+export function shotRack(shot) {
+  return shot.table.rack - (shot.verdict?.new_rack ? 1 : 0);
+}
+
 /** @returns {{ n: number, x: number, y: number }[]} */
 export function objectBalls() {
   /** @type {{ n: number, x: number, y: number }[]} */

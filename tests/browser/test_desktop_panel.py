@@ -6,8 +6,7 @@ from __future__ import annotations
 from tests.browser.support import save
 from tests.browser.test_client import assert_quiet, foul_softly, settle, shooter
 from tests.browser.test_firstminute import OpenClient, started
-
-LAPTOP = {"width": 1366, "height": 768}
+from tests.browser.test_screens_and_dialogs import LAPTOP
 
 
 def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.browser.support import Server, save
 from tests.browser.test_client import assert_quiet, replay_events, settle, start_match
-from tests.browser.test_firstminute import PHONE, OpenClient, Touch, aim_at, started
+from tests.browser.test_firstminute import PHONE, OpenClient, Touch, aim_at, shots_sent, started
 from tests.browser.test_watching import concede
 
 
@@ -36,7 +36,7 @@ def test_the_cue_on_the_strip_is_taken_hold_of_at_the_power_it_shows(
     assert cue["y"] > track["y"] + track["height"] * 0.6, "the cue is drawn low at a break's power"
     x, y = track["x"] + track["width"] / 2, cue["y"] + 20
     finger = Touch(c)
-    shots = sum(1 for e in replay_events(server, room) if e["t"] == "shot_result")
+    shots = shots_sent(server, room)
     # Held, not pulled, and let go: no shot, the power as it was.
     finger.send("touchStart", x, y)
     c.page.wait_for_timeout(60)
@@ -44,7 +44,7 @@ def test_the_cue_on_the_strip_is_taken_hold_of_at_the_power_it_shows(
     c.page.wait_for_timeout(300)
     finger.send("touchEnd")
     c.page.wait_for_timeout(300)
-    assert sum(1 for e in replay_events(server, room) if e["t"] == "shot_result") == shots
+    assert shots_sent(server, room) == shots
     assert abs(c.state("a.aim.power") - before) < 0.005
     # Held and slid up the strip, or wobbled a little, and let go: no shot either.
     for move in (-0.2, 0.02):
@@ -55,7 +55,7 @@ def test_the_cue_on_the_strip_is_taken_hold_of_at_the_power_it_shows(
         c.page.wait_for_timeout(100)
         finger.send("touchEnd")
         c.page.wait_for_timeout(300)
-        assert sum(1 for e in replay_events(server, room) if e["t"] == "shot_result") == shots
+        assert shots_sent(server, room) == shots
         assert abs(c.state("a.aim.power") - before) < 0.005, move
     # Held and pulled a tenth of the strip's travel: the power goes on from 80 %.
     pull = track["height"] * 0.9 * 0.1
