@@ -144,7 +144,8 @@ export function showResult(title, score, text, match, replay = null, next = null
       dlg.classList.add("notice");
       const had = /** @type {HTMLElement | null} */ (document.activeElement);
       dlg.show(); // (which focuses the dialog's first button: the focus goes back)
-      had?.focus({ preventScroll: true });
+      if (had && had !== document.body) had.focus({ preventScroll: true });
+      else /** @type {HTMLElement | null} */ (document.activeElement)?.blur();
     } else {
       dlg.classList.remove("notice");
       dlg.showModal();
