@@ -676,10 +676,9 @@ function wire() {
     location.hash = `#/replay/${rack[1]}/${rack[2]}`;
   });
   $("result-replay-match").addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("result-dialog")).close());
-  // The tournament pages are pages of their own: a `?lang=` this one was opened with goes along.
-  $("tournaments").addEventListener("click", (e) => {
-    /** @type {HTMLAnchorElement} */ (e.currentTarget).href = keepLang("/tournaments");
-  });
+  // Pages of their own (the tournaments, the rules): a `?lang=` this one was opened with goes along.
+  for (const link of document.querySelectorAll("a[data-own-page]"))
+    link.addEventListener("click", () => link.setAttribute("href", keepLang(String(link.getAttribute("data-own-page")))));
   $("replay-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const id = /** @type {HTMLInputElement} */ ($("replay-id")).value.trim();

@@ -6,7 +6,8 @@
 // computer players filling the empty places if the organiser allows them; its organiser
 // may start it before its time. /tournaments lists them all (`GET /api/tournaments`).
 
-import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
+import { keepLang, lang, seatName, t } from "./i18n/index.mjs";
+import { startPageLanguage } from "./pagelang.mjs";
 import { session } from "./net.mjs";
 
 /** How often the bracket is read again (ms). */
@@ -27,15 +28,6 @@ const LIST_REFRESH_MS = 5000;
 let shown = null;
 let missing = false;
 let unavailable = false;
-
-/** The page's own links (the lobby, the list, the form, the game) with its language. */
-function keepLangInLinks() {
-  for (const link of document.querySelectorAll("a[href^='/']")) {
-    const path = link.getAttribute("data-path") ?? /** @type {string} */ (link.getAttribute("href"));
-    link.setAttribute("data-path", path);
-    link.setAttribute("href", keepLang(path));
-  }
-}
 
 /** @param {string} elementId */
 function $(elementId) {
@@ -475,28 +467,12 @@ function showMe(account) {
 }
 
 function start() {
-  initLanguage();
-  showMe(null);
-  keepLangInLinks();
-  const select = /** @type {HTMLSelectElement} */ ($("lang"));
-  select.replaceChildren(...LANGUAGES.map(([code, name]) => new Option(name, code, false, code === lang())));
-  select.value = lang();
-  select.addEventListener("change", () => {
-    // An address with `?lang=` says the language picked now, for a reload and for links.
-    if (new URLSearchParams(location.search).has("lang")) {
-      const here = new URL(location.href);
-      here.searchParams.set("lang", select.value);
-      history.replaceState(null, "", here);
-    }
-    setLanguage(select.value);
-  });
-  onLanguage(() => {
-    select.value = lang();
-    keepLangInLinks();
+  startPageLanguage(/** @type {HTMLSelectElement} */ ($("lang")), () => {
     if (creating) document.title = t("tour.create.title");
     if (listing) renderList();
     else render();
   });
+  showMe(null);
   $("tour-form").addEventListener("submit", (event) => {
     event.preventDefault();
     void registration("register");

@@ -1,5 +1,6 @@
 // The client's words in English, Croatian and Russian: one catalogue module per language
-// (`en.mjs`, `hr.mjs`, `ru.mjs`), the language chosen from `?lang=`, then the one the
+// (`en.mjs`, `hr.mjs`, `ru.mjs`; each spreads in the words of the pages apart from the
+// game, `tournament.<lang>.mjs` and `rules.<lang>.mjs`), the language chosen from `?lang=`, then the one the
 // player picked (kept in localStorage), then `navigator.languages`. Plurals go through
 // Intl.PluralRules (Croatian and Russian have three forms), numbers through
 // Intl.NumberFormat, lists through Intl.ListFormat.

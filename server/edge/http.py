@@ -57,6 +57,8 @@ OVERLAY_PAGE = "/overlay.html"
 #: A tournament's live bracket, the organiser's form (`/tournament/new`) and the list of
 #: tournaments (`/tournaments`): one page of the client for them all.
 _TOURNAMENT_PAGE = re.compile(r"^/tournament(?:/[A-Za-z0-9_-]{1,32}|s/?)$")
+#: The rules of the game, told to players in their language (client_web/rules.html).
+_RULES_PAGE = re.compile(r"^/rules/?$")
 
 
 def _response(
@@ -171,6 +173,8 @@ class HttpRoutes:
             return self.static(OVERLAY_PAGE, request.headers.get("If-None-Match"))
         if _TOURNAMENT_PAGE.match(path):
             path = "/tournament.html"
+        elif _RULES_PAGE.match(path):
+            path = "/rules.html"
         return self.static(path, request.headers.get("If-None-Match"))
 
     def _resolve(self, path: str) -> Path | None:

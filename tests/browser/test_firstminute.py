@@ -623,7 +623,15 @@ def english_words() -> set[str]:
         import pathlib
 
         root = pathlib.Path(__file__).resolve().parents[2] / "client_web" / "i18n"
-        text = {lang: (root / f"{lang}.mjs").read_text() for lang in ("en", "hr", "ru")}
+        # A language's catalogue and the parts it spreads in (`tournament.<lang>.mjs`, …).
+        text = {
+            lang: " ".join(
+                path.read_text()
+                for path in sorted(root.glob("*.mjs"))
+                if lang in path.name.split(".")
+            )
+            for lang in ("en", "hr", "ru")
+        }
         strip = lambda s: re.sub(r"\{\w+\}|\"[\w.]+\":|//.*", " ", s)  # noqa: E731
         words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", strip(text["en"]))}
         other = {

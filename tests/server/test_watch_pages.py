@@ -1,5 +1,6 @@
 """The pages for watching: `/tv`, `/overlay/<room>`, `/replay/<room>/<rack>`, and the lobby
-entries the TV channel ranks tables by (rack in play, balls left)."""
+entries the TV channel ranks tables by (rack in play, balls left); and `/rules`, the page
+a player reads the rules on."""
 
 from __future__ import annotations
 
@@ -49,6 +50,16 @@ async def test_overlay_page_for_any_room_shape(server: GameServer) -> None:
     assert headers["content-type"].startswith("text/html")
     assert headers["cache-control"] == "no-cache"
     for bad in ("/overlay/", "/overlay/a/b", "/overlay/" + "x" * 33, "/overlay/a.b"):
+        assert (await fetch(server, bad))[0] == 404, bad
+
+
+async def test_the_rules_have_a_plain_address(server: GameServer) -> None:
+    page = (server.config.client_dir / "rules.html").read_bytes()
+    for path in ("/rules", "/rules/", "/rules?lang=hr", "/rules.html"):
+        status, headers, body = await fetch(server, path)
+        assert status == 200 and body == page, path
+        assert headers["content-type"].startswith("text/html")
+    for bad in ("/rules/x", "/rulesx", "/rules//"):
         assert (await fetch(server, bad))[0] == 404, bad
 
 
