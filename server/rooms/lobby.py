@@ -314,6 +314,9 @@ class Lobby:
         await room.started.wait()
         if room.closed:
             raise RuntimeError(f"room {room.id} could not start")
+        # Listed now, not when someone first sits in it: the lobby is where a player
+        # waiting for the match learns that its table is open (and its no-show time runs).
+        self.room_changed(room)
         return room.id
 
     def join(self, client: Member, message: m.Join) -> None:

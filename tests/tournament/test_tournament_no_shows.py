@@ -142,3 +142,35 @@ async def test_who_sat_down_and_who_waits_at_the_table(
     assert (over.winner, over.reason) == (1, "forfeit")
     view = await until(server, tournament_id, lambda v: v["status"] == "finished")
     assert view["champion"] == waiting.name
+
+
+async def test_a_matchs_table_is_in_the_lobby_as_soon_as_it_opens(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """Players waiting in the lobby learn there that their match's table is open (its
+    entry keeps their seats), before either of them sits down: the no-show time runs
+    from the table's opening, so an entry that came only with the first player to sit
+    left the other to forfeit unawares."""
+    server = await make_server()
+    ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
+    opened.extend([ana, ben])
+    for peer in (ana, ben):
+        assert isinstance(await peer.request({"t": "lobby", "on": True}), m.Rooms)
+    _, made = await api(
+        server, "POST", "/api/tournaments", settings(format="single", cap=2), ana.token
+    )
+    path = f"/api/tournaments/{made['id']}"
+    for peer in (ana, ben):
+        status, _ = await api(server, "POST", f"{path}/register", {"name": peer.name}, peer.token)
+        assert status == 200
+    assert (await api(server, "POST", f"{path}/start", token=ana.token))[0] == 200
+    view = await until(server, made["id"], lambda v: bool(playing(v)))
+    room = playing(view)[0]["room"]
+    for peer in (ana, ben):
+        while True:
+            changed = await peer.expect(m.RoomChanged)
+            if changed.info.room == room:
+                break
+        assert changed.info.settings.reserved is not None
+        assert peer.player in changed.info.settings.reserved
+        assert changed.info.players == [] and changed.info.status == "waiting"
