@@ -25,7 +25,9 @@ export function renderRooms() {
   for (const r of rooms) {
     const actions = h("td");
     const name = tableName(r);
-    if (r.players.length < 2 && r.status === "waiting") {
+    // A tournament's table keeps its seats for its two players: others may only watch.
+    const reserved = r.settings?.reserved ?? [];
+    if (r.players.length < 2 && r.status === "waiting" && (!reserved.length || reserved.includes(app.welcome?.player))) {
       actions.append(h("button", { type: "button", class: "primary", text: t("lobby.join"), "data-join": "player", "aria-label": t("rooms.joinLabel", { name: name }) }));
     }
     actions.append(h("button", { type: "button", text: t("lobby.watch"), "data-join": "spectator", "aria-label": t("rooms.watchLabel", { name: name }) }));

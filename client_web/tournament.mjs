@@ -6,14 +6,15 @@
 // computer players filling the empty places if the organiser allows them; its organiser
 // may start it before its time. /tournaments lists them all (`GET /api/tournaments`).
 
+import { makeUpName } from "./askname.mjs";
 import { keepLang, lang, seatName, t } from "./i18n/index.mjs";
+import { Connection, NAME_PATTERN, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
-import { session } from "./net.mjs";
 
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
 
-/** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[]} | null}} MatchView */
+/** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
@@ -28,6 +29,34 @@ const LIST_REFRESH_MS = 5000;
 let shown = null;
 let missing = false;
 let unavailable = false;
+/** The server's clock less this one's (ms), from the API's `Date` header: a no-show's
+ * deadline is the server's time. */
+let clockOffset = 0;
+/** How long to wait for the server's `welcome` when making a session (ms). */
+const SESSION_WAIT_MS = 10_000;
+
+/**
+ * A session for a browser that has never opened the game — a bracket's or the
+ * organiser's form's link shared with a newcomer —: one `hello`, as the game says it,
+ * under the name the game would give this browser (made up and kept, as the game keeps
+ * it). The API knows who registers or organises by that session's token. Resolves once
+ * the token is kept, or when no welcome came in time (the page then asks to open the game).
+ * @returns {Promise<void>}
+ */
+function ensureSession() {
+  if (token()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const name = NAME_PATTERN.test(session.name()) ? session.name() : makeUpName();
+    session.setName(name);
+    const done = () => {
+      conn.close();
+      resolve();
+    };
+    const conn = new Connection({ url: defaultUrl(), name: () => name, onMessage: () => {}, onState: () => {}, onWelcome: done });
+    conn.start();
+    setTimeout(done, SESSION_WAIT_MS);
+  });
+}
 
 /** @param {string} elementId */
 function $(elementId) {
@@ -65,6 +94,8 @@ async function load() {
     const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}`, { cache: "no-store", headers: authorization() });
     missing = response.status === 404;
     unavailable = !response.ok && !missing;
+    const serverNow = Date.parse(response.headers.get("Date") ?? "");
+    if (!Number.isNaN(serverNow)) clockOffset = serverNow - Date.now();
     if (response.ok) shown = await response.json();
   } catch {
     unavailable = true;
@@ -124,6 +155,8 @@ function render() {
   const mine = view.me ? view.matches.find((m) => m.status === "playing" && m.room && m.seeds.includes(view.me ?? null)) : undefined;
   $("tour-mine").hidden = !mine;
   if (mine) $("tour-mine-sit").setAttribute("href", keepLang(`/#/play/${encodeURIComponent(mine.room ?? "")}`));
+  const deadline = mine?.live && !mine.live.started ? mine.live.forfeit_at ?? null : null;
+  $("tour-mine-deadline").replaceChildren(...(deadline ? [noShowClock(deadline)] : []));
   renderRegistration(view);
   renderOrganiser(view);
   renderBrackets(view);
@@ -298,7 +331,8 @@ function renderBrackets(view) {
 
 /** @param {TournamentView} view @param {string} side @param {number} round @param {number} last */
 function roundTitle(view, side, round, last) {
-  if (side === "final") return t(round === 1 ? "tour.gf1" : "tour.gf2");
+  // Under the heading "Grand final": which of its (at most two) matches.
+  if (side === "final") return t(round === 1 ? "tour.gfFirst" : "tour.gfDecider");
   if (view.format === "single" && round === last) return t("tour.finalRound");
   return t("tour.round", { n: round });
 }
@@ -335,6 +369,7 @@ function matchCard(match, me) {
         ? t("tour.waitingFor", { names: waiting.map((slot) => match.players[slot]).join(", ") })
         : t("tour.live");
     foot.push(el("span", { class: "tour-state" }, [status]));
+    if (live && !live.started && live.forfeit_at) foot.push(noShowClock(live.forfeit_at));
     foot.push(el("a", { href: keepLang(`/#/room/${room}`) }, [t("tour.watch")]));
     // Only the match's own players have a seat kept for them.
     if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: keepLang(`/#/play/${room}`) }, [t("tour.play")]));
@@ -342,12 +377,33 @@ function matchCard(match, me) {
     foot.push(el("span", {}, [t("tour.ready")]));
   } else if (done && match.decided === "forfeit") {
     foot.push(el("span", {}, [t("tour.forfeit")]));
+  } else if (done && match.decided === "played" && match.winner !== null && match.score[match.winner] < match.race) {
+    // Won short of the race: the other player conceded (leaving a running match concedes it).
+    foot.push(el("span", {}, [t("tour.conceded")]));
   } else if (match.status === "void" || empty) {
     foot.push(el("span", {}, [t("tour.void")]));
   }
   if (match.status !== "void" && match.decided !== "bye") foot.push(el("span", {}, [t("match.line", { race: match.race })]));
   const classes = ["tour-match", match.status === "playing" ? "live" : "", match.status === "void" || empty ? "void" : ""];
   return el("div", { class: classes.filter(Boolean).join(" "), "data-match": match.id }, [...slots, el("div", { class: "tour-foot" }, foot)]);
+}
+
+/**
+ * How long until a player who has not sat down loses the match by not coming, counting
+ * down (`tickDeadlines`) as the table's own clock does. @param {number} deadline server ms
+ */
+function noShowClock(deadline) {
+  return el("span", { class: "tour-deadline", "data-deadline": String(deadline) }, [deadlineText(deadline)]);
+}
+
+/** @param {number} deadline server ms */
+function deadlineText(deadline) {
+  const left = Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000));
+  return t("clock.forfeit", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+}
+
+function tickDeadlines() {
+  for (const span of document.querySelectorAll("[data-deadline]")) span.textContent = deadlineText(Number(span.getAttribute("data-deadline")));
 }
 
 /** @param {TournamentView} view */
@@ -368,7 +424,10 @@ async function registration(action) {
   const done = t(action === "register" ? "tour.registered" : "tour.withdrawn");
   const ok = await change(action, $("tour-answer"), done, action === "register" ? { name } : undefined);
   // A guest's name is kept for the game; an account plays under its own whatever this says.
-  if (ok && action === "register" && !session.accountToken()) session.setName(name);
+  if (ok && action === "register" && !session.accountToken()) {
+    session.setName(name);
+    showMe(null);
+  }
 }
 
 /** @param {string} elementId */
@@ -380,6 +439,23 @@ function input(elementId) {
 function localInput(d) {
   const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/**
+ * What is wrong with the organiser's form, as [the field, the catalogue key of why], or
+ * null: the server's own limits (`POST /api/tournaments`), checked before asking it.
+ * @param {Record<string, any>} body @returns {[string, string] | null}
+ */
+function formProblem(body) {
+  const within = (/** @type {unknown} */ v, /** @type {number} */ lo, /** @type {number} */ hi) => Number.isInteger(v) && Number(v) >= lo && Number(v) <= hi;
+  if (!body.name || body.name.length > 48) return ["tc-name", "tour.create.err.bad_name"];
+  if (!within(body.cap, 2, 64)) return ["tc-cap", "tour.create.err.cap"];
+  if (!(body.starts_at > Date.now())) return ["tc-starts", "tour.create.err.past"];
+  for (const side of ["winners", "losers", "final"]) {
+    if (side === "losers" && body.format === "single") continue;
+    if (!within(body.races[side], 1, 21)) return [`tc-${side}`, "tour.create.err.race"];
+  }
+  return null;
 }
 
 /** The organiser's form: create the tournament, then open its page. */
@@ -409,7 +485,12 @@ function startCreating() {
   bots.addEventListener("change", () => {
     /** @type {HTMLSelectElement} */ ($("tc-bot-level")).disabled = !bots.checked;
   });
-  $("tour-create-form").addEventListener("submit", (event) => {
+  const form = $("tour-create-form");
+  form.addEventListener("input", () => {
+    $("tc-answer").textContent = "";
+  });
+  input("tc-starts").min = localInput(new Date());
+  form.addEventListener("submit", (event) => {
     event.preventDefault();
     void create();
   });
@@ -431,8 +512,12 @@ async function create() {
     bots,
   };
   if (bots && level > 0) body.bot_level = level;
-  if (!(Number(body.starts_at) > Date.now())) {
-    answer.textContent = t("tour.create.refused", { why: t("tour.create.err.past") });
+  // Checked here, worded in the page's language (the browser's own bubbles speak the
+  // browser's), the field in question focused; the server checks it all again.
+  const wrong = formProblem(body);
+  if (wrong) {
+    answer.textContent = t("tour.create.refused", { why: t(wrong[1]) });
+    input(wrong[0]).focus();
     return;
   }
   try {
@@ -466,7 +551,7 @@ function showMe(account) {
   me.textContent = account || (session.accountToken() ? "" : session.name());
 }
 
-function start() {
+async function start() {
   startPageLanguage(/** @type {HTMLSelectElement} */ ($("lang")), () => {
     if (creating) document.title = t("tour.create.title");
     if (listing) renderList();
@@ -488,18 +573,39 @@ function start() {
     const name = /** @type {HTMLElement} */ (event.target).closest("[data-remove]")?.getAttribute("data-remove");
     if (name && (await ask(t("tour.removeConfirm", { name }), t("tour.remove")))) void organise("remove", t("tour.removed", { name }), { name });
   });
+  $("tour-share").addEventListener("click", () => void share());
   if (listing) {
     $("tour-all").hidden = true;
     void loadList();
     setInterval(() => void loadList(), LIST_REFRESH_MS);
     return;
   }
+  // Registering and organising need a session: a newcomer's is made here.
+  await ensureSession();
+  showMe(null);
   if (creating) {
     startCreating();
     return;
   }
   void load();
   setInterval(() => void load(), REFRESH_MS);
+  setInterval(tickDeadlines, 1000);
+}
+
+/**
+ * The organiser's (or anyone's) way to pass the tournament on: its address, copied, with
+ * no `?lang=` (each reader gets their own language). Where the clipboard is not allowed
+ * (a plain-http address) the link is shown to be copied by hand.
+ */
+async function share() {
+  const link = `${location.origin}/tournament/${encodeURIComponent(id)}`;
+  const answer = $("tour-share-answer");
+  try {
+    await navigator.clipboard.writeText(link);
+    answer.textContent = t("tour.linkCopied");
+  } catch {
+    answer.textContent = link;
+  }
 }
 
 start();

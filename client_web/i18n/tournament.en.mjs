@@ -105,4 +105,12 @@ export default {
   "tour.err.notOnList": "Nobody of that name is on the list.",
   "tour.full": "The tournament is full: every place is taken.",
   "tour.err.over": "The tournament is over or cancelled.",
+  "tour.needSessionCreate": "Open the game once, then come back here to create a tournament.",
+  "tour.share": "Copy the tournament's link",
+  "tour.linkCopied": "Link copied: pass it on to the players.",
+  "tour.conceded": "Won: the opponent conceded",
+  "tour.gfFirst": "First match",
+  "tour.gfDecider": "Deciding match",
+  "tour.create.err.cap": "a tournament has 2 to 64 places.",
+  "tour.create.err.race": "a match is played to between 1 and 21 games won.",
 };

@@ -105,4 +105,12 @@ export default {
   "tour.err.notOnList": "Na popisu nema igrača s tim imenom.",
   "tour.full": "Turnir je popunjen: sva su mjesta zauzeta.",
   "tour.err.over": "Turnir je završen ili otkazan.",
+  "tour.needSessionCreate": "Najprije jednom otvorite igru, a zatim se vratite ovamo i stvorite turnir.",
+  "tour.share": "Kopiraj poveznicu turnira",
+  "tour.linkCopied": "Poveznica je kopirana: pošaljite je igračima.",
+  "tour.conceded": "Pobjeda: protivnik je predao meč",
+  "tour.gfFirst": "Prvi meč",
+  "tour.gfDecider": "Odlučujući meč",
+  "tour.create.err.cap": "turnir ima od 2 do 64 mjesta.",
+  "tour.create.err.race": "meč se igra do najmanje 1 i najviše 21 dobivene partije.",
 };

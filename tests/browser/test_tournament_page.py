@@ -542,7 +542,8 @@ def test_the_create_form_words_its_refusals_in_the_readers_language(
     assert page.inner_text("#tc-answer") == (
         "Turnir nije stvoren: početak ne može biti u prošlosti."
     )
-    # The server's own refusal of a name (here one of blanks only past the page's check).
+    # A name of blanks only, past the field's own `required`: the page refuses it as the
+    # server would, in the same words.
     page.fill("#tc-starts", "2099-01-01T20:00")
     page.evaluate("document.getElementById('tc-name').removeAttribute('required')")
     page.fill("#tc-name", "   ")

@@ -1,0 +1,132 @@
+"""A tournament run by people who have never opened the game, in Chromium: an organiser
+who opens `/tournament/new` from a link makes one there (the page makes its own session),
+the form's mistakes worded in the page's language before anything is sent, the link
+copied and passed on; a player who opens that link registers at once; once it starts,
+the player waiting in the lobby is told that the match's table is open, without reloading,
+and both pages count down to the no-show's forfeit; someone else in the lobby may watch
+that table but not sit at it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.support import Client, Server, save
+from tests.browser.test_screens_and_dialogs import LAPTOP
+from tests.browser.test_tournament_page import confirm
+
+NO_SHOW = re.compile(r"^No-show forfeit in ([0-9]+):([0-5][0-9])$")
+
+
+@pytest.fixture
+def person(browser: Any, server: Server) -> Iterator[Any]:
+    """A person at a fresh browser (nothing stored: never opened the game), at `path`."""
+    clients: list[Client] = []
+
+    def _open(path: str, name: str) -> Client:
+        context = browser.new_context(viewport=LAPTOP)
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+        page = context.new_page()
+        client = Client(name=name, page=page, context=context)
+        page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: client.console.append(f"pageerror: {e}"))
+        page.goto(f"{server.url}{path}")
+        clients.append(client)
+        return client
+
+    yield _open
+    for client in clients:
+        client.context.close()
+
+
+def seconds_left(text: str) -> int:
+    found = NO_SHOW.match(text)
+    assert found, text
+    return int(found.group(1)) * 60 + int(found.group(2))
+
+
+def test_newcomers_organise_register_and_are_called_to_their_match(
+    person: Any, server: Server
+) -> None:
+    marko = person("/tournament/new?lang=hr", "Marko")
+    page = marko.page
+    page.wait_for_selector("#tour-create-form:not([hidden])")
+    assert page.locator("#tc-session").is_hidden()
+    assert page.evaluate("localStorage.getItem('ninepool.token')")
+    # The form's mistakes, in Croatian (not the browser's English bubbles), the field in
+    # question focused; typing clears the complaint.
+    page.fill("#tc-name", "Petak navečer")
+    page.fill("#tc-cap", "1")
+    page.click("#tc-submit")
+    assert page.inner_text("#tc-answer") == "Turnir nije stvoren: turnir ima od 2 do 64 mjesta."
+    assert page.evaluate("document.activeElement.id") == "tc-cap"
+    page.fill("#tc-cap", "4")
+    assert page.inner_text("#tc-answer") == ""
+    page.fill("#tc-final", "0")
+    page.click("#tc-submit")
+    assert page.inner_text("#tc-answer") == (
+        "Turnir nije stvoren: meč se igra do najmanje 1 i najviše 21 dobivene partije."
+    )
+    assert page.evaluate("document.activeElement.id") == "tc-final"
+    page.fill("#tc-final", "3")
+    page.select_option("#tc-format", "single")
+    save(marko, "tournament-newcomer-form-hr.png")
+    page.click("#tc-submit")
+    page.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]{8}\?lang=hr$"))
+    tournament_id = page.url.split("/tournament/")[1].split("?")[0]
+    # The link to pass on: the tournament's own address, in no language of its own.
+    page.click("#tour-share")
+    page.wait_for_function("document.getElementById('tour-share-answer').textContent !== ''")
+    assert page.inner_text("#tour-share-answer") == "Poveznica je kopirana: pošaljite je igračima."
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link == f"{server.url}/tournament/{tournament_id}"
+
+    # Vesna follows it in a browser that has never opened the game, and registers.
+    vesna = person(f"/tournament/{tournament_id}", "Vesna")
+    vesna.page.wait_for_selector("#tour-form:not([hidden])")
+    assert vesna.page.locator("#tour-session").is_hidden()
+    vesna.page.fill("#tour-player-name", "Vesna")
+    vesna.page.click("#tour-join")
+    vesna.page.wait_for_selector("#tour-leave:visible")
+    page.fill("#tour-player-name", "Marko")
+    page.click("#tour-join")
+    page.wait_for_selector("#tour-leave:visible")
+    # Vesna waits in the lobby (same browser, another page); someone else is there too.
+    lobby = vesna.context.new_page()
+    lobby.goto(f"{server.url}/")
+    lobby.wait_for_selector("#conn.conn-online")
+    stranger = person("/", "Stranger")
+    stranger.page.wait_for_selector("#conn.conn-online")
+    assert lobby.locator("#my-match").is_hidden()
+
+    page.wait_for_selector("#tour-organiser:not([hidden]) #tour-start:not([disabled])")
+    page.click("#tour-start")
+    confirm(page)
+    # The lobby calls Vesna to her table as soon as it opens: no reload.
+    lobby.wait_for_selector("#my-match:not([hidden])", timeout=20_000)
+    room = lobby.get_attribute("#my-match-sit", "href").rsplit("/", 1)[1]
+    # The stranger may watch that table, not sit at it: its seats are kept.
+    row = stranger.page.locator(f"#rooms tr[data-room='{room}']")
+    row.wait_for()
+    assert row.locator("button[data-join=spectator]").count() == 1
+    assert row.locator("button[data-join=player]").count() == 0
+    # Vesna's bracket page: her match, and how long until not coming loses it.
+    vesna.page.wait_for_selector("#tour-mine:not([hidden]) #tour-mine-deadline .tour-deadline")
+    first = seconds_left(vesna.page.inner_text("#tour-mine-deadline"))
+    assert 200 < first <= 300
+    vesna.page.wait_for_function(
+        f"""(() => {{
+          const text = document.getElementById('tour-mine-deadline').textContent;
+          const m = text.match(/(\\d+):(\\d\\d)$/);
+          return m && Number(m[1]) * 60 + Number(m[2]) < {first};
+        }})()""",
+        timeout=10_000,
+    )
+    card = vesna.page.locator(".tour-match.live .tour-deadline")
+    assert 200 < seconds_left(card.inner_text()) <= 300
+    save(vesna, "tournament-newcomer-called.png")
+    for client in (marko, vesna, stranger):
+        assert client.problems() == [], (client.name, client.problems())
