@@ -82,10 +82,12 @@ def test_the_rules_switch_language_in_place_and_fit_a_phone(open_client) -> None
     assert ana.page.title() == russian["rules.title"][0]
     assert parse_qs(urlparse(ana.page.url).query)["lang"] == ["ru"]
     assert english_left(ana) == []
-    # No line wider than the phone: nothing to scroll sideways.
+    # No line wider than the phone: nothing to scroll sideways; the top bar on one line
+    # (its one row of finger-sized controls, 44 px, and its padding).
     assert ana.page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
+    assert ana.page.locator(".topbar").bounding_box()["height"] < 64
     save(ana, "rules-phone-ru.png", full_page=True)
     assert ana.problems() == []
 
