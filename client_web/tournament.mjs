@@ -49,12 +49,13 @@ function ensureSession() {
     const name = NAME_PATTERN.test(session.name()) ? session.name() : makeUpName();
     session.setName(name);
     const done = () => {
+      clearTimeout(timer);
       conn.close();
       resolve();
     };
     const conn = new Connection({ url: defaultUrl(), name: () => name, onMessage: () => {}, onState: () => {}, onWelcome: done });
+    const timer = setTimeout(done, SESSION_WAIT_MS);
     conn.start();
-    setTimeout(done, SESSION_WAIT_MS);
   });
 }
 

@@ -11,7 +11,7 @@ export default {
   "rules.h.object": "The object of the game",
   "rules.object": "There are nine numbered object balls and the white cue ball. On every shot the cue ball must first touch the lowest-numbered ball on the table. The balls need not go down in order: whoever pockets the 9 on a legal shot wins the game — on the break too, or in a combination off another ball.",
   "rules.inning": "A player who pockets a ball on a legal shot shoots again, and stays at the table until a miss, a foul or a win. After a miss the opponent plays the balls where they lie.",
-  "rules.match": "A match is a race: whoever first wins the agreed number of games wins the match. The line under the players' names says how many, who breaks after the first game and whether there is a shot clock.",
+  "rules.match": "A match is a race: whoever first wins the agreed number of games wins the match. The scoreboard above the table says how many, who breaks after the first game and whether there is a shot clock.",
   "rules.h.break": "The rack and the break",
   "rules.rack": "The nine balls stand in a diamond: the 1 at the front on the foot spot, the 9 in the middle, the others in no set order.",
   "rules.lag": "The lag decides who breaks first: each player sends a ball from behind the head string to the far cushion and back, and the ball that stops nearer the near cushion wins. A ball that does not reach the far cushion, drops into a pocket or leaves the table loses the lag; if both do, the players lag again. The winner breaks or gives the break away.",

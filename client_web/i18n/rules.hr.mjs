@@ -11,7 +11,7 @@ export default {
   "rules.h.object": "Predmet igre",
   "rules.object": "Igra se s devet igraćih kugli, označenih brojevima od 1 do 9, i bijelom. Pri svakom udarcu bijela mora najprije dotaknuti kuglu s najnižim brojem na stolu. Kugle se ne moraju ubacivati po redu: tko pravilnim udarcem ubaci devetku, dobiva partiju — pa i pri otvaranju ili kombinacijom, kad je u rupu ubaci druga kugla.",
   "rules.inning": "Igrač koji pravilnim udarcem ubaci kuglu igra dalje i ostaje za stolom sve dok ne promaši, ne napravi faul ili ne pobijedi. Nakon promašaja protivnik igra iz ostavljene pozicije.",
-  "rules.match": "Meč se igra do dogovorenog broja dobivenih partija: tko ga prvi dosegne, dobiva meč. U retku ispod imena igrača piše koliko partija treba dobiti, tko otvara nakon prve partije i je li vrijeme za udarac ograničeno.",
+  "rules.match": "Meč se igra do dogovorenog broja dobivenih partija: tko ga prvi dosegne, dobiva meč. Na semaforu iznad stola piše koliko partija treba dobiti, tko otvara nakon prve partije i je li vrijeme za udarac ograničeno.",
   "rules.h.break": "Slaganje kugli i otvaranje",
   "rules.rack": "Devet kugli slaže se u obliku romba: jedinica je na prednjem vrhu, na foot točki, devetka u sredini, a ostale kugle bez određenog redoslijeda.",
   "rules.lag": "Bliškanje odlučuje tko prvi otvara: svaki igrač ispod head linije šalje kuglu do suprotne mantinele i natrag, a pobjeđuje igrač čija se kugla zaustavi bliže početnoj mantineli. Igrač čija kugla ne stigne do suprotne mantinele, upadne u rupu ili izleti sa stola gubi bliškanje; ako se to dogodi obojici, bliškanje se ponavlja. Pobjednik bliškanja otvara sam ili otvaranje prepušta protivniku.",
