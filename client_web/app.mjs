@@ -334,6 +334,8 @@ async function onWelcome(w) {
       history.replaceState(null, "", linked);
       if (app.view?.room === w.room) void onRoute();
       else app.followLink = true;
+    } else if (lr.kind === "replay") {
+      return void onRoute(); // a replay asked for (its own table's, say): shown, the seat behind it
     } else if (parseHash().id !== w.room) location.hash = `#/room/${w.room}`;
     show("table");
   } else if (app.room) {

@@ -106,7 +106,8 @@ export function showResult(title, score, text, match, replay = null, next = null
   // A match over: the whole match too, every game of it, step by step.
   const whole = /** @type {HTMLAnchorElement} */ ($("result-replay-match"));
   whole.hidden = !(match && app.room);
-  if (match && app.room) whole.href = `${location.origin}/#/replay/${encodeURIComponent(app.room)}`;
+  // In this page (its language kept, no reload); shared, the address carries it.
+  if (match && app.room) whole.href = `#/replay/${encodeURIComponent(app.room)}`;
   // A tournament's match is one match (its seats kept for its players): no rematch, but
   // the way back to its bracket, where the next match is.
   $("result-rematch").hidden = !(match && mySeat() !== null && !tournamentMatch());

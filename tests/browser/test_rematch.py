@@ -32,7 +32,7 @@ def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
     for c in (ana, bob):
         whole = c.page.locator("#result-replay-match")
         assert whole.is_visible() and whole.inner_text() == "Replay of the match"
-        assert (whole.get_attribute("href") or "").endswith(f"/#/replay/{room}")
+        assert whole.get_attribute("href") == f"#/replay/{room}"
     bob.page.click("#result-rematch")
     ana.page.click("#result-rematch")
     # The new match begun, the watcher's old result is gone with the finished match.
@@ -81,4 +81,37 @@ def test_a_rematch_asked_and_an_opponent_gone_are_said_on_the_open_result(
     )
     assert ana.page.is_disabled("#result-rematch")
     assert ana.page.locator(f"#seat{bob_seat} .tag.foul").count() == 0
+    assert_quiet(ana, bob)
+
+
+def test_the_whole_match_replay_opens_in_the_page_and_stays_after_a_reload(
+    open_client: OpenClient,
+) -> None:
+    """A player's "Replay of the match" opens the replay in the same page, in its language
+    (it had reloaded the page without its `?lang=`, in English, back at the table); reloaded
+    there, the page shows the replay asked for, not the table the seat is at."""
+    ana = open_client("Ana", lang="hr")
+    bob = open_client("Bob")
+    ana.page.select_option("#c-first", "draw")
+    ana.page.click("#create-form button[type=submit]")
+    ana.page.wait_for_selector("#table-view:not([hidden])")
+    room = ana.state("a.room")
+    bob.page.click(f"tr[data-room='{room}'] button.primary")
+    winner_chooses((ana, bob), "#lag-break")
+    ana.wait("a.view && a.view.status === 'playing' && !!a.table")
+    ana.page.click("#more summary")
+    ana.page.click("#concede")
+    ana.page.click("#concede-match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.page.evaluate("window.samePage = true")
+    ana.page.click("#result-replay-match")
+    ana.wait("a.route === 'replay'")
+    assert ana.page.evaluate("window.samePage === true")
+    assert ana.page.evaluate("document.documentElement.lang") == "hr"
+    assert ana.page.locator("#r-back").is_visible()
+    ana.page.reload()
+    ana.page.wait_for_selector("#conn.conn-online")
+    ana.wait("a.route === 'replay' && a.room !== null")
+    assert ana.page.evaluate("location.hash") == f"#/replay/{room}"
+    assert ana.page.evaluate("document.documentElement.lang") == "hr"
     assert_quiet(ana, bob)
