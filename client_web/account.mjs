@@ -266,7 +266,7 @@ async function showProfile(name) {
     const opponent = match.opponent_level != null ? t("tag.computer", { level: num(match.opponent_level) }) : (match.opponent ?? t("account.anonymous"));
     list.append(
       h("li", {}, [
-        h("span", { text: `${when(match.at)} · ${result} ${num(match.score[0])}–${num(match.score[1])} · ${opponent}${match.rated ? ` · ${t("account.ratedTag")}` : ""}` }),
+        h("span", { text: `${when(match.at)} · ${result} ${num(match.score[0])}–${num(match.score[1])}${endedText(match.ended_by)} · ${opponent}${match.rated ? ` · ${t("account.ratedTag")}` : ""}` }),
         " ",
         h("a", { href: `#/replay/${match.room}`, text: t("rooms.replay") }),
       ]),
@@ -274,6 +274,12 @@ async function showProfile(name) {
   }
   box.append(list);
   if (!dialog.open) dialog.showModal();
+}
+
+/** How a match that did not end on the race ended, after its score ("Won 0–0" alone
+ * hid that the match was conceded). @param {unknown} endedBy */
+function endedText(endedBy) {
+  return endedBy === "concede" ? ` (${t("account.endedConcede")})` : endedBy === "forfeit" ? ` (${t("account.endedForfeit")})` : "";
 }
 
 /** The rating's history as a small line. @param {number[]} values */

@@ -1,7 +1,7 @@
 // What a rated match did to the players' ratings, for the match's result: each player's
-// rating now with its change since the match began, or — when no game of it was won at
-// the table (the match conceded or forfeited in its first game) — that the ratings did
-// not move, and why. Ratings move per game won at the table (docs/RATINGS.md), and the
+// rating now with its change since the match began, or — when no game of it counted (the
+// match conceded or forfeited in its first game) — that the ratings did not move, and
+// why. Ratings move per game won at the table or conceded (docs/RATINGS.md), and the
 // server says each new rating in a snapshot a moment after the game's result, so the
 // line is drawn again whenever a snapshot comes while the result is open.
 //
@@ -15,8 +15,8 @@ import { app, names } from "./state.mjs";
 
 /** @typedef {{ players: string[], ratings: (number | null)[], counted: number }} Base */
 
-/** Game endings that move ratings: the 9 made, or the opponent's third foul in a row. */
-const RATED_ENDS = new Set(["nine", "three_fouls"]);
+/** Game endings that move ratings: the 9 made, the opponent's third foul in a row, a game conceded. */
+const RATED_ENDS = new Set(["nine", "three_fouls", "concede"]);
 
 /** @param {string} room */
 const keyOf = (room) => `ninepool.ratedMatch.${room}`;

@@ -24,7 +24,12 @@ MatchEnd = Literal["race", "concede", "forfeit"]
 #: id, an account's (`p_…`) nor a rated computer's (`bot_<level>`).
 BOT_SEAT_MARK: Final = ":"
 #: Rack endings that say who plays better: the 9 made, or the opponent's third foul.
-RATED_ENDS: Final = frozenset({"nine", "three_fouls"})
+#: Rack endings that move ratings: the 9 made, the opponent's third foul in a row, and a
+#: game conceded (a deliberate loss: were it not counted, a player about to lose a rack
+#: could concede it and never lose a point). A rack forfeited (the player gone past the
+#: grace period, which a dropped network can cause) or stalemated does not count; a match
+#: conceded ends no rack with a winner, so it reports none.
+RATED_ENDS: Final = frozenset({"nine", "three_fouls", "concede"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -146,8 +146,9 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
 def test_a_rated_match_conceded_before_a_game_is_won_says_why_no_rating_moved(
     open_client: OpenClient,
 ) -> None:
-    """Only games won at the table move ratings: a match conceded in its first game ends
-    with both ratings where they were, and the result says so in each reader's language."""
+    """A match conceded moves no rating (a game conceded does): conceded in its first game,
+    it ends with both ratings where they were, and the result says so in each reader's
+    language."""
     ana = open_client("Ankica", lang="hr")
     bob = open_client("Bogdan", lang="ru")
     sign_up(ana, "Ankica")
@@ -162,8 +163,8 @@ def test_a_rated_match_conceded_before_a_game_is_won_says_why_no_rating_moved(
     ana.page.click("#concede")
     ana.page.click("#concede-match")
     kept = {
-        ana.name: "Nijedna partija nije dobivena za stolom, pa se rejting nije promijenio",
-        bob.name: "Ни одна партия не выиграна за столом, поэтому рейтинг не изменился",
+        ana.name: "Nijedna se partija ovog meča nije računala, pa se rejting nije promijenio",
+        bob.name: "Ни одна партия этого матча не учтена, поэтому рейтинг не изменился",
     }
     for c in players:
         c.page.locator("#result-dialog").wait_for(state="visible")
@@ -172,6 +173,12 @@ def test_a_rated_match_conceded_before_a_game_is_won_says_why_no_rating_moved(
         assert c.page.inner_text("#seat0 .rating") == "500?"
         assert c.page.inner_text("#seat1 .rating") == "500?"
     save(ana, "rated-conceded-hr.png")
+    # Her profile's recent match says it was conceded (a bare "Poraz 0–0" hid it).
+    ana.page.click("#result-close")
+    ana.page.click("#account-profile")
+    ana.page.locator("#profile-dialog").wait_for(state="visible")
+    ana.page.wait_for_selector("#profile-body ul.matches li")
+    assert "Poraz 0–0 (predan)" in ana.page.inner_text("#profile-body ul.matches li")
     assert_quiet(ana, bob)
 
 

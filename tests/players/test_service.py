@@ -160,7 +160,6 @@ async def test_racks_that_do_not_count(players: Players) -> None:
     for number, rated, ended_by in (
         (1, False, "nine"),
         (2, True, "forfeit"),
-        (3, True, "concede"),
         (4, True, "stalemate"),
     ):
         rack = RackResult("room", 1, number, a, b, rated, a, ended_by=ended_by)  # type: ignore[arg-type]
@@ -171,6 +170,22 @@ async def test_racks_that_do_not_count(players: Players) -> None:
     assert profile is not None
     assert (profile["racks"], profile["lost"], profile["fouls"], profile["breaks"]) == (1, 1, 3, 1)
     assert profile["fouls_per_rack"] == 3.0
+
+
+async def test_a_conceded_game_counts_as_lost(players: Players) -> None:
+    """A game conceded is a game lost on purpose: it moves the ratings like one lost at the
+    table (else a player about to lose a rack could concede it and never lose a point)."""
+    a = (await players.create_account("Alice", "long enough", "1.1.1.1")).player
+    b = (await players.create_account("Bobby", "long enough", "1.1.1.1")).player
+    before = await players.profile("bobby")
+    assert before is not None
+    conceded = RackResult("room", 1, 1, a, b, True, b, ended_by="concede")
+    assert await players.rack_finished(conceded) is not None
+    after = await players.profile("bobby")
+    winner = await players.profile("alice")
+    assert after is not None and winner is not None
+    assert (after["racks"], after["lost"]) == (1, 1) and after["rating"] < before["rating"]
+    assert (winner["won"], winner["rating"] > before["rating"]) == (1, True)
 
 
 async def test_the_profile_and_the_leaderboard(players: Players, tmp_path: Path) -> None:
