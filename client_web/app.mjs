@@ -306,7 +306,7 @@ function clearRoom() {
 /** @param {Msg} w */
 async function onWelcome(w) {
   // The address the page came with: the seat's snapshot may rewrite it before the lobby answers.
-  const [linked, lr] = [location.hash, parseHash()];
+  const [linked, lr, first] = [location.hash, parseHash(), !app.welcome];
   app.welcome = w;
   showMe();
   showOwnName(w);
@@ -325,8 +325,8 @@ async function onWelcome(w) {
     await practice.leave();
     onRoute();
   } else if (w.room && practiceRoute()) {
-    practice.resume(w.room); // the practice table is back; its state follows at once
-    show("practice");
+    if (await practice.comeBack(w.room, first ? (practiceRoute()?.code ?? null) : null)) show("practice");
+    else void onRoute(); // the page came with a position's link: that one is opened
   } else if (w.room) {
     app.room = w.room; // the seat is restored; its snapshot follows at once
     if ((lr.kind === "room" || lr.kind === "play") && lr.id !== w.room) {

@@ -110,6 +110,20 @@ export class PracticeTable {
     this.dirty = true;
   }
 
+  /**
+   * The player's practice table is there at a welcome (a reload, a reconnect): true if it
+   * is taken up again (its state follows the welcome); false if the page was opened with a
+   * position's link (`linked`, on its first welcome): the old table is left, and the page
+   * opens the link's position, as it would in a browser without a table.
+   * @param {string} room @param {string | null} linked
+   */
+  async comeBack(room, linked) {
+    this.resume(room);
+    if (!linked) return true;
+    await this.leave();
+    return false;
+  }
+
   async leave() {
     if (!this.room) return;
     this.reset();

@@ -131,6 +131,29 @@ def test_a_broken_practice_link_is_refused_in_words(open_client: OpenClient) -> 
     assert eve.problems() == []
 
 
+def test_a_link_opens_its_position_in_a_browser_that_has_a_practice_table(
+    open_client: OpenClient,
+) -> None:
+    """A browser whose practice table is still there (another tab, or closed a moment ago)
+    opens a friend's position link: the linked position, not its own old rack; a broken
+    link there is refused in words too."""
+    ana = open_client("Ana", hash="#/practice")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    assert all(pos is not None for pos in practice(ana, "p.positions()"))  # her own full rack
+    balls: list[tuple[float, float] | None] = [None] * 10
+    balls[0], balls[3] = (0.6, 0.635), (1.9, 0.4)
+    code = encode_layout(Layout(balls=tuple(balls)), False)
+    ana.page.goto(ana.page.url.split("#")[0] + f"#/practice/{code}")
+    ana.page.reload()
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim && p.view.balls[9] === null")
+    assert same_layout(practice(ana, "p.positions()"), balls)
+    ana.page.goto(ana.page.url.split("#")[0] + "#/practice/AQAAK8A2TAGZhDZMAAK8A2TAGZhDZM")
+    ana.page.reload()
+    ana.page.wait_for_selector("#toast:not([hidden])")
+    ana.page.wait_for_selector("#lobby:not([hidden])")
+    assert ana.problems() == []
+
+
 def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
     """A phone: tap an object ball to aim at it; tap the cue ball to pick it, tap where it
     goes, Remove, a tray ball back by taps; the preview of the whole shot; and the keyboard
