@@ -401,7 +401,8 @@ export function drawStrip(prefix, p, text) {
  * grabs the cue where it is drawn (low, at a break's power) pulls on from there rather
  * than starting again at nothing with little strip left. Letting go after a pull shoots;
  * sliding back to the top, letting go where the finger went down, or a gesture the
- * browser takes over, shoots nothing. A flick does not shoot either. Arrow keys move the
+ * browser takes over, shoots nothing. A flick does not shoot either, nor a strip partly
+ * scrolled out of sight (a finger there scrolls the page back). Arrow keys move the
  * power, Space or Enter shoots.
  * @param {HTMLElement} track
  * @param {{ shoot: () => void, setPower: (p: number) => void, canShoot?: () => boolean, power?: () => number }} actions
@@ -415,13 +416,21 @@ export function attachStrip(track, actions) {
   let grab = null;
   /** The strip's travel a pull of `dy` pixels makes. @param {number} dy */
   const travel = (dy) => dy / (track.getBoundingClientRect().height * 0.9);
+  // A strip partly scrolled out of sight (the practice page scrolls on a phone) is not a
+  // strip to pull: a finger drawn down it is scrolling the page back up, and must not
+  // shoot. It then lets the browser scroll (`.strip.scrolled`), and a press takes nothing.
+  const strip = track.closest(".strip") ?? track;
+  const inSight = () => track.getBoundingClientRect().top >= -1; // its top, where a pull begins
+  const follow = () => strip.classList.toggle("scrolled", !inSight());
+  document.addEventListener("scroll", follow, { capture: true, passive: true });
+  addEventListener("resize", follow);
   /** The power now: `base` (nothing, or the cue's power when it was taken hold of) and the
    * pull from where the finger went down (`y0`), not from the strip's top.
    * @param {PointerEvent} e @param {{ y0: number, base: number }} g */
   const powerAt = (e, g) => Math.min(1, Math.max(0, g.base + travel(e.clientY - g.y0)));
   track.addEventListener("pointerdown", (e) => {
     app.touch = e.pointerType === "touch";
-    if (!mayShoot()) return;
+    if (!mayShoot() || !inSight()) return;
     const before = power();
     // On the cue (its tip and below, with a finger's width of slack): hold it where it is.
     const onCue = !!cue && e.clientY >= cue.getBoundingClientRect().top - 10;

@@ -253,6 +253,42 @@ def test_a_phone_shoots_practice_from_the_strip_at_the_edge(open_client: OpenCli
     assert ana.problems() == []
 
 
+def test_a_finger_scrolling_the_practice_page_back_up_shoots_nothing(
+    open_client: OpenClient,
+) -> None:
+    """The practice page scrolls on a phone (its buttons are under the table). Scrolled
+    down, the strip is partly out of sight; a finger drawn down it then scrolls the page
+    back up, and shoots nothing (it broke the rack at 92 %)."""
+    ana = open_client("Ana", width=390, height=844, touch=True, lang="ru", hash="#/practice")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    track = ana.page.locator("#p-strip-track")
+    top = track.bounding_box()
+    assert top is not None and top["y"] >= 0
+    finger = Touch(ana)
+    # Up the page from its lower edge, below the strip: the page scrolls down.
+    finger.drag((200, 830), (200, 530), ms=400)
+    ana.page.wait_for_timeout(400)
+    scrolled = track.bounding_box()
+    assert scrolled is not None and scrolled["y"] < 0, scrolled
+    # Back down along the right edge, over the strip: the page scrolls back, no shot.
+    x = scrolled["x"] + scrolled["width"] / 2
+    y = scrolled["y"] + scrolled["height"] - 40
+    finger.drag((x, y), (x, y + 300), ms=400)
+    ana.page.wait_for_timeout(800)
+    assert practice(ana, "p.view.shots") == 0 and not practice(ana, "!!p.anim")
+    back = track.bounding_box()
+    assert back is not None and back["y"] > scrolled["y"]
+    # In sight again, the strip shoots as ever.
+    while back["y"] < 0:
+        finger.drag((200, 300), (200, 700), ms=300)
+        ana.page.wait_for_timeout(300)
+        back = track.bounding_box()
+        assert back is not None
+    finger.drag((back["x"] + 20, back["y"] + 8), (back["x"] + 20, back["y"] + 200), ms=500)
+    wait_practice(ana, "p.view.shots === 1")
+    assert ana.problems() == []
+
+
 def test_a_page_loaded_at_the_lobby_from_practice_stays_in_the_lobby(
     open_client: OpenClient,
 ) -> None:
