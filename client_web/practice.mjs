@@ -183,8 +183,11 @@ export class PracticeTable {
   pump() {
     while (!this.anim && this.queue.length) {
       const m = /** @type {Msg} */ (this.queue.shift());
-      if (m.t === "practice_state") this.apply(m.view);
-      else this.play(m);
+      if (m.t === "practice_state") {
+        this.apply(m.view);
+        // Undo, retry, a drill, a ball moved: the last shot's result is not this table's.
+        $("p-verdict").textContent = "";
+      } else this.play(m);
     }
   }
 
@@ -403,7 +406,7 @@ export class PracticeTable {
     }
     if (!v.balls[0]) return t("practice.needCue");
     if (v.is_break) return t("practice.break");
-    if (v.in_hand) return t("practice.inHand");
+    if (v.in_hand) return t(v.in_hand === "kitchen" ? "practice.inHandKitchen" : "practice.inHand");
     return t(touchFirst() ? "practice.readyTouch" : "practice.ready");
   }
 

@@ -145,6 +145,7 @@ export default {
   "practice.needCue": "Put the cue ball on the table to shoot.",
   "practice.break": "A rack to break: aim and shoot.",
   "practice.inHand": "Cue ball in hand: drag it anywhere, then aim and shoot.",
+  "practice.inHandKitchen": "Cue ball in hand behind the head string: drag it there, then aim and shoot.",
   "practice.ready": "Aim by clicking the cloth, then shoot.",
   "practice.readyTouch": "Tap to aim; to shoot, pull the strip at the right edge down.",
   "err.practice_only": "That is for a practice table; this is a match.",

@@ -145,6 +145,7 @@ export default {
   "practice.needCue": "Za udarac stavite bijelu na stol.",
   "practice.break": "Trokut za otvaranje: ciljajte i udarite.",
   "practice.inHand": "Bijela u ruci: povucite je bilo kamo, zatim ciljajte i udarite.",
+  "practice.inHandKitchen": "Bijela u ruci ispod head linije: povucite je onamo, zatim ciljajte i udarite.",
   "practice.ready": "Ciljajte klikom po suknu, zatim udarite.",
   "practice.readyTouch": "Dodirom ciljajte; za udarac povucite traku uz desni rub.",
   "err.practice_only": "To je za stol za vježbu; ovo je meč.",

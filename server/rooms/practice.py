@@ -302,8 +302,8 @@ def _put(state: Practice, ball: int, pos: Point) -> Layout:
     if ball == CUE and kitchen and pos[0] > physics.TABLE.head_string_x:
         raise PracticeError(
             errors.BAD_PLACEMENT,
-            f"for the break the cue ball goes behind the head string "
-            f"(x <= {physics.TABLE.head_string_x:.3f}); rules off to put it anywhere",
+            f"the cue ball is in hand behind the head string, as for a break or the spot "
+            f"shot (x <= {physics.TABLE.head_string_x:.3f}); rules off to put it anywhere",
         )
     balls = _with(layout.balls, ball, (float(pos[0]), float(pos[1])))
     in_hand = layout.in_hand
@@ -353,8 +353,8 @@ def _shot_balls(state: Practice, shot: physics.Shot) -> dict[int, Point]:
     if state.rules and state.layout.in_hand == "kitchen" and balls[CUE][0] > head:
         raise PracticeError(
             errors.BAD_PLACEMENT,
-            f"the break is played from behind the head string (x <= {head:.3f}): put the cue "
-            "ball there, or turn the referee off",
+            f"the cue ball is in hand behind the head string (x <= {head:.3f}), as for a "
+            "break or the spot shot: put it there, or turn the referee off",
         )
     return balls
 

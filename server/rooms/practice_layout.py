@@ -292,5 +292,5 @@ def drill_layout(drill: str, seed: int) -> Layout:
             {0: (0.70, 0.635), 1: (2.20, 0.30), 2: (1.45, 0.4675), 9: (1.90, 0.95)}, None
         )
     if drill == "spot_shot":
-        return _layout({0: physics.kitchen_spot(), 1: physics.TABLE.foot_spot}, "table")
+        return _layout({0: physics.kitchen_spot(), 1: physics.TABLE.foot_spot}, "kitchen")
     raise PracticeError(errors.BAD_LAYOUT, f"no drill named {drill!r}")

@@ -78,9 +78,12 @@ def test_practice_table_and_a_shared_link(open_client: OpenClient) -> None:
     ana.page.keyboard.press("Space")
     wait_practice(ana, "p.view.shots === 1 && !p.anim && p.queue.length === 0")
     assert not same_layout(practice(ana, "p.positions()"), before)
+    assert ana.page.inner_text("#p-verdict") != ""  # the shot's result
     ana.page.click("#p-undo")
     wait_practice(ana, "p.view.redo === 1")
     assert same_layout(practice(ana, "p.positions()"), before, 1e-9)
+    # Undone, the shot's result is not the table's any more.
+    assert ana.page.inner_text("#p-verdict") == ""
     ana.page.click("#p-redo")
     wait_practice(ana, "p.view.redo === 0")
     shared = practice(ana, "p.positions()")

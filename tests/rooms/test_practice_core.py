@@ -378,3 +378,15 @@ def test_history_is_bounded() -> None:
     for i in range(p.HISTORY + 20):
         state, _ = p.step(state, p.Put(1, (1.0 + (i % 50) * 0.01, 0.3)))
     assert len(state.past) == p.HISTORY
+
+
+def test_the_spot_shot_is_played_from_behind_the_head_string() -> None:
+    """As its description says: the cue ball in hand in the kitchen (the view says so, and
+    with the referee on a shot from past the head string is refused)."""
+    state = p.new_practice(SEED, drill="spot_shot", rules_on=True)
+    assert state.layout.in_hand == "kitchen"
+    with pytest.raises(p.PracticeError) as refused:
+        p.step(state, p.Put(0, (1.2, 0.635)))
+    assert refused.value.code == errors.BAD_PLACEMENT
+    moved, _ = p.step(state, p.Put(0, (0.4, 0.5)))  # behind the head string: fine
+    assert moved.layout.balls[0] == (0.4, 0.5) and moved.layout.in_hand == "kitchen"
