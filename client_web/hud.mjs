@@ -308,9 +308,16 @@ export function renderLagLeft() {
   const open = /** @type {HTMLDialogElement} */ ($("lag-dialog")).open;
   el.hidden = !until || !open;
   if (el.hidden) return;
-  const left = Math.max(0, Math.ceil((until - app.serverNow()) / 1000));
+  // The room's time ends after the lag's animation as the server times it; a page that
+  // played it faster (or skipped it) has that on top: never shown as more than the window
+  // itself (it read 61 s on a 60 s clock).
+  const allowed = app.view?.settings?.shot_clock ?? LAG_CHOICE_SECONDS;
+  const left = Math.min(allowed, Math.max(0, Math.ceil((until - app.serverNow()) / 1000)));
   el.textContent = t("lagwin.left", { s: num(left, 0) });
 }
+
+/** The lag winner's time to choose without a shot clock (`server/rooms/model.py`). */
+const LAG_CHOICE_SECONDS = 30;
 
 /** Whole seconds as a clock reads them: "1:05". @param {number} s */
 function minutesAndSeconds(s) {
