@@ -1,6 +1,5 @@
 // The application: lobby, table, replay, practice, TV. Wires the connection's messages to
 // what is drawn and shown, and the player's mouse, touch and keys to what is sent.
-//
 // The room's events are played out in order by `playing.mjs`; the stroke's controls live
 // in `stroke.mjs`, the table's buttons and dialogs in `tablecontrols.mjs`, its log in
 // `roomlog.mjs`. What stays here: the connection, routes, joining and leaving, the shot
@@ -86,6 +85,7 @@ const player = roomPlayer({
   tv,
   showTable: (room) => {
     if (app.followLink) return void ((app.followLink = false), onRoute());
+    if (parseHash().kind === "replay") return; // a replay being watched stays; the seat waits behind it
     if (!tv.active && parseHash().id !== room) history.replaceState(null, "", `#/room/${room}`);
     show("table");
   },
@@ -335,7 +335,8 @@ async function onWelcome(w) {
       if (app.view?.room === w.room) void onRoute();
       else app.followLink = true;
     } else if (lr.kind === "replay") {
-      return void onRoute(); // a replay asked for (its own table's, say): shown, the seat behind it
+      if (first) void onRoute(); // a replay asked for (its own table's, say): shown, the seat behind it
+      return; // (a reconnect while watching one: it plays on)
     } else if (parseHash().id !== w.room) location.hash = `#/room/${w.room}`;
     show("table");
   } else if (app.room) {

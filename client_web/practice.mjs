@@ -95,6 +95,9 @@ export class PracticeTable {
     this.reset();
     try {
       await this.conn.request({ t: "practice", layout: code, drill: null, rules: false });
+      // The link has done its work: the address is the table's own from now on, so a
+      // reload takes up this table as it stands, not the linked position again.
+      if (code) history.replaceState(null, "", `${location.pathname}${location.search}#/practice`);
       return true;
     } catch (err) {
       toast(err);
@@ -185,8 +188,9 @@ export class PracticeTable {
       const m = /** @type {Msg} */ (this.queue.shift());
       if (m.t === "practice_state") {
         this.apply(m.view);
-        // Undo, retry, a drill, a ball moved: the last shot's result is not this table's.
-        $("p-verdict").textContent = "";
+        // Undo, retry, a drill, a ball moved: the last shot's result is not this table's
+        // (someone arriving to watch, or a resync, changes nothing).
+        if (!["join", "resync", "rules"].includes(m.cause)) $("p-verdict").textContent = "";
       } else this.play(m);
     }
   }
@@ -406,7 +410,8 @@ export class PracticeTable {
     }
     if (!v.balls[0]) return t("practice.needCue");
     if (v.is_break) return t("practice.break");
-    if (v.in_hand) return t(v.in_hand === "kitchen" ? "practice.inHandKitchen" : "practice.inHand");
+    // Behind the head string only where the referee holds it there (rules off: anywhere).
+    if (v.in_hand) return t(v.in_hand === "kitchen" && v.rules ? "practice.inHandKitchen" : "practice.inHand");
     return t(touchFirst() ? "practice.readyTouch" : "practice.ready");
   }
 

@@ -126,8 +126,9 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     act({ t: "stalemate", action: by !== null && by !== undefined && by !== mySeat() ? "accept" : "propose" });
   });
   const concedeDlg = /** @type {HTMLDialogElement} */ ($("concede-dialog"));
-  // The menu opens upward where below it would leave the window (the panel's foot on a
-  // short screen), and is brought into view if it still does not fit.
+  // The menu opens upward where below it would leave what can be seen (the panel's foot on
+  // a short screen), if it fits above — within the phone's sheet, which clips what rises
+  // above its top —, and is brought into view if it still does not fit.
   const more = /** @type {HTMLDetailsElement} */ ($("more"));
   more.addEventListener("toggle", () => {
     const menu = /** @type {HTMLElement} */ (more.querySelector(".more-menu"));
@@ -135,7 +136,9 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     if (!more.open) return;
     const below = menu.getBoundingClientRect();
     const room = more.getBoundingClientRect();
-    if (below.bottom > window.innerHeight && room.top - below.height - 6 >= 0) menu.classList.add("up");
+    const seen = /** @type {HTMLElement} */ (more.closest(".panel") ?? document.body).getBoundingClientRect();
+    const [top, bottom] = [Math.max(0, seen.top), Math.min(window.innerHeight, seen.bottom)];
+    if (below.bottom > bottom && room.top - below.height - 6 >= top) menu.classList.add("up");
     menu.scrollIntoView({ block: "nearest" });
   });
   $("concede").addEventListener("click", () => {

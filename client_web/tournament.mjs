@@ -31,7 +31,8 @@ let missing = false;
 let unavailable = false;
 /** The server's clock less this one's (ms), from the API's `Date` header: a no-show's
  * deadline is the server's time. */
-let clockOffset = 0;
+/** @type {number | null} */
+let clockOffset = null;
 /** How long to wait for the server's `welcome` when making a session (ms). */
 const SESSION_WAIT_MS = 10_000;
 
@@ -53,7 +54,14 @@ function ensureSession() {
       conn.close();
       resolve();
     };
-    const conn = new Connection({ url: defaultUrl(), name: () => name, onMessage: () => {}, onState: () => {}, onWelcome: done });
+    const conn = new Connection({
+      url: defaultUrl(),
+      name: () => session.name() || name,
+      onNameTaken: () => session.setName(makeUpName()), // an account's name: another made up
+      onMessage: () => {},
+      onState: () => {},
+      onWelcome: done,
+    });
     const timer = setTimeout(done, SESSION_WAIT_MS);
     conn.start();
   });
@@ -95,8 +103,10 @@ async function load() {
     const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}`, { cache: "no-store", headers: authorization() });
     missing = response.status === 404;
     unavailable = !response.ok && !missing;
+    // Whole seconds: the header's second began at most a second before it was sent, so the
+    // largest offset seen is the nearest (a countdown never jumps back up a second).
     const serverNow = Date.parse(response.headers.get("Date") ?? "");
-    if (!Number.isNaN(serverNow)) clockOffset = serverNow - Date.now();
+    if (!Number.isNaN(serverNow)) clockOffset = Math.max(clockOffset === null ? -Infinity : clockOffset, serverNow - Date.now());
     if (response.ok) shown = await response.json();
   } catch {
     unavailable = true;
@@ -370,7 +380,7 @@ function matchCard(match, me) {
         ? t("tour.waitingFor", { names: waiting.map((slot) => match.players[slot]).join(", ") })
         : t("tour.live");
     foot.push(el("span", { class: "tour-state" }, [status]));
-    if (live && !live.started && live.forfeit_at) foot.push(noShowClock(live.forfeit_at));
+    if (waiting.length > 0 && live?.forfeit_at) foot.push(noShowClock(live.forfeit_at));
     foot.push(el("a", { href: keepLang(`/#/room/${room}`) }, [t("tour.watch")]));
     // Only the match's own players have a seat kept for them.
     if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: keepLang(`/#/play/${room}`) }, [t("tour.play")]));
@@ -394,12 +404,13 @@ function matchCard(match, me) {
  * down (`tickDeadlines`) as the table's own clock does. @param {number} deadline server ms
  */
 function noShowClock(deadline) {
-  return el("span", { class: "tour-deadline", "data-deadline": String(deadline) }, [deadlineText(deadline)]);
+  // A timer: read when asked, not announced every second inside the page's status line.
+  return el("span", { class: "tour-deadline", role: "timer", "data-deadline": String(deadline) }, [deadlineText(deadline)]);
 }
 
 /** @param {number} deadline server ms */
 function deadlineText(deadline) {
-  const left = Math.max(0, Math.ceil((deadline - (Date.now() + clockOffset)) / 1000));
+  const left = Math.max(0, Math.ceil((deadline - (Date.now() + (clockOffset ?? 0))) / 1000));
   return t("clock.forfeit", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
 }
 

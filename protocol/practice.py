@@ -153,8 +153,9 @@ class PracticeView(Struct, frozen=True):
     balls: list[BallPosition | None]
     #: The referee judges each shot.
     rules: bool
-    #: The cue ball is in hand: anywhere ("table"), or behind the head string for a break
-    #: ("kitchen", rules on). With rules off it is "table" after a scratch.
+    #: The cue ball is in hand: anywhere ("table"), or behind the head string ("kitchen": a
+    #: break, or the spot-shot drill; the referee holds it there when rules are on). With
+    #: rules off it is "table" after a scratch.
     in_hand: Literal["table", "kitchen"] | None
     #: The next shot is a break (the rack is full and unbroken).
     is_break: bool

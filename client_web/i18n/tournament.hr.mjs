@@ -112,5 +112,5 @@ export default {
   "tour.gfFirst": "Prvi meč",
   "tour.gfDecider": "Odlučujući meč",
   "tour.create.err.cap": "turnir ima od 2 do 64 mjesta.",
-  "tour.create.err.race": "meč se igra do najmanje 1 i najviše 21 dobivene partije.",
+  "tour.create.err.race": "meč se igra do 1 – 21 dobivene partije.",
 };

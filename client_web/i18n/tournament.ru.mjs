@@ -112,5 +112,5 @@ export default {
   "tour.gfFirst": "Первый матч",
   "tour.gfDecider": "Решающий матч",
   "tour.create.err.cap": "в турнире от 2 до 64 мест.",
-  "tour.create.err.race": "матч играется до 1–21 выигранных партий.",
+  "tour.create.err.race": "матч играется до 1–21 побед.",
 };

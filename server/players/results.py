@@ -16,19 +16,19 @@ from typing import Final, Literal
 
 from server.players.ratings import bot_level
 
-#: How a rack ended (the referee's `GameEnd`): only racks won at the table count.
+#: How a rack ended (the referee's `GameEnd`; `concede` also for the rack under way when
+#: a match is conceded): which of them count is `RATED_ENDS`.
 RackEnd = Literal["nine", "three_fouls", "concede", "forfeit", "stalemate"]
 #: How a match ended (the referee's `MatchEnd`).
 MatchEnd = Literal["race", "concede", "forfeit"]
 #: What only a room's own ids for computers hold (`computer:<seat>`): never a person's
 #: id, an account's (`p_…`) nor a rated computer's (`bot_<level>`).
 BOT_SEAT_MARK: Final = ":"
-#: Rack endings that say who plays better: the 9 made, or the opponent's third foul.
 #: Rack endings that move ratings: the 9 made, the opponent's third foul in a row, and a
-#: game conceded (a deliberate loss: were it not counted, a player about to lose a rack
-#: could concede it and never lose a point). A rack forfeited (the player gone past the
-#: grace period, which a dropped network can cause) or stalemated does not count; a match
-#: conceded ends no rack with a winner, so it reports none.
+#: game conceded — on its own, or with the match while the rack was under way (a
+#: deliberate loss: were it not counted, a player about to lose a rack could concede it
+#: and never lose a point). A rack forfeited (the player gone past the grace period, which
+#: a dropped network can cause) or stalemated does not count.
 RATED_ENDS: Final = frozenset({"nine", "three_fouls", "concede"})
 
 

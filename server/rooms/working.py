@@ -368,6 +368,8 @@ class Working:
                 )
             )
         if verdict.match_over:
+            if not verdict.game_over:
+                self.rack_conceded(verdict, state)
             self.match_over(state)
             self.stop_clock()
             self.phase = Finished(step.table)
@@ -465,6 +467,19 @@ class Working:
             )
         )
         self.tally = RackTally()
+
+    def rack_conceded(self, verdict: Verdict, state: MatchState) -> None:
+        """A match conceded (O4) while its rack is under way — the break struck — ends that
+        rack as a game conceded: else conceding the match would be a way out of a rack
+        about to be lost (docs/RATINGS.md). A match forfeited (O5) ends none: a dropped
+        network can cause it. Between racks, or before the break, no rack is under way."""
+        tally = self.tally
+        if state.match_ended_by != "concede" or tally.rack != state.rack or sum(tally.turns) == 0:
+            return
+        ended = msgspec.structs.replace(
+            verdict, game_over=True, game_winner=state.match_winner, game_end="concede"
+        )
+        self.rack_over(ended, state.rack)
 
     def match_over(self, state: MatchState) -> None:
         players = self.player_ids()

@@ -150,6 +150,15 @@ def test_a_link_opens_its_position_in_a_browser_that_has_a_practice_table(
     ana.page.reload()
     wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim && p.view.balls[9] === null")
     assert same_layout(practice(ana, "p.positions()"), balls)
+    # Played on and reloaded: the table as it stands, not the linked position again.
+    assert ana.page.evaluate("location.hash") == "#/practice"
+    ana.page.focus("#p-table")
+    ana.page.keyboard.press("Space")
+    wait_practice(ana, "p.view.shots === 1 && !p.anim && p.queue.length === 0")
+    played = practice(ana, "p.positions()")
+    ana.page.reload()
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    assert same_layout(practice(ana, "p.positions()"), played)
     ana.page.goto(ana.page.url.split("#")[0] + "#/practice/AQAAK8A2TAGZhDZMAAK8A2TAGZhDZM")
     ana.page.reload()
     ana.page.wait_for_selector("#toast:not([hidden])")

@@ -178,7 +178,7 @@ def test_a_rated_match_conceded_before_a_game_is_won_says_why_no_rating_moved(
     ana.page.click("#account-profile")
     ana.page.locator("#profile-dialog").wait_for(state="visible")
     ana.page.wait_for_selector("#profile-body ul.matches li")
-    assert "Poraz 0–0 (predan)" in ana.page.inner_text("#profile-body ul.matches li")
+    assert "Poraz 0–0 (meč predan)" in ana.page.inner_text("#profile-body ul.matches li")
     assert_quiet(ana, bob)
 
 

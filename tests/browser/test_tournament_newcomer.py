@@ -68,7 +68,7 @@ def test_newcomers_organise_register_and_are_called_to_their_match(
     page.fill("#tc-final", "0")
     page.click("#tc-submit")
     assert page.inner_text("#tc-answer") == (
-        "Turnir nije stvoren: meč se igra do najmanje 1 i najviše 21 dobivene partije."
+        "Turnir nije stvoren: meč se igra do 1 – 21 dobivene partije."
     )
     assert page.evaluate("document.activeElement.id") == "tc-final"
     page.fill("#tc-final", "3")

@@ -102,6 +102,10 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     save(tvs["hr"], "tv-phone-hr.png")
     save(overlays["en"], "overlay.png")
 
+    # The strip's width, which must not change with the words under the score.
+    widths = {
+        lang: o.page.locator(".ov-bar").bounding_box()["width"] for lang, o in overlays.items()
+    }
     # A game conceded: the overlay's score follows at once.
     concede(ana, "game")
     for o in overlays.values():
@@ -112,8 +116,14 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     for c in (ana, bob):
         c.page.locator("#result-dialog").wait_for(state="hidden", timeout=15_000)
     concede(ana, "match")
-    for o in overlays.values():
+    for lang, o in overlays.items():
         o.page.wait_for_function("window.ninepoolOverlay && window.ninepoolOverlay.winner === 1")
+        # "Game 1" became "Match over" under the score: the strip kept its width on stream.
+        o.page.wait_for_function(
+            "(w) => document.querySelector('.ov-bar')?.getBoundingClientRect().width === w",
+            arg=widths[lang],
+            timeout=5_000,
+        )
     for tv in tvs.values():
         tv.wait(f"a.tvRoom === {second!r} && a.view && a.view.room === {second!r}", timeout=30_000)
     assert "Cid" in tvs["en"].page.inner_text("#tv-banner")

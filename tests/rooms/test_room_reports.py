@@ -119,6 +119,27 @@ def test_a_conceded_rack_is_reported_as_conceded() -> None:
     assert kinds(effects)[0] == "Save"
 
 
+def test_a_match_conceded_with_its_rack_under_way_reports_that_rack_conceded() -> None:
+    """Conceding the match is no way out of a rack about to be lost: the rack under way
+    (its break struck) is reported as a game conceded, then the match."""
+    state = playing(race_to=3, rated=True)
+    state, _ = shoot(state, ANA, scripting.break_shot(table_of(state)))
+    state, effects = run(state, Request(BO, m.Concede(id=6, what="match")))  # type: ignore[arg-type]
+    rack, match = reports(effects)
+    assert isinstance(rack, RackResult) and isinstance(match, MatchResult)
+    assert rack.ended_by == "concede" and rack.rack == 1
+    assert (rack.winner, rack.loser) == (ANA.player, BO.player)
+    assert match.ended_by == "concede" and match.winner == ANA.player
+
+
+def test_a_match_conceded_before_its_break_reports_no_rack() -> None:
+    """Before the break no game is under way (R15): the match alone is reported."""
+    state = playing(race_to=3, rated=True)
+    state, effects = run(state, Request(BO, m.Concede(id=7, what="match")))  # type: ignore[arg-type]
+    (match,) = reports(effects)
+    assert isinstance(match, MatchResult) and match.ended_by == "concede"
+
+
 def test_the_rack_in_play_survives_a_restore() -> None:
     state = playing(race_to=1, rated=True)
     state, _ = shoot(state, ANA, scripting.break_shot(table_of(state)))
