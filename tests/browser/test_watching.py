@@ -168,7 +168,10 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     concede(ana, "game")  # rack 1 ends: Bob wins it
     for c in (ana, bob):
         c.wait("a.table && a.table.rack === 2")
-    # The end-of-rack dialog offers the rack's page.
+    # The end-of-rack dialog offers the rack's page (the next rack's table can come before
+    # the dialog on a busy machine: it is waited for).
+    bob.page.locator("#result-dialog").wait_for(state="visible")
+    bob.page.wait_for_function("document.getElementById('result-replay').hasAttribute('href')")
     link = bob.page.get_attribute("#result-replay", "href")
     assert link == f"{server.url}/replay/{room}/1"
     events = replay_events(server, room)
