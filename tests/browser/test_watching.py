@@ -103,8 +103,12 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     save(overlays["en"], "overlay.png")
 
     # The strip's width, which must not change with the words under the score.
+    # (read in one go: the overlay redraws its strip as the table changes)
     widths = {
-        lang: o.page.locator(".ov-bar").bounding_box()["width"] for lang, o in overlays.items()
+        lang: o.page.wait_for_function(
+            "document.querySelector('.ov-bar')?.getBoundingClientRect().width"
+        ).json_value()
+        for lang, o in overlays.items()
     }
     # A game conceded: the overlay's score follows at once.
     concede(ana, "game")
