@@ -116,8 +116,8 @@ class RoomSettings(Struct, forbid_unknown_fields=True, frozen=True):
     clock_warning: Annotated[int, Meta(ge=0, le=60)] = 10
     #: What the clients draw while a player aims (every client at the table keeps to it).
     aim_aid: AimAid = "full"
-    #: Racks won at the table move both players' ratings (docs/RATINGS.md); only players
-    #: with accounts may sit in a rated room.
+    #: Racks won at the table or conceded move both players' ratings (docs/RATINGS.md);
+    #: only players with accounts may sit in a rated room.
     rated: bool = False
     #: The players the seats are kept for, seat 0 then seat 1 (a tournament's match, made
     #: by the server; empty: anyone may sit). A `create` may not set it.
