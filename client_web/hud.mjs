@@ -6,7 +6,7 @@ import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
-import { clause, keepLang, lang, list, num, t } from "./i18n/index.mjs";
+import { clause, keepLang, lang, list, minutesAndSeconds, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
@@ -319,10 +319,6 @@ export function renderLagLeft() {
 /** The lag winner's time to choose without a shot clock (`server/rooms/model.py`). */
 const LAG_CHOICE_SECONDS = 30;
 
-/** Whole seconds as a clock reads them: "1:05". @param {number} s */
-function minutesAndSeconds(s) {
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
 
 export function renderClock() {
   const el = $("clock");

@@ -7,7 +7,7 @@
 // may start it before its time. /tournaments lists them all (`GET /api/tournaments`).
 
 import { makeUpName } from "./askname.mjs";
-import { keepLang, lang, seatName, t } from "./i18n/index.mjs";
+import { keepLang, lang, minutesAndSeconds, seatName, t } from "./i18n/index.mjs";
 import { Connection, NAME_PATTERN, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 
@@ -411,7 +411,7 @@ function noShowClock(deadline) {
 /** @param {number} deadline server ms */
 function deadlineText(deadline) {
   const left = Math.max(0, Math.ceil((deadline - (Date.now() + (clockOffset ?? 0))) / 1000));
-  return t("clock.forfeit", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+  return t("clock.forfeit", { time: minutesAndSeconds(left) });
 }
 
 function tickDeadlines() {

@@ -183,6 +183,11 @@ export function when(epochMs) {
   return new Intl.DateTimeFormat(current, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(epochMs));
 }
 
+/** Whole seconds as a clock reads them: "1:05" (the table's and a bracket's countdowns). @param {number} s */
+export function minutesAndSeconds(s) {
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 /** Seconds as "0:27" or "27 s" for short waits. @param {number} seconds */
 export function seconds(seconds) {
   return t("unit.seconds", { s: num(Math.max(0, Math.round(seconds)), 0) });

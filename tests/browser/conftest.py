@@ -137,3 +137,28 @@ def open_client(browser: Any, server: Server) -> Iterator[Callable[..., Client]]
     yield _open
     for c in clients:
         c.context.close()
+
+
+@pytest.fixture
+def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Client]]:
+    """A fresh browser (nothing stored: never opened the game) at any address of the server,
+    not necessarily the client app; `clipboard` lets the page write and read it."""
+    clients: list[Client] = []
+
+    def _open(
+        name: str, path: str, width: int = 1280, height: int = 800, clipboard: bool = False
+    ) -> Client:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        if clipboard:
+            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+        page = context.new_page()
+        client = Client(name=name, page=page, context=context)
+        page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: client.console.append(f"pageerror: {e}"))
+        page.goto(f"{server.url}{path}")
+        clients.append(client)
+        return client
+
+    yield _open
+    for c in clients:
+        c.context.close()

@@ -21,9 +21,12 @@ OpenClient = Callable[..., Client]
 BALL_R = 0.028575
 
 
-def start_match(open_client: OpenClient, first_break: str = "draw") -> tuple[Client, Client, str]:
-    """Ana creates a table, Bob joins it from the lobby list; sitting down is being ready."""
-    ana = open_client("Ana")
+def start_match(
+    open_client: OpenClient, first_break: str = "draw", host_lang: str = "en"
+) -> tuple[Client, Client, str]:
+    """Ana creates a table (her page in `host_lang`), Bob joins it from the lobby list;
+    sitting down is being ready."""
+    ana = open_client("Ana", lang=host_lang)
     bob = open_client("Bob")
     ana.page.select_option("#c-first", first_break)
     ana.page.click("#create-form button[type=submit]")

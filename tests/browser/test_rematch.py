@@ -90,15 +90,7 @@ def test_the_whole_match_replay_opens_in_the_page_and_stays_after_a_reload(
     """A player's "Replay of the match" opens the replay in the same page, in its language
     (it had reloaded the page without its `?lang=`, in English, back at the table); reloaded
     there, the page shows the replay asked for, not the table the seat is at."""
-    ana = open_client("Ana", lang="hr")
-    bob = open_client("Bob")
-    ana.page.select_option("#c-first", "draw")
-    ana.page.click("#create-form button[type=submit]")
-    ana.page.wait_for_selector("#table-view:not([hidden])")
-    room = ana.state("a.room")
-    bob.page.click(f"tr[data-room='{room}'] button.primary")
-    winner_chooses((ana, bob), "#lag-break")
-    ana.wait("a.view && a.view.status === 'playing' && !!a.table")
+    ana, bob, room = start_match(open_client, host_lang="hr")
     ana.page.click("#more summary")
     ana.page.click("#concede")
     ana.page.click("#concede-match")

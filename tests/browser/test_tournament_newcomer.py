@@ -9,37 +9,13 @@ that table but not sit at it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
-
-import pytest
+from collections.abc import Callable
 
 from tests.browser.support import Client, Server, save
 from tests.browser.test_screens_and_dialogs import LAPTOP
 from tests.browser.test_tournament_page import confirm
 
 NO_SHOW = re.compile(r"^No-show forfeit in ([0-9]+):([0-5][0-9])$")
-
-
-@pytest.fixture
-def person(browser: Any, server: Server) -> Iterator[Any]:
-    """A person at a fresh browser (nothing stored: never opened the game), at `path`."""
-    clients: list[Client] = []
-
-    def _open(path: str, name: str) -> Client:
-        context = browser.new_context(viewport=LAPTOP)
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
-        page = context.new_page()
-        client = Client(name=name, page=page, context=context)
-        page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))
-        page.on("pageerror", lambda e: client.console.append(f"pageerror: {e}"))
-        page.goto(f"{server.url}{path}")
-        clients.append(client)
-        return client
-
-    yield _open
-    for client in clients:
-        client.context.close()
 
 
 def seconds_left(text: str) -> int:
@@ -49,8 +25,11 @@ def seconds_left(text: str) -> int:
 
 
 def test_newcomers_organise_register_and_are_called_to_their_match(
-    person: Any, server: Server
+    open_page: Callable[..., Client], server: Server
 ) -> None:
+    def person(path: str, name: str) -> Client:
+        return open_page(name, path, **LAPTOP, clipboard=True)
+
     marko = person("/tournament/new?lang=hr", "Marko")
     page = marko.page
     page.wait_for_selector("#tour-create-form:not([hidden])")

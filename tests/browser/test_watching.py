@@ -6,10 +6,8 @@ console."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from tests.browser.support import RATE, Client, Server, save
 from tests.browser.test_client import (
@@ -24,26 +22,6 @@ from tests.browser.test_firstminute import PHONE
 
 OpenClient = Callable[..., Client]
 LANGS = ("en", "hr", "ru")
-
-
-@pytest.fixture
-def open_page(browser: Any, server: Server) -> Iterator[Callable[[str, str], Client]]:
-    """A fresh browser at any address of the server (not necessarily the client app)."""
-    clients: list[Client] = []
-
-    def _open(name: str, path: str) -> Client:
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        page = context.new_page()
-        client = Client(name=name, page=page, context=context)
-        page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))
-        page.on("pageerror", lambda e: client.console.append(f"pageerror: {e}"))
-        page.goto(f"{server.url}{path}")
-        clients.append(client)
-        return client
-
-    yield _open
-    for c in clients:
-        c.context.close()
 
 
 def overlay_model(c: Client) -> Any:
