@@ -146,14 +146,14 @@ function showConn(s) {
  * `#/room/<id>` a table (a seat if one is free and the match has not begun, else a
  * spectator's place), `#/play/<id>[/<code>][/<invite>]` an invite (a seat if any is free;
  * the seat invite lets a spectator sit), `#/replay/<id>` a whole match,
- * `#/replay/<id>/<rack>[/<code>]` one rack of it (the page `/replay/<id>/<rack>` leads
+ * `#/replay/<id>/[<match>/]<rack>[/<code>]` one rack of it (the page `/replay/<id>/<rack>` leads
  * here), `#/tv` the channel that follows the best live table; anything else the lobby.
- * @returns {{ kind: string, id: string, code: string | null, invite: string | null, rack: number | null }}
+ * @returns {{ kind: string, id: string, code: string | null, invite: string | null, rack: number | null, match?: number }}
  */
 function parseHash() {
   if (/^#\/tv\/?$/.test(location.hash)) return { kind: "tv", id: "", code: null, invite: null, rack: null };
-  const rack = location.hash.match(/^#\/replay\/([A-Za-z0-9_-]{1,32})\/([1-9][0-9]{0,2})(?:\/([A-Z0-9]{4,32}))?$/);
-  if (rack) return { kind: "replay", id: rack[1], code: rack[3] ?? null, invite: null, rack: Number(rack[2]) };
+  const rack = location.hash.match(/^#\/replay\/([A-Za-z0-9_-]{1,32})\/(?:([1-9][0-9]{0,3})\/)?([1-9][0-9]{0,2})(?:\/([A-Z0-9]{4,32}))?$/);
+  if (rack) return { kind: "replay", id: rack[1], code: rack[4] ?? null, invite: null, rack: Number(rack[3]), match: Number(rack[2] ?? 1) };
   const m = location.hash.match(/^#\/(room|replay|play)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?(?:\/([a-z0-9]{1,64}))?$/);
   return m ? { kind: m[1], id: m[2], code: m[3] ?? null, invite: m[4] ?? null, rack: null } : { kind: "lobby", id: "", code: null, invite: null, rack: null };
 }
@@ -208,7 +208,7 @@ async function onRoute() {
   if (r.kind === "replay") {
     show("replay");
     replay ??= new ReplayViewer();
-    await replay.open(r.id, r.code ?? (app.room === r.id ? app.code : null), r.rack).catch((e) => toast(e));
+    await replay.open(r.id, r.code ?? (app.room === r.id ? app.code : null), r.rack, r.match).catch((e) => toast(e));
     // A player or spectator who came from a table (its result's replay) goes back to it.
     const back = /** @type {HTMLAnchorElement} */ ($("r-back"));
     back.hidden = !app.room;
@@ -672,7 +672,7 @@ function wire() {
   // a second tab would say hello as the same player and take the seat from this one.
   $("result-replay").addEventListener("click", (e) => {
     const path = new URL(/** @type {HTMLAnchorElement} */ (e.currentTarget).href).pathname;
-    const rack = path.match(/^\/replay\/([A-Za-z0-9_-]{1,32})\/([1-9][0-9]{0,2})$/);
+    const rack = path.match(/^\/replay\/([A-Za-z0-9_-]{1,32})\/((?:[1-9][0-9]{0,3}\/)?[1-9][0-9]{0,2})$/);
     if (!rack || !app.room || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
     /** @type {HTMLDialogElement} */ ($("result-dialog")).close();

@@ -41,7 +41,9 @@ function cheers(winner) {
  * @param {number} rack @returns {string | null} */
 function rackLink(rack) {
   if (!app.room || !(rack >= 1) || app.rackShots.rack !== rack) return null;
-  return `${location.origin}/replay/${encodeURIComponent(app.room)}/${rack}`;
+  // A rematch numbers its racks from 1 again: its links name the match first.
+  const match = app.view?.match ?? 1;
+  return `${location.origin}/replay/${encodeURIComponent(app.room)}/${match > 1 ? `${match}/` : ""}${rack}`;
 }
 
 /**

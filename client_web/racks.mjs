@@ -29,23 +29,58 @@ function firstRackStart(events) {
 }
 
 /**
- * The events of one rack: rack 1 runs from the start of play (the lag included) to its
+ * Where match `match` lies in a room's events: from the event after the previous match's
+ * `match_over` (a rematch's waiting and lag included) to its own `match_over`, or to the
+ * last event while it is played. @param {Msg[]} events @param {number} match
+ * @returns {[number, number] | null} null for a match never begun
+ */
+function matchBounds(events, match) {
+  let lo = 0;
+  let current = 1;
+  for (let i = 0; i < events.length; i++) {
+    if (events[i].t !== "match_over") continue;
+    if (current === match) return [lo, i];
+    current += 1;
+    lo = i + 1;
+  }
+  return current === match && lo < events.length ? [lo, events.length - 1] : null;
+}
+
+/**
+ * The events of one rack of one match (the room's first unless told: a rematch's racks
+ * are numbered from 1 again): rack 1 runs from the start of play (the lag included) to its
  * `game_over`, each later rack from the event after the previous `game_over`; a rack still
- * being played runs to the last event.
- * @param {Msg[]} events @param {number} rack
+ * being played, or conceded with the match, runs to the match's last event.
+ * @param {Msg[]} events @param {number} rack @param {number} [match]
  * @returns {[number, number] | null} its first and last index, null for a rack never reached
  */
-export function rackBounds(events, rack) {
+export function rackBounds(events, rack, match = 1) {
+  const within = matchBounds(events, match);
+  if (!within) return null;
+  const [from, to] = within;
+  const part = events.slice(from, to + 1);
   let current = 1;
   let lo = -1;
-  const start = rack === 1 ? firstRackStart(events) : 0;
-  for (let i = start; i < events.length; i++) {
-    const e = events[i];
+  const start = rack === 1 ? firstRackStart(part) : 0;
+  for (let i = start; i < part.length; i++) {
+    const e = part[i];
     if (current === rack && lo < 0) lo = i;
     if (e.t === "game_over") {
-      if (current === rack) return [lo, i];
+      if (current === rack) return [from + lo, from + i];
       current = Number(e.rack) + 1;
     }
   }
-  return lo >= 0 ? [lo, events.length - 1] : null;
+  // A later rack with nothing played in it (the match ended with the game before) is none.
+  const played = lo >= 0 && part.slice(lo).some((e) => !aside(e) && e.t !== "match_over");
+  return lo >= 0 && (rack === 1 || played) ? [from + lo, to] : null;
+}
+
+/**
+ * Where "Last" goes in events `lo`…`hi`: the last event of play (the match's result, say),
+ * not the players leaving or chatting after it; `hi` when nothing was played.
+ * @param {Msg[]} events @param {number} lo @param {number} hi
+ */
+export function lastPlay(events, lo, hi) {
+  for (let i = hi; i >= lo; i--) if (!aside(events[i])) return i;
+  return hi;
 }

@@ -1,6 +1,7 @@
 // Stepping through a whole match from `GET /replay/<room>`: every room event in order.
-// Opened on one rack (`/replay/<room>/<rack>`, the link the end-of-rack dialog shares) it
-// shows that rack's events alone and plays them by itself; the scrubber jumps anywhere.
+// Opened on one rack (`/replay/<room>/<rack>`, the link the end-of-rack dialog shares; a
+// rematch's `/replay/<room>/<match>/<rack>`) it shows that rack's events alone and plays
+// them by itself; the scrubber jumps anywhere.
 // Stepping forward onto a shot animates it; stepping back or jumping shows the table as
 // it stood after that event, taken from the events' own table views. A private room's
 // replay needs its invite code or the session token of a player who sat in it: both are
@@ -12,7 +13,7 @@ import { h } from "./dom.mjs";
 import { session } from "./net.mjs";
 import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
-import { rackBounds } from "./racks.mjs";
+import { lastPlay, rackBounds } from "./racks.mjs";
 import { Renderer } from "./render.mjs";
 import { lagFrames, lagRest, lagTags } from "./lagballs.mjs";
 import { decodeTracks } from "./trajectory.mjs";
@@ -103,6 +104,8 @@ export class ReplayViewer {
     /** The rack shown (null: the whole match) and its events' first and last index. */
     /** @type {number | null} */
     this.rack = null;
+    /** The room's match that rack is of (1: the first; a rematch is the next). */
+    this.match = 1;
     this.lo = 0;
     this.hi = -1;
     /** Autoplay: steps on by itself, a pause after each shot has played out. */
@@ -111,7 +114,7 @@ export class ReplayViewer {
     el("r-next").addEventListener("click", () => this.step(1));
     el("r-prev").addEventListener("click", () => this.step(-1));
     el("r-first").addEventListener("click", () => this.go(this.lo));
-    el("r-last").addEventListener("click", () => this.go(this.hi));
+    el("r-last").addEventListener("click", () => this.go(lastPlay(this.events, this.lo, this.hi)));
     el("r-play").addEventListener("click", () => this.setPlaying(!this.playing));
     el("r-scrub").addEventListener("input", (e) => {
       this.setPlaying(false);
@@ -131,9 +134,10 @@ export class ReplayViewer {
   /**
    * @param {string} room @param {string | null} [code] the invite code, for a private room
    * @param {number | null} [rack] one rack only, played by itself
+   * @param {number} [match] the room's match that rack is of (a rematch's racks count from 1 again)
    */
-  async open(room, code = null, rack = null) {
-    if (room === this.room && this.events.length && rack === this.rack) return;
+  async open(room, code = null, rack = null, match = 1) {
+    if (room === this.room && this.events.length && rack === this.rack && match === this.match) return;
     const query = code ? `?code=${encodeURIComponent(code)}` : "";
     const token = session.token();
     const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
@@ -148,14 +152,15 @@ export class ReplayViewer {
     this.settings = doc.settings ?? {};
     this.truncated = !!doc.truncated;
     this.rack = rack;
-    const bounds = rack === null ? [0, this.events.length - 1] : rackBounds(this.events, rack);
+    this.match = match;
+    const bounds = rack === null ? [0, this.events.length - 1] : rackBounds(this.events, rack, match);
     if (!bounds) throw new Error(t("replay.noRack", { rack: rack ?? 0 }));
     [this.lo, this.hi] = bounds;
     const scrub = /** @type {HTMLInputElement} */ (el("r-scrub"));
     scrub.min = String(this.lo);
     scrub.max = String(this.hi);
     const share = /** @type {HTMLAnchorElement} */ (el("r-share"));
-    share.href = rack === null ? `${location.origin}/#/replay/${encodeURIComponent(room)}` : `${location.origin}/replay/${encodeURIComponent(room)}/${rack}`;
+    share.href = rack === null ? `${location.origin}/#/replay/${encodeURIComponent(room)}` : `${location.origin}/replay/${encodeURIComponent(room)}/${match > 1 ? `${match}/` : ""}${rack}`;
     this.render();
     this.go(this.lo);
     // A shared rack plays by itself; a whole match waits for its viewer.
@@ -187,7 +192,7 @@ export class ReplayViewer {
       log.append(li);
     });
     const cut = this.truncated ? ` · ${t("replay.truncated")}` : "";
-    const which = this.rack === null ? "" : ` · ${t("replay.rack", { rack: this.rack })}`;
+    const which = this.rack === null ? "" : ` · ${this.match > 1 ? t("replay.matchRack", { match: this.match, rack: this.rack }) : t("replay.rack", { rack: this.rack })}`;
     el("r-line").textContent = `${t("replay.title", { name: tableName({ name: this.settings?.name, settings: this.settings, computer: this.computer, players: this.players }), race: this.settings?.race_to ?? "?" })}${which}${cut}`;
     el("r-play").textContent = t(this.playing ? "replay.pause" : "replay.play");
     if (this.index >= 0) this.go(this.index);

@@ -492,6 +492,10 @@ class RoomView(Struct, frozen=True):
     lag_choice: Seat | None = None
     #: When that choice's time runs out (the winner then breaks); None without a choice.
     lag_choice_until: EpochMs | None = None
+    #: The room's match in play or last played, counted from 1 (a rematch is the next);
+    #: 0 before the first begins. A rematch numbers its racks from 1 again, so a rack's
+    #: replay page names the match from the second on: `/replay/<room>/<match>/<rack>`.
+    match: int = 0
 
 
 class Snapshot(ServerMessage, tag="snapshot"):

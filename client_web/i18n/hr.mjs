@@ -562,6 +562,7 @@ export default {
   "replay.scrub": "Položaj",
   "replay.share": "Poveznica za dijeljenje",
   "replay.rack": "partija {rack}",
+  "replay.matchRack": "{match}. meč, partija {rack}",
   "replay.noRack": "Ovaj meč (još) nema partiju {rack}",
   "result.tournament": "Natrag na turnir",
   "result.replayRack": "Snimka ove partije",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { rackBounds } from "../racks.mjs";
+import { lastPlay, rackBounds } from "../racks.mjs";
 
 const waiting = { t: "snapshot", view: { status: "waiting" } };
 const lag = { t: "snapshot", view: { status: "lag" } };
@@ -39,4 +39,34 @@ test("a room that never began play shows what it has", () => {
   assert.deepEqual(rackBounds([waiting, chat, lag], 1), [2, 2]);
   assert.equal(rackBounds([waiting], 2), null);
   assert.equal(rackBounds([], 1), null);
+});
+
+test("a rematch's racks are numbered from 1 again: match 2's game 1 is its own, not the first match's", () => {
+  const finished = { t: "snapshot", view: { status: "finished" } };
+  const matchOver = { t: "match_over" };
+  const events = [playing, shot, over(1), shot, over(2), matchOver, finished, chat, playing, shot, over(1), shot, shot];
+  assert.deepEqual(rackBounds(events, 1), [0, 2]);
+  assert.deepEqual(rackBounds(events, 2), [3, 4]);
+  assert.deepEqual(rackBounds(events, 1, 1), [0, 2]);
+  // The rematch's first game: from the table its break rolls on to its game_over.
+  assert.deepEqual(rackBounds(events, 1, 2), [8, 10]);
+  // Its second, still being played, runs to the last event.
+  assert.deepEqual(rackBounds(events, 2, 2), [11, 12]);
+  assert.equal(rackBounds(events, 3, 2), null);
+  assert.equal(rackBounds(events, 3, 1), null);
+  assert.equal(rackBounds(events, 1, 3), null);
+});
+
+test("a match conceded with a rack under way ends that rack at its match_over, before the rematch", () => {
+  const matchOver = { t: "match_over" };
+  const events = [playing, shot, over(1), shot, { t: "ruling" }, matchOver, playing, shot, over(1)];
+  assert.deepEqual(rackBounds(events, 2), [3, 5]);
+  assert.deepEqual(rackBounds(events, 1, 2), [6, 8]);
+});
+
+test("Last is the last event of play, not the players leaving after it", () => {
+  const events = [playing, shot, over(1), { t: "match_over" }, { t: "presence" }, chat, { t: "snapshot", view: { status: "finished" } }];
+  assert.equal(lastPlay(events, 0, 6), 3);
+  assert.equal(lastPlay(events, 0, 2), 2);
+  assert.equal(lastPlay([waiting, chat], 0, 1), 1);
 });

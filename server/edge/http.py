@@ -46,8 +46,10 @@ NODE_MODULES_ALLOWED = ("node_modules/@msgpack/msgpack/dist.esm/",)
 PRIVATE_PREFIXES = ("tests/", "node_modules/", ".")
 
 _ROOM_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})$")
-#: One rack of a match, as a page to share: the client's replay viewer opened on it.
-_RACK_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})/([1-9][0-9]{0,2})$")
+#: One rack of a match, as a page to share: the client's replay viewer opened on it. The
+#: room's first match, or a later one (a rematch, whose racks count from 1 again) named
+#: before the rack: `/replay/<room>/<match>/<rack>`.
+_RACK_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})/(?:([1-9][0-9]{0,3})/)?([1-9][0-9]{0,2})$")
 #: A transparent page for streaming software, following one room.
 _OVERLAY_PATH = re.compile(r"^/overlay/([A-Za-z0-9_-]{1,32})$")
 _INVITE_CODE = re.compile(r"^[A-Z0-9]{4,32}$")
@@ -168,7 +170,8 @@ class HttpRoutes:
             code = _query_code(request.path)
             tail = f"/{code}" if code else ""
             query = _page_query(request.path)
-            return redirect(f"/{query}#/replay/{match.group(1)}/{match.group(2)}{tail}")
+            which = f"{match.group(2)}/{match.group(3)}" if match.group(2) else match.group(3)
+            return redirect(f"/{query}#/replay/{match.group(1)}/{which}{tail}")
         if _OVERLAY_PATH.match(path):
             return self.static(OVERLAY_PAGE, request.headers.get("If-None-Match"))
         if _TOURNAMENT_PAGE.match(path):

@@ -135,6 +135,7 @@ def view(state: RoomState, now: float) -> m.RoomView:
             if isinstance(phase, Choosing) and phase.until is not None
             else None
         ),
+        match=state.match,
     )
 
 

@@ -1,18 +1,23 @@
 """Conceding a match (O4) and the rematch after it, in real Chromium: the result on every
 page (the players' and a spectator's), a rematch asked for and an opponent gone, said on
-the open result."""
+the open result, and a rematch's games replayed as its own."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from tests.browser.support import RATE, Client, Server
 from tests.browser.test_client import (
     OpenClient,
     assert_quiet,
     foul_softly,
+    replay_events,
     settle,
     shooter,
     start_match,
     winner_chooses,
 )
+from tests.browser.test_watching import concede
 
 
 def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
@@ -107,3 +112,54 @@ def test_the_whole_match_replay_opens_in_the_page_and_stays_after_a_reload(
     assert ana.page.evaluate("location.hash") == f"#/replay/{room}"
     assert ana.page.evaluate("document.documentElement.lang") == "hr"
     assert_quiet(ana, bob)
+
+
+def test_a_rematch_game_links_its_own_replay(
+    open_client: OpenClient, open_page: Callable[[str, str], Client], server: Server
+) -> None:
+    """A rematch numbers its racks from 1 again, so its first game's result links
+    `/replay/<room>/2/1`: that page plays the rematch's game, and `/replay/<room>/1` still
+    the first match's (here conceded with its rack under way: it ends at the concession).
+    On the whole replay, "Last" lands on the last result, not on a player leaving."""
+    ana, bob, room = start_match(open_client)
+    foul_softly(shooter((ana, bob)))
+    settle(ana, bob)
+    concede(ana, "match")
+    bob.page.locator("#result-dialog").wait_for(state="visible")
+    assert (bob.page.get_attribute("#result-replay", "href") or "").endswith(f"/replay/{room}/1")
+    bob.page.click("#result-rematch")
+    ana.page.click("#result-rematch")
+    winner_chooses((ana, bob), "#lag-break")
+    for c in (ana, bob):
+        c.wait("a.view.status === 'playing' && a.view.match === 2 && a.table.rack === 1")
+    foul_softly(shooter((ana, bob)))
+    settle(ana, bob)
+    concede(ana, "game")
+    bob.page.locator("#result-dialog").wait_for(state="visible")
+    bob.page.wait_for_function("document.getElementById('result-replay').hasAttribute('href')")
+    link = bob.page.get_attribute("#result-replay", "href")
+    assert link == f"{server.url}/replay/{room}/2/1"
+    bob.page.click("#more summary")
+    bob.page.click("#leave")  # someone leaving after the last result
+    events = replay_events(server, room)
+    match_over = next(i for i, e in enumerate(events) if e["t"] == "match_over")
+    game_over = next(i for i, e in enumerate(events) if e["t"] == "game_over")
+    assert match_over < game_over  # the first match ended with no game over: conceded
+    rematch = open_page("rematch-game", f"/replay/{room}/2/1?lang=en&rate={RATE}")
+    assert rematch.page.url.endswith(f"#/replay/{room}/2/1")
+    rematch.page.wait_for_selector("#replay-view:not([hidden])")
+    scrub = rematch.page.locator("#r-scrub")
+    assert int(scrub.get_attribute("min") or 0) > match_over
+    assert int(scrub.get_attribute("max") or 0) == game_over
+    assert "match 2, game 1" in rematch.page.inner_text("#r-line")
+    assert rematch.page.get_attribute("#r-share", "href") == link
+    first = open_page("first-game", f"/replay/{room}/1?lang=hr&rate={RATE}")
+    first.page.wait_for_selector("#replay-view:not([hidden])")
+    assert first.page.locator("#r-scrub").get_attribute("max") == str(match_over)
+    assert "partija 1" in first.page.inner_text("#r-line")
+    whole = open_page("whole", f"/?lang=en#/replay/{room}")
+    whole.page.wait_for_selector("#replay-view:not([hidden])")
+    whole.page.click("#r-last")
+    last = max(i for i, e in enumerate(replay_events(server, room)) if e["t"] == "game_over")
+    assert whole.page.locator("#r-scrub").input_value() == str(last)
+    assert_quiet(ana, rematch, first, whole)

@@ -32,12 +32,17 @@ async def test_a_rack_page_opens_the_viewer_on_that_rack(server: GameServer) -> 
     # A malformed code is dropped, not echoed into the page's address.
     status, headers, _ = await fetch(server, "/replay/k3v9x2ab/3?code=<b>&lang=ru")
     assert status == 302 and headers["location"] == "/?lang=ru#/replay/k3v9x2ab/3"
+    # A rematch's rack names its match first (its racks count from 1 again).
+    status, headers, _ = await fetch(server, "/replay/k3v9x2ab/2/1?code=ABCD2345&lang=hr")
+    assert status == 302 and headers["location"] == "/?lang=hr#/replay/k3v9x2ab/2/1/ABCD2345"
     for bad in (
+        "/replay/k3v9x2ab/0/1",
+        "/replay/k3v9x2ab/2/0",
+        "/replay/k3v9x2ab/1/2/3",
         "/replay/k3v9x2ab/0",
         "/replay/k3v9x2ab/01",
         "/replay/k3v9x2ab/1000",
         "/replay/k3v9x2ab/x",
-        "/replay/k3v9x2ab/1/2",
         "/replay/a%2Fb/1",
     ):
         assert (await fetch(server, bad))[0] == 404, bad
