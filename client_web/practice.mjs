@@ -9,17 +9,17 @@
 // or on an object ball points the cue there.
 
 import { DEG, aimPreview, angleTo, checkPlacement, round6, toDegrees } from "./aim.mjs";
-import { DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
+import { BREAK_POWER, DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./input.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
+import { drillGoal, previewWords, shotWords, statusWords } from "./practicewords.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { app, touchFirst } from "./state.mjs";
 import { BALL_COLOURS, TABLE, isStriped } from "./table.mjs";
 import { decodeTracks } from "./trajectory.mjs";
-import { foulReasons } from "./verdict.mjs";
 
 /** @typedef {import("./net.mjs").Msg} Msg */
 /** @typedef {import("./net.mjs").Connection} Connection */
@@ -31,7 +31,6 @@ const R = TABLE.ballRadius;
 const RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
 /** A pointer that moves less than this (CSS px) before it lets go clicked, not dragged. */
 const CLICK_SLOP = 5;
-const DRILL_HELP = /** @type {const} */ (["three_ball", "nine_ghost", "break", "kick", "spot_shot"]);
 
 /** The link that opens this position: `#/practice/<code>`. @param {string} code */
 export function practiceLink(code) {
@@ -72,8 +71,14 @@ export class PracticeTable {
     this.aiming = null;
     this.angle = 0;
     this.power = DEFAULT_POWER;
+    /** The power of everyday shots, kept while a break starts from a break's (as at a match). */
+    this.everyday = DEFAULT_POWER;
     this.height = 0;
     this.previewOn = false;
+    /** What the banner says first: the last shot's result, or a drill's goal just set up. */
+    this.note = { text: "", tone: "", goal: false };
+    /** What the preview of the shot as aimed says (the banner's next step while on). */
+    this.previewSaid = "";
     /** @type {{ tracks: Map<number, any[]>, key: string } | null} */
     this.preview = null;
     this.previewKey = "";
@@ -187,10 +192,13 @@ export class PracticeTable {
     while (!this.anim && this.queue.length) {
       const m = /** @type {Msg} */ (this.queue.shift());
       if (m.t === "practice_state") {
-        this.apply(m.view);
         // Undo, retry, a drill, a ball moved: the last shot's result is not this table's
-        // (someone arriving to watch, or a resync, changes nothing).
-        if (!["join", "resync", "rules"].includes(m.cause)) $("p-verdict").textContent = "";
+        // (someone arriving to watch, or a resync, changes nothing); a drill says its goal.
+        if (!["join", "resync", "rules"].includes(m.cause)) {
+          $("p-verdict").textContent = "";
+          this.note = { text: m.cause === "drill" ? drillGoal(m.view.drill) : "", tone: "", goal: true };
+        }
+        this.apply(m.view);
       } else this.play(m);
     }
   }
@@ -198,10 +206,16 @@ export class PracticeTable {
   /** @param {Msg} view */
   apply(view) {
     const first = !this.view;
+    const wasBreak = !first && !!this.view?.is_break;
     this.view = view;
     if (first) this.aimAtLowest();
+    if (view.is_break && !wasBreak) {
+      this.everyday = this.power;
+      this.setPower(BREAK_POWER);
+    } else if (!view.is_break && wasBreak) this.setPower(this.everyday);
     this.preview = null;
     this.previewKey = "";
+    this.previewSaid = "";
     this.renderPanel();
     this.schedulePreview();
     this.dirty = true;
@@ -232,30 +246,14 @@ export class PracticeTable {
     this.pump();
   }
 
-  /** @param {Msg} m */
+  /** The shot's result, beside the table and (first) in the banner over it. @param {Msg} m */
   showVerdict(m) {
+    const said = shotWords(m, this.lowestBefore ?? null);
     const el = $("p-verdict");
-    const pocketed = (m.report.pocketed ?? []).filter((/** @type {number} */ b) => b !== 0);
-    const scratch = (m.report.pocketed ?? []).includes(0) || (m.report.off_table ?? []).includes(0);
-    const v = m.verdict;
-    let text;
-    let tone = "";
-    if (v && v.foul) {
-      const reasons = foulReasons(v, m.report, this.lowestBefore ?? null).map(([rule, words]) => `${words} (${rule})`);
-      text = `${t("practice.foul")}: ${reasons.join("; ")}`;
-      tone = "foul";
-    } else if (v && v.game_over) {
-      text = t("practice.rackWon");
-      tone = "good";
-    } else if (pocketed.length) {
-      text = t("practice.pocketed", { n: pocketed.length, balls: pocketed.join(", ") });
-      tone = v ? "good" : "";
-    } else {
-      text = v ? t("practice.legal") : t("practice.nothing");
-    }
-    if (scratch && !(v && v.foul)) text += ` ${t("practice.scratch")}`;
-    el.textContent = text;
-    el.className = `practice-verdict ${tone}`;
+    el.textContent = said.text;
+    el.className = `practice-verdict ${said.tone}`;
+    this.note = { ...said, goal: false };
+    this.renderStatus();
   }
 
   // --- requests -------------------------------------------------------------------------------
@@ -291,6 +289,7 @@ export class PracticeTable {
     this.busy = true;
     this.lowestBefore = this.view.lowest;
     $("p-verdict").textContent = "";
+    this.note = { text: "", tone: "", goal: false };
     await this.send({ t: "shot", ...this.shotInput(), push_out: false });
     this.busy = false;
   }
@@ -299,6 +298,7 @@ export class PracticeTable {
     if (this.previewTimer) clearTimeout(this.previewTimer);
     if (!this.previewOn || !this.mine() || !this.view?.balls?.[0]) {
       this.preview = null;
+      this.previewSaid = "";
       return;
     }
     this.previewTimer = setTimeout(() => this.askPreview(), 150);
@@ -314,13 +314,8 @@ export class PracticeTable {
       if (key !== this.previewKey) return;
       this.preview = { tracks: normaliseTracks(decodeTracks(m.traj)), key };
       this.previewDuration = m.duration;
-      const pocketed = (m.report.pocketed ?? []).filter((/** @type {number} */ b) => b !== 0);
-      const words = m.verdict?.foul
-        ? t("practice.previewFoul", { why: foulReasons(m.verdict, m.report, this.view?.lowest ?? null).map(([, w]) => w).join("; ") })
-        : pocketed.length
-          ? t("practice.previewPots", { n: pocketed.length, balls: pocketed.join(", ") })
-          : t("practice.previewNothing");
-      $("p-status").textContent = words;
+      this.previewSaid = previewWords(m, this.view?.lowest ?? null);
+      this.renderStatus();
       this.dirty = true;
     } catch (err) {
       this.previewKey = "";
@@ -373,7 +368,7 @@ export class PracticeTable {
     for (const id of ["p-rules", "p-preview", "p-drill", "p-power", "p-spin"]) /** @type {HTMLInputElement} */ ($(id)).disabled = !mine;
     /** @type {HTMLInputElement} */ ($("p-rules")).checked = !!v?.rules;
     /** @type {HTMLSelectElement} */ ($("p-drill")).value = v?.drill ?? "";
-    $("p-drill-help").textContent = v?.drill && DRILL_HELP.includes(v.drill) ? t(`practice.drillHelp.${v.drill}`) : "";
+    $("p-drill-help").textContent = drillGoal(v?.drill);
     this.renderGhost(v?.ghost ?? null, mine);
     /** @type {HTMLInputElement} */ ($("p-link")).value = v ? practiceLink(v.layout) : "";
     $("p-watchers").textContent = v?.spectators ? t("practice.watchers", { n: v.spectators }) : "";
@@ -381,7 +376,7 @@ export class PracticeTable {
     drawStrip("p-", this.power, $("p-power-out").textContent);
     $("p-strip").classList.toggle("disabled", !mine);
     $("p-spin-out").textContent = this.height === 0 ? t("practice.centre") : this.height > 0 ? t("practice.follow", { n: num(Math.round(this.height * 100)) }) : t("practice.draw", { n: num(Math.round(-this.height * 100)) });
-    $("p-status").textContent = this.statusText();
+    this.renderStatus();
   }
 
   /**
@@ -400,19 +395,13 @@ export class PracticeTable {
     rack.className = `practice-ghost-rack ${ghost.rack === "won" ? "good" : ghost.rack === "lost" ? "foul" : "help"}`;
   }
 
-  statusText() {
-    const v = this.view;
-    if (!v) return t("practice.opening");
-    if (this.role !== "player") return t("practice.watching", { name: v.player });
-    if (this.picked !== null) {
-      const key = v.balls[this.picked] ? "practice.pickedOn" : "practice.pickedTray";
-      return t(touchFirst() ? `${key}Touch` : key, { ball: ballName(this.picked) });
-    }
-    if (!v.balls[0]) return t("practice.needCue");
-    if (v.is_break) return t("practice.break");
-    // Behind the head string only where the referee holds it there (rules off: anywhere).
-    if (v.in_hand) return t(v.in_hand === "kitchen" && v.rules ? "practice.inHandKitchen" : "practice.inHand");
-    return t(touchFirst() ? "practice.readyTouch" : "practice.ready");
+  /** The banner over the table: what just happened (its tone on the border), what to do now. */
+  renderStatus() {
+    const n = this.note;
+    const said = statusWords(this.view, { player: this.role === "player", picked: this.picked, touch: touchFirst(), note: n.text, goal: n.goal, preview: this.previewSaid });
+    const status = $("p-status");
+    status.className = `status ${said.note ? n.tone : ""}`;
+    status.replaceChildren(...(said.note ? [h("span", { class: "verdict", text: said.note })] : []), ...(said.next ? [h("span", { class: "prompt", text: said.next })] : []));
   }
 
   // --- drawing ----------------------------------------------------------------------------------
@@ -763,11 +752,6 @@ export class PracticeTable {
     const [sx, sy] = this.renderer.view.toScreen(x, y);
     return [r.left + sx, r.top + sy];
   }
-}
-
-/** @param {number} n */
-function ballName(n) {
-  return n === 0 ? t("practice.cueBall") : t("practice.ballN", { n });
 }
 
 /** A tray ball's look: its colour, a stripe as a band. @param {number} n */

@@ -256,12 +256,29 @@ def test_a_phone_shoots_practice_from_the_strip_at_the_edge(open_client: OpenCli
     assert ana.page.inner_text("#p-status") == (
         "Dodirom ciljajte; za udarac povucite traku uz desni rub."
     )
+    table_box = ana.page.locator("#p-table").bounding_box()
     assert ana.page.is_hidden("#p-keys")
     finger = Touch(ana)
     sx, sy = box["x"] + box["width"] / 2, box["y"] + 8
     finger.drag((sx, sy), (sx, sy + box["height"] * 0.5), ms=500)
     wait_practice(ana, "!!p.view.retry")
     assert 40 <= int(ana.page.inner_text("#p-strip-out").rstrip(" %")) <= 60
+    # The shot's result heads the banner over the table (the panel's line is below it, off
+    # the screen), the next step under it; the table has not moved for the longer words.
+    wait_practice(ana, "!p.anim && p.queue.length === 0")
+    result = ana.page.inner_text("#p-verdict")
+    assert result and ana.page.inner_text("#p-status .verdict") == result
+    assert ana.page.inner_text("#p-status .prompt") == (
+        "Dodirom ciljajte; za udarac povucite traku uz desni rub."
+    )
+    assert ana.page.locator("#p-table").bounding_box() == table_box
+    # A drill set up says its goal there, and nothing contradicts it.
+    ana.page.select_option("#p-drill", "spot_shot")
+    wait_practice(ana, "p.view.drill === 'spot_shot' && p.view.in_hand === 'kitchen'")
+    assert ana.page.inner_text("#p-status") == (
+        "Jedinica na foot točki, bijela u ruci ispod head linije: ubacite jedinicu u kutnu rupu."
+    )
+    assert ana.page.locator("#p-status .prompt").count() == 0
     assert ana.problems() == []
 
 
@@ -319,7 +336,8 @@ def test_a_page_loaded_at_the_lobby_from_practice_stays_in_the_lobby(
 
 def test_the_ghost_drill_shows_its_score(open_client: OpenClient) -> None:
     """The nine-ball ghost drill in Russian: the score against the ghost shown, a break,
-    then the next rack — the rack just broken is counted for one side or the other."""
+    then the next rack — the rack just broken is counted for one side or the other. A break
+    starts from a break's power and the shot after it from the everyday one, as at a match."""
     ivan = open_client("Ivan", lang="ru")
     ivan.page.click("#practice")
     ivan.page.wait_for_selector("#practice-view:not([hidden])")
@@ -331,11 +349,14 @@ def test_the_ghost_drill_shows_its_score(open_client: OpenClient) -> None:
     assert ivan.page.inner_text("#p-ghost-score") == "Партии: вы 0, призрак 0"
     assert "Закончите партию" in ivan.page.inner_text("#p-ghost-rack")
 
+    assert ivan.page.input_value("#p-power") == "87"
     ivan.page.focus("#p-table")
     ivan.page.keyboard.press("Space")  # the break
     wait_practice(ivan, "p.view.shots === 1 && !p.anim && p.queue.length === 0")
+    assert ivan.page.input_value("#p-power") == "40"
     ivan.page.click("#p-ghost-next")
     wait_practice(ivan, "p.view.is_break && p.view.ghost.won + p.view.ghost.lost === 1")
+    assert ivan.page.input_value("#p-power") == "87"
     won, lost = practice(ivan, "[p.view.ghost.won, p.view.ghost.lost]")
     assert ivan.page.inner_text("#p-ghost-score") == f"Партии: вы {won}, призрак {lost}"
     assert practice(ivan, "p.view.ghost.rack") == "playing"
