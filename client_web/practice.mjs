@@ -8,8 +8,8 @@
 // next click lands, moved with the arrow keys, taken off with Delete. A click on the cloth
 // or on an object ball points the cue there.
 
-import { DEG, aimPreview, angleTo, checkPlacement, round6, toDegrees } from "./aim.mjs";
-import { BREAK_POWER, DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
+import { DEG, aimPreview, angleTo, checkPlacement, isMiscueZone, round6, toDegrees } from "./aim.mjs";
+import { BREAK_POWER, DEFAULT_POWER, MISCUE_LIMIT, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./input.mjs";
 import { num, t } from "./i18n/index.mjs";
@@ -74,6 +74,8 @@ export class PracticeTable {
     /** The power of everyday shots, kept while a break starts from a break's (as at a match). */
     this.everyday = DEFAULT_POWER;
     this.height = 0;
+    /** Side spin: where across the cue ball the tip strikes (−: left, +: right). */
+    this.side = 0;
     this.previewOn = false;
     /** What the banner says first: the last shot's result, or a drill's goal just set up. */
     this.note = { text: "", tone: "", goal: false };
@@ -281,7 +283,7 @@ export class PracticeTable {
   }
 
   shotInput() {
-    return { angle: toDegrees(this.angle), speed: speedFromPower(this.power), tip: [0, this.height], elevation: 0 };
+    return { angle: toDegrees(this.angle), speed: speedFromPower(this.power), tip: [this.side, this.height], elevation: 0 };
   }
 
   async shoot() {
@@ -365,7 +367,7 @@ export class PracticeTable {
     /** @type {HTMLButtonElement} */ ($("p-redo")).disabled = !mine || !v?.redo;
     /** @type {HTMLButtonElement} */ ($("p-retry")).disabled = !mine || !v?.retry;
     /** @type {HTMLButtonElement} */ ($("p-shoot")).disabled = !mine || !v?.balls?.[0];
-    for (const id of ["p-rules", "p-preview", "p-drill", "p-power", "p-spin"]) /** @type {HTMLInputElement} */ ($(id)).disabled = !mine;
+    for (const id of ["p-rules", "p-preview", "p-drill", "p-power", "p-spin", "p-side"]) /** @type {HTMLInputElement} */ ($(id)).disabled = !mine;
     /** @type {HTMLInputElement} */ ($("p-rules")).checked = !!v?.rules;
     /** @type {HTMLSelectElement} */ ($("p-drill")).value = v?.drill ?? "";
     $("p-drill-help").textContent = drillGoal(v?.drill);
@@ -376,6 +378,9 @@ export class PracticeTable {
     drawStrip("p-", this.power, $("p-power-out").textContent);
     $("p-strip").classList.toggle("disabled", !mine);
     $("p-spin-out").textContent = this.height === 0 ? t("practice.centre") : this.height > 0 ? t("practice.follow", { n: num(Math.round(this.height * 100)) }) : t("practice.draw", { n: num(Math.round(-this.height * 100)) });
+    const side = this.side === 0 ? t("practice.noSide") : t(this.side > 0 ? "practice.right" : "practice.left", { n: num(Math.round(Math.abs(this.side) * 100)) });
+    // Both at once can take the tip past where it holds the ball: said as at the table.
+    $("p-side-out").textContent = isMiscueZone(this.side, this.height, MISCUE_LIMIT) ? t("spin.miscue", { text: side }) : side;
     this.renderStatus();
   }
 
@@ -567,8 +572,8 @@ export class PracticeTable {
     $("p-redo").addEventListener("click", () => this.send({ t: "practice_redo" }));
     $("p-retry").addEventListener("click", () => this.send({ t: "practice_retry" }));
     $("p-shoot").addEventListener("click", () => this.shoot());
-    // Space or Enter on the power or spin slider shoots, as on the table (the key help).
-    for (const id of ["p-power", "p-spin"]) {
+    // Space or Enter on the power or spin sliders shoots, as on the table (the key help).
+    for (const id of ["p-power", "p-spin", "p-side"]) {
       $(id).addEventListener("keydown", (e) => {
         if (e.key !== " " && e.key !== "Enter") return;
         e.preventDefault();
@@ -587,6 +592,10 @@ export class PracticeTable {
     });
     $("p-spin").addEventListener("input", () => {
       this.height = Number(/** @type {HTMLInputElement} */ ($("p-spin")).value) / 100;
+      this.changedAim();
+    });
+    $("p-side").addEventListener("input", () => {
+      this.side = Number(/** @type {HTMLInputElement} */ ($("p-side")).value) / 100;
       this.changedAim();
     });
     $("p-preview").addEventListener("change", () => {

@@ -362,3 +362,40 @@ def test_the_ghost_drill_shows_its_score(open_client: OpenClient) -> None:
     assert practice(ivan, "p.view.ghost.rack") == "playing"
     save(ivan, "practice-ghost-score.png")
     assert ivan.problems() == []
+
+
+def test_side_spin_takes_the_cue_ball_off_a_straight_line_at_the_rail(
+    open_client: OpenClient,
+) -> None:
+    """Practice has side spin as well as draw and follow: the cue ball alone, struck straight
+    up the table into the foot rail, comes back on its own line without it and off that
+    line with right-hand spin (it squirts, and takes the spin off the rail). Space on
+    the side slider shoots; the words say which side and how much."""
+    balls: list[tuple[float, float] | None] = [None] * 10
+    balls[0] = (0.6, 0.635)
+    code = encode_layout(Layout(balls=tuple(balls)), False)
+    ana = open_client("Ana", hash=f"#/practice/{code}")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    sx, sy = screen_of(ana, 0.6, 0.635)
+    fx, fy = screen_of(ana, 2.0, 0.635)
+    ana.page.mouse.click(fx, fy)  # aim straight at the foot rail
+    wait_practice(ana, "Math.abs(p.angle) < 0.003")
+    ana.page.locator("#p-power").fill("45")
+    ana.page.focus("#p-side")
+    ana.page.keyboard.press(" ")
+    wait_practice(ana, "!!p.view.retry && !p.anim && p.queue.length === 0")
+    plain = practice(ana, "p.view.balls[0]")
+    ana.page.click("#p-retry")
+    wait_practice(ana, "p.view.balls[0][0] === 0.6 && p.view.undo >= 1")
+    ana.page.locator("#p-side").fill("40")
+    assert ana.page.inner_text("#p-side-out") == "right 40 %"
+    ana.page.locator("#p-spin").fill("35")
+    assert ana.page.inner_text("#p-side-out") == "right 40 % — miscue risk"
+    ana.page.locator("#p-spin").fill("0")
+    ana.page.focus("#p-side")
+    ana.page.keyboard.press(" ")
+    wait_practice(ana, "p.view.shots === 2 && !p.anim && p.queue.length === 0")
+    spun = practice(ana, "p.view.balls[0]")
+    assert abs(plain[1] - 0.635) < 0.005, plain
+    assert abs(spun[1] - 0.635) > 0.02, spun
+    assert ana.problems() == []
