@@ -168,6 +168,14 @@ export function initAccounts(opts) {
   $("leaders-open").addEventListener("click", () => void showLeaders("all", me()));
   $("leaders-all").addEventListener("click", () => void showLeaders("all", me()));
   $("leaders-month").addEventListener("click", () => void showLeaders("month", me()));
+  // A rated player's name in the lobby's list opens their profile too.
+  $("rooms").addEventListener("click", (ev) => {
+    const player = /** @type {HTMLElement} */ (ev.target).closest("[data-player]");
+    if (!player) return;
+    const name = player.getAttribute("data-player") ?? "";
+    $("account-logout-all").hidden = !own(name);
+    void showProfile(name);
+  });
   for (const id of ["leaders-dialog", "profile-dialog"]) {
     const d = /** @type {HTMLDialogElement} */ ($(id));
     $(`${id}-close`).addEventListener("click", () => d.close());

@@ -37,7 +37,7 @@ export function renderRooms() {
     body.append(
       h("tr", { "data-room": r.room }, [
         h("td", {}, [name, ...(r.settings ? [h("small", { class: "format", text: describeFormat(r.settings) })] : [])]),
-        h("td", { text: playersText(r) }),
+        h("td", {}, playersCell(r)),
         h("td", { text: `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}` }),
         h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${t("rooms.watching", { n: r.spectators })}` : ""}` })]),
         actions,
@@ -85,13 +85,24 @@ export function renderQuick() {
   $("computer-offer-text").textContent = offered ? t("lobby.computerOffer", { level: app.computerOffer ?? 1 }) : "";
 }
 
-/** The players of a lobby entry, each with their rating when they have one. @param {Record<string, any>} r */
-function playersText(r) {
-  /** @type {string[]} */
+/**
+ * The players of a lobby entry, each with their rating when they have one ("500?" while
+ * provisional, as at the table); a rated player's name opens their profile.
+ * @param {Record<string, any>} r @returns {(string | HTMLElement)[]}
+ */
+function playersCell(r) {
   const shown = playerNames(r).map((/** @type {string} */ name, /** @type {number} */ i) => {
-    const rating = ratingText(r.ratings?.[i]);
-    return rating ? `${name} (${rating})` : name;
+    const rating = ratingText(r.ratings?.[i], !!r.provisional?.[i]);
+    if (!rating) return [name];
+    if (r.computer?.[i] != null) return [`${name} (${rating})`];
+    return [h("button", { type: "button", class: "link", "data-player": name, text: name, "aria-label": t("account.profileOf", { name }) }), ` (${rating})`];
   });
-  const text = shown.length === 2 ? t("rooms.vs", { a: shown[0], b: shown[1] }) : shown.join("") || "—";
-  return r.rated ? `${text} · ${t("account.ratedTag")}` : text;
+  /** @type {(string | HTMLElement)[]} */
+  let cell = shown.flat();
+  if (shown.length === 2) {
+    // The language's "{a} vs {b}" with the names (and their buttons) in its places.
+    cell = t("rooms.vs", { a: "\u0000a", b: "\u0000b" }).split(/(\u0000[ab])/).flatMap((part) => (part === "\u0000a" ? shown[0] : part === "\u0000b" ? shown[1] : part ? [part] : []));
+  }
+  if (!cell.length) cell = ["—"];
+  return r.rated ? [...cell, ` · ${t("account.ratedTag")}`] : cell;
 }

@@ -45,6 +45,9 @@ class Info(Struct, frozen=True):
     #: Beside `players`, one entry each: the level of a computer player, `None` for a
     #: person. Two computers: an exhibition (a bot table) to watch.
     computer: list[int | None] = msgspec.field(default_factory=list)
+    #: Beside `ratings`: whether each is still provisional (fewer than 30 rated games),
+    #: shown as the table shows it ("500?"). Empty from older servers: none provisional.
+    provisional: list[bool] = msgspec.field(default_factory=list)
 
 
 class SeatView(Struct, frozen=True):

@@ -696,6 +696,7 @@ export default {
   "account.anonymous": "a guest",
   "account.endedConcede": "match conceded",
   "account.endedForfeit": "by forfeit",
+  "account.profileOf": "Profile of {name}",
   "account.ratedTag": "rated",
   "create.rated": "Rated (both players need an account)",
   "lobby.quickRated": "Rated",

@@ -696,6 +696,7 @@ export default {
   "account.anonymous": "gost",
   "account.endedConcede": "meč predan",
   "account.endedForfeit": "bez borbe",
+  "account.profileOf": "Profil igrača {name}",
   "account.ratedTag": "za rejting",
   "create.rated": "Za rejting (oba igrača trebaju korisnički račun)",
   "lobby.quickRated": "Za rejting",

@@ -696,6 +696,7 @@ export default {
   "account.anonymous": "гость",
   "account.endedConcede": "матч сдан",
   "account.endedForfeit": "тех. результат",
+  "account.profileOf": "Профиль игрока {name}",
   "account.ratedTag": "рейтинговый",
   "create.rated": "На рейтинг (обоим игрокам нужна учётная запись)",
   "lobby.quickRated": "На рейтинг",

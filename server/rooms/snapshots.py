@@ -158,6 +158,7 @@ def info(state: RoomState) -> m.Info:
         balls_left=sum(1 for ball in table.balls[1:] if ball is not None) if table else 9,
         settings=state.settings,
         ratings=[s.rating for s in state.seats if s is not None],
+        provisional=[s.provisional for s in state.seats if s is not None],
         rated=state.settings.rated,
     )
 

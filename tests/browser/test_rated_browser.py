@@ -61,6 +61,23 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
             "The rating is provisional until 30 rated games."
         )
     save(bob, "rated-table.png")
+    # The lobby writes them as the table does: provisional, with the question mark.
+    cleo = open_client("Cleo")
+    row = cleo.page.locator(f"tr[data-room='{room}']")
+    cleo.page.wait_for_function(
+        f"(document.querySelector(\"tr[data-room='{room}']\")?.textContent ?? '')"
+        ".includes('Boris (500?)')"
+    )
+    assert "Anabel (500?)" in row.inner_text(), row.inner_text()
+    # A rated player's name there opens their profile (someone else's: no "Log out
+    # everywhere" in it).
+    row.locator("button[data-player='Boris']").click()
+    cleo.page.locator("#profile-dialog").wait_for(state="visible")
+    assert cleo.page.inner_text("#profile-title") == "Boris"
+    cleo.page.wait_for_function("document.querySelector('#profile-stats') !== null")
+    assert "500?" in cleo.page.inner_text("#profile-stats")
+    assert cleo.page.is_hidden("#account-logout-all")
+    cleo.page.click("#profile-dialog-close")
     players = (ana, bob)
     winner_chooses(players, "#lag-break")
     for c in players:
