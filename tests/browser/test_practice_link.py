@@ -376,7 +376,6 @@ def test_side_spin_takes_the_cue_ball_off_a_straight_line_at_the_rail(
     code = encode_layout(Layout(balls=tuple(balls)), False)
     ana = open_client("Ana", hash=f"#/practice/{code}")
     wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
-    sx, sy = screen_of(ana, 0.6, 0.635)
     fx, fy = screen_of(ana, 2.0, 0.635)
     ana.page.mouse.click(fx, fy)  # aim straight at the foot rail
     wait_practice(ana, "Math.abs(p.angle) < 0.003")
