@@ -369,6 +369,11 @@ function lowestText() {
   return low != null ? num(low) : "";
 }
 
+/** Whether the page is the TV channel (`#/tv`), which follows tables by itself. */
+function onTv() {
+  return /^#\/tv\/?$/.test(location.hash);
+}
+
 /** What the player should do now, in one sentence. */
 export function prompt() {
   const tb = app.table;
@@ -403,7 +408,8 @@ export function prompt() {
   }
   if (!tb) return "";
   if (tb.match_over || st === "finished") return t("prompt.over");
-  if (app.anim) return `${app.anim.label} ${t(touchFirst() ? "prompt.skipTouch" : "prompt.skip")}`;
+  // The TV is watched, not driven: its shots play out without a word about skipping them.
+  if (app.anim) return onTv() ? app.anim.label : `${app.anim.label} ${t(touchFirst() ? "prompt.skipTouch" : "prompt.skip")}`;
   const who = tb.turn === null ? "" : n[tb.turn];
   const ball = lowestText();
   if (tb.turn === me) {
@@ -505,7 +511,7 @@ export function renderTableUi() {
   }
   // A finger skips by tapping the table, as the prompt says: on a phone the button only
   // covered the balls it was over (the lag's balls come back under it).
-  $("skip").hidden = !app.anim || touchFirst();
+  $("skip").hidden = !app.anim || touchFirst() || onTv();
   // Someone watching stops watching; only a player leaves the table.
   const leave = $("leave");
   const leaveKey = app.role === "spectator" ? "more.stopWatching" : "more.leave";

@@ -73,6 +73,25 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     assert "Ana" in tvs["en"].page.inner_text("#tv-banner")
     assert tvs["hr"].page.inner_text("#tv-banner").startswith("TV · upravo prikazujemo")
     assert tvs["ru"].page.inner_text("#tv-banner").startswith("ТВ · сейчас в эфире")
+    # A shot on the followed table plays out on the TV with no word of skipping it, and no
+    # Skip button over the rail: the channel is watched, not driven.
+    # (What the TV shows while the shot plays is recorded: it plays out fast here.)
+    tv = tvs["en"]
+    tv.page.evaluate(
+        """() => {
+          window.seenPlaying = [];
+          new MutationObserver(() => {
+            if (!window.ninepool.app.anim) return;
+            const skip = !document.getElementById('skip').hidden;
+            window.seenPlaying.push([document.getElementById('status').textContent, skip]);
+          }).observe(document.getElementById('status'), { childList: true, subtree: true });
+        }"""
+    )
+    foul_softly(shooter((ana, bob)))
+    settle(ana, bob)
+    tv.page.wait_for_function("window.seenPlaying.length > 0 && !window.ninepool.app.anim")
+    for text, skip in tv.page.evaluate("window.seenPlaying"):
+        assert "skip" not in text.lower() and not skip, (text, skip)
     save(tvs["en"], "tv-following.png")
     # On a phone held upright the TV's table stands upright too, as a player's does.
     tvs["hr"].page.set_viewport_size({"width": 390, "height": 844})
