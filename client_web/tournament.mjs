@@ -181,8 +181,10 @@ function renderRegistration(view) {
   if (!open) return;
   // The organiser may take anyone off the list before the start.
   const remove = (/** @type {string} */ name) => (view.yours ? [el("button", { type: "button", class: "small tour-remove", "data-remove": name }, [t("tour.remove")])] : []);
+  // The reader's own entry is marked (`me`: their place on the list, from 1).
+  const you = (/** @type {number} */ i) => (view.me === i + 1 ? [el("span", { class: "tour-you" }, [t("tour.you")])] : []);
   $("tour-entrants").replaceChildren(
-    ...view.entrants.map((e) => el("li", { "data-name": e.name }, [el("span", {}, [seatName(e.name, e.bot ? e.level ?? 1 : null)]), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name)])),
+    ...view.entrants.map((e, i) => el("li", { "data-name": e.name, class: view.me === i + 1 ? "mine" : "" }, [el("span", {}, [seatName(e.name, e.bot ? e.level ?? 1 : null)]), ...you(i), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name)])),
   );
   const entered = !!view.entered;
   // Every place taken: nothing to offer but to say so (an entrant may still withdraw).

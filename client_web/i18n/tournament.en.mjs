@@ -20,6 +20,7 @@ export default {
   "tour.racesSingle": "Races to {winners}, the final to {final}",
   "tour.entrants": "Players: {n} of {cap}",
   "tour.entrantsTitle": "Players",
+  "tour.you": "you",
   "tour.yourName": "Your name",
   "tour.register": "Register",
   "tour.unregister": "Withdraw",

@@ -20,6 +20,7 @@ export default {
   "tour.racesSingle": "Igra se do {winners}, finale do {final}",
   "tour.entrants": "Igrači: {n} od {cap}",
   "tour.entrantsTitle": "Igrači",
+  "tour.you": "vi",
   "tour.yourName": "Vaše ime",
   "tour.register": "Prijavi se",
   "tour.unregister": "Odustani od turnira",

@@ -20,6 +20,7 @@ export default {
   "tour.racesSingle": "Игра до {winners}, финал до {final}",
   "tour.entrants": "Игроков: {n} из {cap}",
   "tour.entrantsTitle": "Игроки",
+  "tour.you": "вы",
   "tour.yourName": "Ваше имя",
   "tour.register": "Записаться",
   "tour.unregister": "Сняться",

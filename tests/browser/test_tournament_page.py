@@ -182,13 +182,17 @@ def test_registering_from_the_page(
     page.fill("#tour-player-name", f"Igrac {lang}")
     page.click("#tour-join")
     entrants = "[...document.querySelectorAll('#tour-entrants li')]"
-    page.wait_for_function(f"{entrants}.some(li => li.textContent === 'Igrac {lang}')")
+    page.wait_for_function(f"{entrants}.some(li => li.dataset.name === 'Igrac {lang}')")
     assert "ok" in (page.locator("#tour-answer").get_attribute("class") or "")
+    # The reader's own entry is marked, in the page's language; the other player's is not.
+    mine = page.locator(f'#tour-entrants li[data-name="Igrac {lang}"]')
+    assert mine.locator(".tour-you").inner_text() == {"en": "you", "hr": "vi", "ru": "вы"}[lang]
+    assert page.locator(f'#tour-entrants li[data-name="Taken {lang}"] .tour-you').count() == 0
     page.wait_for_selector("#tour-leave:visible")
     assert page.locator("#tour-join").is_hidden()
     assert page.locator("#tour-player-name").is_hidden()
     page.click("#tour-leave")
-    page.wait_for_function(f"!{entrants}.some(li => li.textContent === 'Igrac {lang}')")
+    page.wait_for_function(f"!{entrants}.some(li => li.dataset.name === 'Igrac {lang}')")
     page.wait_for_selector("#tour-join:visible")
     page.fill("#tour-player-name", f"Taken {lang}")
     page.click("#tour-join")  # refused, in the page's language
@@ -204,7 +208,7 @@ def test_registering_from_the_page(
     )
     page.fill("#tour-player-name", f"Igrac {lang}")
     page.click("#tour-join")
-    page.wait_for_function(f"{entrants}.some(li => li.textContent === 'Igrac {lang}')")
+    page.wait_for_function(f"{entrants}.some(li => li.dataset.name === 'Igrac {lang}')")
     view = call(server, "GET", path, token=token)
     assert f"Igrac {lang}" in [e["name"] for e in view["entrants"]] and view["entered"]
     # A refused request is logged by Chromium as a failed resource load: the only
