@@ -239,7 +239,7 @@ async function onRoute() {
       try {
         if (r.kind === "play" && r.invite && needsName(app.welcome)) {
           show("lobby"); // behind the question, not a table not yet joined (empty seats, race to 0)
-          await askNameOnce(app.welcome);
+          await askNameOnce(app.welcome, r.id, r.code);
         }
         if (!(await joinTable(r.id, r.code, free))) location.hash = "#/";
       } finally {

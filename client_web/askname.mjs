@@ -3,6 +3,8 @@
 // under the name the server made up for them ("Player-5327") and never be asked. And
 // the name shown as theirs: in the lobby's field and the top bar.
 
+import { decode } from "@msgpack/msgpack";
+
 import { $ } from "./dom.mjs";
 import { CATALOGUES, t } from "./i18n/index.mjs";
 import { NAME_PATTERN, session } from "./net.mjs";
@@ -43,15 +45,42 @@ export function needsName(welcome) {
 }
 
 /**
+ * Who sent the invite: the one player at the table, from the lobby's list or else (a
+ * private table) from the room's record read with the link's code; null if that is not
+ * known within a moment (the question then says "a friend").
+ * @param {string} room @param {string | null} code @returns {Promise<string | null>}
+ */
+async function inviterOf(room, code) {
+  const info = app.rooms.get(room);
+  if (info) return info.players.length === 1 && info.computer?.[0] == null ? String(info.players[0]) : null;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), 2000);
+  try {
+    const res = await fetch(`/replay/${encodeURIComponent(room)}${code ? `?code=${encodeURIComponent(code)}` : ""}`, { signal: abort.signal });
+    if (!res.ok) return null;
+    const doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
+    return Array.isArray(doc.players) && doc.players.length === 1 && doc.computer?.[0] == null ? String(doc.players[0]) : null;
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Before an invite link seats a first-time visitor (playing under a made-up name, no
  * account, never asked in this browser), asks for their name, offering the one the server gave them; the answer
  * goes to the lobby's name field, from which the seat is taken (`ensureName`), and is
  * kept so nobody is asked twice. Esc keeps the name given.
+ * The question names who invited them when that is known.
  * @param {Record<string, any> | null} welcome the connection's `welcome`
+ * @param {string} room the table invited to @param {string | null} code its invite code (private)
  * @returns {Promise<void>}
  */
-export async function askNameOnce(welcome) {
+export async function askNameOnce(welcome, room, code) {
   if (!welcome || !needsName(welcome)) return;
+  const inviter = await inviterOf(room, code);
+  $("name-dialog-text").textContent = inviter ? t("askname.from", { name: inviter }) : t("askname.text");
   const dialog = /** @type {HTMLDialogElement} */ ($("name-dialog"));
   const input = /** @type {HTMLInputElement} */ ($("name-dialog-input"));
   input.value = welcome.name;

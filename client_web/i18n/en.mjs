@@ -29,6 +29,7 @@ export default {
   "lobby.nameHelp": "Letters, digits, spaces, dots, dashes; up to 24.",
   "askname.title": "Your name at the table",
   "askname.text": "A friend has invited you to a table. Your opponent, and anyone watching, see the name you play under.",
+  "askname.from": "{name} has invited you to their table. Your opponent, and anyone watching, see the name you play under.",
   "askname.sit": "Sit down",
   "lobby.nameAccount": "The name of your account. Log out to play as a guest under another name.",
   "lobby.nameBad": "A name is 1–24 letters, digits, spaces, dots, dashes or underscores.",

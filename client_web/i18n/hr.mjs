@@ -29,6 +29,7 @@ export default {
   "lobby.nameHelp": "Slova, brojke, razmaci, točke, crtice; najviše 24.",
   "askname.title": "Vaše ime za stolom",
   "askname.text": "Prijatelj vas je pozvao za stol. Protivnik i svi koji gledaju vide ime pod kojim igrate.",
+  "askname.from": "{name} vas poziva za svoj stol. Protivnik i svi koji gledaju vide ime pod kojim igrate.",
   "askname.sit": "Sjedni za stol",
   "lobby.nameAccount": "Ime vašeg računa. Odjavite se ako želite igrati kao gost pod drugim imenom.",
   "lobby.nameBad": "Ime ima od 1 do 24 slova, brojke, razmake, točke, crtice ili podvlake.",

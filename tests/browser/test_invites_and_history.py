@@ -85,6 +85,25 @@ def test_the_share_link_carries_the_seat_invite_and_a_spectator_sits_without_lea
     assert_quiet(ana, dan)
 
 
+def test_a_private_tables_invite_says_who_invites(open_client: OpenClient) -> None:
+    """A private table is not in the lobby's list: the newcomer's name question still
+    names the friend who sent the link (read from the table with the link's code)."""
+    ana = open_client("Ana")
+    ana.page.check("#c-private")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player' && !!a.invite && !!a.code")
+    link = ana.page.input_value("#invite-link")
+    newcomer = open_client("", lang="ru", hash=link[link.index("#") :])
+    newcomer.page.locator("#name-dialog").wait_for(state="visible")
+    assert newcomer.page.inner_text("#name-dialog-text") == (
+        "Ana приглашает вас за свой стол."
+        " Соперник и все зрители видят имя, под которым вы играете."
+    )
+    newcomer.page.click("#name-dialog button[value=sit]")
+    newcomer.wait("a.role === 'player' && a.seat === 1")
+    assert_quiet(ana, newcomer)
+
+
 def test_the_lobby_names_an_unnamed_table_after_its_host(open_client: OpenClient) -> None:
     cleo = open_client("Cleo")
     cleo.page.click("#create-form button[type=submit]")

@@ -774,6 +774,7 @@ def test_a_first_time_visitor_by_an_invite_link_is_asked_their_name_first(
     dialog = newcomer.page.locator("#name-dialog")
     dialog.wait_for(state="visible")
     assert newcomer.page.inner_text("#name-dialog-title") == "Vaše ime za stolom"
+    assert newcomer.page.inner_text("#name-dialog-text").startswith("Ana vas poziva za svoj stol.")
     given = newcomer.page.input_value("#name-dialog-input")
     assert re.fullmatch(r"Igrač-\d{4}", given), given
     assert newcomer.state("a.room") is None  # not seated yet
