@@ -96,8 +96,7 @@ def test_a_private_tables_invite_says_who_invites(open_client: OpenClient) -> No
     newcomer = open_client("", lang="ru", hash=link[link.index("#") :])
     newcomer.page.locator("#name-dialog").wait_for(state="visible")
     assert newcomer.page.inner_text("#name-dialog-text") == (
-        "Ana приглашает вас за свой стол."
-        " Соперник и все зрители видят имя, под которым вы играете."
+        "Ana приглашает вас за свой стол. Соперник и все зрители видят имя, под которым вы играете."
     )
     newcomer.page.click("#name-dialog button[value=sit]")
     newcomer.wait("a.role === 'player' && a.seat === 1")
