@@ -276,7 +276,7 @@ async function showProfile(name) {
       h("li", {}, [
         h("span", { text: `${when(match.at)} · ${result} ${num(match.score[0])}–${num(match.score[1])}${endedText(match.ended_by)} · ${opponent}${match.rated ? ` · ${t("account.ratedTag")}` : ""}` }),
         " ",
-        h("a", { href: `#/replay/${match.room}`, text: t("rooms.replay") }),
+        h("a", { href: match.match >= 1 ? `#/replay/${match.room}/${match.match}/all` : `#/replay/${match.room}`, text: t("rooms.replay") }),
       ]),
     );
   }

@@ -107,7 +107,8 @@ export function showResult(title, score, text, match, replay = null, next = null
   const whole = /** @type {HTMLAnchorElement} */ ($("result-replay-match"));
   whole.hidden = !(match && app.room);
   // In this page (its language kept, no reload); shared, the address carries it.
-  if (match && app.room) whole.href = `#/replay/${encodeURIComponent(app.room)}`;
+  // That match only: after a rematch the room's record holds both.
+  if (match && app.room) whole.href = `#/replay/${encodeURIComponent(app.room)}/${app.view?.match || 1}/all`;
   // A tournament's match is one match (its seats kept for its players): no rematch, but
   // the way back to its bracket, where the next match is.
   $("result-rematch").hidden = !(match && mySeat() !== null && !tournamentMatch());

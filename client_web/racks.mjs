@@ -34,7 +34,7 @@ function firstRackStart(events) {
  * last event while it is played. @param {Msg[]} events @param {number} match
  * @returns {[number, number] | null} null for a match never begun
  */
-function matchBounds(events, match) {
+export function matchBounds(events, match) {
   let lo = 0;
   let current = 1;
   for (let i = 0; i < events.length; i++) {

@@ -13,7 +13,7 @@ import { h } from "./dom.mjs";
 import { session } from "./net.mjs";
 import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
-import { lastPlay, rackBounds } from "./racks.mjs";
+import { lastPlay, matchBounds, rackBounds } from "./racks.mjs";
 import { Renderer } from "./render.mjs";
 import { lagFrames, lagRest, lagTags } from "./lagballs.mjs";
 import { decodeTracks } from "./trajectory.mjs";
@@ -104,8 +104,9 @@ export class ReplayViewer {
     /** The rack shown (null: the whole match) and its events' first and last index. */
     /** @type {number | null} */
     this.rack = null;
-    /** The room's match that rack is of (1: the first; a rematch is the next). */
-    this.match = 1;
+    /** The room's match that rack is of, or shown whole (1: the first; a rematch is the next); null: the whole record. */
+    /** @type {number | null} */
+    this.match = null;
     this.lo = 0;
     this.hi = -1;
     /** Autoplay: steps on by itself, a pause after each shot has played out. */
@@ -134,9 +135,10 @@ export class ReplayViewer {
   /**
    * @param {string} room @param {string | null} [code] the invite code, for a private room
    * @param {number | null} [rack] one rack only, played by itself
-   * @param {number} [match] the room's match that rack is of (a rematch's racks count from 1 again)
+   * @param {number | null} [match] the room's match that rack is of (a rematch's racks count
+   * from 1 again), or without a rack the match shown whole; null: the room's whole record
    */
-  async open(room, code = null, rack = null, match = 1) {
+  async open(room, code = null, rack = null, match = null) {
     if (room === this.room && this.events.length && rack === this.rack && match === this.match) return;
     const query = code ? `?code=${encodeURIComponent(code)}` : "";
     const token = session.token();
@@ -153,14 +155,15 @@ export class ReplayViewer {
     this.truncated = !!doc.truncated;
     this.rack = rack;
     this.match = match;
-    const bounds = rack === null ? [0, this.events.length - 1] : rackBounds(this.events, rack, match);
+    const bounds = rack !== null ? rackBounds(this.events, rack, match ?? 1) : match !== null ? matchBounds(this.events, match) : [0, this.events.length - 1];
     if (!bounds) throw new Error(t("replay.noRack", { rack: rack ?? 0 }));
     [this.lo, this.hi] = bounds;
     const scrub = /** @type {HTMLInputElement} */ (el("r-scrub"));
     scrub.min = String(this.lo);
     scrub.max = String(this.hi);
     const share = /** @type {HTMLAnchorElement} */ (el("r-share"));
-    share.href = rack === null ? `${location.origin}/#/replay/${encodeURIComponent(room)}` : `${location.origin}/replay/${encodeURIComponent(room)}/${match > 1 ? `${match}/` : ""}${rack}`;
+    const at = `${location.origin}/replay/${encodeURIComponent(room)}`;
+    share.href = rack !== null ? `${at}/${(match ?? 1) > 1 ? `${match}/` : ""}${rack}` : match !== null ? `${location.origin}/#/replay/${encodeURIComponent(room)}/${match}/all` : `${location.origin}/#/replay/${encodeURIComponent(room)}`;
     this.render();
     this.go(this.lo);
     // A shared rack plays by itself; a whole match waits for its viewer.
@@ -192,7 +195,8 @@ export class ReplayViewer {
       log.append(li);
     });
     const cut = this.truncated ? ` · ${t("replay.truncated")}` : "";
-    const which = this.rack === null ? "" : ` · ${this.match > 1 ? t("replay.matchRack", { match: this.match, rack: this.rack }) : t("replay.rack", { rack: this.rack })}`;
+    const match = this.match ?? 1;
+    const which = this.rack !== null ? ` · ${match > 1 ? t("replay.matchRack", { match, rack: this.rack }) : t("replay.rack", { rack: this.rack })}` : this.match !== null ? ` · ${t("replay.match", { match })}` : "";
     el("r-line").textContent = `${t("replay.title", { name: tableName({ name: this.settings?.name, settings: this.settings, computer: this.computer, players: this.players }), race: this.settings?.race_to ?? "?" })}${which}${cut}`;
     el("r-play").textContent = t(this.playing ? "replay.pause" : "replay.play");
     if (this.index >= 0) this.go(this.index);

@@ -567,6 +567,7 @@ export default {
   "replay.scrub": "Position",
   "replay.share": "Link to share",
   "replay.rack": "game {rack}",
+  "replay.match": "match {match}",
   "replay.matchRack": "match {match}, game {rack}",
   "replay.noRack": "This match has no game {rack} (yet)",
   "result.tournament": "To the tournament",

@@ -567,6 +567,7 @@ export default {
   "replay.scrub": "Položaj",
   "replay.share": "Poveznica za dijeljenje",
   "replay.rack": "partija {rack}",
+  "replay.match": "{match}. meč",
   "replay.matchRack": "{match}. meč, partija {rack}",
   "replay.noRack": "Ovaj meč (još) nema partiju {rack}",
   "result.tournament": "Natrag na turnir",

@@ -567,6 +567,7 @@ export default {
   "replay.scrub": "Позиция",
   "replay.share": "Ссылка, чтобы поделиться",
   "replay.rack": "партия {rack}",
+  "replay.match": "матч {match}",
   "replay.matchRack": "матч {match}, партия {rack}",
   "replay.noRack": "В этом матче (пока) нет партии {rack}",
   "result.tournament": "К турниру",

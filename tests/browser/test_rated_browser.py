@@ -136,7 +136,7 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     second.page.wait_for_function("document.querySelector('#profile-stats') !== null")
     stats = second.page.inner_text("#profile-stats")
     assert "524?" in stats and "1 / 0" in stats
-    assert second.page.locator(f"#profile-body a[href='#/replay/{room}']").count() == 1
+    assert second.page.locator(f"#profile-body a[href='#/replay/{room}/1/all']").count() == 1
     # One's own profile offers "Log out everywhere" (the top bar keeps to Log out).
     assert second.page.is_visible("#account-logout-all")
     assert second.page.locator(".topbar #account-logout-all").count() == 0

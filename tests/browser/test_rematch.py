@@ -37,7 +37,7 @@ def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
     for c in (ana, bob):
         whole = c.page.locator("#result-replay-match")
         assert whole.is_visible() and whole.inner_text() == "Replay of the match"
-        assert whole.get_attribute("href") == f"#/replay/{room}"
+        assert whole.get_attribute("href") == f"#/replay/{room}/1/all"
     bob.page.click("#result-rematch")
     ana.page.click("#result-rematch")
     # The new match begun, the watcher's old result is gone with the finished match.
@@ -109,7 +109,7 @@ def test_the_whole_match_replay_opens_in_the_page_and_stays_after_a_reload(
     ana.page.reload()
     ana.page.wait_for_selector("#conn.conn-online")
     ana.wait("a.route === 'replay' && a.room !== null")
-    assert ana.page.evaluate("location.hash") == f"#/replay/{room}"
+    assert ana.page.evaluate("location.hash") == f"#/replay/{room}/1/all"
     assert ana.page.evaluate("document.documentElement.lang") == "hr"
     assert_quiet(ana, bob)
 
@@ -120,7 +120,8 @@ def test_a_rematch_game_links_its_own_replay(
     """A rematch numbers its racks from 1 again, so its first game's result links
     `/replay/<room>/2/1`: that page plays the rematch's game, and `/replay/<room>/1` still
     the first match's (here conceded with its rack under way: it ends at the concession).
-    On the whole replay, "Last" lands on the last result, not on a player leaving."""
+    On the whole replay, "Last" lands on the last result, not on a player leaving; the
+    rematch whole (`/#/replay/<room>/2/all`) starts after the first match."""
     ana, bob, room = start_match(open_client)
     foul_softly(shooter((ana, bob)))
     settle(ana, bob)
@@ -162,4 +163,11 @@ def test_a_rematch_game_links_its_own_replay(
     whole.page.click("#r-last")
     last = max(i for i, e in enumerate(replay_events(server, room)) if e["t"] == "game_over")
     assert whole.page.locator("#r-scrub").input_value() == str(last)
-    assert_quiet(ana, rematch, first, whole)
+    # The rematch whole, as its result and the profiles link it: from after the first
+    # match's end, titled so, its share link the same address.
+    second = open_page("second-match", f"/?lang=ru#/replay/{room}/2/all")
+    second.page.wait_for_selector("#replay-view:not([hidden])")
+    assert int(second.page.locator("#r-scrub").get_attribute("min") or 0) == match_over + 1
+    assert "матч 2" in second.page.inner_text("#r-line")
+    assert second.page.get_attribute("#r-share", "href") == f"{server.url}/#/replay/{room}/2/all"
+    assert_quiet(ana, rematch, first, whole, second)
