@@ -242,6 +242,13 @@ export class ReplayViewer {
     if (!this.events.length) return;
     this.index = Math.max(this.lo, Math.min(this.hi, i));
     /** @type {HTMLInputElement} */ (el("r-scrub")).value = String(this.index);
+    // Nowhere to go: the buttons say so (Next at the end did nothing, looking ready).
+    const atStart = this.index <= this.lo;
+    const atEnd = this.index >= this.hi;
+    /** @type {HTMLButtonElement} */ (el("r-first")).disabled = atStart;
+    /** @type {HTMLButtonElement} */ (el("r-prev")).disabled = atStart;
+    /** @type {HTMLButtonElement} */ (el("r-next")).disabled = atEnd;
+    /** @type {HTMLButtonElement} */ (el("r-last")).disabled = this.index >= lastPlay(this.events, this.lo, this.hi);
     const e = this.events[this.index];
     this.names = this.namesAt(this.index);
     this.anim = null;

@@ -160,7 +160,10 @@ def test_a_rematch_game_links_its_own_replay(
     assert "partija 1" in first.page.inner_text("#r-line")
     whole = open_page("whole", f"/?lang=en#/replay/{room}")
     whole.page.wait_for_selector("#replay-view:not([hidden])")
+    # At the first event there is nothing to go back to, at the last result nothing on.
+    assert whole.page.is_disabled("#r-first") and whole.page.is_disabled("#r-prev")
     whole.page.click("#r-last")
+    assert whole.page.is_disabled("#r-last") and whole.page.is_enabled("#r-first")
     last = max(i for i, e in enumerate(replay_events(server, room)) if e["t"] == "game_over")
     assert whole.page.locator("#r-scrub").input_value() == str(last)
     # The rematch whole, as its result and the profiles link it: from after the first

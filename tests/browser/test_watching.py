@@ -226,7 +226,8 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
         assert phone.page.locator(control).is_visible(), control
     if phone.page.get_attribute("#r-play", "aria-pressed") == "true":
         phone.page.click("#r-play")  # pause the playing rack first
-    phone.page.click("#r-first")
+    if phone.page.is_enabled("#r-first"):  # (still at the first event: nothing to go back to)
+        phone.page.click("#r-first")
     assert phone.page.inner_text("#r-pos").startswith(f"Событие 1 из {rack_one}")
     save(phone, "replay-rack-phone-ru.png")
     assert_quiet(ana, bob, phone, *pages.values())
