@@ -7,7 +7,7 @@
 // may start it before its time. /tournaments lists them all (`GET /api/tournaments`).
 
 import { makeUpName } from "./askname.mjs";
-import { keepLang, lang, minutesAndSeconds, seatName, t } from "./i18n/index.mjs";
+import { keepLang, lang, minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
 import { Connection, NAME_PATTERN, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 
@@ -16,7 +16,7 @@ const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
@@ -179,12 +179,18 @@ function renderRegistration(view) {
   const open = view.status === "registering";
   $("tour-register").hidden = !open;
   if (!open) return;
-  // The organiser may take anyone off the list before the start.
-  const remove = (/** @type {string} */ name) => (view.yours ? [el("button", { type: "button", class: "small tour-remove", "data-remove": name }, [t("tour.remove")])] : []);
   // The reader's own entry is marked (`me`: their place on the list, from 1).
-  const you = (/** @type {number} */ i) => (view.me === i + 1 ? [el("span", { class: "tour-you" }, [t("tour.you")])] : []);
-  $("tour-entrants").replaceChildren(
-    ...view.entrants.map((e, i) => el("li", { "data-name": e.name, class: view.me === i + 1 ? "mine" : "" }, [el("span", {}, [seatName(e.name, e.bot ? e.level ?? 1 : null)]), ...you(i), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name)])),
+  const mine = (/** @type {number} */ i) => view.me === i + 1;
+  const you = (/** @type {number} */ i) => (mine(i) ? [el("span", { class: "tour-you" }, [t("tour.you")])] : []);
+  // The organiser may take anyone else off the list before the start (their own entry
+  // they withdraw, as any entrant does).
+  const remove = (/** @type {string} */ name, /** @type {number} */ i) => (view.yours && !mine(i) ? [el("button", { type: "button", class: "small tour-remove", "data-remove": name }, [t("tour.remove")])] : []);
+  // Seeded by rating: the ratings the seeds will come from.
+  const rating = (/** @type {{rating?: number}} */ e) => (view.seeding === "rating" && typeof e.rating === "number" ? [el("span", { class: "tour-rating" }, [` (${num(e.rating, 0)})`])] : []);
+  const list = $("tour-entrants");
+  list.classList.toggle("many", view.entrants.length > 8);
+  list.replaceChildren(
+    ...view.entrants.map((e, i) => el("li", { "data-name": e.name, class: mine(i) ? "mine" : "" }, [el("span", {}, [seatName(e.name, e.bot ? e.level ?? 1 : null)]), ...rating(e), ...you(i), ...computerTag(e.bot ? e.level ?? 1 : null), ...remove(e.name, i)])),
   );
   const entered = !!view.entered;
   // Every place taken: nothing to offer but to say so (an entrant may still withdraw).
@@ -218,7 +224,7 @@ function renderOrganiser(view) {
  * One request that changes the tournament, by this session: its answer (the tournament)
  * is shown at once, and `answer` says what happened or, by the refusal's code, why not.
  * @param {"register" | "unregister" | "start" | "cancel" | "remove"} action
- * @param {HTMLElement} answer where to say it @param {string} done what to say once done
+ * @param {HTMLElement} answer where to say it @param {() => string} done what to say once done
  * @param {Record<string, string>} [body] the JSON body, if the action takes one
  * @param {Record<string, string>} [codes] refusal codes worded otherwise for this action
  * @returns {Promise<boolean>} whether it was done
@@ -226,31 +232,39 @@ function renderOrganiser(view) {
 async function change(action, answer, done, body, codes = {}) {
   if (!token()) return false;
   let ok = false;
+  /** @type {() => string} */
+  let said = () => t("tour.unavailable");
   try {
     const headers = body ? { ...authorization(), "Content-Type": "application/json" } : authorization();
     const init = { method: "POST", headers, body: body ? JSON.stringify(body) : undefined };
     const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}/${action}`, init);
     const reply = await response.json();
     ok = response.ok;
-    answer.classList.toggle("ok", ok);
     if (ok) {
       shown = reply;
-      answer.textContent = done;
+      said = done;
     } else {
       const key = codes[reply.code] ?? `tour.err.${reply.code ?? "other"}`;
-      answer.textContent = t(key) === key ? t("tour.err.other") : t(key);
+      said = () => (t(key) === key ? t("tour.err.other") : t(key));
     }
   } catch {
-    answer.classList.remove("ok");
-    answer.textContent = t("tour.unavailable");
+    ok = false;
   }
+  answer.classList.toggle("ok", ok);
+  // Kept as words to say, not as text: a change of language says it again in the new one.
+  answers.set(answer, said);
+  answer.textContent = said();
   render();
   return ok;
 }
 
+/** What each answer box says, by its words (said again on a change of language). */
+/** @type {Map<HTMLElement, () => string>} */
+const answers = new Map();
+
 /**
  * One of the organiser's requests: start now, cancel, or take an entrant off the list.
- * @param {"start" | "cancel" | "remove"} action @param {string} done what to say once done
+ * @param {"start" | "cancel" | "remove"} action @param {() => string} done what to say once done
  * @param {Record<string, string>} [body]
  */
 async function organise(action, done, body) {
@@ -435,7 +449,7 @@ function renderStandings(view) {
 /** @param {"register" | "unregister"} action */
 async function registration(action) {
   const name = /** @type {HTMLInputElement} */ ($("tour-player-name")).value.trim();
-  const done = t(action === "register" ? "tour.registered" : "tour.withdrawn");
+  const done = () => t(action === "register" ? "tour.registered" : "tour.withdrawn");
   const ok = await change(action, $("tour-answer"), done, action === "register" ? { name } : undefined);
   // A guest's name is kept for the game; an account plays under its own whatever this says.
   if (ok && action === "register" && !session.accountToken()) {
@@ -568,6 +582,7 @@ function showMe(account) {
 async function start() {
   startPageLanguage(/** @type {HTMLSelectElement} */ ($("lang")), () => {
     if (creating) document.title = t("tour.create.title");
+    for (const [box, said] of answers) box.textContent = said();
     if (listing) renderList();
     else render();
   });
@@ -578,14 +593,14 @@ async function start() {
   });
   $("tour-leave").addEventListener("click", () => void registration("unregister"));
   $("tour-start").addEventListener("click", async () => {
-    if (await ask(t("tour.startConfirm"), t("tour.startNow"))) void organise("start", t("tour.begun"));
+    if (await ask(t("tour.startConfirm"), t("tour.startNow"))) void organise("start", () => t("tour.begun"));
   });
   $("tour-cancel").addEventListener("click", async () => {
-    if (await ask(t("tour.cancelConfirm"), t("tour.cancel"), false)) void organise("cancel", t("tour.cancelledOrganiser"));
+    if (await ask(t("tour.cancelConfirm"), t("tour.cancel"), false)) void organise("cancel", () => t("tour.cancelledOrganiser"));
   });
   $("tour-entrants").addEventListener("click", async (event) => {
     const name = /** @type {HTMLElement} */ (event.target).closest("[data-remove]")?.getAttribute("data-remove");
-    if (name && (await ask(t("tour.removeConfirm", { name }), t("tour.remove")))) void organise("remove", t("tour.removed", { name }), { name });
+    if (name && (await ask(t("tour.removeConfirm", { name }), t("tour.remove")))) void organise("remove", () => t("tour.removed", { name }), { name });
   });
   $("tour-share").addEventListener("click", () => void share());
   if (listing) {

@@ -211,6 +211,11 @@ def test_registering_from_the_page(
     page.wait_for_function(f"{entrants}.some(li => li.dataset.name === 'Igrac {lang}')")
     view = call(server, "GET", path, token=token)
     assert f"Igrac {lang}" in [e["name"] for e in view["entrants"]] and view["entered"]
+    # The answer is said again in the language the page is switched to.
+    other = "ru" if lang == "hr" else "hr"
+    page.select_option("#lang", other)
+    said = {"hr": "Prijavljeni ste.", "ru": "Вы записаны."}[other]
+    page.wait_for_function(f"document.getElementById('tour-answer').textContent === {said!r}")
     # A refused request is logged by Chromium as a failed resource load: the only
     # console line allowed, and only for the refusal asked for here.
     problems = [p for p in client.problems() if "status of 409" not in p]
@@ -276,6 +281,13 @@ def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> 
     # The organiser takes an entrant off the list; nobody else is offered to. "Not now"
     # changes nothing.
     assert onlooker.page.locator("[data-remove]").count() == 0
+    # The organiser's own entry is theirs to withdraw, not to remove.
+    call(server, "POST", f"{path}/register", {"name": "Orga"}, organiser)
+    page.wait_for_selector('#tour-entrants li[data-name="Orga"] .tour-you')
+    assert page.locator('#tour-entrants li[data-name="Orga"] [data-remove]').count() == 0
+    assert page.locator("[data-remove]").count() == 3
+    call(server, "POST", f"{path}/unregister", None, organiser)
+    page.wait_for_selector('#tour-entrants li[data-name="Orga"]', state="detached")
     page.click('[data-remove="Trol"]')
     page.click("#tour-confirm-no")
     assert page.is_hidden("#tour-confirm") and page.inner_text("#tour-organiser-answer") == ""
@@ -398,6 +410,28 @@ def test_from_a_won_match_to_the_next_ones_table(page_at: Any, server: Server) -
     final.click()
     client.wait(f"a.room === {room!r} && a.role === 'player'", timeout=20_000)
     assert page.url.endswith(f"#/room/{room}")
+    assert client.problems() == []
+
+
+def test_a_list_seeded_by_rating_shows_the_ratings(page_at: Any, server: Server) -> None:
+    """Seeded by rating, the entrants list shows each entrant's rating (what the seeds come
+    from); a short list reads down one column."""
+    organiser = session_token(server, "Seeder")
+    tournament_id = new_tournament(server, organiser, "By rating", seeding="rating")
+    path = f"/api/tournaments/{tournament_id}"
+    for name in ("Iva", "Luka"):
+        call(server, "POST", f"{path}/register", {"name": name}, session_token(server, name))
+    client = page_at(f"/tournament/{tournament_id}", "en")
+    page = client.page
+    page.wait_for_selector('#tour-entrants li[data-name="Luka"]')
+    ratings = {e["name"]: e["rating"] for e in call(server, "GET", path)["entrants"]}
+    for name in ("Iva", "Luka"):
+        text = page.inner_text(f'#tour-entrants li[data-name="{name}"]')
+        assert text == f"{name} ({ratings[name]})", text
+    assert (
+        page.evaluate("getComputedStyle(document.getElementById('tour-entrants')).columnCount")
+        == "auto"
+    )
     assert client.problems() == []
 
 
