@@ -149,6 +149,10 @@ export class PracticeTable {
     this.picked = null;
     this.drag = null;
     this.preview = null;
+    // A table opened afresh starts from a centred cue ball (a spin left from before made
+    // the next break a miscue).
+    this.side = this.height = 0;
+    /** @type {HTMLInputElement} */ ($("p-side")).value = /** @type {HTMLInputElement} */ ($("p-spin")).value = "0";
   }
 
   /** Whether `m` is this table's (and handled here). @param {Msg} m */
@@ -201,6 +205,8 @@ export class PracticeTable {
           this.note = { text: m.cause === "drill" ? drillGoal(m.view.drill) : "", tone: "", goal: true };
         }
         this.apply(m.view);
+        // A drill set up (or the ghost's next rack): the cue points at its ball to hit.
+        if (m.cause === "drill") this.aimAtLowest();
       } else this.play(m);
     }
   }
@@ -405,7 +411,8 @@ export class PracticeTable {
     const n = this.note;
     const said = statusWords(this.view, { player: this.role === "player", picked: this.picked, touch: touchFirst(), note: n.text, goal: n.goal, preview: this.previewSaid });
     const status = $("p-status");
-    status.className = `status ${said.note ? n.tone : ""}`;
+    // Many words (three fouls at once, say) in a smaller type: the box keeps its height.
+    status.className = `status ${said.note ? n.tone : ""} ${said.note.length + said.next.length > 150 ? "long" : ""}`;
     status.replaceChildren(...(said.note ? [h("span", { class: "verdict", text: said.note })] : []), ...(said.next ? [h("span", { class: "prompt", text: said.next })] : []));
   }
 
@@ -607,9 +614,19 @@ export class PracticeTable {
     $("p-rules").addEventListener("change", () => this.send({ t: "practice_rules", on: /** @type {HTMLInputElement} */ ($("p-rules")).checked }));
     $("p-drill").addEventListener("change", () => {
       const drill = /** @type {HTMLSelectElement} */ ($("p-drill")).value;
-      if (drill) this.send({ t: "practice_load", drill }).then(() => this.aimAtLowest());
+      if (drill) this.send({ t: "practice_load", drill });
+      // On a phone the table, where the drill now is, comes back into view.
+      if (drill && document.documentElement.classList.contains("compact")) window.scrollTo({ top: 0, behavior: "smooth" });
     });
-    $("p-ghost-next").addEventListener("click", () => this.send({ t: "practice_load", drill: "nine_ghost" }).then(() => this.aimAtLowest()));
+    $("p-ghost-next").addEventListener("click", () => this.send({ t: "practice_load", drill: "nine_ghost" }));
+    // Set with the mouse, a switch or the drills hands the keys back to the table: Space
+    // shoots (as the key help says), not toggles the switch again. Set from the keyboard,
+    // the focus stays where the keys are.
+    for (const id of ["p-rules", "p-preview", "p-drill"]) {
+      $(id).addEventListener("change", () => {
+        if (!$(id).matches(":focus-visible")) $("p-table").focus({ preventScroll: true });
+      });
+    }
     $("p-copy").addEventListener("click", async () => {
       const link = /** @type {HTMLInputElement} */ ($("p-link"));
       try {

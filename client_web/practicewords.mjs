@@ -30,6 +30,8 @@ export function shotWords(m, lowestBefore) {
   const pocketed = (m.report.pocketed ?? []).filter((/** @type {number} */ b) => b !== 0);
   const scratch = (m.report.pocketed ?? []).includes(0) || (m.report.off_table ?? []).includes(0);
   const v = m.verdict;
+  // A miscue is said first, as at the table: it is why the shot went as it did.
+  const miscue = m.miscue ? `${t("v.miscue")}. ` : "";
   /** @type {{ text: string, tone: "foul" | "good" | "" }} */
   let said;
   if (v && v.foul) {
@@ -38,19 +40,23 @@ export function shotWords(m, lowestBefore) {
   } else if (v && v.game_over) {
     said = { text: t("practice.rackWon"), tone: "good" };
   } else if (pocketed.length) {
-    said = { text: t("practice.pocketed", { n: pocketed.length, balls: pocketed.join(", ") }), tone: v ? "good" : "" };
+    said = { text: t("practice.pocketed", { n: pocketed.length, balls: pocketed.join(", ") }), tone: v && !scratch ? "good" : "" };
+  } else if (scratch) {
+    said = { text: "", tone: "foul" }; // the scratch says it all (not "nothing pocketed")
   } else {
     said = { text: v ? t("practice.legal") : t("practice.nothing"), tone: "" };
   }
-  if (scratch && !(v && v.foul)) said.text += ` ${t("practice.scratch")}`;
+  if (scratch && !(v && v.foul)) said.text = [said.text, t("practice.scratch")].filter(Boolean).join(" ");
+  said.text = miscue + said.text;
   return said;
 }
 
 /** What a previewed shot would do. @param {Msg} m a `practice_preview` answer @param {number | null} lowest */
 export function previewWords(m, lowest) {
   const pocketed = (m.report.pocketed ?? []).filter((/** @type {number} */ b) => b !== 0);
-  if (m.verdict?.foul) return t("practice.previewFoul", { why: foulReasons(m.verdict, m.report, lowest).map(([, w]) => w).join("; ") });
-  return pocketed.length ? t("practice.previewPots", { n: pocketed.length, balls: pocketed.join(", ") }) : t("practice.previewNothing");
+  const miscue = m.miscue ? `${t("v.miscue")}. ` : "";
+  if (m.verdict?.foul) return miscue + t("practice.previewFoul", { why: foulReasons(m.verdict, m.report, lowest).map(([, w]) => w).join("; ") });
+  return miscue + (pocketed.length ? t("practice.previewPots", { n: pocketed.length, balls: pocketed.join(", ") }) : t("practice.previewNothing"));
 }
 
 /**
@@ -69,18 +75,27 @@ export function statusWords(v, at) {
     const key = v.balls[at.picked] ? "practice.pickedOn" : "practice.pickedTray";
     return { note: "", next: t(at.touch ? `${key}Touch` : key, { ball: ballName(at.picked) }) };
   }
-  return { note: at.note, next: at.note && at.goal ? "" : nextStep(v, at) };
+  // A drill's goal says what to do itself: only a preview's outcome may follow it.
+  if (at.note && at.goal) return { note: at.note, next: at.preview };
+  return { note: at.note, next: nextStep(v, at) };
 }
 
-/** @param {Msg} v @param {{ touch: boolean, preview: string }} at */
+/** @param {Msg} v @param {{ touch: boolean, note: string, preview: string }} at */
 function nextStep(v, at) {
-  // The ghost's rack decided: the banner says so, not "aim and shoot" at a rack that is over.
-  if (v.ghost && v.ghost.rack !== "playing") return t(`practice.ghost.${v.ghost.rack}`);
+  // The ghost's rack just decided by the shot: said, not "aim and shoot" at a rack that is
+  // over (after an undo, the shot is there to practise again: how to shoot it).
+  if (at.note && v.ghost && v.ghost.rack !== "playing") return t(`practice.ghost.${v.ghost.rack}`);
   if (!v.balls[0]) return t("practice.needCue");
-  if (at.preview) return at.preview;
-  if (v.is_break) return t("practice.break");
   // "kitchen" (a break, the spot shot) is where the shot is played from; the referee holds
   // the ball there only with rules on, but the drill is played from there either way.
-  if (v.in_hand) return t(v.in_hand === "kitchen" ? "practice.inHandKitchen" : "practice.inHand");
+  const inHand = v.in_hand && !v.is_break ? t(v.in_hand === "kitchen" ? "practice.inHandKitchen" : "practice.inHand") : "";
+  // Ball in hand after the shot just played: placing it is the next thing to do, before
+  // any preview of where the shot as aimed would go.
+  if (inHand && at.note) return inHand;
+  if (at.preview) return at.preview;
+  if (v.is_break) return t(at.touch ? "practice.breakTouch" : "practice.break");
+  if (inHand) return inHand;
+  // Every object ball down (a drill done): how to play it again, not "aim" at nothing.
+  if (!v.balls.some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b)) return t("practice.allDown");
   return t(at.touch ? "practice.readyTouch" : "practice.ready");
 }

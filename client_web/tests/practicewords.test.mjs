@@ -2,18 +2,21 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { drillGoal, shotWords, statusWords } from "../practicewords.mjs";
+import { drillGoal, previewWords, shotWords, statusWords } from "../practicewords.mjs";
 
 setLanguage("en");
 
 const table = (extra = {}) => ({ balls: [[0.5, 0.6], [1.9, 0.6]], is_break: false, in_hand: null, rules: false, ghost: null, player: "Ana", ...extra });
 const me = { player: true, picked: null, touch: true, note: "", goal: false, preview: "" };
+const foulShot = { report: { pocketed: [0], off_table: [] }, verdict: { foul: true, fouls: ["scratch"], reasons: ["scratch"], notes: [], game_over: false }, miscue: false };
 
 test("a drill set up heads the banner with its goal alone: it says what to do", () => {
   const v = table({ in_hand: "kitchen", drill: "spot_shot" });
   const said = statusWords(v, { ...me, note: drillGoal("spot_shot"), goal: true });
   assert.equal(said.note, "The 1 on the foot spot, cue ball in hand behind the head string: pot the 1 in a corner pocket.");
   assert.equal(said.next, "");
+  // With the preview on, its outcome follows the goal.
+  assert.equal(statusWords(v, { ...me, note: drillGoal("spot_shot"), goal: true, preview: "Preview: pots 1" }).next, "Preview: pots 1");
   // Once it is under way, the cue ball in hand is played from behind the head string, as
   // the goal says, with or without the referee.
   assert.equal(statusWords(v, me).next, "Cue ball in hand behind the head string: drag it there, then aim and shoot.");
@@ -21,20 +24,44 @@ test("a drill set up heads the banner with its goal alone: it says what to do", 
   assert.equal(drillGoal("nonsense"), "");
 });
 
-test("a foul just made heads the banner; a preview of the next shot comes under it", () => {
-  const shot = { report: { pocketed: [0], off_table: [] }, verdict: { foul: true, fouls: ["scratch"], reasons: ["scratch"], notes: [], game_over: false } };
-  const foul = shotWords(shot, 1);
+test("a foul just made heads the banner, then placing the ball in hand; the preview once it is placed", () => {
+  const foul = shotWords(foulShot, 1);
   assert.equal(foul.tone, "foul");
   assert.ok(foul.text.startsWith("Foul: "), foul.text);
-  assert.deepEqual(statusWords(table({ in_hand: "table" }), { ...me, note: foul.text, preview: "Preview: pots 1" }), { note: foul.text, next: "Preview: pots 1" });
-  assert.deepEqual(statusWords(table({ in_hand: "table" }), { ...me, note: foul.text }), { note: foul.text, next: "Cue ball in hand: drag it anywhere, then aim and shoot." });
+  const inHand = table({ in_hand: "table" });
+  assert.deepEqual(statusWords(inHand, { ...me, note: foul.text, preview: "Preview: pots 1" }), { note: foul.text, next: "Cue ball in hand: drag it anywhere, then aim and shoot." });
+  // The ball moved (the note gone with the change): the preview says where the shot goes.
+  assert.deepEqual(statusWords(inHand, { ...me, preview: "Preview: pots 1" }), { note: "", next: "Preview: pots 1" });
 });
 
-test("the ghost's rack decided: the banner says who has it, not 'aim and shoot'", () => {
-  const lost = statusWords(table({ ghost: { won: 0, lost: 1, rack: "lost" } }), me);
+test("a miscue is said first, in the result and in the preview", () => {
+  const said = shotWords({ ...foulShot, miscue: true }, 1);
+  assert.ok(said.text.startsWith("Miscue: the tip slipped off the cue ball. Foul: "), said.text);
+  const preview = previewWords({ report: { pocketed: [] }, verdict: null, miscue: true }, 1);
+  assert.equal(preview, "Miscue: the tip slipped off the cue ball. Preview: nothing goes down");
+});
+
+test("a scratch with the referee off is a scratch, not 'nothing pocketed'", () => {
+  const said = shotWords({ report: { pocketed: [0], off_table: [] }, verdict: null, miscue: false }, null);
+  assert.deepEqual(said, { text: "Scratch: the cue ball went down.", tone: "foul" });
+  const both = shotWords({ report: { pocketed: [3, 0], off_table: [] }, verdict: null, miscue: false }, null);
+  assert.equal(both.text, "Pocketed: 3 Scratch: the cue ball went down.");
+});
+
+test("the ghost's rack just decided: the banner says who has it; after an undo, how to shoot", () => {
+  const lost = statusWords(table({ ghost: { won: 0, lost: 1, rack: "lost" } }), { ...me, note: "Foul: x" });
   assert.ok(lost.next.startsWith("The ghost takes this rack"), lost.next);
   const won = statusWords(table({ ghost: { won: 1, lost: 0, rack: "won" } }), { ...me, note: "The 9 on a legal shot: rack won!" });
   assert.deepEqual(won, { note: "The 9 on a legal shot: rack won!", next: "This rack is yours. Start the next one when you are ready." });
+  const undone = statusWords(table({ ghost: { won: 0, lost: 1, rack: "lost" } }), me);
+  assert.equal(undone.next, "Tap to aim; to shoot, pull the strip at the right edge down.");
+});
+
+test("a break says how to shoot on a phone; a table cleared says how to play it again", () => {
+  assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), me).next, "A rack to break: tap to aim; to shoot, pull the strip at the right edge down.");
+  assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), { ...me, touch: false }).next, "A rack to break: aim and shoot.");
+  const cleared = statusWords(table({ balls: [[0.5, 0.6], null, null] }), { ...me, note: "Pocketed: 1" });
+  assert.equal(cleared.next, "Every ball is down. Retry shot plays it again; a drill or the balls off the table set up more.");
 });
 
 test("placing a ball and watching say only that", () => {

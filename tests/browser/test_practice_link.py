@@ -268,9 +268,14 @@ def test_a_phone_shoots_practice_from_the_strip_at_the_edge(open_client: OpenCli
     wait_practice(ana, "!p.anim && p.queue.length === 0")
     result = ana.page.inner_text("#p-verdict")
     assert result and ana.page.inner_text("#p-status .verdict") == result
-    assert ana.page.inner_text("#p-status .prompt") == (
+    # (The 1 potted, the table is clear: the next step is to play it again.)
+    next_step = (
         "Dodirom ciljajte; za udarac povucite traku uz desni rub."
+        if practice(ana, "p.view.balls[1]")
+        else "Sve su kugle ubačene. „Udarac još jednom“ ponavlja udarac; vježba ili kugle"
+        " izvan stola postavljaju nove."
     )
+    assert ana.page.inner_text("#p-status .prompt") == next_step
     assert ana.page.locator("#p-table").bounding_box() == table_box
     # A drill set up says its goal there, and nothing contradicts it.
     ana.page.select_option("#p-drill", "spot_shot")
@@ -397,4 +402,39 @@ def test_side_spin_takes_the_cue_ball_off_a_straight_line_at_the_rail(
     spun = practice(ana, "p.view.balls[0]")
     assert abs(plain[1] - 0.635) < 0.005, plain
     assert abs(spun[1] - 0.635) > 0.02, spun
+    assert ana.problems() == []
+
+
+def test_a_drill_aims_at_its_ball_and_space_still_shoots_after_a_switch(
+    open_client: OpenClient,
+) -> None:
+    """Set up from the drills, the cue points at the drill's ball to hit (it kept the old
+    table's aim, and the ghost drill's break went into the cushion). A switch clicked with
+    the mouse hands the keys back to the table: Space shoots, not toggles it again. A
+    table opened afresh starts from a centred cue ball."""
+    ana = open_client("Ana", lang="hr")
+    ana.page.click("#practice")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    ana.page.locator("#p-side").fill("40")
+    fx, fy = screen_of(ana, 0.3, 0.2)
+    ana.page.mouse.click(fx, fy)  # aim somewhere else entirely
+    for drill, ball in (("three_ball", 7), ("nine_ghost", 1), ("spot_shot", 1)):
+        ana.page.select_option("#p-drill", drill)
+        wait_practice(ana, f"p.view.drill === {drill!r} && p.queue.length === 0")
+        cue, target = practice(ana, f"[p.view.balls[0], p.view.balls[{ball}]]")
+        toward = math.atan2(target[1] - cue[1], target[0] - cue[0])
+        wait_practice(ana, f"Math.abs(p.angle - ({toward})) < 1e-3")
+        ana.page.mouse.click(fx, fy)
+    ana.page.click("#p-rules")  # the referee on, with the mouse
+    wait_practice(ana, "p.view.rules === true")
+    ana.page.keyboard.press(" ")
+    wait_practice(ana, "p.view.shots === 1")
+    assert practice(ana, "p.view.rules") is True
+    # Left and opened again: the spin is centred.
+    ana.page.click("#practice-view a[href='#/']")
+    ana.page.wait_for_selector("#lobby:not([hidden])")
+    ana.page.click("#practice")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    assert practice(ana, "[p.side, p.height]") == [0, 0]
+    assert ana.page.input_value("#p-side") == "0"
     assert ana.problems() == []
