@@ -92,10 +92,13 @@ export function renderQuick() {
  */
 function playersCell(r) {
   const shown = playerNames(r).map((/** @type {string} */ name, /** @type {number} */ i) => {
-    const rating = ratingText(r.ratings?.[i], !!r.provisional?.[i]);
+    const provisional = !!r.provisional?.[i];
+    const rating = ratingText(r.ratings?.[i], provisional);
     if (!rating) return [name];
     if (r.computer?.[i] != null) return [`${name} (${rating})`];
-    return [h("button", { type: "button", class: "link", "data-player": name, text: name, "aria-label": t("account.profileOf", { name }) }), ` (${rating})`];
+    // The question mark explained where it is shown, as at the table.
+    const shown = h("span", provisional ? { text: ` (${rating})`, title: t("account.provisionalHelp") } : { text: ` (${rating})` });
+    return [h("button", { type: "button", class: "link", "data-player": name, text: name, "aria-label": t("account.profileOf", { name }) }), shown];
   });
   /** @type {(string | HTMLElement)[]} */
   let cell = shown.flat();

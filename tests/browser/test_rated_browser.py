@@ -69,6 +69,9 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
         ".includes('Boris (500?)')"
     )
     assert "Anabel (500?)" in row.inner_text(), row.inner_text()
+    assert row.locator("[title]").first.get_attribute("title") == (
+        "The rating is provisional until 30 rated games."
+    )
     # A rated player's name there opens their profile (someone else's: no "Log out
     # everywhere" in it).
     row.locator("button[data-player='Boris']").click()
