@@ -25,7 +25,7 @@ from typing import Any
 
 from server.players import names
 from server.players.passwords import MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH, Passwords
-from server.players.ratings import BOT_RATINGS, bot_level, is_provisional
+from server.players.ratings import BOT_RATINGS, START, bot_level, is_provisional
 from server.players.results import (
     MatchResult,
     PlayerRating,
@@ -247,13 +247,18 @@ class Players:
 
     async def rating(self, player: str) -> PlayerRating | None:
         """The rating shown next to `player`'s name: an account's (provisional until 30
-        rated racks), a bot's fixed one, None for a guest."""
+        rated racks; the starting rating before its first), a bot's fixed one, None for a
+        guest."""
         level = bot_level(player)
         if level is not None and level in BOT_RATINGS:
             return PlayerRating(round(BOT_RATINGS[level]), provisional=False)
         stats = await self.store.stats(player)
         if stats is None:
-            return None
+            # No rated rack yet: an account starts where every account does (its first rack
+            # is rated from there), a guest has none.
+            if await self.store.account(player) is None:
+                return None
+            return PlayerRating(round(START), provisional=True)
         return PlayerRating(round(stats.rating), provisional=is_provisional(stats.racks))
 
     # --- racks and matches ---------------------------------------------------------------------

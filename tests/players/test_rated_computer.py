@@ -95,6 +95,10 @@ async def test_a_rated_race_against_the_computer_moves_the_person_once(
     token = await account(server, "Ana")
     ana = await Peer.connect(server, "Ana", token=token)
     assert ana.player is not None
+    # Before a rated rack an account shows the starting rating, provisional; a guest none.
+    before = await server.players.rating(ana.player)
+    assert before is not None and (before.rating, before.provisional) == (round(START), True)
+    assert guest.player is not None and await server.players.rating(guest.player) is None
     joined = await ana.request({"t": "computer", "level": 1, "race_to": 1, "rated": True})
     assert isinstance(joined, m.Joined) and joined.seat == 0, joined
     assert server.lobby.rooms[joined.room].settings.rated
