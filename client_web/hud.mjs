@@ -29,14 +29,17 @@ function rulePrint(rules) {
 
 /**
  * Adds a line to the log and, unless `aside`, makes it the verdict shown above the table;
- * screen readers hear it through the live region unless `quiet` (a log rebuilt).
- * @param {import("./verdict.mjs").Described} d @param {{ aside?: boolean, quiet?: boolean }} [opts]
+ * screen readers hear it through the live region unless `quiet` (a log rebuilt); `link`
+ * (the replay of a game the line ends) follows its words.
+ * @param {import("./verdict.mjs").Described} d
+ * @param {{ aside?: boolean, quiet?: boolean, link?: { href: string, text: string } | null }} [opts]
  */
 export function log(d, opts = {}) {
   const { headline: text, tone, details, rules } = d;
   if (!opts.aside) app.lastVerdict = { text, tone, rules };
   const li = h("li", { class: tone }, [text, ...rulePrint(rules)]);
   for (const x of details) li.append(h("span", { class: "detail" }, [x.text, ...rulePrint([x.rule])]));
+  if (opts.link) li.append(" ", h("a", { class: "log-replay", href: opts.link.href, text: opts.link.text }));
   const ol = $("log");
   ol.prepend(li);
   while (ol.children.length > 60) ol.lastChild?.remove();

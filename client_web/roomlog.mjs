@@ -6,6 +6,7 @@ import { decode } from "@msgpack/msgpack";
 
 import { $ } from "./dom.mjs";
 import { addChat, log, renderBadge } from "./hud.mjs";
+import { t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
 import { app, names, shotRack } from "./state.mjs";
 import { describeLag, describeRuling, describeShot, describeWarning } from "./verdict.mjs";
@@ -13,8 +14,22 @@ import { describeLag, describeRuling, describeShot, describeWarning } from "./ve
 /** @typedef {import("./state.mjs").Msg} Msg */
 
 /**
+ * Where a game that ended on this event is replayed (the log's line links it, as the
+ * result did before the next rack took its place): null for any other event.
+ * @param {{ m: Msg, match?: number }} src @returns {{ href: string, text: string } | null}
+ */
+function gameReplay(src) {
+  const m = src.m;
+  if (!app.room || !m.verdict?.game_over || !m.table || !(Number(src.match) >= 1)) return null;
+  const rack = m.table.rack - (m.verdict.new_rack ? 1 : 0);
+  if (!(rack >= 1)) return null;
+  const match = Number(src.match);
+  return { href: `#/replay/${encodeURIComponent(app.room)}/${match > 1 ? `${match}/` : ""}${rack}`, text: t("log.replayGame", { rack }) };
+}
+
+/**
  * Words a logged event in the current language.
- * @param {{ m: Msg, lowest: number | null }} src @returns {import("./verdict.mjs").Described}
+ * @param {{ m: Msg, lowest: number | null, match?: number }} src @returns {import("./verdict.mjs").Described}
  */
 function describeSource(src) {
   const m = src.m;
@@ -42,16 +57,16 @@ function describeSource(src) {
 export function logEvent(m, opts = {}) {
   // One line per event, however it reached this table (live, a snapshot's past, a replay).
   if (typeof m.seq === "number" && app.logSources.some((s) => s.m.seq === m.seq && s.m.t === m.t)) return;
-  const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside };
+  const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside, match: app.view?.match };
   app.logSources.push(src);
   if (app.logSources.length > 60) app.logSources.shift();
-  log(describeSource(src), { aside: src.aside, quiet: opts.quiet });
+  log(describeSource(src), { aside: src.aside, quiet: opts.quiet, link: gameReplay(src) });
 }
 
 /** Words the whole log again (a change of language). */
 export function rewordLog() {
   $("log").replaceChildren();
-  for (const src of app.logSources) log(describeSource(src), { aside: src.aside, quiet: true });
+  for (const src of app.logSources) log(describeSource(src), { aside: src.aside, quiet: true, link: gameReplay(src) });
   $("chat-log").replaceChildren();
   const chat = app.chatLines;
   app.chatLines = [];
@@ -115,13 +130,22 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
   const chatSeen = new Set(app.chatLines.map((c) => c.seq));
   /** @type {Msg | null} */
   let table = null;
-  /** @type {{ m: Msg, lowest: number | null, aside: boolean }[]} */
+  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number }[]} */
   const sources = [];
+  // Which match each event was in, counted back from the room's now: a match's end after
+  // an event puts it in the match before (the current match's own end aside).
+  const ends = events.map((e, i) => (e.t === "match_over" && typeof e.seq === "number" && e.seq <= seq ? i : -1)).filter((i) => i >= 0);
+  const finished = app.view?.status === "finished";
+  const matchAt = (/** @type {number} */ i) => {
+    const now = Number(app.view?.match ?? 0);
+    const after = ends.filter((k) => k > i).length;
+    return now - (finished ? Math.max(0, after - 1) : after);
+  };
   /** @type {Msg[]} */
   const chat = [];
   let lastShot = null;
   let rackShots = { rack: 0, count: 0 };
-  for (const e of events) {
+  for (const [i, e] of events.entries()) {
     if (typeof e.seq !== "number" || e.seq > seq || e.seq === rolling) continue;
     const lowest = table?.lowest ?? null;
     if (e.t === "snapshot") table = e.view.table;
@@ -132,7 +156,7 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
       rackShots = rack === rackShots.rack ? { rack, count: rackShots.count + 1 } : { rack, count: 0 };
     }
     if (already.has(e.seq)) continue;
-    if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false });
+    if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false, match: matchAt(i) });
     else if (e.t === "warning") sources.push({ m: e, lowest: null, aside: true });
     else if (e.t === "chat" && !chatSeen.has(e.seq)) chat.push(e);
   }

@@ -568,6 +568,7 @@ export default {
   "replay.pause": "❚❚ Pause",
   "replay.scrub": "Position",
   "replay.share": "Link to share",
+  "log.replayGame": "Replay of game {rack}",
   "replay.rack": "game {rack}",
   "replay.match": "match {match}",
   "replay.matchRack": "match {match}, game {rack}",

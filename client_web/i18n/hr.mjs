@@ -568,6 +568,7 @@ export default {
   "replay.pause": "❚❚ Pauza",
   "replay.scrub": "Položaj",
   "replay.share": "Poveznica za dijeljenje",
+  "log.replayGame": "Snimka {rack}. partije",
   "replay.rack": "partija {rack}",
   "replay.match": "{match}. meč",
   "replay.matchRack": "{match}. meč, partija {rack}",

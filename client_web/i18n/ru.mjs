@@ -568,6 +568,7 @@ export default {
   "replay.pause": "❚❚ Пауза",
   "replay.scrub": "Позиция",
   "replay.share": "Ссылка, чтобы поделиться",
+  "log.replayGame": "Запись партии {rack}",
   "replay.rack": "партия {rack}",
   "replay.match": "матч {match}",
   "replay.matchRack": "матч {match}, партия {rack}",

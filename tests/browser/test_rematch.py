@@ -140,6 +140,15 @@ def test_a_rematch_game_links_its_own_replay(
     bob.page.wait_for_function("document.getElementById('result-replay').hasAttribute('href')")
     link = bob.page.get_attribute("#result-replay", "href")
     assert link == f"{server.url}/replay/{room}/2/1"
+    # The log's line that ended the game links its replay too (the result gives way to the
+    # next rack), and still does once the page is reloaded and the log rebuilt.
+    game_line = f"#log a.log-replay[href='#/replay/{room}/2/1']"
+    bob.page.wait_for_selector(game_line, state="attached")
+    assert bob.page.locator(game_line).first.text_content() == "Replay of game 1"
+    ana.page.reload()
+    ana.wait("!!a.view && !!a.table")
+    ana.page.wait_for_selector(game_line, state="attached")
+    assert ana.page.locator("#log a.log-replay").count() == 1
     bob.page.click("#more summary")
     bob.page.click("#leave")  # someone leaving after the last result
     events = replay_events(server, room)
