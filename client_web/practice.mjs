@@ -149,10 +149,14 @@ export class PracticeTable {
     this.picked = null;
     this.drag = null;
     this.preview = null;
-    // A table opened afresh starts from a centred cue ball (a spin left from before made
-    // the next break a miscue).
+    // A table opened afresh starts from a centred cue ball and the everyday power (a spin
+    // left from before made the next break a miscue; a break's power kept made it the
+    // everyday one), with nothing said of the last table's shots.
     this.side = this.height = 0;
     /** @type {HTMLInputElement} */ ($("p-side")).value = /** @type {HTMLInputElement} */ ($("p-spin")).value = "0";
+    this.power = this.everyday = DEFAULT_POWER;
+    this.note = { text: "", tone: "", goal: false };
+    this.previewSaid = "";
   }
 
   /** Whether `m` is this table's (and handled here). @param {Msg} m */

@@ -46,7 +46,8 @@ export function shotWords(m, lowestBefore) {
   } else {
     said = { text: v ? t("practice.legal") : t("practice.nothing"), tone: "" };
   }
-  if (scratch && !(v && v.foul)) said.text = [said.text, t("practice.scratch")].filter(Boolean).join(" ");
+  // "Pocketed: 3" ends without a stop: one goes between it and the scratch.
+  if (scratch && !(v && v.foul)) said.text = [said.text && !/[.!?]$/.test(said.text) ? `${said.text}.` : said.text, t("practice.scratch")].filter(Boolean).join(" ");
   said.text = miscue + said.text;
   return said;
 }

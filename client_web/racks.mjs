@@ -43,7 +43,10 @@ export function matchBounds(events, match) {
     current += 1;
     lo = i + 1;
   }
-  return current === match && lo < events.length ? [lo, events.length - 1] : null;
+  if (current !== match || lo >= events.length) return null;
+  // A rematch asked for but never begun (players chatting, leaving) is no match: the first
+  // shows whatever the room has.
+  return match === 1 || events.slice(lo).some((e) => !aside(e)) ? [lo, events.length - 1] : null;
 }
 
 /**

@@ -153,10 +153,13 @@ export class ReplayViewer {
     if (this.players.length === 2) this.names = this.players.map((p, i) => seatName(p, this.computer[i]));
     this.settings = doc.settings ?? {};
     this.truncated = !!doc.truncated;
+    let bounds = rack !== null ? rackBounds(this.events, rack, match ?? 1) : match !== null ? matchBounds(this.events, match) : [0, this.events.length - 1];
+    // A game (or match) not played (yet): said, and the room's whole record shown instead
+    // of an empty viewer with nothing to step through.
+    const missing = bounds ? null : new Error(rack !== null ? t("replay.noRack", { rack }) : t("replay.noMatch", { match: match ?? 0 }));
+    if (!bounds) [rack, match, bounds] = [null, null, [0, this.events.length - 1]];
     this.rack = rack;
     this.match = match;
-    const bounds = rack !== null ? rackBounds(this.events, rack, match ?? 1) : match !== null ? matchBounds(this.events, match) : [0, this.events.length - 1];
-    if (!bounds) throw new Error(t("replay.noRack", { rack: rack ?? 0 }));
     [this.lo, this.hi] = bounds;
     const scrub = /** @type {HTMLInputElement} */ (el("r-scrub"));
     scrub.min = String(this.lo);
@@ -168,6 +171,7 @@ export class ReplayViewer {
     this.go(this.lo);
     // A shared rack plays by itself; a whole match waits for its viewer.
     this.setPlaying(rack !== null);
+    if (missing) throw missing;
   }
 
   /** Writes the list of events (again, after a change of language). */

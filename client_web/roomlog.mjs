@@ -132,11 +132,16 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
   let table = null;
   /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number }[]} */
   const sources = [];
-  // Which match each event was in, counted back from the room's now: a match's end after
-  // an event puts it in the match before (the current match's own end aside).
+  // Which match each event was in: the room's snapshots say (a replay document has them);
+  // a snapshot's `recent` has none, and is counted back from that snapshot (the page's
+  // view now): a match's end after an event puts it in the match before, the current
+  // match's own end aside.
   const ends = events.map((e, i) => (e.t === "match_over" && typeof e.seq === "number" && e.seq <= seq ? i : -1)).filter((i) => i >= 0);
   const finished = app.view?.status === "finished";
+  /** @type {number | null} */
+  let snapped = null;
   const matchAt = (/** @type {number} */ i) => {
+    if (snapped !== null) return snapped;
     const now = Number(app.view?.match ?? 0);
     const after = ends.filter((k) => k > i).length;
     return now - (finished ? Math.max(0, after - 1) : after);
@@ -149,6 +154,7 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
     if (typeof e.seq !== "number" || e.seq > seq || e.seq === rolling) continue;
     const lowest = table?.lowest ?? null;
     if (e.t === "snapshot") table = e.view.table;
+    if (e.t === "snapshot" && typeof e.view.match === "number") snapped = e.view.match;
     else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
     if (e.t === "shot_result") {
       lastShot = e;

@@ -572,6 +572,7 @@ export default {
   "replay.rack": "game {rack}",
   "replay.match": "match {match}",
   "replay.matchRack": "match {match}, game {rack}",
+  "replay.noMatch": "This room has no match {match} (yet)",
   "replay.noRack": "This match has no game {rack} (yet)",
   "result.tournament": "To the tournament",
   "result.replayRack": "Replay of this game",

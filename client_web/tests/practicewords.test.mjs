@@ -45,7 +45,7 @@ test("a scratch with the referee off is a scratch, not 'nothing pocketed'", () =
   const said = shotWords({ report: { pocketed: [0], off_table: [] }, verdict: null, miscue: false }, null);
   assert.deepEqual(said, { text: "Scratch: the cue ball went down.", tone: "foul" });
   const both = shotWords({ report: { pocketed: [3, 0], off_table: [] }, verdict: null, miscue: false }, null);
-  assert.equal(both.text, "Pocketed: 3 Scratch: the cue ball went down.");
+  assert.equal(both.text, "Pocketed: 3. Scratch: the cue ball went down.");
 });
 
 test("the ghost's rack just decided: the banner says who has it; after an undo, how to shoot", () => {

@@ -70,3 +70,9 @@ test("Last is the last event of play, not the players leaving after it", () => {
   assert.equal(lastPlay(events, 0, 2), 2);
   assert.equal(lastPlay([waiting, chat], 0, 1), 1);
 });
+
+test("a rematch asked for but never begun is no match; the first shows what the room has", () => {
+  const events = [playing, shot, over(1), { t: "match_over" }, chat, { t: "presence" }];
+  assert.equal(rackBounds(events, 1, 2), null);
+  assert.deepEqual(rackBounds([chat], 1, 1), [0, 0]);
+});

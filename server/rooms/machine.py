@@ -617,8 +617,11 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
         self.commit(events)
 
     def back_to_waiting(self) -> None:
-        """A player left before the first break was decided: the lag starts over."""
+        """A player left before the first break was decided: the lag starts over. The
+        match never began, so it is not counted: the next start is the same match again
+        (`match` numbers the matches a replay holds, each ended by its `match_over`)."""
         self.phase = Waiting()
+        self.match = max(0, self.match - 1)
         self.cancel(LagChoiceOut())
 
     # --- the table ----------------------------------------------------------------------------

@@ -272,8 +272,8 @@ def test_a_phone_shoots_practice_from_the_strip_at_the_edge(open_client: OpenCli
     next_step = (
         "Dodirom ciljajte; za udarac povucite traku uz desni rub."
         if practice(ana, "p.view.balls[1]")
-        else "Sve su kugle ubačene. „Udarac još jednom“ ponavlja udarac; vježba ili kugle"
-        " izvan stola postavljaju nove."
+        else "Sve su kugle ubačene. „Udarac još jednom“ ponavlja udarac; za novi položaj"
+        " odaberite vježbu ili postavite kugle izvan stola."
     )
     assert ana.page.inner_text("#p-status .prompt") == next_step
     assert ana.page.locator("#p-table").bounding_box() == table_box
@@ -437,4 +437,12 @@ def test_a_drill_aims_at_its_ball_and_space_still_shoots_after_a_switch(
     wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
     assert practice(ana, "[p.side, p.height]") == [0, 0]
     assert ana.page.input_value("#p-side") == "0"
+    # Left at a break's power and opened again: the break's power is not taken for the
+    # everyday one.
+    assert practice(ana, "[p.view.is_break, p.power]") == [True, 0.87]
+    ana.page.click("#practice-view a[href='#/']")
+    ana.page.wait_for_selector("#lobby:not([hidden])")
+    ana.page.click("#practice")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    assert practice(ana, "[p.power, p.everyday]") == [0.87, 0.4]
     assert ana.problems() == []

@@ -212,6 +212,10 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     missing = open_page("replay-missing", f"/replay/{room}/9?lang=en")
     missing.page.wait_for_selector("#toast:not([hidden])")
     assert "no game 9" in missing.page.inner_text("#toast")
+    # ... and shows the room's whole record instead of an empty viewer.
+    missing.page.wait_for_selector("#replay-view:not([hidden])")
+    assert missing.page.locator("#r-log li").count() > rack_one
+    assert missing.page.get_attribute("#r-share", "href") == f"{server.url}/#/replay/{room}"
     save(en, "replay-rack.png")
     # On a phone the controls are on the page, below a table of a readable size (no
     # sheet to open: the page has no toggle), and playing does not pull the page away.

@@ -439,3 +439,22 @@ def test_a_restored_tournament_room_whose_match_is_over_gives_no_grace() -> None
     state, _ = run(state, Request(ANA, m.Concede(id=9, what="match")))  # type: ignore[arg-type]
     restored = snapshots.restore(snapshots.record(state, 1000.0), Limits(grace=60.0), 2000.0)
     assert {(t.timer, t.delay) for t in restored.timers} == {(Grace(0), 60.0), (Grace(1), 60.0)}
+
+
+def test_a_match_left_during_its_lag_is_not_counted_and_the_next_start_is_it_again() -> None:
+    """A player leaving during the lag sends the room back to waiting with no match played
+    (no `match_over`): the count of matches (`view.match`, which a replay's rack and match
+    links name) does not move, so the match that is played next is still match 1."""
+    state = seated()
+    state, _ = run(state, Request(ANA, m.Ready(id=2)))  # type: ignore[arg-type]
+    state, effects = run(state, Request(BO, m.Ready(id=2)))  # type: ignore[arg-type]
+    assert isinstance(state.phase, Lagging) and state.match == 1
+    state, effects = run(state, Request(BO, m.Leave(id=3)))  # type: ignore[arg-type]
+    assert state.status == "waiting" and state.match == 0
+    assert not any(isinstance(e, m.MatchOver) for e in broadcast(effects))
+    state, _ = run(state, Enter(EVE, 4, "player"))  # type: ignore[arg-type]
+    state, _ = run(state, Request(ANA, m.Ready(id=5)))  # type: ignore[arg-type]
+    state, effects = run(state, Request(EVE, m.Ready(id=5)))  # type: ignore[arg-type]
+    assert isinstance(state.phase, Lagging) and state.match == 1
+    snapshots = [e for e in broadcast(effects) if isinstance(e, m.Snapshot)]
+    assert snapshots[-1].view.status == "lag" and snapshots[-1].view.match == 1
