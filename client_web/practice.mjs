@@ -73,6 +73,8 @@ export class PracticeTable {
     this.power = DEFAULT_POWER;
     /** The power of everyday shots, kept while a break starts from a break's (as at a match). */
     this.everyday = DEFAULT_POWER;
+    /** A break's power: a legal break's at first, then the player's own last break's. */
+    this.breakPower = BREAK_POWER;
     this.height = 0;
     /** Side spin: where across the cue ball the tip strikes (−: left, +: right). */
     this.side = 0;
@@ -155,6 +157,7 @@ export class PracticeTable {
     this.side = this.height = 0;
     /** @type {HTMLInputElement} */ ($("p-side")).value = /** @type {HTMLInputElement} */ ($("p-spin")).value = "0";
     this.power = this.everyday = DEFAULT_POWER;
+    this.breakPower = BREAK_POWER;
     this.note = { text: "", tone: "", goal: false };
     this.previewSaid = "";
   }
@@ -223,7 +226,7 @@ export class PracticeTable {
     if (first) this.aimAtLowest();
     if (view.is_break && !wasBreak) {
       this.everyday = this.power;
-      this.setPower(BREAK_POWER);
+      this.setPower(this.breakPower);
     } else if (!view.is_break && wasBreak) this.setPower(this.everyday);
     this.preview = null;
     this.previewKey = "";
@@ -300,6 +303,7 @@ export class PracticeTable {
     if (!this.mine() || this.anim || this.busy || !this.view?.balls?.[0]) return;
     this.busy = true;
     this.lowestBefore = this.view.lowest;
+    if (this.view.is_break) this.breakPower = this.power; // the next break (a retry) from it
     $("p-verdict").textContent = "";
     this.note = { text: "", tone: "", goal: false };
     await this.send({ t: "shot", ...this.shotInput(), push_out: false });

@@ -425,6 +425,17 @@ def test_a_drill_aims_at_its_ball_and_space_still_shoots_after_a_switch(
         toward = math.atan2(target[1] - cue[1], target[0] - cue[0])
         wait_practice(ana, f"Math.abs(p.angle - ({toward})) < 1e-3")
         ana.page.mouse.click(fx, fy)
+    # Break practice: a retry racks again at the power the player broke with.
+    ana.page.select_option("#p-drill", "break")
+    wait_practice(ana, "p.view.drill === 'break' && p.view.is_break && p.queue.length === 0")
+    ana.page.locator("#p-power").fill("60")
+    ana.page.focus("#p-power")
+    ana.page.keyboard.press(" ")
+    wait_practice(ana, "!p.view.is_break && !p.anim && p.queue.length === 0")
+    assert ana.page.input_value("#p-power") == "40"
+    ana.page.click("#p-retry")
+    wait_practice(ana, "p.view.is_break")
+    assert ana.page.input_value("#p-power") == "60"
     ana.page.click("#p-rules")  # the referee on, with the mouse
     wait_practice(ana, "p.view.rules === true")
     ana.page.keyboard.press(" ")
