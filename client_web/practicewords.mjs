@@ -55,9 +55,11 @@ export function shotWords(m, lowestBefore) {
 /** What a previewed shot would do. @param {Msg} m a `practice_preview` answer @param {number | null} lowest */
 export function previewWords(m, lowest) {
   const pocketed = (m.report.pocketed ?? []).filter((/** @type {number} */ b) => b !== 0);
-  const miscue = m.miscue ? `${t("v.miscue")}. ` : "";
-  if (m.verdict?.foul) return miscue + t("practice.previewFoul", { why: foulReasons(m.verdict, m.report, lowest).map(([, w]) => w).join("; ") });
-  return miscue + (pocketed.length ? t("practice.previewPots", { n: pocketed.length, balls: pocketed.join(", ") }) : t("practice.previewNothing"));
+  // A miscue the preview foresees is said as a preview ("would"), not as one just made;
+  // it is all there is to say of that shot.
+  if (m.miscue) return t("practice.previewMiscue");
+  if (m.verdict?.foul) return t("practice.previewFoul", { why: foulReasons(m.verdict, m.report, lowest).map(([, w]) => w).join("; ") });
+  return pocketed.length ? t("practice.previewPots", { n: pocketed.length, balls: pocketed.join(", ") }) : t("practice.previewNothing");
 }
 
 /**
@@ -93,8 +95,9 @@ function nextStep(v, at) {
   // Ball in hand after the shot just played: placing it is the next thing to do, before
   // any preview of where the shot as aimed would go.
   if (inHand && at.note) return inHand;
-  if (at.preview) return at.preview;
+  // A break says how to break (the preview's outcome of a break is no guide).
   if (v.is_break) return t(at.touch ? "practice.breakTouch" : "practice.break");
+  if (at.preview) return at.preview;
   if (inHand) return inHand;
   // Every object ball down (a drill done): how to play it again, not "aim" at nothing.
   if (!v.balls.some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b)) return t("practice.allDown");

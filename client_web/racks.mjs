@@ -44,6 +44,11 @@ export function matchBounds(events, match) {
     lo = i + 1;
   }
   if (current !== match || lo >= events.length) return null;
+  // A rematch starts where it is begun, not at the finished table's last words (asking for
+  // it, chatting, leaving): those are the match before's.
+  if (match > 1) {
+    while (lo < events.length - 1 && aside(events[lo]) && (events[lo].t !== "snapshot" || events[lo].view?.status === "finished")) lo++;
+  }
   // A rematch asked for but never begun (players chatting, leaving) is no match: the first
   // shows whatever the room has.
   return match === 1 || events.slice(lo).some((e) => !aside(e)) ? [lo, events.length - 1] : null;

@@ -16,15 +16,18 @@ import { describeLag, describeRuling, describeShot, describeWarning } from "./ve
 /**
  * Where a game that ended on this event is replayed (the log's line links it, as the
  * result did before the next rack took its place): null for any other event.
- * @param {{ m: Msg, match?: number }} src @returns {{ href: string, text: string } | null}
+ * @param {{ m: Msg, match?: number, played?: boolean }} src @returns {{ href: string, text: string } | null}
  */
 function gameReplay(src) {
   const m = src.m;
-  if (!app.room || !m.verdict?.game_over || !m.table || !(Number(src.match) >= 1)) return null;
+  // A game ends on its verdict, or with the match conceded while it was being played.
+  const ended = m.verdict?.game_over || (m.verdict?.match_over && src.played);
+  if (!app.room || !ended || !m.table || !(Number(src.match) >= 1)) return null;
   const rack = m.table.rack - (m.verdict.new_rack ? 1 : 0);
   if (!(rack >= 1)) return null;
   const match = Number(src.match);
-  return { href: `#/replay/${encodeURIComponent(app.room)}/${match > 1 ? `${match}/` : ""}${rack}`, text: t("log.replayGame", { rack }) };
+  const text = match > 1 ? t("log.replayMatchGame", { match, rack }) : t("log.replayGame", { rack });
+  return { href: `#/replay/${encodeURIComponent(app.room)}/${match > 1 ? `${match}/` : ""}${rack}`, text };
 }
 
 /**
@@ -57,7 +60,7 @@ function describeSource(src) {
 export function logEvent(m, opts = {}) {
   // One line per event, however it reached this table (live, a snapshot's past, a replay).
   if (typeof m.seq === "number" && app.logSources.some((s) => s.m.seq === m.seq && s.m.t === m.t)) return;
-  const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside, match: app.view?.match };
+  const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside, match: app.view?.match, played: app.rackShots.rack === m.table?.rack };
   app.logSources.push(src);
   if (app.logSources.length > 60) app.logSources.shift();
   log(describeSource(src), { aside: src.aside, quiet: opts.quiet, link: gameReplay(src) });
@@ -130,7 +133,7 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
   const chatSeen = new Set(app.chatLines.map((c) => c.seq));
   /** @type {Msg | null} */
   let table = null;
-  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number }[]} */
+  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean }[]} */
   const sources = [];
   // Which match each event was in: the room's snapshots say (a replay document has them);
   // a snapshot's `recent` has none, and is counted back from that snapshot (the page's
@@ -162,7 +165,7 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
       rackShots = rack === rackShots.rack ? { rack, count: rackShots.count + 1 } : { rack, count: 0 };
     }
     if (already.has(e.seq)) continue;
-    if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false, match: matchAt(i) });
+    if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false, match: matchAt(i), played: rackShots.rack === e.table?.rack });
     else if (e.t === "warning") sources.push({ m: e, lowest: null, aside: true });
     else if (e.t === "chat" && !chatSeen.has(e.seq)) chat.push(e);
   }

@@ -196,7 +196,9 @@ class PracticeShot(ServerMessage, tag="practice_shot"):
     duration: float
     miscue: bool
     report: ShotReport
-    #: The referee's verdict with rules on; None in free play.
+    #: The referee's verdict with rules on; None in free play. The ghost drill judges its
+    #: rack either way: while that rack is in play its shots carry the verdict it judged
+    #: them by (why the rack went to the ghost, or was won).
     verdict: VerdictView | None
     #: Where every ball came to rest (before any ball in hand or spotting); index = ball.
     final: list[BallPosition | None]

@@ -38,7 +38,8 @@ test("a miscue is said first, in the result and in the preview", () => {
   const said = shotWords({ ...foulShot, miscue: true }, 1);
   assert.ok(said.text.startsWith("Miscue: the tip slipped off the cue ball. Foul: "), said.text);
   const preview = previewWords({ report: { pocketed: [] }, verdict: null, miscue: true }, 1);
-  assert.equal(preview, "Miscue: the tip slipped off the cue ball. Preview: nothing goes down");
+  // Foreseen by the preview, it is said as what would happen, not as one just made.
+  assert.equal(preview, "Preview: the tip would slip off the cue ball (a miscue).");
 });
 
 test("a scratch with the referee off is a scratch, not 'nothing pocketed'", () => {
@@ -60,6 +61,8 @@ test("the ghost's rack just decided: the banner says who has it; after an undo, 
 test("a break says how to shoot on a phone; a table cleared says how to play it again", () => {
   assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), me).next, "A rack to break: tap to aim; to shoot, pull the strip at the right edge down.");
   assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), { ...me, touch: false }).next, "A rack to break: aim and shoot.");
+  // With the preview on too: how to break, not the preview's outcome of a break.
+  assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), { ...me, preview: "Preview: nothing goes down" }).next, "A rack to break: tap to aim; to shoot, pull the strip at the right edge down.");
   const cleared = statusWords(table({ balls: [[0.5, 0.6], null, null] }), { ...me, note: "Pocketed: 1" });
   assert.equal(cleared.next, "Every ball is down. Retry shot plays it again; a drill or the balls off the table set up more.");
 });

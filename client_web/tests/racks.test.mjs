@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { lastPlay, rackBounds } from "../racks.mjs";
+import { lastPlay, matchBounds, rackBounds } from "../racks.mjs";
 
 const waiting = { t: "snapshot", view: { status: "waiting" } };
 const lag = { t: "snapshot", view: { status: "lag" } };
@@ -75,4 +75,11 @@ test("a rematch asked for but never begun is no match; the first shows what the 
   const events = [playing, shot, over(1), { t: "match_over" }, chat, { t: "presence" }];
   assert.equal(rackBounds(events, 1, 2), null);
   assert.deepEqual(rackBounds([chat], 1, 1), [0, 0]);
+});
+
+test("a rematch starts where it is begun, not at the finished table's last words", () => {
+  const finished = { t: "snapshot", view: { status: "finished" } };
+  const events = [playing, shot, over(1), { t: "match_over" }, finished, chat, finished, lag, lagged, shot, over(1)];
+  assert.deepEqual(matchBounds(events, 2), [7, 10]);
+  assert.deepEqual(rackBounds(events, 1, 2), [7, 10]);
 });

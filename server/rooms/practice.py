@@ -374,6 +374,10 @@ def _simulated(state: Practice, done: Simulated) -> tuple[Practice, list[Effect]
         shots=state.shots + 1,
         ghost=None if ghost is None else ghost_after(state, ghost, done.result),
     )
+    # The ghost drill judges its rack whether or not the table's referee is on: its shots
+    # carry the verdict they were judged by, so the player is told why the rack was lost.
+    if verdict is None and ghost is not None and ghost.rack == "playing":
+        verdict = _referee(state, done.result)
     shown = None if verdict is None else verdict_view(verdict)
     return new, [Played(done.shot, done.result, shown)]
 

@@ -144,11 +144,14 @@ def test_a_rematch_game_links_its_own_replay(
     # next rack), and still does once the page is reloaded and the log rebuilt.
     game_line = f"#log a.log-replay[href='#/replay/{room}/2/1']"
     bob.page.wait_for_selector(game_line, state="attached")
-    assert bob.page.locator(game_line).first.text_content() == "Replay of game 1"
+    assert bob.page.locator(game_line).first.text_content() == "Replay of match 2, game 1"
+    # The first match's line (conceded with its game under way) links that game.
+    first_line = f"#log a.log-replay[href='#/replay/{room}/1']"
+    assert bob.page.locator(first_line).first.text_content() == "Replay of game 1"
     ana.page.reload()
     ana.wait("!!a.view && !!a.table")
     ana.page.wait_for_selector(game_line, state="attached")
-    assert ana.page.locator("#log a.log-replay").count() == 1
+    assert ana.page.locator(f"{game_line}, {first_line}").count() == 2
     bob.page.click("#more summary")
     bob.page.click("#leave")  # someone leaving after the last result
     events = replay_events(server, room)
@@ -179,7 +182,14 @@ def test_a_rematch_game_links_its_own_replay(
     # match's end, titled so, its share link the same address.
     second = open_page("second-match", f"/?lang=ru#/replay/{room}/2/all")
     second.page.wait_for_selector("#replay-view:not([hidden])")
-    assert int(second.page.locator("#r-scrub").get_attribute("min") or 0) == match_over + 1
+    begun = next(
+        i
+        for i, e in enumerate(events)
+        if i > match_over
+        and e["t"] not in ("chat", "presence")
+        and not (e["t"] == "snapshot" and e["view"]["status"] == "finished")
+    )
+    assert int(second.page.locator("#r-scrub").get_attribute("min") or 0) == begun
     assert "матч 2" in second.page.inner_text("#r-line")
     assert second.page.get_attribute("#r-share", "href") == f"{server.url}/#/replay/{room}/2/all"
     assert_quiet(ana, rematch, first, whole, second)

@@ -268,7 +268,8 @@ def test_ghost_drill_keeps_a_score_of_racks_won_and_lost() -> None:
     state, effects = shoot(won_state, toward(CUE_IN_LINE, NINE_BY_THE_POCKET), 1.2)
     (played,) = effects
     assert isinstance(played, p.Played) and 9 in played.result.pocketed
-    assert played.verdict is None  # the table's referee is off; the drill judges anyway
+    # The table's referee is off; the drill judges anyway, and says so.
+    assert played.verdict is not None and played.verdict.game_over and not played.verdict.foul
     assert state.ghost == GhostScore(won=1, lost=0, rack="won")
     assert p.view(state, "Ana", 0).ghost == state.ghost
 
@@ -294,8 +295,15 @@ def test_ghost_drill_keeps_a_score_of_racks_won_and_lost() -> None:
 def test_ghost_drill_a_foul_or_a_rack_given_up_goes_to_the_ghost() -> None:
     # The 2 hit first with the 1 up: a foul, with or without the table's referee.
     foul = ghost_rack(b0=(0.5, 0.635), b1=(2.0, 0.2), b2=(1.5, 0.635), b9=(2.0, 1.0))
-    state, _ = shoot(foul, 0.0, 2.0)
+    state, effects = shoot(foul, 0.0, 2.0)
     assert state.ghost == GhostScore(won=0, lost=1, rack="lost")
+    # Said why, with the table's referee off: the foul it was judged by.
+    (played,) = effects
+    assert isinstance(played, p.Played) and played.verdict is not None and played.verdict.foul
+    # The rack decided, the next shots (practising it again) are free play again.
+    _, effects = shoot(state, 0.0, 2.0)
+    (played,) = effects
+    assert isinstance(played, p.Played) and played.verdict is None
 
     # A ball pocketed without a foul: the rack goes on.
     going = ghost_rack(b0=CUE_IN_LINE, b1=NINE_BY_THE_POCKET, b9=(0.4, 0.3))
