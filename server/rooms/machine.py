@@ -22,7 +22,7 @@ spectator `not_a_player`):
 | *        | Gone, seat                   | same              | Grace, clock paused, presence  |
 | *        | Leave, spectator             | same              | Unbind, ok, count (b); Close   |
 | Playing  | Leave, seat                  | Finished          | match conceded, Unbind, ok     |
-| Lagging, Choosing | Leave, seat         | Waiting           | Unbind, ok, snapshot           |
+| Lagging, Choosing | Leave, seat (the match uncounted) | Waiting | Unbind, ok, snapshot  |
 | other    | Leave, seat                  | same              | Unbind, ok, snapshot; Close    |
 | Waiting  | Sit, spectator, seat free    | same              | SeatTaken, joined, snap; count |
 | *        | Resync                       | same              | own snapshot (no save)         |
@@ -617,9 +617,7 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
         self.commit(events)
 
     def back_to_waiting(self) -> None:
-        """A player left before the first break was decided: the lag starts over. The
-        match never began, so it is not counted: the next start is the same match again
-        (`match` numbers the matches a replay holds, each ended by its `match_over`)."""
+        """A player left before the first break: the lag starts over; the match never began."""
         self.phase = Waiting()
         self.match = max(0, self.match - 1)
         self.cancel(LagChoiceOut())
