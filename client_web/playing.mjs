@@ -13,6 +13,7 @@ import { lagRest } from "./lagballs.mjs";
 import { noteGameOver, noteSnapshot, renderRatingLine } from "./ratingchange.mjs";
 import { absorbHistory, logEvent, recentEvents, restoreHistory } from "./roomlog.mjs";
 import { shotSounds } from "./sound.mjs";
+import { rackAddress } from "./racks.mjs";
 import { app, mySeat, names, shotRack } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { describeEnd, describeWarning, loserOf } from "./verdict.mjs";
@@ -41,9 +42,7 @@ function cheers(winner) {
  * @param {number} rack @returns {string | null} */
 function rackLink(rack) {
   if (!app.room || !(rack >= 1) || app.rackShots.rack !== rack) return null;
-  // A rematch numbers its racks from 1 again: its links name the match first.
-  const match = app.view?.match ?? 1;
-  return `${location.origin}/replay/${encodeURIComponent(app.room)}/${match > 1 ? `${match}/` : ""}${rack}`;
+  return `${location.origin}/replay/${rackAddress(app.room, rack, app.view?.match)}`;
 }
 
 /**

@@ -84,6 +84,15 @@ export function rackBounds(events, rack, match = 1) {
 }
 
 /**
+ * A rack's place in the replay addresses (`/replay/…`, `#/replay/…`): the room and the
+ * rack, with the match before the rack from the second on (a rematch's racks count from 1
+ * again). @param {string} room @param {number} rack @param {number} [match]
+ */
+export function rackAddress(room, rack, match = 1) {
+  return `${encodeURIComponent(room)}/${match > 1 ? `${match}/` : ""}${rack}`;
+}
+
+/**
  * Where "Last" goes in events `lo`…`hi`: the last event of play (the match's result, say),
  * not the players leaving or chatting after it; `hi` when nothing was played.
  * @param {Msg[]} events @param {number} lo @param {number} hi

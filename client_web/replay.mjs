@@ -13,7 +13,7 @@ import { h } from "./dom.mjs";
 import { session } from "./net.mjs";
 import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
-import { lastPlay, matchBounds, rackBounds } from "./racks.mjs";
+import { lastPlay, matchBounds, rackAddress, rackBounds } from "./racks.mjs";
 import { Renderer } from "./render.mjs";
 import { lagFrames, lagRest, lagTags } from "./lagballs.mjs";
 import { decodeTracks } from "./trajectory.mjs";
@@ -165,8 +165,8 @@ export class ReplayViewer {
     scrub.min = String(this.lo);
     scrub.max = String(this.hi);
     const share = /** @type {HTMLAnchorElement} */ (el("r-share"));
-    const at = `${location.origin}/replay/${encodeURIComponent(room)}`;
-    share.href = rack !== null ? `${at}/${(match ?? 1) > 1 ? `${match}/` : ""}${rack}` : match !== null ? `${location.origin}/#/replay/${encodeURIComponent(room)}/${match}/all` : `${location.origin}/#/replay/${encodeURIComponent(room)}`;
+    const whole = `${location.origin}/#/replay/${encodeURIComponent(room)}`;
+    share.href = rack !== null ? `${location.origin}/replay/${rackAddress(room, rack, match ?? 1)}` : match !== null ? `${whole}/${match}/all` : whole;
     this.render();
     this.go(this.lo);
     // A shared rack plays by itself; a whole match waits for its viewer.

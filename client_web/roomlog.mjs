@@ -8,6 +8,7 @@ import { $ } from "./dom.mjs";
 import { addChat, log, renderBadge } from "./hud.mjs";
 import { t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
+import { rackAddress } from "./racks.mjs";
 import { app, names, shotRack } from "./state.mjs";
 import { describeLag, describeRuling, describeShot, describeWarning } from "./verdict.mjs";
 
@@ -23,11 +24,11 @@ function gameReplay(src) {
   // A game ends on its verdict, or with the match conceded while it was being played.
   const ended = m.verdict?.game_over || (m.verdict?.match_over && src.played);
   if (!app.room || !ended || !m.table || !(Number(src.match) >= 1)) return null;
-  const rack = m.table.rack - (m.verdict.new_rack ? 1 : 0);
+  const rack = shotRack(m);
   if (!(rack >= 1)) return null;
   const match = Number(src.match);
   const text = match > 1 ? t("log.replayMatchGame", { match, rack }) : t("log.replayGame", { rack });
-  return { href: `#/replay/${encodeURIComponent(app.room)}/${match > 1 ? `${match}/` : ""}${rack}`, text };
+  return { href: `#/replay/${rackAddress(app.room, rack, match)}`, text };
 }
 
 /**
@@ -156,9 +157,10 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
   for (const [i, e] of events.entries()) {
     if (typeof e.seq !== "number" || e.seq > seq || e.seq === rolling) continue;
     const lowest = table?.lowest ?? null;
-    if (e.t === "snapshot") table = e.view.table;
-    if (e.t === "snapshot" && typeof e.view.match === "number") snapped = e.view.match;
-    else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
+    if (e.t === "snapshot") {
+      table = e.view.table;
+      if (typeof e.view.match === "number") snapped = e.view.match;
+    } else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
     if (e.t === "shot_result") {
       lastShot = e;
       const rack = shotRack(e);

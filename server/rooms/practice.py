@@ -360,8 +360,12 @@ def _shot_balls(state: Practice, shot: physics.Shot) -> dict[int, Point]:
 
 
 def _simulated(state: Practice, done: Simulated) -> tuple[Practice, list[Effect]]:
-    verdict = judge(state, done.result)
     ghost = state.ghost
+    # The ghost drill judges its rack whether or not the table's referee is on: the
+    # referee's verdict, once, for the table (rules on), the ghost's score and the words.
+    judging = ghost is not None and ghost.rack == "playing" and not done.preview
+    ruled = _referee(state, done.result) if state.rules or judging else None
+    verdict = ruled if state.rules else None
     if done.preview:
         return state, [Previewed(done.result, None if verdict is None else verdict_view(verdict))]
     layout = _after_shot(state, done.result, verdict)
@@ -372,24 +376,23 @@ def _simulated(state: Practice, done: Simulated) -> tuple[Practice, list[Effect]
         future=(),
         shot_from=state.layout,
         shots=state.shots + 1,
-        ghost=None if ghost is None else ghost_after(state, ghost, done.result),
+        ghost=None if ghost is None else ghost_after(state, ghost, done.result, ruled),
     )
-    # The ghost drill judges its rack whether or not the table's referee is on: its shots
-    # carry the verdict they were judged by, so the player is told why the rack was lost.
-    if verdict is None and ghost is not None and ghost.rack == "playing":
-        verdict = _referee(state, done.result)
-    shown = None if verdict is None else verdict_view(verdict)
+    # The drill's shots carry the verdict they were judged by: why the rack was lost.
+    shown = None if ruled is None else verdict_view(ruled)
     return new, [Played(done.shot, done.result, shown)]
 
 
-def ghost_after(state: Practice, ghost: GhostScore, result: SimResult) -> GhostScore:
+def ghost_after(
+    state: Practice, ghost: GhostScore, result: SimResult, verdict: rules.Verdict | None
+) -> GhostScore:
     """The ghost drill's score after a shot from `state`: judged by the referee whether or
     not the table's referee is on. The 9 on a legal shot (the break too) wins the rack; a
     foul, or a shot after the break that pockets no object ball, loses it. A rack already
-    decided stays as it is (undo and retry practise on, but count no more)."""
+    decided stays as it is (undo and retry practise on, but count no more). `verdict` is
+    the referee's on the shot (`_referee`)."""
     if ghost.rack != "playing":
         return ghost
-    verdict = _referee(state, result)
     if verdict is None:  # no object ball was up: nothing to judge
         return ghost
     if verdict.foul:
@@ -400,11 +403,6 @@ def ghost_after(state: Practice, ghost: GhostScore, result: SimResult) -> GhostS
     if not state.layout.is_break and not potted:
         return GhostScore(won=ghost.won, lost=ghost.lost + 1, rack="lost")
     return ghost
-
-
-def judge(state: Practice, result: SimResult) -> rules.Verdict | None:
-    """The referee's verdict on a shot from the table as it is (rules on), else None."""
-    return _referee(state, result) if state.rules else None
 
 
 def _referee(state: Practice, result: SimResult) -> rules.Verdict | None:

@@ -141,16 +141,24 @@ def open_client(browser: Any, server: Server) -> Iterator[Callable[..., Client]]
 
 @pytest.fixture
 def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Client]]:
-    """A fresh browser (nothing stored: never opened the game) at any address of the server,
-    not necessarily the client app; `clipboard` lets the page write and read it."""
+    """A fresh browser at any address of the server, not necessarily the client app: nothing
+    stored (it never opened the game) but `storage`, the `localStorage` entries it starts
+    with; `clipboard` lets the page write and read it."""
     clients: list[Client] = []
 
     def _open(
-        name: str, path: str, width: int = 1280, height: int = 800, clipboard: bool = False
+        name: str,
+        path: str,
+        width: int = 1280,
+        height: int = 800,
+        clipboard: bool = False,
+        storage: dict[str, str] | None = None,
     ) -> Client:
         context = browser.new_context(viewport={"width": width, "height": height})
         if clipboard:
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+        for key, value in (storage or {}).items():
+            context.add_init_script(f"localStorage.setItem({key!r}, {value!r});")
         page = context.new_page()
         client = Client(name=name, page=page, context=context)
         page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))

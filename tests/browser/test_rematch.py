@@ -160,18 +160,22 @@ def test_a_rematch_game_links_its_own_replay(
     assert match_over < game_over  # the first match ended with no game over: conceded
     rematch = open_page("rematch-game", f"/replay/{room}/2/1?lang=en&rate={RATE}")
     assert rematch.page.url.endswith(f"#/replay/{room}/2/1")
-    rematch.page.wait_for_selector("#replay-view:not([hidden])")
+    rematch.page.wait_for_function(
+        "document.getElementById('r-line').textContent.includes('match 2, game 1')"
+    )
     scrub = rematch.page.locator("#r-scrub")
     assert int(scrub.get_attribute("min") or 0) > match_over
     assert int(scrub.get_attribute("max") or 0) == game_over
     assert "match 2, game 1" in rematch.page.inner_text("#r-line")
     assert rematch.page.get_attribute("#r-share", "href") == link
     first = open_page("first-game", f"/replay/{room}/1?lang=hr&rate={RATE}")
-    first.page.wait_for_selector("#replay-view:not([hidden])")
+    first.page.wait_for_function(
+        "document.getElementById('r-line').textContent.includes('partija 1')"
+    )
     assert first.page.locator("#r-scrub").get_attribute("max") == str(match_over)
     assert "partija 1" in first.page.inner_text("#r-line")
     whole = open_page("whole", f"/?lang=en#/replay/{room}")
-    whole.page.wait_for_selector("#replay-view:not([hidden])")
+    whole.page.wait_for_function("document.getElementById('r-log').children.length > 0")
     # At the first event there is nothing to go back to, at the last result nothing on.
     assert whole.page.is_disabled("#r-first") and whole.page.is_disabled("#r-prev")
     whole.page.click("#r-last")
@@ -182,6 +186,10 @@ def test_a_rematch_game_links_its_own_replay(
     # match's end, titled so, its share link the same address.
     second = open_page("second-match", f"/?lang=ru#/replay/{room}/2/all")
     second.page.wait_for_selector("#replay-view:not([hidden])")
+    # (the view shows before its record has come: wait for the record's title line)
+    second.page.wait_for_function(
+        "document.getElementById('r-line').textContent.includes('матч 2')"
+    )
     begun = next(
         i
         for i, e in enumerate(events)

@@ -8,7 +8,7 @@ import json
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
@@ -106,26 +106,17 @@ def tournaments(server: Server) -> dict[str, Any]:
 
 
 @pytest.fixture
-def page_at(browser: Any, server: Server) -> Iterator[Any]:
-    clients: list[Client] = []
+def page_at(open_page: Callable[..., Client]) -> Callable[..., Client]:
+    """A tournament page in `lang`, in a browser holding the session `token` and the name
+    the game has played under there (`name`), if given."""
 
     def _open(path: str, lang: str, token: str | None = None, name: str = "") -> Client:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        if token is not None:
-            context.add_init_script(f"localStorage.setItem('ninepool.token', {token!r});")
-        if name:  # the name the game has played under in this browser
-            context.add_init_script(f"localStorage.setItem('ninepool.name', {name!r});")
-        page = context.new_page()
-        client = Client(name=lang, page=page, context=context)
-        page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))
-        page.on("pageerror", lambda e: client.console.append(f"pageerror: {e}"))
-        page.goto(f"{server.url}{path}?lang={lang}")
-        clients.append(client)
-        return client
+        storage = {} if token is None else {"ninepool.token": token}
+        if name:
+            storage["ninepool.name"] = name
+        return open_page(lang, f"{path}?lang={lang}", height=900, storage=storage)
 
-    yield _open
-    for client in clients:
-        client.context.close()
+    return _open
 
 
 @pytest.mark.parametrize("lang", ["en", "hr", "ru"])
