@@ -31,6 +31,26 @@ function el(id) {
 }
 
 /**
+ * The event as its line words it: a game's last shot or ruling says the game was won, as
+ * the `game_over` and `match_over` lines after it say the game and then the match (not
+ * "wins the match" before "wins game 2").
+ * @param {Msg} e @returns {Msg}
+ */
+function gameOnly(e) {
+  return e.verdict?.match_over && e.verdict?.game_over ? { ...e, verdict: { ...e.verdict, match_over: false } } : e;
+}
+
+/**
+ * The score after a game or the match, the winner's first ("Bob wins the match! 2–1"), in
+ * seat order when nobody won.
+ * @param {Msg} e @returns {string}
+ */
+function scoreLine(e) {
+  const [a, b] = e.winner === 1 ? [e.score[1], e.score[0]] : [e.score[0], e.score[1]];
+  return `${num(a)}–${num(b)}`;
+}
+
+/**
  * One line for any room event.
  * @param {Msg} e @param {string[]} names @param {number | null} [lowest] the lowest ball before a shot
  * @param {Msg | null} [before] the room's view in the snapshot before this one (a snapshot says what changed)
@@ -41,11 +61,11 @@ export function describeEvent(e, names, lowest = null, before = null) {
     case "snapshot":
       return { text: describeSnapshot(e.view, before), tone: "neutral" };
     case "shot_result": {
-      const d = describeShot(/** @type {any} */ (e), names, lowest);
+      const d = describeShot(/** @type {any} */ (gameOnly(e)), names, lowest);
       return { text: withRules(d.headline, d.rules), tone: d.tone };
     }
     case "ruling": {
-      const d = describeRuling(/** @type {any} */ (e), names);
+      const d = describeRuling(/** @type {any} */ (gameOnly(e)), names);
       return { text: withRules(d.headline, d.rules), tone: d.tone };
     }
     case "placed":
@@ -58,12 +78,12 @@ export function describeEvent(e, names, lowest = null, before = null) {
     }
     case "game_over":
       return {
-        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${describeEnd(e.reason, 0, loserOf(e.winner, names))} ${num(e.score[0])}–${num(e.score[1])}`,
+        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${describeEnd(e.reason, 0, loserOf(e.winner, names))} ${scoreLine(e)}`,
         tone: "win",
       };
     case "match_over":
       return {
-        text: `${e.winner === null ? t("result.matchNobody") : t("result.match", { name: names[e.winner] })} ${num(e.score[0])}–${num(e.score[1])}`,
+        text: `${e.winner === null ? t("result.matchNobody") : t("result.match", { name: names[e.winner] })} ${scoreLine(e)}`,
         tone: "win",
       };
     case "presence":

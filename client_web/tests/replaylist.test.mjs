@@ -1,0 +1,63 @@
+// The replay page's list: one line per room event, in the order a match ends.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { setLanguage } from "../i18n/index.mjs";
+import { describeEvent } from "../replay.mjs";
+
+const names = ["Ana", "Bob"];
+const verdict = {
+  foul: false,
+  fouls: [],
+  reasons: [],
+  notes: [],
+  spotted: [],
+  game_over: true,
+  game_winner: 0,
+  game_end: "nine",
+  match_over: true,
+  match_winner: 0,
+  new_rack: false,
+  warned: null,
+  stalemate: false,
+};
+const lastShot = {
+  t: "shot_result",
+  seq: 40,
+  shooter: 0,
+  shot: { push_out: false },
+  miscue: false,
+  report: { first: 9, pocketed: [9], rails: [], off_table: [] },
+  verdict,
+  table: { turn: null, ball_in_hand: null, choice_pending: false, breaker: 1, rack: 2 },
+};
+
+test("the match's last shot says the game; the game's and the match's own lines follow", () => {
+  setLanguage("en", false);
+  const lines = [
+    lastShot,
+    { t: "game_over", seq: 41, winner: 0, rack: 2, reason: "nine", score: [2, 0] },
+    { t: "match_over", seq: 42, winner: 0, score: [2, 0] },
+  ].map((e) => describeEvent(e, names).text);
+  assert.match(lines[0], /^Ana wins the game/);
+  assert.doesNotMatch(lines[0], /match/);
+  assert.match(lines[1], /^Ana wins game 2!/);
+  assert.match(lines[2], /^Ana wins the match! 2–0/);
+});
+
+test("a shot that ends a game before the match's end is worded as before", () => {
+  setLanguage("en", false);
+  const e = { ...lastShot, verdict: { ...verdict, match_over: false, match_winner: null } };
+  assert.match(describeEvent(e, names).text, /^Ana wins the game/);
+  // In every language.
+  setLanguage("hr", false);
+  assert.match(describeEvent(lastShot, names).text, /dobiva partiju/);
+});
+
+test("the score after a game or the match is the winner's first", () => {
+  setLanguage("en", false);
+  assert.match(describeEvent({ t: "match_over", seq: 9, winner: 1, score: [1, 2] }, names).text, /^Bob wins the match! 2–1$/);
+  assert.match(describeEvent({ t: "game_over", seq: 8, winner: 1, rack: 3, reason: "nine", score: [1, 2] }, names).text, /^Bob wins game 3!.* 2–1$/);
+  assert.match(describeEvent({ t: "game_over", seq: 8, winner: 0, rack: 3, reason: "nine", score: [2, 1] }, names).text, / 2–1$/);
+});
