@@ -10,7 +10,7 @@ import { t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
 import { rackAddress } from "./racks.mjs";
 import { app, names, shotRack } from "./state.mjs";
-import { describeLag, describeRuling, describeShot, describeWarning } from "./verdict.mjs";
+import { describeLag, describeRuling, describeShot, describeWarning, forLog } from "./verdict.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 
@@ -40,9 +40,9 @@ function describeSource(src) {
   const n = names();
   switch (m.t) {
     case "shot_result":
-      return describeShot(/** @type {any} */ (m), n, src.lowest);
+      return forLog(describeShot(/** @type {any} */ (m), n, src.lowest), m.verdict);
     case "ruling":
-      return describeRuling(/** @type {any} */ (m), n, app.view?.settings?.first_break === "draw");
+      return forLog(describeRuling(/** @type {any} */ (m), n, app.view?.settings?.first_break === "draw"), m.verdict);
     case "lag_result":
       return describeLag(/** @type {any} */ (m), n);
     case "warning": {

@@ -270,6 +270,17 @@ export function describeShot(result, names, lowest = null) {
 }
 
 /**
+ * A shot or ruling as the table's log words it: when its verdict warned a player of two
+ * fouls in a row, the warning's own line follows it (R13), so its note is not said twice.
+ * @param {Described} d @param {Verdict | null | undefined} v @returns {Described}
+ */
+export function forLog(d, v) {
+  const warned = v?.warned;
+  if (warned === null || warned === undefined || (Array.isArray(warned) && warned.length === 0)) return d;
+  return { ...d, details: d.details.filter((line) => line.rule !== "R13") };
+}
+
+/**
  * Describes a `ruling` (a referee decision that is not a shot).
  * @param {{ by: number | null, action: string, verdict: Verdict | null,
  *   table: { turn: number | null, ball_in_hand: string | null, choice_pending: boolean, breaker?: number } }} ruling

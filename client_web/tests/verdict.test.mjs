@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { ballList, describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, describeWarning, foulReasons } from "../verdict.mjs";
+import { ballList, describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, describeWarning, forLog, foulReasons } from "../verdict.mjs";
 
 const names = ["Ana", "Bob"];
 const baseVerdict = {
@@ -263,5 +263,23 @@ test("the clock's warning speaks to the player whose clock it is, and names them
   assert.equal(describeWarning(w, names, null, 1).text, "10 s left for your shot");
   setLanguage("ru", false);
   assert.equal(describeWarning({ kind: "clock", seat: null, seconds: 5 }, names, 0, 0).text, "На ваш удар осталось 5 с");
+  setLanguage("en", false);
+});
+
+test("the log does not say a two-foul warning twice: the warning's own line follows the foul", () => {
+  setLanguage("hr", false);
+  const second = ["R13", "Second consecutive foul: a third in a row loses the game"];
+  const foul = shot({
+    verdict: { ...baseVerdict, foul: true, fouls: ["R9"], reasons: [["R9", "No object ball was pocketed and no ball reached a rail after the first contact"]], notes: [second], warned: 0 },
+    table: table(1, "table"),
+  });
+  const d = describeShot(foul, names);
+  assert.ok(d.details.some((l) => l.rule === "R13"), "the shot alone says it (the banner)");
+  const logged = forLog(d, foul.verdict);
+  assert.deepEqual(logged.details.filter((l) => l.rule === "R13"), []);
+  assert.equal(logged.headline, d.headline);
+  // Without a warning (its note is another R13 one, or there is none) nothing is dropped.
+  const unwarned = { ...foul.verdict, warned: null };
+  assert.deepEqual(forLog(d, unwarned), d);
   setLanguage("en", false);
 });
