@@ -391,10 +391,13 @@ export class PracticeTable {
     $("p-power-out").textContent = t("unit.percent", { p: powerPercent(this.power) });
     drawStrip("p-", this.power, $("p-power-out").textContent);
     $("p-strip").classList.toggle("disabled", !mine);
-    $("p-spin-out").textContent = this.height === 0 ? t("practice.centre") : this.height > 0 ? t("practice.follow", { n: num(Math.round(this.height * 100)) }) : t("practice.draw", { n: num(Math.round(-this.height * 100)) });
+    const spin = this.height === 0 ? t("practice.centre") : this.height > 0 ? t("practice.follow", { n: num(Math.round(this.height * 100)) }) : t("practice.draw", { n: num(Math.round(-this.height * 100)) });
     const side = this.side === 0 ? t("practice.noSide") : t(this.side > 0 ? "practice.right" : "practice.left", { n: num(Math.round(Math.abs(this.side) * 100)) });
-    // Both at once can take the tip past where it holds the ball: said as at the table.
-    $("p-side-out").textContent = isMiscueZone(this.side, this.height, MISCUE_LIMIT) ? t("spin.miscue", { text: side }) : side;
+    // Both at once can take the tip past where it holds the ball: said as at the table, on
+    // both sliders' words, as either slider may be the one that went too far.
+    const risky = isMiscueZone(this.side, this.height, MISCUE_LIMIT);
+    $("p-spin-out").textContent = risky ? t("spin.miscue", { text: spin }) : spin;
+    $("p-side-out").textContent = risky ? t("spin.miscue", { text: side }) : side;
     this.renderStatus();
   }
 

@@ -395,7 +395,9 @@ def test_side_spin_takes_the_cue_ball_off_a_straight_line_at_the_rail(
     assert ana.page.inner_text("#p-side-out") == "right 40 %"
     ana.page.locator("#p-spin").fill("35")
     assert ana.page.inner_text("#p-side-out") == "right 40 % — miscue risk"
+    assert ana.page.inner_text("#p-spin-out") == "follow 35 % — miscue risk"
     ana.page.locator("#p-spin").fill("0")
+    assert ana.page.inner_text("#p-spin-out") == "centre ball"
     ana.page.focus("#p-side")
     ana.page.keyboard.press(" ")
     wait_practice(ana, "p.view.shots === 2 && !p.anim && p.queue.length === 0")
