@@ -16,7 +16,7 @@ const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
@@ -186,7 +186,11 @@ function renderRegistration(view) {
   // they withdraw, as any entrant does).
   const remove = (/** @type {string} */ name, /** @type {number} */ i) => (view.yours && !mine(i) ? [el("button", { type: "button", class: "small tour-remove", "data-remove": name }, [t("tour.remove")])] : []);
   // Seeded by rating: the ratings the seeds will come from.
-  const rating = (/** @type {{rating?: number}} */ e) => (view.seeding === "rating" && typeof e.rating === "number" ? [el("span", { class: "tour-rating" }, [` (${num(e.rating, 0)})`])] : []);
+  // A rating not yet a measure (provisional, or a guest's starting one) is marked as elsewhere.
+  const rating = (/** @type {{rating?: number, provisional?: boolean}} */ e) =>
+    view.seeding === "rating" && typeof e.rating === "number"
+      ? [el("span", { class: "tour-rating", title: e.provisional ? t("account.provisionalHelp") : "" }, [` (${e.provisional ? t("account.provisionalRating", { rating: num(e.rating, 0) }) : num(e.rating, 0)})`])]
+      : [];
   const list = $("tour-entrants");
   list.classList.toggle("many", view.entrants.length > 8);
   list.replaceChildren(

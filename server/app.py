@@ -37,6 +37,7 @@ from server.ops.config import Config
 from server.ops.metrics import Metrics
 from server.ops.shutdown import watched
 from server.players.passwords import Passwords
+from server.players.ratings import is_provisional
 from server.players.service import Players, Rules
 from server.players.stores import open_player_store, players_store_url
 from server.players.tokens import AccountTokens
@@ -54,7 +55,7 @@ from server.store import (
     trim_forever,
 )
 from server.store.redis import RedisStore
-from server.tournament.api import Reader, TournamentApi
+from server.tournament.api import Reader, SeedRating, TournamentApi
 from server.tournament.service import ComputerSeats, MatchEndInbox, TournamentService
 from server.tournament.stores import open_tournament_store
 
@@ -168,10 +169,13 @@ class GameServer:
         player = self._sessions.verify(token)
         return None if player is None else Reader(player, None)
 
-    async def _rating_of(self, player: str) -> float | None:
-        """A player's rating, for seeding a tournament by rating (None: never rated)."""
+    async def _rating_of(self, player: str) -> SeedRating | None:
+        """A player's rating, for seeding a tournament by rating, and whether it is still
+        provisional (None: never rated)."""
         stats = await self.players.store.stats(player)
-        return None if stats is None else stats.rating
+        if stats is None:
+            return None
+        return SeedRating(stats.rating, provisional=is_provisional(stats.racks))
 
     def _ready(self) -> bool:
         """Ready to take players: started, not draining, the store takes writes and (in a

@@ -8,9 +8,11 @@
   `{"winners","losers","final"}` each 1–21 (each optional, default 3, 3, 5), `bots`
   (optional, false) lets computer players fill the places still empty at the start,
   `bot_level` (optional, with `bots` only) their level 1–5, else spread from 5 down to 1;
-- `GET /api/tournaments/<id>`: 200 the tournament: its settings, entrants in seed order,
-  every match (`players` by name, `computers` each slot's computer level or null, `room`
-  to watch once made, `race`, `score`, `winner` slot, how it was `decided`, and while it
+- `GET /api/tournaments/<id>`: 200 the tournament: its settings, entrants in seed order
+  (`{"name","player","rating","provisional","bot","level"}`: `provisional` the rating is not
+  yet a measure — a guest's starting one, or an account's first 30 rated games'), every
+  match (`players` by name, `computers` each slot's computer level or null, `room` to
+  watch once made, `race`, `score`, `winner` slot, how it was `decided`, and while it
   is played `live`, from its room: `{"seated": [bool, bool], "started", "score",
   "forfeit_at"}` — whether each slot's player has sat down, whether play has begun, the
   racks won so far and, until it has, when a player who has not come forfeits (epoch
@@ -99,6 +101,14 @@ class Reader(NamedTuple):
     account: str | None
 
 
+class SeedRating(NamedTuple):
+    """A player's rating as a tournament seeds by it, and whether it is still provisional
+    (shown with a "?" beside the name)."""
+
+    rating: float
+    provisional: bool
+
+
 class TournamentApi:
     """Answers `/api/tournaments…`; every other `/api/` request goes on to `others`."""
 
@@ -107,15 +117,15 @@ class TournamentApi:
         service: TournamentService,
         others: ApiHandler,
         reader_of: Callable[[str], Awaitable[Reader | None]],
-        rating_of: Callable[[str], Awaitable[float | None]],
+        rating_of: Callable[[str], Awaitable[SeedRating | None]],
         name_owner: Callable[[str], Awaitable[str | None]],
     ) -> None:
         """`reader_of`: who a Bearer token names — a session's player, or a logged-in
         account's player with the account's name (told to them while registration is
-        open) — or None for a token no longer good; `rating_of`: a player's rating, if
-        they have one (seeding by rating); `name_owner`: the player of the account holding
-        a name, or one that looks the same (`Players.name_owner`), so no guest enters
-        under an account's name."""
+        open) — or None for a token no longer good; `rating_of`: a player's rating and
+        whether it is still provisional, if they have one (seeding by rating);
+        `name_owner`: the player of the account holding a name, or one that looks the same
+        (`Players.name_owner`), so no guest enters under an account's name."""
         self.service = service
         self.others = others
         self.reader_of = reader_of
@@ -275,7 +285,11 @@ class TournamentApi:
             )
         # Without a rating (a guest), seeded as a new account starts: not above every
         # rated player, as an Elo-style 1500 on this scale would put them.
-        entrant = Entrant(player, name, START if rating is None else rating)
+        entrant = (
+            Entrant(player, name, START, provisional=True)
+            if rating is None
+            else Entrant(player, name, rating.rating, provisional=rating.provisional)
+        )
         return await self._answer(self.service.register(tournament_id, entrant), player)
 
     async def remove(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
@@ -431,6 +445,7 @@ def tournament_view(
                 "name": e.name,
                 "player": e.player,
                 "rating": round(e.rating),
+                "provisional": e.provisional,
                 "bot": e.bot,
                 "level": _level(e),
             }

@@ -64,6 +64,9 @@ class Entrant(Struct, frozen=True):
     bot: bool = False
     #: A computer player's level (1-5; 0: a person).
     level: int = 0
+    #: The rating is not yet a measure: an account's still provisional, or a guest's, who
+    #: has none and is seeded where a new account starts. Shown with a "?" as elsewhere.
+    provisional: bool = False
 
 
 class Feed(Struct, frozen=True, array_like=True):

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 from protocol import messages as m
+from server.players import ratings
+from server.players.results import RackResult
 from tests.server.support import Peer
 from tests.tournament.support import (
     Factory,
@@ -177,9 +179,20 @@ async def test_an_account_enters_under_its_own_id_and_keeps_its_name(
             server, "POST", f"{path}/register", {"name": spelling}, guest.token
         )
         assert (status, answer["code"]) == (409, "name_taken"), spelling
+    # Vesna's rating is a measure once she has her rated games: shown without a "?".
+    bot = ratings.bot_player_id(2)
+    for number in range(1, ratings.PROVISIONAL_RACKS + 1):
+        rack = RackResult("r", 1, number, vesna.player, bot, True, vesna.player)
+        assert await server.players.rack_finished(rack) is not None
     status, view = await api(server, "POST", f"{path}/register", {"name": "Vesna"}, login["token"])
     assert status == 200 and view["entered"] and view["me"] == 1
     assert view["entrants"][0]["player"] == vesna.player
+    assert view["entrants"][0]["rating"] > ratings.START
+    assert view["entrants"][0]["provisional"] is False
+    # A guest has none: seeded where a new account starts, and marked so.
+    status, view = await api(server, "POST", f"{path}/register", {"name": "Gost"}, guest.token)
+    assert status == 200 and view["entrants"][1]["name"] == "Gost"
+    assert (view["entrants"][1]["rating"], view["entrants"][1]["provisional"]) == (500, True)
     # A token no longer good names nobody.
     assert (await api(server, "POST", f"{path}/unregister", token=login["token"] + "x"))[0] == 401
 
