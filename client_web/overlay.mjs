@@ -11,17 +11,26 @@
 // decided it (which would give the shot away on stream, and start the shot clock early).
 // `?lang=` picks the language; `?theme=light` the text colour; `?rate=` the playback
 // speed the viewers' tables use (2 by default, as theirs).
+//
+// `/overlay/tv` follows the TV channel instead of one table: the table `/tv` shows, chosen
+// by the same rules from the same lobby list (`tv.mjs`), so a stream of the channel
+// carries the strip of whatever match is on it; with nothing live it says so. (`?linger=`
+// as on `/tv`: seconds on a finished match before it moves on.)
 
 import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { initLanguage, num, seatName, t } from "./i18n/index.mjs";
+import { LINGER_SECONDS, TvDirector } from "./tv.mjs";
+
+/** The overlay's address that follows the TV channel (no room id is this short). */
+export const TV_ROOM = "tv";
 
 /** @typedef {Record<string, any>} Msg */
 
 /**
  * What the overlay shows.
  * @typedef {object} OverlayModel
- * @property {"waiting" | "lag" | "playing" | "finished" | "gone" | "none"} status "none": no such table
+ * @property {"waiting" | "lag" | "playing" | "finished" | "gone" | "none" | "idle"} status "none": no such table; "idle": the TV has no live table (`/overlay/tv`)
  * @property {{ name: string, rating: number | null, provisional: boolean, score: number, toAct: boolean, away: boolean, computer: boolean }[]} seats
  * @property {number} race
  * @property {number} rack 0 before the first break is decided
@@ -171,9 +180,10 @@ function el(tag, cls, text = "") {
 function draw(m) {
   const root = /** @type {HTMLElement} */ (document.getElementById("overlay"));
   root.dataset.status = m.status;
-  if (m.status === "none") {
-    // A wrong address (or a table that never was): said plainly, no empty strip.
-    root.replaceChildren(el("div", "ov-bar ov-none", t("overlay.none")));
+  if (m.status === "none" || m.status === "idle") {
+    // A wrong address (or a table that never was), or a channel with nothing live: said
+    // plainly, no empty strip.
+    root.replaceChildren(el("div", "ov-bar ov-none", t(m.status === "none" ? "overlay.none" : "overlay.tvNothing")));
     return;
   }
   const bar = el("div", "ov-bar");
@@ -227,18 +237,58 @@ function start() {
   initLanguage();
   const params = new URLSearchParams(location.search);
   if (params.get("theme") === "light") document.documentElement.dataset.theme = "light";
-  const room = roomOfPath(location.pathname);
+  const path = roomOfPath(location.pathname);
+  const following = path === TV_ROOM;
+  /** The table shown: the address's, or the one the channel follows (null: none yet). */
+  let room = following ? null : path;
   const rate = Math.min(16, Math.max(0.25, Number(params.get("rate")) || 2));
-  const feed = new OverlayFeed(rate);
-  let missing = !room;
+  let feed = new OverlayFeed(rate);
+  let missing = !path;
   /** @type {string | null} */
   let token = null;
+  /** The lobby's public tables, for the channel. @type {Map<string, Msg>} */
+  const rooms = new Map();
+  // The channel's callbacks use the connection made just below (called only once it is).
+  const tv = new TvDirector({
+    rooms: () => rooms.values(),
+    watch: async (next) => {
+      feed = new OverlayFeed(rate);
+      room = next;
+      try {
+        await conn.request({ t: "join", room: next, role: "spectator" });
+        return true;
+      } catch {
+        room = null;
+        return false;
+      }
+    },
+    leave: async () => {
+      room = null;
+      feed = new OverlayFeed(rate);
+      await conn.request({ t: "leave" }).catch(() => {});
+    },
+    showing: () => redraw(),
+  }, Math.min(60, Math.max(1, Number(params.get("linger")) || LINGER_SECONDS)) * 1000);
   const conn = new Connection({
     url: defaultUrl(),
     name: () => "overlay",
     session: { token: () => token, setToken: (v) => (token = v) },
     onState: () => {},
     onWelcome: () => {
+      if (following) {
+        // (Again after a reconnect: the list afresh, and the table shown joined again.)
+        conn
+          .request({ t: "lobby", on: true })
+          .then((reply) => {
+            rooms.clear();
+            for (const info of reply.rooms ?? []) rooms.set(info.room, info);
+            if (room) conn.request({ t: "join", room, role: "spectator" }).catch(() => tv.matchOver());
+            if (!tv.active) tv.start();
+            else tv.update();
+          })
+          .catch(() => {});
+        return;
+      }
       if (!room) return;
       conn.request({ t: "join", room, role: "spectator" }).catch(() => {
         // Never joined: no such table. Joined once: it has closed since.
@@ -248,8 +298,20 @@ function start() {
       });
     },
     onMessage: (msg) => {
-      if (msg.room !== undefined && msg.room !== room) return;
+      if (following && msg.t === "room") {
+        rooms.set(msg.info.room, msg.info);
+        tv.update();
+        return;
+      }
+      if (following && msg.t === "room_gone") {
+        rooms.delete(msg.room);
+        if (msg.room === room) tv.matchOver();
+        else tv.update();
+        return;
+      }
+      if (msg.room === undefined || msg.room !== room) return;
       feed.push(msg, performance.now());
+      if (following && msg.t === "match_over") tv.matchOver();
       redraw();
     },
   });
@@ -258,13 +320,14 @@ function start() {
     const m = overlayModel(feed.view, feed.table, conn.serverNow(), feed.clockCap());
     // While a shot rolls the clock is nobody's: the viewers' tables show none running.
     if (feed.rolling()) m.clock = null;
-    if (feed.gone) m.status = "gone";
+    if (following && (!room || !feed.view)) m.status = "idle";
+    else if (feed.gone) m.status = "gone";
     else if (missing) m.status = "none";
     draw(m);
-    /** @type {any} */ (window).ninepoolOverlay = m;
+    /** @type {any} */ (window).ninepoolOverlay = { ...m, room };
   };
   redraw();
-  if (room) conn.start();
+  if (path) conn.start();
   // The shot clock counts down between events, and a shot's outcome waits for its end.
   setInterval(redraw, 250);
 }

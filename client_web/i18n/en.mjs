@@ -592,6 +592,7 @@ export default {
   "overlay.matchOver": "Match over",
   "overlay.gone": "Table closed",
   "overlay.none": "No such table",
+  "overlay.tvNothing": "No match is live right now",
   "overlay.ballsLeft": { one: "{n} ball left", other: "{n} balls left" },
   "overlay.clock": "{s} s",
 

@@ -592,6 +592,7 @@ export default {
   "overlay.matchOver": "Meč je završen",
   "overlay.gone": "Stol je zatvoren",
   "overlay.none": "Nema takvog stola",
+  "overlay.tvNothing": "Trenutačno se ne igra nijedan meč",
   "overlay.ballsLeft": { one: "Na stolu je još {n} kugla", few: "Na stolu su još {n} kugle", other: "Na stolu je još {n} kugli" },
   "overlay.clock": "{s} s",
 

@@ -592,6 +592,7 @@ export default {
   "overlay.matchOver": "Матч окончен",
   "overlay.gone": "Стол закрыт",
   "overlay.none": "Такого стола нет",
+  "overlay.tvNothing": "Сейчас матчей нет",
   "overlay.ballsLeft": { one: "На столе {n} шар", few: "На столе {n} шара", many: "На столе {n} шаров", other: "На столе {n} шара" },
   "overlay.clock": "{s} с",
 

@@ -50,7 +50,8 @@ _ROOM_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})$")
 #: room's first match, or a later one (a rematch, whose racks count from 1 again) named
 #: before the rack: `/replay/<room>/<match>/<rack>`.
 _RACK_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})/(?:([1-9][0-9]{0,3})/)?([1-9][0-9]{0,2})$")
-#: A transparent page for streaming software, following one room.
+#: A transparent page for streaming software, following one room (or, as `/overlay/tv`,
+#: the TV channel: no room id is two characters long).
 _OVERLAY_PATH = re.compile(r"^/overlay/([A-Za-z0-9_-]{1,32})$")
 _INVITE_CODE = re.compile(r"^[A-Z0-9]{4,32}$")
 _PLAIN_QUERY = re.compile(r"^[A-Za-z0-9_.-]{1,32}=[A-Za-z0-9_.-]{0,64}$")

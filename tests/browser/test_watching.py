@@ -67,6 +67,12 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     assert sum(model["seats"][s]["toAct"] for s in (0, 1)) == 1
 
     tvs = {lang: open_page(f"tv-{lang}", f"/tv?lang={lang}&linger=1&rate={RATE}") for lang in LANGS}
+    # The strip that follows the channel: the table the TV shows.
+    on_tv = open_page("overlay-tv", f"/overlay/tv?lang=hr&linger=1&rate={RATE}")
+    on_tv.page.wait_for_function(
+        f"window.ninepoolOverlay?.room === {first!r} && window.ninepoolOverlay.status === 'playing'"
+    )
+    assert [on_tv.page.inner_text(f".ov-seat{s} .ov-name") for s in (0, 1)] == ["Ana", "Bob"]
     for tv in tvs.values():
         assert tv.page.url.endswith("#/tv")
         tv.wait(f"a.tvRoom === {first!r} && a.view && a.view.room === {first!r}")
@@ -128,6 +134,13 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     for tv in tvs.values():
         tv.wait(f"a.tvRoom === {second!r} && a.view && a.view.room === {second!r}", timeout=30_000)
     assert "Cid" in tvs["en"].page.inner_text("#tv-banner")
+    # The channel's strip moved with it: the other table's players, its score from nought.
+    on_tv.page.wait_for_function(
+        f"window.ninepoolOverlay?.room === {second!r} && window.ninepoolOverlay.status !== 'idle'",
+        timeout=30_000,
+    )
+    assert [on_tv.page.inner_text(f".ov-seat{s} .ov-name") for s in (0, 1)] == ["Cid", "Dee"]
+    assert [on_tv.page.inner_text(f".ov-score[data-seat='{s}']") for s in (0, 1)] == ["0", "0"]
     # A player whose match is over turns to the TV in the same page (only the address's
     # hash changes): the finished table is left, and the live one comes on.
     bob.page.locator("#result-dialog").wait_for(state="visible")
@@ -136,7 +149,7 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     bob.wait(f"a.tvRoom === {second!r} && a.view && a.view.room === {second!r}", timeout=30_000)
     assert bob.state("a.role") == "spectator"
     save(tvs["ru"], "tv-moved-on.png")
-    assert_quiet(ana, bob, cid, dee, *tvs.values(), *overlays.values())
+    assert_quiet(ana, bob, cid, dee, on_tv, *tvs.values(), *overlays.values())
 
 
 def test_the_lobby_leads_to_the_tv(open_client: OpenClient) -> None:
