@@ -141,6 +141,17 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     if (below.bottom > bottom && room.top - below.height - 6 >= top) menu.classList.add("up");
     menu.scrollIntoView({ block: "nearest" });
   });
+  // As any menu: a click or tap elsewhere, or Esc, closes it (left open it would cover the
+  // controls when the turn comes).
+  document.addEventListener("pointerdown", (e) => {
+    if (more.open && !more.contains(/** @type {Node} */ (e.target))) closeMenu();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && more.open) {
+      closeMenu();
+      /** @type {HTMLElement} */ (more.querySelector("summary")).focus();
+    }
+  });
   $("concede").addEventListener("click", () => {
     closeMenu();
     concedeDlg.showModal();

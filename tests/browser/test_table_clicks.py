@@ -49,3 +49,25 @@ def test_a_click_on_a_ball_under_the_cue_stick_aims_at_it(open_client: OpenClien
     assert abs(c.state("a.aim.angle") - angle) < 1e-9
     c.page.keyboard.press("Escape")
     assert_quiet(ana, bob)
+
+
+def test_the_more_menu_closes_on_escape_and_on_a_click_elsewhere(open_client: OpenClient) -> None:
+    """Left open, the menu would float over the power slider and the Shoot button when the
+    turn comes: Esc or a click anywhere else closes it, as any menu; a click inside it
+    does not."""
+    ana, bob, _ = started(open_client)
+    c = shooter((ana, bob))
+    menu = "document.getElementById('more').open"
+    c.page.click("#more summary")
+    assert c.page.evaluate(menu) is True
+    c.page.keyboard.press("Escape")
+    assert c.page.evaluate(menu) is False
+    assert c.page.evaluate("document.activeElement === document.querySelector('#more summary')")
+    c.page.click("#more summary")
+    c.page.hover("#more .more-menu")
+    c.page.mouse.down()
+    c.page.mouse.up()
+    assert c.page.evaluate(menu) is True
+    c.page.click("#log")
+    assert c.page.evaluate(menu) is False
+    assert_quiet(ana, bob)

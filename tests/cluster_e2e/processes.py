@@ -76,7 +76,8 @@ class Node:
         command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)]
         if sigint_ignored:
             command = [sys.executable, "-c", _EXEC_IGNORING_SIGINT, *command]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # A crash in native code leaves its stack in the node's log, not just silence.
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
         env = {k: v for k, v in env.items() if not k.startswith("NINEPOOL_")}
         with banner.open("wb") as out, self.log_path.open("ab") as err:
             err.write(f"--- start {self.starts}\n".encode())
@@ -129,6 +130,11 @@ class Node:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGCONT)
             self.process.kill()
+        else:
+            # It had ended by itself: said in its log, which a failing test shows.
+            with self.log_path.open("a") as err:
+                status = self.process.returncode
+                err.write(f"--- {self.name} had ended by itself, status {status}\n")
         self.process.wait()
         self.process = None
 
