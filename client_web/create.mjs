@@ -73,6 +73,10 @@ export function wireCreateForm(create) {
       renderPresetHelp();
     });
   }
+  // The words follow every setting they name (who breaks next, the race…), not only the
+  // format's own.
+  $("create-form").addEventListener("change", renderPresetHelp);
+  $("create-form").addEventListener("input", renderPresetHelp);
   $("create-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const settings = createSettings();

@@ -115,6 +115,13 @@ def test_the_presets_in_every_language(
     page = open_client("Ana", lang=lang)
     page.page.select_option("#c-preset", "pro")
     assert words in page.page.inner_text("#c-preset-help")
+    # Who breaks next changes the words at once, the format staying what it was.
+    before = page.page.inner_text("#c-preset-help")
+    page.page.select_option("#c-break", "alternate")
+    assert page.page.inner_text("#c-preset-help") != before
+    assert page.page.input_value("#c-preset") == "pro"
+    page.page.select_option("#c-break", "winner")
+    assert page.page.inner_text("#c-preset-help") == before
     assert page.page.input_value("#c-clock") == "30" and page.page.input_value("#c-aid") == "none"
     # A value changed by hand makes the format custom.
     page.page.select_option("#c-aid", "ghost")
