@@ -593,10 +593,12 @@ export function renderTableUi() {
   }
   /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
   // For a streamer: this table's score strip, a page for OBS (`/overlay/<room>`). A
-  // private table's is not offered: the overlay joins by the room alone, as anyone may.
+  // private table's carries its invite code (`?code=`), as its invite link does, to those
+  // who have it; without it the strip could not watch.
   const overlay = /** @type {HTMLAnchorElement} */ ($("stream-overlay"));
-  overlay.hidden = !app.room || !!app.view?.settings?.private;
-  if (app.room) overlay.href = `/overlay/${encodeURIComponent(app.room)}?lang=${lang()}`;
+  const secret = !!app.view?.settings?.private;
+  overlay.hidden = !app.room || (secret && !app.code);
+  if (app.room) overlay.href = `/overlay/${encodeURIComponent(app.room)}?lang=${lang()}${secret && app.code ? `&code=${encodeURIComponent(app.code)}` : ""}`;
   $("chat-form").hidden = false;
 
   // The push-out choice.

@@ -10,7 +10,8 @@
 // a shot's outcome shows when the shot has rolled out on screen, not when the server
 // decided it (which would give the shot away on stream, and start the shot clock early).
 // `?lang=` picks the language; `?theme=light` the text colour; `?rate=` the playback
-// speed the viewers' tables use (2 by default, as theirs).
+// speed the viewers' tables use (2 by default, as theirs); `?code=` a private table's
+// invite code.
 //
 // `/overlay/tv` follows the TV channel instead of one table: the table `/tv` shows, chosen
 // by the same rules from the same lobby list (`tv.mjs`), so a stream of the channel
@@ -241,6 +242,9 @@ function start() {
   const following = path === TV_ROOM;
   /** The table shown: the address's, or the one the channel follows (null: none yet). */
   let room = following ? null : path;
+  // A private table's invite code (its players' link gives it): without it the table is
+  // not there for the strip, as for anyone.
+  const code = following ? null : (params.get("code") ?? "").trim().toUpperCase() || null;
   const rate = Math.min(16, Math.max(0.25, Number(params.get("rate")) || 2));
   let feed = new OverlayFeed(rate);
   let missing = !path;
@@ -290,7 +294,7 @@ function start() {
         return;
       }
       if (!room) return;
-      conn.request({ t: "join", room, role: "spectator" }).catch(() => {
+      conn.request({ t: "join", room, code, role: "spectator" }).catch(() => {
         // Never joined: no such table. Joined once: it has closed since.
         if (feed.view) feed.gone = true;
         else missing = true;

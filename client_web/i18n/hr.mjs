@@ -604,7 +604,7 @@ export default {
   "err.version_mismatch": "Ova je stranica zastarjela — osvježite je.",
   "err.bad_token": "Vaša je sesija istekla; počinje nova.",
   "err.rate_limited": "Prebrzo — pričekajte trenutak i pokušajte ponovno.",
-  "err.no_such_room": "Taj stol više ne postoji.",
+  "err.no_such_room": "Taj stol nije otvoren: zatvoren je ili je privatan, pa za njega treba pozivna poveznica.",
   "err.bad_invite": "Pozivni kôd nije točan.",
   "err.room_full": "Oba su mjesta zauzeta — možete gledati.",
   "err.spectators_full": "Za ovim stolom više nema mjesta za gledatelje.",

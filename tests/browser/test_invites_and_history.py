@@ -9,6 +9,7 @@ player's own tab and leads back to the table."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tests.browser.support import RATE, Client, Server, save
 from tests.browser.test_client import (
@@ -101,6 +102,37 @@ def test_a_private_tables_invite_says_who_invites(open_client: OpenClient) -> No
     newcomer.page.click("#name-dialog button[value=sit]")
     newcomer.wait("a.role === 'player' && a.seat === 1")
     assert_quiet(ana, newcomer)
+
+
+def test_a_private_tables_stream_strip_carries_its_code(
+    open_client: OpenClient, open_page: Callable[[str, str], Client]
+) -> None:
+    """The table's menu offers a private table's players its score strip for streaming,
+    with the invite code the strip needs to watch; without the code the table is not there
+    for the strip, as for anyone, and the page says so with the private case in it."""
+    ana = open_client("Ana", lang="ru")
+    ana.page.check("#c-private")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player' && !!a.code")
+    room, code = ana.state("a.room"), ana.state("a.code")
+    href = ana.page.get_attribute("#stream-overlay", "href")
+    assert href == f"/overlay/{room}?lang=ru&code={code}", href
+    strip = open_page("overlay-private", href)
+    strip.page.wait_for_function("window.ninepoolOverlay?.status === 'waiting'")
+    names = strip.page.evaluate("window.ninepoolOverlay.seats.map((s) => s.name)")
+    assert "Ana" in names, names
+    bare = open_page("overlay-private-bare", f"/overlay/{room}?lang=en")
+    bare.page.wait_for_function("window.ninepoolOverlay?.status === 'none'")
+    # Pasted as a code in the lobby, the table's address is refused in words that say why
+    # it may be so.
+    dan = open_client("Dan")
+    dan.page.fill("#join-code", ana.page.url)
+    assert ana.page.url.endswith(f"#/room/{room}")
+    dan.page.click("#join-code-watch")
+    dan.page.wait_for_function(
+        "document.body.innerText.includes('it is private and needs its invite link')"
+    )
+    assert_quiet(ana, strip, bare, dan)
 
 
 def test_the_lobby_names_an_unnamed_table_after_its_host(open_client: OpenClient) -> None:
