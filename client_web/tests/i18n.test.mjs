@@ -124,3 +124,14 @@ test("a sentence after a colon starts in lower case, in every language", () => {
   setLanguage("en");
   assert.equal(t("prompt.notHere", { why: clause(t("place.outside")) }), "Not here: the cue ball must be on the table.");
 });
+
+test("a computer's name is written the reader's way, a tournament's second of a level too", async () => {
+  const { seatName } = await import("../i18n/index.mjs");
+  setLanguage("ru", false);
+  assert.equal(seatName("Bot 5", 5), "Бот 5");
+  assert.equal(seatName("Bot 5 (2)", 5), "Бот 5 (2)");
+  // A person's name stays theirs, whatever it reads.
+  assert.equal(seatName("Bot 5 (2)", null), "Bot 5 (2)");
+  assert.equal(seatName("Bot 5 (x)", 5), "Bot 5 (x)");
+  setLanguage("en", false);
+});

@@ -116,28 +116,30 @@ BOT_ENTRANT_PREFIX = "bot-"
 
 
 def computer_entrants(tournament: Tournament) -> list[Entrant]:
-    """The computer players who fill the empty places at the start: named `Bot 1`,
-    `Bot 2`, … (a number a person took already is skipped), each at the organiser's
+    """The computer players who fill the empty places at the start, each at the organiser's
     level, or spread evenly over the levels from the strongest to the weakest (level
     `5 - 5i // n` for the i-th of n, so 16 computers make four of 5 … three of 1; the
-    first filled are the strongest). Each carries its level's fixed rating
+    first filled are the strongest). Named as a computer is everywhere, by its level —
+    `Bot 5` —, a second and later one of the same level `Bot 5 (2)`, `Bot 5 (3)`, … (a
+    name already in the field is skipped). Each carries its level's fixed rating
     (`server.players.ratings`): seeded by rating, computers sit by their strength."""
     free = tournament.cap - len(tournament.entrants)
     taken = {entrant.name.casefold() for entrant in tournament.entrants}
     extra: list[Entrant] = []
-    number = 0
     for index in range(max(0, free)):
-        number += 1
-        while f"bot {number}" in taken:
-            number += 1
         if tournament.bot_level in BOT_LEVELS:
             level = tournament.bot_level
         else:
             level = BOT_LEVELS[-1] - (len(BOT_LEVELS) * index) // free
+        name, copy = f"Bot {level}", 1
+        while name.casefold() in taken:
+            copy += 1
+            name = f"Bot {level} ({copy})"
+        taken.add(name.casefold())
         extra.append(
             Entrant(
-                f"{BOT_ENTRANT_PREFIX}{number}",
-                f"Bot {number}",
+                f"{BOT_ENTRANT_PREFIX}{index + 1}",
+                name,
                 rating=bot_rating(level),
                 bot=True,
                 level=level,

@@ -178,8 +178,13 @@ def test_computer_entrants_take_the_empty_places_at_a_level_or_spread() -> None:
     field = bracket.register(field, Entrant("p_2", "Ana"))
     spread = computer_entrants(field)
     assert [e.level for e in spread] == [5, 5, 4, 4, 3, 3, 2, 2, 1, 1]
-    # A number a person registered under is skipped; every computer says what it is.
-    assert [e.name for e in spread][:2] == ["Bot 2", "Bot 3"]
+    # Named by level, as computers are everywhere; a name already in the field is skipped;
+    # every computer says what it is.
+    assert [e.name for e in spread] == [
+        *("Bot 5", "Bot 5 (2)", "Bot 4", "Bot 4 (2)", "Bot 3", "Bot 3 (2)"),
+        *("Bot 2", "Bot 2 (2)", "Bot 1 (2)", "Bot 1 (3)"),
+    ]
+    assert len({e.player for e in spread}) == len(spread)
     assert all(e.bot and e.player.startswith("bot-") for e in spread)
     assert [e.rating for e in spread[::2]] == [bot_rating(level) for level in (5, 4, 3, 2, 1)]
     fixed = computer_entrants(msgspec.structs.replace(field, bot_level=3))
