@@ -159,9 +159,20 @@ function render() {
   champion.hidden = !view.champion;
   const won = view.entrants.find((e) => e.name === view.champion);
   champion.textContent = view.champion ? t("tour.champion", { name: seatName(view.champion, won?.bot ? won.level ?? 1 : null) }) : "";
+  // Before the start, what the computers will do; after it, what they did (if any came).
   const bots = $("tour-bots");
-  bots.hidden = !view.bots;
-  bots.textContent = !view.bots ? "" : view.bot_level ? t("tour.botsLevel", { level: view.bot_level }) : t("tour.botsSpread");
+  const computers = view.entrants.filter((e) => e.bot).length;
+  const before = view.status === "registering" || view.status === "cancelled";
+  bots.hidden = !view.bots || (!before && computers === 0);
+  bots.textContent = bots.hidden
+    ? ""
+    : !before
+      ? computers === 1
+        ? t("tour.botFilled")
+        : t("tour.botsFilled", { n: computers })
+      : view.bot_level
+        ? t("tour.botsLevel", { level: view.bot_level })
+        : t("tour.botsSpread");
   // The reader's own match, its table open: the way to its seat, above everything.
   const mine = view.me ? view.matches.find((m) => m.status === "playing" && m.room && m.seeds.includes(view.me ?? null)) : undefined;
   $("tour-mine").hidden = !mine;

@@ -79,6 +79,8 @@ export default {
   "tour.create.err.other": "the server refused these settings; check them and try again.",
   "tour.botsLevel": "Computer players of level {level} fill the places still empty at the start.",
   "tour.botsSpread": "Computer players of levels 5 down to 1 fill the places still empty at the start.",
+  "tour.botFilled": "A computer player took the place left empty at the start.",
+  "tour.botsFilled": { one: "Computer players took the {n} place left empty at the start.", other: "Computer players took the {n} places left empty at the start." },
   "tour.all": "All tournaments",
   "tour.listTitle": "Tournaments",
   "tour.listLoading": "Loading the tournaments…",

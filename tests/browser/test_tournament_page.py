@@ -544,8 +544,15 @@ def test_the_organiser_lets_computers_fill_places_from_the_form(
     page.wait_for_selector("#tour-view:not([hidden]) .tour-slot")
     slots = page.locator(".tour-slot span:nth-child(2)").all_inner_texts()
     computer = [text for text in slots if "·" in text]  # the name with its computer tag
-    bot = {"en": "Bot ", "hr": "Bot ", "ru": "Бот "}[lang]
+    bot = {"en": "Bot 2", "hr": "Bot 2", "ru": "Бот 2"}[lang]
     assert len(computer) == 1 and computer[0].startswith(bot), slots
+    # What the computers will do is now what one did.
+    filled = {
+        "en": "A computer player took the place left empty at the start.",
+        "hr": "Mjesto koje je na početku ostalo prazno zauzeo je računalni igrač.",
+        "ru": "Место, оставшееся свободным к началу, занял компьютерный игрок.",
+    }[lang]
+    assert page.locator("#tour-bots").inner_text() == filled
     assert client.problems() == []
 
 
