@@ -289,7 +289,7 @@ export default {
   "spin.left": "left {v}",
   "spin.miscue": "{text} — miscue risk",
   "pushout.label": "Push-out",
-  "pushout.help": "Push-out: no ball need be hit and pocketed balls do not count; then your opponent chooses to shoot or to pass the shot back to you.",
+  "pushout.help": "Push-out: no ball need be hit; balls pocketed stay down and count for nothing (the 9 goes back on its spot); then your opponent chooses to shoot or to pass the shot back to you.",
   "reach.under": "under ¼ length",
   "reach.approx": { one: "≈ {v} length", other: "≈ {v} lengths" },
   "reach.underLong": "under ¼ of a table length",

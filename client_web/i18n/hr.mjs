@@ -289,7 +289,7 @@ export default {
   "spin.left": "lijevi {v}",
   "spin.miscue": "{text} — opasnost od kiksa",
   "pushout.label": "Push out",
-  "pushout.help": "Push out: bijela ne mora dotaknuti nijednu kuglu, a ubačene kugle se ne računaju; zatim protivnik bira hoće li igrati ili vam vratiti udarac.",
+  "pushout.help": "Push out: bijela ne mora dotaknuti nijednu kuglu; ubačene kugle ostaju u rupama i ne računaju se (devetka se vraća na foot točku); zatim protivnik bira hoće li igrati ili vam vratiti udarac.",
   "reach.under": "manje od ¼ duljine",
   "reach.approx": { one: "≈ {v} duljina", few: "≈ {v} duljine", other: "≈ {v} duljina", fraction: "≈ {v} duljine" },
   "reach.underLong": "manje od ¼ duljine stola",
