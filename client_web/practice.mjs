@@ -10,6 +10,7 @@
 
 import { DEG, aimPreview, angleTo, checkPlacement, isMiscueZone, round6, toDegrees } from "./aim.mjs";
 import { BREAK_POWER, DEFAULT_POWER, MISCUE_LIMIT, powerPercent, speedFromPower } from "./controls.mjs";
+import { wireTray } from "./practicetray.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./input.mjs";
 import { num, t } from "./i18n/index.mjs";
@@ -568,22 +569,21 @@ export class PracticeTable {
       this.dirty = true;
     });
     c.addEventListener("keydown", (e) => this.key(e));
-    $("p-tray").addEventListener("pointerdown", (e) => {
-      const b = /** @type {HTMLElement} */ (e.target).closest("button[data-ball]");
-      if (!b || !this.mine()) return;
-      /** @type {HTMLElement} */ (b).setPointerCapture(e.pointerId);
-      this.drag = { ball: Number(/** @type {HTMLElement} */ (b).dataset.ball), from: "tray", start: [e.clientX, e.clientY], pos: null, moved: false };
-      e.preventDefault();
-    });
-    $("p-tray").addEventListener("pointermove", (e) => this.pointerMove(e));
-    $("p-tray").addEventListener("pointerup", (e) => this.pointerUp(e));
-    $("p-tray").addEventListener("keydown", (e) => {
-      const b = /** @type {HTMLElement} */ (e.target).closest("button[data-ball]");
-      if (b && (e.key === "Enter" || e.key === " ")) {
-        this.pick(Number(/** @type {HTMLElement} */ (b).dataset.ball));
+    wireTray($("p-tray"), {
+      mine: () => this.mine(),
+      grab: (ball, x, y) => {
+        this.drag = { ball, from: "tray", start: [x, y], pos: null, moved: false };
+      },
+      move: (e) => this.pointerMove(e),
+      drop: (e) => this.pointerUp(e),
+      cancel: () => {
+        this.drag = null;
+        this.dirty = true;
+      },
+      pick: (ball) => {
+        this.pick(ball);
         c.focus();
-        e.preventDefault();
-      }
+      },
     });
     $("p-remove").addEventListener("click", () => this.picked !== null && this.remove(this.picked));
     $("p-undo").addEventListener("click", () => this.send({ t: "practice_undo" }));

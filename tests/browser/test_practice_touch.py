@@ -1,0 +1,64 @@
+"""The practice tray under a finger, on a 390×844 phone with real touch events: a quick
+swipe up from the tray scrolls the page and leaves its ball off the table; a ball held a
+moment follows the finger onto the table; a tap picks it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from server.rooms.practice_layout import Layout, encode_layout
+from tests.browser.support import Client
+from tests.browser.test_firstminute import PHONE, Touch
+from tests.browser.test_practice_link import practice, screen_of, wait_practice
+
+OpenClient = Callable[..., Client]
+
+
+def test_a_swipe_from_the_tray_scrolls_and_a_held_ball_is_dragged(
+    open_client: OpenClient,
+) -> None:
+    balls: list[tuple[float, float] | None] = [None] * 10
+    balls[0] = (0.6, 0.635)
+    balls[1] = (1.9, 0.635)
+    code = encode_layout(Layout(balls=tuple(balls)), False)
+    zoe = open_client("Zoe", **PHONE, hash=f"#/practice/{code}")
+    wait_practice(zoe, "!!p.view && p.role === 'player' && !p.anim")
+    finger = Touch(zoe)
+    six = zoe.page.locator("#p-tray button[data-ball='6']")
+    six.scroll_into_view_if_needed()
+    box = six.bounding_box()
+    assert box is not None
+    start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    # A thumb's swipe up the page, begun on the 6: the page scrolls, the 6 stays off.
+    scrolled = zoe.page.evaluate("scrollY")
+    finger.drag(start, (start[0], start[1] - 300), ms=120, steps=6)
+    zoe.page.wait_for_timeout(300)
+    assert zoe.page.evaluate("scrollY") > scrolled
+    assert practice(zoe, "p.view.balls[6]") is None
+    assert practice(zoe, "p.drag") is None
+    # Held a moment first, the 6 follows the finger onto the table and stays there.
+    six.scroll_into_view_if_needed()
+    box = six.bounding_box()
+    assert box is not None
+    start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    spot = screen_of(zoe, 1.2, 0.4)
+    finger.send("touchStart", *start)
+    zoe.page.wait_for_timeout(400)
+    for k in range(1, 9):
+        f = k / 8
+        finger.send(
+            "touchMove", start[0] + (spot[0] - start[0]) * f, start[1] + (spot[1] - start[1]) * f
+        )
+        zoe.page.wait_for_timeout(30)
+    finger.send("touchEnd")
+    wait_practice(zoe, "p.view.balls[6] !== null")
+    six_at = practice(zoe, "p.view.balls[6]")
+    assert abs(six_at[0] - 1.2) < 0.05 and abs(six_at[1] - 0.4) < 0.05, six_at
+    # A tap on a tray ball picks it, to be put where the next tap lands.
+    seven = zoe.page.locator("#p-tray button[data-ball='7']")
+    seven.scroll_into_view_if_needed()
+    box = seven.bounding_box()
+    assert box is not None
+    finger.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    wait_practice(zoe, "p.picked === 7")
+    assert zoe.problems() == []
