@@ -5,7 +5,14 @@ the phone's length."""
 from __future__ import annotations
 
 from tests.browser.support import Server, save
-from tests.browser.test_client import assert_quiet, replay_events, settle, start_match
+from tests.browser.test_client import (
+    assert_quiet,
+    foul_softly,
+    replay_events,
+    settle,
+    shooter,
+    start_match,
+)
 from tests.browser.test_firstminute import PHONE, OpenClient, Touch, aim_at, shots_sent, started
 from tests.browser.test_watching import concede
 
@@ -117,4 +124,29 @@ def test_a_watchers_result_is_a_notice_that_leaves_the_page_usable(
         c.page.locator("#result-dialog").wait_for(state="visible")
         assert c.page.evaluate("document.querySelector('#result-dialog:modal') !== null")
         assert c.page.evaluate("document.activeElement.id") == "result-close"
+    assert_quiet(ana, bob, eve)
+
+
+def test_the_replays_next_button_stays_under_the_finger(open_client: OpenClient) -> None:
+    """Stepping through a replay on a phone, one tap after another on Next: the event's
+    words take one line or four, and the buttons were under them, so Next moved between
+    taps and a tap in the same place hit the words. The buttons stay put."""
+    ana, bob, room = start_match(open_client)
+    foul_softly(shooter((ana, bob)))
+    settle(ana, bob)
+    concede(ana, "game")
+    eve = open_client("Eve", **{**PHONE, "lang": "hr"}, hash=f"#/replay/{room}")
+    eve.page.wait_for_selector("#replay-view:not([hidden])")
+    eve.page.locator("#r-next").scroll_into_view_if_needed()
+    places, words = set(), set()
+    for _ in range(12):
+        box = eve.page.locator("#r-next").bounding_box()
+        assert box is not None
+        places.add(round(box["y"]))
+        words.add(eve.page.locator("#r-pos").bounding_box()["height"])  # type: ignore[index]
+        if eve.page.locator("#r-next").is_disabled():
+            break
+        eve.page.tap("#r-next")
+    assert len(words) > 1, "the events' words took the same room throughout: no test"
+    assert len(places) == 1, places
     assert_quiet(ana, bob, eve)
