@@ -150,3 +150,19 @@ def test_the_replays_next_button_stays_under_the_finger(open_client: OpenClient)
     assert len(words) > 1, "the events' words took the same room throughout: no test"
     assert len(places) == 1, places
     assert_quiet(ana, bob, eve)
+
+
+def test_the_lobby_shows_a_tables_score_on_a_phone(open_client: OpenClient) -> None:
+    """The lobby's row of a match being played says its score and race on a phone too (it
+    said only "playing")."""
+    ana, bob, room = start_match(open_client)
+    concede(ana, "game")
+    eve = open_client("Eve", **{**PHONE, "lang": "hr"})
+    score = eve.page.locator(f"tr[data-room='{room}'] td").nth(2)
+    score.wait_for()
+    eve.page.wait_for_function(
+        f"document.querySelector(\"tr[data-room='{room}'] td:nth-child(3)\")"
+        ".textContent.startsWith('0:1 (do 3)')"
+    )
+    assert score.is_visible()
+    assert_quiet(ana, bob, eve)
