@@ -59,10 +59,10 @@ test("the ghost's rack just decided: the banner says who has it; after an undo, 
 });
 
 test("a break says how to shoot on a phone; a table cleared says how to play it again", () => {
-  assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), me).next, "A rack to break: tap to aim; to shoot, pull the strip at the right edge down.");
-  assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), { ...me, touch: false }).next, "A rack to break: aim and shoot.");
+  assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), me).next, "The break: tap to aim; to shoot, pull the strip at the right edge down.");
+  assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), { ...me, touch: false }).next, "The break: aim and shoot.");
   // With the preview on too: how to break, not the preview's outcome of a break.
-  assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), { ...me, preview: "Preview: nothing goes down" }).next, "A rack to break: tap to aim; to shoot, pull the strip at the right edge down.");
+  assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), { ...me, preview: "Preview: nothing goes down" }).next, "The break: tap to aim; to shoot, pull the strip at the right edge down.");
   const cleared = statusWords(table({ balls: [[0.5, 0.6], null, null] }), { ...me, note: "Pocketed: 1" });
   assert.equal(cleared.next, "Every ball is down. Retry shot plays it again; a drill or the balls off the table set up more.");
 });
