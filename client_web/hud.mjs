@@ -4,7 +4,7 @@
 
 import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent } from "./controls.mjs";
-import { $, h } from "./dom.mjs";
+import { $, h, toast } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
 import { clause, keepLang, lang, list, minutesAndSeconds, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
@@ -66,6 +66,25 @@ export function addChat(m) {
     app.unread++;
     renderBadge();
   }
+}
+
+/**
+ * A chat message heard live where the chat cannot be seen: on a wide screen whose side
+ * panel is scrolled to the controls (a laptop's), the message is shown over the table for
+ * a few seconds, so a player mid-turn does not miss it. (A phone's closed sheet counts it
+ * on its toggle instead; the reader's own messages, and those while typing, are in sight.)
+ * @param {Msg} m
+ */
+export function popChat(m) {
+  if (document.documentElement.classList.contains("compact")) return;
+  const own = app.role === "player" ? m.seat !== null && m.seat === app.seat : m.seat === null && m.name === app.welcome?.name;
+  if (own || document.activeElement?.id === "chat-input") return;
+  const log = $("chat-log").getBoundingClientRect();
+  const panel = /** @type {HTMLElement} */ ($("chat-log").closest(".panel") ?? document.body).getBoundingClientRect();
+  const bottom = Math.min(panel.bottom, window.innerHeight);
+  if (log.height > 0 && log.bottom > panel.top && log.top < bottom - 20) return;
+  const who = m.seat === null ? t("chat.watching", { name: m.name }) : m.name;
+  toast(`${who}: ${m.text}`, "chat");
 }
 
 export function renderBadge() {

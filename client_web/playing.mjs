@@ -5,7 +5,7 @@
 
 import { celebrate } from "./celebrate.mjs";
 import { toast } from "./dom.mjs";
-import { addChat, showResult } from "./hud.mjs";
+import { addChat, popChat, showResult } from "./hud.mjs";
 import { t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { learnKeptNames } from "./kept.mjs";
@@ -113,7 +113,8 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
       case "chat":
         app.chatLines.push(m);
         if (app.chatLines.length > 100) app.chatLines.shift();
-        return addChat(m);
+        addChat(m);
+        return popChat(m);
       case "warning": {
         const seconds = app.view?.settings?.clock_warning;
         const w = describeWarning({ kind: m.kind, seat: m.seat, seconds }, names(), app.table?.turn ?? null, mySeat());

@@ -33,3 +33,31 @@ def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) 
     assert log["height"] > 350, log
     save(cleo, "laptop-panel-log-watching.png")
     assert_quiet(ana, bob, cleo)
+
+
+def test_a_chat_message_out_of_sight_is_shown_over_the_table(open_client: OpenClient) -> None:
+    """On a laptop the chat sits below the fold of the side panel while a player has the
+    controls: a message from the opponent is shown over the table for a moment instead of
+    arriving unseen; with the chat in sight, or for the sender, it is not."""
+    ana, bob, _ = started(open_client, host=LAPTOP, guest={**LAPTOP, "lang": "ru"})
+    shown = (
+        "(() => { const t = document.getElementById('toast'); "
+        "return t.hidden ? '' : t.textContent; })()"
+    )
+    assert bob.page.evaluate(
+        "document.getElementById('chat-log').getBoundingClientRect().top > innerHeight"
+    ), "the chat is in sight already: no test"
+    ana.page.fill("#chat-input", "Lijep udarac!")
+    ana.page.press("#chat-input", "Enter")
+    bob.page.wait_for_function(f"{shown} === 'Ana: Lijep udarac!'")
+    assert ana.page.evaluate(shown) == ""
+    # The chat scrolled into sight: the next message is read where it lands.
+    bob.page.locator("#chat-log").scroll_into_view_if_needed()
+    bob.page.evaluate("document.getElementById('toast').hidden = true")
+    ana.page.fill("#chat-input", "Još jednom")
+    ana.page.press("#chat-input", "Enter")
+    bob.page.wait_for_function(
+        "document.getElementById('chat-log').textContent.includes('Još jednom')"
+    )
+    assert bob.page.evaluate(shown) == ""
+    assert_quiet(ana, bob)
