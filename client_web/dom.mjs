@@ -22,7 +22,7 @@ export function h(tag, attrs = {}, children = []) {
   return el;
 }
 
-/** @param {unknown} err @param {"error" | "info" | "chat"} [kind] */
+/** @param {unknown} err @param {"error" | "info"} [kind] */
 export function toast(err, kind = "error") {
   const el = $("toast");
   el.className = `toast ${kind}`;

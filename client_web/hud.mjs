@@ -4,7 +4,7 @@
 
 import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent } from "./controls.mjs";
-import { $, h, toast } from "./dom.mjs";
+import { $, h } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
 import { clause, keepLang, lang, list, minutesAndSeconds, num, t } from "./i18n/index.mjs";
 import { app, canShoot, mySeat, names, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
@@ -84,7 +84,13 @@ export function popChat(m) {
   const bottom = Math.min(panel.bottom, window.innerHeight);
   if (log.height > 0 && log.bottom > panel.top && log.top < bottom - 20) return;
   const who = m.seat === null ? t("chat.watching", { name: m.name }) : m.name;
-  toast(`${who}: ${m.text}`, "chat");
+  // Its own element, low over the table and polite: an error's toast (at the top, an
+  // alert) is neither covered nor overwritten by it.
+  const pop = $("chat-pop");
+  pop.textContent = `${who}: ${m.text}`;
+  pop.hidden = false;
+  clearTimeout(/** @type {any} */ (pop).timer);
+  /** @type {any} */ (pop).timer = setTimeout(() => (pop.hidden = true), 5000);
 }
 
 export function renderBadge() {

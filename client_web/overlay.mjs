@@ -101,6 +101,8 @@ export class OverlayFeed {
     this.due = /** @type {number | null} */ (null);
     /** The turn shown (rack and seat) and its player's extensions when it began. */
     this.turn = { key: "", extensions: 0 };
+    /** Called with each event as it is shown (the channel moves on once a match's end is). @type {(msg: Msg) => void} */
+    this.onShown = () => {};
   }
 
   /** A shot is rolling on the viewers' tables: its outcome (and the next turn's clock) waits. */
@@ -160,6 +162,7 @@ export class OverlayFeed {
     } else if ((msg.t === "game_over" || msg.t === "match_over") && this.table) {
       this.table = { ...this.table, score: msg.score };
     }
+    this.onShown(msg);
   }
 }
 
@@ -246,17 +249,25 @@ function start() {
   // not there for the strip, as for anyone.
   const code = following ? null : (params.get("code") ?? "").trim().toUpperCase() || null;
   const rate = Math.min(16, Math.max(0.25, Number(params.get("rate")) || 2));
-  let feed = new OverlayFeed(rate);
+  /** @type {OverlayFeed} */
+  let feed;
   let missing = !path;
   /** @type {string | null} */
   let token = null;
   /** The lobby's public tables, for the channel. @type {Map<string, Msg>} */
   const rooms = new Map();
   // The channel's callbacks use the connection made just below (called only once it is).
+  /** A new table's feed: the channel lingers on its match's end once the strip shows it
+   * (after the last shot has rolled out, as on `/tv`), not when the server says it. */
+  const freshFeed = () => {
+    const f = new OverlayFeed(rate);
+    if (following) f.onShown = (msg) => msg.t === "match_over" && tv.matchOver();
+    return f;
+  };
   const tv = new TvDirector({
     rooms: () => rooms.values(),
     watch: async (next) => {
-      feed = new OverlayFeed(rate);
+      feed = freshFeed();
       room = next;
       try {
         await conn.request({ t: "join", room: next, role: "spectator" });
@@ -268,11 +279,12 @@ function start() {
     },
     leave: async () => {
       room = null;
-      feed = new OverlayFeed(rate);
+      feed = freshFeed();
       await conn.request({ t: "leave" }).catch(() => {});
     },
     showing: () => redraw(),
   }, Math.min(60, Math.max(1, Number(params.get("linger")) || LINGER_SECONDS)) * 1000);
+  feed = freshFeed();
   const conn = new Connection({
     url: defaultUrl(),
     name: () => "overlay",
@@ -286,8 +298,18 @@ function start() {
           .then((reply) => {
             rooms.clear();
             for (const info of reply.rooms ?? []) rooms.set(info.room, info);
-            if (room) conn.request({ t: "join", room, role: "spectator" }).catch(() => tv.matchOver());
-            if (!tv.active) tv.start();
+            if (!tv.active) return tv.start();
+            // The table shown is joined again if it is still listed, else (or if that fails)
+            // the channel takes the best table live now.
+            const shown = room;
+            const forget = () => {
+              if (room !== shown) return; // the channel has moved on meanwhile
+              room = tv.room = null;
+              feed = freshFeed();
+              tv.update();
+            };
+            if (shown && rooms.has(shown)) conn.request({ t: "join", room: shown, role: "spectator" }).catch(forget);
+            else if (shown) forget();
             else tv.update();
           })
           .catch(() => {});
@@ -308,14 +330,13 @@ function start() {
         return;
       }
       if (following && msg.t === "room_gone") {
+        // As on `/tv`: a closed table is left at once for the best one live.
         rooms.delete(msg.room);
-        if (msg.room === room) tv.matchOver();
-        else tv.update();
+        tv.update();
         return;
       }
       if (msg.room === undefined || msg.room !== room) return;
       feed.push(msg, performance.now());
-      if (following && msg.t === "match_over") tv.matchOver();
       redraw();
     },
   });

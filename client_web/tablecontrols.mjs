@@ -148,10 +148,13 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && more.open) {
+      // This Esc closes the menu and does nothing else (not the skip of a shot playing).
+      e.preventDefault();
+      const inside = more.contains(document.activeElement);
       closeMenu();
-      /** @type {HTMLElement} */ (more.querySelector("summary")).focus();
+      if (inside) /** @type {HTMLElement} */ (more.querySelector("summary")).focus();
     }
-  });
+  }, true);
   $("concede").addEventListener("click", () => {
     closeMenu();
     concedeDlg.showModal();

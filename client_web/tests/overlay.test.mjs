@@ -125,3 +125,18 @@ test("while a shot rolls the feed says so (the page then shows no clock running)
   feed.tick(2000);
   assert.equal(feed.rolling(), false);
 });
+
+test("the feed says a match is over once its last shot has rolled out on the viewers' tables", () => {
+  const feed = new OverlayFeed(2);
+  /** @type {string[]} */
+  const shown = [];
+  feed.onShown = (msg) => shown.push(msg.t);
+  feed.push({ t: "snapshot", view: { ...view, table } }, 0);
+  feed.push({ t: "shot_result", duration: 3, table: { ...table, match_over: true, match_winner: 0 } }, 100);
+  feed.push({ t: "game_over", score: [3, 1] }, 110);
+  feed.push({ t: "match_over", score: [3, 1] }, 120);
+  feed.tick(1_000);
+  assert.deepEqual(shown, [], "the shot still rolls (1.5 s at twice its speed)");
+  feed.tick(1_700);
+  assert.deepEqual(shown, ["shot_result", "game_over", "match_over"]);
+});

@@ -45,6 +45,8 @@ class Node:
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        #: The test signalled it to end (a kill, a stop): its end is no news.
+        self.ended_by_test = False
 
     @property
     def ws_url(self) -> str:
@@ -72,6 +74,7 @@ class Node:
         `exec` that keeps that disposition."""
         assert not self.running
         self.starts += 1
+        self.ended_by_test = False
         banner = self.folder / f"{self.name}.{self.starts}.out"
         command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)]
         if sigint_ignored:
@@ -106,6 +109,8 @@ class Node:
 
     def signal(self, sig: signal.Signals) -> None:
         assert self.process is not None
+        if sig not in (signal.SIGSTOP, signal.SIGCONT):
+            self.ended_by_test = True  # whatever happens to it next was asked for
         self.process.send_signal(sig)
 
     def terminate(self, timeout: float = 30.0) -> int:
@@ -130,7 +135,7 @@ class Node:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGCONT)
             self.process.kill()
-        else:
+        elif not self.ended_by_test:
             # It had ended by itself: said in its log, which a failing test shows.
             with self.log_path.open("a") as err:
                 status = self.process.returncode
