@@ -129,3 +129,8 @@ def _cluster(tmp_path: Path, *, short_leases: bool, sharded: bool = False) -> It
         for node in nodes:
             node.kill()
         redis.kill()
+        # Shown by pytest only when the test failed (captured output): what each node said
+        # last, so a failure in a CI run that is gone can still be read.
+        for node in nodes:
+            tail = node.log().splitlines()[-40:]
+            print(f"--- {node.name}: the last {len(tail)} lines of its log", *tail, sep="\n")
