@@ -236,7 +236,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     }
     if (v.table) {
       for (const seat of v.table.warned ?? []) {
-        const w = describeWarning({ kind: "three_fouls", seat }, names());
+        const w = describeWarning({ kind: "three_fouls", seat }, names(), null, mySeat());
         app.warning = { kind: "three_fouls", seat, text: w.text, rule: w.rule };
       }
     }

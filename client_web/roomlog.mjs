@@ -9,7 +9,7 @@ import { addChat, log, renderBadge } from "./hud.mjs";
 import { t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
 import { rackAddress } from "./racks.mjs";
-import { app, names, shotRack } from "./state.mjs";
+import { app, mySeat, names, shotRack } from "./state.mjs";
 import { describeLag, describeRuling, describeShot, describeWarning, forLog } from "./verdict.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -46,7 +46,7 @@ function describeSource(src) {
     case "lag_result":
       return describeLag(/** @type {any} */ (m), n);
     case "warning": {
-      const w = describeWarning({ kind: m.kind, seat: m.seat, seconds: app.view?.settings?.clock_warning }, n, app.table?.turn ?? null);
+      const w = describeWarning({ kind: m.kind, seat: m.seat, seconds: app.view?.settings?.clock_warning }, n, app.table?.turn ?? null, mySeat());
       return { headline: w.text, rules: [w.rule], tone: m.kind === "clock" ? "neutral" : "foul", details: [] };
     }
     default:
@@ -82,7 +82,7 @@ export function rewordLog() {
   app.unread = unread;
   renderBadge(); // lines worded again were read before: the badge counts as it did
   if (app.warning) {
-    const w = describeWarning(app.warning, names());
+    const w = describeWarning(app.warning, names(), null, mySeat());
     app.warning = { ...app.warning, text: w.text, rule: w.rule };
   }
 }

@@ -378,7 +378,7 @@ export function describeLag(lag, names) {
 export function describeWarning(w, names, turn = null, me = null) {
   const seat = w.seat ?? turn;
   const name = who(names, seat);
-  if (w.kind === "three_fouls") return { text: t("warn.three_fouls", { name }), rule: "R13" };
+  if (w.kind === "three_fouls") return { text: me !== null && seat === me ? t("warn.three_foulsYou") : t("warn.three_fouls", { name }), rule: "R13" };
   if (w.kind === "stalemate") return { text: t("warn.stalemate"), rule: "R14" };
   if (me !== null && seat === me) return { text: t("warn.clockYou", { s: w.seconds ?? 10 }), rule: "O3" };
   return { text: t("warn.clock", { name, s: w.seconds ?? 10 }), rule: "O3" };

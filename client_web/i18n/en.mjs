@@ -516,6 +516,7 @@ export default {
   "lag.fault.other": "{name}: does not count",
   "lag.closer": "{winner}'s ball stopped {d} closer to the cushion.",
   "warn.three_fouls": "{name} is on two fouls in a row: a third loses the game",
+  "warn.three_foulsYou": "You are on two fouls in a row: a third loses the game",
   "warn.stalemate": "Stalemate warning: three more turns each without a ball pocketed and the game is replayed",
   "warn.clock": "{name}: {s} s left to shoot",
   "warn.clockYou": "{s} s left for your shot",

@@ -516,6 +516,7 @@ export default {
   "lag.fault.other": "{name}: ne računa se",
   "lag.closer": "Kugla igrača {winner} zaustavila se {d} bliže mantineli.",
   "warn.three_fouls": "{name} ima dva uzastopna faula: treći gubi partiju",
+  "warn.three_foulsYou": "Imate dva uzastopna faula: treći gubi partiju",
   "warn.stalemate": "Upozorenje o neriješenoj partiji: ako još tri izmjene svakog igrača prođu bez ubačene kugle, partija se ponavlja",
   "warn.clock": "{name}: još {s} s za udarac",
   "warn.clockYou": "Još {s} s za vaš udarac",

@@ -283,3 +283,11 @@ test("the log does not say a two-foul warning twice: the warning's own line foll
   assert.deepEqual(forLog(d, unwarned), d);
   setLanguage("en", false);
 });
+
+test("the two-foul warning speaks to the warned player on their own screen", () => {
+  setLanguage("ru", false);
+  assert.equal(describeWarning({ kind: "three_fouls", seat: 0 }, names, null, 0).text, "У вас два фола подряд: третий — проигрыш партии");
+  assert.equal(describeWarning({ kind: "three_fouls", seat: 0 }, names, null, 1).text, "У игрока Ana два фола подряд: третий — проигрыш партии");
+  assert.equal(describeWarning({ kind: "three_fouls", seat: 0 }, names).text, "У игрока Ana два фола подряд: третий — проигрыш партии");
+  setLanguage("en", false);
+});
