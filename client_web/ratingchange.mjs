@@ -1,4 +1,5 @@
-// What a rated match did to the players' ratings, for the match's result: each player's
+// What a rated match did to the players' ratings, for the match's result (and for each
+// game's, as ratings move game by game): each player's
 // rating now with its change since the match began, or — when no game of it counted (the
 // match conceded or forfeited in its first game) — that the ratings did not move, and
 // why. Ratings move per game won at the table or conceded (docs/RATINGS.md), and the
@@ -70,22 +71,25 @@ export function noteGameOver(reason) {
   if (base) writeBase(app.room, { ...base, counted: base.counted + 1 });
 }
 
-/** "+12", "−7", "0" the language's way. @param {number} v */
+/** "+12", "−7", "0" the language's way, with a true minus sign (some languages' formats give a hyphen). @param {number} v */
 function signed(v) {
-  return new Intl.NumberFormat(lang(), { signDisplay: "exceptZero", maximumFractionDigits: 0 }).format(v);
+  return new Intl.NumberFormat(lang(), { signDisplay: "exceptZero", maximumFractionDigits: 0 }).format(v).replace("-", "\u2212");
 }
 
 /**
- * The line under a rated match's result ("" for an unrated one, or no rating known).
+ * The line under a rated match's result, or a game's ("" for an unrated one, or no rating
+ * known; after a game, "" until a game has counted: its ratings are the match's so far).
+ * @param {boolean} [matchOver] the match's result (else a game's, the match going on)
  * @returns {string}
  */
-export function ratingLine() {
+export function ratingLine(matchOver = true) {
   const v = app.view;
   if (!v || !app.room || !v.settings?.rated) return "";
   const now = seatsNow();
   const base = readBase(app.room);
   const same = base !== null && base.players.join("\n") === now.players.join("\n");
-  if (same && base.counted === 0) return t("result.ratingsKept");
+  if (same && base.counted === 0) return matchOver ? t("result.ratingsKept") : "";
+  if (!matchOver && !same) return "";
   const n = names();
   const items = now.ratings.flatMap((rating, seat) => {
     if (rating === null) return [];
@@ -103,7 +107,9 @@ export function ratingLine() {
 export function renderRatingLine() {
   const dlg = /** @type {HTMLDialogElement} */ ($("result-dialog"));
   const el = $("result-rating");
-  const text = dlg.classList.contains("match") ? ratingLine() : "";
+  // After each game too: ratings move game by game, and a newcomer playing a rated match
+  // (against the computer, say) sees what each game did.
+  const text = ratingLine(dlg.classList.contains("match"));
   el.textContent = text;
   el.hidden = !text;
 }

@@ -115,7 +115,7 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
         )
         line = c.page.inner_text("#result-rating")
         assert line.startswith("Ratings: "), line
-        assert f"{second.name} 524? (+24)" in line and f"{loser} 476? (-24)" in line, line
+        assert f"{second.name} 524? (+24)" in line and f"{loser} 476? (\u221224)" in line, line
         c.page.click("#result-close")
 
     # The leaderboard: nobody yet with 30 rated games, and it says so.
@@ -199,6 +199,34 @@ def test_a_rated_match_conceded_before_a_game_is_won_says_why_no_rating_moved(
     ana.page.locator("#profile-dialog").wait_for(state="visible")
     ana.page.wait_for_selector("#profile-body ul.matches li")
     assert "Poraz 0–0 (meč predan)" in ana.page.inner_text("#profile-body ul.matches li")
+    assert_quiet(ana, bob)
+
+
+def test_a_rated_games_result_says_what_it_did_to_the_ratings(open_client: OpenClient) -> None:
+    """Ratings move game by game: a game's result in a rated match (here a game conceded,
+    which counts) says each rating now and its change, as the match's result does; the
+    loser's with a true minus sign."""
+    ana = open_client("Ljerka", lang="ru")
+    bob = open_client("Dmitrij")
+    sign_up(ana, "Ljerka")
+    sign_up(bob, "Dmitrij")
+    rated_table(ana, bob, race=3)
+    players = (ana, bob)
+    winner_chooses(players, "#lag-break")
+    for c in players:
+        c.wait("a.view && a.view.status === 'playing' && !!a.table")
+        c.idle()
+    ana.page.click("#more summary")
+    ana.page.click("#concede")
+    ana.page.click("#concede-game")
+    for c in players:
+        c.page.locator("#result-dialog").wait_for(state="visible")
+        c.page.wait_for_function(
+            "document.getElementById('result-rating').textContent.includes('(+24)')"
+        )
+        line = c.page.inner_text("#result-rating")
+        assert "Dmitrij 524? (+24)" in line and "Ljerka 476? (\u221224)" in line, line
+    assert ana.page.inner_text("#result-rating").startswith("Рейтинг: ")
     assert_quiet(ana, bob)
 
 
