@@ -104,6 +104,12 @@ def test_a_watchers_result_is_a_notice_that_leaves_the_page_usable(
     for sel in ("#leaders-open", "#account-open", "#lang", "#mute"):
         box = eve.page.locator(sel).bounding_box()
         assert box is not None and box["height"] >= 44, (sel, box)
+    # The lobby's check boxes too (they were 13 px), their words part of the target.
+    for sel in ("#c-private", "#c-rated"):
+        box = eve.page.locator(sel).bounding_box()
+        label = eve.page.locator(f"label:has({sel})").bounding_box()
+        assert box is not None and box["height"] >= 22, (sel, box)
+        assert label is not None and label["height"] >= 44, (sel, label)
     eve.page.evaluate(f"location.hash = '#/room/{room}'")
     eve.wait(f"a.role === 'spectator' && a.room === {room!r}")
     # Watching is stopped, not a table left; a player leaves the table.

@@ -23,6 +23,8 @@ def test_a_swipe_from_the_tray_scrolls_and_a_held_ball_is_dragged(
     code = encode_layout(Layout(balls=tuple(balls)), False)
     zoe = open_client("Zoe", **PHONE, hash=f"#/practice/{code}")
     wait_practice(zoe, "!!p.view && p.role === 'player' && !p.anim")
+    # No key help on a phone: it has no keyboard to read it for.
+    assert zoe.page.locator("#p-keys").is_hidden()
     finger = Touch(zoe)
     six = zoe.page.locator("#p-tray button[data-ball='6']")
     six.scroll_into_view_if_needed()
