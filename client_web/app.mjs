@@ -26,7 +26,7 @@ import { ReplayViewer } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
 import { TvDirector } from "./tv.mjs";
 import { Sound } from "./sound.mjs";
-import { app, ballInHand, canShoot, cuePos, mySeat, names, objectBalls, pushOutArmed, status, touchFirst } from "./state.mjs";
+import { app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
 import { setPanel, wireTableControls } from "./tablecontrols.mjs";
 
@@ -73,6 +73,9 @@ const tv = new TvDirector(
       const info = room ? app.rooms.get(room) : null;
       $("tv-banner").textContent = room ? t("tv.following", { name: (info?.name && roomName(info.name, info.settings)) || info?.players?.map((/** @type {string} */ p, /** @type {number} */ i) => seatName(p, info.computer?.[i])).join(" – ") || room }) : t("tv.nothing");
       app.tvRoom = room;
+      // Between tables the table's words and seats are the channel's, not the last table's.
+      document.documentElement.classList.toggle("tv-idle", !room);
+      renderTableUi();
     },
   },
   Math.min(60, Math.max(1, Number(new URLSearchParams(location.search).get("linger")) || 12)) * 1000,
@@ -204,6 +207,7 @@ async function onRoute() {
   if (practice.room) await practice.leave();
   const r = parseHash();
   if (r.kind !== "tv" && tv.active) await tv.stop();
+  if (r.kind !== "tv") document.documentElement.classList.remove("tv-idle");
   $("tv-banner").hidden = r.kind !== "tv";
   if (r.kind === "replay") {
     show("replay");
@@ -274,26 +278,7 @@ async function leaveByNavigation() {
 
 function clearRoom() {
   /** @type {HTMLDialogElement} */ ($("result-dialog")).close(); // the table's result goes with it
-  app.room = null;
-  app.followLink = false;
-  app.role = null;
-  app.seat = null;
-  app.code = null;
-  app.invite = null;
-  app.linkInvite = null;
-  app.view = null;
-  app.table = null;
-  app.queue = [];
-  app.anim = null;
-  app.lastShot = null;
-  app.rackShots = { rack: 0, count: 0 };
-  app.warning = null;
-  app.lastVerdict = null;
-  app.logSources = [];
-  app.chatLines = [];
-  app.lagBalls = [];
-  app.lagSent = false;
-  app.unread = 0;
+  forgetRoom();
   setPanel(false); // the next table opens on its table, not on the last one's sheet
   $("log").replaceChildren();
   $("chat-log").replaceChildren();
@@ -368,7 +353,7 @@ function onMessage(m) {
     case "room_gone":
       app.rooms.delete(m.room);
       renderRooms();
-      tv.update();
+      tv.gone(m.room);
       return;
     case "computer_offer":
       // Nobody took the quick match yet: a computer would play now (the wait goes on).

@@ -409,7 +409,8 @@ export function prompt() {
   const n = names();
   const st = status();
   const me = mySeat();
-  if (!app.view) return t("prompt.joining");
+  // The TV between tables (nothing live) is not joining anything.
+  if (!app.view) return onTv() ? t("tv.idle") : t("prompt.joining");
   if (st === "waiting") {
     const seats = app.view.seats;
     if ((!seats[0] || !seats[1]) && tournamentMatch()) {

@@ -330,9 +330,9 @@ function start() {
         return;
       }
       if (following && msg.t === "room_gone") {
-        // As on `/tv`: a closed table is left at once for the best one live.
+        // As on `/tv`: the table shown stays until its match's end has played out.
         rooms.delete(msg.room);
-        tv.update();
+        tv.gone(msg.room);
         return;
       }
       if (msg.room === undefined || msg.room !== room) return;

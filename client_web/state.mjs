@@ -100,6 +100,30 @@ export function tournamentMatch() {
   return !!app.view?.settings?.reserved?.length;
 }
 
+/** The table left: nothing of it stays in the state (the page's own parts are the caller's). */
+export function forgetRoom() {
+  app.room = null;
+  app.followLink = false;
+  app.role = null;
+  app.seat = null;
+  app.code = null;
+  app.invite = null;
+  app.linkInvite = null;
+  app.view = null;
+  app.table = null;
+  app.queue = [];
+  app.anim = null;
+  app.lastShot = null;
+  app.rackShots = { rack: 0, count: 0 };
+  app.warning = null;
+  app.lastVerdict = null;
+  app.logSources = [];
+  app.chatLines = [];
+  app.lagBalls = [];
+  app.lagSent = false;
+  app.unread = 0;
+}
+
 export function mySeat() {
   return app.role === "player" ? app.seat : null;
 }

@@ -12,6 +12,10 @@
 
 /** Seconds the channel stays on a finished match before it moves on. */
 export const LINGER_SECONDS = 12;
+/** Seconds the channel waits, at most, for the end of a match whose table has closed (a
+ * tournament's table closes with its match, often before the last shot has played out on
+ * the channel) before it moves on without it. */
+export const CLOSING_SECONDS = 30;
 
 /**
  * How worth watching a table is now, or null when it is not live (waiting for players,
@@ -35,24 +39,37 @@ export function interest(info) {
   }
   // A lag is a slow start: show it only when there is nothing better.
   if (info.status === "lag") score -= 1;
+  // People before the computers' exhibitions, whatever their score (those are for a
+  // channel with nothing else on), and a tournament's match before a friendly one.
+  if (exhibition(info)) score -= 20;
+  if (info.settings?.tournament) score += 1.5;
   return score;
 }
 
+/** Both seats are computers: a table for a channel with nothing else on. @param {Info} info */
+function exhibition(info) {
+  return Array.isArray(info.computer) && info.computer.length === 2 && info.computer.every((level) => level !== null && level !== undefined);
+}
+
 /**
- * The table to show: the current one while its match is live, else the most interesting
- * live table (ties broken by room id, so every viewer's channel agrees), else null.
+ * The table to show: the current one while its match is live (unless it is the computers'
+ * exhibition and people now play: they come first), else the most interesting live table
+ * (ties broken by room id, so every viewer's channel agrees), else null.
  * @param {Iterable<Info>} infos @param {string | null} current
  * @returns {string | null}
  */
 export function pickTable(infos, current) {
-  /** @type {{ room: string, score: number } | null} */
+  /** @type {{ room: string, score: number, info: Info } | null} */
   let best = null;
+  /** @type {Info | null} */
+  let shown = null;
   for (const info of infos) {
     const score = interest(info);
     if (score === null) continue;
-    if (info.room === current) return current;
-    if (!best || score > best.score || (score === best.score && info.room < best.room)) best = { room: info.room, score };
+    if (info.room === current) shown = info;
+    if (!best || score > best.score || (score === best.score && info.room < best.room)) best = { room: info.room, score, info };
   }
+  if (shown && (!exhibition(shown) || !best || exhibition(best.info))) return shown.room;
   return best ? best.room : null;
 }
 
@@ -65,16 +82,21 @@ export function pickTable(infos, current) {
  */
 
 export class TvDirector {
-  /** @param {TvHost} host @param {number} [lingerMs] how long a finished match stays on */
-  constructor(host, lingerMs = LINGER_SECONDS * 1000) {
+  /** @param {TvHost} host @param {number} [lingerMs] how long a finished match stays on
+   * @param {number} [closingMs] how long a closed table's match's end is waited for */
+  constructor(host, lingerMs = LINGER_SECONDS * 1000, closingMs = CLOSING_SECONDS * 1000) {
     this.host = host;
     this.lingerMs = lingerMs;
+    this.closingMs = closingMs;
     /** @type {string | null} */
     this.room = null;
     this.active = false;
     this.busy = false;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.linger = null;
+    /** The table shown has closed; its match's end is still to be shown (see `gone`). */
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.closing = null;
   }
 
   start() {
@@ -85,14 +107,16 @@ export class TvDirector {
   async stop() {
     this.active = false;
     if (this.linger) clearTimeout(this.linger);
+    if (this.closing) clearTimeout(this.closing);
     this.linger = null;
+    this.closing = null;
     if (this.room) await this.host.leave();
     this.room = null;
   }
 
   /** The lobby changed, or the connection came back: follow the best table. */
   async update() {
-    if (!this.active || this.busy || this.linger) return;
+    if (!this.active || this.busy || this.linger || this.closing) return;
     const next = pickTable(this.host.rooms(), this.room);
     if (next === this.room) {
       if (next === null) this.host.showing(null);
@@ -109,9 +133,26 @@ export class TvDirector {
     }
   }
 
-  /** The match shown is over: linger on the result, then move on. */
-  matchOver() {
+  /**
+   * A table left the lobby's list. The one shown goes on being shown until its match's end
+   * has played out on the channel (`matchOver`, then the usual linger): its table closing
+   * as the winning shot is struck must not cut the shot. Any other: the list changed.
+   * @param {string} room
+   */
+  gone(room) {
+    if (!this.active || room !== this.room) return void this.update();
+    if (this.linger || this.closing) return;
+    this.closing = setTimeout(() => {
+      this.closing = null;
+      this.matchOver(0); // never ended on the channel (closed mid-match): on at once
+    }, this.closingMs);
+  }
+
+  /** The match shown is over: linger on the result, then move on. @param {number} [lingerMs] */
+  matchOver(lingerMs = this.lingerMs) {
     if (!this.active || this.linger) return;
+    if (this.closing) clearTimeout(this.closing);
+    this.closing = null;
     this.linger = setTimeout(async () => {
       this.linger = null;
       const was = this.room;
@@ -127,6 +168,6 @@ export class TvDirector {
       } finally {
         this.busy = false;
       }
-    }, this.lingerMs);
+    }, lingerMs);
   }
 }

@@ -583,6 +583,7 @@ export default {
   "rooms.rack": "game {rack}",
   "tv.following": "TV · now showing {name}",
   "tv.nothing": "TV · no match is being played right now — the next one to start will be shown here",
+  "tv.idle": "No match is being played right now; the next one to start will be shown here.",
   "overlay.empty": "—",
   "overlay.computer": "computer",
   "overlay.away": "away",

@@ -583,6 +583,7 @@ export default {
   "rooms.rack": "partija {rack}",
   "tv.following": "TV · upravo prikazujemo: {name}",
   "tv.nothing": "TV · trenutačno se ne igra nijedan meč — prvi koji počne prikazat ćemo ovdje",
+  "tv.idle": "Trenutačno se ne igra nijedan meč; prvi koji počne prikazat ćemo ovdje.",
   "overlay.empty": "—",
   "overlay.computer": "računalo",
   "overlay.away": "nije na vezi",

@@ -77,3 +77,60 @@ test("the director watches the best table, lingers on a result, then moves on", 
   assert.equal(shown.at(-1), null);
   await tv.stop();
 });
+
+test("people before the computers' exhibitions, a tournament's match before a friendly one", () => {
+  const people = info({ room: "p" });
+  const bots = info({ room: "x", computer: [5, 3], spectators: 3, score: [2, 2], race_to: 3 });
+  const cup = info({ room: "t", settings: { tournament: "t1" } });
+  assert.ok(interest(people) > interest(bots));
+  assert.ok(interest(cup) > interest(people));
+  assert.equal(pickTable([bots, people], null), "p");
+  // A person against the computer is people playing.
+  assert.ok(interest(info({ computer: [null, 2] })) > interest(bots));
+});
+
+test("a table that closes as its match ends stays on until that end has played out", async () => {
+  /** @type {Record<string, any>[]} */
+  let rooms = [info({ room: "a" }), info({ room: "b" })];
+  /** @type {string[]} */
+  const calls = [];
+  const tv = new TvDirector(
+    {
+      rooms: () => rooms,
+      watch: async (room) => void calls.push(`watch ${room}`) ?? true,
+      leave: async () => void calls.push("leave"),
+      showing: () => {},
+    },
+    10,
+    200,
+  );
+  tv.start();
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(calls, ["watch a"]);
+  // The table closes (its lobby entry goes) while its last shot still plays on the channel.
+  rooms = [info({ room: "b" })];
+  tv.gone("a");
+  await tv.update();
+  await new Promise((r) => setTimeout(r, 30));
+  assert.deepEqual(calls, ["watch a"], "the last shot is not cut");
+  tv.matchOver(); // the end shown: the usual linger, then on
+  await new Promise((r) => setTimeout(r, 40));
+  assert.deepEqual(calls, ["watch a", "leave", "watch b"]);
+  // Closed mid-match, its end never comes: on after the wait.
+  rooms = [info({ room: "c" })];
+  tv.gone("b");
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(calls.slice(-1), ["watch b"]);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(calls.slice(-2), ["leave", "watch c"]);
+  await tv.stop();
+});
+
+test("the channel leaves the computers' exhibition as soon as people play", () => {
+  const bots = info({ room: "x", computer: [5, 3] });
+  const people = info({ room: "p", status: "lag" });
+  assert.equal(pickTable([bots], "x"), "x");
+  assert.equal(pickTable([bots, people], "x"), "p");
+  // A people's match is not left for a better one while it is live.
+  assert.equal(pickTable([people, info({ room: "q", spectators: 40 })], "p"), "p");
+});
