@@ -420,8 +420,11 @@ function matchCard(match, me) {
   } else if (done && match.decided === "forfeit") {
     foot.push(el("span", {}, [t("tour.forfeit")]));
   } else if (done && match.decided === "played" && match.winner !== null && match.score[match.winner] < match.race) {
-    // Won short of the race: the other player conceded (leaving a running match concedes it).
-    foot.push(el("span", {}, [t("tour.conceded")]));
+    // Won short of the race: the other player conceded (leaving a running match concedes
+    // it). Said of the one who conceded: "Won" read as the reader's own win to the loser.
+    const loser = 1 - match.winner;
+    const name = match.players[loser];
+    foot.push(el("span", {}, [name ? t("tour.concededBy", { name: seatName(name, match.computers?.[loser] ?? null) }) : t("tour.conceded")]));
   } else if (match.status === "void" || empty) {
     foot.push(el("span", {}, [t("tour.void")]));
   }

@@ -150,14 +150,14 @@ export function t(key, params = {}) {
 
 /**
  * A seat's name as shown. A computer (`level` set) that the server named "Bot N" by its
- * level (in a tournament's field a second one of that level "Bot N (2)") is written the
- * reader's way ("Бот 5", "Бот 5 (2)"); any other name is the player's own, a person's even
+ * level (in a tournament's field a second one of that level "Bot N B") is written the
+ * reader's way ("Бот 5", "Бот 5 B"); any other name is the player's own, a person's even
  * if it reads "Bot 2".
  * @param {string} name @param {number | null | undefined} level the computer's level, if a computer
  */
 export function seatName(name, level) {
-  // "Bot 5", or in a tournament's field a second one of that level, "Bot 5 (2)".
-  const numbered = level != null ? /^Bot (\d+)( \(\d+\))?$/.exec(name) : null;
+  // "Bot 5", or in a tournament's field a second one of that level, "Bot 5 B".
+  const numbered = level != null ? /^Bot (\d+)( [B-Z][A-Z]*)?$/.exec(name) : null;
   return numbered ? `${t("computer.name", { level: numbered[1] })}${numbered[2] ?? ""}` : name;
 }
 

@@ -112,6 +112,7 @@ export default {
   "tour.share": "Copy the tournament's link",
   "tour.linkCopied": "Link copied: pass it on to the players.",
   "tour.conceded": "Won: the opponent conceded",
+  "tour.concededBy": "{name} conceded the match",
   "tour.gfFirst": "First match",
   "tour.gfDecider": "Deciding match",
   "tour.create.err.cap": "a tournament has 2 to 64 places.",

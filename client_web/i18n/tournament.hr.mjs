@@ -112,6 +112,7 @@ export default {
   "tour.share": "Kopiraj poveznicu turnira",
   "tour.linkCopied": "Poveznica je kopirana: pošaljite je igračima.",
   "tour.conceded": "Pobjeda: protivnik je predao meč",
+  "tour.concededBy": "Predaja meča: {name}",
   "tour.gfFirst": "Prvi meč",
   "tour.gfDecider": "Odlučujući meč",
   "tour.create.err.cap": "turnir ima od 2 do 64 mjesta.",

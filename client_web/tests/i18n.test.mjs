@@ -129,9 +129,9 @@ test("a computer's name is written the reader's way, a tournament's second of a 
   const { seatName } = await import("../i18n/index.mjs");
   setLanguage("ru", false);
   assert.equal(seatName("Bot 5", 5), "Бот 5");
-  assert.equal(seatName("Bot 5 (2)", 5), "Бот 5 (2)");
+  assert.equal(seatName("Bot 5 B", 5), "Бот 5 B");
   // A person's name stays theirs, whatever it reads.
-  assert.equal(seatName("Bot 5 (2)", null), "Bot 5 (2)");
-  assert.equal(seatName("Bot 5 (x)", 5), "Bot 5 (x)");
+  assert.equal(seatName("Bot 5 B", null), "Bot 5 B");
+  assert.equal(seatName("Bot 5 x", 5), "Bot 5 x");
   setLanguage("en", false);
 });

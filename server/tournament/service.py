@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import string
 import time
 from collections.abc import Callable
 from typing import Protocol
@@ -115,13 +116,26 @@ class ComputerSeats:
 BOT_ENTRANT_PREFIX = "bot-"
 
 
+def _copy_mark(copy: int) -> str:
+    """The letters that tell the `copy`-th computer of a level from the first: B, C, … Z,
+    then BA, BB, … (a field of 64 may hold 63 of one level)."""
+    letters = string.ascii_uppercase
+    mark = ""
+    while True:
+        copy, digit = divmod(copy, len(letters))
+        mark = letters[digit] + mark
+        if copy == 0:
+            return mark
+
+
 def computer_entrants(tournament: Tournament) -> list[Entrant]:
     """The computer players who fill the empty places at the start, each at the organiser's
     level, or spread evenly over the levels from the strongest to the weakest (level
     `5 - 5i // n` for the i-th of n, so 16 computers make four of 5 … three of 1; the
     first filled are the strongest). Named as a computer is everywhere, by its level —
-    `Bot 5` —, a second and later one of the same level `Bot 5 (2)`, `Bot 5 (3)`, … (a
-    name already in the field is skipped). Each carries its level's fixed rating
+    `Bot 5` —, a second and later one of the same level `Bot 5 B`, `Bot 5 C`, … (a letter,
+    not a number a reader would take for a seed; a name already in the field is skipped).
+    Each carries its level's fixed rating
     (`server.players.ratings`): seeded by rating, computers sit by their strength."""
     free = tournament.cap - len(tournament.entrants)
     taken = {entrant.name.casefold() for entrant in tournament.entrants}
@@ -131,10 +145,10 @@ def computer_entrants(tournament: Tournament) -> list[Entrant]:
             level = tournament.bot_level
         else:
             level = BOT_LEVELS[-1] - (len(BOT_LEVELS) * index) // free
-        name, copy = f"Bot {level}", 1
+        name, copy = f"Bot {level}", 0
         while name.casefold() in taken:
             copy += 1
-            name = f"Bot {level} ({copy})"
+            name = f"Bot {level} {_copy_mark(copy)}"
         taken.add(name.casefold())
         extra.append(
             Entrant(

@@ -395,6 +395,9 @@ def test_from_a_won_match_to_the_next_ones_table(page_at: Any, server: Server) -
     final.wait_for(state="visible")
     assert page.url.endswith("?lang=hr") and page.get_attribute("html", "lang") == "hr"
     assert page.inner_text("#tour-mine-sit") == "Sjedni za stol"
+    # The won match's card says who conceded it (a bare "Won" read as a win to the loser).
+    foot = page.locator("[data-match='W1-2'] .tour-foot")
+    assert f"Predaja meča: {loser}" in foot.inner_text(), foot.inner_text()
     room = call(server, "GET", path)["matches"][-1]["room"]
     assert room and room != first["room"]
     assert final.get_attribute("href") == f"/?lang=hr#/play/{room}"

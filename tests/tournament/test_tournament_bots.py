@@ -181,13 +181,18 @@ def test_computer_entrants_take_the_empty_places_at_a_level_or_spread() -> None:
     # Named by level, as computers are everywhere; a name already in the field is skipped;
     # every computer says what it is.
     assert [e.name for e in spread] == [
-        *("Bot 5", "Bot 5 (2)", "Bot 4", "Bot 4 (2)", "Bot 3", "Bot 3 (2)"),
-        *("Bot 2", "Bot 2 (2)", "Bot 1 (2)", "Bot 1 (3)"),
+        *("Bot 5", "Bot 5 B", "Bot 4", "Bot 4 B", "Bot 3", "Bot 3 B"),
+        *("Bot 2", "Bot 2 B", "Bot 1 B", "Bot 1 C"),
     ]
     assert len({e.player for e in spread}) == len(spread)
     assert all(e.bot and e.player.startswith("bot-") for e in spread)
     assert [e.rating for e in spread[::2]] == [bot_rating(level) for level in (5, 4, 3, 2, 1)]
     fixed = computer_entrants(msgspec.structs.replace(field, bot_level=3))
     assert {e.level for e in fixed} == {3} and len(fixed) == 10
+    # A field of 64 at one level: every name its own, past Z too.
+    many = computer_entrants(msgspec.structs.replace(field, cap=64, bot_level=3))
+    names = [e.name for e in many]
+    assert len(set(names)) == len(names) == 62
+    assert names[:3] == ["Bot 3", "Bot 3 B", "Bot 3 C"] and "Bot 3 BA" in names
     started = bracket.start(field, spread)
     assert len(started.entrants) == 12 and [e.level for e in started.entrants[1:3]] == [0, 5]
