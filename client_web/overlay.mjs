@@ -18,6 +18,7 @@
 // carries the strip of whatever match is on it; with nothing live it says so. (`?linger=`
 // as on `/tv`: seconds on a finished match before it moves on.)
 
+import { roomName } from "./formats.mjs";
 import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { initLanguage, num, seatName, t } from "./i18n/index.mjs";
@@ -38,6 +39,7 @@ export const TV_ROOM = "tv";
  * @property {number[]} balls object balls on the table, lowest first
  * @property {number | null} clock whole seconds left on the shot clock; null without one or while it is paused
  * @property {number | null} winner the match winner's seat once the match is over
+ * @property {string} title the table's own name as the lobby says it ("Zagreb Open · Losers' bracket, round 1"), or ""
  */
 
 /**
@@ -76,6 +78,7 @@ export function overlayModel(view, table, now, cap = Infinity) {
     balls: table ? balls : [],
     clock: left,
     winner: table?.match_over ? (table.match_winner ?? null) : null,
+    title: view?.name ? roomName(String(view.name), view.settings) : "",
   };
 }
 
@@ -233,7 +236,9 @@ function draw(m) {
     const clock = el("span", `ov-clock${m.clock <= 10 ? " ov-urgent" : ""}`, t("overlay.clock", { s: m.clock }));
     foot.append(clock);
   }
-  root.replaceChildren(bar, foot);
+  // A named table (a tournament's match, its round) says so over the strip, in a line
+  // that never widens it.
+  root.replaceChildren(...(m.title ? [el("div", "ov-title", m.title)] : []), bar, foot);
 }
 
 /** Starts the overlay page. */

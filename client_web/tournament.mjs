@@ -116,7 +116,8 @@ async function load() {
 
 /** @param {number} epochMs */
 function when(epochMs) {
-  return new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(epochMs));
+  // The month in words ("5. prosinca 2026. u 08:06"): the short form's "5. pro 2026." reads as no word.
+  return new Intl.DateTimeFormat(lang(), { dateStyle: "long", timeStyle: "short" }).format(new Date(epochMs));
 }
 
 function render() {

@@ -140,3 +140,12 @@ test("the feed says a match is over once its last shot has rolled out on the vie
   feed.tick(1_700);
   assert.deepEqual(shown, ["shot_result", "game_over", "match_over"]);
 });
+
+test("a named table's strip carries its name as the lobby says it, a tournament's round too", async () => {
+  const { setLanguage } = await import("../i18n/index.mjs");
+  setLanguage("hr", false);
+  assert.equal(overlayModel(view, table, 0).title, "");
+  const cup = { ...view, name: "Zagreb Open · L1", settings: { race_to: 3, tournament: "t1" } };
+  assert.equal(overlayModel(cup, table, 0).title, "Zagreb Open · Gubitnička grana, 1. kolo");
+  setLanguage("en", false);
+});
