@@ -409,8 +409,7 @@ export function prompt() {
   const n = names();
   const st = status();
   const me = mySeat();
-  // The TV between tables (nothing live) is not joining anything.
-  if (!app.view) return onTv() ? t("tv.idle") : t("prompt.joining");
+  if (!app.view) return t("prompt.joining");
   if (st === "waiting") {
     const seats = app.view.seats;
     if ((!seats[0] || !seats[1]) && tournamentMatch()) {
@@ -496,7 +495,14 @@ export function refreshPrompt() {
 }
 
 export function renderTableUi() {
-  if (!app.view) return;
+  if (!app.view) {
+    // The TV between tables: its words, not the last table's.
+    if (onTv()) {
+      $("status").className = "status";
+      $("status").replaceChildren(h("div", { class: "prompt", text: t("tv.idle") }));
+    }
+    return;
+  }
   renderSeats();
   const tb = app.table;
   const st = status();

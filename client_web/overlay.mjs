@@ -39,6 +39,7 @@ export const TV_ROOM = "tv";
  * @property {number[]} balls object balls on the table, lowest first
  * @property {number | null} clock whole seconds left on the shot clock; null without one or while it is paused
  * @property {number | null} winner the match winner's seat once the match is over
+ * @property {boolean} draw the first break is drawn for, not lagged
  * @property {string} title the table's own name as the lobby says it ("Zagreb Open · Losers' bracket, round 1"), or ""
  */
 
@@ -78,7 +79,8 @@ export function overlayModel(view, table, now, cap = Infinity) {
     balls: table ? balls : [],
     clock: left,
     winner: table?.match_over ? (table.match_winner ?? null) : null,
-    title: view?.name ? roomName(String(view.name), view.settings) : "",
+    draw: view?.settings?.first_break === "draw",
+    title: view?.settings?.name ? roomName(String(view.settings.name), view.settings) : "",
   };
 }
 
@@ -217,7 +219,7 @@ function draw(m) {
             : m.status === "waiting"
               ? t("overlay.waiting")
               : m.status === "lag"
-                ? t("overlay.lag")
+                ? t(m.draw ? "overlay.draw" : "overlay.lag")
                 : t("overlay.rack", { rack: m.rack });
       mid.append(el("span", "ov-line", line));
       bar.append(mid);

@@ -117,7 +117,14 @@ export class TvDirector {
   /** The lobby changed, or the connection came back: follow the best table. */
   async update() {
     if (!this.active || this.busy || this.linger || this.closing) return;
-    const next = pickTable(this.host.rooms(), this.room);
+    const rooms = [...this.host.rooms()];
+    if (this.room) {
+      // The list says the match shown has ended (or the table has gone) before its last
+      // shot has played out on the channel: it stays on for that end (see `gone`).
+      const shown = rooms.find((info) => info.room === this.room);
+      if (!shown || shown.status === "finished") return void this.gone(this.room);
+    }
+    const next = pickTable(rooms, this.room);
     if (next === this.room) {
       if (next === null) this.host.showing(null);
       return;

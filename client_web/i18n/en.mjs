@@ -591,6 +591,7 @@ export default {
   "overlay.rack": "Game {rack}",
   "overlay.waiting": "Waiting for players",
   "overlay.lag": "Lag for the break",
+  "overlay.draw": "Drawing for the break",
   "overlay.matchOver": "Match over",
   "overlay.gone": "Table closed",
   "overlay.none": "No such table",

@@ -591,6 +591,7 @@ export default {
   "overlay.rack": "Partija {rack}",
   "overlay.waiting": "Čekaju se igrači",
   "overlay.lag": "Bliškanje za otvaranje",
+  "overlay.draw": "Ždrijeb za otvaranje",
   "overlay.matchOver": "Meč je završen",
   "overlay.gone": "Stol je zatvoren",
   "overlay.none": "Nema takvog stola",

@@ -591,6 +591,7 @@ export default {
   "overlay.rack": "Партия {rack}",
   "overlay.waiting": "Ждём игроков",
   "overlay.lag": "Раскат на право разбития",
+  "overlay.draw": "Жребий на разбитие",
   "overlay.matchOver": "Матч окончен",
   "overlay.gone": "Стол закрыт",
   "overlay.none": "Такого стола нет",

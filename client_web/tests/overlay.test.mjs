@@ -145,7 +145,7 @@ test("a named table's strip carries its name as the lobby says it, a tournament'
   const { setLanguage } = await import("../i18n/index.mjs");
   setLanguage("hr", false);
   assert.equal(overlayModel(view, table, 0).title, "");
-  const cup = { ...view, name: "Zagreb Open · L1", settings: { race_to: 3, tournament: "t1" } };
+  const cup = { ...view, settings: { race_to: 3, tournament: "t1", name: "Zagreb Open · L1" } };
   assert.equal(overlayModel(cup, table, 0).title, "Zagreb Open · Gubitnička grana, 1. kolo");
   setLanguage("en", false);
 });

@@ -134,3 +134,27 @@ test("the channel leaves the computers' exhibition as soon as people play", () =
   // A people's match is not left for a better one while it is live.
   assert.equal(pickTable([people, info({ room: "q", spectators: 40 })], "p"), "p");
 });
+
+test("a match the list says is over stays on until its end has played out on the channel", async () => {
+  /** @type {Record<string, any>[]} */
+  let rooms = [info({ room: "a" })];
+  /** @type {string[]} */
+  const calls = [];
+  const tv = new TvDirector(
+    { rooms: () => rooms, watch: async (room) => void calls.push(`watch ${room}`) ?? true, leave: async () => void calls.push("leave"), showing: () => {} },
+    10,
+    1000,
+  );
+  tv.start();
+  await new Promise((r) => setTimeout(r, 0));
+  // The server has the match over (the list says so, another table is live) while the
+  // winning shot still rolls on the channel.
+  rooms = [info({ room: "a", status: "finished" }), info({ room: "b", spectators: 9 })];
+  await tv.update();
+  await new Promise((r) => setTimeout(r, 30));
+  assert.deepEqual(calls, ["watch a"]);
+  tv.matchOver();
+  await new Promise((r) => setTimeout(r, 40));
+  assert.deepEqual(calls, ["watch a", "leave", "watch b"]);
+  await tv.stop();
+});
