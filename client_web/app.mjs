@@ -24,7 +24,7 @@ import { PracticeTable, practiceRoute } from "./practice.mjs";
 import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
-import { TvDirector } from "./tv.mjs";
+import { TvDirector, lingerFrom } from "./tv.mjs";
 import { Sound } from "./sound.mjs";
 import { app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
@@ -78,7 +78,7 @@ const tv = new TvDirector(
       renderTableUi();
     },
   },
-  Math.min(60, Math.max(1, Number(new URLSearchParams(location.search).get("linger")) || 12)) * 1000,
+  lingerFrom(location.search),
 );
 
 /** The room's events, played out at the table in order. */

@@ -22,7 +22,7 @@ import { roomName } from "./formats.mjs";
 import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { initLanguage, num, seatName, t } from "./i18n/index.mjs";
-import { LINGER_SECONDS, TvDirector } from "./tv.mjs";
+import { TvDirector, lingerFrom } from "./tv.mjs";
 
 /** The overlay's address that follows the TV channel (no room id is this short). */
 export const TV_ROOM = "tv";
@@ -290,7 +290,7 @@ function start() {
       await conn.request({ t: "leave" }).catch(() => {});
     },
     showing: () => redraw(),
-  }, Math.min(60, Math.max(1, Number(params.get("linger")) || LINGER_SECONDS)) * 1000);
+  }, lingerFrom(location.search));
   feed = freshFeed();
   const conn = new Connection({
     url: defaultUrl(),
@@ -311,9 +311,9 @@ function start() {
             const shown = room;
             const forget = () => {
               if (room !== shown) return; // the channel has moved on meanwhile
-              room = tv.room = null;
+              room = null;
               feed = freshFeed();
-              tv.update();
+              tv.forget();
             };
             if (shown && rooms.has(shown)) conn.request({ t: "join", room: shown, role: "spectator" }).catch(forget);
             else if (shown) forget();

@@ -12,6 +12,15 @@
 
 /** Seconds the channel stays on a finished match before it moves on. */
 export const LINGER_SECONDS = 12;
+/**
+ * How long the channel lingers on a result (ms): `?linger=` seconds from the page's
+ * address (1–60; tests shorten it), else `LINGER_SECONDS`.
+ * @param {string} search the address's query
+ */
+export function lingerFrom(search) {
+  return Math.min(60, Math.max(1, Number(new URLSearchParams(search).get("linger")) || LINGER_SECONDS)) * 1000;
+}
+
 /** Seconds the channel waits, at most, for the end of a match whose table has closed (a
  * tournament's table closes with its match, often before the last shot has played out on
  * the channel) before it moves on without it. */
@@ -153,6 +162,12 @@ export class TvDirector {
       this.closing = null;
       this.matchOver(0); // never ended on the channel (closed mid-match): on at once
     }, this.closingMs);
+  }
+
+  /** The table shown could not be joined again (after a reconnect): take the best one now. */
+  forget() {
+    this.room = null;
+    return this.update();
   }
 
   /** The match shown is over: linger on the result, then move on. @param {number} [lingerMs] */

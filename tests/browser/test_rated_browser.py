@@ -13,6 +13,7 @@ from tests.browser.test_client import (
     shooter,
     winner_chooses,
 )
+from tests.browser.test_watching import concede
 
 PASSWORD = "correct horse battery"
 
@@ -40,6 +41,22 @@ def rated_table(host: Client, guest: Client, race: int) -> str:
     guest.page.click(f"tr[data-room='{room}'] button.primary")
     guest.page.wait_for_selector("#table-view:not([hidden])")
     return room
+
+
+def rated_match_started(
+    open_client: OpenClient, host: tuple[str, str], guest: tuple[str, str]
+) -> tuple[Client, Client]:
+    """Two account holders (name, language) at a rated race to 3, the draw's winner
+    breaking: both pages at the table, the break to play."""
+    players = (open_client(host[0], lang=host[1]), open_client(guest[0], lang=guest[1]))
+    for c in players:
+        sign_up(c, c.name)
+    rated_table(*players, race=3)
+    winner_chooses(players, "#lag-break")
+    for c in players:
+        c.wait("a.view && a.view.status === 'playing' && !!a.table")
+        c.idle()
+    return players
 
 
 def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClient) -> None:
@@ -169,19 +186,9 @@ def test_a_rated_match_conceded_before_a_game_is_won_says_why_no_rating_moved(
     """A match conceded moves no rating (a game conceded does): conceded in its first game,
     it ends with both ratings where they were, and the result says so in each reader's
     language."""
-    ana = open_client("Ankica", lang="hr")
-    bob = open_client("Bogdan", lang="ru")
-    sign_up(ana, "Ankica")
-    sign_up(bob, "Bogdan")
-    rated_table(ana, bob, race=3)
+    ana, bob = rated_match_started(open_client, ("Ankica", "hr"), ("Bogdan", "ru"))
     players = (ana, bob)
-    winner_chooses(players, "#lag-break")
-    for c in players:
-        c.wait("a.view && a.view.status === 'playing' && !!a.table")
-        c.idle()
-    ana.page.click("#more summary")
-    ana.page.click("#concede")
-    ana.page.click("#concede-match")
+    concede(ana, "match")
     kept = {
         ana.name: "Nijedna se partija ovog meča nije računala, pa se rejting nije promijenio",
         bob.name: "Ни одна партия этого матча не учтена, поэтому рейтинг не изменился",
@@ -206,19 +213,9 @@ def test_a_rated_games_result_says_what_it_did_to_the_ratings(open_client: OpenC
     """Ratings move game by game: a game's result in a rated match (here a game conceded,
     which counts) says each rating now and its change, as the match's result does; the
     loser's with a true minus sign."""
-    ana = open_client("Ljerka", lang="ru")
-    bob = open_client("Dmitrij")
-    sign_up(ana, "Ljerka")
-    sign_up(bob, "Dmitrij")
-    rated_table(ana, bob, race=3)
+    ana, bob = rated_match_started(open_client, ("Ljerka", "ru"), ("Dmitrij", "en"))
     players = (ana, bob)
-    winner_chooses(players, "#lag-break")
-    for c in players:
-        c.wait("a.view && a.view.status === 'playing' && !!a.table")
-        c.idle()
-    ana.page.click("#more summary")
-    ana.page.click("#concede")
-    ana.page.click("#concede-game")
+    concede(ana, "game")
     for c in players:
         c.page.locator("#result-dialog").wait_for(state="visible")
         c.page.wait_for_function(
