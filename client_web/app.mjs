@@ -25,6 +25,7 @@ import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
 import { TvDirector, lingerFrom } from "./tv.mjs";
+import { installTips } from "./tip.mjs";
 import { Sound } from "./sound.mjs";
 import { app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
@@ -699,6 +700,7 @@ function wire() {
   // Browsers start audio only after a gesture on the page.
   document.addEventListener("pointerdown", () => sound.unlock(), { once: true });
   document.addEventListener("keydown", () => sound.unlock(), { once: true });
+  installTips();
 
   const compact = matchMedia("(max-width: 820px), (max-height: 500px)");
   const layout = () => {

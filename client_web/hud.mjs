@@ -12,6 +12,7 @@ import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
 import { withRules } from "./verdict.mjs";
+import { tipAttrs } from "./tip.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -231,7 +232,8 @@ export function renderSeats() {
     /** @type {(Node | string)[]} */
     const who = [h("span", { class: "name", text: s ? n[i] : (awaited ?? t("seat.empty")) }), h("div", { class: "tags" }, tags)];
     if (s && s.rating !== null && s.rating !== undefined) {
-      who.splice(1, 0, h("span", { class: "rating", title: t(s.provisional ? "account.provisionalHelp" : "account.rating"), text: ratingText(s.rating, s.provisional) }));
+      const explained = s.provisional ? tipAttrs(t("account.provisionalHelp")) : { title: t("account.rating") };
+      who.splice(1, 0, h("span", { class: "rating", ...explained, text: ratingText(s.rating, s.provisional) }));
     }
     // A tournament's match keeps each seat for its player: nobody else is offered it.
     const kept = v?.settings?.reserved?.[i];

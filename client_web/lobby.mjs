@@ -7,6 +7,7 @@ import { $, h, toast } from "./dom.mjs";
 import { describeFormat, tableName } from "./formats.mjs";
 import { num, seatName, t } from "./i18n/index.mjs";
 import { app } from "./state.mjs";
+import { tipAttrs } from "./tip.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 
@@ -97,7 +98,7 @@ function playersCell(r) {
     if (!rating) return [name];
     if (r.computer?.[i] != null) return [`${name} (${rating})`];
     // The question mark explained where it is shown, as at the table.
-    const shown = h("span", provisional ? { text: ` (${rating})`, title: t("account.provisionalHelp") } : { text: ` (${rating})` });
+    const shown = h("span", provisional ? { text: ` (${rating})`, ...tipAttrs(t("account.provisionalHelp")) } : { text: ` (${rating})` });
     return [h("button", { type: "button", class: "link", "data-player": name, text: name, "aria-label": t("account.profileOf", { name }) }), shown];
   });
   /** @type {(string | HTMLElement)[]} */

@@ -86,7 +86,7 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
         ".includes('Boris (500?)')"
     )
     assert "Anabel (500?)" in row.inner_text(), row.inner_text()
-    assert row.locator("[title]").first.get_attribute("title") == (
+    assert row.locator("[data-tip]").first.get_attribute("title") == (
         "The rating is provisional until 30 rated games."
     )
     # A rated player's name there opens their profile (someone else's: no "Log out
@@ -340,3 +340,47 @@ def test_the_account_dialog_sends_one_request_a_press_and_shows_a_newcomer_the_w
     c.page.click("#account-signup")
     c.wait("a.welcome && a.welcome.account === true && a.welcome.name === 'Novak'")
     assert logins == ["POST"] * 3
+
+
+def test_a_finger_opens_what_the_question_mark_of_a_rating_means(
+    open_client: OpenClient,
+) -> None:
+    """A phone has no hover, so a title explained nothing there: a tap on a provisional
+    rating at the table opens its words in the page's language, and a tap elsewhere
+    closes them; a click does the same in the lobby's list."""
+    from tests.browser.test_firstminute import Touch
+
+    phone = open_client("Hana", width=390, height=844, dpr=2, touch=True, lang="hr")
+    desk = open_client("Denis", lang="ru")
+    for c in (phone, desk):
+        sign_up(c, c.name)
+    room = rated_table(phone, desk, race=3)
+    phone.page.wait_for_function(
+        "document.querySelectorAll('#seat0 .rating, #seat1 .rating').length === 2"
+    )
+    assert phone.page.is_hidden("#tip")
+    box = phone.page.locator("#seat0 .rating").bounding_box()
+    assert box is not None
+    finger = Touch(phone)
+    finger.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tip = phone.page.locator("#tip")
+    tip.wait_for(state="visible")
+    assert tip.inner_text() == "Rejting je privremen do 30 partija za rejting."
+    # Inside the screen, clear of the mark it explains.
+    where = tip.bounding_box()
+    assert where is not None
+    assert 0 <= where["x"] and where["x"] + where["width"] <= 390, where
+    assert where["y"] >= box["y"] + box["height"] or where["y"] + where["height"] <= box["y"]
+    save(phone, "rating-tip-phone-hr.png")
+    finger.tap(195, 20)
+    tip.wait_for(state="hidden")
+    # In the lobby's list, by a click.
+    cleo = open_client("Cleo", lang="ru")
+    row = cleo.page.locator(f"tr[data-room='{room}']")
+    row.wait_for()
+    row.locator("[data-tip]").first.click()
+    cleo.page.locator("#tip").wait_for(state="visible")
+    assert cleo.page.inner_text("#tip") == "Рейтинг предварительный до 30 рейтинговых партий."
+    cleo.page.keyboard.press("Escape")
+    cleo.page.locator("#tip").wait_for(state="hidden")
+    assert_quiet(phone, desk, cleo)

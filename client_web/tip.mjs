@@ -1,0 +1,78 @@
+// Words that explain a mark ("512?"), reachable by a finger as well as a mouse.
+//
+// A `title` shows only on hover, and a phone never hovers: there the question mark of a
+// provisional rating explained nothing. An element marked by `tipAttrs` keeps its title for
+// the mouse and also opens its words in one shared bubble on a tap, a click, Enter or
+// Space, and follows it as the page scrolls; the next tap elsewhere or Esc closes it. The words live in
+// the element's own attribute, so a view that redraws the element every second (the
+// seats at a table) needs nothing more: one listener on the document serves them all.
+
+/** The attributes that make an element explain itself. @param {string} text */
+export function tipAttrs(text) {
+  return { "data-tip": text, title: text, tabindex: "0", role: "button", "aria-expanded": "false" };
+}
+
+/** @type {HTMLElement | null} */
+let bubble = null;
+/** @type {HTMLElement | null} */
+let anchor = null;
+
+function hideTip() {
+  if (bubble) bubble.hidden = true;
+  anchor?.setAttribute("aria-expanded", "false");
+  anchor = null;
+}
+
+/** Opens the bubble for the element. @param {HTMLElement} el */
+function showTip(el) {
+  if (!bubble) {
+    bubble = document.createElement("div");
+    bubble.id = "tip";
+    bubble.className = "tip";
+    // Read out when it opens, as the title would have been on hover.
+    bubble.setAttribute("role", "status");
+    document.body.append(bubble);
+  }
+  hideTip();
+  anchor = el;
+  bubble.textContent = el.dataset.tip ?? "";
+  bubble.hidden = false;
+  el.setAttribute("aria-expanded", "true");
+  place();
+}
+
+/** Keeps the open bubble beside its element as the page scrolls or resizes. */
+function place() {
+  if (!bubble || !anchor) return;
+  // A view that redrew its element since has another in its place: the bubble stays.
+  if (!anchor.isConnected) return;
+  const at = anchor.getBoundingClientRect();
+  const size = bubble.getBoundingClientRect();
+  const margin = 8;
+  // Under the element or, without room, over it; inside the screen.
+  const left = Math.min(Math.max(margin, at.left + at.width / 2 - size.width / 2), window.innerWidth - size.width - margin);
+  const below = at.bottom + 6;
+  const top = below + size.height + margin <= window.innerHeight ? below : Math.max(margin, at.top - 6 - size.height);
+  bubble.style.left = `${Math.round(left)}px`;
+  bubble.style.top = `${Math.round(top)}px`;
+}
+
+/** Listens once, on the document, for every explained element of the page. */
+export function installTips() {
+  document.addEventListener("click", (e) => {
+    const el = /** @type {HTMLElement | null} */ (e.target instanceof Element ? e.target.closest("[data-tip]") : null);
+    if (el && el !== anchor) showTip(el);
+    else hideTip();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") hideTip();
+    const el = /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement && e.target.matches("[data-tip]") ? e.target : null);
+    if (el && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      if (el === anchor) hideTip();
+      else showTip(el);
+    }
+  });
+  addEventListener("scroll", place, { passive: true, capture: true });
+  addEventListener("resize", place);
+}
