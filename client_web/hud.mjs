@@ -12,6 +12,7 @@ import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
 import { withRules } from "./verdict.mjs";
+import { drawStrip } from "./input.mjs";
 import { tipAttrs } from "./tip.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -460,8 +461,8 @@ export function prompt() {
     return t(touch ? "prompt.yoursTouch" : "prompt.yours", { ball });
   }
   if (tb.choice_pending) return t("prompt.otherChooses", { name: who });
-  const ra = app.remoteAim;
-  if (ra && ra.seat === tb.turn && performance.now() - app.remoteAimAt < 5000) {
+  const ra = othersAim();
+  if (ra) {
     const p = t("unit.percent", { p: powerPercent(app.remoteAimPower) });
     const tip = describeTip(ra.tip[0], ra.tip[1]);
     return ra.elevation
@@ -469,6 +470,12 @@ export function prompt() {
       : t("prompt.otherAims", { name: who, p, tip });
   }
   return t(tb.ball_in_hand ? "prompt.otherBih" : "prompt.other", { name: who, ball });
+}
+
+/** The aim the player at the table is sending, while it is fresh. */
+function othersAim() {
+  const ra = app.remoteAim;
+  return ra && ra.seat === app.table?.turn && performance.now() - app.remoteAimAt < 5000 ? ra : null;
 }
 
 /**
@@ -564,6 +571,11 @@ export function renderTableUi() {
   $("shot-controls").classList.toggle("disabled", !canShoot());
   $("strip").hidden = !shooting;
   $("strip").classList.toggle("disabled", !canShoot());
+  // Waiting, the strip shows the power the prompt gives, the opponent's as they aim; the
+  // player's own comes back with the turn.
+  const theirs = !canShoot() ? othersAim() : null;
+  const stripPower = theirs ? app.remoteAimPower : app.aim.power;
+  if (shooting) drawStrip("", stripPower, t("unit.percent", { p: powerPercent(stripPower) }));
   if (!canShoot()) $("spin-pop").hidden = true;
   const lagWasHidden = $("lag-controls").hidden;
   $("lag-controls").hidden = !lagging;

@@ -172,3 +172,29 @@ def test_the_lobby_shows_a_tables_score_on_a_phone(open_client: OpenClient) -> N
     )
     assert score.is_visible()
     assert_quiet(ana, bob, eve)
+
+
+def test_the_waiting_players_strip_shows_the_power_the_words_give(
+    open_client: OpenClient,
+) -> None:
+    """While the opponent aims, the prompt gives their power; the waiting phone's strip
+    showed its own player's instead. It shows the opponent's now, and the player's own
+    power comes back with the turn."""
+    ana, bob, _room = started(open_client, host=PHONE, guest=PHONE)
+    c = shooter((ana, bob))
+    waiting = bob if c is ana else ana
+    own = waiting.state("a.aim.power")
+    # The breaker brings the power down by keys on the strip, well away from the other's.
+    c.page.focus("#strip-track")
+    for _ in range(40):
+        c.page.keyboard.press("ArrowDown")
+    theirs = c.state("a.aim.power")
+    assert abs(theirs - own) > 0.2, (theirs, own)
+    percent = round(theirs * 100)
+    waiting.page.wait_for_function(
+        f"document.querySelector('#status .prompt').textContent.includes('{percent}')"
+    )
+    assert waiting.page.inner_text("#strip-out") == f"{percent} %"
+    assert waiting.state("a.aim.power") == own, "the waiting player's own power is kept"
+    save(waiting, "strip-waiting-phone.png")
+    assert_quiet(ana, bob)
