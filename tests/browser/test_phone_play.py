@@ -198,3 +198,26 @@ def test_the_waiting_players_strip_shows_the_power_the_words_give(
     assert waiting.state("a.aim.power") == own, "the waiting player's own power is kept"
     save(waiting, "strip-waiting-phone.png")
     assert_quiet(ana, bob)
+
+
+def test_held_sideways_the_sheets_more_menu_opens_in_sight(open_client: OpenClient) -> None:
+    """A phone held sideways leaves the sheet little height: opening "More" scrolled its
+    own button half out of the sheet, under the scoreboard. The sheet takes the height
+    under its bar now, and the button and every item of the menu are in sight."""
+    ana, bob, _room = started(open_client, host={**PHONE, "lang": "ru"}, guest=PHONE)
+    ana.page.set_viewport_size({"width": 844, "height": 390})
+    ana.page.click("#panel-toggle")
+    ana.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    ana.page.click("#more summary")
+    ana.page.locator("#leave").wait_for(state="visible")
+    ana.page.wait_for_timeout(300)
+    sheet = ana.page.locator("#panel").bounding_box()
+    bar = ana.page.locator("#panel-toggle").bounding_box()
+    button = ana.page.locator("#more summary").bounding_box()
+    last = ana.page.locator("#leave").bounding_box()
+    assert sheet and bar and button and last
+    assert sheet["y"] >= bar["y"] + bar["height"] - 1, (sheet, bar)
+    assert button["y"] >= sheet["y"], (button, sheet)
+    assert last["y"] + last["height"] <= 390, last
+    save(ana, "sheet-more-landscape-ru.png")
+    assert_quiet(ana, bob)
