@@ -3,7 +3,7 @@
 // and results. Reads the state; changes nothing but the page.
 
 import { ratingText } from "./account.mjs";
-import { describeTip, powerPercent } from "./controls.mjs";
+import { describeTip, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
 import { clause, keepLang, lang, list, minutesAndSeconds, num, t } from "./i18n/index.mjs";
@@ -575,7 +575,11 @@ export function renderTableUi() {
   // player's own comes back with the turn.
   const theirs = !canShoot() ? othersAim() : null;
   const stripPower = theirs ? app.remoteAimPower : app.aim.power;
-  if (shooting) drawStrip("", stripPower, t("unit.percent", { p: powerPercent(stripPower) }));
+  if (shooting) {
+    drawStrip("", stripPower, t("unit.percent", { p: powerPercent(stripPower) }));
+    const speed = theirs ? theirs.speed : speedFromPower(app.aim.power, app.aim.elevation);
+    $("strip-speed").textContent = t("unit.speed", { v: num(speed, 2) });
+  }
   if (!canShoot()) $("spin-pop").hidden = true;
   const lagWasHidden = $("lag-controls").hidden;
   $("lag-controls").hidden = !lagging;

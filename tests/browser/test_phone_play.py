@@ -195,6 +195,8 @@ def test_the_waiting_players_strip_shows_the_power_the_words_give(
         f"document.querySelector('#status .prompt').textContent.includes('{percent}')"
     )
     assert waiting.page.inner_text("#strip-out") == f"{percent} %"
+    speed = c.page.inner_text("#strip-speed")
+    assert waiting.page.inner_text("#strip-speed") == speed, "the speed under it is theirs too"
     assert waiting.state("a.aim.power") == own, "the waiting player's own power is kept"
     save(waiting, "strip-waiting-phone.png")
     assert_quiet(ana, bob)
