@@ -213,7 +213,7 @@ export function renderSeats() {
       const text = t("tag.fouls", { n: fouls });
       tags.push(h("span", { class: "tag foul", text: (tb?.warned ?? []).includes(i) ? t("tag.warned", { fouls: text }) : text }));
     }
-    if (tb && tb.breaker === i && status() === "playing" && tb.ball_in_hand === "kitchen") tags.push(h("span", { class: "tag", text: t("tag.breaker") }));
+    if (tb && tb.breaker === i && status() === "playing" && tb.ball_in_hand === "kitchen") tags.push(h("span", { class: "tag breaker", text: t("tag.breaker") }));
     if (s && !s.connected) {
       const left = s.grace_until ? Math.max(0, Math.round((s.grace_until - app.serverNow()) / 1000)) : null;
       tags.push(h("span", { class: "tag off", text: left !== null ? t("tag.awayFor", { time: t("unit.seconds", { s: num(left, 0) }) }) : t("tag.away") }));
@@ -225,7 +225,8 @@ export function renderSeats() {
       tags.push(h("span", { class: "tag ext", "data-extensions": String(clock.extensions?.[i] ?? 0), text: (clock.extensions?.[i] ?? 0) > 0 ? t("tag.extensions", { n: clock.extensions?.[i] ?? 0 }) : t("tag.noExtensions") }));
     }
     if (s && s.computer != null) tags.push(h("span", { class: "tag computer", text: t("tag.computer", { level: s.computer }) }));
-    if (i === mySeat()) tags.push(h("span", { class: "tag you", text: t("tag.you") }));
+    // First: short, it shares the first line with the next tag (a phone's seat keeps its height).
+    if (i === mySeat()) tags.unshift(h("span", { class: "tag you", text: t("tag.you") }));
     const score = tb?.score?.[i] ?? 0;
     // A tournament's empty seat names the player it waits for.
     const awaited = s ? null : keptName(i);

@@ -223,3 +223,37 @@ def test_held_sideways_the_sheets_more_menu_opens_in_sight(open_client: OpenClie
     assert last["y"] + last["height"] <= 390, last
     save(ana, "sheet-more-landscape-ru.png")
     assert_quiet(ana, bob)
+
+
+def test_a_phones_seats_keep_their_height_from_the_break_to_the_next_turn(
+    open_client: OpenClient,
+) -> None:
+    """The break's tags ("ball in hand, behind the head string" on two lines, "breaks",
+    "you") made the breaker's seat four lines tall on a phone, and both seat boxes shrank
+    after the break (80 → 58 px). The seats keep one height now, the "you" tag sharing a
+    line, and the table keeps its place and size."""
+    ana, bob, _room = started(
+        open_client, host={**PHONE, "lang": "hr"}, guest={**PHONE, "lang": "hr"}
+    )
+    players = (ana, bob)
+
+    def sizes() -> list[tuple[int, ...]]:
+        out = []
+        for p in players:
+            boxes = [p.page.locator(s).bounding_box() for s in ("#table", "#seat0", "#seat1")]
+            out.append(tuple(round(v) for b in boxes if b for v in (b["y"], b["height"])))
+        return out
+
+    at_break = sizes()
+    c = shooter(players)
+    assert "ispod head linije" in c.page.inner_text(f"#seat{c.state('a.seat')} .tags")
+    c.page.focus("#table")
+    c.page.keyboard.press("Space")
+    settle(*players)
+    for p in players:
+        p.page.wait_for_function(
+            "!document.querySelector('.tag.bih')?.textContent?.includes('head')"
+        )
+    save(ana, "phone-after-break-hr.png")
+    assert sizes() == at_break, (sizes(), at_break)
+    assert_quiet(ana, bob)
