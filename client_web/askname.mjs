@@ -8,7 +8,7 @@ import { decode } from "@msgpack/msgpack";
 import { $ } from "./dom.mjs";
 import { CATALOGUES, t } from "./i18n/index.mjs";
 import { NAME_PATTERN, session } from "./net.mjs";
-import { app } from "./state.mjs";
+import { app, onTv } from "./state.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 
@@ -124,5 +124,7 @@ export function showMe() {
   if (!w) return;
   const typed = /** @type {HTMLInputElement} */ ($("name")).value.trim();
   const lobbyName = !w.account && NAME_PATTERN.test(typed) ? typed : w.name;
-  $("me").textContent = app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : lobbyName;
+  // The TV watches under no name of its viewer's: the channel is what is on screen.
+  $("me").textContent = onTv() ? "" : app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : lobbyName;
+  $("me").hidden = onTv();
 }

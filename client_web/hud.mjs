@@ -7,7 +7,7 @@ import { describeTip, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
 import { clause, keepLang, lang, list, minutesAndSeconds, num, t } from "./i18n/index.mjs";
-import { app, canShoot, mySeat, names, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
+import { app, canShoot, mySeat, names, onTv, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
@@ -147,6 +147,9 @@ export function showResult(title, score, text, match, replay = null, next = null
   back.hidden = !(match && tournament);
   if (tournament) back.href = keepLang(`/tournament/${encodeURIComponent(tournament)}`);
   dlg.classList.toggle("match", match);
+  // The TV's viewers follow the channel, not the table: a player's ways on (rematch, the
+  // tournament, replays, continue) are not theirs, and the channel moves on by itself.
+  dlg.classList.toggle("tv", onTv());
   renderRatingLine();
   clearTimeout(resultTimer);
   const line = $("result-next");
@@ -400,11 +403,6 @@ export function renderClock() {
 function lowestText() {
   const low = app.table?.lowest;
   return low != null ? num(low) : "";
-}
-
-/** Whether the page is the TV channel (`#/tv`), which follows tables by itself. */
-function onTv() {
-  return /^#\/tv\/?$/.test(location.hash);
 }
 
 /** What the player should do now, in one sentence. */

@@ -174,6 +174,11 @@ export function cuePos() {
   return p ? [p[0], p[1]] : null;
 }
 
+/** Whether the page is the TV channel (`#/tv`), which follows tables by itself. */
+export function onTv() {
+  return /^#\/tv\/?$/.test(location.hash);
+}
+
 /** Whether the page is used with a finger: a coarse pointer, or the last touch on the table. */
 export function touchFirst() {
   return app.touch || (typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches);

@@ -119,6 +119,12 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
         o.page.wait_for_function(
             "document.querySelector(\".ov-score[data-seat='1']\")?.textContent === '1'"
         )
+    # The TV shows the game's result as words only: a player's ways on (rematch,
+    # replays, continue) are not its viewers', and its top bar names no viewer.
+    for tv in tvs.values():
+        tv.page.locator("#result-dialog").wait_for(state="visible")
+        assert tv.page.is_hidden("#result-dialog .row")
+        assert tv.page.is_hidden("#me")
     # The match ends: the TV lingers on the result, then moves to the other table.
     for c in (ana, bob):
         c.page.locator("#result-dialog").wait_for(state="hidden", timeout=15_000)
@@ -148,6 +154,7 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     bob.page.evaluate("location.hash = '#/tv'")
     bob.wait(f"a.tvRoom === {second!r} && a.view && a.view.room === {second!r}", timeout=30_000)
     assert bob.state("a.role") == "spectator"
+    assert bob.page.is_hidden("#me"), "no 'Watching as Bob' on the channel"
     save(tvs["ru"], "tv-moved-on.png")
     assert_quiet(ana, bob, cid, dee, on_tv, *tvs.values(), *overlays.values())
 
