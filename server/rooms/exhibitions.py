@@ -9,6 +9,9 @@ The policy, in one place (`to_start`):
   node) and no match between people is being played (no listed room with a person
   seated is in its lag or play): a bot table is for a lobby with nothing else to watch,
   and costs nothing while nobody is connected;
+- each takes the next pairing of neighbouring levels whose computers play at no other
+  exhibition (a computer's name is its level: "Bot 4" at two tables read as one player
+  in two matches);
 - an exhibition runs its match out; at its end it plays another if anyone watches it,
   else it closes (`server.rooms.machine`), and the lobby starts a new one if the policy
   still wants it. So a bot table with nobody left to watch is gone within one match.
@@ -52,6 +55,24 @@ def to_start(listing: Iterable[m.Info], starting: int, limit: int, someone_in_lo
     return max(0, limit - running)
 
 
-def pairing(number: int) -> tuple[int, int]:
-    """The levels of the `number`-th exhibition started by a node."""
+def levels_shown(listing: Iterable[m.Info]) -> set[int]:
+    """The computer levels playing at the listed exhibitions."""
+    return {
+        level
+        for info in listing
+        if is_exhibition(info)
+        for level in info.computer
+        if level is not None
+    }
+
+
+def pairing(number: int, busy: set[int] | frozenset[int] = frozenset()) -> tuple[int, int]:
+    """The levels of the `number`-th exhibition started by a node: the next pairing in
+    turn whose levels play at no other exhibition (`busy`). A computer player's name is
+    its level ("Bot 4"), so the same level at two tables showed one name playing two
+    matches at once; only with every level busy does one play twice."""
+    for step in range(len(PAIRINGS)):
+        levels = PAIRINGS[(number + step) % len(PAIRINGS)]
+        if busy.isdisjoint(levels):
+            return levels
     return PAIRINGS[number % len(PAIRINGS)]

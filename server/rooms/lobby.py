@@ -124,7 +124,8 @@ class Lobby:
         self._listing: Pacer[str, m.Info] = Pacer(config.update_interval, self._list)
         self._room_counter = 0
         #: Exhibitions this node started and still runs (`server.rooms.exhibitions`).
-        self.exhibitions: set[str] = set()
+        #: The two levels of each, for the next one's choice before the list has it.
+        self.exhibitions: dict[str, tuple[int, int]] = {}
         self._exhibitions_started = 0
         self.replays = ReplayBook(store, config.replay_max_bytes)
         #: Results to the players service, ratings back to the rooms.
@@ -206,7 +207,7 @@ class Lobby:
         for player, seated in list(self.seated.items()):
             if seated is room:
                 del self.seated[player]
-        self.exhibitions.discard(room.id)
+        self.exhibitions.pop(room.id, None)
         self.metrics.rooms.set(len(self.rooms))
 
     # --- LocalRooms: what the peers ask of this node ------------------------------------
@@ -569,13 +570,20 @@ class Lobby:
         listed = {info.room for info in listing}
         starting = sum(1 for room_id in self.exhibitions if room_id not in listed)
         count = exhibitions.to_start(listing, starting, limit, bool(self.subscribers))
+        busy = exhibitions.levels_shown(listing) | {
+            level
+            for room_id, pair in self.exhibitions.items()
+            if room_id not in listed
+            for level in pair
+        }
         for _ in range(count):
-            levels = exhibitions.pairing(self._exhibitions_started)
+            levels = exhibitions.pairing(self._exhibitions_started, busy)
+            busy |= set(levels)
             self._exhibitions_started += 1
             clock = self.config.shot_clock or None
             settings = m.RoomSettings(race_to=exhibitions.EXHIBITION_RACE, shot_clock=clock)
             room = self._new_room(settings)
-            self.exhibitions.add(room.id)
+            self.exhibitions[room.id] = levels
             room.post(SeatBots(None, levels))
 
     def unqueue(self, client: Member) -> bool:

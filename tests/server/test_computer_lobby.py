@@ -91,6 +91,10 @@ async def test_bot_tables_are_listed_for_a_visitor_and_can_be_watched(
     for info in exhibitions:
         assert info.name == "" and len(info.players) == 2
         assert all(level is not None and 1 <= level <= 5 for level in info.computer)
+    # A computer player's name is its level: no level plays at both tables at once.
+    first, second = ({*info.computer} for info in exhibitions)
+    assert first.isdisjoint(second), (first, second)
+    assert not {*exhibitions[0].players} & {*exhibitions[1].players}
     # A second visitor starts no more: the number is bounded.
     ivo = await open_peer(server, peers, "Ivo")
     assert isinstance(await ivo.request({"t": "lobby"}), m.Rooms)
