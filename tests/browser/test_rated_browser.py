@@ -369,7 +369,7 @@ def test_a_finger_opens_what_the_question_mark_of_a_rating_means(
     # Inside the screen, clear of the mark it explains.
     where = tip.bounding_box()
     assert where is not None
-    assert 0 <= where["x"] and where["x"] + where["width"] <= 390, where
+    assert where["x"] >= 0 and where["x"] + where["width"] <= 390, where
     assert where["y"] >= box["y"] + box["height"] or where["y"] + where["height"] <= box["y"]
     save(phone, "rating-tip-phone-hr.png")
     finger.tap(195, 20)
