@@ -192,7 +192,9 @@ def test_the_waiting_players_strip_shows_the_power_the_words_give(
     assert abs(theirs - own) > 0.2, (theirs, own)
     percent = round(theirs * 100)
     waiting.page.wait_for_function(
-        f"document.querySelector('#status .prompt').textContent.includes('{percent}')"
+        r"(p) => new RegExp(`(^|[^0-9])${p}\\s%`)"
+        ".test(document.querySelector('#status .prompt').textContent)",
+        arg=percent,
     )
     assert waiting.page.inner_text("#strip-out") == f"{percent} %"
     speed = c.page.inner_text("#strip-speed")

@@ -77,7 +77,8 @@ def test_the_scoreboard_tags_stay_in_their_seat_in_russian(
         assert left["x"] + left["width"] <= right["x"] + 1, seats
         for s, seat in enumerate(seats):
             for tag in boxes(c, f"#table-view .scoreboard .seat{s} .tag"):
-                assert inside(tag, seat), (s, tag, seat)
+                # (a tag the layout leaves out, as a phone does the break's "breaks", has no box)
+                assert not tag["width"] or inside(tag, seat), (s, tag, seat)
             (score,) = boxes(c, f"#table-view .scoreboard .seat{s} .score")
             assert inside(score, seat), (s, score, seat)
     assert_quiet(ana, bob)
