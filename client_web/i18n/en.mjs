@@ -536,6 +536,7 @@ export default {
   "ev.sits": "{name} sits down at the table",
   "ev.leaves": "{name} leaves the table",
   "ev.ready": "{name} is ready",
+  "ev.renamed": "{was} plays on as {name}",
   "ev.rematch": "{name} asks for a rematch",
   "ev.to.waiting": "Waiting for players",
   "ev.to.lag": "Lag for the break",

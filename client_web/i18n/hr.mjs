@@ -536,6 +536,7 @@ export default {
   "ev.sits": "{name} sjeda za stol",
   "ev.leaves": "{name} ustaje od stola",
   "ev.ready": "{name} pritišće „Počnimo!“",
+  "ev.renamed": "{was} dalje igra kao {name}",
   "ev.rematch": "{name} traži revanš",
   "ev.to.waiting": "Čekaju se igrači",
   "ev.to.lag": "Bliškanje za pravo otvaranja",

@@ -536,6 +536,7 @@ export default {
   "ev.sits": "{name} садится за стол",
   "ev.leaves": "{name} выходит из-за стола",
   "ev.ready": "{name} нажимает «Начинаем!»",
+  "ev.renamed": "{was} играет дальше под именем {name}",
   "ev.rematch": "{name} хочет реванша",
   "ev.to.waiting": "Ждём игроков",
   "ev.to.lag": "Раскат на право разбития",
