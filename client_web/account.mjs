@@ -5,6 +5,7 @@
 
 import { $, h, toast } from "./dom.mjs";
 import { num, t, when } from "./i18n/index.mjs";
+import { boundNameField, fitsNameRule } from "./namerule.mjs";
 import { session } from "./net.mjs";
 
 /** @typedef {Record<string, any>} Json */
@@ -53,6 +54,7 @@ export function initAccounts(opts) {
   const password = /** @type {HTMLInputElement} */ ($("account-password"));
   const error = $("account-error");
   const loggedIn = () => !!session.accountToken();
+  boundNameField(nameInput);
 
   const refreshBar = () => {
     $("account-open").hidden = loggedIn();
@@ -88,7 +90,10 @@ export function initAccounts(opts) {
       [password, t("account.passwordRule")],
     ]);
     for (const input of rules.keys()) input.setCustomValidity("");
-    const wrong = [...rules.keys()].filter((input) => !input.checkValidity());
+    // The name whoever typed it (the guest's own is put there for them): a claim is a new
+    // name, and every account's name fits the rule, so a login's does too.
+    const fits = (/** @type {HTMLInputElement} */ input) => input !== nameInput || fitsNameRule(input.value.trim());
+    const wrong = [...rules.keys()].filter((input) => !input.checkValidity() || !fits(input));
     for (const input of wrong) input.setCustomValidity(rules.get(input) ?? "");
     if (!form.reportValidity()) {
       error.textContent = wrong.map((input) => rules.get(input)).join(" ");

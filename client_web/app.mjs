@@ -17,7 +17,8 @@ import { renderQuick, renderRooms } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
 import { lagFrames, lagTags } from "./lagballs.mjs";
 import { askNameOnce, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
-import { Connection, NAME_PATTERN, ServerError, defaultUrl, session } from "./net.mjs";
+import { NAME_PATTERN, boundNameField, nameTaken } from "./namerule.mjs";
+import { Connection, ServerError, defaultUrl, session } from "./net.mjs";
 import { restingBalls } from "./playback.mjs";
 import { roomPlayer } from "./playing.mjs";
 import { PracticeTable, practiceRoute } from "./practice.mjs";
@@ -102,7 +103,7 @@ const { pump, skipAnim } = player;
 function currentName() {
   const input = /** @type {HTMLInputElement} */ ($("name"));
   const v = input.value.trim();
-  if (NAME_PATTERN.test(v)) return v;
+  if (nameTaken(v, session.name())) return v;
   const stored = session.name();
   if (NAME_PATTERN.test(stored)) return stored;
   const fresh = makeUpName();
@@ -117,7 +118,7 @@ function currentName() {
  */
 async function ensureName() {
   const v = /** @type {HTMLInputElement} */ ($("name")).value.trim();
-  if (!NAME_PATTERN.test(v) || !app.welcome || app.welcome.account || app.welcome.name === v || app.room) return;
+  if (!nameTaken(v, session.name()) || !app.welcome || app.welcome.account || app.welcome.name === v || app.room) return;
   session.setName(v);
   await conn.reconnectNow();
 }
@@ -591,9 +592,11 @@ function renderTableUi() {
 function wire() {
   const nameInput = /** @type {HTMLInputElement} */ ($("name"));
   nameInput.value = session.name() || currentName();
+  boundNameField(nameInput);
   nameInput.addEventListener("change", () => {
     const v = nameInput.value.trim();
-    if (!NAME_PATTERN.test(v)) {
+    // A new name follows the rule; the one kept from before stays good (`namerule.mjs`).
+    if (!nameTaken(v, session.name())) {
       toast(t("lobby.nameBad"));
       return;
     }

@@ -7,7 +7,8 @@ import { decode } from "@msgpack/msgpack";
 
 import { $ } from "./dom.mjs";
 import { CATALOGUES, t } from "./i18n/index.mjs";
-import { NAME_PATTERN, session } from "./net.mjs";
+import { boundNameField, nameTaken } from "./namerule.mjs";
+import { session } from "./net.mjs";
 import { app, onTv } from "./state.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -84,12 +85,13 @@ export async function askNameOnce(welcome, room, code) {
   const dialog = /** @type {HTMLDialogElement} */ ($("name-dialog"));
   const input = /** @type {HTMLInputElement} */ ($("name-dialog-input"));
   input.value = welcome.name;
+  boundNameField(input);
   dialog.returnValue = "";
   dialog.showModal();
   input.select();
   await new Promise((resolve) => dialog.addEventListener("close", resolve, { once: true }));
   const typed = input.value.trim();
-  const name = dialog.returnValue === "sit" && NAME_PATTERN.test(typed) ? typed : welcome.name;
+  const name = dialog.returnValue === "sit" && nameTaken(typed, welcome.name) ? typed : welcome.name;
   /** @type {HTMLInputElement} */ ($("name")).value = name;
   session.setName(name);
   try {
@@ -123,7 +125,7 @@ export function showMe() {
   const w = app.welcome;
   if (!w) return;
   const typed = /** @type {HTMLInputElement} */ ($("name")).value.trim();
-  const lobbyName = !w.account && NAME_PATTERN.test(typed) ? typed : w.name;
+  const lobbyName = !w.account && nameTaken(typed, session.name()) ? typed : w.name;
   // The TV watches under no name of its viewer's: the channel is what is on screen.
   $("me").textContent = onTv() ? "" : app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : lobbyName;
   $("me").hidden = onTv();

@@ -94,9 +94,6 @@ export const session = {
   },
 };
 
-/** Display names the server accepts (protocol `Name`; Python's `\w` takes any letter or digit). */
-export const NAME_PATTERN = /^[\p{L}\p{N}_.\-](?:[\p{L}\p{N}_ .\-]{0,22}[\p{L}\p{N}_.\-])?$/u;
-
 /**
  * One logical connection that survives drops: it reconnects by itself, says hello with
  * the stored token, and tells its listener about every state change and message.

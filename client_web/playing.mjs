@@ -11,7 +11,7 @@ import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { learnKeptNames } from "./kept.mjs";
 import { lagRest } from "./lagballs.mjs";
 import { noteGameOver, noteSnapshot, renderRatingLine } from "./ratingchange.mjs";
-import { absorbHistory, logEvent, recentEvents, restoreHistory } from "./roomlog.mjs";
+import { absorbHistory, logEvent, logRenames, recentEvents, restoreHistory } from "./roomlog.mjs";
 import { shotSounds } from "./sound.mjs";
 import { rackAddress } from "./racks.mjs";
 import { app, mySeat, names, shotRack } from "./state.mjs";
@@ -202,8 +202,10 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
       const result = /** @type {HTMLDialogElement} */ (document.getElementById("result-dialog"));
       if (result.open && result.classList.contains("match")) result.close();
     }
+    const before = app.view;
     app.room = v.room;
     app.view = v;
+    if (!firstTime) logRenames(v, before, m.seq);
     learnKeptNames(v, refresh);
     app.table = v.table;
     app.code = v.code ?? app.code;

@@ -45,6 +45,8 @@ function describeSource(src) {
       return forLog(describeRuling(/** @type {any} */ (m), n, app.view?.settings?.first_break === "draw"), m.verdict);
     case "lag_result":
       return describeLag(/** @type {any} */ (m), n);
+    case "renamed": // the page's own line (`logRename`), not a server event
+      return { headline: t("ev.renamed", { was: String(m.was), name: n[m.seat] }), rules: [], tone: "neutral", details: [] };
     case "warning": {
       const w = describeWarning({ kind: m.kind, seat: m.seat, seconds: app.view?.settings?.clock_warning }, n, app.table?.turn ?? null, mySeat());
       return { headline: w.text, rules: [w.rule], tone: m.kind === "clock" ? "neutral" : "foul", details: [] };
@@ -67,7 +69,24 @@ export function logEvent(m, opts = {}) {
   log(describeSource(src), { aside: src.aside, quiet: opts.quiet, link: gameReplay(src) });
 }
 
-/** Words the whole log again (a change of language). */
+/**
+ * The snapshot `view` renames a seated player (the same player under another name: a
+ * guest who made an account mid-match): the log says so once, and every line is worded
+ * again with the new name, as a reload would word them. `before`: the view it follows.
+ * @param {Msg} view @param {Msg | null} before @param {number} seq the snapshot's
+ */
+export function logRenames(view, before, seq) {
+  const renamed = [0, 1].filter((s) => {
+    const was = before?.seats?.[s];
+    const now = view.seats?.[s];
+    return was && now && was.player === now.player && was.name !== now.name;
+  });
+  if (!renamed.length || before?.room !== view.room) return;
+  for (const seat of renamed) logEvent({ t: "renamed", seq, seat, was: before?.seats[seat].name }, { aside: true });
+  rewordLog();
+}
+
+/** Words the whole log again (a change of language, a player's new name). */
 export function rewordLog() {
   $("log").replaceChildren();
   for (const src of app.logSources) log(describeSource(src), { aside: src.aside, quiet: true, link: gameReplay(src) });

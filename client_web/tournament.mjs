@@ -8,7 +8,8 @@
 
 import { makeUpName } from "./askname.mjs";
 import { keepLang, lang, minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
-import { Connection, NAME_PATTERN, defaultUrl, session } from "./net.mjs";
+import { NAME_PATTERN, boundNameField, nameTaken } from "./namerule.mjs";
+import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 
 /** How often the bracket is read again (ms). */
@@ -469,6 +470,14 @@ function renderStandings(view) {
 async function registration(action) {
   const name = /** @type {HTMLInputElement} */ ($("tour-player-name")).value.trim();
   const done = () => t(action === "register" ? "tour.registered" : "tour.withdrawn");
+  if (action === "register" && !session.accountToken() && !nameTaken(name, session.name())) {
+    // A new name follows the rule (`namerule.mjs`), said before anything is sent.
+    const answer = $("tour-answer");
+    answer.classList.remove("ok");
+    answers.set(answer, () => t("tour.err.bad_name"));
+    answer.textContent = t("tour.err.bad_name");
+    return;
+  }
   const ok = await change(action, $("tour-answer"), done, action === "register" ? { name } : undefined);
   // A guest's name is kept for the game; an account plays under its own whatever this says.
   if (ok && action === "register" && !session.accountToken()) {
@@ -606,6 +615,7 @@ async function start() {
     else render();
   });
   showMe(null);
+  boundNameField(/** @type {HTMLInputElement} */ ($("tour-player-name")));
   $("tour-form").addEventListener("submit", (event) => {
     event.preventDefault();
     void registration("register");

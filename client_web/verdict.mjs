@@ -412,7 +412,7 @@ export function withRules(text, rules) {
 
 /**
  * What a room snapshot changed since the one before it (`before`; null: the first), in
- * words: who sat down or left, who became ready or asked for a rematch, and the room's new
+ * words: who sat down or left, who became ready, took another name or asked for a rematch, and the room's new
  * stage. A replay lists every snapshot; "table state" alone said nothing of why it came.
  * Falls back to the stage when nothing a reader sees changed (a grace period's timer, say).
  * @param {Record<string, any>} view the wire `RoomView` @param {Record<string, any> | null} before
@@ -429,6 +429,8 @@ export function describeSnapshot(view, before) {
     if (then && (!now || now.player !== then.player)) lines.push(t("ev.leaves", { name: nameOf(then) }));
     if (now && (!then || now.player !== then.player)) lines.push(t("ev.sits", { name: nameOf(now) }));
     else if (now && then && now.ready && !then.ready) lines.push(t("ev.ready", { name: nameOf(now) }));
+    // The same player under another name: a guest who made an account mid-match.
+    if (now && then && now.player === then.player && now.name !== then.name) lines.push(t("ev.renamed", { was: nameOf(then), name: nameOf(now) }));
     if (now && (view.rematch ?? []).includes(s) && !(before?.rematch ?? []).includes(s)) lines.push(t("ev.rematch", { name: nameOf(now) }));
     if (now && view.status === "lag" && (view.lagged ?? []).includes(s) && !(before?.lagged ?? []).includes(s)) lines.push(t("ev.lagged", { name: nameOf(now) }));
   }

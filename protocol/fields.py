@@ -20,7 +20,8 @@ Seat = Annotated[int, Meta(ge=0, le=1)]
 Ball = Annotated[int, Meta(ge=0, le=9)]
 EpochMs = Annotated[int, Meta(ge=0)]
 #: A display name: 1–24 characters of letters, digits, space, `.`, `_`, `-`; no leading or
-#: trailing space — once cleaned (`protocol.text.clean_name`: NFKC, no bidi controls or
+#: trailing space (a name chosen now follows `protocol.text.NAME_MIN`–`NAME_MAX`; names
+#: chosen before still travel) — once cleaned (`protocol.text.clean_name`: NFKC, no bidi controls or
 #: invisible characters), which `Hello` does as it is decoded. The frame may carry more
 #: (a name typed decomposed, with marks apart, is longer before NFKC joins them).
 Name = Annotated[str, Meta(min_length=1, max_length=64)]

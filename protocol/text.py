@@ -37,8 +37,21 @@ INVISIBLE = frozenset(
     "\u2800"  # braille pattern blank
 )
 
-#: What a player name may be once cleaned: 1–24 letters, digits, space, `.`, `_`, `-`; no
-#: leading or trailing space.
+#: The one rule for a name a player chooses now, a guest's at the table and an account's
+#: alike: `NAME_MIN` to `NAME_MAX` characters (code points, once cleaned) of those
+#: `NAME_PATTERN` takes. One rule, so a guest can always claim the name they play under.
+#: An account's name passes the claim's own checks on top (one script, not reserved, not
+#: like another account's: `server.players.names`). The browser client holds these two
+#: numbers in `client_web/namerule.mjs` (it cannot read Python and has no build step);
+#: `tests/protocol/test_name_rule.py` fails, printing the lines to paste, if they part.
+NAME_MIN = 3
+NAME_MAX = 20
+#: What a player's name may be on the wire once cleaned: 1–24 letters, digits, space, `.`,
+#: `_`, `-`; no leading or trailing space. Wider than the rule for a new name: names chosen
+#: before it (a guest's was 1 to 24 characters) still travel — a browser keeps its
+#: player's name and says it in every `hello`, a room keeps its seats' names — and still
+#: load. Only a new name is held to `NAME_MIN`–`NAME_MAX`: an account claimed, a name
+#: typed into the client.
 NAME_PATTERN = re.compile(r"[\w.\-](?:[\w .\-]{0,22}[\w.\-])?\Z")
 
 
@@ -50,8 +63,16 @@ def clean(text: str) -> str:
     )
 
 
+def fits_name_rule(name: str) -> bool:
+    """Whether `name`, cleaned, may be chosen now: `NAME_PATTERN`'s characters, from
+    `NAME_MIN` to `NAME_MAX` of them."""
+    cleaned = clean(name)
+    return bool(NAME_PATTERN.match(cleaned)) and NAME_MIN <= len(cleaned) <= NAME_MAX
+
+
 def clean_name(name: str) -> str:
-    """A player's name, cleaned; ValueError if it is then not a name (`NAME_PATTERN`)."""
+    """A player's name as it travels, cleaned; ValueError if it is then not one
+    (`NAME_PATTERN`: names chosen before `NAME_MIN`–`NAME_MAX` pass too)."""
     cleaned = clean(name)
     if not NAME_PATTERN.match(cleaned):
         raise ValueError(

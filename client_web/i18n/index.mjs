@@ -5,7 +5,8 @@
 // Intl.PluralRules (Croatian and Russian have three forms), numbers through
 // Intl.NumberFormat, lists through Intl.ListFormat.
 //
-// A catalogue value is a string with `{name}` placeholders, or for plurals an object of
+// A catalogue value is a string with `{name}` placeholders (`{nameMin}` and `{nameMax}` are
+// the name rule's bounds, filled in unasked), or for plurals an object of
 // Intl plural categories (`one`, `few`, `many`, `other`) chosen by the `n` parameter.
 // A plural may add a `fraction` form for an `n` that is not whole, where the language's
 // grammar parts from the category Intl gives it: Croatian says "2½ duljine" (the noun
@@ -13,6 +14,7 @@
 // Markup in the page says which key it shows: `data-i18n="key"` for the text,
 // `data-i18n-attr="placeholder:key;aria-label:key"` for attributes.
 
+import { NAME_MAX, NAME_MIN } from "../namerule.mjs";
 import en from "./en.mjs";
 import hr from "./hr.mjs";
 import ru from "./ru.mjs";
@@ -22,6 +24,9 @@ import ru from "./ru.mjs";
 
 /** @type {Record<string, Catalogue>} */
 export const CATALOGUES = { en, hr, ru };
+/** Placeholders every text may use without being given them: the name rule's bounds
+ * (`namerule.mjs`), so the words for the rule say its numbers in every language. */
+const FIXED = /** @type {Record<string, number>} */ ({ nameMin: NAME_MIN, nameMax: NAME_MAX });
 /** The languages offered, each named in itself. */
 export const LANGUAGES = /** @type {const} */ ([
   ["en", "English"],
@@ -142,7 +147,7 @@ export function t(key, params = {}) {
   if (entry === undefined) return key;
   const text = typeof entry === "string" ? entry : plural(entry, Number(params.n ?? 0));
   return text.replace(/\{(\w+)\}/g, (whole, name) => {
-    const v = params[name];
+    const v = params[name] ?? FIXED[name];
     if (v === undefined) return whole;
     return typeof v === "number" ? num(v) : v;
   });

@@ -59,7 +59,7 @@ export default {
   "tour.err.closed": "Registration is closed.",
   "tour.err.not_registered": "You are not registered.",
   "tour.err.started": "The tournament has started.",
-  "tour.err.bad_name": "A name is 1–24 letters, digits, spaces, dots, dashes or underscores.",
+  "tour.err.bad_name": "A name is {nameMin}–{nameMax} letters, digits, spaces, dots, dashes or underscores.",
   "tour.err.other": "That did not work; nothing changed.",
   "tour.create.title": "New tournament",
   "tour.create.name": "Name",

@@ -59,7 +59,7 @@ export default {
   "tour.err.closed": "Prijave su zatvorene.",
   "tour.err.not_registered": "Niste prijavljeni.",
   "tour.err.started": "Turnir je već počeo.",
-  "tour.err.bad_name": "Ime ima od 1 do 24 slova, brojke, razmake, točke, crtice ili podvlake.",
+  "tour.err.bad_name": "Ime ima od {nameMin} do {nameMax} slova, brojke, razmake, točke, crtice ili podvlake.",
   "tour.err.other": "Nije uspjelo; ništa se nije promijenilo.",
   "tour.create.title": "Novi turnir",
   "tour.create.name": "Naziv",

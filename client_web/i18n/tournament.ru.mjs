@@ -59,7 +59,7 @@ export default {
   "tour.err.closed": "Регистрация закрыта.",
   "tour.err.not_registered": "Вы не записаны.",
   "tour.err.started": "Турнир уже начался.",
-  "tour.err.bad_name": "Имя — от 1 до 24 букв, цифр, пробелов, точек, дефисов или подчёркиваний.",
+  "tour.err.bad_name": "Имя — от {nameMin} до {nameMax} букв, цифр, пробелов, точек, дефисов или подчёркиваний.",
   "tour.err.other": "Не получилось; ничего не изменилось.",
   "tour.create.title": "Новый турнир",
   "tour.create.name": "Название",

@@ -220,7 +220,7 @@ test("O6: after the room's draw the breaker's choice says the draw, after a lag 
   assert.equal(drawn.headline, lagged.headline);
 });
 
-test("a snapshot in a replay says what changed: seats, readiness, rematch and the stage", () => {
+test("a snapshot in a replay says what changed: seats, readiness, a new name, rematch and the stage", () => {
   setLanguage("en", false);
   const ana = { seat: 0, player: "p-ana", name: "Ana", connected: true, ready: false };
   const bot = { seat: 1, player: "bot-1", name: "Bot 3", connected: true, ready: true, computer: 3 };
@@ -248,6 +248,10 @@ test("a snapshot in a replay says what changed: seats, readiness, rematch and th
   assert.equal(describeSnapshot(view("waiting", [eve, bot]), both), "Ana leaves the table. Eve sits down at the table");
   // Nothing a reader sees changed: the stage, as before.
   assert.equal(describeSnapshot(both, both), "Table state (waiting)");
+  // The same player under another name (a guest who made an account mid-match).
+  const playing = view("playing", ready.seats);
+  const marta = view("playing", [{ ...ready.seats[0], name: "Marta" }, bot]);
+  assert.equal(describeSnapshot(marta, playing), "Ana plays on as Marta");
   setLanguage("hr", false);
   assert.equal(describeSnapshot(first, null), "Ana sjeda za stol. Čekaju se igrači");
   setLanguage("ru", false);

@@ -57,6 +57,7 @@ from server.players.service import Identity, Players
 from server.players.tokens import AccountTokens
 from server.rooms.actor import now_ms
 from server.rooms.lobby import Lobby
+from server.rooms.naming import name_back
 from server.rooms.practice_room import PracticeRoom
 from server.rooms.seams import Gone, Request
 
@@ -498,14 +499,11 @@ class Gateway:
         return True
 
     def _name_in_seat(self, player: str, room_id: str, name: str) -> str:
-        """A seated player coming back under a new name keeps the seat's name if the new
-        one could pass for the other player's."""
+        """The name a seated player coming back under `name` will have at the table, for
+        the `welcome` to say: the room decides it as it takes the player back
+        (`server.rooms.naming`); a room of another node decides it there."""
         room = self.lobby.room(room_id)
-        if room is None:
-            return name
-        mine = next((s.name for s in room.seats if s is not None and s.player == player), name)
-        others = [s.name for s in room.seats if s is not None and s.player != player]
-        return mine if confusable(name, others) is not None else name
+        return name if room is None else name_back(room.seats, player, name)
 
     def _may_make_room(self, client: Client, request_id: int) -> bool:
         """A `create`, or a `quick` that may pair: within `--max-rooms` for the process

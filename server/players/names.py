@@ -36,11 +36,12 @@ import re
 import unicodedata
 from typing import Final
 
-from protocol.text import INVISIBLE, NAME_PATTERN
+from protocol.text import INVISIBLE, NAME_MAX, NAME_MIN, NAME_PATTERN
 from protocol.text import skeleton as looks
 
-MIN_LENGTH: Final = 3
-MAX_LENGTH: Final = 20
+#: The rule every new name follows, a guest's or an account's (`protocol.text`).
+MIN_LENGTH: Final = NAME_MIN
+MAX_LENGTH: Final = NAME_MAX
 #: Besides letters and digits, the characters a name may hold (the protocol's `Name`).
 SEPARATORS: Final = "_-. "
 

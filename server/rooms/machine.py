@@ -18,6 +18,7 @@ spectator `not_a_player`):
 | *        | Enter, spectator             | same              | Bind, joined, snap; count (b)  |
 | Waiting  | SeatPair (quick match)       | Lagging, Choosing | SeatTaken, Bind, joined, start |
 | *        | Reattach, Rejoin of a seat   | same              | no Grace, clock on, presence   |
+| *        | … under another name         | same              | as above, then snapshot        |
 | *        | Gone, spectator              | same              | count (b); Close if empty      |
 | *        | Gone, seat                   | same              | Grace, clock paused, presence  |
 | *        | Leave, spectator             | same              | Unbind, ok, count (b); Close   |
@@ -115,6 +116,7 @@ from server.rooms.model import (
     Unbind,
     Waiting,
 )
+from server.rooms.naming import Naming
 from server.rooms.seams import (
     Abandon,
     Enter,
@@ -173,7 +175,7 @@ _TIMERS = (
 )
 
 
-class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
+class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
     """One step in the making (see `server.rooms.working`): the transitions."""
 
     # --- dispatch -------------------------------------------------------------------------
@@ -295,9 +297,8 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
                 Unbind(previous),
                 CloseMember(previous, 1000, "replaced by a newer connection"),
             ]
-        self.seats[index] = replace(
-            seat, member=member, name=member.name or seat.name, grace_until=None
-        )
+        self.seats[index] = replace(seat, member=member, grace_until=None)
+        renamed = self.rename(index, member.name)  # a guest who made an account, say
         self.cancel(Grace(index))
         self.out.append(Bind(member))
         if request_id is not None:
@@ -314,8 +315,10 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
         if turn:
             self.resume_clock()
         # The returning player gets the room as it is now (a shot in flight included),
-        # everyone else the presence event, with the clock running again if it is theirs.
-        self.commit([self.presence(index, True, clock=turn)], exclude=member)
+        # everyone else the presence event, with the clock running again if it is theirs,
+        # and the room anew if the player came back under another name.
+        events: list[m.ServerMessage] = [self.presence(index, True, clock=turn)]
+        self.commit([*events, self.snapshot_event()] if renamed else events, exclude=member)
         self.send(member, self.own_snapshot(member))
 
     def rejoin(self, member: Member, role: m.Role) -> None:
@@ -426,18 +429,6 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
         self.out += [CloseMember(c, 1001, "server shutting down") for c in self.members()]
         self.out.append(Stop())
 
-    def rated(self, news: Rated) -> None:
-        """A seated player's rating as the players service says it now: shown to all (no
-        game information, so not stored; a restored room asks again)."""
-        index = self.seat_of_player(news.player)
-        seat = self.seats[index] if index is not None else None
-        if index is None or seat is None:
-            return
-        if (seat.rating, seat.provisional) == (news.rating, news.provisional):
-            return
-        self.seats[index] = replace(seat, rating=news.rating, provisional=news.provisional)
-        self.broadcast_only(self.snapshot_message(self.seq))
-
     # --- requests ---------------------------------------------------------------------------
 
     def request(self, member: Member, message: m.ClientMessage) -> None:
@@ -470,11 +461,13 @@ class _Tx(Seating, BotSteps, ClockSteps, Walkovers):
             self.table_request(member, seat, message)
 
     def chat(self, member: Member, message: m.Chat) -> None:
+        seat = self.seat_of(member)
         event = m.ChatRelay(
             room=self.state.id,
             seq=self.next_seq(),
-            seat=self.seat_of(member),
-            name=member.name,
+            seat=seat,
+            # A player speaks under the seat's name, the name the table shows.
+            name=self.name(seat) if seat is not None else member.name,
             text=message.text,
         )
         self.ok(member, message.id)

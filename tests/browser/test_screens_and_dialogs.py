@@ -198,7 +198,7 @@ def test_a_name_typed_in_the_lobby_is_the_name_at_once(open_client: OpenClient) 
     ivo.page.fill("#name", "Ivo!!")
     ivo.page.keyboard.press("Tab")
     ivo.page.wait_for_selector("#toast:not([hidden])")
-    assert ivo.page.inner_text("#toast").startswith("Ime ima od 1 do 24")
+    assert ivo.page.inner_text("#toast").startswith("Ime ima od 3 do 20")
     assert ivo.page.inner_text("#me") == "Ivo Kovač"
     # Sitting down says the last good name to the server, and the table shows it.
     ivo.page.fill("#name", "Ivo Kovač")

@@ -1,0 +1,34 @@
+// The one rule for a new name, and the names from before it that still load.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { setLanguage, t } from "../i18n/index.mjs";
+import { NAME_MAX, NAME_MIN, NAME_PATTERN, fitsNameRule, nameTaken } from "../namerule.mjs";
+
+test("a new name is NAME_MIN to NAME_MAX characters, counted once NFKC", () => {
+  assert.deepEqual([NAME_MIN, NAME_MAX], [3, 20]);
+  assert.ok(fitsNameRule("Ana") && fitsNameRule("x".repeat(20)) && fitsNameRule("Đurđa") && fitsNameRule("Борис"));
+  assert.ok(!fitsNameRule("Al") && !fitsNameRule("x".repeat(21)) && !fitsNameRule("Ana!"));
+  assert.ok(fitsNameRule("\ufb00a"), "ﬀa is three letters once NFKC, as the server counts it");
+});
+
+test("a name from before the rule still loads; only a new one is held to it", () => {
+  const old = "Grandmaster of the cue"; // 22 characters: a guest's name before the rule
+  assert.ok(NAME_PATTERN.test(old) && NAME_PATTERN.test("Al"));
+  assert.ok(nameTaken(old, old) && nameTaken("Al", "Al"));
+  assert.ok(!nameTaken(old, "Ana") && !nameTaken("Al", null));
+  assert.ok(nameTaken("Marta", "Al"));
+});
+
+test("the rule's words say its numbers in every language", () => {
+  for (const [lang, words] of [
+    ["en", "A name is 3–20 letters"],
+    ["hr", "Ime ima od 3 do 20 slova"],
+    ["ru", "Имя — от 3 до 20 букв"],
+  ]) {
+    setLanguage(lang, false);
+    assert.ok(t("lobby.nameBad").startsWith(words), t("lobby.nameBad"));
+    for (const key of ["lobby.nameHelp", "account.nameRule", "account.rules"]) assert.ok(t(key).includes(String(NAME_MAX)) && !t(key).includes("24"), t(key));
+  }
+  setLanguage("en", false);
+});

@@ -1,0 +1,120 @@
+"""Names in real Chromium: a guest who signs up in the middle of a match is named anew on
+every screen at once — the opponent's, a spectator's, the lobby's list, the log, the
+match's result and its replay."""
+
+from __future__ import annotations
+
+from tests.browser.support import save
+from tests.browser.test_client import (
+    OpenClient,
+    assert_quiet,
+    shooter,
+    start_match,
+)
+from tests.browser.test_rated_browser import sign_up
+from tests.browser.test_watching import concede
+
+
+def test_a_guest_who_signs_up_mid_match_is_named_anew_on_every_screen(
+    open_client: OpenClient,
+) -> None:
+    ana, bob, room = start_match(open_client)
+    cleo = open_client("Cleo")
+    lou = open_client("Lou")
+    cleo.page.click(f"tr[data-room='{room}'] button:has-text('Watch')")
+    cleo.wait("!!a.table")
+    # The draw's winner (breaking) is the guest who signs up: the log has named them.
+    guest = shooter((ana, bob))
+    opponent = bob if guest is ana else ana
+    seat = guest.state("a.seat")
+    for c in (opponent, cleo):
+        c.page.wait_for_function(
+            f"document.getElementById('log').textContent.includes('{guest.name} wins the draw')"
+        )
+
+    sign_up(guest, "Marta")
+    for c in (guest, opponent, cleo):
+        c.page.wait_for_function(
+            f"document.getElementById('seat{seat}').textContent.includes('Marta')", timeout=10_000
+        )
+    lou.page.wait_for_function(
+        f"document.querySelector(\"tr[data-room='{room}']\").textContent.includes('Marta')",
+        timeout=10_000,
+    )
+    for c in (opponent, cleo):
+        # The log says so once; its other lines name her anew, as a reload would.
+        c.page.wait_for_function(
+            f"document.getElementById('log').textContent.includes('{guest.name} plays on as Marta')"
+        )
+        lines = c.page.locator("#log li").all_inner_texts()
+        assert [line for line in lines if guest.name in line] == [
+            f"{guest.name} plays on as Marta"
+        ], lines
+        assert any(line.startswith("Marta wins the draw") for line in lines), lines
+    save(opponent, "renamed-opponent.png")
+    # Still a guest's unrated match: nothing rated appears on it.
+    assert not opponent.state("a.view.settings.rated")
+
+    # The result names her, and so does the match's replay.
+    concede(guest, "match")
+    cleo.page.locator("#result-dialog").wait_for(state="visible")
+    assert "Marta" in cleo.page.inner_text("#result-score")
+    assert "Marta concedes" in cleo.page.inner_text("#result-text")
+    cleo.page.click("#result-replay-match")
+    cleo.page.locator("#r-last").wait_for(state="visible")
+    cleo.page.click("#r-last")
+    cleo.page.wait_for_function(
+        f"document.getElementById('r-seat{seat}').textContent.includes('Marta')"
+    )
+    assert f"{guest.name} plays on as Marta" in cleo.page.inner_text("#r-log")
+    assert_quiet(ana, bob, cleo, lou)
+
+
+def test_one_rule_for_a_new_name_and_names_from_before_still_load(
+    open_client: OpenClient,
+) -> None:
+    """A guest and an account choose a name by one rule, 3 to 20 characters, which the
+    page says in each language; a guest's name from before the rule (22 characters, kept
+    by the browser) still says hello and plays."""
+    old = "Grandmaster of the cue"  # 22 characters: a guest's name before the rule
+    rules = {
+        "en": ("3 to 20 characters", "A name is 3–20", "A name is 3–20"),
+        "hr": ("od 3 do 20 znakova", "Ime ima od 3 do 20", "Ime ima 3–20"),
+        "ru": ("от 3 до 20 символов", "Имя — от 3 до 20", "Имя — от 3 до 20"),
+    }
+    for lang, (help_text, refusal, account_refusal) in rules.items():
+        c = open_client(old, lang=lang)
+        c.wait(f"a.welcome && a.welcome.name === {old!r}")
+        assert c.page.input_value("#name") == old and c.page.inner_text("#me") == old
+        assert help_text in c.page.inner_text("#name-help")
+        # Too short for a new name: refused, the name stays.
+        c.page.fill("#name", "Al")
+        c.page.keyboard.press("Tab")
+        c.page.wait_for_selector("#toast:not([hidden])")
+        assert c.page.inner_text("#toast").startswith(refusal)
+        assert c.page.inner_text("#me") == old
+        # Too long: typing (or pasting) stops at the rule's end.
+        c.page.fill("#name", "")
+        c.page.type("#name", "Master of the cue ball")
+        assert c.page.input_value("#name") == "Master of the cue ba"
+        # The account dialog words the same rule, and sends nothing for a name out of it.
+        sent: list[str] = []
+        c.page.on("request", lambda r, sent=sent: sent.append(r.url) if "/api/" in r.url else None)
+        c.page.click("#account-open")
+        c.page.locator("#account-dialog").wait_for(state="visible")
+        assert c.page.input_value("#account-name") == "Master of the cue ba"
+        c.page.fill("#account-name", "Al")
+        c.page.fill("#account-password", "long enough password")
+        c.page.click("#account-signup")
+        c.page.wait_for_function("document.getElementById('account-error').textContent !== ''")
+        assert c.page.inner_text("#account-error").startswith(account_refusal)
+        assert c.page.inner_text("#account-rules").startswith(account_refusal)
+        assert sent == []
+        c.page.click("#account-cancel")
+        assert_quiet(c)
+    # The name from before, kept by the browser, still sits down and plays under it.
+    c = open_client(old)
+    c.page.click("#computer")
+    c.wait(f"a.room !== null && a.welcome.name === {old!r}")
+    c.wait(f"a.view && a.view.seats.some((s) => s && s.name === {old!r})")
+    assert_quiet(c)

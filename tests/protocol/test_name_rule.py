@@ -1,0 +1,89 @@
+"""One rule for a new name, a guest's and an account's: declared in `protocol/text.py`
+(`NAME_MIN`, `NAME_MAX`), held to by the account's claim (`server.players.names.check`)
+and by the browser client (`client_web/namerule.mjs`, which cannot read Python: its two
+numbers are checked against the declaration here, and its check run on the same names).
+Names chosen before the rule still travel (`NAME_PATTERN`)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from protocol.text import NAME_MAX, NAME_MIN, NAME_PATTERN, clean_name, fits_name_rule
+from server.players import names
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIENT = ROOT / "client_web" / "namerule.mjs"
+#: Names on both sides of the rule's bounds, and what NFKC, scripts and marks make of them.
+SAMPLES = [
+    "Al",
+    "Ana",
+    "x" * NAME_MAX,
+    "x" * (NAME_MAX + 1),
+    "Grandmaster of the cue",  # 22: a guest's name before the rule
+    "\ufb00a",  # "ﬀa": three letters once NFKC
+    "Đurđa",
+    "Борис",
+    "Ana!",
+    " Ana",
+    "Ann-Marie Smith-Jones",  # 21
+    "ab.",
+]
+
+
+def client_lines() -> str:
+    return f"export const NAME_MIN = {NAME_MIN};\nexport const NAME_MAX = {NAME_MAX};\n"
+
+
+def test_the_clients_numbers_are_the_declarations() -> None:
+    text = CLIENT.read_text(encoding="utf-8")
+    found = dict(re.findall(r"^export const (NAME_MIN|NAME_MAX) = (\d+);$", text, re.M))
+    assert found == {"NAME_MIN": str(NAME_MIN), "NAME_MAX": str(NAME_MAX)}, (
+        f"client_web/namerule.mjs is out of step with protocol/text.py; its lines:\n"
+        f"{client_lines()}"
+    )
+
+
+def test_an_account_is_claimed_by_the_same_rule() -> None:
+    assert (names.MIN_LENGTH, names.MAX_LENGTH) == (NAME_MIN, NAME_MAX)
+    for length in range(1, NAME_MAX + 3):
+        name = "b" + "o" * (length - 1)
+        fits = NAME_MIN <= length <= NAME_MAX
+        assert fits_name_rule(name) is fits, name
+        if fits:
+            assert names.check(name) == name
+        else:
+            with pytest.raises(names.NameProblem, match=f"{NAME_MIN} to {NAME_MAX}"):
+                names.check(name)
+
+
+def test_names_from_before_the_rule_still_travel() -> None:
+    for name in ("A", "Al", "Grandmaster of the cue", "x" * 24):
+        assert not fits_name_rule(name)
+        assert clean_name(name) == name and NAME_PATTERN.match(name)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_client_checks_a_new_name_as_the_server_does() -> None:
+    script = (
+        f'import {{ fitsNameRule }} from "{CLIENT.as_uri()}";\n'
+        f"const names = {json.dumps(SAMPLES)};\n"
+        "console.log(JSON.stringify(names.map((n) => fitsNameRule(n))));\n"
+    )
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    client = dict(zip(SAMPLES, json.loads(result.stdout), strict=True))
+    server = {name: fits_name_rule(name) for name in SAMPLES}
+    assert client == server
+    assert server["Ana"] and server["\ufb00a"] and not server["Al"]
+    assert not server["Grandmaster of the cue"] and not server["x" * (NAME_MAX + 1)]
