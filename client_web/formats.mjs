@@ -60,8 +60,9 @@ const QUICK_NAMES = new Map([
 
 /**
  * A room's name as a reader sees it. A tournament's table is named by the server "<the
- * tournament> · <stage>", the stage a language-free code (`R2`, `L3`, `F`, `GF1`, `GF2`:
- * `server/tournament/bracket.py`, `stage_label`), worded here; any other name is shown
+ * tournament> · <stage>", the stage a language-free code (`R2`, `W2`, `L3`, `F`, `GF1`,
+ * `GF2`: `server/tournament/bracket.py`, `stage_label`), worded here as the bracket page
+ * names it (a double elimination's rounds with their side); any other name is shown
  * as it is.
  * @param {string} name @param {Record<string, any> | null | undefined} settings
  */
@@ -69,12 +70,20 @@ export function roomName(name, settings) {
   // The server names the quick match's tables in English: said in the reader's language.
   const quick = QUICK_NAMES.get(name);
   if (quick) return t(quick);
-  const m = settings?.tournament ? name.match(/^(.*) · (R\d+|L\d+|F|GF1|GF2)$/) : null;
+  const m = settings?.tournament ? name.match(/^(.*) · (R\d+|W\d+|L\d+|F|GF1|GF2)$/) : null;
   if (!m) return name;
   const [, tournament, code] = m;
   const n = Number(code.slice(1));
-  const stage =
-    code === "F" ? t("tour.finalRound") : code === "GF1" ? t("tour.gf1") : code === "GF2" ? t("tour.gf2") : code[0] === "L" ? t("tour.stage.losers", { n }) : t("tour.round", { n });
+  /** The stage's words by its code's letter (`F`, `GF1` and `GF2` whole). */
+  const words = {
+    F: () => t("tour.finalRound"),
+    GF1: () => t("tour.gf1"),
+    GF2: () => t("tour.gf2"),
+    R: () => t("tour.round", { n }),
+    W: () => t("tour.stage.winners", { n }),
+    L: () => t("tour.stage.losers", { n }),
+  };
+  const stage = (words[/** @type {keyof typeof words} */ (code)] ?? words[/** @type {"R" | "W" | "L"} */ (code[0])])();
   return `${tournament} · ${stage}`;
 }
 

@@ -104,6 +104,7 @@ export default {
   "tour.cancelConfirm": "Otkazati turnir? To se ne može poništiti.",
   "tour.cancelledOrganiser": "Organizator je otkazao turnir.",
   "tour.yourMatch": "Stol za vaš meč je otvoren.",
+  "tour.stage.winners": "Pobjednička grana, {n}. kolo",
   "tour.stage.losers": "Gubitnička grana, {n}. kolo",
   "tour.err.notOnList": "Na popisu nema igrača s tim imenom.",
   "tour.full": "Turnir je popunjen: sva su mjesta zauzeta.",

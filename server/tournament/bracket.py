@@ -325,13 +325,18 @@ def race_of(tournament: Tournament, match: Match) -> int:
 
 def stage_label(tournament: Tournament, match: Match) -> str:
     """The match's stage in a language-free code for its table's name, which the pages
-    word in the reader's language: `R2` the winners' bracket's second round (a single
-    elimination's only bracket), `L3` the losers' bracket's third, `F` a single
-    elimination's final, `GF1`/`GF2` the grand final and its deciding match."""
+    word in the reader's language: `R2` a single elimination's second round (its only
+    bracket), `W2` a double elimination's winners' bracket's second round, `L3` the
+    losers' bracket's third, `F` a single elimination's final, `GF1`/`GF2` the grand
+    final and its deciding match. A double elimination's winners' round carries its
+    bracket as a losers' round does: the bracket page puts it under "Winners' bracket",
+    and a table and its stream strip called only "Round 1" could be either side's."""
     if match.bracket == "final":
         return match.id
     if match.bracket == "losers":
         return f"L{match.round}"
+    if tournament.format == "double":
+        return f"W{match.round}"
     return "F" if _single_final(tournament, match) else f"R{match.round}"
 
 
