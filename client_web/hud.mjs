@@ -225,9 +225,12 @@ export function renderSeats() {
     if (s && s.computer != null) tags.push(h("span", { class: "tag computer", text: t("tag.computer", { level: s.computer }) }));
     if (i === mySeat()) tags.push(h("span", { class: "tag you", text: t("tag.you") }));
     const score = tb?.score?.[i] ?? 0;
-    // A tournament's empty seat names the player it waits for.
+    // A tournament's empty seat names the player it waits for ("not here yet"); once the
+    // match is over, its player, who has gone (their seat freed as they left) or never
+    // came (a walkover): named, with no tag that could be wrong.
     const awaited = s ? null : keptName(i);
-    if (awaited) tags.push(h("span", { class: "tag off", text: t("seat.notHere") }));
+    const over = status() === "finished" || !!tb?.match_over;
+    if (awaited && !over) tags.push(h("span", { class: "tag off", text: t("seat.notHere") }));
     /** @type {(Node | string)[]} */
     const who = [h("span", { class: "name", text: s ? n[i] : (awaited ?? t("seat.empty")) }), h("div", { class: "tags" }, tags)];
     if (s && s.rating !== null && s.rating !== undefined) {

@@ -657,7 +657,7 @@ def test_a_full_tournament_offers_no_registration(page_at: Any, server: Server, 
     assert client.problems() == [] and stranger.problems() == [] and registered.problems() == []
 
 
-def _play_out(server: Server, match: dict[str, Any], tokens: dict[str, str], loser: str) -> None:
+def play_out(server: Server, match: dict[str, Any], tokens: dict[str, str], loser: str) -> None:
     """Both players of `match` sit down at its table over the WebSocket, the draw's winner
     breaks, and `loser` concedes the match."""
     ws_url = server.url.replace("http://", "ws://") + "/ws"
@@ -713,7 +713,7 @@ def test_a_finished_tournament_says_who_won_not_that_it_began(
             break
         time.sleep(0.05)
     assert match["room"], "the final never got its room"
-    _play_out(server, match, tokens, loser=match["players"][1])
+    play_out(server, match, tokens, loser=match["players"][1])
     page.wait_for_selector("#tour-champion:not([hidden])", timeout=20_000)
     assert match["players"][0] in page.inner_text("#tour-champion")
     assert BEGUN[lang] not in page.locator("body").inner_text()
