@@ -174,9 +174,14 @@ function render() {
       : view.bot_level
         ? t("tour.botsLevel", { level: view.bot_level })
         : t("tour.botsSpread");
-  // The reader's own match, its table open: the way to its seat, above everything.
+  // The reader's own match, its table open: the way to its seat, above everything — or,
+  // once they sit there (from another tab, say), the way back to it: not a call to sit
+  // down that they have answered already.
   const mine = view.me ? view.matches.find((m) => m.status === "playing" && m.room && m.seeds.includes(view.me ?? null)) : undefined;
   $("tour-mine").hidden = !mine;
+  const sitting = !!mine && seatedAt(mine, view.me ?? null);
+  wordAs($("tour-mine-text"), sitting ? "tour.yourSeat" : "tour.yourMatch");
+  wordAs($("tour-mine-sit"), sitting ? "tour.backToTable" : "tour.play");
   if (mine) $("tour-mine-sit").setAttribute("href", keepLang(`/#/play/${encodeURIComponent(mine.room ?? "")}`));
   const deadline = mine?.live && !mine.live.started ? mine.live.forfeit_at ?? null : null;
   $("tour-mine-deadline").replaceChildren(...(deadline ? [noShowClock(deadline)] : []));
@@ -184,6 +189,22 @@ function render() {
   renderOrganiser(view);
   renderBrackets(view);
   renderStandings(view);
+}
+
+/**
+ * Whether the player of seed `me` holds their seat at the table of `match` (the room's
+ * record says, through the API's `live`). @param {MatchView} match @param {number | null} me
+ */
+function seatedAt(match, me) {
+  const slot = me === null ? -1 : match.seeds.indexOf(me);
+  return slot >= 0 && !!match.live?.seated[slot];
+}
+
+/** An element worded by a catalogue key, kept as its `data-i18n` so that a change of
+ * language words it again. @param {HTMLElement} node @param {string} key */
+function wordAs(node, key) {
+  node.dataset.i18n = key;
+  node.textContent = t(key);
 }
 
 /** @param {TournamentView} view */
@@ -414,8 +435,8 @@ function matchCard(match, me) {
     foot.push(el("span", { class: "tour-state" }, [status]));
     if (waiting.length > 0 && live?.forfeit_at) foot.push(noShowClock(live.forfeit_at));
     foot.push(el("a", { href: keepLang(`/#/room/${room}`) }, [t("tour.watch")]));
-    // Only the match's own players have a seat kept for them.
-    if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: keepLang(`/#/play/${room}`) }, [t("tour.play")]));
+    // Only the match's own players have a seat kept for them (once in it, the way back).
+    if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: keepLang(`/#/play/${room}`) }, [t(seatedAt(match, me) ? "tour.backToTable" : "tour.play")]));
   } else if (match.status === "ready") {
     foot.push(el("span", {}, [t("tour.ready")]));
   } else if (done && match.decided === "forfeit") {

@@ -104,6 +104,8 @@ export default {
   "tour.cancelConfirm": "Cancel the tournament? This cannot be undone.",
   "tour.cancelledOrganiser": "Cancelled by the organiser.",
   "tour.yourMatch": "Your match's table is open.",
+  "tour.yourSeat": "You are seated at your match's table.",
+  "tour.backToTable": "Back to your table",
   "tour.stage.winners": "Winners' bracket, round {n}",
   "tour.stage.losers": "Losers' bracket, round {n}",
   "tour.err.notOnList": "Nobody of that name is on the list.",

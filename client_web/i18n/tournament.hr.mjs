@@ -104,6 +104,8 @@ export default {
   "tour.cancelConfirm": "Otkazati turnir? To se ne može poništiti.",
   "tour.cancelledOrganiser": "Organizator je otkazao turnir.",
   "tour.yourMatch": "Stol za vaš meč je otvoren.",
+  "tour.yourSeat": "Sjedite za stolom svog meča.",
+  "tour.backToTable": "Natrag za stol",
   "tour.stage.winners": "Pobjednička grana, {n}. kolo",
   "tour.stage.losers": "Gubitnička grana, {n}. kolo",
   "tour.err.notOnList": "Na popisu nema igrača s tim imenom.",

@@ -104,6 +104,8 @@ export default {
   "tour.cancelConfirm": "Отменить турнир? Восстановить его будет нельзя.",
   "tour.cancelledOrganiser": "Турнир отменён организатором.",
   "tour.yourMatch": "Стол для вашего матча открыт.",
+  "tour.yourSeat": "Вы сидите за столом своего матча.",
+  "tour.backToTable": "Вернуться за стол",
   "tour.stage.winners": "Верхняя сетка, {n}-й раунд",
   "tour.stage.losers": "Нижняя сетка, {n}-й раунд",
   "tour.err.notOnList": "Игрока с таким именем в списке нет.",
