@@ -1,12 +1,13 @@
 """The bracket page while a match's table waits for its players, in Chromium: a player
 who has sat down at their table (from another tab) is told so, not asked to sit down
-again."""
+again; and a no-show's countdown appearing in a match's card never widens its column,
+on a laptop or on a 390 px phone."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import msgpack
@@ -99,3 +100,66 @@ def test_a_player_seated_in_another_tab_is_sent_back_to_the_table(
         )
         assert page.inner_text("#tour-mine").startswith("Stol za vaš meč je otvoren.")
     assert client.problems() == []
+
+
+def _widths(page: Any, match: str) -> dict[str, Any]:
+    """The bracket's columns, the match's card and its countdown, as laid out now."""
+    return dict(
+        page.evaluate(
+            """(match) => {
+              const box = (el) => el && el.getBoundingClientRect();
+              const card = document.querySelector(`.tour-match[data-match="${match}"]`);
+              const clock = box(card.querySelector('.tour-deadline'));
+              const c = box(card);
+              return {
+                columns: [...document.querySelectorAll('.tour-round')].map(
+                  (col) => Math.round(box(col).width * 10) / 10),
+                card: [c.left, c.right],
+                clock: clock && [clock.left, clock.right],
+                scroll: document.documentElement.scrollWidth,
+                inner: innerWidth,
+              };
+            }""",
+            match,
+        )
+    )
+
+
+def test_a_no_show_countdown_never_widens_its_column(open_page: Any, server: Server) -> None:
+    """Three players in four places: the top seed's bye, the other two's table open and
+    waiting for them with a no-show countdown in its card. On a laptop every column keeps
+    the width of a column with no countdown, and keeps it when the countdown goes (both
+    players sit down); on a phone the countdown fits in the card, nothing scrolls sideways."""
+    tournament, tokens = started(server, ("Ante", "Branka", "Cvijeta"), 4)
+    match = playing(server, tournament)
+    pages = {
+        "laptop": open_page("laptop", f"/tournament/{tournament}?lang=ru", height=900),
+        "phone": open_page("phone", f"/tournament/{tournament}?lang=ru", width=390, height=844),
+    }
+    before: dict[str, dict[str, Any]] = {}
+    for kind, client in pages.items():
+        client.page.wait_for_selector(f'.tour-match[data-match="{match["id"]}"] .tour-deadline')
+        before[kind] = _widths(client.page, match["id"])
+        save(client, f"tournament-countdown-{kind}-ru.png", full_page=True)
+    laptop, phone = before["laptop"], before["phone"]
+    # The round with the countdown is as wide as the final's, which has none.
+    assert len(set(laptop["columns"])) == 1, laptop
+    for layout in (laptop, phone):
+        left, right = layout["card"]
+        assert left <= layout["clock"][0] and layout["clock"][1] <= right, layout
+        assert layout["scroll"] <= layout["inner"], layout
+    with ExitStack() as stack:
+        for name in match["players"]:
+            stack.enter_context(seated(server, match["room"], tokens[name], name))
+        for kind, client in pages.items():
+            client.page.wait_for_selector(
+                f'.tour-match[data-match="{match["id"]}"] .tour-score.live', timeout=20_000
+            )
+            after = _widths(client.page, match["id"])
+            assert after["clock"] is None
+            assert after["columns"] == before[kind]["columns"], (kind, before[kind], after)
+            assert after["card"][1] - after["card"][0] == (
+                before[kind]["card"][1] - before[kind]["card"][0]
+            ), (kind, before[kind], after)
+    for client in pages.values():
+        assert client.problems() == []
