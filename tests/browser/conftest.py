@@ -170,3 +170,17 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Client]]:
     yield _open
     for c in clients:
         c.context.close()
+
+
+@pytest.fixture
+def page_at(open_page: Callable[..., Client]) -> Callable[..., Client]:
+    """A page of the tournaments (`path`) in `lang`, in a browser holding the session
+    `token` and the name the game has played under there (`name`), if given."""
+
+    def _open(path: str, lang: str, token: str | None = None, name: str = "") -> Client:
+        storage = {} if token is None else {"ninepool.token": token}
+        if name:
+            storage["ninepool.name"] = name
+        return open_page(lang, f"{path}?lang={lang}", height=900, storage=storage)
+
+    return _open
