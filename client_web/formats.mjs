@@ -5,6 +5,11 @@
 
 import { t } from "./i18n/index.mjs";
 
+/** The shot clocks a table may be given, in seconds a shot, besides none: what the lobby's
+ * create dialog offers (`index.html`, `#c-clock`) and the organiser's form of a
+ * tournament offers for its tables, in the same words. */
+export const SHOT_CLOCKS = [20, 30, 45, 60];
+
 /** The options a preset sets (the race, break order and the rest stay as chosen). */
 export const PRESETS = {
   casual: { shot_clock: null, first_shot_clock: null, extensions: 1, extension_seconds: null, clock_warning: 10, aim_aid: "full" },

@@ -7,6 +7,7 @@
 // may start it before its time. /tournaments lists them all (`GET /api/tournaments`).
 
 import { makeUpName } from "./askname.mjs";
+import { SHOT_CLOCKS, describeClock } from "./formats.mjs";
 import { keepLang, lang, minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
 import { Connection, NAME_PATTERN, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
@@ -16,7 +17,7 @@ const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
@@ -146,6 +147,7 @@ function render() {
     t(view.status === "registering" || view.status === "cancelled" ? "tour.starts" : "tour.started", { time: when(view.starts_at) }),
     t(`tour.seeding.${view.seeding}`),
     races,
+    clockOf(view.shot_clock ?? null),
     t("tour.entrants", { n: view.entrants.length, cap: view.cap }),
   ].join(" · ");
   const note = $("tour-note");
@@ -205,6 +207,15 @@ function seatedAt(match, me) {
 function wordAs(node, key) {
   node.dataset.i18n = key;
   node.textContent = t(key);
+}
+
+/**
+ * The shot clock of a tournament's tables in words: each is made as a table of the lobby
+ * with that clock is (one extension a rack, as long as a shot), so it is said as the
+ * table says it. @param {number | null} clock seconds a shot, or null for none
+ */
+function clockOf(clock) {
+  return clock === null ? t("tour.noClock") : describeClock({ shot_clock: clock, extensions: 1 });
 }
 
 /** @param {TournamentView} view */
@@ -535,6 +546,10 @@ function startCreating() {
   $("tour-create-form").hidden = !held;
   $("tc-session").hidden = !!held;
   input("tc-starts").value = localInput(new Date(Date.now() + 3_600_000));
+  const clock = /** @type {HTMLSelectElement} */ ($("tc-clock"));
+  clock.replaceChildren(...["", ...SHOT_CLOCKS.map(String)].map((value) => new Option("", value)));
+  clock.addEventListener("change", wordClockChoices);
+  wordClockChoices();
   // A single elimination has no losers' bracket: its race is not asked for (the field
   // hidden, and disabled so that it is neither checked nor in the way).
   const format = /** @type {HTMLSelectElement} */ ($("tc-format"));
@@ -564,6 +579,14 @@ function startCreating() {
   });
 }
 
+/** The shot clock's choices in the page's language, as the lobby's dialog words them, and
+ * what the one chosen means at the tables. */
+function wordClockChoices() {
+  const clock = /** @type {HTMLSelectElement} */ ($("tc-clock"));
+  for (const option of clock.options) option.textContent = option.value ? t("unit.seconds", { s: num(Number(option.value), 0) }) : t("create.clock.off");
+  $("tc-clock-help").textContent = clock.value ? clockOf(Number(clock.value)) : "";
+}
+
 async function create() {
   const answer = $("tc-answer");
   if (!token()) return;
@@ -579,6 +602,8 @@ async function create() {
     races: { winners: Number(input("tc-winners").value), losers: Number(input("tc-losers").value), final: Number(input("tc-final").value) },
     bots,
   };
+  const clock = /** @type {HTMLSelectElement} */ ($("tc-clock")).value;
+  if (clock) body.shot_clock = Number(clock);
   if (bots && level > 0) body.bot_level = level;
   // Checked here, worded in the page's language (the browser's own bubbles speak the
   // browser's), the field in question focused; the server checks it all again.
@@ -621,7 +646,10 @@ function showMe(account) {
 
 async function start() {
   startPageLanguage(/** @type {HTMLSelectElement} */ ($("lang")), () => {
-    if (creating) document.title = t("tour.create.title");
+    if (creating) {
+      document.title = t("tour.create.title");
+      wordClockChoices();
+    }
     for (const [box, said] of answers) box.textContent = said();
     if (listing) renderList();
     else render();

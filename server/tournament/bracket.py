@@ -27,7 +27,9 @@ import msgspec
 from protocol.text import clean
 from server.tournament.model import (
     MAX_PLAYERS,
+    MAX_SHOT_CLOCK,
     MIN_PLAYERS,
+    MIN_SHOT_CLOCK,
     Decided,
     Entrant,
     Feed,
@@ -56,6 +58,7 @@ def new_tournament(
     starts_at: int,
     organiser: str,
     bots: bool = False,
+    shot_clock: int | None = None,
 ) -> Tournament:
     cleaned = clean(name).strip()
     if not 1 <= len(cleaned) <= MAX_NAME:
@@ -66,6 +69,11 @@ def new_tournament(
         raise TournamentError("bad_seeding", "seeding is by rating or random")
     if not MIN_PLAYERS <= cap <= MAX_PLAYERS:
         raise TournamentError("bad_cap", f"the cap is {MIN_PLAYERS}-{MAX_PLAYERS} players")
+    if shot_clock is not None and not MIN_SHOT_CLOCK <= shot_clock <= MAX_SHOT_CLOCK:
+        # Checked here, not when the first room is made: a room would refuse it then.
+        raise TournamentError(
+            "bad_shot_clock", f"the shot clock is {MIN_SHOT_CLOCK}-{MAX_SHOT_CLOCK} seconds"
+        )
     return Tournament(
         id=tournament_id,
         name=cleaned,
@@ -77,6 +85,7 @@ def new_tournament(
         starts_at=starts_at,
         organiser=organiser,
         bots=bots,
+        shot_clock=shot_clock,
     )
 
 

@@ -119,3 +119,49 @@ def test_the_create_form_asks_no_losers_race_for_single_elimination(
     assert page.locator("#tc-losers").is_visible() and page.locator("#tc-losers").is_enabled()
     assert winners.inner_text() == double_label
     assert client.problems() == []
+
+
+#: "30 s a shot, 1 extension of 30 s per rack", as the tables of each language say it.
+CLOCK_30 = {
+    "en": "30 s a shot, 1 extension of 30 s per rack",
+    "hr": "30 s za udarac, 1 produljenje od 30 s po partiji",
+    "ru": "30 с на удар, 1 продление по 30 с на партию",
+}
+
+
+@pytest.mark.parametrize("lang", ["hr", "ru"])
+def test_the_organiser_gives_the_tables_a_shot_clock(
+    page_at: Any, server: Server, lang: str
+) -> None:
+    """The form offers the shot clock the lobby's "create a table" dialog offers, in the
+    same words; the one chosen is said in words under it, kept with the tournament and
+    shown on its page."""
+    lobby = page_at("/", lang)
+    lobby.page.wait_for_selector("#lobby:not([hidden])")
+    offered = "[...document.getElementById('{}').options].map(o => [o.value, o.textContent])"
+    tables = lobby.page.evaluate(offered.format("c-clock"))
+    token = session_token(server, f"Org clock {lang}")
+    client = page_at("/tournament/new", lang, token)
+    page = client.page
+    page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
+    assert page.evaluate(offered.format("tc-clock")) == tables
+    label = {"hr": "Vrijeme za udarac", "ru": "Время на удар"}[lang]
+    assert page.inner_text("label:has(#tc-clock) span") == label
+    # None unless chosen: as every tournament had before.
+    assert page.input_value("#tc-clock") == "" and page.inner_text("#tc-clock-help") == ""
+    page.select_option("#tc-clock", "30")
+    assert page.inner_text("#tc-clock-help") == CLOCK_30[lang]
+    page.fill("#tc-name", f"Clock {lang}")
+    save(client, f"tournament-new-clock-{lang}.png", full_page=True)
+    page.click("#tc-submit")
+    page.wait_for_selector("#tour-view:not([hidden])")
+    assert CLOCK_30[lang] in page.inner_text("#tour-facts")
+    tournament_id = page.url.split("?")[0].rstrip("/").split("/")[-1]
+    assert call(server, "GET", f"/api/tournaments/{tournament_id}")["shot_clock"] == 30
+    # A tournament without one says so.
+    plain = new_tournament(server, token, f"No clock {lang}")
+    page.goto(f"{server.url}/tournament/{plain}?lang={lang}")
+    page.wait_for_selector("#tour-view:not([hidden])")
+    none = {"hr": "Bez vremenskog ograničenja za udarac", "ru": "Без ограничения времени на удар"}
+    assert none[lang] in page.inner_text("#tour-facts")
+    assert client.problems() == [] and lobby.problems() == []
