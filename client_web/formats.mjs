@@ -45,6 +45,15 @@ export function describeClock(s) {
 }
 
 /**
+ * The shot clock of a tournament's tables in words: each is made as a table of the lobby
+ * with that clock is (one extension a rack, as long as a shot), so it is said as the
+ * table says it. @param {number | null} clock seconds a shot, or null for none
+ */
+export function tournamentClock(clock) {
+  return clock === null ? t("tour.noClock") : describeClock({ shot_clock: clock, extensions: 1 });
+}
+
+/**
  * The whole format in one line: the preset's name, who breaks, the clock, the aim aid.
  * A format no preset names leads with its details: "Custom" would tell the players of a
  * quick match, who chose nothing, that someone did.

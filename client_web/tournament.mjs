@@ -2,15 +2,16 @@
 // it is open, both brackets and the grand final with a link to watch every match being
 // played, and the standings. It reads the JSON API (`GET /api/tournaments/<id>`) again
 // every few seconds; registering uses the session token the game keeps (net.mjs).
-// /tournament/new is the organiser's form that creates one (`POST /api/tournaments`),
+// /tournament/new is the organiser's form that creates one (`tournamentform.mjs`),
 // computer players filling the empty places if the organiser allows them; its organiser
 // may start it before its time. /tournaments lists them all (`GET /api/tournaments`).
 
 import { makeUpName } from "./askname.mjs";
-import { SHOT_CLOCKS, describeClock } from "./formats.mjs";
+import { tournamentClock } from "./formats.mjs";
 import { keepLang, lang, minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
 import { Connection, NAME_PATTERN, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
+import { rewordCreating, startCreating } from "./tournamentform.mjs";
 
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
@@ -147,7 +148,7 @@ function render() {
     t(view.status === "registering" || view.status === "cancelled" ? "tour.starts" : "tour.started", { time: when(view.starts_at) }),
     t(`tour.seeding.${view.seeding}`),
     races,
-    clockOf(view.shot_clock ?? null),
+    tournamentClock(view.shot_clock ?? null),
     t("tour.entrants", { n: view.entrants.length, cap: view.cap }),
   ].join(" · ");
   const note = $("tour-note");
@@ -207,15 +208,6 @@ function seatedAt(match, me) {
 function wordAs(node, key) {
   node.dataset.i18n = key;
   node.textContent = t(key);
-}
-
-/**
- * The shot clock of a tournament's tables in words: each is made as a table of the lobby
- * with that clock is (one extension a rack, as long as a shot), so it is said as the
- * table says it. @param {number | null} clock seconds a shot, or null for none
- */
-function clockOf(clock) {
-  return clock === null ? t("tour.noClock") : describeClock({ shot_clock: clock, extensions: 1 });
 }
 
 /** @param {TournamentView} view */
@@ -509,131 +501,6 @@ async function registration(action) {
   }
 }
 
-/** @param {string} elementId */
-function input(elementId) {
-  return /** @type {HTMLInputElement} */ (document.getElementById(elementId));
-}
-
-/** A local date and time for a `datetime-local` input. @param {Date} d */
-function localInput(d) {
-  const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/**
- * What is wrong with the organiser's form, as [the field, the catalogue key of why], or
- * null: the server's own limits (`POST /api/tournaments`), checked before asking it.
- * @param {Record<string, any>} body @returns {[string, string] | null}
- */
-function formProblem(body) {
-  const within = (/** @type {unknown} */ v, /** @type {number} */ lo, /** @type {number} */ hi) => Number.isInteger(v) && Number(v) >= lo && Number(v) <= hi;
-  if (!body.name || body.name.length > 48) return ["tc-name", "tour.create.err.bad_name"];
-  if (!within(body.cap, 2, 64)) return ["tc-cap", "tour.create.err.cap"];
-  if (!(body.starts_at > Date.now())) return ["tc-starts", "tour.create.err.past"];
-  for (const side of ["winners", "losers", "final"]) {
-    if (side === "losers" && body.format === "single") continue;
-    if (!within(body.races[side], 1, 21)) return [`tc-${side}`, "tour.create.err.race"];
-  }
-  return null;
-}
-
-/** The organiser's form: create the tournament, then open its page. */
-function startCreating() {
-  $("tour-message").hidden = true;
-  $("tour-create").hidden = false;
-  document.title = t("tour.create.title");
-  const held = token();
-  $("tour-create-form").hidden = !held;
-  $("tc-session").hidden = !!held;
-  input("tc-starts").value = localInput(new Date(Date.now() + 3_600_000));
-  const clock = /** @type {HTMLSelectElement} */ ($("tc-clock"));
-  clock.replaceChildren(...["", ...SHOT_CLOCKS.map(String)].map((value) => new Option("", value)));
-  clock.addEventListener("change", wordClockChoices);
-  wordClockChoices();
-  // A single elimination has no losers' bracket: its race is not asked for (the field
-  // hidden, and disabled so that it is neither checked nor in the way).
-  const format = /** @type {HTMLSelectElement} */ ($("tc-format"));
-  const losersRace = () => {
-    const single = format.value === "single";
-    input("tc-losers").disabled = single;
-    /** @type {HTMLElement} */ (input("tc-losers").closest("label")).hidden = single;
-    // Nor a winners' bracket to name: its race is that of every round before the final.
-    const winners = /** @type {HTMLElement} */ (input("tc-winners").closest("label")?.querySelector("span"));
-    winners.dataset.i18n = single ? "tour.side.rounds" : "tour.side.winners";
-    winners.textContent = t(winners.dataset.i18n);
-  };
-  format.addEventListener("change", losersRace);
-  losersRace();
-  const bots = input("tc-bots");
-  bots.addEventListener("change", () => {
-    /** @type {HTMLSelectElement} */ ($("tc-bot-level")).disabled = !bots.checked;
-  });
-  const form = $("tour-create-form");
-  form.addEventListener("input", () => {
-    $("tc-answer").textContent = "";
-  });
-  input("tc-starts").min = localInput(new Date());
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    void create();
-  });
-}
-
-/** The shot clock's choices in the page's language, as the lobby's dialog words them, and
- * what the one chosen means at the tables. */
-function wordClockChoices() {
-  const clock = /** @type {HTMLSelectElement} */ ($("tc-clock"));
-  for (const option of clock.options) option.textContent = option.value ? t("unit.seconds", { s: num(Number(option.value), 0) }) : t("create.clock.off");
-  $("tc-clock-help").textContent = clock.value ? clockOf(Number(clock.value)) : "";
-}
-
-async function create() {
-  const answer = $("tc-answer");
-  if (!token()) return;
-  const level = Number(/** @type {HTMLSelectElement} */ ($("tc-bot-level")).value);
-  const bots = input("tc-bots").checked;
-  /** @type {Record<string, unknown>} */
-  const body = {
-    name: input("tc-name").value.trim(),
-    format: /** @type {HTMLSelectElement} */ ($("tc-format")).value,
-    cap: Number(input("tc-cap").value),
-    seeding: /** @type {HTMLSelectElement} */ ($("tc-seeding")).value,
-    starts_at: new Date(input("tc-starts").value).getTime(),
-    races: { winners: Number(input("tc-winners").value), losers: Number(input("tc-losers").value), final: Number(input("tc-final").value) },
-    bots,
-  };
-  const clock = /** @type {HTMLSelectElement} */ ($("tc-clock")).value;
-  if (clock) body.shot_clock = Number(clock);
-  if (bots && level > 0) body.bot_level = level;
-  // Checked here, worded in the page's language (the browser's own bubbles speak the
-  // browser's), the field in question focused; the server checks it all again.
-  const wrong = formProblem(body);
-  if (wrong) {
-    answer.textContent = t("tour.create.refused", { why: t(wrong[1]) });
-    input(wrong[0]).focus();
-    return;
-  }
-  try {
-    const response = await fetch("/api/tournaments", {
-      method: "POST",
-      headers: { ...authorization(), "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const made = await response.json();
-    if (response.ok) {
-      location.assign(keepLang(`/tournament/${encodeURIComponent(made.id)}`));
-      return;
-    }
-    // The server's words are English, for a reader of the raw API: the page words the
-    // refusal by its code (the English kept as the tooltip).
-    const key = made.code === "bad_name" ? "tour.create.err.bad_name" : "tour.create.err.other";
-    answer.textContent = t("tour.create.refused", { why: t(key) });
-    answer.title = made.error ?? "";
-  } catch {
-    answer.textContent = t("tour.unavailable");
-  }
-}
-
 /**
  * Whose page this is, in the top bar as in the lobby's: the account's name (known once
  * the server has said it), else the guest's name the game keeps.
@@ -646,10 +513,7 @@ function showMe(account) {
 
 async function start() {
   startPageLanguage(/** @type {HTMLSelectElement} */ ($("lang")), () => {
-    if (creating) {
-      document.title = t("tour.create.title");
-      wordClockChoices();
-    }
+    if (creating) rewordCreating();
     for (const [box, said] of answers) box.textContent = said();
     if (listing) renderList();
     else render();
@@ -681,7 +545,8 @@ async function start() {
   await ensureSession();
   showMe(null);
   if (creating) {
-    startCreating();
+    $("tour-message").hidden = true;
+    startCreating({ token, authorization });
     return;
   }
   void load();
