@@ -6,6 +6,7 @@
 import { $ } from "./dom.mjs";
 import { SHOT_CLOCKS, tournamentClock } from "./formats.mjs";
 import { keepLang, num, t } from "./i18n/index.mjs";
+import { startFields, suggestedStart } from "./startfields.mjs";
 
 /**
  * Who this browser is to the tournaments' API (`tournament.mjs`): its token, if any, and
@@ -15,16 +16,12 @@ import { keepLang, num, t } from "./i18n/index.mjs";
 
 /** @type {TournamentApi} */
 let session = { token: () => null, authorization: () => ({}) };
+/** The start's fields, once drawn. @type {ReturnType<typeof startFields> | null} */
+let starts = null;
 
 /** @param {string} elementId */
 function input(elementId) {
   return /** @type {HTMLInputElement} */ (document.getElementById(elementId));
-}
-
-/** A local date and time for a `datetime-local` input. @param {Date} d */
-function localInput(d) {
-  const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /**
@@ -55,7 +52,7 @@ export function startCreating(api) {
   const held = session.token();
   $("tour-create-form").hidden = !held;
   $("tc-session").hidden = !!held;
-  input("tc-starts").value = localInput(new Date(Date.now() + 3_600_000));
+  starts = startFields($("tc-starts-fields"), $("tc-starts-said"), suggestedStart(Date.now()));
   const clock = /** @type {HTMLSelectElement} */ ($("tc-clock"));
   clock.replaceChildren(...["", ...SHOT_CLOCKS.map(String)].map((value) => new Option("", value)));
   clock.addEventListener("change", wordClockChoices);
@@ -82,7 +79,6 @@ export function startCreating(api) {
   form.addEventListener("input", () => {
     $("tc-answer").textContent = "";
   });
-  input("tc-starts").min = localInput(new Date());
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     void create();
@@ -93,6 +89,7 @@ export function startCreating(api) {
 export function rewordCreating() {
   document.title = t("tour.create.title");
   wordClockChoices();
+  starts?.reword();
 }
 
 /** The shot clock's choices in the page's language, as the lobby's dialog words them, and
@@ -114,7 +111,7 @@ async function create() {
     format: /** @type {HTMLSelectElement} */ ($("tc-format")).value,
     cap: Number(input("tc-cap").value),
     seeding: /** @type {HTMLSelectElement} */ ($("tc-seeding")).value,
-    starts_at: new Date(input("tc-starts").value).getTime(),
+    starts_at: starts ? starts.time() : Number.NaN,
     races: { winners: Number(input("tc-winners").value), losers: Number(input("tc-losers").value), final: Number(input("tc-final").value) },
     bots,
   };
@@ -126,7 +123,8 @@ async function create() {
   const wrong = formProblem(body);
   if (wrong) {
     answer.textContent = t("tour.create.refused", { why: t(wrong[1]) });
-    input(wrong[0]).focus();
+    if (wrong[0] === "tc-starts") starts?.focus();
+    else input(wrong[0]).focus();
     return;
   }
   try {

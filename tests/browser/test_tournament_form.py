@@ -4,12 +4,35 @@ is sent, and the races it asks for."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from tests.browser.support import Server, save
 from tests.browser.test_tournament_page import SINGLE, call, new_tournament, session_token
+
+
+def pick_start(page: Any, **fields: int | str) -> None:
+    """Sets the form's start time, field by field (`year`, `month` 1-12, `day`, `hour`
+    0-23 or, on a 12-hour clock, 1-12 with `period` `am`/`pm`, `minute`)."""
+    for part in ("year", "month", "day", "hour", "period", "minute"):
+        if part in fields:
+            page.select_option(f"#tc-start-{part}", str(fields[part]))
+
+
+def start_fields(page: Any) -> list[str]:
+    """The start time's fields shown, in the order a reader meets them."""
+    return list(
+        page.evaluate(
+            "[...document.querySelectorAll('#tc-starts select')]"
+            ".filter((s) => s.getClientRects().length).map((s) => s.id.replace('tc-start-', ''))"
+        )
+    )
+
+
+def options(page: Any, select: str) -> list[str]:
+    return list(page.locator(f"{select} option").all_inner_texts())
 
 
 @pytest.mark.parametrize("lang", ["en", "hr", "ru"])
@@ -75,7 +98,8 @@ def test_the_create_form_words_its_refusals_in_the_readers_language(
     assert page.locator("#tc-winners").is_visible() and page.locator("#tc-final").is_visible()
     before = len(call(server, "GET", "/api/tournaments"))
     page.fill("#tc-name", "Petak navečer")
-    page.fill("#tc-starts", "2020-01-01T20:00")
+    year = page.evaluate("new Date().getFullYear()")
+    pick_start(page, year=year, month=1, day=1, hour=0, minute=0)  # passed already
     page.click("#tc-submit")
     page.wait_for_function("document.getElementById('tc-answer').textContent.length > 0")
     assert page.inner_text("#tc-answer") == (
@@ -83,7 +107,7 @@ def test_the_create_form_words_its_refusals_in_the_readers_language(
     )
     # A name of blanks only, past the field's own `required`: the page refuses it as the
     # server would, in the same words.
-    page.fill("#tc-starts", "2099-01-01T20:00")
+    pick_start(page, year=year + 1, month=1, day=1, hour=20, minute=0)
     page.evaluate("document.getElementById('tc-name').removeAttribute('required')")
     page.fill("#tc-name", "   ")
     page.click("#tc-submit")
@@ -165,3 +189,96 @@ def test_the_organiser_gives_the_tables_a_shot_clock(
     none = {"hr": "Bez vremenskog ograničenja za udarac", "ru": "Без ограничения времени на удар"}
     assert none[lang] in page.inner_text("#tour-facts")
     assert client.problems() == [] and lobby.problems() == []
+
+
+#: The months as each language names them on their own (a month picked, not a date read).
+MONTHS = {
+    "hr": "siječanj veljača ožujak travanj svibanj lipanj"
+    " srpanj kolovoz rujan listopad studeni prosinac",
+    "ru": "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь",
+}
+#: Each field's name as a screen reader says it.
+FIELD_NAMES = {
+    "hr": ["Dan", "Mjesec", "Godina", "Sat", "Minute"],
+    "ru": ["День", "Месяц", "Год", "Час", "Минуты"],
+}
+
+
+@pytest.mark.parametrize("lang", ["hr", "ru"])
+def test_the_start_time_follows_the_pages_language_not_the_browsers(
+    page_at: Any, server: Server, lang: str
+) -> None:
+    """An American browser (en-US) on a Croatian or Russian form: the start is picked as
+    the page's language writes a date and a time — day, month (named), year, then a
+    24-hour clock —, read back in words, sent as that local time, and shown so on the
+    tournament's page; switched to English, the same time is offered the American way."""
+    token = session_token(server, f"Org time {lang}")
+    client = page_at("/tournament/new", lang, token, locale="en-US")
+    page = client.page
+    page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
+    assert page.evaluate("navigator.language") == "en-US"
+    assert start_fields(page) == ["day", "month", "year", "hour", "minute"]
+    assert options(page, "#tc-start-month") == MONTHS[lang].split()
+    assert options(page, "#tc-start-hour") == [f"{h:02d}" for h in range(24)]
+    assert options(page, "#tc-start-minute") == [f"{m:02d}" for m in range(0, 60, 5)]
+    named = page.evaluate(
+        "[...document.querySelectorAll('#tc-starts select')]"
+        ".filter((s) => s.getClientRects().length).map((s) => s.getAttribute('aria-label'))"
+    )
+    assert named == FIELD_NAMES[lang]
+    year = page.evaluate("new Date().getFullYear()") + 1
+    pick_start(page, year=year, month=12, day=24, hour=20, minute=30)
+    said = page.inner_text("#tc-starts-said")
+    expected = {
+        "hr": rf"\w+, 24\. prosinca {year}\. u 20:30",
+        "ru": rf"\w+, 24 декабря {year} г\. в 20:30",
+    }[lang]
+    assert re.fullmatch(expected, said), said
+    save(client, f"tournament-new-start-{lang}.png", full_page=True)
+    # In English, in the same browser: the American order and a 12-hour clock, the time
+    # chosen kept.
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert start_fields(page) == ["month", "day", "year", "hour", "minute", "period"]
+    assert page.input_value("#tc-start-month") == "12" and page.input_value("#tc-start-day") == "24"
+    assert (page.input_value("#tc-start-hour"), page.input_value("#tc-start-period")) == ("8", "pm")
+    assert options(page, "#tc-start-period") == ["AM", "PM"]
+    assert re.fullmatch(
+        rf"\w+, December 24, {year} at 8:30\sPM", page.inner_text("#tc-starts-said")
+    )
+    page.select_option("#lang", lang)
+    page.wait_for_function(f"document.documentElement.lang === {lang!r}")
+    assert re.fullmatch(expected, page.inner_text("#tc-starts-said"))
+    page.fill("#tc-name", f"Badnjak {lang}")
+    page.click("#tc-submit")
+    page.wait_for_selector("#tour-view:not([hidden])")
+    tournament_id = page.url.split("?")[0].rstrip("/").split("/")[-1]
+    starts_at = call(server, "GET", f"/api/tournaments/{tournament_id}")["starts_at"]
+    assert starts_at == page.evaluate(f"new Date({year}, 11, 24, 20, 30).getTime()")
+    facts = page.inner_text("#tour-facts")
+    assert {"hr": f"24. prosinca {year}. u 20:30", "ru": f"24 декабря {year} г. в 20:30"}[
+        lang
+    ] in facts, facts
+    assert client.problems() == []
+
+
+def test_the_start_time_fits_a_phone(page_at: Any, server: Server) -> None:
+    """On a 390 px phone the start's fields fit the screen (nothing scrolls sideways), each
+    a finger's size; a day the month does not have is not offered."""
+    token = session_token(server, "Org phone")
+    client = page_at("/tournament/new", "hr", token, width=390, height=844, locale="en-US")
+    page = client.page
+    page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
+    boxes = page.evaluate(
+        "[...document.querySelectorAll('#tc-starts select')].map((s) => {"
+        " const r = s.getBoundingClientRect(); return [r.left, r.right, r.height]; })"
+    )
+    assert all(left >= 0 and right <= 390 and height >= 44 for left, right, height in boxes), boxes
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    year = page.evaluate("new Date().getFullYear()") + 1
+    pick_start(page, year=year, month=1, day=31)
+    pick_start(page, month=4)  # April has 30 days: the 31st becomes the 30th
+    assert options(page, "#tc-start-day")[-1] == "30"
+    assert page.input_value("#tc-start-day") == "30"
+    save(client, "tournament-new-start-phone-hr.png", full_page=True)
+    assert client.problems() == []
