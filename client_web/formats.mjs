@@ -5,6 +5,11 @@
 
 import { t } from "./i18n/index.mjs";
 
+/** The shot clocks a table may be given, in seconds a shot, besides none: what the lobby's
+ * create dialog offers (`index.html`, `#c-clock`) and the organiser's form of a
+ * tournament offers for its tables, in the same words. */
+export const SHOT_CLOCKS = [20, 30, 45, 60];
+
 /** The options a preset sets (the race, break order and the rest stay as chosen). */
 export const PRESETS = {
   casual: { shot_clock: null, first_shot_clock: null, extensions: 1, extension_seconds: null, clock_warning: 10, aim_aid: "full" },
@@ -40,6 +45,15 @@ export function describeClock(s) {
 }
 
 /**
+ * The shot clock of a tournament's tables in words: each is made as a table of the lobby
+ * with that clock is (one extension a rack, as long as a shot), so it is said as the
+ * table says it. @param {number | null} clock seconds a shot, or null for none
+ */
+export function tournamentClock(clock) {
+  return clock === null ? t("tour.noClock") : describeClock({ shot_clock: clock, extensions: 1 });
+}
+
+/**
  * The whole format in one line: the preset's name, who breaks, the clock, the aim aid.
  * A format no preset names leads with its details: "Custom" would tell the players of a
  * quick match, who chose nothing, that someone did.
@@ -60,8 +74,9 @@ const QUICK_NAMES = new Map([
 
 /**
  * A room's name as a reader sees it. A tournament's table is named by the server "<the
- * tournament> · <stage>", the stage a language-free code (`R2`, `L3`, `F`, `GF1`, `GF2`:
- * `server/tournament/bracket.py`, `stage_label`), worded here; any other name is shown
+ * tournament> · <stage>", the stage a language-free code (`R2`, `W2`, `L3`, `F`, `GF1`,
+ * `GF2`: `server/tournament/bracket.py`, `stage_label`), worded here as the bracket page
+ * names it (a double elimination's rounds with their side); any other name is shown
  * as it is.
  * @param {string} name @param {Record<string, any> | null | undefined} settings
  */
@@ -69,12 +84,20 @@ export function roomName(name, settings) {
   // The server names the quick match's tables in English: said in the reader's language.
   const quick = QUICK_NAMES.get(name);
   if (quick) return t(quick);
-  const m = settings?.tournament ? name.match(/^(.*) · (R\d+|L\d+|F|GF1|GF2)$/) : null;
+  const m = settings?.tournament ? name.match(/^(.*) · (R\d+|W\d+|L\d+|F|GF1|GF2)$/) : null;
   if (!m) return name;
   const [, tournament, code] = m;
   const n = Number(code.slice(1));
-  const stage =
-    code === "F" ? t("tour.finalRound") : code === "GF1" ? t("tour.gf1") : code === "GF2" ? t("tour.gf2") : code[0] === "L" ? t("tour.stage.losers", { n }) : t("tour.round", { n });
+  /** The stage's words by its code's letter (`F`, `GF1` and `GF2` whole). */
+  const words = {
+    F: () => t("tour.finalRound"),
+    GF1: () => t("tour.gf1"),
+    GF2: () => t("tour.gf2"),
+    R: () => t("tour.round", { n }),
+    W: () => t("tour.stage.winners", { n }),
+    L: () => t("tour.stage.losers", { n }),
+  };
+  const stage = (words[/** @type {keyof typeof words} */ (code)] ?? words[/** @type {"R" | "W" | "L"} */ (code[0])])();
   return `${tournament} · ${stage}`;
 }
 

@@ -231,9 +231,12 @@ export function renderSeats() {
     // First: short, it shares the first line with the next tag (a phone's seat keeps its height).
     if (i === mySeat()) tags.unshift(h("span", { class: "tag you", text: t("tag.you") }));
     const score = tb?.score?.[i] ?? 0;
-    // A tournament's empty seat names the player it waits for.
+    // A tournament's empty seat names the player it waits for ("not here yet"); once the
+    // match is over, its player, who has gone (their seat freed as they left) or never
+    // came (a walkover): named, with no tag that could be wrong.
     const awaited = s ? null : keptName(i);
-    if (awaited) tags.push(h("span", { class: "tag off", text: t("seat.notHere") }));
+    const over = status() === "finished" || !!tb?.match_over;
+    if (awaited && !over) tags.push(h("span", { class: "tag off", text: t("seat.notHere") }));
     /** @type {(Node | string)[]} */
     const who = [h("span", { class: "name", text: s ? n[i] : (awaited ?? t("seat.empty")) }), h("div", { class: "tags" }, tags)];
     if (s && s.rating !== null && s.rating !== undefined) {

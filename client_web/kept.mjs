@@ -18,23 +18,35 @@ export async function learnKeptNames(view, refresh) {
   const tournament = view?.settings?.tournament;
   if (!tournament || app.keptNames?.room === view.room) return;
   app.keptNames = { room: view.room, names: [null, null], forfeitAt: null };
+  const kept = await readKept(view);
+  if (!kept || app.keptNames?.room !== view.room) return; // the seats keep their plain words
+  app.keptNames = { room: view.room, ...kept };
+  refresh();
+}
+
+/**
+ * A tournament match's players by name, seat 0 then seat 1, and when a player who has
+ * not come forfeits, from the tournament's page; null for a room that is not a
+ * tournament's or a tournament that cannot be read. Also what the stream strip names
+ * its seats by once they are empty: a tournament's room frees a seat as soon as its
+ * player leaves a finished match, and its result is still on screen.
+ * @param {Msg} view the room view
+ * @returns {Promise<{ names: (string | null)[], forfeitAt: number | null } | null>}
+ */
+export async function readKept(view) {
+  const tournament = view?.settings?.tournament;
+  if (!tournament) return null;
   try {
     const res = await fetch(`/api/tournaments/${encodeURIComponent(tournament)}`);
-    if (!res.ok) return;
+    if (!res.ok) return null;
     const doc = await res.json();
-    if (app.keptNames?.room !== view.room) return;
     const reserved = view.settings.reserved ?? [];
     const byPlayer = new Map((doc.entrants ?? []).map((/** @type {Msg} */ e) => [e.player, e.name]));
     const match = (doc.matches ?? []).find((/** @type {Msg} */ x) => x.room === view.room);
     const forfeitAt = match?.live?.forfeit_at;
-    app.keptNames = {
-      room: view.room,
-      names: [0, 1].map((i) => byPlayer.get(reserved[i]) ?? null),
-      forfeitAt: typeof forfeitAt === "number" ? forfeitAt : null,
-    };
-    refresh();
+    return { names: [0, 1].map((i) => byPlayer.get(reserved[i]) ?? null), forfeitAt: typeof forfeitAt === "number" ? forfeitAt : null };
   } catch {
-    /* the seats keep their plain words */
+    return null;
   }
 }
 

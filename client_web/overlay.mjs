@@ -19,6 +19,7 @@
 // as on `/tv`: seconds on a finished match before it moves on.)
 
 import { roomName } from "./formats.mjs";
+import { readKept } from "./kept.mjs";
 import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { initLanguage, num, seatName, t } from "./i18n/index.mjs";
@@ -50,19 +51,26 @@ export const TV_ROOM = "tv";
  * @param {number} now the server's clock, epoch ms
  * @param {number} [cap] the most the turn's clock may show (s): the server starts it when
  * the shot has played out at its own speed, the viewers' tables a little sooner
+ * @param {(string | null)[] | null} [kept] a tournament match's players by seat
+ * (`kept.mjs`): who an empty seat is kept for, or who sat in it, as the table says
  * @returns {OverlayModel}
  */
-export function overlayModel(view, table, now, cap = Infinity) {
+export function overlayModel(view, table, now, cap = Infinity, kept = null) {
+  const over = view?.status === "finished" || !!table?.match_over;
   const seats = [0, 1].map((s) => {
     const seat = view?.seats?.[s] ?? null;
     const rating = typeof seat?.rating === "number" ? Math.round(seat.rating) : null;
+    // A tournament's empty seat keeps its player's name: before the match, the player
+    // it waits for (away); after it, the one who played there and has gone — a
+    // tournament's room frees the seat as they leave, with the result still on the strip.
+    const absent = seat ? null : (kept?.[s] ?? null);
     return {
-      name: seat ? seatName(seat.name, seat.computer) : "",
+      name: seat ? seatName(seat.name, seat.computer) : (absent ?? ""),
       rating,
       provisional: !!seat?.provisional,
       score: Number(table?.score?.[s] ?? 0),
       toAct: !!table && !table.match_over && table.turn === s,
-      away: !!seat && seat.connected === false,
+      away: (!!seat && seat.connected === false) || (!!absent && !over),
       computer: seat?.computer != null,
     };
   });
@@ -258,6 +266,19 @@ function start() {
   const rate = Math.min(16, Math.max(0.25, Number(params.get("rate")) || 2));
   /** @type {OverlayFeed} */
   let feed;
+  /** The players of the tournament match shown, by seat, read once per room (`kept.mjs`). */
+  /** @type {{ room: string | null, names: (string | null)[] | null }} */
+  let kept = { room: null, names: null };
+  const learnKept = () => {
+    const view = feed.view;
+    if (!view?.settings?.tournament || kept.room === view.room) return;
+    kept = { room: view.room, names: null };
+    void readKept(view).then((read) => {
+      if (kept.room !== view.room || !read) return;
+      kept.names = read.names;
+      redraw();
+    });
+  };
   let missing = !path;
   /** @type {string | null} */
   let token = null;
@@ -349,7 +370,8 @@ function start() {
   });
   const redraw = () => {
     feed.tick(performance.now());
-    const m = overlayModel(feed.view, feed.table, conn.serverNow(), feed.clockCap());
+    learnKept();
+    const m = overlayModel(feed.view, feed.table, conn.serverNow(), feed.clockCap(), kept.room === feed.view?.room ? kept.names : null);
     // While a shot rolls the clock is nobody's: the viewers' tables show none running.
     if (feed.rolling()) m.clock = null;
     if (following && (!room || !feed.view)) m.status = "idle";

@@ -11,7 +11,7 @@ import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { learnKeptNames } from "./kept.mjs";
 import { lagRest } from "./lagballs.mjs";
 import { noteGameOver, noteSnapshot, renderRatingLine } from "./ratingchange.mjs";
-import { absorbHistory, logEvent, logRenames, recentEvents, restoreHistory } from "./roomlog.mjs";
+import { absorbHistory, logEvent, logRenames, recentEvents, restoreHistory, rewordLog } from "./roomlog.mjs";
 import { shotSounds } from "./sound.mjs";
 import { rackAddress } from "./racks.mjs";
 import { app, mySeat, names, shotRack } from "./state.mjs";
@@ -206,7 +206,11 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     app.room = v.room;
     app.view = v;
     if (!firstTime) logRenames(v, before, m.seq);
-    learnKeptNames(v, refresh);
+    // Once the players' names are read, what the log said of an empty seat is worded again.
+    learnKeptNames(v, () => {
+      rewordLog();
+      refresh();
+    });
     app.table = v.table;
     app.code = v.code ?? app.code;
     if (m.invite) app.invite = m.invite;

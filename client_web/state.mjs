@@ -84,10 +84,17 @@ export const app = {
   serverNow: () => Date.now(),
 };
 
-/** @returns {string[]} */
+/**
+ * The players' names by seat, as the table words what they did. An empty seat of a
+ * tournament's match is its player's (`kept.mjs`): the one it waits for, or the one who
+ * played there and has gone — a finished match's seats are freed as its players leave,
+ * and "Seat 2 concedes the match" would hide who did.
+ * @returns {string[]}
+ */
 export function names() {
   const seats = app.view?.seats ?? [null, null];
-  return [0, 1].map((i) => (seats[i] ? seatName(seats[i].name, seats[i].computer) : t("seat.seatN", { n: i + 1 })));
+  const kept = app.keptNames?.room === app.room ? app.keptNames.names : [];
+  return [0, 1].map((i) => (seats[i] ? seatName(seats[i].name, seats[i].computer) : (kept[i] ?? t("seat.seatN", { n: i + 1 }))));
 }
 
 /** The next shot is a push-out: chosen by the player, and one the rules allow now (R6). */

@@ -2,22 +2,24 @@
 // it is open, both brackets and the grand final with a link to watch every match being
 // played, and the standings. It reads the JSON API (`GET /api/tournaments/<id>`) again
 // every few seconds; registering uses the session token the game keeps (net.mjs).
-// /tournament/new is the organiser's form that creates one (`POST /api/tournaments`),
+// /tournament/new is the organiser's form that creates one (`tournamentform.mjs`),
 // computer players filling the empty places if the organiser allows them; its organiser
 // may start it before its time. /tournaments lists them all (`GET /api/tournaments`).
 
 import { makeUpName } from "./askname.mjs";
+import { tournamentClock } from "./formats.mjs";
 import { keepLang, lang, minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
 import { NAME_PATTERN, boundNameField, nameTaken } from "./namerule.mjs";
 import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
+import { rewordCreating, startCreating } from "./tournamentform.mjs";
 
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
@@ -147,6 +149,7 @@ function render() {
     t(view.status === "registering" || view.status === "cancelled" ? "tour.starts" : "tour.started", { time: when(view.starts_at) }),
     t(`tour.seeding.${view.seeding}`),
     races,
+    tournamentClock(view.shot_clock ?? null),
     t("tour.entrants", { n: view.entrants.length, cap: view.cap }),
   ].join(" · ");
   const note = $("tour-note");
@@ -175,9 +178,14 @@ function render() {
       : view.bot_level
         ? t("tour.botsLevel", { level: view.bot_level })
         : t("tour.botsSpread");
-  // The reader's own match, its table open: the way to its seat, above everything.
+  // The reader's own match, its table open: the way to its seat, above everything — or,
+  // once they sit there (from another tab, say), the way back to it: not a call to sit
+  // down that they have answered already.
   const mine = view.me ? view.matches.find((m) => m.status === "playing" && m.room && m.seeds.includes(view.me ?? null)) : undefined;
   $("tour-mine").hidden = !mine;
+  const sitting = !!mine && seatedAt(mine, view.me ?? null);
+  wordAs($("tour-mine-text"), sitting ? "tour.yourSeat" : "tour.yourMatch");
+  wordAs($("tour-mine-sit"), sitting ? "tour.backToTable" : "tour.play");
   if (mine) $("tour-mine-sit").setAttribute("href", keepLang(`/#/play/${encodeURIComponent(mine.room ?? "")}`));
   const deadline = mine?.live && !mine.live.started ? mine.live.forfeit_at ?? null : null;
   $("tour-mine-deadline").replaceChildren(...(deadline ? [noShowClock(deadline)] : []));
@@ -185,6 +193,22 @@ function render() {
   renderOrganiser(view);
   renderBrackets(view);
   renderStandings(view);
+}
+
+/**
+ * Whether the player of seed `me` holds their seat at the table of `match` (the room's
+ * record says, through the API's `live`). @param {MatchView} match @param {number | null} me
+ */
+function seatedAt(match, me) {
+  const slot = me === null ? -1 : match.seeds.indexOf(me);
+  return slot >= 0 && !!match.live?.seated[slot];
+}
+
+/** An element worded by a catalogue key, kept as its `data-i18n` so that a change of
+ * language words it again. @param {HTMLElement} node @param {string} key */
+function wordAs(node, key) {
+  node.dataset.i18n = key;
+  node.textContent = t(key);
 }
 
 /** @param {TournamentView} view */
@@ -415,8 +439,8 @@ function matchCard(match, me) {
     foot.push(el("span", { class: "tour-state" }, [status]));
     if (waiting.length > 0 && live?.forfeit_at) foot.push(noShowClock(live.forfeit_at));
     foot.push(el("a", { href: keepLang(`/#/room/${room}`) }, [t("tour.watch")]));
-    // Only the match's own players have a seat kept for them.
-    if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: keepLang(`/#/play/${room}`) }, [t("tour.play")]));
+    // Only the match's own players have a seat kept for them (once in it, the way back).
+    if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: keepLang(`/#/play/${room}`) }, [t(seatedAt(match, me) ? "tour.backToTable" : "tour.play")]));
   } else if (match.status === "ready") {
     foot.push(el("span", {}, [t("tour.ready")]));
   } else if (done && match.decided === "forfeit") {
@@ -486,117 +510,6 @@ async function registration(action) {
   }
 }
 
-/** @param {string} elementId */
-function input(elementId) {
-  return /** @type {HTMLInputElement} */ (document.getElementById(elementId));
-}
-
-/** A local date and time for a `datetime-local` input. @param {Date} d */
-function localInput(d) {
-  const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/**
- * What is wrong with the organiser's form, as [the field, the catalogue key of why], or
- * null: the server's own limits (`POST /api/tournaments`), checked before asking it.
- * @param {Record<string, any>} body @returns {[string, string] | null}
- */
-function formProblem(body) {
-  const within = (/** @type {unknown} */ v, /** @type {number} */ lo, /** @type {number} */ hi) => Number.isInteger(v) && Number(v) >= lo && Number(v) <= hi;
-  if (!body.name || body.name.length > 48) return ["tc-name", "tour.create.err.bad_name"];
-  if (!within(body.cap, 2, 64)) return ["tc-cap", "tour.create.err.cap"];
-  if (!(body.starts_at > Date.now())) return ["tc-starts", "tour.create.err.past"];
-  for (const side of ["winners", "losers", "final"]) {
-    if (side === "losers" && body.format === "single") continue;
-    if (!within(body.races[side], 1, 21)) return [`tc-${side}`, "tour.create.err.race"];
-  }
-  return null;
-}
-
-/** The organiser's form: create the tournament, then open its page. */
-function startCreating() {
-  $("tour-message").hidden = true;
-  $("tour-create").hidden = false;
-  document.title = t("tour.create.title");
-  const held = token();
-  $("tour-create-form").hidden = !held;
-  $("tc-session").hidden = !!held;
-  input("tc-starts").value = localInput(new Date(Date.now() + 3_600_000));
-  // A single elimination has no losers' bracket: its race is not asked for (the field
-  // hidden, and disabled so that it is neither checked nor in the way).
-  const format = /** @type {HTMLSelectElement} */ ($("tc-format"));
-  const losersRace = () => {
-    const single = format.value === "single";
-    input("tc-losers").disabled = single;
-    /** @type {HTMLElement} */ (input("tc-losers").closest("label")).hidden = single;
-    // Nor a winners' bracket to name: its race is that of every round before the final.
-    const winners = /** @type {HTMLElement} */ (input("tc-winners").closest("label")?.querySelector("span"));
-    winners.dataset.i18n = single ? "tour.side.rounds" : "tour.side.winners";
-    winners.textContent = t(winners.dataset.i18n);
-  };
-  format.addEventListener("change", losersRace);
-  losersRace();
-  const bots = input("tc-bots");
-  bots.addEventListener("change", () => {
-    /** @type {HTMLSelectElement} */ ($("tc-bot-level")).disabled = !bots.checked;
-  });
-  const form = $("tour-create-form");
-  form.addEventListener("input", () => {
-    $("tc-answer").textContent = "";
-  });
-  input("tc-starts").min = localInput(new Date());
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    void create();
-  });
-}
-
-async function create() {
-  const answer = $("tc-answer");
-  if (!token()) return;
-  const level = Number(/** @type {HTMLSelectElement} */ ($("tc-bot-level")).value);
-  const bots = input("tc-bots").checked;
-  /** @type {Record<string, unknown>} */
-  const body = {
-    name: input("tc-name").value.trim(),
-    format: /** @type {HTMLSelectElement} */ ($("tc-format")).value,
-    cap: Number(input("tc-cap").value),
-    seeding: /** @type {HTMLSelectElement} */ ($("tc-seeding")).value,
-    starts_at: new Date(input("tc-starts").value).getTime(),
-    races: { winners: Number(input("tc-winners").value), losers: Number(input("tc-losers").value), final: Number(input("tc-final").value) },
-    bots,
-  };
-  if (bots && level > 0) body.bot_level = level;
-  // Checked here, worded in the page's language (the browser's own bubbles speak the
-  // browser's), the field in question focused; the server checks it all again.
-  const wrong = formProblem(body);
-  if (wrong) {
-    answer.textContent = t("tour.create.refused", { why: t(wrong[1]) });
-    input(wrong[0]).focus();
-    return;
-  }
-  try {
-    const response = await fetch("/api/tournaments", {
-      method: "POST",
-      headers: { ...authorization(), "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const made = await response.json();
-    if (response.ok) {
-      location.assign(keepLang(`/tournament/${encodeURIComponent(made.id)}`));
-      return;
-    }
-    // The server's words are English, for a reader of the raw API: the page words the
-    // refusal by its code (the English kept as the tooltip).
-    const key = made.code === "bad_name" ? "tour.create.err.bad_name" : "tour.create.err.other";
-    answer.textContent = t("tour.create.refused", { why: t(key) });
-    answer.title = made.error ?? "";
-  } catch {
-    answer.textContent = t("tour.unavailable");
-  }
-}
-
 /**
  * Whose page this is, in the top bar as in the lobby's: the account's name (known once
  * the server has said it), else the guest's name the game keeps.
@@ -609,7 +522,7 @@ function showMe(account) {
 
 async function start() {
   startPageLanguage(/** @type {HTMLSelectElement} */ ($("lang")), () => {
-    if (creating) document.title = t("tour.create.title");
+    if (creating) rewordCreating();
     for (const [box, said] of answers) box.textContent = said();
     if (listing) renderList();
     else render();
@@ -642,7 +555,8 @@ async function start() {
   await ensureSession();
   showMe(null);
   if (creating) {
-    startCreating();
+    $("tour-message").hidden = true;
+    startCreating({ token, authorization });
     return;
   }
   void load();

@@ -48,6 +48,14 @@ test("a tournament table's stage is worded; other names stay as they are", () =>
   assert.equal(roomName("Rated quick match", {}), "Быстрая игра на рейтинг");
   setLanguage("en");
   assert.equal(roomName("Kup Zagreba · L3", cup), "Kup Zagreba · Losers' bracket, round 3");
+  // A double elimination's winners' round is named with its side, as the bracket page does.
+  assert.equal(roomName("Kup Zagreba · W1", cup), "Kup Zagreba · Winners' bracket, round 1");
+  setLanguage("hr");
+  assert.equal(roomName("Kup Zagreba · W1", cup), "Kup Zagreba · Pobjednička grana, 1. kolo");
+  assert.equal(roomName("Kup Zagreba · R1", cup), "Kup Zagreba · 1. kolo");
+  setLanguage("ru");
+  assert.equal(roomName("Kup Zagreba · W2", cup), "Kup Zagreba · Верхняя сетка, 2-й раунд");
+  setLanguage("en");
   assert.equal(roomName("Kup Zagreba · F", cup), "Kup Zagreba · Final");
   assert.equal(roomName("Kup Zagreba · GF1", cup), "Kup Zagreba · Grand final");
   assert.equal(roomName("Kup Zagreba · GF2", cup), "Kup Zagreba · Grand final, deciding match");

@@ -149,3 +149,17 @@ test("a named table's strip carries its name as the lobby says it, a tournament'
   assert.equal(overlayModel(cup, table, 0).title, "Zagreb Open · Gubitnička grana, 1. kolo");
   setLanguage("en", false);
 });
+
+test("a tournament's empty seats keep their players' names: awaited before the match, gone after it", () => {
+  const cup = { ...view, status: "waiting", settings: { race_to: 3, tournament: "abc123", reserved: ["p1", "p2"] }, seats: [null, null] };
+  const kept = ["Mara", "Nikola"];
+  const before = overlayModel(cup, null, 0, Infinity, kept);
+  assert.deepEqual(before.seats.map((s) => s.name), kept);
+  assert.deepEqual(before.seats.map((s) => s.away), [true, true]);
+  // Conceded, and both gone from the finished table: still named, and not "away".
+  const after = overlayModel({ ...cup, status: "finished" }, { ...table, match_over: true, match_winner: 0, turn: null }, 0, Infinity, kept);
+  assert.deepEqual(after.seats.map((s) => s.name), kept);
+  assert.deepEqual(after.seats.map((s) => s.away), [false, false]);
+  // Nothing kept (not a tournament's room, or its names not read yet): empty.
+  assert.deepEqual(overlayModel(cup, null, 0).seats.map((s) => s.name), ["", ""]);
+});

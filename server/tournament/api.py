@@ -3,12 +3,15 @@
 - `GET /api/tournaments`: 200 `[{"id","name","format","status","players","cap",
   "starts_at"}, …]`, newest first (at most 50);
 - `POST /api/tournaments` `{"name","format","cap","seeding","starts_at","races","bots",
-  "bot_level"}`: 201 the tournament (below); `format` `single`|`double`, `cap` 2–64,
-  `seeding` `rating`|`random`, `starts_at` epoch milliseconds (not in the past), `races`
-  `{"winners","losers","final"}` each 1–21 (each optional, default 3, 3, 5), `bots`
+  "bot_level","shot_clock"}`: 201 the tournament (below); `format` `single`|`double`, `cap`
+  2–64, `seeding` `rating`|`random`, `starts_at` epoch milliseconds (not in the past),
+  `races` `{"winners","losers","final"}` each 1–21 (each optional, default 3, 3, 5), `bots`
   (optional, false) lets computer players fill the places still empty at the start,
-  `bot_level` (optional, with `bots` only) their level 1–5, else spread from 5 down to 1;
-- `GET /api/tournaments/<id>`: 200 the tournament: its settings, entrants in seed order
+  `bot_level` (optional, with `bots` only) their level 1–5, else spread from 5 down to 1,
+  `shot_clock` (optional, null) the seconds a shot at every match's table, 5–300, null
+  for none (each room has it as a table made with that clock has: one extension a rack);
+- `GET /api/tournaments/<id>`: 200 the tournament: its settings (`shot_clock` among them,
+  null for none), entrants in seed order
   (`{"name","player","rating","provisional","bot","level"}`: `provisional` the rating is not
   yet a measure — a guest's starting one, or an account's first 30 rated games'), every
   match (`players` by name, `computers` each slot's computer level or null, `room` to
@@ -66,7 +69,15 @@ from server.players.store import PlayerStoreError
 from server.tournament import bracket
 from server.tournament.bracket import race_of
 from server.tournament.live import LiveMatch
-from server.tournament.model import MAX_RACE, Entrant, Races, Tournament, TournamentError
+from server.tournament.model import (
+    MAX_RACE,
+    MAX_SHOT_CLOCK,
+    MIN_SHOT_CLOCK,
+    Entrant,
+    Races,
+    Tournament,
+    TournamentError,
+)
 from server.tournament.service import TournamentService, now_ms
 from server.tournament.standings import champion, standings
 from server.tournament.store import TournamentStoreError
@@ -80,7 +91,7 @@ LISTED = 50
 START_SLACK_MS = 60_000
 _CONFLICTS = frozenset({"full", "name_taken", "already_registered", "closed", "started", "over"})
 _CREATE_FIELDS = frozenset(
-    {"name", "format", "cap", "seeding", "starts_at", "races", "bots", "bot_level"}
+    {"name", "format", "cap", "seeding", "starts_at", "races", "bots", "bot_level", "shot_clock"}
 )
 _RACE_FIELDS = ("winners", "losers", "final")
 
@@ -337,6 +348,13 @@ def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
         raise BadBody("bot_level is a whole number, 1-5")
     if "bot_level" in body and not bots:
         raise BadBody("bot_level goes with bots: true")
+    shot_clock = body.get("shot_clock")
+    if shot_clock is not None and (
+        not _whole(shot_clock) or not MIN_SHOT_CLOCK <= shot_clock <= MAX_SHOT_CLOCK
+    ):
+        raise BadBody(
+            f"shot_clock is null or a whole number of seconds, {MIN_SHOT_CLOCK}-{MAX_SHOT_CLOCK}"
+        )
     races_body = body.get("races", {})
     if not isinstance(races_body, dict) or set(races_body) - set(_RACE_FIELDS):
         raise BadBody('races is {"winners", "losers", "final"}')
@@ -356,6 +374,7 @@ def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
         "starts_at": starts_at,
         "bots": bots,
         "bot_level": bot_level,
+        "shot_clock": shot_clock,
     }
 
 
@@ -434,6 +453,7 @@ def tournament_view(
         },
         "bots": tournament.bots,
         "bot_level": tournament.bot_level or None,
+        "shot_clock": tournament.shot_clock,
         "note": tournament.note,
         "cancelled": _CANCELLED.get(tournament.note) if tournament.status == "cancelled" else None,
         "yours": viewer is not None and viewer == tournament.organiser,

@@ -27,7 +27,9 @@ import msgspec
 from protocol.text import clean
 from server.tournament.model import (
     MAX_PLAYERS,
+    MAX_SHOT_CLOCK,
     MIN_PLAYERS,
+    MIN_SHOT_CLOCK,
     Decided,
     Entrant,
     Feed,
@@ -56,6 +58,7 @@ def new_tournament(
     starts_at: int,
     organiser: str,
     bots: bool = False,
+    shot_clock: int | None = None,
 ) -> Tournament:
     cleaned = clean(name).strip()
     if not 1 <= len(cleaned) <= MAX_NAME:
@@ -66,6 +69,11 @@ def new_tournament(
         raise TournamentError("bad_seeding", "seeding is by rating or random")
     if not MIN_PLAYERS <= cap <= MAX_PLAYERS:
         raise TournamentError("bad_cap", f"the cap is {MIN_PLAYERS}-{MAX_PLAYERS} players")
+    if shot_clock is not None and not MIN_SHOT_CLOCK <= shot_clock <= MAX_SHOT_CLOCK:
+        # Checked here, not when the first room is made: a room would refuse it then.
+        raise TournamentError(
+            "bad_shot_clock", f"the shot clock is {MIN_SHOT_CLOCK}-{MAX_SHOT_CLOCK} seconds"
+        )
     return Tournament(
         id=tournament_id,
         name=cleaned,
@@ -77,6 +85,7 @@ def new_tournament(
         starts_at=starts_at,
         organiser=organiser,
         bots=bots,
+        shot_clock=shot_clock,
     )
 
 
@@ -325,13 +334,18 @@ def race_of(tournament: Tournament, match: Match) -> int:
 
 def stage_label(tournament: Tournament, match: Match) -> str:
     """The match's stage in a language-free code for its table's name, which the pages
-    word in the reader's language: `R2` the winners' bracket's second round (a single
-    elimination's only bracket), `L3` the losers' bracket's third, `F` a single
-    elimination's final, `GF1`/`GF2` the grand final and its deciding match."""
+    word in the reader's language: `R2` a single elimination's second round (its only
+    bracket), `W2` a double elimination's winners' bracket's second round, `L3` the
+    losers' bracket's third, `F` a single elimination's final, `GF1`/`GF2` the grand
+    final and its deciding match. A double elimination's winners' round carries its
+    bracket as a losers' round does: the bracket page puts it under "Winners' bracket",
+    and a table and its stream strip called only "Round 1" could be either side's."""
     if match.bracket == "final":
         return match.id
     if match.bracket == "losers":
         return f"L{match.round}"
+    if tournament.format == "double":
+        return f"W{match.round}"
     return "F" if _single_final(tournament, match) else f"R{match.round}"
 
 

@@ -24,6 +24,10 @@ MIN_PLAYERS: Final = 2
 BOT_LEVELS: Final = (1, 2, 3, 4, 5)
 #: Longest race a stage may have (the room's own limit).
 MAX_RACE: Final = 21
+#: The shot clock a tournament's tables may have, in seconds a shot (the room's own
+#: limits, `protocol.fields.RoomSettings.shot_clock`).
+MIN_SHOT_CLOCK: Final = 5
+MAX_SHOT_CLOCK: Final = 300
 
 Format = Literal["single", "double"]
 Seeding = Literal["rating", "random"]
@@ -138,6 +142,9 @@ class Tournament(Struct, frozen=True):
     matches: tuple[Match, ...] = ()
     #: Why it was cancelled (too few entrants at the start, say).
     note: str = ""
+    #: Seconds a shot at every match's table (O3), as a table made in the lobby with that
+    #: clock has; None: no shot clock (and a tournament saved before it had this setting).
+    shot_clock: int | None = None
 
     def match(self, match_id: str) -> Match:
         for match in self.matches:

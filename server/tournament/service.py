@@ -252,8 +252,10 @@ class TournamentService:
         starts_at: int,
         bots: bool,
         bot_level: int = 0,
+        shot_clock: int | None = None,
     ) -> Tournament:
-        """`bot_level`: the level of the computers filling places (0: spread)."""
+        """`bot_level`: the level of the computers filling places (0: spread);
+        `shot_clock`: seconds a shot at every match's table (None: no clock)."""
         if bots and not self.bots.available:
             raise TournamentError("no_bots", "computer players are not available on this server")
         if bot_level != 0 and bot_level not in BOT_LEVELS:
@@ -269,6 +271,7 @@ class TournamentService:
             starts_at=starts_at,
             organiser=organiser,
             bots=bots,
+            shot_clock=shot_clock,
         )
         if bots and bot_level:
             tournament = msgspec.structs.replace(tournament, bot_level=bot_level)
@@ -420,6 +423,9 @@ class TournamentService:
             name=f"{tournament.name[:30]} · {bracket.stage_label(tournament, match)}",
             race_to=bracket.race_of(tournament, match),
             first_break="draw",
+            # The organiser's clock, as a table made in the lobby with it has it (the
+            # other clock settings as such a table's defaults: one extension a rack).
+            shot_clock=tournament.shot_clock,
             forfeit="match",
             reserved=players,
             tournament=tournament.id,

@@ -143,7 +143,8 @@ def open_client(browser: Any, server: Server) -> Iterator[Callable[..., Client]]
 def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Client]]:
     """A fresh browser at any address of the server, not necessarily the client app: nothing
     stored (it never opened the game) but `storage`, the `localStorage` entries it starts
-    with; `clipboard` lets the page write and read it."""
+    with; `clipboard` lets the page write and read it; `locale` the browser's own
+    language and region (`en-US`: an American browser), else Chromium's."""
     clients: list[Client] = []
 
     def _open(
@@ -153,8 +154,10 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Client]]:
         height: int = 800,
         clipboard: bool = False,
         storage: dict[str, str] | None = None,
+        locale: str | None = None,
     ) -> Client:
-        context = browser.new_context(viewport={"width": width, "height": height})
+        own = {} if locale is None else {"locale": locale}
+        context = browser.new_context(viewport={"width": width, "height": height}, **own)
         if clipboard:
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
         for key, value in (storage or {}).items():
@@ -170,3 +173,20 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Client]]:
     yield _open
     for c in clients:
         c.context.close()
+
+
+@pytest.fixture
+def page_at(open_page: Callable[..., Client]) -> Callable[..., Client]:
+    """A page of the tournaments (`path`) in `lang`, in a browser holding the session
+    `token` and the name the game has played under there (`name`), if given."""
+
+    def _open(
+        path: str, lang: str, token: str | None = None, name: str = "", **browser: Any
+    ) -> Client:
+        """`browser`: more of `open_page`'s settings (`locale`, `width`…)."""
+        storage = {} if token is None else {"ninepool.token": token}
+        if name:
+            storage["ninepool.name"] = name
+        return open_page(lang, f"{path}?lang={lang}", **{"height": 900, **browser}, storage=storage)
+
+    return _open
