@@ -12,6 +12,7 @@ import { keepLang, lang, minutesAndSeconds, num, seatName, t } from "./i18n/inde
 import { NAME_PATTERN, boundNameField, nameTaken } from "./namerule.mjs";
 import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
+import { installTips, tipAttrs } from "./tip.mjs";
 import { rewordCreating, startCreating } from "./tournamentform.mjs";
 
 /** How often the bracket is read again (ms). */
@@ -19,7 +20,7 @@ const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, guest?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
@@ -224,9 +225,10 @@ function renderRegistration(view) {
   const remove = (/** @type {string} */ name, /** @type {number} */ i) => (view.yours && !mine(i) ? [el("button", { type: "button", class: "small tour-remove", "data-remove": name }, [t("tour.remove")])] : []);
   // Seeded by rating: the ratings the seeds will come from.
   // A rating not yet a measure (provisional, or a guest's starting one) is marked as elsewhere.
-  const rating = (/** @type {{rating?: number, provisional?: boolean}} */ e) =>
+  // A guest's "?" is not an account's: no rated game will move it (a tap opens the words).
+  const rating = (/** @type {{rating?: number, provisional?: boolean, guest?: boolean}} */ e) =>
     view.seeding === "rating" && typeof e.rating === "number"
-      ? [el("span", { class: "tour-rating", title: e.provisional ? t("account.provisionalHelp") : "" }, [` (${e.provisional ? t("account.provisionalRating", { rating: num(e.rating, 0) }) : num(e.rating, 0)})`])]
+      ? [el("span", { class: "tour-rating", ...(e.provisional ? tipAttrs(t(e.guest ? "tour.guestRating" : "account.provisionalHelp")) : {}) }, [` (${e.provisional ? t("account.provisionalRating", { rating: num(e.rating, 0) }) : num(e.rating, 0)})`])]
       : [];
   const list = $("tour-entrants");
   list.classList.toggle("many", view.entrants.length > 8);
@@ -521,6 +523,7 @@ function showMe(account) {
 }
 
 async function start() {
+  installTips();
   startPageLanguage(/** @type {HTMLSelectElement} */ ($("lang")), () => {
     if (creating) rewordCreating();
     for (const [box, said] of answers) box.textContent = said();

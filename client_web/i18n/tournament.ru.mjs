@@ -22,6 +22,7 @@ export default {
   "tour.entrants": "Игроков: {n} из {cap}",
   "tour.entrantsTitle": "Игроки",
   "tour.you": "вы",
+  "tour.guestRating": "Рейтинг гостя — только для посева: с него начинает новая учётная запись. Рейтинговые партии меняют рейтинг только у учётных записей.",
   "tour.yourName": "Ваше имя",
   "tour.register": "Записаться",
   "tour.unregister": "Сняться",

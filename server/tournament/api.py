@@ -12,8 +12,9 @@
   for none (each room has it as a table made with that clock has: one extension a rack);
 - `GET /api/tournaments/<id>`: 200 the tournament: its settings (`shot_clock` among them,
   null for none), entrants in seed order
-  (`{"name","player","rating","provisional","bot","level"}`: `provisional` the rating is not
-  yet a measure — a guest's starting one, or an account's first 30 rated games'), every
+  (`{"name","player","rating","provisional","guest","bot","level"}`: `provisional` the
+  rating is not yet a measure — a guest's starting one, or an account's first 30 rated
+  games' —, `guest` the entrant has no account), every
   match (`players` by name, `computers` each slot's computer level or null, `room` to
   watch once made, `race`, `score`, `winner` slot, how it was `decided`, and while it
   is played `live`, from its room: `{"seated": [bool, bool], "started", "score",
@@ -297,7 +298,7 @@ class TournamentApi:
         # Without a rating (a guest), seeded as a new account starts: not above every
         # rated player, as an Elo-style 1500 on this scale would put them.
         entrant = (
-            Entrant(player, name, START, provisional=True)
+            Entrant(player, name, START, provisional=True, guest=True)
             if rating is None
             else Entrant(player, name, rating.rating, provisional=rating.provisional)
         )
@@ -466,6 +467,7 @@ def tournament_view(
                 "player": e.player,
                 "rating": round(e.rating),
                 "provisional": e.provisional,
+                "guest": e.guest,
                 "bot": e.bot,
                 "level": _level(e),
             }

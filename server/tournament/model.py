@@ -71,6 +71,9 @@ class Entrant(Struct, frozen=True):
     #: The rating is not yet a measure: an account's still provisional, or a guest's, who
     #: has none and is seeded where a new account starts. Shown with a "?" as elsewhere.
     provisional: bool = False
+    #: A guest's place (no account): the rating is only the seed a new account starts at,
+    #: and no rated game will move it, which the "?" beside it must say.
+    guest: bool = False
 
 
 class Feed(Struct, frozen=True, array_like=True):

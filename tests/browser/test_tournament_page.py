@@ -408,6 +408,13 @@ def test_a_list_seeded_by_rating_shows_the_ratings(page_at: Any, server: Server)
         # Guests: the starting rating, not yet a measure, marked as in the lobby.
         text = page.inner_text(f'#tour-entrants li[data-name="{name}"]')
         assert text == f"{name} ({ratings[name]}?)", text
+    # Its "?" says what a guest's rating is (not "provisional until 30 rated games", which a
+    # guest never plays), on a click or a tap as well as on hover.
+    page.click('#tour-entrants li[data-name="Iva"] .tour-rating')
+    page.locator("#tip").wait_for(state="visible")
+    assert page.inner_text("#tip").startswith("A guest's rating, for the seeding only"), (
+        page.inner_text("#tip")
+    )
     assert (
         page.evaluate("getComputedStyle(document.getElementById('tour-entrants')).columnCount")
         == "auto"

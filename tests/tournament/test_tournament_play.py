@@ -189,10 +189,12 @@ async def test_an_account_enters_under_its_own_id_and_keeps_its_name(
     assert view["entrants"][0]["player"] == vesna.player
     assert view["entrants"][0]["rating"] > ratings.START
     assert view["entrants"][0]["provisional"] is False
+    assert view["entrants"][0]["guest"] is False
     # A guest has none: seeded where a new account starts, and marked so.
     status, view = await api(server, "POST", f"{path}/register", {"name": "Gost"}, guest.token)
     assert status == 200 and view["entrants"][1]["name"] == "Gost"
     assert (view["entrants"][1]["rating"], view["entrants"][1]["provisional"]) == (500, True)
+    assert view["entrants"][1]["guest"] is True
     # A token no longer good names nobody.
     assert (await api(server, "POST", f"{path}/unregister", token=login["token"] + "x"))[0] == 401
 
