@@ -327,6 +327,13 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
   function skipAnim() {
     const a = app.anim;
     if (!a) return false;
+    // What is due now is still heard (the cue's strike, when the shooter skips the shot
+    // they have just played before its first frame); the rest is not, in a burst.
+    while (a.heard < a.sounds.length && a.sounds[a.heard].t <= a.t) {
+      const e = a.sounds[a.heard++];
+      sound.play(e);
+      heard.push(e.kind);
+    }
     a.t = Math.max(...a.playbacks.map((p) => p.duration)) + a.hold;
     a.heard = a.sounds.length;
     return true;

@@ -71,3 +71,36 @@ def test_the_more_menu_closes_on_escape_and_on_a_click_elsewhere(open_client: Op
     c.page.click("#log")
     assert c.page.evaluate(menu) is False
     assert_quiet(ana, bob)
+
+
+def test_a_shot_skipped_before_its_first_frame_still_sounds_the_cues_strike(
+    open_client: OpenClient,
+) -> None:
+    """A shooter who skips the shot they have just played (Esc, a tap) at once heard
+    nothing: the skip dropped every impact not yet heard, the cue's strike too when the
+    skip came before the animation's first frame (a busy phone). What is due is heard."""
+    ana, bob, _ = started(open_client, host={"rate": None}, guest={"rate": None})
+    c = shooter((ana, bob))
+    # Esc the moment the shot starts to play, before any frame draws it.
+    c.page.evaluate(
+        """() => {
+          const app = window.ninepool.app;
+          let anim = app.anim;
+          Object.defineProperty(app, "anim", {
+            configurable: true,
+            get: () => anim,
+            set: (value) => {
+              anim = value;
+              if (value && !window.skippedAtOnce) {
+                window.skippedAtOnce = true;
+                const esc = new KeyboardEvent("keydown", { key: "Escape", bubbles: true });
+                document.body.dispatchEvent(esc);
+              }
+            },
+          });
+        }"""
+    )
+    c.page.click("#shoot")
+    c.page.wait_for_function("window.skippedAtOnce && !window.ninepool.animating()")
+    assert c.page.evaluate("window.ninepool.sounds().heard")[:1] == ["cue"]
+    assert_quiet(ana, bob)
