@@ -10,7 +10,7 @@ import { rewordCreateForm, wireCreateForm } from "./create.mjs";
 import { powerFromSpeed } from "./controls.mjs";
 import { roomName } from "./formats.mjs";
 import { $, toast } from "./dom.mjs";
-import { placePushChip, renderBadge, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud } from "./hud.mjs";
+import { placeOnTable, renderBadge, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud } from "./hud.mjs";
 import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderQuick, renderRooms } from "./lobby.mjs";
@@ -582,7 +582,7 @@ function tableScreenOf(x, y) {
 /** Brings the table view's widgets in line with the state. */
 function renderTableUi() {
   renderHud();
-  placePushChip(tableScreenOf);
+  placeOnTable(tableScreenOf);
   enableTip(canShoot());
   invalidate();
 }

@@ -211,7 +211,8 @@ export function renderSeats() {
     const isTurn = !!tb && status() === "playing" && (replayed ?? tb.turn) === i && !tb.match_over;
     if (isTurn) tags.push(h("span", { class: "tag turn", text: t(app.anim ? "tag.shooting" : tb.choice_pending ? "tag.toChoose" : "tag.toShoot") }));
     if (isTurn && tb.ball_in_hand && !app.anim) tags.push(h("span", { class: "tag bih", text: t(tb.ball_in_hand === "kitchen" ? "tag.bihKitchen" : "tag.bih") }));
-    const fouls = s ? (tb?.fouls?.[i] ?? 0) : 0; // an empty seat has nobody to warn
+    // An empty seat has nobody to warn, a match over nobody to warn of anything.
+    const fouls = s && !tb?.match_over && status() !== "finished" ? (tb?.fouls?.[i] ?? 0) : 0;
     if (fouls > 0) {
       const text = t("tag.fouls", { n: fouls });
       tags.push(h("span", { class: "tag foul", text: (tb?.warned ?? []).includes(i) ? t("tag.warned", { fouls: text }) : text }));
@@ -481,24 +482,34 @@ function othersAim() {
 }
 
 /**
- * The push-out chip sits on the near rail; with a ball under it there it moves to the far
- * rail, so a ball near the cushion stays in sight (and in reach of a finger).
+ * What stands over the table keeps the balls in sight. The push-out chip sits on the near
+ * rail, the banner (a warning, the clock's last seconds) at the far end; with a ball under
+ * either there and fewer at the other end, it moves there (`far`): a ball near the
+ * cushion stays in sight (and in reach of a finger), above all the cue ball the shooter
+ * is aiming in the clock's last seconds.
  * @param {(x: number, y: number) => number[]} screenOf page coordinates of a table point
  */
-export function placePushChip(screenOf) {
-  const chip = $("push-chip");
-  chip.classList.remove("far");
-  if (chip.hidden || !chip.offsetParent) return;
-  const r = chip.getBoundingClientRect();
-  const pad = 14; // a ball's radius on a phone, and a finger's margin
-  const under = (app.table?.balls ?? []).some((/** @type {Vec | null} */ b) => {
-    if (!b) return false;
-    const [x, y] = screenOf(b[0], b[1]);
-    return x > r.left - pad && x < r.right + pad && y > r.top - pad && y < r.bottom + pad;
-  });
-  chip.classList.toggle("far", under);
+export function placeOnTable(screenOf) {
+  for (const id of ["push-chip", "banner"]) {
+    const el = $(id);
+    el.classList.remove("far");
+    if (el.hidden || !el.offsetParent) continue;
+    const covered = () => {
+      const r = el.getBoundingClientRect();
+      const pad = 14; // a ball's radius on a phone, and a finger's margin
+      return (app.table?.balls ?? []).reduce((sum, /** @type {Vec | null} */ b, /** @type {number} */ n) => {
+        if (!b) return sum;
+        const [x, y] = screenOf(b[0], b[1]);
+        const under = x > r.left - pad && x < r.right + pad && y > r.top - pad && y < r.bottom + pad;
+        return sum + (under ? (n === 0 ? 10 : 1) : 0); // the cue ball above all
+      }, 0);
+    };
+    const here = covered();
+    if (here === 0) continue;
+    el.classList.add("far");
+    if (covered() >= here) el.classList.remove("far");
+  }
 }
-
 /** The prompt alone, said again (the break's names the power, which a key or drag moves). */
 export function refreshPrompt() {
   const el = $("status").querySelector(".prompt");
@@ -534,7 +545,11 @@ export function renderTableUi() {
   const banner = $("banner");
   const w = app.warning;
   const warnedNow = tb && w && w.kind === "three_fouls" ? (tb.warned ?? []).includes(w.seat) || (tb.fouls?.[w.seat] ?? 0) >= 2 : !!w;
-  if (w && warnedNow && (w.kind === "three_fouls" || w.kind === "stalemate") && !app.anim) {
+  // None of them once the match is over (a match conceded on a player's two fouls).
+  const matchDone = !!tb?.match_over || status() === "finished";
+  if (matchDone) {
+    banner.hidden = true;
+  } else if (w && warnedNow && (w.kind === "three_fouls" || w.kind === "stalemate") && !app.anim) {
     banner.hidden = false;
     banner.className = `banner ${w.kind === "stalemate" ? "stalemate" : ""}`;
     banner.replaceChildren(`⚠ ${w.text}`, ...rulePrint([w.rule]));

@@ -7,7 +7,10 @@ from __future__ import annotations
 from tests.browser.support import Server, save
 from tests.browser.test_client import (
     assert_quiet,
+    click_table,
+    drag_handle,
     foul_softly,
+    pull_strip,
     replay_events,
     settle,
     shooter,
@@ -258,4 +261,37 @@ def test_a_phones_seats_keep_their_height_from_the_break_to_the_next_turn(
         )
     save(ana, "phone-after-break-hr.png")
     assert sizes() == at_break, (sizes(), at_break)
+    assert_quiet(ana, bob)
+
+
+def test_the_clocks_warning_leaves_the_cue_ball_in_sight(open_client: OpenClient) -> None:
+    """In the shot clock's last seconds its warning stood over the far end of a phone's
+    table, over the cue ball the shooter was aiming. With a ball under it there, it
+    stands at the other end."""
+    ana, bob, _room = started(
+        open_client, host={**PHONE, "lang": "hr"}, guest=PHONE, table={"#c-clock": "20"}
+    )
+    c = shooter((ana, bob))
+    cue = c.state("a.table.balls[0]")
+    click_table(c, max(0.05, cue[0] - 0.3), cue[1])
+    pull_strip(c, 8)  # into the head rail, no ball hit: a foul
+    settle(ana, bob)
+    other = bob if c is ana else ana
+    other.wait("a.table.turn === a.seat && a.table.ball_in_hand === 'table'")
+    # The cue ball near the end drawn at the top of the screen, by the middle.
+    ends = [(2.54 - 0.07, 1.27 / 2 + 0.12), (0.07, 1.27 / 2 + 0.12)]
+    top = min(ends, key=lambda p: other.screen(*p)[1])
+    drag_handle(other, top)
+    other.wait(f"Math.abs(a.table.balls[0][0] - {top[0]}) < 0.05", timeout=10_000)
+    banner = other.page.locator("#banner.clock")
+    banner.wait_for(state="visible", timeout=25_000)
+    other.page.wait_for_timeout(300)
+    box = banner.bounding_box()
+    x, y = other.screen(*other.state("a.table.balls[0]"))
+    assert box is not None
+    assert not (
+        box["x"] - 14 < x < box["x"] + box["width"] + 14
+        and box["y"] - 14 < y < box["y"] + box["height"] + 14
+    ), (box, x, y)
+    save(other, "clock-warning-clear-of-cue-ball.png")
     assert_quiet(ana, bob)
