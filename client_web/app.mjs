@@ -13,7 +13,7 @@ import { $, toast } from "./dom.mjs";
 import { placeOnTable, renderBadge, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud } from "./hud.mjs";
 import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input.mjs";
-import { renderQuick, renderRooms } from "./lobby.mjs";
+import { renderNextMatch, renderQuick, renderRooms } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
 import { lagFrames, lagTags } from "./lagballs.mjs";
 import { askNameOnce, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
@@ -174,6 +174,7 @@ function show(route) {
   document.documentElement.dataset.route = route;
   if (route === "table") renderer.resize();
   showMe();
+  renderNextMatch();
 }
 
 /**

@@ -59,11 +59,9 @@ const announced = new Set();
  * way to the seat, and a player busy elsewhere (another table, practice) hears it once.
  */
 function renderMyMatch() {
-  const me = app.welcome?.player;
-  const mine = me
-    ? [...app.rooms.values()].find((r) => r.room !== app.room && r.status !== "finished" && (r.settings?.reserved ?? []).includes(me))
-    : undefined;
+  const mine = myMatch();
   $("my-match").hidden = !mine;
+  renderNextMatch();
   if (!mine) return;
   const text = t("lobby.myMatch", { name: tableName(mine) });
   $("my-match-text").textContent = text;
@@ -74,6 +72,25 @@ function renderMyMatch() {
     toast(text, "info");
     announced.add(mine.room);
   }
+}
+
+/** The tournament match kept for this player whose table is open, but not this page's table. */
+function myMatch() {
+  const me = app.welcome?.player;
+  return me ? [...app.rooms.values()].find((r) => r.room !== app.room && r.status !== "finished" && (r.settings?.reserved ?? []).includes(me)) : undefined;
+}
+
+/**
+ * The same at a table, where the lobby's banner is out of sight: a tournament's winner
+ * who closed the result stayed at the finished table, their next match open and its
+ * no-show clock running, with no word of it but a toast of four seconds.
+ */
+export function renderNextMatch() {
+  const mine = app.route === "table" ? myMatch() : undefined;
+  $("next-match").hidden = !mine;
+  if (!mine) return;
+  $("next-match-text").textContent = t("lobby.myMatch", { name: tableName(mine) });
+  $("next-match-sit").setAttribute("href", `#/play/${encodeURIComponent(mine.room)}`);
 }
 
 export function renderQuick() {

@@ -107,3 +107,36 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     view = call(server, "GET", f"/api/tournaments/{tournament}")
     assert view["champion"] == "Ana" and view["matches"][0]["decided"] == "forfeit"
     assert_quiet(ana, eve)
+
+
+def test_a_player_at_another_table_is_shown_the_way_to_their_match(
+    open_client: OpenClient, server: Server
+) -> None:
+    """Away from the lobby (at a finished match's table, or any other) the lobby's banner
+    is out of sight, and a toast of four seconds was all a tournament's player heard of
+    their next match while its no-show clock ran: the table says it, with the way there,
+    for as long as it is open."""
+    ana = open_client("Ana", lang="hr")
+    ana.wait("!!a.welcome")
+    token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
+    # At a table of her own when the match opens.
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    assert ana.page.is_hidden("#next-match")
+    organiser = session_token(server, "Organiser")
+    tournament = new_tournament(
+        server, organiser, "Subota", format="single", cap=2, races={"winners": 2, "final": 2}
+    )
+    path = f"/api/tournaments/{tournament}/register"
+    call(server, "POST", path, {"name": "Ana"}, token)
+    call(server, "POST", path, {"name": "Luka"}, session_token(server, "Luka"))
+    room = running_match(server, organiser, tournament)["room"]
+    ana.page.locator("#next-match").wait_for(state="visible")
+    assert (
+        ana.page.inner_text("#next-match-text") == "Vaš turnirski meč je spreman: Subota · Finale."
+    )
+    save(ana, "tournament-next-match-at-a-table-hr.png")
+    ana.page.click("#next-match-sit")
+    ana.wait(f"a.room === {room!r} && a.role === 'player'")
+    assert ana.page.is_hidden("#next-match"), "at the match's own table it is not said"
+    assert_quiet(ana)
