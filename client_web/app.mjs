@@ -16,7 +16,7 @@ import { attachStrip, attachTableInput, handleRadius, handleSpot } from "./input
 import { renderNextMatch, renderQuick, renderRooms } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
 import { lagFrames, lagTags } from "./lagballs.mjs";
-import { askNameOnce, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
+import { askNameOnce, lobbyNameReady, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
 import { NAME_PATTERN, boundNameField, nameTaken } from "./namerule.mjs";
 import { Connection, ServerError, defaultUrl, session } from "./net.mjs";
 import { restingBalls } from "./playback.mjs";
@@ -608,6 +608,7 @@ function wire() {
   $("quick").addEventListener("click", async () => {
     const on = !app.quickWaiting;
     const race = Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
+    if (on && !lobbyNameReady()) return;
     if (on) await ensureName();
     const rated = !!session.accountToken() && /** @type {HTMLInputElement} */ ($("quick-rated")).checked;
     const ok = await act(on ? { t: "quick", on: true, race_to: race, rated } : { t: "quick", on: false });
@@ -618,6 +619,7 @@ function wire() {
 
   /** Play the computer: a room of one's own against it, started at once (`joined`). @param {number} level */
   const playComputer = async (level) => {
+    if (!lobbyNameReady()) return;
     await ensureName();
     const race = Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
     // Rated only for a player logged in to an account (the server refuses a guest).
@@ -632,11 +634,12 @@ function wire() {
     const room = button?.closest("tr[data-room]")?.getAttribute("data-room");
     const role = button?.getAttribute("data-join");
     if (!room || (role !== "player" && role !== "spectator")) return;
+    if (role === "player" && !lobbyNameReady()) return;
     if (role === "player") await ensureName();
     act({ t: "join", room, role });
   });
 
-  wireCreateForm((settings) => ensureName().then(() => act({ t: "create", settings })));
+  wireCreateForm((settings) => (lobbyNameReady() ? ensureName().then(() => act({ t: "create", settings })) : Promise.resolve(null)));
 
   const joinCode = async (/** @type {"player" | "spectator"} */ role) => {
     const raw = /** @type {HTMLInputElement} */ ($("join-code")).value.trim();
@@ -650,6 +653,7 @@ function wire() {
     const code = raw.toUpperCase();
     // The protocol's InviteCode: 4–32 letters and digits (the server issues 20).
     if (!/^[A-Z0-9]{4,32}$/.test(code)) return toast(t("lobby.codeBad"));
+    if (role === "player" && !lobbyNameReady()) return;
     await ensureName();
     act({ t: "join", code, role });
   };

@@ -5,7 +5,7 @@
 
 import { decode } from "@msgpack/msgpack";
 
-import { $ } from "./dom.mjs";
+import { $, toast } from "./dom.mjs";
 import { CATALOGUES, t } from "./i18n/index.mjs";
 import { boundNameField, nameTaken } from "./namerule.mjs";
 import { session } from "./net.mjs";
@@ -129,4 +129,19 @@ export function showMe() {
   // The TV watches under no name of its viewer's: the channel is what is on screen.
   $("me").textContent = onTv() ? "" : app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : lobbyName;
   $("me").hidden = onTv();
+}
+
+/**
+ * Whether the lobby's name field may be sat down with: an account's name, the guest's
+ * kept name, or a new one that follows the rule. If not, it says so and the lobby's
+ * action (quick match, the computer, a table made or joined) is not taken: it used to go
+ * ahead under another name while the field still showed the refused one.
+ */
+export function lobbyNameReady() {
+  if (app.welcome?.account) return true;
+  const input = /** @type {HTMLInputElement} */ ($("name"));
+  if (nameTaken(input.value.trim(), session.name())) return true;
+  toast(t("lobby.nameBad"));
+  input.focus();
+  return false;
 }

@@ -118,3 +118,26 @@ def test_one_rule_for_a_new_name_and_names_from_before_still_load(
     c.wait(f"a.room !== null && a.welcome.name === {old!r}")
     c.wait(f"a.view && a.view.seats.some((s) => s && s.name === {old!r})")
     assert_quiet(c)
+
+
+def test_a_refused_name_takes_no_lobby_action(open_client: OpenClient) -> None:
+    """A name out of the rule in the lobby's field is refused, and the quick match, the
+    computer, a new table are not started under some other name meanwhile (they were,
+    the field still showing the refused name, the kept one replaced by a made-up one)."""
+    c = open_client("Ante", lang="hr")
+    c.wait("a.welcome && a.welcome.name === 'Ante'")
+    c.page.fill("#name", "Ab")
+    for button in ("#quick", "#computer", "#create-form button[type=submit]"):
+        c.page.evaluate("document.getElementById('toast').hidden = true")
+        c.page.click(button)
+        c.page.wait_for_selector("#toast:not([hidden])")
+        assert c.page.inner_text("#toast").startswith("Ime ima"), button
+        c.page.wait_for_timeout(300)
+        assert c.state("a.room") is None and c.state("a.quickWaiting") is not True, button
+    assert c.page.input_value("#name") == "Ab"
+    assert c.state("a.welcome.name") == "Ante"
+    # Put right, the name is taken and the table made.
+    c.page.fill("#name", "Antonija")
+    c.page.click("#create-form button[type=submit]")
+    c.wait("a.room !== null && a.welcome.name === 'Antonija'")
+    assert_quiet(c)
