@@ -17,10 +17,14 @@ let bubble = null;
 /** @type {HTMLElement | null} */
 let anchor = null;
 
+/** Follows the page while a bubble is open: its element may be drawn anew or go. */
+const watcher = new MutationObserver(() => requestAnimationFrame(place));
+
 function hideTip() {
   if (bubble) bubble.hidden = true;
   anchor?.setAttribute("aria-expanded", "false");
   anchor = null;
+  watcher.disconnect();
 }
 
 /** Opens the bubble for the element. @param {HTMLElement} el */
@@ -38,14 +42,26 @@ function showTip(el) {
   bubble.textContent = el.dataset.tip ?? "";
   bubble.hidden = false;
   el.setAttribute("aria-expanded", "true");
+  watcher.observe(document.body, { childList: true, subtree: true });
   place();
+}
+
+/** The element now standing for the open bubble's: itself, the same words drawn anew
+ * (the seats are drawn every second), or none (the list it was in is gone). */
+function current() {
+  if (!anchor || anchor.isConnected) return anchor;
+  const words = anchor.dataset.tip;
+  // (one on the screen: the lobby's list, out of sight behind a table, says the same words)
+  return [...document.querySelectorAll("[data-tip]")].find((e) => e instanceof HTMLElement && e.dataset.tip === words && e.getClientRects().length > 0) ?? null;
 }
 
 /** Keeps the open bubble beside its element as the page scrolls or resizes. */
 function place() {
   if (!bubble || !anchor) return;
-  // A view that redrew its element since has another in its place: the bubble stays.
-  if (!anchor.isConnected) return;
+  const now = current();
+  if (!now || now.getClientRects().length === 0) return hideTip(); // gone, or out of sight
+  anchor = /** @type {HTMLElement} */ (now);
+  anchor.setAttribute("aria-expanded", "true");
   const at = anchor.getBoundingClientRect();
   const size = bubble.getBoundingClientRect();
   const margin = 8;
@@ -61,7 +77,8 @@ function place() {
 export function installTips() {
   document.addEventListener("click", (e) => {
     const el = /** @type {HTMLElement | null} */ (e.target instanceof Element ? e.target.closest("[data-tip]") : null);
-    if (el && el !== anchor) showTip(el);
+    // A second tap on the mark closes its words, drawn anew since or not.
+    if (el && el !== current()) showTip(el);
     else hideTip();
   });
   document.addEventListener("keydown", (e) => {
@@ -69,7 +86,7 @@ export function installTips() {
     const el = /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement && e.target.matches("[data-tip]") ? e.target : null);
     if (el && (e.key === "Enter" || e.key === " ")) {
       e.preventDefault();
-      if (el === anchor) hideTip();
+      if (el === current()) hideTip();
       else showTip(el);
     }
   });

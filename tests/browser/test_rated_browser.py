@@ -374,6 +374,13 @@ def test_a_finger_opens_what_the_question_mark_of_a_rating_means(
     save(phone, "rating-tip-phone-hr.png")
     finger.tap(195, 20)
     tip.wait_for(state="hidden")
+    # Open again, and closed by a second tap on the mark, though the seats were drawn anew
+    # in between (every second).
+    finger.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tip.wait_for(state="visible")
+    phone.page.wait_for_timeout(1500)
+    finger.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tip.wait_for(state="hidden")
     # In the lobby's list, by a click.
     cleo = open_client("Cleo", lang="ru")
     row = cleo.page.locator(f"tr[data-room='{room}']")
