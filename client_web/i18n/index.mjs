@@ -146,10 +146,12 @@ export function t(key, params = {}) {
   const entry = CATALOGUES[current][key] ?? en[key];
   if (entry === undefined) return key;
   const text = typeof entry === "string" ? entry : plural(entry, Number(params.n ?? 0));
-  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+  return text.replace(/\{(\w+)\}(\.?)/g, (whole, name, stop) => {
     const v = params[name] ?? FIXED[name];
     if (v === undefined) return whole;
-    return typeof v === "number" ? num(v) : v;
+    const said = typeof v === "number" ? num(v) : v;
+    // A sentence that ends on a name ending in a full stop ("Marko K.") has one stop.
+    return stop && said.endsWith(".") ? said : said + stop;
   });
 }
 

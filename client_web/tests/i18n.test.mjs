@@ -135,3 +135,12 @@ test("a computer's name is written the reader's way, a tournament's second of a 
   assert.equal(seatName("Bot 5 x", 5), "Bot 5 x");
   setLanguage("en", false);
 });
+
+test("a sentence that ends on a name ending in a full stop has one stop", () => {
+  setLanguage("ru");
+  assert.equal(t("prompt.waitOther", { name: "Marko K." }), "Вы готовы — ждём игрока Marko K.");
+  assert.equal(t("prompt.waitOther", { name: "Marko" }), "Вы готовы — ждём игрока Marko.");
+  // A stop that is not the sentence's stays: "{name}" followed by anything else.
+  assert.equal(t("lagwin.give", { name: "Marko K." }), "Пусть разбивает Marko K.");
+  setLanguage("en");
+});
