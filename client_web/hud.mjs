@@ -361,6 +361,17 @@ const LAG_CHOICE_SECONDS = 30;
 
 
 export function renderClock() {
+  drawClock();
+  // The sheet's bar says it too: held sideways, the open sheet covers the scoreboard, and
+  // a player reading the log or the menu there let their time run out unseen.
+  const el = $("clock");
+  const bar = $("panel-clock");
+  bar.hidden = el.hidden;
+  bar.textContent = el.hidden ? "" : el.textContent;
+  bar.classList.toggle("low", el.classList.contains("low"));
+}
+
+function drawClock() {
   const el = $("clock");
   const c = app.table?.clock;
   // A tournament's table waiting for a player: when one who has not come forfeits.

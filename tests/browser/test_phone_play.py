@@ -295,3 +295,28 @@ def test_the_clocks_warning_leaves_the_cue_ball_in_sight(open_client: OpenClient
     ), (box, x, y)
     save(other, "clock-warning-clear-of-cue-ball.png")
     assert_quiet(ana, bob)
+
+
+def test_the_open_sheet_keeps_the_shot_clock_in_sight(open_client: OpenClient) -> None:
+    """Held sideways the open sheet covers the scoreboard and its clock: a player reading
+    the menu there ran out of time unseen. The sheet's bar shows the clock."""
+    ana, bob, _room = started(
+        open_client, host={**PHONE, "lang": "hr"}, guest=PHONE, table={"#c-clock": "20"}
+    )
+    c = shooter((ana, bob))
+    c.page.set_viewport_size({"width": 844, "height": 390})
+    c.page.click("#panel-toggle")
+    c.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    bar_clock = c.page.locator("#panel-clock")
+    bar_clock.wait_for(state="visible")
+    c.page.wait_for_function(
+        "document.getElementById('panel-clock').textContent"
+        " === document.getElementById('clock').textContent"
+    )
+    assert c.page.inner_text("#panel-clock").startswith("0:")
+    box = bar_clock.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 40, box
+    save(c, "sheet-clock-landscape-hr.png")
+    c.page.click("#panel-toggle")
+    bar_clock.wait_for(state="hidden")
+    assert_quiet(ana, bob)
