@@ -315,7 +315,7 @@ def test_the_open_sheet_keeps_the_shot_clock_in_sight(open_client: OpenClient) -
     )
     assert c.page.inner_text("#panel-clock").startswith("0:")
     box = bar_clock.bounding_box()
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 40, box
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 40, box
     save(c, "sheet-clock-landscape-hr.png")
     c.page.click("#panel-toggle")
     bar_clock.wait_for(state="hidden")
