@@ -40,6 +40,7 @@ export const TV_ROOM = "tv";
  * @property {number[]} balls object balls on the table, lowest first
  * @property {number | null} clock whole seconds left on the shot clock; null without one or while it is paused
  * @property {number | null} winner the match winner's seat once the match is over
+ * @property {"race" | "concede" | "forfeit" | null} ended how the match ended, when the strip saw it end (a conceded 0 : 0 "win" looked like a fault on stream)
  * @property {boolean} draw the first break is drawn for, not lagged
  * @property {string} title the table's own name as the lobby says it ("Zagreb Open · Losers' bracket, round 1"), or ""
  */
@@ -87,6 +88,7 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null) {
     balls: table ? balls : [],
     clock: left,
     winner: table?.match_over ? (table.match_winner ?? null) : null,
+    ended: table?.match_over ? (table.match_end ?? null) : null,
     draw: view?.settings?.first_break === "draw",
     title: view?.settings?.name ? roomName(String(view.settings.name), view.settings) : "",
   };
@@ -173,7 +175,8 @@ export class OverlayFeed {
     if ((msg.t === "shot_result" || msg.t === "ruling" || msg.t === "lag_result") && msg.table) {
       this.newTable(msg.table, msg.t !== "ruling");
     } else if ((msg.t === "game_over" || msg.t === "match_over") && this.table) {
-      this.table = { ...this.table, score: msg.score };
+      // (how a match ended is the message's to say; the table view does not carry it)
+      this.table = { ...this.table, score: msg.score, ...(msg.t === "match_over" ? { match_over: true, match_winner: msg.winner, match_end: msg.reason } : {}) };
     }
     this.onShown(msg);
   }
@@ -223,7 +226,7 @@ function draw(m) {
         m.status === "gone"
           ? t("overlay.gone")
           : m.winner !== null
-            ? t("overlay.matchOver")
+            ? t(m.ended === "concede" ? "overlay.conceded" : m.ended === "forfeit" ? "overlay.forfeit" : "overlay.matchOver")
             : m.status === "waiting"
               ? t("overlay.waiting")
               : m.status === "lag"

@@ -120,8 +120,12 @@ async function load() {
 
 /** @param {number} epochMs */
 function when(epochMs) {
-  // The month in words ("5. prosinca 2026. u 08:06"): the short form's "5. pro 2026." reads as no word.
-  return new Intl.DateTimeFormat(lang(), { dateStyle: "long", timeStyle: "short" }).format(new Date(epochMs));
+  // The month in words ("5. prosinca 2026. u 08:06"): the short form's "5. pro 2026." reads
+  // as no word. With the reader's time zone ("… u 10:00 CET", "… в 12:00 GMT+3"): the time
+  // is shown in the reader's own, and a player elsewhere read the organiser's 10:00 as 12:00
+  // with nothing to say why.
+  const format = { year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" };
+  return new Intl.DateTimeFormat(lang(), /** @type {Intl.DateTimeFormatOptions} */ (format)).format(new Date(epochMs));
 }
 
 function render() {
@@ -189,7 +193,10 @@ function render() {
   wordAs($("tour-mine-sit"), sitting ? "tour.backToTable" : "tour.play");
   if (mine) $("tour-mine-sit").setAttribute("href", keepLang(`/#/play/${encodeURIComponent(mine.room ?? "")}`));
   const deadline = mine?.live && !mine.live.started ? mine.live.forfeit_at ?? null : null;
-  $("tour-mine-deadline").replaceChildren(...(deadline ? [noShowClock(deadline)] : []));
+  // Seated, the clock is the opponent's, and says so: as the bare "No-show forfeit in
+  // 4:26" it read as the seated player's own forfeit.
+  const opponent = mine && sitting ? mine.players[mine.seeds.indexOf(view.me ?? null) === 0 ? 1 : 0] : null;
+  $("tour-mine-deadline").replaceChildren(...(deadline ? [noShowClock(deadline, opponent)] : []));
   renderRegistration(view);
   renderOrganiser(view);
   renderBrackets(view);
@@ -425,7 +432,7 @@ function matchCard(match, me) {
     const away = live && !live.started && name && !live.seated[slot];
     return el("div", { class: `tour-slot${state}${own}${away ? " away" : ""}` }, [
       el("span", { class: "tour-seed", title: seed === null ? "" : t("tour.seedTitle", { n: seed }) }, [seedText]),
-      el("span", name ? {} : { class: "tour-empty" }, [label, ...(name ? computerTag(match.computers?.[slot]) : [])]),
+      el("span", name ? {} : { class: "tour-empty" }, [el("span", { class: "tour-name" }, [label]), ...(name ? computerTag(match.computers?.[slot]) : [])]),
       el("span", { class: `tour-score${live?.started ? " live" : ""}` }, [score]),
     ]);
   });
@@ -464,20 +471,25 @@ function matchCard(match, me) {
 /**
  * How long until a player who has not sat down loses the match by not coming, counting
  * down (`tickDeadlines`) as the table's own clock does. @param {number} deadline server ms
+ * @param {string | null} [awaited] the absent player, named to one who sits waiting
  */
-function noShowClock(deadline) {
+function noShowClock(deadline, awaited = null) {
   // A timer: read when asked, not announced every second inside the page's status line.
-  return el("span", { class: "tour-deadline", role: "timer", "data-deadline": String(deadline) }, [deadlineText(deadline)]);
+  /** @type {Record<string, string>} */
+  const attrs = { class: "tour-deadline", role: "timer", "data-deadline": String(deadline) };
+  if (awaited) attrs["data-awaited"] = awaited;
+  return el("span", attrs, [deadlineText(deadline, awaited)]);
 }
 
-/** @param {number} deadline server ms */
-function deadlineText(deadline) {
+/** @param {number} deadline server ms @param {string | null} [awaited] the absent player it runs against, named */
+function deadlineText(deadline, awaited = null) {
   const left = Math.max(0, Math.ceil((deadline - (Date.now() + (clockOffset ?? 0))) / 1000));
-  return t("clock.forfeit", { time: minutesAndSeconds(left) });
+  const time = minutesAndSeconds(left);
+  return awaited ? t("tour.awaitedDue", { name: awaited, time }) : t("clock.forfeit", { time });
 }
 
 function tickDeadlines() {
-  for (const span of document.querySelectorAll("[data-deadline]")) span.textContent = deadlineText(Number(span.getAttribute("data-deadline")));
+  for (const span of document.querySelectorAll("[data-deadline]")) span.textContent = deadlineText(Number(span.getAttribute("data-deadline")), span.getAttribute("data-awaited"));
 }
 
 /** @param {TournamentView} view */

@@ -594,6 +594,8 @@ export default {
   "overlay.lag": "Lag for the break",
   "overlay.draw": "Drawing for the break",
   "overlay.matchOver": "Match over",
+  "overlay.conceded": "Match conceded",
+  "overlay.forfeit": "Won by forfeit",
   "overlay.gone": "Table closed",
   "overlay.none": "No such table",
   "overlay.tvNothing": "No match is live right now",

@@ -594,6 +594,8 @@ export default {
   "overlay.lag": "Bliškanje za otvaranje",
   "overlay.draw": "Ždrijeb za otvaranje",
   "overlay.matchOver": "Meč je završen",
+  "overlay.conceded": "Meč predan",
+  "overlay.forfeit": "Pobjeda bez borbe",
   "overlay.gone": "Stol je zatvoren",
   "overlay.none": "Nema takvog stola",
   "overlay.tvNothing": "Trenutačno se ne igra nijedan meč",

@@ -594,6 +594,8 @@ export default {
   "overlay.lag": "Раскат на право разбития",
   "overlay.draw": "Жребий на разбитие",
   "overlay.matchOver": "Матч окончен",
+  "overlay.conceded": "Матч сдан",
+  "overlay.forfeit": "Техническая победа",
   "overlay.gone": "Стол закрыт",
   "overlay.none": "Такого стола нет",
   "overlay.tvNothing": "Сейчас матчей нет",

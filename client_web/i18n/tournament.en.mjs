@@ -113,6 +113,7 @@ export default {
   "tour.cancelledOrganiser": "Cancelled by the organiser.",
   "tour.yourMatch": "Your match's table is open.",
   "tour.yourSeat": "You are seated at your match's table.",
+  "tour.awaitedDue": "{name} has {time} to come to the table, or loses by forfeit",
   "tour.backToTable": "Back to your table",
   "tour.stage.winners": "Winners' bracket, round {n}",
   "tour.stage.losers": "Losers' bracket, round {n}",

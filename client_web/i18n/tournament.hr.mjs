@@ -113,6 +113,7 @@ export default {
   "tour.cancelledOrganiser": "Organizator je otkazao turnir.",
   "tour.yourMatch": "Stol za vaš meč je otvoren.",
   "tour.yourSeat": "Sjedite za stolom svog meča.",
+  "tour.awaitedDue": "{name} ima još {time} da sjedne za stol, inače gubi bez borbe",
   "tour.backToTable": "Natrag za stol",
   "tour.stage.winners": "Pobjednička grana, {n}. kolo",
   "tour.stage.losers": "Gubitnička grana, {n}. kolo",

@@ -113,6 +113,7 @@ export default {
   "tour.cancelledOrganiser": "Турнир отменён организатором.",
   "tour.yourMatch": "Стол для вашего матча открыт.",
   "tour.yourSeat": "Вы сидите за столом своего матча.",
+  "tour.awaitedDue": "У игрока {name} осталось {time}, чтобы сесть за стол, иначе — техническое поражение",
   "tour.backToTable": "Вернуться за стол",
   "tour.stage.winners": "Верхняя сетка, {n}-й раунд",
   "tour.stage.losers": "Нижняя сетка, {n}-й раунд",

@@ -43,7 +43,18 @@ test("before the break and after the match", () => {
   assert.deepEqual(waiting.seats.map((s) => s.score), [0, 0]);
   const over = overlayModel({ ...view, status: "finished" }, { ...table, match_over: true, match_winner: 0, turn: null }, 0);
   assert.equal(over.winner, 0);
+  assert.equal(over.ended, null, "a strip that did not see the end does not guess how");
   assert.deepEqual(over.seats.map((s) => s.toAct), [false, false]);
+});
+
+test("a match conceded is said to be, not shown as a bare 0 : 0 win", () => {
+  const feed = new OverlayFeed();
+  feed.push({ t: "snapshot", view: { ...view, table } }, 0);
+  feed.push({ t: "match_over", seq: 7, winner: 1, reason: "concede", score: [0, 0] }, 10);
+  feed.tick(20);
+  const m = overlayModel({ ...view, status: "finished" }, feed.table, 20);
+  assert.equal(m.winner, 1);
+  assert.equal(m.ended, "concede");
 });
 
 test("the room comes from the page's own path", () => {

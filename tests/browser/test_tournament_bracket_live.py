@@ -5,6 +5,7 @@ on a laptop or on a 390 px phone."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -90,6 +91,12 @@ def test_a_player_seated_in_another_tab_is_sent_back_to_the_table(
         # Still the way to the seat (the same link), but no longer a call to take it.
         assert page.get_attribute("#tour-mine-sit", "href") == f"/?lang=hr#/play/{room}"
         assert "Sjedni za stol" not in page.locator("body").inner_text()
+        # The no-show clock there is the opponent's, and names him (bare, it read as hers).
+        page.wait_for_selector("#tour-mine-deadline .tour-deadline")
+        due = page.inner_text("#tour-mine-deadline")
+        assert re.fullmatch(r"Vid ima još \d:\d\d da sjedne za stol, inače gubi bez borbe", due), (
+            due
+        )
         card = page.locator(f'.tour-match[data-match="{match["id"]}"] .tour-foot')
         assert "Natrag za stol" in card.inner_text(), card.inner_text()
         save(client, "tournament-seated-hr.png")

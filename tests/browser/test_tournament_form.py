@@ -67,10 +67,16 @@ def test_the_organiser_lets_computers_fill_places_from_the_form(
     call(server, "POST", f"/api/tournaments/{small}/start", token=token)
     page.goto(f"{server.url}/tournament/{small}?lang={lang}")
     page.wait_for_selector("#tour-view:not([hidden]) .tour-slot")
-    slots = page.locator(".tour-slot span:nth-child(2)").all_inner_texts()
+    slots = page.locator(".tour-slot > span:nth-child(2)").all_inner_texts()
     computer = [text for text in slots if "·" in text]  # the name with its computer tag
     bot = {"en": "Bot 2", "hr": "Bot 2", "ru": "Бот 2"}[lang]
     assert len(computer) == 1 and computer[0].startswith(bot), slots
+    # Its name on one line, the tag beside or under it ("Bot / 2" read as two words).
+    lines = page.evaluate(
+        "[...document.querySelectorAll('.tour-name')].map((e) =>"
+        " e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).fontSize))"
+    )
+    assert lines and all(h < 1.6 for h in lines), lines
     # What the computers will do is now what one did.
     filled = {
         "en": "A computer player took the place left empty at the start.",
@@ -259,6 +265,8 @@ def test_the_start_time_follows_the_pages_language_not_the_browsers(
     assert {"hr": f"24. prosinca {year}. u 20:30", "ru": f"24 декабря {year} г. в 20:30"}[
         lang
     ] in facts, facts
+    # In the reader's time zone, which it names: a player elsewhere sees another hour.
+    assert re.search(r"20:30 (UTC|GMT[+\u2212-]?\d*|[A-Z]{3,5})\b", facts), facts
     assert client.problems() == []
 
 
