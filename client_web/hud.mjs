@@ -479,6 +479,7 @@ export function prompt() {
   if (ra) {
     const p = t("unit.percent", { p: powerPercent(app.remoteAimPower) });
     const tip = describeTip(ra.tip[0], ra.tip[1]);
+    if (ra.push_out) return t(mySeat() !== null ? "prompt.otherPushes" : "prompt.pushWatched", { name: who, p });
     return ra.elevation
       ? t("prompt.otherAimsRaised", { name: who, p, tip, deg: Math.round(ra.elevation) })
       : t("prompt.otherAims", { name: who, p, tip });

@@ -19,7 +19,7 @@ import { refreshPrompt } from "./hud.mjs";
 import { drawStrip } from "./input.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { describeReach } from "./reach.mjs";
-import { app, canShoot, cuePos } from "./state.mjs";
+import { app, canShoot, cuePos, pushOutArmed } from "./state.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
 
@@ -76,6 +76,8 @@ export function sendAim(conn) {
     tip: [app.aim.side, app.aim.height],
     elevation: app.aim.elevation,
     cue: cue ? [round6(cue[0]), round6(cue[1])] : null,
+    // Announced before it is played, as at a real table (R6).
+    push_out: pushOutArmed(),
   });
 }
 

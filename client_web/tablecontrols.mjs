@@ -36,12 +36,14 @@ const LAG_SPREAD = 0.01;
 export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, sound, refresh }) {
   /** @type {HTMLInputElement} */ ($("pushout")).addEventListener("change", (e) => {
     app.aim.pushOut = /** @type {HTMLInputElement} */ (e.target).checked;
+    app.aimDirty = true; // the opponent hears it with the aim
     refresh(); // the prompt says what a push-out is at once, not at the next aim
   });
   // The same choice from the table (a phone's sheet is closed while aiming).
   $("push-chip").addEventListener("click", () => {
     app.aim.pushOut = !app.aim.pushOut;
     /** @type {HTMLInputElement} */ ($("pushout")).checked = app.aim.pushOut;
+    app.aimDirty = true;
     refresh();
   });
   $("shoot").addEventListener("click", () => shoot());

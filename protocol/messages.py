@@ -275,6 +275,10 @@ class Aim(ClientMessage, tag="aim"):
     elevation: Elevation = 0.0
     #: The cue ball where the shooter is dragging it with ball in hand (not a placement).
     cue: Position | None = None
+    #: The shot aimed is a push-out the shooter has chosen (R6): the opponent hears it
+    #: before the shot, as a push-out is announced at a real table. The shot's own
+    #: `push_out` is what counts.
+    push_out: bool = False
 
 
 class Shot(ClientMessage, tag="shot"):
@@ -574,6 +578,8 @@ class AimRelay(ServerMessage, tag="aim"):
     tip: tuple[float, float]
     elevation: float
     cue: BallPosition | None
+    #: The shooter means a push-out (`Aim.push_out`).
+    push_out: bool = False
 
 
 class ChatRelay(ServerMessage, tag="chat"):

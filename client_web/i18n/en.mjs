@@ -401,6 +401,8 @@ export default {
   "prompt.otherChooses": "Waiting for {name} to choose.",
   "prompt.otherAims": "{name} is aiming: power {p}, {tip}.",
   "prompt.otherAimsRaised": "{name} is aiming: power {p}, {tip}, cue raised {deg}°.",
+  "prompt.otherPushes": "{name} is playing a push-out: power {p}. Then you choose: shoot from where the balls lie, or pass the shot back.",
+  "prompt.pushWatched": "{name} is playing a push-out: power {p}.",
   "prompt.other": "{name} to shoot — the {ball} first.",
   "prompt.otherBih": "{name} to shoot with ball in hand — the {ball} first.",
   "prompt.wrongBall": "That line hits the {hit} first — the {ball} must be hit first (foul).",

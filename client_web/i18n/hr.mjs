@@ -401,6 +401,8 @@ export default {
   "prompt.otherChooses": "Čeka se da {name} odluči.",
   "prompt.otherAims": "{name} cilja: snaga {p}, {tip}.",
   "prompt.otherAimsRaised": "{name} cilja: snaga {p}, {tip}, štap podignut {deg}°.",
+  "prompt.otherPushes": "{name} igra push out: snaga {p}. Zatim vi birate: igrati iz ostavljene pozicije ili mu vratiti udarac.",
+  "prompt.pushWatched": "{name} igra push out: snaga {p}.",
   "prompt.other": "Na potezu je {name} — najprije kugla {ball}.",
   "prompt.otherBih": "Na potezu je {name}, bijela u ruci — najprije kugla {ball}.",
   "prompt.wrongBall": "U tom smjeru bijela prvo pogađa kuglu {hit}, a mora najprije pogoditi kuglu {ball} (to bi bio faul).",

@@ -401,6 +401,8 @@ export default {
   "prompt.otherChooses": "Ждём, что решит {name}.",
   "prompt.otherAims": "{name} целится: сила {p}, {tip}.",
   "prompt.otherAimsRaised": "{name} целится: сила {p}, {tip}, наклон кия {deg}°.",
+  "prompt.otherPushes": "{name} играет «пуш-аут»: сила {p}. Затем решаете вы: бить из сложившейся позиции или вернуть удар.",
+  "prompt.pushWatched": "{name} играет «пуш-аут»: сила {p}.",
   "prompt.other": "Бьёт {name} — первым шар {ball}.",
   "prompt.otherBih": "Бьёт {name}, биток с руки — первым шар {ball}.",
   "prompt.wrongBall": "По этой линии биток первым попадёт в шар {hit}, а нужно в шар {ball} (это фол).",

@@ -635,7 +635,8 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
             event = m.Placed(room=self.state.id, seq=self.next_seq(), seat=index, pos=message.pos)
             self.commit([event])
         elif isinstance(message, m.Aim):
-            self.aim_at(index, message)
+            # A push-out is said only where one may be played (R6).
+            self.aim_at(index, message, message.push_out and table.state.push_out_allowed)
         elif isinstance(message, m.Choose):
             step = apply_action(table, rules.Choose(by=by, choice=message.choice))
             self.ok(member, message.id)
@@ -657,7 +658,7 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
                 errors.INVALID_ACTION, f"{type(message).__name__} is not a room action"
             )
 
-    def aim_at(self, index: int, message: m.Aim) -> None:
+    def aim_at(self, index: int, message: m.Aim, push_out: bool) -> None:
         if self.turn_seat() != index:
             raise TableError(errors.NOT_YOUR_TURN, "only the player to shoot can aim")
         pending = m.AimRelay(
@@ -668,6 +669,7 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
             tip=message.tip,
             elevation=message.elevation,
             cue=message.cue,
+            push_out=push_out,
         )
         self.aim = replace(self.aim, pending=pending)
         wait = self.aim.last_sent + self.state.limits.aim_interval - self.now

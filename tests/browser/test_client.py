@@ -333,6 +333,12 @@ def test_r6_push_out_then_pass_back(open_client: OpenClient) -> None:
     # A soft push toward the head rail: no ball need be hit (R6.2).
     click_table(pusher, max(0.1, cue[0] - 0.3), cue[1])
     set_power(pusher, 12)
+    # Announced before it is played, as at a real table: the opponent reads it as the
+    # pusher aims.
+    other.page.wait_for_function(
+        "document.querySelector('#status .prompt').textContent.includes('is playing a push-out')"
+    )
+    assert other.page.inner_text("#status .prompt").endswith("or pass the shot back.")
     pusher.page.click("#shoot")
     settle(ana, bob)
     dialog = other.page.locator("#choice-dialog")

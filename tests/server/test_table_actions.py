@@ -140,3 +140,31 @@ async def test_live_aim_is_relayed_throttled_and_never_changes_state(
     replies = [await shooter.send({"t": "aim", "angle": 1.0, "speed": 2.0}) for _ in range(40)]
     errors_seen = [msg for msg in await shooter.drain(0.3) if isinstance(msg, m.Error)]
     assert replies and errors_seen and all(e.code == errors.RATE_LIMITED for e in errors_seen)
+
+
+async def test_a_push_out_is_announced_with_the_aim_where_one_may_be_played(
+    server: GameServer, peers: list[Peer]
+) -> None:
+    """R6: a push-out is announced before it is played. The aim says it to the opponent
+    and the spectators, once one may be played (the shot after the break); an aim that
+    claims one where none may be is relayed without it."""
+    shooter, other, eve = await started(server, peers)
+    assert shooter.table is not None
+    at_break = shooter.table
+    await shooter.send({"t": "aim", "angle": 0.0, "speed": 2.0, "push_out": True})
+    relayed = await other.expect(m.AimRelay)
+    assert relayed.push_out is False, "no push-out on the break"
+    assert isinstance(await shooter.request(scripting.break_shot(at_break)), m.Ok)
+    result = await eve.expect(m.ShotResult)
+    table = result.table
+    assert table.push_out_allowed, "the scripted break is legal: a push-out may follow"
+    players = {id(p): p for p in (shooter, other)}
+    turn = next(p for p in players.values() if p.table and p.table.turn == table.turn)
+    watcher = other if turn is shooter else shooter
+    await asyncio.sleep(0.15)  # past the aim throttle
+    for peer in (watcher, eve):
+        peer.inbox.clear()
+    await turn.send({"t": "aim", "angle": 1.0, "speed": 1.5, "push_out": True})
+    for peer in (watcher, eve):
+        announced = await peer.expect(m.AimRelay)
+        assert announced.push_out is True and announced.angle == 1.0
