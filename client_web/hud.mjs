@@ -13,6 +13,7 @@ import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
 import { withRules } from "./verdict.mjs";
 import { drawStrip } from "./input.mjs";
+import { describeReach } from "./reach.mjs";
 import { tipAttrs } from "./tip.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -600,14 +601,21 @@ export function renderTableUi() {
   $("shot-controls").classList.toggle("disabled", !canShoot());
   $("strip").hidden = !shooting;
   $("strip").classList.toggle("disabled", !canShoot());
-  // Waiting, the strip shows the power the prompt gives, the opponent's as they aim; the
-  // player's own comes back with the turn.
+  // Waiting, the strip (and the slider) show the power the prompt gives, the opponent's
+  // as they aim; the player's own comes back with the turn.
   const theirs = !canShoot() ? othersAim() : null;
   const stripPower = theirs ? app.remoteAimPower : app.aim.power;
   if (shooting) {
-    drawStrip("", stripPower, t("unit.percent", { p: powerPercent(stripPower) }));
-    const speed = theirs ? theirs.speed : speedFromPower(app.aim.power, app.aim.elevation);
-    $("strip-speed").textContent = t("unit.speed", { v: num(speed, 2) });
+    const percent = t("unit.percent", { p: powerPercent(stripPower) });
+    drawStrip("", stripPower, percent);
+    const v = theirs ? theirs.speed : speedFromPower(app.aim.power, app.aim.elevation);
+    const speed = t("unit.speed", { v: num(v, 2) });
+    $("strip-speed").textContent = speed;
+    // The desktop's power slider the same way (disabled while waiting).
+    /** @type {HTMLInputElement} */ ($("power")).value = String(Math.max(1, Math.round(stripPower * 100)));
+    $("power-out").textContent = percent;
+    $("power-speed").textContent = speed;
+    $("power-reach").textContent = describeReach(v, { short: true });
   }
   if (!canShoot()) $("spin-pop").hidden = true;
   const lagWasHidden = $("lag-controls").hidden;

@@ -12,6 +12,7 @@ from tests.browser.test_client import (
     foul_softly,
     pull_strip,
     replay_events,
+    set_power,
     settle,
     shooter,
     start_match,
@@ -319,4 +320,23 @@ def test_the_open_sheet_keeps_the_shot_clock_in_sight(open_client: OpenClient) -
     save(c, "sheet-clock-landscape-hr.png")
     c.page.click("#panel-toggle")
     bar_clock.wait_for(state="hidden")
+    assert_quiet(ana, bob)
+
+
+def test_the_waiting_players_power_slider_shows_the_opponents_power(
+    open_client: OpenClient,
+) -> None:
+    """On a laptop too: the waiting player's (disabled) power slider showed their own
+    power while the prompt gave the opponent's."""
+    ana, bob, _room = started(open_client)
+    c = shooter((ana, bob))
+    waiting = bob if c is ana else ana
+    set_power(c, 23)
+    waiting.page.wait_for_function(
+        "document.querySelector('#status .prompt').textContent.includes('power 23')"
+    )
+    assert waiting.page.inner_text("#power-out") == "23 %"
+    assert waiting.page.input_value("#power") == "23"
+    assert waiting.page.inner_text("#power-speed") == c.page.inner_text("#power-speed")
+    assert waiting.page.is_disabled("#shoot")
     assert_quiet(ana, bob)
