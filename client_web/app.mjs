@@ -553,7 +553,7 @@ function frame() {
   }
   if (wrong !== app.wrongBall) {
     app.wrongBall = wrong;
-    renderHud();
+    renderTableUi();
   }
   lastOverlay = overlay;
   const t0 = performance.now();

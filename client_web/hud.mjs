@@ -242,7 +242,7 @@ export function renderSeats() {
     /** @type {(Node | string)[]} */
     const who = [h("span", { class: "name", text: s ? n[i] : (awaited ?? t("seat.empty")) }), h("div", { class: "tags" }, tags)];
     if (s && s.rating !== null && s.rating !== undefined) {
-      const explained = s.provisional ? tipAttrs(t("account.provisionalHelp")) : { title: t("account.rating") };
+      const explained = s.provisional ? tipAttrs(t("account.provisionalHelp"), `seat${i}`) : { title: t("account.rating") };
       who.splice(1, 0, h("span", { class: "rating", ...explained, text: ratingText(s.rating, s.provisional) }));
     }
     // A tournament's match keeps each seat for its player: nobody else is offered it.
@@ -611,11 +611,15 @@ export function renderTableUi() {
     const v = theirs ? theirs.speed : speedFromPower(app.aim.power, app.aim.elevation);
     const speed = t("unit.speed", { v: num(v, 2) });
     $("strip-speed").textContent = speed;
-    // The desktop's power slider the same way (disabled while waiting).
-    /** @type {HTMLInputElement} */ ($("power")).value = String(Math.max(1, Math.round(stripPower * 100)));
-    $("power-out").textContent = percent;
-    $("power-speed").textContent = speed;
-    $("power-reach").textContent = describeReach(v, { short: true });
+    // The desktop's power slider the same way, unless the player has hold of it (setting
+    // their own power ahead of their turn: `stroke.mjs` gives them their own back).
+    const slider = /** @type {HTMLInputElement} */ ($("power"));
+    if (document.activeElement !== slider) {
+      slider.value = String(Math.max(1, Math.round(stripPower * 100)));
+      $("power-out").textContent = percent;
+      $("power-speed").textContent = speed;
+      $("power-reach").textContent = describeReach(v, { short: true });
+    }
   }
   if (!canShoot()) $("spin-pop").hidden = true;
   const lagWasHidden = $("lag-controls").hidden;

@@ -115,7 +115,7 @@ function playersCell(r) {
     if (!rating) return [name];
     if (r.computer?.[i] != null) return [`${name} (${rating})`];
     // The question mark explained where it is shown, as at the table.
-    const shown = h("span", provisional ? { text: ` (${rating})`, ...tipAttrs(t("account.provisionalHelp")) } : { text: ` (${rating})` });
+    const shown = h("span", provisional ? { text: ` (${rating})`, ...tipAttrs(t("account.provisionalHelp"), `${r.room}:${i}`) } : { text: ` (${rating})` });
     return [h("button", { type: "button", class: "link", "data-player": name, text: name, "aria-label": t("account.profileOf", { name }) }), shown];
   });
   /** @type {(string | HTMLElement)[]} */

@@ -22,8 +22,10 @@ export const NAME_PATTERN = /^[\p{L}\p{N}_.\-](?:[\p{L}\p{N}_ .\-]{0,22}[\p{L}\p
 
 /** Whether `name` may be chosen now (`protocol.text.fits_name_rule`). @param {string} name */
 export function fitsNameRule(name) {
-  const length = [...name.normalize("NFKC")].length;
-  return NAME_PATTERN.test(name) && length >= NAME_MIN && length <= NAME_MAX;
+  // As the server cleans it first: a letter typed with its accent apart is one letter.
+  const cleaned = name.normalize("NFKC");
+  const length = [...cleaned].length;
+  return NAME_PATTERN.test(cleaned) && length >= NAME_MIN && length <= NAME_MAX;
 }
 
 /**

@@ -143,11 +143,17 @@ export class OverlayFeed {
   /** An event heard. @param {Msg} msg @param {number} nowMs */
   push(msg, nowMs) {
     if (msg.t === "snapshot") {
+      // How the match ended is the match_over's to say, not the room's view: kept through
+      // the snapshots that follow it (a player's seat freed as they leave), in that match.
+      const ended = this.table?.match_over ? this.table.match_end ?? null : null;
+      const match = this.view?.match;
       this.queue = [];
       this.due = null;
       this.view = msg.view;
       this.table = null;
       if (msg.view.table) this.newTable(msg.view.table, true);
+      const now = /** @type {Msg | null} */ (this.table);
+      if (ended && now?.match_over && msg.view.match === match) this.table = { ...now, match_end: ended };
     } else if (msg.t === "room_gone") {
       this.gone = true;
     } else {

@@ -76,8 +76,9 @@ export function sendAim(conn) {
     tip: [app.aim.side, app.aim.height],
     elevation: app.aim.elevation,
     cue: cue ? [round6(cue[0]), round6(cue[1])] : null,
-    // Announced before it is played, as at a real table (R6).
-    push_out: pushOutArmed(),
+    // Announced before it is played, as at a real table (R6); said only when true, so a
+    // server from before the field (in a cluster being upgraded) still takes the aim.
+    ...(pushOutArmed() ? { push_out: true } : {}),
   });
 }
 
@@ -151,6 +152,9 @@ export function setElevation(degrees) {
 export function wireStroke() {
   const power = /** @type {HTMLInputElement} */ ($("power"));
   power.addEventListener("input", () => setPower(Number(power.value) / 100));
+  // Waiting, the slider shows the opponent's power (hud.mjs); taken hold of, it is the
+  // player's own again, and keys or a drag go on from that.
+  power.addEventListener("focus", () => setPower(app.aim.power));
   setPower(Number(power.value) / 100);
   const elev = /** @type {HTMLInputElement} */ ($("elevation"));
   elev.addEventListener("input", () => setElevation(Number(elev.value)));

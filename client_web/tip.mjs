@@ -7,9 +7,14 @@
 // the element's own attribute, so a view that redraws the element every second (the
 // seats at a table) needs nothing more: one listener on the document serves them all.
 
-/** The attributes that make an element explain itself. @param {string} text */
-export function tipAttrs(text) {
-  return { "data-tip": text, title: text, tabindex: "0", role: "button", "aria-expanded": "false" };
+/**
+ * The attributes that make an element explain itself. `key` names the mark for good (a
+ * seat, a player on a list): a view drawn anew puts another element in its place, and the
+ * open bubble follows the one with its key, not the first with the same words.
+ * @param {string} text @param {string} [key]
+ */
+export function tipAttrs(text, key = text) {
+  return { "data-tip": text, "data-tip-key": key, title: text, tabindex: "0", role: "button", "aria-expanded": "false" };
 }
 
 /** @type {HTMLElement | null} */
@@ -17,8 +22,11 @@ let bubble = null;
 /** @type {HTMLElement | null} */
 let anchor = null;
 
-/** Follows the page while a bubble is open: its element may be drawn anew or go. */
-const watcher = new MutationObserver(() => requestAnimationFrame(place));
+/** Follows the page while a bubble is open: its element may be drawn anew or go (only
+ * then is the layout read again: the clocks rewrite their text every frame). */
+const watcher = new MutationObserver(() => {
+  if (anchor && !anchor.isConnected) requestAnimationFrame(place);
+});
 
 function hideTip() {
   if (bubble) bubble.hidden = true;
@@ -50,9 +58,9 @@ function showTip(el) {
  * (the seats are drawn every second), or none (the list it was in is gone). */
 function current() {
   if (!anchor || anchor.isConnected) return anchor;
-  const words = anchor.dataset.tip;
-  // (one on the screen: the lobby's list, out of sight behind a table, says the same words)
-  return [...document.querySelectorAll("[data-tip]")].find((e) => e instanceof HTMLElement && e.dataset.tip === words && e.getClientRects().length > 0) ?? null;
+  const key = anchor.dataset.tipKey;
+  // (one on the screen: the lobby's list, out of sight behind a table, has the same marks)
+  return [...document.querySelectorAll("[data-tip]")].find((e) => e instanceof HTMLElement && e.dataset.tipKey === key && e.getClientRects().length > 0) ?? null;
 }
 
 /** Keeps the open bubble beside its element as the page scrolls or resizes. */
@@ -81,15 +89,20 @@ export function installTips() {
     if (el && el !== current()) showTip(el);
     else hideTip();
   });
+  // (before the page's own keys: an Esc that closes the words does nothing else)
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") hideTip();
+    if (e.key === "Escape" && anchor) {
+      hideTip();
+      e.preventDefault();
+      return;
+    }
     const el = /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement && e.target.matches("[data-tip]") ? e.target : null);
     if (el && (e.key === "Enter" || e.key === " ")) {
       e.preventDefault();
       if (el === current()) hideTip();
       else showTip(el);
     }
-  });
+  }, true);
   addEventListener("scroll", place, { passive: true, capture: true });
   addEventListener("resize", place);
 }

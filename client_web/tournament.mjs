@@ -233,9 +233,9 @@ function renderRegistration(view) {
   // Seeded by rating: the ratings the seeds will come from.
   // A rating not yet a measure (provisional, or a guest's starting one) is marked as elsewhere.
   // A guest's "?" is not an account's: no rated game will move it (a tap opens the words).
-  const rating = (/** @type {{rating?: number, provisional?: boolean, guest?: boolean}} */ e) =>
+  const rating = (/** @type {{name: string, rating?: number, provisional?: boolean, guest?: boolean}} */ e) =>
     view.seeding === "rating" && typeof e.rating === "number"
-      ? [el("span", { class: "tour-rating", ...(e.provisional ? tipAttrs(t(e.guest ? "tour.guestRating" : "account.provisionalHelp")) : {}) }, [` (${e.provisional ? t("account.provisionalRating", { rating: num(e.rating, 0) }) : num(e.rating, 0)})`])]
+      ? [el("span", { class: "tour-rating", ...(e.provisional ? tipAttrs(t(e.guest ? "tour.guestRating" : "account.provisionalHelp"), `entrant:${e.name}`) : {}) }, [` (${e.provisional ? t("account.provisionalRating", { rating: num(e.rating, 0) }) : num(e.rating, 0)})`])]
       : [];
   const list = $("tour-entrants");
   list.classList.toggle("many", view.entrants.length > 8);
@@ -432,7 +432,7 @@ function matchCard(match, me) {
     const away = live && !live.started && name && !live.seated[slot];
     return el("div", { class: `tour-slot${state}${own}${away ? " away" : ""}` }, [
       el("span", { class: "tour-seed", title: seed === null ? "" : t("tour.seedTitle", { n: seed }) }, [seedText]),
-      el("span", name ? {} : { class: "tour-empty" }, [el("span", { class: "tour-name" }, [label]), ...(name ? computerTag(match.computers?.[slot]) : [])]),
+      el("span", name ? {} : { class: "tour-empty" }, [el("span", { class: "tour-name", title: label }, [label]), ...(name ? computerTag(match.computers?.[slot]) : [])]),
       el("span", { class: `tour-score${live?.started ? " live" : ""}` }, [score]),
     ]);
   });

@@ -149,7 +149,7 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}(\.?)/g, (whole, name, stop) => {
     const v = params[name] ?? FIXED[name];
     if (v === undefined) return whole;
-    const said = typeof v === "number" ? num(v) : v;
+    const said = typeof v === "number" ? num(v) : String(v);
     // A sentence that ends on a name ending in a full stop ("Marko K.") has one stop.
     return stop && said.endsWith(".") ? said : said + stop;
   });

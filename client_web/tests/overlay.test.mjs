@@ -55,6 +55,10 @@ test("a match conceded is said to be, not shown as a bare 0 : 0 win", () => {
   const m = overlayModel({ ...view, status: "finished" }, feed.table, 20);
   assert.equal(m.winner, 1);
   assert.equal(m.ended, "concede");
+  // The seat freed as the player leaves comes as a snapshot of the same match: still said.
+  const left = { ...view, status: "finished", table: { ...table, match_over: true, match_winner: 1 } };
+  feed.push({ t: "snapshot", view: left }, 30);
+  assert.equal(overlayModel(left, feed.table, 30).ended, "concede");
 });
 
 test("the room comes from the page's own path", () => {

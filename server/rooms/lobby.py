@@ -570,11 +570,9 @@ class Lobby:
         listed = {info.room for info in listing}
         starting = sum(1 for room_id in self.exhibitions if room_id not in listed)
         count = exhibitions.to_start(listing, starting, limit, bool(self.subscribers))
+        # (this node's own, listed or not: a listed one may not have its computers seated yet)
         busy = exhibitions.levels_shown(listing) | {
-            level
-            for room_id, pair in self.exhibitions.items()
-            if room_id not in listed
-            for level in pair
+            level for pair in self.exhibitions.values() for level in pair
         }
         for _ in range(count):
             levels = exhibitions.pairing(self._exhibitions_started, busy)

@@ -412,7 +412,7 @@ def test_a_list_seeded_by_rating_shows_the_ratings(page_at: Any, server: Server)
     # guest never plays), on a click or a tap as well as on hover.
     page.click('#tour-entrants li[data-name="Iva"] .tour-rating')
     page.locator("#tip").wait_for(state="visible")
-    assert page.inner_text("#tip").startswith("A guest has no rating: for the seeding"), (
+    assert page.inner_text("#tip").startswith("A guest has no rating: a guest is seeded"), (
         page.inner_text("#tip")
     )
     assert (

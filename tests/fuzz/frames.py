@@ -153,7 +153,7 @@ def valid_message(rng: random.Random, ctx: Context, tag: str | None = None) -> d
             out["elevation"] = rng.choice([0.0, 45.0, 89.999, rng.uniform(0, 89)])
         if tag == "aim" and rng.random() < 0.3:
             out["cue"] = rng.choice([None, _pos(rng)])
-        if tag == "shot" and rng.random() < 0.3:
+        if rng.random() < 0.3:
             out["push_out"] = rng.random() < 0.5
     elif tag == "lag":
         out.update(speed=_speed(rng), angle=rng.uniform(-10, 10), tip=_tip(rng))

@@ -93,7 +93,12 @@ MESSAGES: dict[str, Any] = {
     "aim": _message(
         "aim",
         {"angle": angles, "speed": speeds},
-        {"tip": tips, "elevation": elevations, "cue": st.none() | positions},
+        {
+            "tip": tips,
+            "elevation": elevations,
+            "cue": st.none() | positions,
+            "push_out": st.booleans(),
+        },
     ),
     "shot": _message(
         "shot",

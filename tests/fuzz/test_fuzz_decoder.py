@@ -60,7 +60,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "join": {"room": None, "code": None, "role": "player"},
     "quick": {"on": True, "race_to": 3, "rated": False},
     "ready": {"ready": True},
-    "aim": {"tip": [0.0, 0.0], "elevation": 0.0, "cue": None},
+    "aim": {"tip": [0.0, 0.0], "elevation": 0.0, "cue": None, "push_out": False},
     "shot": {"tip": [0.0, 0.0], "elevation": 0.0, "push_out": False},
     "lag": {"angle": 0.0, "tip": [0.0, 0.0]},
     "concede": {"what": "game"},
