@@ -487,6 +487,10 @@ class Gateway:
         room = self.lobby.room(room_id) if room_id is not None else None
         if room is None or (room.settings.private and message.code is None):
             return False
+        # A seat kept for this player (a tournament's) is theirs to take whatever name sits
+        # in the other: an opponent who renamed to look like them cannot lock them out.
+        if client.player in (room.settings.reserved or []):
+            return False
         others = [s.name for s in room.seats if s is not None and s.player != client.player]
         match = confusable(client.name, others)
         if match is None:

@@ -403,3 +403,29 @@ async def test_play_starts_by_itself_at_the_start_time(
     # One entrant at the start: no tournament.
     cancelled = await until(server, empty["id"], lambda v: v["status"] != "registering")
     assert cancelled["status"] == "cancelled" and cancelled["matches"] == []
+
+
+async def test_an_opponent_under_a_lookalike_name_cannot_lock_a_player_out(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """A seat kept for its player is theirs to take: an opponent who sat down under a name
+    like theirs ("Аna", a Cyrillic А) got them refused as `name_confusable`, to lose the
+    match as a no-show."""
+    server = await make_server()
+    ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
+    opened.extend([ana, ben])
+    _, made = await api(
+        server, "POST", "/api/tournaments", settings(format="single", cap=2), ana.token
+    )
+    path = f"/api/tournaments/{made['id']}"
+    for peer in (ana, ben):
+        assert (await api(server, "POST", f"{path}/register", {"name": peer.name}, peer.token))[
+            0
+        ] == 200
+    assert (await api(server, "POST", f"{path}/start", token=ana.token))[0] == 200
+    view = await until(server, made["id"], lambda v: bool(playing(v)) and playing(v)[0]["room"])
+    room = playing(view)[0]["room"]
+    lookalike = await Peer.connect(server, "\u0410na", token=ben.token)
+    opened.append(lookalike)
+    assert isinstance(await sit(lookalike, room), m.Joined)
+    assert isinstance(await sit(ana, room), m.Joined)
