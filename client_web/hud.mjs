@@ -503,6 +503,8 @@ function othersAim() {
  * @param {(x: number, y: number) => number[]} screenOf page coordinates of a table point
  */
 export function placeOnTable(screenOf) {
+  /** @type {DOMRect[]} what is placed already: the banner never covers the chip */
+  const placed = [];
   for (const id of ["push-chip", "banner"]) {
     const el = $(id);
     el.classList.remove("far");
@@ -510,7 +512,8 @@ export function placeOnTable(screenOf) {
     const covered = () => {
       const r = el.getBoundingClientRect();
       const pad = 14; // a ball's radius on a phone, and a finger's margin
-      return (app.table?.balls ?? []).reduce((sum, /** @type {Vec | null} */ b, /** @type {number} */ n) => {
+      const overlap = placed.some((p) => r.left < p.right && p.left < r.right && r.top < p.bottom && p.top < r.bottom);
+      return (overlap ? 100 : 0) + (app.table?.balls ?? []).reduce((sum, /** @type {Vec | null} */ b, /** @type {number} */ n) => {
         if (!b) return sum;
         const [x, y] = screenOf(b[0], b[1]);
         const under = x > r.left - pad && x < r.right + pad && y > r.top - pad && y < r.bottom + pad;
@@ -518,9 +521,11 @@ export function placeOnTable(screenOf) {
       }, 0);
     };
     const here = covered();
-    if (here === 0) continue;
-    el.classList.add("far");
-    if (covered() >= here) el.classList.remove("far");
+    if (here > 0) {
+      el.classList.add("far");
+      if (covered() >= here) el.classList.remove("far");
+    }
+    placed.push(el.getBoundingClientRect());
   }
 }
 /** The prompt alone, said again (the break's names the power, which a key or drag moves). */
