@@ -359,8 +359,14 @@ def test_a_finger_opens_what_the_question_mark_of_a_rating_means(
         "document.querySelectorAll('#seat0 .rating, #seat1 .rating').length === 2"
     )
     assert phone.page.is_hidden("#tip")
-    box = phone.page.locator("#seat0 .rating").bounding_box()
-    assert box is not None
+    # (read in one go: the seats are drawn anew every second)
+    box = phone.page.evaluate(
+        """() => {
+          const r = document.querySelector('#seat0 .rating').getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        }"""
+    )
+    assert box["width"] > 0, box
     finger = Touch(phone)
     finger.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     tip = phone.page.locator("#tip")

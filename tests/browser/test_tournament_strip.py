@@ -59,8 +59,12 @@ def test_the_table_and_its_strip_name_the_winners_bracket(
         "#match-line"
     )
     strip = open_page("strip", f"/overlay/{room}?lang=hr")
-    strip.page.wait_for_function("window.ninepoolOverlay?.status === 'waiting'")
-    assert strip.page.evaluate("window.ninepoolOverlay.title") == stage
+    # (the strip is drawn before its room's snapshot too: wait for the room's own)
+    strip.page.wait_for_function(
+        "(stage) => window.ninepoolOverlay?.status === 'waiting'"
+        " && window.ninepoolOverlay.title === stage",
+        arg=stage,
+    )
     assert strip.page.inner_text(".ov-title") == stage
     save(strip, "tournament-strip-winners-hr.png")
     assert_quiet(eve)
