@@ -3,7 +3,8 @@ real three-shard Redis Cluster (`redis+cluster://`, every key under the `{pl}` t
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from server.players.redis import RedisPlayerStore
 from server.players.sqlite import SqlitePlayerStore
 from server.players.store import PlayerStore
 from server.players.stores import open_player_store
+from server.rooms.simulation import PhysicsPool
 from server.store.redis import connect
 from tests.redis_cluster import RedisCluster, redis_cluster
 from tests.redis_server import own_redis
@@ -34,3 +36,13 @@ async def player_store(
         store = RedisPlayerStore(connect(request.getfixturevalue("own_redis").url))
     yield store
     await store.close()
+
+
+@pytest.fixture(scope="module")
+def physics_pool() -> Iterator[PhysicsPool]:
+    """A module's game servers share one pool, its physics in the process (a module that
+    needs workers or thinkers has its own)."""
+    pool = PhysicsPool(workers=0)
+    asyncio.run(pool.start())
+    yield pool
+    pool.close()

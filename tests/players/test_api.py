@@ -28,14 +28,6 @@ from tests.server.support import Peer, make_config
 JSON = {"Content-Type": "application/json"}
 
 
-@pytest.fixture(scope="module")
-def physics_pool() -> Any:
-    pool = PhysicsPool(workers=0)
-    asyncio.run(pool.start())
-    yield pool
-    pool.close()
-
-
 @pytest.fixture
 async def server(physics_pool: PhysicsPool, tmp_path: Path) -> AsyncIterator[GameServer]:
     config = make_config(

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import msgpack
 import pytest
@@ -28,14 +27,6 @@ from tests.server.support import Peer, make_config, watched_table
 PASSWORD = "correct horse battery"
 #: Long enough for a slow shared machine; the name is due at once.
 SOON = 5.0
-
-
-@pytest.fixture(scope="module")
-def physics_pool() -> Any:
-    pool = PhysicsPool(workers=0)
-    asyncio.run(pool.start())
-    yield pool
-    pool.close()
 
 
 @pytest.fixture
