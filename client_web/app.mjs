@@ -28,7 +28,7 @@ import { rewordLog } from "./roomlog.mjs";
 import { TvDirector, lingerFrom } from "./tv.mjs";
 import { installTips } from "./tip.mjs";
 import { Sound } from "./sound.mjs";
-import { app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, pushOutArmed, status, touchFirst } from "./state.mjs";
+import { app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, othersAim, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
 import { setPanel, wireTableControls } from "./tablecontrols.mjs";
 
@@ -543,10 +543,10 @@ function frame() {
         const [hx, hy] = off ? renderer.view.toScreen(at[0] + off[0], at[1] + off[1]) : handleSpot(renderer.view, at, touch, app.aim.angle);
         overlay.handle = { x: hx, y: hy, r: handleRadius(touch) };
       }
-    } else if (app.remoteAim && cue && performance.now() - app.remoteAimAt < 5000 && tb.turn === app.remoteAim.seat) {
+    } else if (othersAim() && cue) {
+      const ra = /** @type {NonNullable<ReturnType<typeof othersAim>>} */ (othersAim());
       const c = /** @type {Vec} */ ([cue.x, cue.y]);
-      const ang = app.remoteAim.angle / DEG;
-      const ra = app.remoteAim;
+      const ang = ra.angle / DEG;
       overlay.aim = { cue: c, angle: ang, power: powerFromSpeed(ra.speed, ra.elevation), speed: ra.speed, height: ra.tip?.[1] ?? 0, elevation: ra.elevation, preview: aimPreview(c, ang, objectBalls()), remote: true, aid: aimAid() };
       overlay.tip = { side: ra.tip?.[0] ?? 0, height: ra.tip?.[1] ?? 0 };
     }

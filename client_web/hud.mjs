@@ -7,7 +7,7 @@ import { describeTip, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
 import { clause, keepLang, lang, list, minutesAndSeconds, num, t } from "./i18n/index.mjs";
-import { app, canShoot, mySeat, names, onTv, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
+import { app, canShoot, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
@@ -488,11 +488,6 @@ export function prompt() {
   return t(tb.ball_in_hand ? "prompt.otherBih" : "prompt.other", { name: who, ball });
 }
 
-/** The aim the player at the table is sending, while it is fresh. */
-function othersAim() {
-  const ra = app.remoteAim;
-  return ra && ra.seat === app.table?.turn && performance.now() - app.remoteAimAt < 5000 ? ra : null;
-}
 
 /**
  * What stands over the table keeps the balls in sight. The push-out chip sits on the near

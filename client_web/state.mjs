@@ -181,6 +181,13 @@ export function cuePos() {
   return p ? [p[0], p[1]] : null;
 }
 
+/** The aim the player to shoot is sending, while it is fresh (the prompt, the strip and
+ * the table all show it). */
+export function othersAim() {
+  const ra = app.remoteAim;
+  return ra && ra.seat === app.table?.turn && performance.now() - app.remoteAimAt < 5000 ? ra : null;
+}
+
 /** Whether the page is the TV channel (`#/tv`), which follows tables by itself. */
 export function onTv() {
   return /^#\/tv\/?$/.test(location.hash);
