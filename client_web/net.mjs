@@ -238,16 +238,19 @@ export class Connection {
   reconnectNow() {
     return new Promise((resolve) => {
       const onWelcome = this.opts.onWelcome;
+      // The old connection is let go only once the new one has said hello: a seated
+      // player is taken over by the new connection, never seen gone from the table.
+      const old = this.ws;
+      if (old) old.onmessage = null;
       this.opts.onWelcome = (w) => {
         this.opts.onWelcome = onWelcome;
+        old?.close(1000);
         onWelcome(w);
         resolve(w);
       };
-      const ws = this.ws;
       if (this.retryTimer) clearTimeout(this.retryTimer);
       this.ws = null;
       this.welcomed = false;
-      ws?.close(1000);
       this.attempt = 0;
       this.open();
     });

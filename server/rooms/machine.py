@@ -17,8 +17,8 @@ spectator `not_a_player`):
 | *        | Enter, player, own seat      | same              | as Reattach, plus joined       |
 | *        | Enter, spectator             | same              | Bind, joined, snap; count (b)  |
 | Waiting  | SeatPair (quick match)       | Lagging, Choosing | SeatTaken, Bind, joined, start |
-| *        | Reattach, Rejoin of a seat   | same              | no Grace, clock on, presence   |
-| *        | … under another name         | same              | as above, then snapshot        |
+| *        | Reattach, Rejoin of a seat   | same              | no Grace, clock on, presence(c)|
+| *        | … under another name         | same              | as above, SeatTaken, snapshot  |
 | *        | Gone, spectator              | same              | count (b); Close if empty      |
 | *        | Gone, seat                   | same              | Grace, clock paused, presence  |
 | *        | Leave, spectator             | same              | Unbind, ok, count (b); Close   |
@@ -64,7 +64,8 @@ A member's own snapshot (join, reattach, rejoin, resync) carries what it missed
 tie in the lag (to 0.1 mm, or both lags not counting) is played again with its reason
 (`LagResult.reason`). (b): broadcast only — not saved, no new `seq` (see
 `server.rooms.working`); "count" is the seq-less `spectators`, at most once per
-`Limits.crowd_interval` (a change within it waits for the `CrowdFlush` timer).
+`Limits.crowd_interval` (a change within it waits for the `CrowdFlush` timer). (c): not
+when a connection takes over from one still open (another tab): the player never left.
 """
 
 from __future__ import annotations
@@ -292,6 +293,7 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
         seat = self.seats[index]
         assert seat is not None
         previous = seat.member
+        away = previous is None  # not when taking over from a connection still open
         if previous is not None and previous is not member:
             self.out += [
                 Unbind(previous),
@@ -300,7 +302,8 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
         self.seats[index] = replace(seat, member=member, grace_until=None)
         renamed = self.rename(index, member.name)  # a guest who made an account, say
         self.cancel(Grace(index))
-        self.out.append(Bind(member))
+        # Under a new name (an account now) the player may have a rating: looked up anew.
+        self.out += [SeatTaken(member.player), Bind(member)] if renamed else [Bind(member)]
         if request_id is not None:
             joined = m.Joined(
                 id=request_id,
@@ -317,8 +320,10 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
         # The returning player gets the room as it is now (a shot in flight included),
         # everyone else the presence event, with the clock running again if it is theirs,
         # and the room anew if the player came back under another name.
-        events: list[m.ServerMessage] = [self.presence(index, True, clock=turn)]
-        self.commit([*events, self.snapshot_event()] if renamed else events, exclude=member)
+        events: list[m.ServerMessage] = [self.presence(index, True, clock=turn)] if away else []
+        events += [self.snapshot_event()] if renamed else []
+        if events:
+            self.commit(events, exclude=member)
         self.send(member, self.own_snapshot(member))
 
     def rejoin(self, member: Member, role: m.Role) -> None:

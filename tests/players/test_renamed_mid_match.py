@@ -77,6 +77,16 @@ async def seat_names(peer: Peer, wanted: list[str]) -> m.Snapshot:
             return snapshot
 
 
+async def rated_seats(peer: Peer) -> m.Snapshot:
+    """The first snapshot `peer` gets with a rating beside a seat's name."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + SOON
+    while True:
+        snapshot = await peer.expect(m.Snapshot, timeout=max(0.01, deadline - loop.time()))
+        if any(s is not None and s.rating is not None for s in snapshot.view.seats):
+            return snapshot
+
+
 async def listed(peer: Peer, room: str, wanted: list[str]) -> m.Info:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + SOON
@@ -111,7 +121,16 @@ async def test_a_guest_who_signs_up_mid_match_is_named_anew_at_once(
         assert peer.gaps == 0
     # The lobby's list.
     info = await listed(lou, table.room, ["Anastasia", "Ben"])
-    assert not info.rated and info.ratings == [None, None]
+    assert not info.rated
+    # Her account has a rating, shown beside her name at once (not after the rack), in a
+    # room that stays unrated; the guest opposite her has none.
+    for peer in (ben, eve):
+        rated = await rated_seats(peer)
+        assert [(s.rating, s.provisional) for s in rated.view.seats if s is not None] == [
+            (500, True),
+            (None, False),
+        ]
+        assert rated.view.status == "playing" and not rated.view.settings.rated
 
     # She speaks under it, and the match goes on with her in her seat.
     assert isinstance(await anastasia.request({"t": "chat", "text": "it's me"}), m.Ok)
