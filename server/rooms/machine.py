@@ -303,7 +303,7 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
         renamed = self.rename(index, member.name)  # a guest who made an account, say
         self.cancel(Grace(index))
         # Under a new name (an account now) the player may have a rating: looked up anew.
-        self.out += [SeatTaken(member.player), Bind(member)] if renamed else [Bind(member)]
+        self.out += [SeatTaken(seat.player), Bind(member)] if renamed else [Bind(member)]
         if request_id is not None:
             joined = m.Joined(
                 id=request_id,
