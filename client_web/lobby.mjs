@@ -19,6 +19,23 @@ function playerNames(r) {
   return r.players.map((/** @type {string} */ name, /** @type {number} */ i) => (r.computer?.[i] != null ? t("rooms.computerName", { name: seatName(name, r.computer[i]) }) : name));
 }
 
+/**
+ * How a finished match ended, by name: who won, and who conceded it (a player who left a
+ * running match conceded it and is gone from the seats; the entry still names them).
+ * @param {Msg} r @returns {string}
+ */
+function resultLine(r) {
+  if (r.status !== "finished" || !r.winner) return "";
+  const shown = (/** @type {string} */ name) => {
+    const i = r.players.indexOf(name);
+    return i >= 0 && r.computer?.[i] != null ? t("rooms.computerName", { name: seatName(name, r.computer[i]) }) : name;
+  };
+  const winner = shown(r.winner);
+  if (r.ended_by === "concede" && r.loser) return t("rooms.wonConceded", { winner, loser: shown(r.loser) });
+  if (r.ended_by === "forfeit") return t("rooms.wonForfeit", { winner });
+  return t("rooms.won", { winner });
+}
+
 export function renderRooms() {
   const body = $("rooms");
   body.replaceChildren();
@@ -39,7 +56,10 @@ export function renderRooms() {
       h("tr", { "data-room": r.room }, [
         h("td", {}, [name, ...(r.settings ? [h("small", { class: "format", text: describeFormat(r.settings) })] : [])]),
         h("td", {}, playersCell(r)),
-        h("td", { text: `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}` }),
+        h("td", {}, [
+          `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}`,
+          ...(resultLine(r) ? [h("small", { class: "result", text: resultLine(r) })] : []),
+        ]),
         h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${t("rooms.watching", { n: r.spectators })}` : ""}` })]),
         actions,
       ]),
