@@ -76,7 +76,8 @@ const announced = new Set();
 /**
  * A tournament's match whose seat is kept for this player (`settings.reserved`) and whose
  * table is open, unless the player is at it: the lobby says so above everything with the
- * way to the seat, and a player busy elsewhere (another table, practice) hears it once.
+ * way to the seat, another table in a banner over it (`renderNextMatch`), and a player
+ * busy elsewhere (practice, a replay) hears it once in a toast.
  */
 function renderMyMatch() {
   const mine = myMatch();
@@ -86,9 +87,10 @@ function renderMyMatch() {
   const text = t("lobby.myMatch", { name: tableName(mine) });
   $("my-match-text").textContent = text;
   $("my-match-sit").setAttribute("href", `#/play/${encodeURIComponent(mine.room)}`);
-  // Said once away from the lobby (where the banner says it): at start-up the page shows
-  // the lobby before it goes to a linked table, so a room is marked told only when told.
-  if (app.route !== "lobby" && !announced.has(mine.room)) {
+  // Said once where no banner says it (the lobby has its own, a table the one over it:
+  // a toast as well said the same words twice at once). At start-up the page shows the
+  // lobby before it goes to a linked table, so a room is marked told only when told.
+  if (app.route !== "lobby" && app.route !== "table" && !announced.has(mine.room)) {
     toast(text, "info");
     announced.add(mine.room);
   }
