@@ -19,6 +19,23 @@ function playerNames(r) {
   return r.players.map((/** @type {string} */ name, /** @type {number} */ i) => (r.computer?.[i] != null ? t("rooms.computerName", { name: seatName(name, r.computer[i]) }) : name));
 }
 
+/**
+ * How a finished match ended, by name: who won, and who conceded it (a player who left a
+ * running match conceded it and is gone from the seats; the entry still names them).
+ * @param {Msg} r @returns {string}
+ */
+function resultLine(r) {
+  if (r.status !== "finished" || !r.winner) return "";
+  const shown = (/** @type {string} */ name) => {
+    const i = r.players.indexOf(name);
+    return i >= 0 && r.computer?.[i] != null ? t("rooms.computerName", { name: seatName(name, r.computer[i]) }) : name;
+  };
+  const winner = shown(r.winner);
+  if (r.ended_by === "concede" && r.loser) return t("rooms.wonConceded", { winner, loser: shown(r.loser) });
+  if (r.ended_by === "forfeit") return t("rooms.wonForfeit", { winner });
+  return t("rooms.won", { winner });
+}
+
 export function renderRooms() {
   const body = $("rooms");
   body.replaceChildren();
@@ -39,7 +56,10 @@ export function renderRooms() {
       h("tr", { "data-room": r.room }, [
         h("td", {}, [name, ...(r.settings ? [h("small", { class: "format", text: describeFormat(r.settings) })] : [])]),
         h("td", {}, playersCell(r)),
-        h("td", { text: `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}` }),
+        h("td", {}, [
+          `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}`,
+          ...(resultLine(r) ? [h("small", { class: "result", text: resultLine(r) })] : []),
+        ]),
         h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${t("rooms.watching", { n: r.spectators })}` : ""}` })]),
         actions,
       ]),
@@ -56,7 +76,8 @@ const announced = new Set();
 /**
  * A tournament's match whose seat is kept for this player (`settings.reserved`) and whose
  * table is open, unless the player is at it: the lobby says so above everything with the
- * way to the seat, and a player busy elsewhere (another table, practice) hears it once.
+ * way to the seat, another table in a banner over it (`renderNextMatch`), and a player
+ * busy elsewhere (practice, a replay) hears it once in a toast.
  */
 function renderMyMatch() {
   const mine = myMatch();
@@ -66,9 +87,10 @@ function renderMyMatch() {
   const text = t("lobby.myMatch", { name: tableName(mine) });
   $("my-match-text").textContent = text;
   $("my-match-sit").setAttribute("href", `#/play/${encodeURIComponent(mine.room)}`);
-  // Said once away from the lobby (where the banner says it): at start-up the page shows
-  // the lobby before it goes to a linked table, so a room is marked told only when told.
-  if (app.route !== "lobby" && !announced.has(mine.room)) {
+  // Said once where no banner says it (the lobby has its own, a table the one over it:
+  // a toast as well said the same words twice at once). At start-up the page shows the
+  // lobby before it goes to a linked table, so a room is marked told only when told.
+  if (app.route !== "lobby" && app.route !== "table" && !announced.has(mine.room)) {
     toast(text, "info");
     announced.add(mine.room);
   }

@@ -18,7 +18,7 @@ import { rewordCreating, startCreating } from "./tournamentform.mjs";
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
 
-/** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
+/** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], status: string, winner: number | null, decided: string | null, no_show?: boolean[], score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, guest?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
@@ -453,7 +453,7 @@ function matchCard(match, me) {
   } else if (match.status === "ready") {
     foot.push(el("span", {}, [t("tour.ready")]));
   } else if (done && match.decided === "forfeit") {
-    foot.push(el("span", {}, [t("tour.forfeit")]));
+    foot.push(el("span", { class: "tour-forfeit" }, [forfeitWords(match)]));
   } else if (done && match.decided === "played" && match.winner !== null && match.score[match.winner] < match.race) {
     // Won short of the race: the other player conceded (leaving a running match concedes
     // it). Said of the one who conceded: "Won" read as the reader's own win to the loser.
@@ -466,6 +466,26 @@ function matchCard(match, me) {
   if (match.status !== "void" && match.decided !== "bye") foot.push(el("span", {}, [t("match.line", { race: match.race })]));
   const classes = ["tour-match", match.status === "playing" ? "live" : "", match.status === "void" || empty ? "void" : ""];
   return el("div", { class: classes.filter(Boolean).join(" "), "data-match": match.id }, [...slots, el("div", { class: "tour-foot" }, foot)]);
+}
+
+/**
+ * A match won by forfeit, said with its names: who won it and, when its no-show time
+ * decided it, who was not at the table (both absent: the better seed went on). A bare
+ * "Won by forfeit" read as the reader's own win to the player who lost it.
+ * @param {MatchView} match @returns {string}
+ */
+function forfeitWords(match) {
+  const named = (/** @type {number} */ slot) => {
+    const name = match.players[slot];
+    return name ? seatName(name, match.computers?.[slot] ?? null) : "";
+  };
+  const winner = match.winner === null ? "" : named(match.winner);
+  if (!winner) return t("tour.forfeit");
+  const loser = match.winner === null ? -1 : 1 - match.winner;
+  const [first, second] = match.no_show ?? [false, false];
+  if (first && second) return t("tour.forfeitBothAbsent", { winner });
+  if ((loser === 0 ? first : second) && named(loser)) return t("tour.forfeitNoShow", { winner, absent: named(loser) });
+  return t("tour.forfeitBy", { winner });
 }
 
 /**

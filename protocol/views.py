@@ -14,6 +14,7 @@ from protocol.fields import (
     BallPosition,
     EpochMs,
     GameEndReason,
+    MatchEndReason,
     RoomSettings,
     Seat,
 )
@@ -48,6 +49,12 @@ class Info(Struct, frozen=True):
     #: Beside `ratings`: whether each is still provisional (fewer than 30 rated games),
     #: shown as the table shows it ("500?"). Empty from older servers: none provisional.
     provisional: list[bool] = msgspec.field(default_factory=list)
+    #: Once the match is over (`status` "finished"): the winner's and the loser's names as
+    #: they sat when it ended (a player who has left since is still named; None: a seat
+    #: nobody sat in, a walkover's), and how it ended. None before, and from older servers.
+    winner: str | None = None
+    loser: str | None = None
+    ended_by: MatchEndReason | None = None
 
 
 class SeatView(Struct, frozen=True):

@@ -94,6 +94,9 @@ class Finished:
     table: Table
     rematch: frozenset[int] = frozenset()
     status: Literal["finished"] = "finished"
+    #: Who sat in each seat when the match ended ("": nobody), so the lobby still names
+    #: the winner and the loser once they have left their seats.
+    names: tuple[str, str] = ("", "")
 
 
 Phase = Waiting | Lagging | Choosing | Playing | Finished
@@ -543,6 +546,9 @@ class RoomRecord(msgspec.Struct):
     tally: RackTally | None = None
     rack_reports: list[RackResult] = msgspec.field(default_factory=list)
     match_reports: list[MatchResult] = msgspec.field(default_factory=list)
+    #: A finished match's players by seat as they sat when it ended (`Finished.names`);
+    #: empty in records written before it was kept, and before a match ends.
+    ended_names: list[str] = msgspec.field(default_factory=list)
 
 
 class Applied(msgspec.Struct, array_like=True, frozen=True):

@@ -35,7 +35,7 @@ from server.rooms.model import (
     Waiting,
 )
 from server.rooms.shots import SimResult
-from server.rooms.table import Table
+from server.rooms.table import Table, player_seat
 from server.rooms.views import table_view
 
 
@@ -145,6 +145,7 @@ def snapshot(state: RoomState, seq: int, now: float) -> m.Snapshot:
 
 def info(state: RoomState) -> m.Info:
     table = state.table
+    winner, loser, ended_by = _ending(state)
     return m.Info(
         room=state.id,
         name=state.settings.name,
@@ -160,7 +161,24 @@ def info(state: RoomState) -> m.Info:
         ratings=[s.rating for s in state.seats if s is not None],
         provisional=[s.provisional for s in state.seats if s is not None],
         rated=state.settings.rated,
+        winner=winner,
+        loser=loser,
+        ended_by=ended_by,
     )
+
+
+def _ending(state: RoomState) -> tuple[str | None, str | None, m.MatchEndReason | None]:
+    """A finished match's winner and loser by name, as they sat (they may have left their
+    seats since), and how it ended: what the lobby says of it. Nothing before it ends."""
+    phase = state.phase
+    if not isinstance(phase, Finished) or not phase.table.state.match_over:
+        return None, None, None
+    winner = player_seat(phase.table.state.match_winner)
+    if winner is None:
+        return None, None, None
+    seats = ["" if s is None else s.name for s in state.seats]
+    names = [kept or seats[i] for i, kept in enumerate(phase.names)]
+    return names[winner] or None, names[1 - winner] or None, phase.table.state.match_ended_by
 
 
 def judge_lag(seat: int, result: SimResult) -> m.LagView:
@@ -237,6 +255,7 @@ def record(state: RoomState, now: float) -> RoomRecord:
         tally=None if state.tally == RackTally() else state.tally,
         rack_reports=[r for r in state.reports if isinstance(r, RackResult)],
         match_reports=[r for r in state.reports if isinstance(r, MatchResult)],
+        ended_names=list(phase.names) if isinstance(phase, Finished) else [],
     )
 
 
@@ -265,6 +284,13 @@ def _table_of(record: RoomRecord) -> Table | None:
     return msgspec.structs.replace(table, state=state)
 
 
+def _seat_names(record: RoomRecord) -> tuple[str, str]:
+    """Who sits in each seat by the record ("": nobody): a finished match's players, as
+    far as a record from before `ended_names` knows them."""
+    first, second = ("" if s is None else s.name for s in (*record.seats, None, None)[:2])
+    return first, second
+
+
 def _phase_of(record: RoomRecord) -> Phase:
     table = _table_of(record)
     if record.status == "waiting" or table is None:
@@ -274,7 +300,9 @@ def _phase_of(record: RoomRecord) -> Phase:
             return Choosing(table, record.lag_winner)
         return Lagging(table, tuple(sorted(record.lag_shots.items())))
     if record.status == "finished":
-        return Finished(table, frozenset(record.rematch))
+        names = record.ended_names
+        ended = (names[0], names[1]) if len(names) == 2 else _seat_names(record)
+        return Finished(table, frozenset(record.rematch), names=ended)
     # A restored turn's clock waits, paused, for its player to come back.
     return Playing(table, Clock(left=record.clock_left))
 

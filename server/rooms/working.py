@@ -372,7 +372,8 @@ class Working:
                 self.rack_conceded(verdict, state)
             self.match_over(state)
             self.stop_clock()
-            self.phase = Finished(step.table)
+            first, second = ("" if s is None else s.name for s in self.seats)
+            self.phase = Finished(step.table, names=(first, second))
             events.append(
                 m.MatchOver(
                     room=room,

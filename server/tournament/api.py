@@ -16,7 +16,9 @@
   rating is not yet a measure — a guest's starting one, or an account's first 30 rated
   games' —, `guest` the entrant has no account), every
   match (`players` by name, `computers` each slot's computer level or null, `room` to
-  watch once made, `race`, `score`, `winner` slot, how it was `decided`, and while it
+  watch once made, `race`, `score`, `winner` slot, how it was `decided` (`no_show`: the
+  slots whose player was not at the table when its no-show time ran out, for a match
+  forfeited so; both when neither was, the better seed going on), and while it
   is played `live`, from its room: `{"seated": [bool, bool], "started", "score",
   "forfeit_at"}` — whether each slot's player has sat down, whether play has begun, the
   racks won so far and, until it has, when a player who has not come forfeits (epoch
@@ -486,6 +488,7 @@ def tournament_view(
                 "status": match.status,
                 "winner": match.winner,
                 "decided": match.decided,
+                "no_show": list(match.no_show),
                 "score": list(match.score),
                 "room": match.room,
                 "race": race_of(tournament, match),

@@ -464,17 +464,21 @@ def report_player(
 
 def forfeit(tournament: Tournament, match_id: str, absent: Iterable[int]) -> Tournament:
     """The players in slots `absent` did not come: the other wins by forfeit. If neither
-    came, the better seed (the lower entrant index) goes on, by forfeit too."""
+    came, the better seed (the lower entrant index) goes on, by forfeit too. The match
+    keeps who was absent (`Match.no_show`)."""
     away = set(absent)
     if not away or not away <= {0, 1}:
         raise TournamentError("bad_forfeit", "name the absent slot, 0 or 1, or both")
     match = tournament.match(match_id)
     if len(away) == 1:
-        winner = 1 - away.pop()
+        winner = 1 - next(iter(away))
     else:
         first, second = match.players
         winner = 0 if first is not None and (second is None or first < second) else 1
-    return report(tournament, match_id, winner, (0, 0), "forfeit")
+    decided = report(tournament, match_id, winner, (0, 0), "forfeit")
+    # Who was not there is kept, for the bracket to say why the match was forfeited.
+    done = _replace(decided.match(match_id), no_show=(0 in away, 1 in away))
+    return _put(decided, done)
 
 
 def _put(tournament: Tournament, match: Match) -> Tournament:

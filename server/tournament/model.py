@@ -110,6 +110,10 @@ class Match(Struct, frozen=True):
     #: when the room was made again. A player who came is no no-show (`bracket.no_shows`),
     #: whichever room of the match they sat in.
     came: tuple[bool, bool] = (False, False)
+    #: Which slots' players were not at the table when its no-show time ran out (the
+    #: match forfeited by them, `bracket.forfeit`): both, when neither was and the better
+    #: seed went on. Neither in a match decided otherwise, nor in one saved before this.
+    no_show: tuple[bool, bool] = (False, False)
 
     @property
     def winner_entrant(self) -> int | None:

@@ -281,6 +281,21 @@ def test_the_last_one_out_closes_the_room() -> None:
     assert isinstance(effects[0], Save) and effects[0].record.closed
 
 
+def test_the_lobby_entry_of_a_match_left_names_its_winner_and_who_conceded() -> None:
+    state = playing()
+    assert snapshots.info(state).winner is None and snapshots.info(state).ended_by is None
+    # Leaving a running match concedes it (O4), and frees the seat at once.
+    state, _ = run(state, Request(ANA, m.Leave(id=20)))  # type: ignore[arg-type]
+    info = snapshots.info(state)
+    assert info.players == ["Bo"]
+    assert (info.winner, info.loser, info.ended_by) == ("Bo", "Ana", "concede")
+    # A room brought back from its record still names them.
+    record = decode_record(msgspec.msgpack.encode(snapshots.record(state, 1001.0)))
+    restored = snapshots.restore(record, Limits(grace=60.0), 2000.0).state
+    info = snapshots.info(restored)
+    assert (info.winner, info.loser, info.ended_by) == ("Bo", "Ana", "concede")
+
+
 def test_quick_match_seats_both_ready_and_starts() -> None:
     state, effects = run(room(), SeatPair((ANA, 5), (BO, 6)))  # type: ignore[arg-type]
     assert [e for e in effects if isinstance(e, SeatTaken)] == [

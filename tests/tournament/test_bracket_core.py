@@ -278,11 +278,15 @@ def test_rooms_reports_and_forfeits() -> None:
         report_player(tournament, "W1-2", "nobody")
     tournament = forfeit(tournament, "W1-2", [0])
     assert tournament.match("W1-2").decided == "forfeit" and tournament.match("W1-2").winner == 1
+    # Who was absent is kept, for the bracket to say (a match played keeps no one absent).
+    assert tournament.match("W1-2").no_show == (True, False)
+    assert tournament.match(match.id).no_show == (False, False)
     final = tournament.match("W2-1")
     tournament = forfeit(tournament, "W2-1", [0, 1])  # neither came: the better seed goes on
     a, b = final.players
     assert a is not None and b is not None
     assert tournament.match("W2-1").winner_entrant == min(a, b)
+    assert tournament.match("W2-1").no_show == (True, True)
     assert tournament.status == "finished"
 
 

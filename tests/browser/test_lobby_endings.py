@@ -1,0 +1,52 @@
+"""The lobby's row of a finished match says how it ended, by name: who won, and who
+conceded it — also once the player who conceded has left the table, their seat freed
+(leaving a running match concedes it). Read by a third person in the lobby, in English,
+Croatian and Russian."""
+
+from __future__ import annotations
+
+from tests.browser.support import Client, save
+from tests.browser.test_client import assert_quiet, start_match
+from tests.browser.test_firstminute import OpenClient
+
+#: Each language's row for Ana's match once Bob has conceded it.
+CONCEDED = {
+    "en": "Ana won — Bob conceded",
+    "hr": "Pobjeda: Ana · predaja meča: Bob",
+    "ru": "Победа: Ana · матч сдан: Bob",
+}
+
+
+def row_result(c: Client, room: str) -> str:
+    c.page.wait_for_function(
+        f"!!document.querySelector(\"tr[data-room='{room}'] small.result\")", timeout=30_000
+    )
+    c.page.locator(f"tr[data-room='{room}']").scroll_into_view_if_needed()
+    return str(c.page.inner_text(f"tr[data-room='{room}'] small.result"))
+
+
+def test_a_conceded_match_names_its_winner_and_who_conceded(open_client: OpenClient) -> None:
+    ana, bob, room = start_match(open_client)
+    # Cid watches the lobby while the match is played: nothing is said of an ending yet.
+    cid = open_client("Cid")
+    cid.page.wait_for_selector(f"tr[data-room='{room}']")
+    assert cid.page.locator(f"tr[data-room='{room}'] small.result").count() == 0
+    # Bob leaves the running match: that concedes it, and his seat is freed at once.
+    bob.page.click("#more summary")
+    bob.page.click("#leave")
+    bob.page.click("#leave-confirm")
+    bob.page.wait_for_selector("#lobby:not([hidden])")
+    cid.page.wait_for_function(
+        f"document.querySelector(\"tr[data-room='{room}'] td:nth-child(4)\")"
+        "?.textContent.includes('finished')"
+    )
+    assert row_result(cid, room) == CONCEDED["en"]
+    # Bob is gone from the seats, not from the row's words.
+    assert "Bob" not in cid.page.inner_text(f"tr[data-room='{room}'] td:nth-child(2)")
+    save(cid, "lobby-conceded-en.png")
+    # Readers who come to the lobby afterwards read it in their own language.
+    for lang in ("hr", "ru"):
+        reader = open_client(f"Reader-{lang}", lang=lang)
+        assert row_result(reader, room) == CONCEDED[lang]
+        save(reader, f"lobby-conceded-{lang}.png")
+    assert_quiet(ana, bob, cid)
