@@ -29,9 +29,10 @@
   the writes below say the same of the writer; `account`, while registration is open and
   the token is a logged-in player's, their account's name (the page offers it as the name
   to register under: it cannot know it otherwise), else null; 404;
-- `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 409 (full, name
-  taken — or kept for the computer players, "Bot 3" —, registered already, registration
-  closed); `…/unregister`: 200; 409;
+- `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 400 `bad_name` (a
+  name out of the rule for a new name, below); 409 (full, name taken — or kept for the
+  computer players, "Bot 3" —, a name that could pass for an entrant's, registered
+  already, registration closed); `…/unregister`: 200; 409;
 - `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409;
 - `POST /api/tournaments/<id>/remove` `{"name"}`: the organiser takes that entrant off
   the list before the start; 200; 403; 409 (`not_registered`, `closed`);
@@ -41,8 +42,11 @@
   null otherwise.
 
 A refusal of the tournament itself (full, closed, a name taken, a bad name) carries a
-`code` beside the `error` (`full`, `name_taken`, `already_registered`, `closed`,
-`not_registered`, `started`, `not_organiser`, `bad_name`).
+`code` beside the `error` (`full`, `name_taken`, `name_confusable`, `already_registered`,
+`closed`, `not_registered`, `started`, `not_organiser`, `bad_name`). `name_confusable`:
+the name is not an entrant's, but looks like one ("lvan" beside "Ivan", a Cyrillic "Вoris"
+beside "Boris": `protocol.text.confusable`, as the rooms compare names), and the bracket
+would show two players the same.
 
 Writes need `Authorization: Bearer <token>`: the session token `welcome` gave the
 connection, or a logged-in player's account token (the tournament knows players by the
@@ -90,7 +94,9 @@ _PREFIX = "/api/tournaments"
 LISTED = 50
 #: How far in the past a start time may be (a clock a little behind the server's).
 START_SLACK_MS = 60_000
-_CONFLICTS = frozenset({"full", "name_taken", "already_registered", "closed", "started", "over"})
+_CONFLICTS = frozenset(
+    {"full", "name_taken", "name_confusable", "already_registered", "closed", "started", "over"}
+)
 _CREATE_FIELDS = frozenset(
     {"name", "format", "cap", "seeding", "starts_at", "races", "bots", "bot_level", "shot_clock"}
 )
