@@ -30,7 +30,9 @@
   the token is a logged-in player's, their account's name (the page offers it as the name
   to register under: it cannot know it otherwise), else null; 404;
 - `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 400 `bad_name` (a
-  name out of the rule for a new name, below); 409 (full, name taken — or kept for the
+  name out of the rule for a new name, `server.players.names.check_new`: 3–20 characters…;
+  a logged-in player's own account name is taken as the account has it, even one claimed
+  before the rule); 409 (full, name taken — or kept for the
   computer players, "Bot 3" —, a name that could pass for an entrant's, registered
   already, registration closed); `…/unregister`: 200; 409;
 - `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409;
@@ -68,7 +70,7 @@ from urllib.parse import unquote
 
 from protocol.text import clean_name
 from server.edge.apiconn import ApiHandler, ApiRequest, ApiResponse, json_error, json_response
-from server.players.names import is_reserved_for_guests
+from server.players.names import check_new, is_reserved_for_guests
 from server.players.ratings import START
 from server.players.store import PlayerStoreError
 from server.tournament import bracket
@@ -192,11 +194,12 @@ class TournamentApi:
             return json_error(404, "no such API")
         if method != "POST":
             return json_error(405, "method not allowed", {"Allow": "POST"})
-        player = await self._player(request)
-        if player is None:
+        reader = await self._reader(request)
+        if reader is None:
             return _unauthorized()
+        player = reader.player
         if action == "register":
-            return await self.register(request, tournament_id, player)
+            return await self.register(request, tournament_id, reader)
         if action == "unregister":
             return await self._answer(self.service.unregister(tournament_id, player), player)
         if action == "remove":
@@ -276,15 +279,22 @@ class TournamentApi:
             return _refusal(exc)  # with its code, for the page to word
         return json_response(201, tournament_view(tournament, organiser))
 
-    async def register(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
+    async def register(
+        self, request: ApiRequest, tournament_id: str, reader: Reader
+    ) -> ApiResponse:
+        player = reader.player
         try:
             body = self._body(request)
             if set(body) != {"name"} or not isinstance(body["name"], str):
                 raise BadBody('send {"name": "<your name>"}')
             name = clean_name(body["name"])
+            # A name to enter under is chosen now, and held to the one rule for a new name;
+            # an account's own name is its already, perhaps claimed before the rule.
+            if name != reader.account:
+                name = check_new(name)
         except BadBody as exc:
             return _bad_body(exc)
-        except ValueError as exc:
+        except ValueError as exc:  # NameProblem among them
             return json_response(400, {"error": str(exc), "code": "bad_name"})
         if is_reserved_for_guests(name):
             # The computer players are "Bot N" in a bracket: nobody registers as one.

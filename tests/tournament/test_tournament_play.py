@@ -74,7 +74,7 @@ async def test_bad_requests_are_refused_and_change_nothing(
         status, seen = await api(server, "GET", path, token=asking)
         assert status == 200 and (seen["yours"], seen["entered"]) == (yours, False), asking
         assert seen["me"] is None
-    ana, ben, cy = [await Peer.connect(server, name) for name in ("Ana", "Ben", "Cy")]
+    ana, ben, cy = [await Peer.connect(server, name) for name in ("Ana", "Ben", "Cyril")]
     opened.extend([ana, ben, cy])
     assert (await api(server, "POST", f"{path}/register", {"name": "Ana"}))[0] == 401
     assert (await api(server, "POST", f"{path}/register", {"name": 7}, ana.token))[0] == 400
@@ -96,7 +96,7 @@ async def test_bad_requests_are_refused_and_change_nothing(
         status, answer = await api(server, "POST", f"{path}/register", {"name": name}, peer.token)
         assert status == code, answer
     assert (await api(server, "POST", f"{path}/register", {"name": "Ben"}, ben.token))[0] == 200
-    status, answer = await api(server, "POST", f"{path}/register", {"name": "Cy"}, cy.token)
+    status, answer = await api(server, "POST", f"{path}/register", {"name": "Cyril"}, cy.token)
     assert (status, answer) == (409, {"error": "registration is full (2 players)", "code": "full"})
     assert (await api(server, "POST", f"{path}/unregister", token=cy.token))[0] == 409
     assert (await api(server, "POST", f"{path}/start", token=ana.token))[0] == 403
@@ -147,7 +147,7 @@ async def test_the_organiser_cancels_before_the_start(
     assert status == 200 and (view["status"], view["cancelled"]) == ("cancelled", "organiser")
     status, answer = await api(server, "POST", f"{path}/cancel", token=organiser.token)
     assert (status, answer["code"]) == (409, "over")
-    status, answer = await api(server, "POST", f"{path}/register", {"name": "Bo"}, ana.token)
+    status, answer = await api(server, "POST", f"{path}/register", {"name": "Bora"}, ana.token)
     assert (status, answer["code"]) == (409, "closed")
     # Fewer than two entrants when the time comes: cancelled, and said why.
     soon = settings(starts_at=int(time.time() * 1000))
