@@ -521,7 +521,7 @@ class Gateway:
         the `welcome` to say: the room decides it as it takes the player back
         (`server.rooms.naming`); a room of another node decides it there."""
         room = self.lobby.room(room_id)
-        return name if room is None else name_back(room.seats, player, name)
+        return name if room is None else name_back(room.seats, player, name, room.state)
 
     def _may_make_room(self, client: Client, request_id: int) -> bool:
         """A `create`, or a `quick` that may pair: within `--max-rooms` for the process

@@ -116,7 +116,7 @@ from server.rooms.model import (
     Unbind,
     Waiting,
 )
-from server.rooms.naming import Naming
+from server.rooms.naming import Naming, refuse_kept_lookalike
 from server.rooms.seams import (
     Abandon,
     Enter,
@@ -231,6 +231,7 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
                         errors.ROOM_FULL, "the seats are kept for this match's players"
                     )
                 free = [reserved.index(member.player)]
+                refuse_kept_lookalike(self.state, member.player, member.name)
             if not free:
                 raise TableError(errors.ROOM_FULL, "both seats are taken")
             index = free[0]

@@ -285,6 +285,11 @@ class RoomState:
     #: The question a computer player was last asked (`server.rooms.bots.Think`); its
     #: answer is taken only while the room still asks it.
     thinking: Think | None = None
+    #: The names the seats are kept under, seat by seat as `settings.reserved` keeps them
+    #: (a tournament's match: its entrants' names on the bracket); empty otherwise or for
+    #: a room saved before they were kept. Nobody sits under a name like another's of
+    #: them (`server.rooms.naming.kept_lookalike`).
+    kept_names: tuple[str, ...] = ()
 
     @property
     def status(self) -> Status:
@@ -301,9 +306,14 @@ class RoomState:
 
 
 def new_room(
-    room_id: str, settings: m.RoomSettings, seed: int, code: str | None, limits: Limits
+    room_id: str,
+    settings: m.RoomSettings,
+    seed: int,
+    code: str | None,
+    limits: Limits,
+    kept_names: tuple[str, ...] = (),
 ) -> RoomState:
-    return RoomState(room_id, settings, code, seed, limits)
+    return RoomState(room_id, settings, code, seed, limits, kept_names=kept_names)
 
 
 # --- timers ------------------------------------------------------------------------------------
@@ -543,6 +553,8 @@ class RoomRecord(msgspec.Struct):
     tally: RackTally | None = None
     rack_reports: list[RackResult] = msgspec.field(default_factory=list)
     match_reports: list[MatchResult] = msgspec.field(default_factory=list)
+    #: The names the seats are kept under (`RoomState.kept_names`).
+    kept_names: list[str] = msgspec.field(default_factory=list)
 
 
 class Applied(msgspec.Struct, array_like=True, frozen=True):

@@ -237,6 +237,7 @@ def record(state: RoomState, now: float) -> RoomRecord:
         tally=None if state.tally == RackTally() else state.tally,
         rack_reports=[r for r in state.reports if isinstance(r, RackResult)],
         match_reports=[r for r in state.reports if isinstance(r, MatchResult)],
+        kept_names=list(state.kept_names),
     )
 
 
@@ -330,6 +331,7 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
         tally=record.tally if record.tally is not None else RackTally(),
         reports=(*record.rack_reports, *record.match_reports),
         history=History(known=False),
+        kept_names=tuple(record.kept_names),
     )
     return Restored(state, tuple(timers))
 

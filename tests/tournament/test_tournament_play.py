@@ -410,7 +410,7 @@ async def test_an_opponent_under_a_lookalike_name_cannot_lock_a_player_out(
 ) -> None:
     """A seat kept for its player is theirs to take: an opponent who sat down under a name
     like theirs ("Аna", a Cyrillic А) got them refused as `name_confusable`, to lose the
-    match as a no-show."""
+    match as a no-show. (The opponent is now refused that name at the table instead.)"""
     server = await make_server()
     ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
     opened.extend([ana, ben])
@@ -427,5 +427,6 @@ async def test_an_opponent_under_a_lookalike_name_cannot_lock_a_player_out(
     room = playing(view)[0]["room"]
     lookalike = await Peer.connect(server, "\u0410na", token=ben.token)
     opened.append(lookalike)
-    assert isinstance(await sit(lookalike, room), m.Joined)
+    refused = await sit(lookalike, room)
+    assert isinstance(refused, m.Error) and refused.code == "name_confusable", refused
     assert isinstance(await sit(ana, room), m.Joined)
