@@ -406,14 +406,16 @@ class Gateway:
                 return True
             player = checked.player
         else:
-            # A new player: the name is chosen now, and held to the one rule for a new name
-            # (one a returning player says, with their token, may be from before it).
+            player = new_player_id()
+        # A new player's name is chosen now, and held to the one rule for a new name (one a
+        # returning player says, with their token, may be from before it); refused once
+        # it is known whether the name is taken (`name_taken` says more).
+        problem: NameProblem | None = None
+        if message.token is None:
             try:
                 name = check_new(name)
-            except NameProblem as problem:
-                client.error(message.id, errors.BAD_NAME, f"{problem}; choose another name")
-                return True
-            player = new_player_id()
+            except NameProblem as exc:
+                problem = exc
         if not account and self.players.reserved_for_guests(name):
             client.error(
                 message.id,
@@ -431,6 +433,9 @@ class Gateway:
                     "under it, or choose another name",
                 )
                 return True
+        if problem is not None:
+            client.error(message.id, errors.BAD_NAME, f"{problem}; choose another name")
+            return True
         # A fresh token on every hello: a player who keeps coming back never expires.
         token = (
             self.players.renew(identity) if identity is not None else self.sessions.issue(player)
