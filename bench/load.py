@@ -495,7 +495,7 @@ async def watch_exhibitions(
     watchers = [(lobby, asyncio.get_running_loop().create_task(drain(lobby)))]
     for index, room in enumerate(sorted(exhibitions)):
         ws = await open_ws(url)
-        await ws.send(msgpack.packb({"t": "hello", "id": 1, "v": 1, "name": f"W{index}"}))
+        await ws.send(msgpack.packb({"t": "hello", "id": 1, "v": 1, "name": f"Watcher{index}"}))
         join = {"t": "join", "id": 2, "room": room, "role": "spectator"}
         await ws.send(msgpack.packb(join))
         watchers.append((ws, asyncio.get_running_loop().create_task(drain(ws))))

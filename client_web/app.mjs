@@ -44,9 +44,9 @@ const conn = new Connection({
   onMessage: (m) => onMessage(m),
   onState: (s) => showConn(s),
   onWelcome: (w) => onWelcome(w),
-  onNameTaken: () => {
+  onNameTaken: (code) => {
     /** @type {HTMLInputElement} */ ($("name")).value = "";
-    toast(new ServerError("name_taken", ""));
+    toast(new ServerError(code, ""));
   },
 });
 

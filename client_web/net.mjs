@@ -106,7 +106,7 @@ export class Connection {
    * @param {(msg: Msg) => void} opts.onMessage every server message that is not a reply
    * @param {(state: ConnState) => void} opts.onState
    * @param {(welcome: Msg) => void} opts.onWelcome
-   * @param {() => void} [opts.onNameTaken] the guest's name belongs to an account: pick another
+   * @param {(code: string) => void} [opts.onNameTaken] the guest's name is refused (`name_taken`: an account's; `bad_name`: a new player's out of the rule): pick another
    * @param {{ token(): string | null, setToken(token: string | null): void, accountToken?: () => string | null, setAccountToken?: (token: string | null) => void }} [opts.session]
    *   where the tokens are kept; the page's stored session by default (an overlay keeps
    *   its own, so it never takes over a player's seat in the same browser)
@@ -191,10 +191,11 @@ export class Connection {
       this.hello().catch((e) => this.helloFailed(e));
       return;
     }
-    if (err instanceof ServerError && err.code === "name_taken") {
-      // The guest's name is an account's, or a computer player's: another name, then hello again.
+    if (err instanceof ServerError && (err.code === "name_taken" || err.code === "bad_name")) {
+      // The guest's name is an account's, or a computer player's, or (a new player's) not
+      // one the rule for a new name takes: another name, then hello again.
       session.setName("");
-      this.opts.onNameTaken?.();
+      this.opts.onNameTaken?.(err.code);
       this.hello().catch((e) => this.helloFailed(e));
       return;
     }

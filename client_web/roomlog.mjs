@@ -1,6 +1,7 @@
 // The table's log: every verdict, ruling, lag and warning worded in the player's language
 // (and worded again when the language changes), and the history a late joiner or a reload
-// missed, rebuilt from the snapshot's `recent` or from the room's replay document.
+// missed, rebuilt from the snapshot's `recent` or from the room's replay document. Each
+// line keeps the players' names it was written with (`lognames.mjs`).
 
 import { decode } from "@msgpack/msgpack";
 
@@ -8,6 +9,7 @@ import { $ } from "./dom.mjs";
 import { addChat, log, renderBadge } from "./hud.mjs";
 import { t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
+import { namesAsWritten, renamesBetween, seatsOf } from "./lognames.mjs";
 import { rackAddress } from "./racks.mjs";
 import { app, mySeat, names, shotRack } from "./state.mjs";
 import { describeLag, describeRuling, describeShot, describeWarning, forLog } from "./verdict.mjs";
@@ -32,12 +34,12 @@ function gameReplay(src) {
 }
 
 /**
- * Words a logged event in the current language.
- * @param {{ m: Msg, lowest: number | null, match?: number }} src @returns {import("./verdict.mjs").Described}
+ * Words a logged event in the current language, with the names it was written with.
+ * @param {{ m: Msg, lowest: number | null, match?: number, seats?: import("./lognames.mjs").WrittenSeat[] }} src @returns {import("./verdict.mjs").Described}
  */
 function describeSource(src) {
   const m = src.m;
-  const n = names();
+  const n = namesAsWritten(src.seats, names());
   switch (m.t) {
     case "shot_result":
       return forLog(describeShot(/** @type {any} */ (m), n, src.lowest), m.verdict);
@@ -46,7 +48,7 @@ function describeSource(src) {
     case "lag_result":
       return describeLag(/** @type {any} */ (m), n);
     case "renamed": // the page's own line (`logRename`), not a server event
-      return { headline: t("ev.renamed", { was: String(m.was), name: n[m.seat] }), rules: [], tone: "neutral", details: [] };
+      return { headline: t("ev.renamed", { was: String(m.was), name: String(m.name ?? n[m.seat]) }), rules: [], tone: "neutral", details: [] };
     case "warning": {
       const w = describeWarning({ kind: m.kind, seat: m.seat, seconds: app.view?.settings?.clock_warning }, n, app.table?.turn ?? null, mySeat());
       return { headline: w.text, rules: [w.rule], tone: m.kind === "clock" ? "neutral" : "foul", details: [] };
@@ -63,7 +65,7 @@ function describeSource(src) {
 export function logEvent(m, opts = {}) {
   // One line per event, however it reached this table (live, a snapshot's past, a replay).
   if (typeof m.seq === "number" && app.logSources.some((s) => s.m.seq === m.seq && s.m.t === m.t)) return;
-  const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside, match: app.view?.match, played: app.rackShots.rack === m.table?.rack };
+  const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside, match: app.view?.match, played: app.rackShots.rack === m.table?.rack, seats: seatsOf(app.view) };
   app.logSources.push(src);
   if (app.logSources.length > 60) app.logSources.shift();
   log(describeSource(src), { aside: src.aside, quiet: opts.quiet, link: gameReplay(src) });
@@ -71,19 +73,15 @@ export function logEvent(m, opts = {}) {
 
 /**
  * The snapshot `view` renames a seated player (the same player under another name: a
- * guest who made an account mid-match): the log says so once, and every line is worded
- * again with the new name, as a reload would word them. `before`: the view it follows.
+ * guest who made an account mid-match): the log says so once, with both names as they
+ * are now; the lines before keep the name they were written with, as a reload words
+ * them. `before`: the view it follows.
  * @param {Msg} view @param {Msg | null} before @param {number} seq the snapshot's
  */
 export function logRenames(view, before, seq) {
-  const renamed = [0, 1].filter((s) => {
-    const was = before?.seats?.[s];
-    const now = view.seats?.[s];
-    return was && now && was.player === now.player && was.name !== now.name;
-  });
-  if (!renamed.length || before?.room !== view.room) return;
-  for (const seat of renamed) logEvent({ t: "renamed", seq, seat, was: before?.seats[seat].name }, { aside: true });
-  rewordLog();
+  const renamed = renamesBetween(view, before);
+  for (const { seat, was, name } of renamed) logEvent({ t: "renamed", seq, seat, was, name }, { aside: true });
+  if (renamed.length) rewordLog(); // the warning shown names the player anew
 }
 
 /** Words the whole log again (a change of language, a player's new name). */
@@ -153,8 +151,13 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
   const chatSeen = new Set(app.chatLines.map((c) => c.seq));
   /** @type {Msg | null} */
   let table = null;
-  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean }[]} */
+  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean, seats?: import("./lognames.mjs").WrittenSeat[] }[]} */
   const sources = [];
+  // The names each line was written with: the seats of the latest snapshot before it (a
+  // replay document has them; a snapshot's `recent` has none: the names as they are now,
+  // kept from now on).
+  /** @type {Msg | null} */
+  let seen = null;
   // Which match each event was in: the room's snapshots say (a replay document has them);
   // a snapshot's `recent` has none, and is counted back from that snapshot (the page's
   // view now): a match's end after an event puts it in the match before, the current
@@ -179,6 +182,8 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
     if (e.t === "snapshot") {
       table = e.view.table;
       if (typeof e.view.match === "number") snapped = e.view.match;
+      if (!already.has(e.seq)) for (const r of renamesBetween(e.view, seen)) sources.push({ m: { t: "renamed", seq: e.seq, ...r }, lowest: null, aside: true, seats: seatsOf(e.view) });
+      seen = e.view;
     } else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
     if (e.t === "shot_result") {
       lastShot = e;
@@ -186,8 +191,9 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
       rackShots = rack === rackShots.rack ? { rack, count: rackShots.count + 1 } : { rack, count: 0 };
     }
     if (already.has(e.seq)) continue;
-    if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false, match: matchAt(i), played: rackShots.rack === e.table?.rack });
-    else if (e.t === "warning") sources.push({ m: e, lowest: null, aside: true });
+    const seats = seatsOf(seen ?? app.view);
+    if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false, match: matchAt(i), played: rackShots.rack === e.table?.rack, seats });
+    else if (e.t === "warning") sources.push({ m: e, lowest: null, aside: true, seats });
     else if (e.t === "chat" && !chatSeen.has(e.seq)) chat.push(e);
   }
   app.logSources = [...sources, ...app.logSources].slice(-60);

@@ -53,7 +53,7 @@ export const app = {
   /** @type {Msg | null} */ lastShot: null,
   shotPending: false,
   /** @type {{ text: string, tone: string, rules: string[] } | null} */ lastVerdict: null,
-  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean }[]} the events the log words, oldest first (worded again on a change of language); `match`: the room's match it was in */
+  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean, seats?: import("./lognames.mjs").WrittenSeat[] }[]} the events the log words, oldest first (worded again on a change of language); `match`: the room's match it was in; `seats`: the players' names it was written with */
   logSources: [],
   /** @type {Msg[]} the chat, oldest first */
   chatLines: [],

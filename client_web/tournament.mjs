@@ -9,7 +9,7 @@
 import { makeUpName } from "./askname.mjs";
 import { tournamentClock } from "./formats.mjs";
 import { keepLang, lang, minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
-import { NAME_PATTERN, boundNameField, nameTaken } from "./namerule.mjs";
+import { NAME_PATTERN, boundNameField, fitsNameRule } from "./namerule.mjs";
 import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 import { installTips, tipAttrs } from "./tip.mjs";
@@ -528,8 +528,9 @@ function renderStandings(view) {
 async function registration(action) {
   const name = /** @type {HTMLInputElement} */ ($("tour-player-name")).value.trim();
   const done = () => t(action === "register" ? "tour.registered" : "tour.withdrawn");
-  if (action === "register" && !session.accountToken() && !nameTaken(name, session.name())) {
-    // A new name follows the rule (`namerule.mjs`), said before anything is sent.
+  if (action === "register" && !session.accountToken() && !fitsNameRule(name)) {
+    // A name to enter under is chosen now (a guest's kept from before the rule too), and
+    // follows the rule (`namerule.mjs`), said before anything is sent.
     const answer = $("tour-answer");
     answer.classList.remove("ok");
     answers.set(answer, () => t("tour.err.bad_name"));

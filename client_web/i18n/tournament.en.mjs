@@ -60,6 +60,7 @@ export default {
   "tour.champion": "Champion: {name}",
   "tour.err.full": "Registration is full.",
   "tour.err.name_taken": "Another player has registered with that name.",
+  "tour.err.name_confusable": "That name looks too much like the name of a player who has registered already: choose another.",
   "tour.err.already_registered": "You are registered already.",
   "tour.err.closed": "Registration is closed.",
   "tour.err.not_registered": "You are not registered.",

@@ -60,6 +60,7 @@ export default {
   "tour.champion": "Pobjednik turnira: {name}",
   "tour.err.full": "Sva su mjesta popunjena.",
   "tour.err.name_taken": "Drugi se igrač već prijavio pod tim imenom.",
+  "tour.err.name_confusable": "To ime previše nalikuje imenu igrača koji se već prijavio: odaberite drugo.",
   "tour.err.already_registered": "Već ste prijavljeni.",
   "tour.err.closed": "Prijave su zatvorene.",
   "tour.err.not_registered": "Niste prijavljeni.",

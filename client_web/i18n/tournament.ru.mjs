@@ -60,6 +60,7 @@ export default {
   "tour.champion": "Победитель турнира: {name}",
   "tour.err.full": "Все места заняты.",
   "tour.err.name_taken": "Другой игрок уже записался под этим именем.",
+  "tour.err.name_confusable": "Это имя слишком похоже на имя игрока, который уже записался: выберите другое.",
   "tour.err.already_registered": "Вы уже записаны.",
   "tour.err.closed": "Регистрация закрыта.",
   "tour.err.not_registered": "Вы не записаны.",

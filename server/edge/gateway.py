@@ -4,6 +4,12 @@ It decodes and validates every frame against `protocol/` (a bad frame gets an er
 reply and changes nothing), handles the session (`hello`), and hands everything about a
 room to that room's inbox. It holds no game state of its own.
 
+A `hello` without a token is a new player's, and its name one chosen now: it is held to
+the one rule for a new name (`server.players.names.check_new`, as an account's: 3 to 20
+characters…), else refused `bad_name`. A `hello` with a session token is a player coming
+back, under a name the browser kept — perhaps one chosen before the rule (a guest's was 1
+to 24 characters) —, so its name need only be one the wire carries (`protocol.text`).
+
 A `hello` may carry an account token (`POST /api/login`): the connection then plays under
 the account's name and player id. A guest's name is checked against the accounts' names
 (`Players.name_owner`: the same after folding, or one that looks the same) and refused
@@ -52,6 +58,7 @@ from server.edge.limits import (
 from server.edge.sessions import Sessions, new_player_id
 from server.ops.logs import bind_connection
 from server.ops.metrics import Metrics
+from server.players.names import NameProblem, check_new
 from server.players.ratings import START
 from server.players.service import Identity, Players
 from server.players.tokens import AccountTokens
@@ -400,6 +407,15 @@ class Gateway:
             player = checked.player
         else:
             player = new_player_id()
+        # A new player's name is chosen now, and held to the one rule for a new name (one a
+        # returning player says, with their token, may be from before it); refused once
+        # it is known whether the name is taken (`name_taken` says more).
+        problem: NameProblem | None = None
+        if message.token is None:
+            try:
+                name = check_new(name)
+            except NameProblem as exc:
+                problem = exc
         if not account and self.players.reserved_for_guests(name):
             client.error(
                 message.id,
@@ -417,6 +433,9 @@ class Gateway:
                     "under it, or choose another name",
                 )
                 return True
+        if problem is not None:
+            client.error(message.id, errors.BAD_NAME, f"{problem}; choose another name")
+            return True
         # A fresh token on every hello: a player who keeps coming back never expires.
         token = (
             self.players.renew(identity) if identity is not None else self.sessions.issue(player)
@@ -507,7 +526,7 @@ class Gateway:
         the `welcome` to say: the room decides it as it takes the player back
         (`server.rooms.naming`); a room of another node decides it there."""
         room = self.lobby.room(room_id)
-        return name if room is None else name_back(room.seats, player, name)
+        return name if room is None else name_back(room.seats, player, name, room.state)
 
     def _may_make_room(self, client: Client, request_id: int) -> bool:
         """A `create`, or a `quick` that may pair: within `--max-rooms` for the process

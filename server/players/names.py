@@ -166,6 +166,18 @@ def check(raw: str) -> str:
 
     Reserved names and names too like a reserved one are refused here; names too like
     another account's are the store's to refuse (it holds the skeletons)."""
+    name = check_new(raw)
+    if is_reserved(name):
+        raise NameProblem("that name is reserved")
+    return name
+
+
+def check_new(raw: str) -> str:
+    """The shown form of `raw` if it may be chosen now as anyone's name, a guest's as an
+    account's (`check` without the reserved words: a guest's are `GUEST_RESERVED`,
+    refused `name_taken` apart); else `NameProblem`. The one rule for a new name: what an
+    account may claim, a guest may choose, so a guest can always sign up under the name
+    they play under."""
     for char in raw:
         if unicodedata.category(char) in ("Cf", "Cc") or char in INVISIBLE:
             raise NameProblem("invisible and control characters are not allowed")
@@ -184,8 +196,6 @@ def check(raw: str) -> str:
     scripts = frozenset(_script(char) for char in letters)
     if len(scripts) > 1 and not any(scripts <= allowed for allowed in _SCRIPT_SETS):
         raise NameProblem("a name is written in one script (no mixing Latin and Cyrillic, say)")
-    if is_reserved(name):
-        raise NameProblem("that name is reserved")
     if not NAME_PATTERN.match(name):  # pragma: no cover - implied by the checks above
         raise NameProblem("not a name the rooms take")
     return name

@@ -187,9 +187,12 @@ class Room:
         settings: m.RoomSettings,
         seed: int,
         code: str | None,
+        kept_names: tuple[str, ...] = (),
     ) -> None:
         self.host = host
-        self.state: RoomState = new_room(room_id, settings, seed, code, _limits(host.config))
+        self.state: RoomState = new_room(
+            room_id, settings, seed, code, _limits(host.config), kept_names
+        )
         #: Stopped because another node owns the room now (see `RoomHost.room_abandoned`).
         self.abandoned = False
         #: The fencing epoch of this node's lease on the room (None: a lone node).

@@ -251,7 +251,7 @@ class Lobby:
     def _code_taken(self, code: str) -> bool:
         return code in self.codes or self.peers.room_with_code(code) is not None
 
-    def _new_room(self, settings: m.RoomSettings) -> Room:
+    def _new_room(self, settings: m.RoomSettings, kept_names: tuple[str, ...] = ()) -> Room:
         room_id = new_room_id()
         while room_id in self.rooms:
             room_id = new_room_id()
@@ -261,7 +261,7 @@ class Lobby:
             while self._code_taken(code):
                 code = new_invite_code()
             self.codes[code] = room_id
-        room = Room(self, room_id, settings, self._room_seed(), code)
+        room = Room(self, room_id, settings, self._room_seed(), code, kept_names)
         self.rooms[room_id] = room
         self.metrics.rooms.set(len(self.rooms))
         room.start()
@@ -306,12 +306,13 @@ class Lobby:
         client.entering(room)
         room.post(Enter(client, message.id, "player"))
 
-    async def open_match(self, settings: m.RoomSettings) -> str:
-        """A room whose seats are kept for `settings.reserved` (a tournament's match): it
-        waits here for its two players, who join it by its id. Returns the id once the
-        room has started (in a cluster, its lease taken: a player who comes through
-        another node finds its owner); RuntimeError if it could not."""
-        room = self._new_room(settings)
+    async def open_match(self, settings: m.RoomSettings, kept_names: tuple[str, ...] = ()) -> str:
+        """A room whose seats are kept for `settings.reserved` (a tournament's match),
+        under `kept_names` (the players' names on the bracket, seat by seat): it waits
+        here for its two players, who join it by its id. Returns the id once the room has
+        started (in a cluster, its lease taken: a player who comes through another node
+        finds its owner); RuntimeError if it could not."""
+        room = self._new_room(settings, kept_names)
         await room.started.wait()
         if room.closed:
             raise RuntimeError(f"room {room.id} could not start")

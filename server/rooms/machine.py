@@ -83,6 +83,7 @@ from server.rooms.bot_turns import BotSteps
 from server.rooms.bots import BotWake, Thought
 from server.rooms.clocking import ClockSteps
 from server.rooms.model import (
+    ALL_TIMERS,
     LAG_CHOICE_SECONDS,
     Aim,
     AimFlush,
@@ -117,7 +118,7 @@ from server.rooms.model import (
     Unbind,
     Waiting,
 )
-from server.rooms.naming import Naming
+from server.rooms.naming import Naming, refuse_kept_lookalike
 from server.rooms.seams import (
     Abandon,
     Enter,
@@ -161,19 +162,6 @@ def step(state: RoomState, event: Input, now: float) -> tuple[RoomState, list[Ef
     state, effects = tx.finish()
     # A computer player newly asked to act is asked (`server.rooms.bot_turns`).
     return bot_turns.ask(state, effects, now, tx.bot_attempt)
-
-
-#: The timers an ending room (closed, or stopping) cancels.
-_TIMERS = (
-    Grace(0),
-    Grace(1),
-    ClockWarning(),
-    ClockOut(),
-    LagChoiceOut(),
-    AimFlush(),
-    CrowdFlush(),
-    BotWake(),
-)
 
 
 class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
@@ -232,6 +220,7 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
                         errors.ROOM_FULL, "the seats are kept for this match's players"
                     )
                 free = [reserved.index(member.player)]
+                refuse_kept_lookalike(self.state, member.player, member.name)
             if not free:
                 raise TableError(errors.ROOM_FULL, "both seats are taken")
             index = free[0]
@@ -420,7 +409,7 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
     def end_room(self) -> None:
         self.closed = True
         self.dirty = True
-        for name in _TIMERS:
+        for name in ALL_TIMERS:
             self.cancel(name)
         # Nothing played: there is no replay worth keeping. A tournament's room is kept all
         # the same (a match conceded at once): its record says how the match ended.
@@ -429,7 +418,7 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
     def shutdown(self) -> None:
         self.pause_clock()
         self.dirty = True
-        for name in _TIMERS:
+        for name in ALL_TIMERS:
             self.cancel(name)
         self.out += [CloseMember(c, 1001, "server shutting down") for c in self.members()]
         self.out.append(Stop())

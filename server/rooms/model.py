@@ -288,6 +288,11 @@ class RoomState:
     #: The question a computer player was last asked (`server.rooms.bots.Think`); its
     #: answer is taken only while the room still asks it.
     thinking: Think | None = None
+    #: The names the seats are kept under, seat by seat as `settings.reserved` keeps them
+    #: (a tournament's match: its entrants' names on the bracket); empty otherwise or for
+    #: a room saved before they were kept. Nobody sits under a name like another's of
+    #: them (`server.rooms.naming.kept_lookalike`).
+    kept_names: tuple[str, ...] = ()
 
     @property
     def status(self) -> Status:
@@ -304,9 +309,14 @@ class RoomState:
 
 
 def new_room(
-    room_id: str, settings: m.RoomSettings, seed: int, code: str | None, limits: Limits
+    room_id: str,
+    settings: m.RoomSettings,
+    seed: int,
+    code: str | None,
+    limits: Limits,
+    kept_names: tuple[str, ...] = (),
 ) -> RoomState:
-    return RoomState(room_id, settings, code, seed, limits)
+    return RoomState(room_id, settings, code, seed, limits, kept_names=kept_names)
 
 
 # --- timers ------------------------------------------------------------------------------------
@@ -345,6 +355,18 @@ class CrowdFlush:
 
 
 TimerName = Grace | ClockWarning | ClockOut | LagChoiceOut | AimFlush | CrowdFlush | BotWake
+
+#: Every timer a room can have running: those an ending room (closed, or stopping) cancels.
+ALL_TIMERS: tuple[TimerName, ...] = (
+    Grace(0),
+    Grace(1),
+    ClockWarning(),
+    ClockOut(),
+    LagChoiceOut(),
+    AimFlush(),
+    CrowdFlush(),
+    BotWake(),
+)
 
 
 # --- what the machine is told, besides the members' commands -----------------------------------
@@ -549,6 +571,8 @@ class RoomRecord(msgspec.Struct):
     #: A finished match's players by seat as they sat when it ended (`Finished.names`);
     #: empty in records written before it was kept, and before a match ends.
     ended_names: list[str] = msgspec.field(default_factory=list)
+    #: The names the seats are kept under (`RoomState.kept_names`).
+    kept_names: list[str] = msgspec.field(default_factory=list)
 
 
 class Applied(msgspec.Struct, array_like=True, frozen=True):

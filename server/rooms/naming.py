@@ -9,7 +9,13 @@ and never from outside it: every seat name the room shows — the snapshot, the 
 entry, the record a replay and a restored room read — comes from the seat.
 
 The new name is taken unless it could pass for the other seated player's
-(`protocol.text.confusable`): a player cannot come back looking like their opponent. The
+(`protocol.text.confusable`): a player cannot come back looking like their opponent. In a
+tournament's match the seats are kept for its players under their names on the bracket
+(`RoomState.kept_names`): nobody sits down, from the door or the stands, or comes back,
+under a name like the other player's there (`kept_lookalike`), seated or not yet come — so
+the real opponent, who may sit down whatever name is in the other seat (`server.edge.
+gateway`), never finds an impostor under their name. A name like one's own kept name is
+one's own (a tournament made before lookalikes were refused at registration). The
 gateway asks the same (`name_back`) to say in the `welcome` the name the player will have;
 this check is the one that holds, also when the player comes back through another node of
 a cluster, whose gateway does not see the room.
@@ -29,19 +35,48 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from protocol import errors
 from protocol.text import confusable
-from server.rooms.model import Seat
+from server.rooms.model import RoomState, Seat
 from server.rooms.seams import Rated
+from server.rooms.table import TableError
 from server.rooms.working import Working
 
 
-def name_back(seats: Iterable[Seat | None], player: str | None, name: str) -> str:
+def kept_lookalike(state: RoomState, player: str | None, name: str) -> str | None:
+    """The name a seat of `state` is kept under for another player than `player` that
+    `name` could pass for (a tournament's match: `RoomState.kept_names`), or None — also
+    when `name` could pass for `player`'s own kept name."""
+    kept = list(zip(state.settings.reserved, state.kept_names, strict=False))
+    if confusable(name, [shown for holder, shown in kept if holder == player]) is not None:
+        return None
+    return confusable(name, [shown for holder, shown in kept if holder != player])
+
+
+def refuse_kept_lookalike(state: RoomState, player: str | None, name: str) -> None:
+    """`name_confusable` for `player` sitting down under `name` (`kept_lookalike`)."""
+    like = kept_lookalike(state, player, name)
+    if like is not None:
+        raise TableError(
+            errors.NAME_CONFUSABLE,
+            f"your name could pass for {like}'s, whose seat this match keeps; choose another",
+        )
+
+
+def name_back(
+    seats: Iterable[Seat | None], player: str | None, name: str, state: RoomState | None = None
+) -> str:
     """The name `player`, seated in one of `seats`, plays under on coming back as `name`:
-    `name`, unless it could pass for another seated player's (then the seat's own)."""
+    `name`, unless it could pass for another seated player's, or for another player's kept
+    name in `state` (`kept_lookalike`): then the seat's own."""
     seated = [seat for seat in seats if seat is not None]
     mine = next((seat.name for seat in seated if seat.player == player), name)
     others = [seat.name for seat in seated if seat.player != player]
-    return mine if not name or confusable(name, others) is not None else name
+    if not name or confusable(name, others) is not None:
+        return mine
+    if state is not None and kept_lookalike(state, player, name) is not None:
+        return mine
+    return name
 
 
 class Naming(Working):
@@ -52,7 +87,7 @@ class Naming(Working):
         (`name_back`). True when the name changed (the room says so to everyone)."""
         seat = self.seats[index]
         assert seat is not None
-        taken = name_back(self.seats, seat.player, name)
+        taken = name_back(self.seats, seat.player, name, self.state)
         if taken == seat.name:
             return False
         self.seats[index] = replace(seat, name=taken)

@@ -8,8 +8,9 @@ a friend opening it is offered the seat. Every refusal is raised before anything
 match under way (`match_started`), the seat asked for taken (`seat_taken`), no seat free
 (`room_full`). A tournament's match keeps each seat for its player
 (`RoomSettings.reserved`): anyone else is refused `room_full`, and its player
-`seat_taken` for the other one's seat. The answer is `joined` (role `player`, the seat,
-the invite), then the room's snapshot goes to everyone.
+`seat_taken` for the other one's seat, or `name_confusable` under a name like the other
+one's kept name (`server.rooms.naming.kept_lookalike`). The answer is `joined` (role
+`player`, the seat, the invite), then the room's snapshot goes to everyone.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import hmac
 from protocol import errors
 from protocol import messages as m
 from server.rooms.model import Seat, SeatTaken, Waiting
+from server.rooms.naming import refuse_kept_lookalike
 from server.rooms.seams import Member
 from server.rooms.table import TableError
 from server.rooms.working import Working
@@ -54,6 +56,7 @@ class Seating(Working):
             index = reserved.index(member.player)
             if message.seat not in (None, index):
                 raise TableError(errors.SEAT_TAKEN, "that seat is kept for the other player")
+            refuse_kept_lookalike(self.state, member.player, member.name)
         elif message.seat is not None:
             if self.seats[message.seat] is not None:
                 raise TableError(errors.SEAT_TAKEN, "that seat is taken")

@@ -256,6 +256,7 @@ def record(state: RoomState, now: float) -> RoomRecord:
         rack_reports=[r for r in state.reports if isinstance(r, RackResult)],
         match_reports=[r for r in state.reports if isinstance(r, MatchResult)],
         ended_names=list(phase.names) if isinstance(phase, Finished) else [],
+        kept_names=list(state.kept_names),
     )
 
 
@@ -358,6 +359,7 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
         tally=record.tally if record.tally is not None else RackTally(),
         reports=(*record.rack_reports, *record.match_reports),
         history=History(known=False),
+        kept_names=tuple(record.kept_names),
     )
     return Restored(state, tuple(timers))
 

@@ -31,9 +31,12 @@
   the writes below say the same of the writer; `account`, while registration is open and
   the token is a logged-in player's, their account's name (the page offers it as the name
   to register under: it cannot know it otherwise), else null; 404;
-- `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 409 (full, name
-  taken — or kept for the computer players, "Bot 3" —, registered already, registration
-  closed); `…/unregister`: 200; 409;
+- `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 400 `bad_name` (a
+  name out of the rule for a new name, `server.players.names.check_new`: 3–20 characters…;
+  a logged-in player's own account name is taken as the account has it, even one claimed
+  before the rule); 409 (full, name taken — or kept for the
+  computer players, "Bot 3" —, a name that could pass for an entrant's, registered
+  already, registration closed); `…/unregister`: 200; 409;
 - `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409;
 - `POST /api/tournaments/<id>/remove` `{"name"}`: the organiser takes that entrant off
   the list before the start; 200; 403; 409 (`not_registered`, `closed`);
@@ -43,8 +46,11 @@
   null otherwise.
 
 A refusal of the tournament itself (full, closed, a name taken, a bad name) carries a
-`code` beside the `error` (`full`, `name_taken`, `already_registered`, `closed`,
-`not_registered`, `started`, `not_organiser`, `bad_name`).
+`code` beside the `error` (`full`, `name_taken`, `name_confusable`, `already_registered`,
+`closed`, `not_registered`, `started`, `not_organiser`, `bad_name`). `name_confusable`:
+the name is not an entrant's, but looks like one ("lvan" beside "Ivan", a Cyrillic "Вoris"
+beside "Boris": `protocol.text.confusable`, as the rooms compare names), and the bracket
+would show two players the same.
 
 Writes need `Authorization: Bearer <token>`: the session token `welcome` gave the
 connection, or a logged-in player's account token (the tournament knows players by the
@@ -66,7 +72,7 @@ from urllib.parse import unquote
 
 from protocol.text import clean_name
 from server.edge.apiconn import ApiHandler, ApiRequest, ApiResponse, json_error, json_response
-from server.players.names import is_reserved_for_guests
+from server.players.names import check_new, is_reserved_for_guests
 from server.players.ratings import START
 from server.players.store import PlayerStoreError
 from server.tournament import bracket
@@ -92,7 +98,9 @@ _PREFIX = "/api/tournaments"
 LISTED = 50
 #: How far in the past a start time may be (a clock a little behind the server's).
 START_SLACK_MS = 60_000
-_CONFLICTS = frozenset({"full", "name_taken", "already_registered", "closed", "started", "over"})
+_CONFLICTS = frozenset(
+    {"full", "name_taken", "name_confusable", "already_registered", "closed", "started", "over"}
+)
 _CREATE_FIELDS = frozenset(
     {"name", "format", "cap", "seeding", "starts_at", "races", "bots", "bot_level", "shot_clock"}
 )
@@ -188,11 +196,12 @@ class TournamentApi:
             return json_error(404, "no such API")
         if method != "POST":
             return json_error(405, "method not allowed", {"Allow": "POST"})
-        player = await self._player(request)
-        if player is None:
+        reader = await self._reader(request)
+        if reader is None:
             return _unauthorized()
+        player = reader.player
         if action == "register":
-            return await self.register(request, tournament_id, player)
+            return await self.register(request, tournament_id, reader)
         if action == "unregister":
             return await self._answer(self.service.unregister(tournament_id, player), player)
         if action == "remove":
@@ -272,15 +281,22 @@ class TournamentApi:
             return _refusal(exc)  # with its code, for the page to word
         return json_response(201, tournament_view(tournament, organiser))
 
-    async def register(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
+    async def register(
+        self, request: ApiRequest, tournament_id: str, reader: Reader
+    ) -> ApiResponse:
+        player = reader.player
         try:
             body = self._body(request)
             if set(body) != {"name"} or not isinstance(body["name"], str):
                 raise BadBody('send {"name": "<your name>"}')
             name = clean_name(body["name"])
+            # A name to enter under is chosen now, and held to the one rule for a new name;
+            # an account's own name is its already, perhaps claimed before the rule.
+            if name != reader.account:
+                name = check_new(name)
         except BadBody as exc:
             return _bad_body(exc)
-        except ValueError as exc:
+        except ValueError as exc:  # NameProblem among them
             return json_response(400, {"error": str(exc), "code": "bad_name"})
         if is_reserved_for_guests(name):
             # The computer players are "Bot N" in a bracket: nobody registers as one.

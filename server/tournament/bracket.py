@@ -24,7 +24,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 import msgspec
 
-from protocol.text import clean
+from protocol.text import clean, confusable
 from server.tournament.model import (
     MAX_PLAYERS,
     MAX_SHOT_CLOCK,
@@ -100,6 +100,13 @@ def register(tournament: Tournament, entrant: Entrant) -> Tournament:
     folded = entrant.name.casefold()
     if any(e.name.casefold() == folded for e in tournament.entrants):
         raise TournamentError("name_taken", "another entrant has this name")
+    # Names that look alike ("Ivan" and "lvan", Latin "Boris" and "Вoris" with a Cyrillic
+    # В) would be one name on the bracket: the rooms' lookalike test (`protocol.text`).
+    like = confusable(entrant.name, (e.name for e in tournament.entrants))
+    if like is not None:
+        raise TournamentError(
+            "name_confusable", f"{entrant.name} could pass for {like}, who is registered already"
+        )
     if len(tournament.entrants) >= tournament.cap:
         raise TournamentError("full", f"registration is full ({tournament.cap} players)")
     return _replace(tournament, entrants=(*tournament.entrants, entrant))

@@ -165,7 +165,9 @@ def computer_entrants(tournament: Tournament) -> list[Entrant]:
 class MatchRooms(Protocol):
     """What the tournaments need of the lobby (`server.rooms.lobby.Lobby`)."""
 
-    async def open_match(self, settings: m.RoomSettings) -> str: ...
+    async def open_match(self, settings: m.RoomSettings, kept_names: tuple[str, ...]) -> str:
+        """A room whose seats are kept for `settings.reserved`, under `kept_names`."""
+        ...
 
     def room(self, room_id: str) -> object | None: ...
 
@@ -416,9 +418,8 @@ class TournamentService:
             await self._seat_bots(tournament, match, room)
 
     async def _make_room(self, tournament: Tournament, match: Match) -> str:
-        players = tuple(
-            tournament.entrants[entrant].player for entrant in match.players if entrant is not None
-        )
+        entrants = [tournament.entrants[e] for e in match.players if e is not None]
+        players = tuple(entrant.player for entrant in entrants)
         settings = m.RoomSettings(
             name=f"{tournament.name[:30]} · {bracket.stage_label(tournament, match)}",
             race_to=bracket.race_of(tournament, match),
@@ -430,7 +431,8 @@ class TournamentService:
             reserved=players,
             tournament=tournament.id,
         )
-        return await self.rooms.open_match(settings)
+        # The names the bracket shows: nobody sits down under one like another's of them.
+        return await self.rooms.open_match(settings, tuple(e.name for e in entrants))
 
     async def _seat_bots(
         self, tournament: Tournament, match: Match, room: str, seated: set[str] | None = None

@@ -108,9 +108,11 @@ def open_client(browser: Any, server: Server) -> Iterator[Callable[..., Client]]
         lang: str | None = "en",
         hash: str = "",
         rate: float | None = RATE,
+        token: str | None = None,
     ) -> Client:
         """A person at a fresh browser: `touch` is a phone (touch events, a mobile viewport),
-        `lang` the page's `?lang=` (None: the browser's own languages), `hash` the route."""
+        `lang` the page's `?lang=` (None: the browser's own languages), `hash` the route,
+        `token` a session token the browser kept (a player coming back)."""
         context = browser.new_context(
             viewport={"width": width, "height": height},
             device_scale_factor=dpr,
@@ -118,6 +120,8 @@ def open_client(browser: Any, server: Server) -> Iterator[Callable[..., Client]]
             is_mobile=touch,
         )
         context.add_init_script(f"localStorage.setItem('ninepool.name', {name!r});")
+        if token is not None:
+            context.add_init_script(f"localStorage.setItem('ninepool.token', {token!r});")
         page = context.new_page()
         client = Client(name=name, page=page, context=context)
         page.on("console", lambda m: client.console.append(f"{m.type}: {m.text}"))

@@ -4,7 +4,7 @@ match's result and its replay."""
 
 from __future__ import annotations
 
-from tests.browser.support import save
+from tests.browser.support import Server, save
 from tests.browser.test_client import (
     OpenClient,
     assert_quiet,
@@ -12,6 +12,7 @@ from tests.browser.test_client import (
     start_match,
 )
 from tests.browser.test_rated_browser import sign_up
+from tests.browser.test_tournament_page import session_token
 from tests.browser.test_watching import concede
 
 
@@ -42,15 +43,14 @@ def test_a_guest_who_signs_up_mid_match_is_named_anew_on_every_screen(
         timeout=10_000,
     )
     for c in (opponent, cleo):
-        # The log says so once; its other lines name her anew, as a reload would.
+        # The log says so once; its lines before keep the name they were written with.
         c.page.wait_for_function(
             f"document.getElementById('log').textContent.includes('{guest.name} plays on as Marta')"
         )
         lines = c.page.locator("#log li").all_inner_texts()
-        assert [line for line in lines if guest.name in line] == [
-            f"{guest.name} plays on as Marta"
-        ], lines
-        assert any(line.startswith("Marta wins the draw") for line in lines), lines
+        assert f"{guest.name} plays on as Marta" in lines, lines
+        assert any(line.startswith(f"{guest.name} wins the draw") for line in lines), lines
+        assert not any(line.startswith("Marta wins the draw") for line in lines), lines
     save(opponent, "renamed-opponent.png")
     # Still a guest's unrated match: nothing rated appears on it.
     assert not opponent.state("a.view.settings.rated")
@@ -74,11 +74,13 @@ def test_a_guest_who_signs_up_mid_match_is_named_anew_on_every_screen(
 
 
 def test_one_rule_for_a_new_name_and_names_from_before_still_load(
-    open_client: OpenClient,
+    open_client: OpenClient, server: Server
 ) -> None:
     """A guest and an account choose a name by one rule, 3 to 20 characters, which the
     page says in each language; a guest's name from before the rule (22 characters, kept
-    by the browser) still says hello and plays."""
+    by the browser with the guest's session token) still says hello and plays. Kept
+    without a token, it is a new player's name, and the server holds it to the rule: the
+    page says why and plays on under a name made up for it."""
     old = "Grandmaster of the cue"  # 22 characters: a guest's name before the rule
     rules = {
         "en": ("3 to 20 characters", "A name is 3–20", "A name is 3–20"),
@@ -86,7 +88,7 @@ def test_one_rule_for_a_new_name_and_names_from_before_still_load(
         "ru": ("от 3 до 20 символов", "Имя — от 3 до 20", "Имя — от 3 до 20"),
     }
     for lang, (help_text, refusal, account_refusal) in rules.items():
-        c = open_client(old, lang=lang)
+        c = open_client(old, lang=lang, token=session_token(server, "Returning"))
         c.wait(f"a.welcome && a.welcome.name === {old!r}")
         assert c.page.input_value("#name") == old and c.page.inner_text("#me") == old
         assert help_text in c.page.inner_text("#name-help")
@@ -116,11 +118,18 @@ def test_one_rule_for_a_new_name_and_names_from_before_still_load(
         c.page.click("#account-cancel")
         assert_quiet(c)
     # The name from before, kept by the browser, still sits down and plays under it.
-    c = open_client(old)
+    c = open_client(old, token=session_token(server, "Returning"))
     c.page.click("#computer")
     c.wait(f"a.room !== null && a.welcome.name === {old!r}")
     c.wait(f"a.view && a.view.seats.some((s) => s && s.name === {old!r})")
     assert_quiet(c)
+    # Kept without a token it is a new player's name: refused, said why, another given.
+    new = open_client(old)
+    new.wait(f"a.welcome && a.welcome.name !== {old!r}")
+    new.page.wait_for_selector("#toast:not([hidden])")
+    assert new.page.inner_text("#toast").startswith("That name cannot be chosen")
+    assert new.page.inner_text("#me") == new.state("a.welcome.name") != old
+    assert new.page.input_value("#name") == new.state("a.welcome.name")
 
 
 def test_a_refused_name_takes_no_lobby_action(open_client: OpenClient) -> None:

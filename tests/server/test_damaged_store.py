@@ -50,7 +50,7 @@ async def test_damaged_rooms_are_quarantined_at_start_and_the_rest_resume(
     first = await make_server(store=open_store(f"sqlite://{path}"))
     pairs = []
     for n in range(4):
-        pair = (await open_peer(first, peers, f"A{n}"), await open_peer(first, peers, f"B{n}"))
+        pair = (await open_peer(first, peers, f"Ann{n}"), await open_peer(first, peers, f"Ben{n}"))
         pairs.append((await playing_room(pair), pair))
     await first.stop()
     (good, good_pair), (torn, _), (garbage, _), (behind, behind_pair) = pairs
@@ -96,10 +96,10 @@ async def test_damaged_rooms_are_quarantined_at_start_and_the_rest_resume(
 
     # The intact room resumes; a player of a quarantined room has no seat to come back
     # to (no `joined`, no `ok` for moves that would then fail) and may play elsewhere.
-    ana = await Peer.connect(second, "A0", token=good_pair[0].token)
+    ana = await Peer.connect(second, "Ann0", token=good_pair[0].token)
     peers.append(ana)
     assert (await ana.expect(m.Snapshot)).view.room == good
-    lost = await Peer.connect(second, "A3", token=behind_pair[0].token)
+    lost = await Peer.connect(second, "Ann3", token=behind_pair[0].token)
     peers.append(lost)
     assert isinstance(await lost.request({"t": "create"}), m.Joined)
 

@@ -83,7 +83,7 @@ async def test_computers_fill_a_double_elimination_to_the_end(
     assert status == 201 and made["bots"] is True and made["bot_level"] == 1, made
     path = f"/api/tournaments/{made['id']}"
     people: dict[str, Peer] = {}
-    for name in ("Ana", "Ben", "Cy", "Dora", "Eli", "Fran"):
+    for name in ("Ana", "Ben", "Cyril", "Dora", "Eli", "Fran"):
         peer = await Peer.connect(server, name)
         opened.append(peer)
         people[name] = peer

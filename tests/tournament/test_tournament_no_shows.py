@@ -47,7 +47,7 @@ async def test_the_winner_of_a_walkover_sits_down_at_the_next_matchs_table(
     link to it (a new connection with the same token) seats the player there: the room
     of the match they won keeps no seat to send them back to."""
     server = await make_server(no_show=NO_SHOW)
-    peers = {name: await Peer.connect(server, name) for name in ("Ana", "Ben", "Cy", "Dee")}
+    peers = {name: await Peer.connect(server, name) for name in ("Ana", "Ben", "Cyril", "Dee")}
     opened.extend(peers.values())
     tournament_id, view = await started(server, peers)
     first = match_of(view, "W1-1")

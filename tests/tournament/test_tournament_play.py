@@ -74,7 +74,7 @@ async def test_bad_requests_are_refused_and_change_nothing(
         status, seen = await api(server, "GET", path, token=asking)
         assert status == 200 and (seen["yours"], seen["entered"]) == (yours, False), asking
         assert seen["me"] is None
-    ana, ben, cy = [await Peer.connect(server, name) for name in ("Ana", "Ben", "Cy")]
+    ana, ben, cy = [await Peer.connect(server, name) for name in ("Ana", "Ben", "Cyril")]
     opened.extend([ana, ben, cy])
     assert (await api(server, "POST", f"{path}/register", {"name": "Ana"}))[0] == 401
     assert (await api(server, "POST", f"{path}/register", {"name": 7}, ana.token))[0] == 400
@@ -96,7 +96,7 @@ async def test_bad_requests_are_refused_and_change_nothing(
         status, answer = await api(server, "POST", f"{path}/register", {"name": name}, peer.token)
         assert status == code, answer
     assert (await api(server, "POST", f"{path}/register", {"name": "Ben"}, ben.token))[0] == 200
-    status, answer = await api(server, "POST", f"{path}/register", {"name": "Cy"}, cy.token)
+    status, answer = await api(server, "POST", f"{path}/register", {"name": "Cyril"}, cy.token)
     assert (status, answer) == (409, {"error": "registration is full (2 players)", "code": "full"})
     assert (await api(server, "POST", f"{path}/unregister", token=cy.token))[0] == 409
     assert (await api(server, "POST", f"{path}/start", token=ana.token))[0] == 403
@@ -147,7 +147,7 @@ async def test_the_organiser_cancels_before_the_start(
     assert status == 200 and (view["status"], view["cancelled"]) == ("cancelled", "organiser")
     status, answer = await api(server, "POST", f"{path}/cancel", token=organiser.token)
     assert (status, answer["code"]) == (409, "over")
-    status, answer = await api(server, "POST", f"{path}/register", {"name": "Bo"}, ana.token)
+    status, answer = await api(server, "POST", f"{path}/register", {"name": "Bora"}, ana.token)
     assert (status, answer["code"]) == (409, "closed")
     # Fewer than two entrants when the time comes: cancelled, and said why.
     soon = settings(starts_at=int(time.time() * 1000))
@@ -410,7 +410,7 @@ async def test_an_opponent_under_a_lookalike_name_cannot_lock_a_player_out(
 ) -> None:
     """A seat kept for its player is theirs to take: an opponent who sat down under a name
     like theirs ("Аna", a Cyrillic А) got them refused as `name_confusable`, to lose the
-    match as a no-show."""
+    match as a no-show. (The opponent is now refused that name at the table instead.)"""
     server = await make_server()
     ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
     opened.extend([ana, ben])
@@ -427,5 +427,6 @@ async def test_an_opponent_under_a_lookalike_name_cannot_lock_a_player_out(
     room = playing(view)[0]["room"]
     lookalike = await Peer.connect(server, "\u0410na", token=ben.token)
     opened.append(lookalike)
-    assert isinstance(await sit(lookalike, room), m.Joined)
+    refused = await sit(lookalike, room)
+    assert isinstance(refused, m.Error) and refused.code == "name_confusable", refused
     assert isinstance(await sit(ana, room), m.Joined)

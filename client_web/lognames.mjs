@@ -1,0 +1,48 @@
+// The names a line of the table's log is worded with. A line keeps the players' names as
+// they were when it was written: a guest who takes another name mid-match (a new account)
+// is named anew from then on, and what was said before still says what it said then —
+// "Ana plays on as Marta" stays so after a second rename, after a reload and in another
+// language. A seat that was empty when the line was written is named as it is now (its
+// kept name, or "Seat 2" in the reader's language).
+
+import { seatName } from "./i18n/index.mjs";
+
+/** @typedef {{ name: string, computer: number | null } | null} WrittenSeat */
+
+/**
+ * The seats' names as they stand in `view` (the room's wire view), kept with a line.
+ * @param {Record<string, any> | null | undefined} view @returns {WrittenSeat[]}
+ */
+export function seatsOf(view) {
+  return [0, 1].map((i) => {
+    const seat = view?.seats?.[i];
+    return seat ? { name: String(seat.name), computer: seat.computer ?? null } : null;
+  });
+}
+
+/**
+ * The names to word a line with: those it was written with (`written`), each seat empty
+ * then named as now (`now`, the page's `names()`).
+ * @param {WrittenSeat[] | undefined} written @param {string[]} now @returns {string[]}
+ */
+export function namesAsWritten(written, now) {
+  return [0, 1].map((i) => {
+    const seat = written?.[i];
+    return seat ? seatName(seat.name, seat.computer) : now[i];
+  });
+}
+
+/**
+ * What a snapshot changed of its seats' names since the one before (`before`): each seat
+ * whose player plays on under another name, with the name before and the name now.
+ * @param {Record<string, any>} view @param {Record<string, any> | null | undefined} before
+ * @returns {{ seat: number, was: string, name: string }[]}
+ */
+export function renamesBetween(view, before) {
+  if (!before || before.room !== view.room) return [];
+  return [0, 1].flatMap((seat) => {
+    const was = before.seats?.[seat];
+    const now = view.seats?.[seat];
+    return was && now && was.player === now.player && was.name !== now.name ? [{ seat, was: String(was.name), name: String(now.name) }] : [];
+  });
+}
