@@ -12,7 +12,7 @@ import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
 import { withRules } from "./verdict.mjs";
-import { drawStrip } from "./input.mjs";
+import { drawStrip } from "./strip.mjs";
 import { describeReach } from "./reach.mjs";
 import { tipAttrs } from "./tip.mjs";
 

@@ -1,0 +1,78 @@
+"""The phone's power strip under a real finger (touch events through the DevTools
+protocol): a soft shot from the cue drawn on it. Screenshots go to `test-artifacts/`."""
+
+from __future__ import annotations
+
+from tests.browser.support import Client, Server, save
+from tests.browser.test_client import assert_quiet, replay_events, settle, shooter
+from tests.browser.test_firstminute import PHONE, OpenClient, Touch, aim_at, shots_sent, started
+
+Box = dict[str, float]
+
+
+def box(c: Client, selector: str) -> Box:
+    b = c.page.locator(selector).bounding_box()
+    assert b is not None, selector
+    return b
+
+
+def hold_pull(finger: Touch, c: Client, x: float, y: float, pull: float) -> float:
+    """Puts a finger down at (x, y) and draws it `pull` px down the screen, still held;
+    returns the power the strip then shows."""
+    finger.send("touchStart", x, y)
+    for k in range(1, 7):
+        c.page.wait_for_timeout(40)
+        finger.send("touchMove", x, y + pull * k / 6)
+    c.page.wait_for_timeout(60)
+    return float(c.state("a.aim.power"))
+
+
+def call_off(finger: Touch, c: Client, x: float, y: float, pull: float) -> None:
+    """Slides the held finger back up to where it went down and lets go: no shot."""
+    for k in range(5, -1, -1):
+        c.page.wait_for_timeout(40)
+        finger.send("touchMove", x, y + pull * k / 6)
+    c.page.wait_for_timeout(60)
+    finger.send("touchEnd")
+
+
+def test_a_short_pull_from_the_cue_drawn_on_the_strip_is_a_soft_shot(
+    open_client: OpenClient, server: Server
+) -> None:
+    """A first-time player puts a finger on the cue drawn on the strip and pulls it a
+    little for a soft shot. It once went on from the power the cue was drawn at (a break's
+    87 %): a short pull was a hard shot. The pull is the power now: a short one soft, a
+    long one hard, from wherever on the cue the finger takes hold."""
+    ana, bob, room = started(open_client, host=PHONE, guest=PHONE)
+    c = shooter((ana, bob))
+    aim_at(c, 1)
+    track = box(c, "#strip-track")
+    cue = box(c, "#strip-cue")
+    save(c, "strip-at-rest-break.png")
+    # On the drawn cue: a finger's width below its tip, within the strip.
+    x = track["x"] + track["width"] / 2
+    y = min(cue["y"] + 16, track["y"] + track["height"] - 8)
+    finger = Touch(c)
+    shots = shots_sent(server, room)
+    # A long pull: a hard shot (held, then slid back up where it went down: called off).
+    long_pull = track["height"] * 0.75
+    hard = hold_pull(finger, c, x, y, long_pull)
+    save(c, "strip-long-pull.png")
+    call_off(finger, c, x, y, long_pull)
+    assert hard >= 0.6, hard
+    c.page.wait_for_timeout(300)
+    assert shots_sent(server, room) == shots, "called off, nothing shot"
+    # A short pull from the same place on the cue: a soft shot, and the one sent.
+    cue = box(c, "#strip-cue")
+    y = min(cue["y"] + 16, track["y"] + track["height"] - 8)
+    soft = hold_pull(finger, c, x, y, track["height"] * 0.1)
+    save(c, "strip-short-pull.png")
+    assert 0.03 <= soft < 0.2, soft
+    speed = c.page.inner_text("#strip-speed")
+    finger.send("touchEnd")
+    settle(ana, bob)
+    results = [e for e in replay_events(server, room) if e["t"] == "shot_result"]
+    assert len(results) == shots + 1
+    sent = results[-1]["shot"]["speed"]
+    assert f"{sent:.2f}" == speed.split()[0], (sent, speed)
+    assert_quiet(ana, bob)
