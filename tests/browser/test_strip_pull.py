@@ -1,5 +1,6 @@
 """The phone's power strip under a real finger (touch events through the DevTools
-protocol): a soft shot from the cue drawn on it. Screenshots go to `test-artifacts/`."""
+protocol): a soft shot from the cue drawn on it, and the same pull giving about the same
+power held upright or sideways. Screenshots go to `test-artifacts/`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,13 @@ def box(c: Client, selector: str) -> Box:
     b = c.page.locator(selector).bounding_box()
     assert b is not None, selector
     return b
+
+
+def laid_out(c: Client, width: int, height: int) -> None:
+    """Turns the phone to `width`×`height` and waits for the page to be laid out anew."""
+    c.page.set_viewport_size({"width": width, "height": height})
+    c.page.wait_for_function(f"innerWidth === {width} && innerHeight === {height}")
+    c.page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def hold_pull(finger: Touch, c: Client, x: float, y: float, pull: float) -> float:
@@ -75,4 +83,38 @@ def test_a_short_pull_from_the_cue_drawn_on_the_strip_is_a_soft_shot(
     assert len(results) == shots + 1
     sent = results[-1]["shot"]["speed"]
     assert f"{sent:.2f}" == speed.split()[0], (sent, speed)
+    assert_quiet(ana, bob)
+
+
+def test_the_same_pull_gives_about_the_same_power_upright_and_sideways(
+    open_client: OpenClient,
+) -> None:
+    """Held sideways the strip was 80 px tall and the pull's scale its height: three times
+    as touchy as upright, a few pixels a big change. The same pull now gives about the same
+    power either way, and the strip's whole length still reaches full power on screen."""
+    ana, bob, _room = started(open_client, host=PHONE, guest=PHONE)
+    c = shooter((ana, bob))
+    aim_at(c, 1)
+    finger = Touch(c)
+    pull = 40.0
+    powers: dict[tuple[int, int], float] = {}
+    fulls: dict[tuple[int, int], float] = {}
+    for w, h in ((390, 844), (844, 390), (740, 360)):
+        laid_out(c, w, h)
+        track = box(c, "#strip-track")
+        assert track["y"] >= 0 and track["y"] + track["height"] <= h, (w, h, track)
+        x, top = track["x"] + track["width"] / 2, track["y"] + 6
+        powers[(w, h)] = hold_pull(finger, c, x, top, pull)
+        save(c, f"strip-pull-{w}x{h}.png")
+        call_off(finger, c, x, top, pull)
+        # From its top to its bottom, the strip is full power.
+        whole = track["height"] - 12
+        fulls[(w, h)] = hold_pull(finger, c, x, top, whole)
+        call_off(finger, c, x, top, whole)
+    upright = powers[(390, 844)]
+    assert upright > 0.05, powers
+    for size in ((844, 390), (740, 360)):
+        ratio = powers[size] / upright
+        assert 0.6 <= ratio <= 1.6, (size, ratio, powers)
+    assert all(full >= 0.97 for full in fulls.values()), fulls
     assert_quiet(ana, bob)
