@@ -1,8 +1,11 @@
 """The phone's power strip under a real finger (touch events through the DevTools
-protocol): a soft shot from the cue drawn on it, and the same pull giving about the same
-power held upright or sideways. Screenshots go to `test-artifacts/`."""
+protocol): a soft shot from the cue drawn on it, the same pull giving about the same power
+held upright or sideways, and the scoreboard's kitchen tag clear of the score sideways.
+Screenshots go to `test-artifacts/`."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from tests.browser.support import Client, Server, save
 from tests.browser.test_client import assert_quiet, replay_events, settle, shooter
@@ -118,3 +121,42 @@ def test_the_same_pull_gives_about_the_same_power_upright_and_sideways(
         assert 0.6 <= ratio <= 1.6, (size, ratio, powers)
     assert all(full >= 0.97 for full in fulls.values()), fulls
     assert_quiet(ana, bob)
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def test_held_sideways_the_kitchen_tag_keeps_clear_of_the_score(
+    open_client: OpenClient,
+) -> None:
+    """At the break the breaker's seat carries "ball in hand, behind the line" (Russian:
+    the longest). Held sideways, each seat is a third of the width and the tag, kept on
+    one line, ran over the seat's score. Whoever looks, in every language, no tag of the
+    scoreboard meets a score."""
+    for lang in ("ru", "hr", "en"):
+        phone: dict[str, Any] = {**PHONE, "lang": lang}
+        ana, bob, _room = started(open_client, host=phone, guest=phone)
+        for w, h in ((844, 390), (740, 360)):
+            for c in (ana, bob):
+                laid_out(c, w, h)
+                c.page.wait_for_selector("#table-view .scoreboard .tag.bih")
+                tags = c.page.eval_on_selector_all(
+                    "#table-view .scoreboard .tag",
+                    "(els) => els.filter((e) => e.getClientRects().length)"
+                    ".map((e) => { const r = e.getBoundingClientRect(); return [e.textContent,"
+                    " {x: r.x, y: r.y, width: r.width, height: r.height}]; })",
+                )
+                scores = [box(c, f"#table-view .scoreboard .seat{i} .score") for i in (0, 1)]
+                save(c, f"kitchen-tag-{lang}-{w}x{h}-{c.name}.png")
+                for text, tag in tags:
+                    for score in scores:
+                        assert not overlaps(tag, score), (lang, w, h, c.name, text, tag, score)
+        assert_quiet(ana, bob)
+        ana.context.close()
+        bob.context.close()
