@@ -12,7 +12,7 @@ import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
 import { withRules } from "./verdict.mjs";
-import { drawStrip } from "./input.mjs";
+import { drawStrip } from "./strip.mjs";
 import { describeReach } from "./reach.mjs";
 import { tipAttrs } from "./tip.mjs";
 
@@ -297,6 +297,10 @@ function holdScoreboardHeight() {
     board.style.minHeight = `${height}px`;
   }
 }
+// A phone turned on its side lays its scoreboard out anew at once: the height held the
+// other way up (a portrait seat's lines of tags) took the table's room, and the power
+// strip's, until the seats were next drawn.
+addEventListener("resize", holdScoreboardHeight);
 
 /** The nine object balls, dimmed once down, the lowest one ringed. */
 export function renderRackBalls() {

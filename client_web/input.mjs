@@ -3,7 +3,7 @@
 // - Aim: press and drag anywhere on the table (a tap points the cue at the spot).
 // - Shoot: pull back from the cue ball (or grab the stick and draw it back) and let go —
 //   with the mouse, with or without ball in hand. With a finger the table only aims: the
-//   shot is the same pull-back on the power strip at the screen edge (`attachStrip`), so a
+//   shot is the same pull-back on the power strip at the screen edge (`strip.mjs`), so a
 //   swipe across the table never shoots.
 // - Ball in hand: drag the cue ball by its handle, set off to the side so the finger
 //   never hides the ball; an illegal spot is shown and never sent.
@@ -12,8 +12,7 @@
 // - Keys work whenever no text field has the focus: a click on the table focuses it.
 
 import { DEG, angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
-import { powerPercent } from "./controls.mjs";
-import { $, toast } from "./dom.mjs";
+import { toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { app, ballInHand, canShoot, cuePos, objectBalls, touchFirst } from "./state.mjs";
 import { BALL_RADIUS, TABLE } from "./table.mjs";
@@ -379,99 +378,4 @@ function onScreen(v) {
   const [yx, yy] = v.toScreen(0, 1);
   // Screen y grows downward: a table drawn as seen from above gives a negative cross product.
   return (xx - ox) * (yy - oy) - (xy - oy) * (yx - ox) < 0 ? 1 : -1;
-}
-
-/**
- * Draws a power strip at power `p` (0–1): the fill, the cue pulled back, the number.
- * @param {string} prefix its elements' id prefix: "" the match table's, "p-" the practice table's
- * @param {number} p @param {string} text the power in words ("40 %")
- */
-export function drawStrip(prefix, p, text) {
-  const percent = powerPercent(p);
-  $(`${prefix}strip-fill`).style.height = `${percent}%`;
-  $(`${prefix}strip-cue`).style.transform = `translateY(${percent * 0.9}%)`;
-  $(`${prefix}strip-out`).textContent = text;
-  $(`${prefix}strip-track`).setAttribute("aria-valuenow", String(percent));
-}
-
-/**
- * The power strip at the screen edge: a cue to pull down. Pressing above the cue drawn on
- * the strip and drawing the finger down sets the power from nothing (the strip fills);
- * pressing on the cue itself takes hold of it at the power it shows, so a newcomer who
- * grabs the cue where it is drawn (low, at a break's power) pulls on from there rather
- * than starting again at nothing with little strip left. Letting go after a pull shoots;
- * sliding back to the top, letting go where the finger went down, or a gesture the
- * browser takes over, shoots nothing. A flick does not shoot either, nor a strip partly
- * scrolled out of sight (a finger there scrolls the page back). Arrow keys move the
- * power, Space or Enter shoots.
- * @param {HTMLElement} track
- * @param {{ shoot: () => void, setPower: (p: number) => void, canShoot?: () => boolean, power?: () => number }} actions
- *   `canShoot` and `power`: the table's own (the match's) unless a practice table says its
- */
-export function attachStrip(track, actions) {
-  const mayShoot = actions.canShoot ?? canShoot;
-  const power = actions.power ?? (() => app.aim.power);
-  const cue = /** @type {HTMLElement | null} */ (track.querySelector(".strip-cue"));
-  /** @type {{ id: number, y0: number, at: number, before: number, base: number } | null} */
-  let grab = null;
-  /** The strip's travel a pull of `dy` pixels makes. @param {number} dy */
-  const travel = (dy) => dy / (track.getBoundingClientRect().height * 0.9);
-  // A strip partly scrolled out of sight (the practice page scrolls on a phone) is not a
-  // strip to pull: a finger drawn down it is scrolling the page back up, and must not
-  // shoot. It then lets the browser scroll (`.strip.scrolled`), and a press takes nothing.
-  const strip = track.closest(".strip") ?? track;
-  const inSight = () => track.getBoundingClientRect().top >= -1; // its top, where a pull begins
-  const follow = () => strip.classList.toggle("scrolled", !inSight());
-  document.addEventListener("scroll", follow, { capture: true, passive: true });
-  addEventListener("resize", follow);
-  /** The power now: `base` (nothing, or the cue's power when it was taken hold of) and the
-   * pull from where the finger went down (`y0`), not from the strip's top.
-   * @param {PointerEvent} e @param {{ y0: number, base: number }} g */
-  const powerAt = (e, g) => Math.min(1, Math.max(0, g.base + travel(e.clientY - g.y0)));
-  track.addEventListener("pointerdown", (e) => {
-    app.touch = e.pointerType === "touch";
-    if (!mayShoot() || !inSight()) return;
-    const before = power();
-    // On the cue (its tip and below, with a finger's width of slack): hold it where it is.
-    const onCue = !!cue && e.clientY >= cue.getBoundingClientRect().top - 10;
-    grab = { id: e.pointerId, y0: e.clientY, at: performance.now(), before, base: onCue ? before : 0 };
-    track.setPointerCapture(e.pointerId);
-    track.classList.add("pulling");
-    actions.setPower(grab.base);
-    e.preventDefault();
-  });
-  track.addEventListener("pointermove", (e) => {
-    if (!grab || grab.id !== e.pointerId) return;
-    actions.setPower(powerAt(e, grab));
-  });
-  /** @param {PointerEvent} e */
-  const end = (e) => {
-    if (!grab || grab.id !== e.pointerId) return;
-    const g = grab;
-    grab = null;
-    track.classList.remove("pulling");
-    const quick = performance.now() - g.at < 120;
-    const p = powerAt(e, g);
-    // A pull, not a touch: the finger went down the strip (a press let go where it went
-    // down, or slid back above it, is not a shot — from the cue held at a break's power
-    // as from nothing).
-    const pulled = travel(e.clientY - g.y0) >= 0.03;
-    if (e.type === "pointerup" && !quick && pulled && p >= 0.03 && mayShoot()) {
-      actions.setPower(p);
-      actions.shoot();
-    } else {
-      actions.setPower(g.before);
-    }
-  };
-  track.addEventListener("pointerup", end);
-  track.addEventListener("pointercancel", end);
-  track.addEventListener("keydown", (e) => {
-    if (!mayShoot()) return;
-    if (e.key === "ArrowUp" || e.key === "ArrowRight") actions.setPower(Math.min(1, power() + 0.02));
-    else if (e.key === "ArrowDown" || e.key === "ArrowLeft") actions.setPower(Math.max(0.01, power() - 0.02));
-    else if (e.key === " " || e.key === "Enter") actions.shoot();
-    else return;
-    e.preventDefault();
-    e.stopPropagation();
-  });
 }

@@ -12,7 +12,7 @@ import { DEG, aimPreview, angleTo, checkPlacement, isMiscueZone, round6, toDegre
 import { BREAK_POWER, DEFAULT_POWER, MISCUE_LIMIT, powerPercent, speedFromPower } from "./controls.mjs";
 import { wireTray } from "./practicetray.mjs";
 import { $, h, toast } from "./dom.mjs";
-import { attachStrip, drawStrip } from "./input.mjs";
+import { attachStrip, drawStrip } from "./strip.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
 import { drillGoal, previewWords, shotWords, statusWords } from "./practicewords.mjs";

@@ -16,10 +16,10 @@ import {
 } from "./controls.mjs";
 import { $ } from "./dom.mjs";
 import { refreshPrompt } from "./hud.mjs";
-import { drawStrip } from "./input.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { describeReach } from "./reach.mjs";
 import { app, canShoot, cuePos, pushOutArmed } from "./state.mjs";
+import { drawStrip } from "./strip.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
 

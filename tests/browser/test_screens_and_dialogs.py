@@ -355,9 +355,9 @@ def test_the_computer_is_named_in_russian_and_plays_without_a_clock(
 def test_a_pull_begun_low_on_the_strip_shoots_at_the_power_it_showed(
     open_client: OpenClient, server: Server
 ) -> None:
-    """The cue drawn on the strip sits low at a break's power, and a newcomer grabs it
-    there: the pull is measured from where the finger went down, while pulling and on
-    letting go alike (it once shot from the strip's top on letting go: full power)."""
+    """A finger may take hold of the strip's cue low down: the pull is measured from where
+    the finger went down, while pulling and on letting go alike (it once shot from the
+    strip's top on letting go: full power)."""
     ana, bob, room = started(open_client, host=PHONE, guest=PHONE)
     c = ana if ana.state("a.table.turn === a.seat") else bob
     # The help teaches the phone's way: the strip, no Shift or keys.
