@@ -146,13 +146,15 @@ def test_held_sideways_the_kitchen_tag_keeps_clear_of_the_score(
             for c in (ana, bob):
                 laid_out(c, w, h)
                 c.page.wait_for_selector("#table-view .scoreboard .tag.bih")
-                tags = c.page.eval_on_selector_all(
-                    "#table-view .scoreboard .tag",
-                    "(els) => els.filter((e) => e.getClientRects().length)"
-                    ".map((e) => { const r = e.getBoundingClientRect(); return [e.textContent,"
-                    " {x: r.x, y: r.y, width: r.width, height: r.height}]; })",
+                # Tags and scores read in one go: the seats are drawn anew every second.
+                tags, scores = c.page.evaluate(
+                    "() => { const at = (e) => { const r = e.getBoundingClientRect();"
+                    " return {x: r.x, y: r.y, width: r.width, height: r.height}; };"
+                    " const board = document.querySelector('#table-view .scoreboard');"
+                    " return [[...board.querySelectorAll('.tag')]"
+                    ".filter((e) => e.getClientRects().length).map((e) => [e.textContent, at(e)]),"
+                    " [0, 1].map((i) => at(board.querySelector(`.seat${i} .score`)))]; }"
                 )
-                scores = [box(c, f"#table-view .scoreboard .seat{i} .score") for i in (0, 1)]
                 save(c, f"kitchen-tag-{lang}-{w}x{h}-{c.name}.png")
                 for text, tag in tags:
                     for score in scores:
