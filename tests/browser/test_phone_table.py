@@ -1,0 +1,92 @@
+"""A phone player's table, with real touch: the card between two games leaves the table
+to the breaker's finger."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.support import Client, save
+from tests.browser.test_client import assert_quiet, foul_softly, settle
+from tests.browser.test_firstminute import PHONE, OpenClient, Touch, host_and_guest
+from tests.browser.test_watching import concede
+
+#: A phone held sideways.
+SIDEWAYS = (844, 390)
+
+
+@pytest.fixture(scope="module")
+def server_flags() -> list[str]:
+    """A pause between games long enough that the result is still up when the finger comes
+    down, however busy the machine (it closes by itself when the pause ends)."""
+    return ["--rack-pause", "40"]
+
+
+def cloth(c: Client) -> dict[str, float]:
+    """The table's bed on the screen (CSS px): left, top, right, bottom."""
+    corners = [c.screen(x, y) for x in (0, 2.54) for y in (0, 1.27)]
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    return {"left": min(xs), "top": min(ys), "right": max(xs), "bottom": max(ys)}
+
+
+def box(c: Client, selector: str) -> dict[str, float]:
+    found = c.page.locator(selector).bounding_box()
+    assert found is not None, selector
+    return dict(found)
+
+
+def test_between_games_the_result_leaves_the_table_to_the_breakers_finger(
+    open_client: OpenClient,
+) -> None:
+    """A match goes on after its first game; the phone's player breaks the next. The
+    game's result (with its replay's link) stood over the middle of the table while the
+    break was theirs to play: a tap meant for the table hit the card, or its link, which
+    took the player off the table. On a phone the result stands over the scoreboard, clear
+    of the cloth, and the first touch on the table goes to the table (and closes it)."""
+    ana, bob, room = host_and_guest(open_client, host=PHONE, table={"#c-race": "3"})
+    for c in (ana, bob):
+        c.wait("a.view && a.view.status === 'lag' && a.view.lag_choice != null")
+    # Bob (at a desk) breaks: the phone's player wins the game and breaks the next.
+    winner = (ana, bob)[ana.state("a.view.lag_choice")]
+    winner.page.locator("#lag-dialog").wait_for(state="visible")
+    winner.page.click("#lag-break" if winner is bob else "#lag-give")
+    for c in (ana, bob):
+        c.wait("a.view.status === 'playing' && !!a.table && a.table.turn === 1")
+        c.idle()
+    foul_softly(bob)  # a shot played in the game: its result links the game's replay
+    settle(ana, bob)
+    concede(bob, "game")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.page.locator("#result-replay").wait_for(state="visible")
+    ana.wait("a.table.rack === 2 && a.table.turn === a.seat && !a.anim")
+    assert "you break" in ana.page.inner_text("#result-next")
+    save(ana, "phone-between-games.png")
+
+    card, bed = box(ana, "#result-dialog"), cloth(ana)
+    assert card["y"] + card["height"] <= bed["top"] + 1, (card, bed)
+    # Held sideways it keeps off the cloth too.
+    ana.page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
+    ana.page.wait_for_function("!window.ninepool.portrait()")
+    save(ana, "phone-between-games-sideways.png")
+    card, bed = box(ana, "#result-dialog"), cloth(ana)
+    assert card["y"] + card["height"] <= bed["top"] + 1, (card, bed)
+    ana.page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
+    ana.page.wait_for_function("window.ninepool.portrait()")
+
+    # A tap on the cloth where a card in the middle of the screen stood (the upper half of
+    # the table, beside the long axis: it turns the cue) goes to the table.
+    x, y = ana.screen(1.6, 0.45)
+    bed = cloth(ana)
+    assert bed["left"] < x < bed["right"] and bed["top"] < y < bed["bottom"]
+    assert abs(y - PHONE["height"] / 2) < 120, "not where a card in the middle stood"
+    angle = ana.state("a.aim.angle")
+    Touch(ana).tap(x, y)
+    ana.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+    assert abs(ana.state("a.aim.angle") - angle) > 1e-3, "the tap did not reach the table"
+    assert len(ana.context.pages) == 1, "a page was opened"
+    assert ana.state("a.room") == room and ana.page.is_visible("#table-view")
+    # The card has said its piece: the player is playing.
+    ana.page.locator("#result-dialog").wait_for(state="hidden", timeout=5_000)
+    save(ana, "phone-between-games-tapped.png")
+    # A desk keeps its card in the middle of the screen, to answer.
+    assert bob.page.evaluate("document.querySelector('#result-dialog:modal') !== null")
+    assert_quiet(ana, bob)
