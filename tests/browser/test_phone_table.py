@@ -1,16 +1,20 @@
 """A phone player's table, with real touch: the card between two games leaves the table
-to the breaker's finger."""
+to the breaker's finger, and the bar over the table has buttons a finger can hit."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet, foul_softly, settle
 from tests.browser.test_firstminute import PHONE, OpenClient, Touch, host_and_guest
+from tests.browser.test_rated_browser import sign_up
 from tests.browser.test_watching import concede
 
-#: A phone held sideways.
+#: The phones the tests hold: upright (two sizes) and sideways.
+UPRIGHT = ((390, 844), (360, 740))
 SIDEWAYS = (844, 390)
 
 
@@ -90,3 +94,58 @@ def test_between_games_the_result_leaves_the_table_to_the_breakers_finger(
     # A desk keeps its card in the middle of the screen, to answer.
     assert bob.page.evaluate("document.querySelector('#result-dialog:modal') !== null")
     assert_quiet(ana, bob)
+
+
+def bar_targets(c: Client) -> list[dict[str, Any]]:
+    """The bar's controls as shown: each one's id (or class), box and words."""
+    found: list[dict[str, Any]] = c.page.evaluate(
+        """[...document.querySelectorAll('.topbar :is(a, button, select)')]
+          .filter((e) => e.getClientRects().length > 0)
+          .map((e) => { const r = e.getBoundingClientRect();
+            const name = e.getAttribute('aria-label') || e.textContent.trim();
+            return { id: e.id || e.className, x: r.x, y: r.y, width: r.width,
+                     height: r.height, name }; })"""
+    )
+    return found
+
+
+def test_the_bar_over_a_phones_table_has_buttons_a_finger_can_hit(
+    open_client: OpenClient,
+) -> None:
+    """At a table the bar's buttons were 21–26 px tall on a phone (a finger is 40 px and
+    more). They are a finger's size, on one row that takes no more of the table's height
+    than the two rows of small buttons did; in every language, upright and sideways."""
+    pages = {}
+    for lang in ("en", "hr", "ru"):
+        c = open_client(f"Phil {lang}", **{**PHONE, "lang": lang})
+        if lang == "ru":
+            sign_up(c, "Филипп Ру")  # an account's buttons: the profile and the log-out
+        c.page.click("#create-form button[type=submit]")
+        c.wait("!!a.view && a.role === 'player'")
+        pages[lang] = c
+    for lang, c in pages.items():
+        for width, height in (*UPRIGHT, SIDEWAYS):
+            c.page.set_viewport_size({"width": width, "height": height})
+            c.page.wait_for_function(
+                "([w, upright]) => window.innerWidth === w"
+                " && window.ninepool.portrait() === upright",
+                arg=[width, height > width],
+            )
+            save(c, f"phone-bar-{lang}-{width}x{height}.png")
+            targets = bar_targets(c)
+            if width > height:
+                assert targets == [], "sideways the table takes the whole screen"
+                continue
+            ids = {t["id"] for t in targets}
+            want = {"brand", "lang", "mute"} | (
+                {"account-profile", "account-logout"} if lang == "ru" else {"account-open"}
+            )
+            assert want | {"leaders-open"} <= ids, (lang, width, ids)
+            for t in targets:
+                assert t["height"] >= 40 and t["width"] >= 40, (lang, width, t)
+                assert t["name"], (lang, width, t)  # named, for a screen reader too
+                assert t["x"] >= 0 and t["x"] + t["width"] <= width + 0.5, (lang, width, t)
+            bar = box(c, ".topbar")
+            # One row: no taller than the two rows of small buttons were (64 px).
+            assert bar["height"] <= 56, (lang, width, bar)
+    assert_quiet(*pages.values())
