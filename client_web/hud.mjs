@@ -15,6 +15,7 @@ import { withRules } from "./verdict.mjs";
 import { drawStrip } from "./input.mjs";
 import { describeReach } from "./reach.mjs";
 import { tipAttrs } from "./tip.mjs";
+import { fitName } from "./seatname.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -265,6 +266,7 @@ export function renderSeats() {
       h("div", { class: "who" }, who),
       h("span", { class: "score", "aria-hidden": "true", text: num(score) }),
     );
+    fitName(/** @type {HTMLElement} */ (el.querySelector(".name")), `seat${i}-name`, num(score));
     el.classList.toggle("turn", isTurn);
     el.setAttribute("aria-label", t(isTurn ? "seat.scoreTurn" : "seat.score", { name: s ? n[i] : (awaited ?? t("seat.empty")), n: score }));
   }

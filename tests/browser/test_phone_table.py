@@ -1,5 +1,6 @@
 """A phone player's table, with real touch: the card between two games leaves the table
-to the breaker's finger, and the bar over the table has buttons a finger can hit."""
+to the breaker's finger, the bar over the table has buttons a finger can hit, and long
+names are read whole on the seats."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.browser.support import Client, save
-from tests.browser.test_client import assert_quiet, foul_softly, settle
+from tests.browser.test_client import assert_quiet, foul_softly, settle, winner_chooses
 from tests.browser.test_firstminute import PHONE, OpenClient, Touch, host_and_guest
 from tests.browser.test_rated_browser import sign_up
 from tests.browser.test_watching import concede
@@ -16,6 +17,8 @@ from tests.browser.test_watching import concede
 #: The phones the tests hold: upright (two sizes) and sideways.
 UPRIGHT = ((390, 844), (360, 740))
 SIDEWAYS = (844, 390)
+#: Names of the longest a name may be (`protocol/text.py`'s NAME_MAX, 20 characters).
+LONG_NAMES = ("Борис Спасский-Орлов", "Владимир Ковалевский")
 
 
 @pytest.fixture(scope="module")
@@ -149,3 +152,72 @@ def test_the_bar_over_a_phones_table_has_buttons_a_finger_can_hit(
             # One row: no taller than the two rows of small buttons were (64 px).
             assert bar["height"] <= 56, (lang, width, bar)
     assert_quiet(*pages.values())
+
+
+def names_whole(c: Client) -> list[dict[str, Any]]:
+    """Each seat's name: its words, whether all of them are in sight, the font's size."""
+    found: list[dict[str, Any]] = c.page.evaluate(
+        """[0, 1].map((i) => { const e = document.querySelector(`#seat${i} .name`);
+             const seat = document.getElementById(`seat${i}`).getBoundingClientRect();
+             const r = e.getBoundingClientRect();
+             return { text: e.textContent, wide: e.scrollWidth <= e.clientWidth,
+                      tall: e.scrollHeight <= e.clientHeight + 1,
+                      inside: r.left >= seat.left - 0.5 && r.right <= seat.right + 0.5,
+                      size: parseFloat(getComputedStyle(e).fontSize) }; })"""
+    )
+    return found
+
+
+def test_long_names_are_read_whole_on_a_phones_seats(open_client: OpenClient) -> None:
+    """Two players with names of twenty letters at a phone's table: "Борис Спасск…" was
+    all the seat showed. Upright, each name is on the seat whole (smaller, or on two
+    lines), the tags and the score beside it."""
+    ana = open_client(LONG_NAMES[0], **{**PHONE, "lang": "ru"})
+    ana.page.select_option("#c-first", "draw")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    link = ana.page.input_value("#invite-link")
+    bob = open_client(LONG_NAMES[1], **{**PHONE, "lang": "ru"}, hash=link[link.index("#") :])
+    bob.wait("!!a.view && a.role === 'player' && a.seat === 1")
+    winner_chooses((ana, bob), "#lag-break")
+    ana.wait("a.view.status === 'playing' && !!a.table")
+    ana.idle()
+    for width, height in UPRIGHT:
+        ana.page.set_viewport_size({"width": width, "height": height})
+        ana.page.wait_for_function(f"window.innerWidth === {width}")
+        ana.page.wait_for_function(
+            """[0, 1].every((i) => { const e = document.querySelector(`#seat${i} .name`);
+                 return e.scrollWidth <= e.clientWidth
+                   && e.scrollHeight <= e.clientHeight + 1; })""",
+            timeout=5_000,
+        )
+        save(ana, f"phone-long-names-{width}x{height}.png")
+        for seat, name in zip(names_whole(ana), LONG_NAMES, strict=True):
+            assert seat["text"] == name
+            assert seat["wide"] and seat["tall"] and seat["inside"], (width, seat)
+            assert seat["size"] >= 10, (width, seat)  # still read without a squint
+    # And so on the seats of the match's replay.
+    bob.page.set_viewport_size({"width": 360, "height": 740})
+    bob.page.evaluate(f"location.hash = '#/replay/{ana.state('a.room')}'")
+    bob.page.wait_for_selector("#replay-view:not([hidden]) #r-seat1 .name")
+    bob.page.wait_for_function(
+        """[0, 1].every((i) => { const e = document.querySelector(`#r-seat${i} .name`);
+             return e.textContent.length >= 20 && e.scrollWidth <= e.clientWidth
+               && e.scrollHeight <= e.clientHeight + 1; })""",
+        timeout=5_000,
+    )
+    save(bob, "phone-long-names-replay.png")
+    # Where a name cannot fit at all (a phone's window split in two), the seat shows what
+    # fits and a tap on the name shows it whole.
+    ana.page.set_viewport_size({"width": 250, "height": 700})
+    ana.page.wait_for_selector("#seat1 .name.cut")
+    save(ana, "phone-long-names-250x700.png")
+    name = ana.page.locator("#seat1 .name")
+    assert name.get_attribute("title") == LONG_NAMES[1]
+    found = name.bounding_box()
+    assert found is not None
+    Touch(ana).tap(found["x"] + found["width"] / 2, found["y"] + found["height"] / 2)
+    ana.page.locator("#tip").wait_for(state="visible")
+    assert ana.page.inner_text("#tip") == LONG_NAMES[1]
+    save(ana, "phone-long-names-tip.png")
+    assert_quiet(ana, bob)
