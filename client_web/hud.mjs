@@ -15,6 +15,7 @@ import { withRules } from "./verdict.mjs";
 import { drawStrip } from "./strip.mjs";
 import { describeReach } from "./reach.mjs";
 import { tipAttrs } from "./tip.mjs";
+import { fitName } from "./seatname.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -148,6 +149,12 @@ export function showResult(title, score, text, match, replay = null, next = null
   back.hidden = !(match && tournament);
   if (tournament) back.href = keepLang(`/tournament/${encodeURIComponent(tournament)}`);
   dlg.classList.toggle("match", match);
+  // Between two games on a phone the result stands over the scoreboard, clear of the
+  // cloth, and leaves the table to the breaker's finger (a card in the middle took the
+  // taps meant for the table, its replay's link among them); a touch on the table closes it.
+  const between = !match && !!next && document.documentElement.classList.contains("compact");
+  if (dlg.open && dlg.classList.contains("between") !== between) dlg.close(); // opened anew, the other way
+  dlg.classList.toggle("between", between);
   // The TV's viewers follow the channel, not the table: a player's ways on (rematch, the
   // tournament, replays, continue) are not theirs, and the channel moves on by itself.
   dlg.classList.toggle("tv", onTv());
@@ -173,11 +180,11 @@ export function showResult(title, score, text, match, replay = null, next = null
   if (!dlg.open) {
     // The table's own questions (leave, concede) are moot once its result is in.
     for (const id of ["leave-dialog", "concede-dialog"]) /** @type {HTMLDialogElement} */ ($(id)).close();
-    if (app.role === "spectator" || document.querySelector("dialog:modal")) {
+    if (between || app.role === "spectator" || document.querySelector("dialog:modal")) {
       // A notice, not a stop: someone watching (on TV too) may be signing in or reading
       // the leaderboard when a rack ends, and a modal result took the page and the keys
       // from them. It shows over the table, leaves the page usable, takes no focus.
-      dlg.classList.add("notice");
+      dlg.classList.toggle("notice", !between);
       const had = /** @type {HTMLElement | null} */ (document.activeElement);
       dlg.show(); // (which focuses the dialog's first button: the focus goes back)
       if (had && had !== document.body) had.focus({ preventScroll: true });
@@ -259,6 +266,7 @@ export function renderSeats() {
       h("div", { class: "who" }, who),
       h("span", { class: "score", "aria-hidden": "true", text: num(score) }),
     );
+    fitName(/** @type {HTMLElement} */ (el.querySelector(".name")), `seat${i}-name`, num(score));
     el.classList.toggle("turn", isTurn);
     el.setAttribute("aria-label", t(isTurn ? "seat.scoreTurn" : "seat.score", { name: s ? n[i] : (awaited ?? t("seat.empty")), n: score }));
   }

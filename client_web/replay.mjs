@@ -10,6 +10,7 @@
 import { decode } from "@msgpack/msgpack";
 
 import { h } from "./dom.mjs";
+import { fitName } from "./seatname.mjs";
 import { session } from "./net.mjs";
 import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
@@ -295,7 +296,9 @@ export class ReplayViewer {
     const tb = this.tableAt(this.index);
     for (const s of [0, 1]) {
       // The score apart from the name, as the table's scoreboard has it ("Bot 2" and 1, not "Bot 2 1").
-      el(`r-seat${s}`).replaceChildren(h("span", { class: "name", text: this.names[s] }), h("span", { class: "score", text: num(tb?.score?.[s] ?? 0) }));
+      const name = h("span", { class: "name", text: this.names[s] });
+      el(`r-seat${s}`).replaceChildren(name, h("span", { class: "score", text: num(tb?.score?.[s] ?? 0) }));
+      fitName(name, `r-seat${s}-name`, num(tb?.score?.[s] ?? 0)); // whole, as at the table
     }
     for (const [k, li] of [...el("r-log").children].entries()) {
       li.toggleAttribute("aria-current", k + this.lo === this.index);

@@ -185,6 +185,11 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   });
   $("result-close").addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("result-dialog")).close());
   $("result-dialog").addEventListener("close", () => refresh()); // the table's own rematch card
+  // Between two games on a phone the result leaves the table free: a touch on it is play.
+  $("table").addEventListener("pointerdown", () => {
+    const result = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+    if (result.open && result.classList.contains("between")) result.close();
+  }, true);
   $("choose-shoot").addEventListener("click", () => choose("shoot", act, refresh));
   $("choose-pass").addEventListener("click", () => choose("pass", act, refresh));
   /** @type {HTMLDialogElement} */ ($("choice-dialog")).addEventListener("cancel", (e) => e.preventDefault());

@@ -23,16 +23,16 @@ let bubble = null;
 let anchor = null;
 
 /** Follows the page while a bubble is open: its element may be drawn anew or go (only
- * then is the layout read again: the clocks rewrite their text every frame). */
-const watcher = new MutationObserver(() => {
-  if (anchor && !anchor.isConnected) requestAnimationFrame(place);
-});
+ * then is the layout read again: the clocks rewrite their text every frame). Made with
+ * the first bubble: `tipAttrs` is read where there is no page (node's tests). */
+/** @type {MutationObserver | null} */
+let watcher = null;
 
 function hideTip() {
   if (bubble) bubble.hidden = true;
   anchor?.setAttribute("aria-expanded", "false");
   anchor = null;
-  watcher.disconnect();
+  watcher?.disconnect();
 }
 
 /** Opens the bubble for the element. @param {HTMLElement} el */
@@ -50,6 +50,9 @@ function showTip(el) {
   bubble.textContent = el.dataset.tip ?? "";
   bubble.hidden = false;
   el.setAttribute("aria-expanded", "true");
+  watcher ??= new MutationObserver(() => {
+    if (anchor && !anchor.isConnected) requestAnimationFrame(place);
+  });
   watcher.observe(document.body, { childList: true, subtree: true });
   place();
 }

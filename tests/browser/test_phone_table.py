@@ -1,0 +1,223 @@
+"""A phone player's table, with real touch: the card between two games leaves the table
+to the breaker's finger, the bar over the table has buttons a finger can hit, and long
+names are read whole on the seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.support import Client, save
+from tests.browser.test_client import assert_quiet, foul_softly, settle, winner_chooses
+from tests.browser.test_firstminute import PHONE, OpenClient, Touch, host_and_guest
+from tests.browser.test_rated_browser import sign_up
+from tests.browser.test_watching import concede
+
+#: The phones the tests hold: upright (two sizes) and sideways.
+UPRIGHT = ((390, 844), (360, 740))
+SIDEWAYS = (844, 390)
+#: Names of the longest a name may be (`protocol/text.py`'s NAME_MAX, 20 characters).
+LONG_NAMES = ("Борис Спасский-Орлов", "Владимир Ковалевский")
+
+
+@pytest.fixture(scope="module")
+def server_flags() -> list[str]:
+    """A pause between games long enough that the result is still up when the finger comes
+    down, however busy the machine (it closes by itself when the pause ends)."""
+    return ["--rack-pause", "40"]
+
+
+def cloth(c: Client) -> dict[str, float]:
+    """The table's bed on the screen (CSS px): left, top, right, bottom."""
+    corners = [c.screen(x, y) for x in (0, 2.54) for y in (0, 1.27)]
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    return {"left": min(xs), "top": min(ys), "right": max(xs), "bottom": max(ys)}
+
+
+def box(c: Client, selector: str) -> dict[str, float]:
+    found = c.page.locator(selector).bounding_box()
+    assert found is not None, selector
+    return dict(found)
+
+
+def test_between_games_the_result_leaves_the_table_to_the_breakers_finger(
+    open_client: OpenClient,
+) -> None:
+    """A match goes on after its first game; the phone's player breaks the next. The
+    game's result (with its replay's link) stood over the middle of the table while the
+    break was theirs to play: a tap meant for the table hit the card, or its link, which
+    took the player off the table. On a phone the result stands over the scoreboard, clear
+    of the cloth, and the first touch on the table goes to the table (and closes it)."""
+    ana, bob, room = host_and_guest(open_client, host=PHONE, table={"#c-race": "3"})
+    for c in (ana, bob):
+        c.wait("a.view && a.view.status === 'lag' && a.view.lag_choice != null")
+    # Bob (at a desk) breaks: the phone's player wins the game and breaks the next.
+    winner = (ana, bob)[ana.state("a.view.lag_choice")]
+    winner.page.locator("#lag-dialog").wait_for(state="visible")
+    winner.page.click("#lag-break" if winner is bob else "#lag-give")
+    for c in (ana, bob):
+        c.wait("a.view.status === 'playing' && !!a.table && a.table.turn === 1")
+        c.idle()
+    foul_softly(bob)  # a shot played in the game: its result links the game's replay
+    settle(ana, bob)
+    concede(bob, "game")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.page.locator("#result-replay").wait_for(state="visible")
+    ana.wait("a.table.rack === 2 && a.table.turn === a.seat && !a.anim")
+    assert "you break" in ana.page.inner_text("#result-next")
+    save(ana, "phone-between-games.png")
+
+    card, bed = box(ana, "#result-dialog"), cloth(ana)
+    assert card["y"] + card["height"] <= bed["top"] + 1, (card, bed)
+    # Held sideways it keeps off the cloth too.
+    ana.page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
+    ana.page.wait_for_function("!window.ninepool.portrait()")
+    save(ana, "phone-between-games-sideways.png")
+    card, bed = box(ana, "#result-dialog"), cloth(ana)
+    assert card["y"] + card["height"] <= bed["top"] + 1, (card, bed)
+    ana.page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
+    ana.page.wait_for_function("window.ninepool.portrait()")
+
+    # A tap on the cloth where a card in the middle of the screen stood (the upper half of
+    # the table, beside the long axis: it turns the cue) goes to the table.
+    x, y = ana.screen(1.6, 0.45)
+    bed = cloth(ana)
+    assert bed["left"] < x < bed["right"] and bed["top"] < y < bed["bottom"]
+    assert abs(y - PHONE["height"] / 2) < 120, "not where a card in the middle stood"
+    angle = ana.state("a.aim.angle")
+    Touch(ana).tap(x, y)
+    ana.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+    assert abs(ana.state("a.aim.angle") - angle) > 1e-3, "the tap did not reach the table"
+    assert len(ana.context.pages) == 1, "a page was opened"
+    assert ana.state("a.room") == room and ana.page.is_visible("#table-view")
+    # The card has said its piece: the player is playing.
+    ana.page.locator("#result-dialog").wait_for(state="hidden", timeout=5_000)
+    save(ana, "phone-between-games-tapped.png")
+    # A desk keeps its card in the middle of the screen, to answer.
+    assert bob.page.evaluate("document.querySelector('#result-dialog:modal') !== null")
+    assert_quiet(ana, bob)
+
+
+def bar_targets(c: Client) -> list[dict[str, Any]]:
+    """The bar's controls as shown: each one's id (or class), box and words."""
+    found: list[dict[str, Any]] = c.page.evaluate(
+        """[...document.querySelectorAll('.topbar :is(a, button, select)')]
+          .filter((e) => e.getClientRects().length > 0)
+          .map((e) => { const r = e.getBoundingClientRect();
+            const name = e.getAttribute('aria-label') || e.textContent.trim();
+            return { id: e.id || e.className, x: r.x, y: r.y, width: r.width,
+                     height: r.height, name }; })"""
+    )
+    return found
+
+
+def test_the_bar_over_a_phones_table_has_buttons_a_finger_can_hit(
+    open_client: OpenClient,
+) -> None:
+    """At a table the bar's buttons were 21–26 px tall on a phone (a finger is 40 px and
+    more). They are a finger's size, on one row that takes no more of the table's height
+    than the two rows of small buttons did; in every language, upright and sideways."""
+    pages = {}
+    for lang in ("en", "hr", "ru"):
+        c = open_client(f"Phil {lang}", **{**PHONE, "lang": lang})
+        if lang == "ru":
+            sign_up(c, "Филипп Ру")  # an account's buttons: the profile and the log-out
+        c.page.click("#create-form button[type=submit]")
+        c.wait("!!a.view && a.role === 'player'")
+        pages[lang] = c
+    for lang, c in pages.items():
+        for width, height in (*UPRIGHT, SIDEWAYS):
+            c.page.set_viewport_size({"width": width, "height": height})
+            c.page.wait_for_function(
+                "([w, upright]) => window.innerWidth === w"
+                " && window.ninepool.portrait() === upright",
+                arg=[width, height > width],
+            )
+            save(c, f"phone-bar-{lang}-{width}x{height}.png")
+            targets = bar_targets(c)
+            if width > height:
+                assert targets == [], "sideways the table takes the whole screen"
+                continue
+            ids = {t["id"] for t in targets}
+            want = {"brand", "lang", "mute"} | (
+                {"account-profile", "account-logout"} if lang == "ru" else {"account-open"}
+            )
+            assert want | {"leaders-open"} <= ids, (lang, width, ids)
+            for t in targets:
+                assert t["height"] >= 40 and t["width"] >= 40, (lang, width, t)
+                assert t["name"], (lang, width, t)  # named, for a screen reader too
+                assert t["x"] >= 0 and t["x"] + t["width"] <= width + 0.5, (lang, width, t)
+            bar = box(c, ".topbar")
+            # One row: no taller than the two rows of small buttons were (64 px).
+            assert bar["height"] <= 56, (lang, width, bar)
+    assert_quiet(*pages.values())
+
+
+def names_whole(c: Client) -> list[dict[str, Any]]:
+    """Each seat's name: its words, whether all of them are in sight, the font's size."""
+    found: list[dict[str, Any]] = c.page.evaluate(
+        """[0, 1].map((i) => { const e = document.querySelector(`#seat${i} .name`);
+             const seat = document.getElementById(`seat${i}`).getBoundingClientRect();
+             const r = e.getBoundingClientRect();
+             return { text: e.textContent, wide: e.scrollWidth <= e.clientWidth,
+                      tall: e.scrollHeight <= e.clientHeight + 1,
+                      inside: r.left >= seat.left - 0.5 && r.right <= seat.right + 0.5,
+                      size: parseFloat(getComputedStyle(e).fontSize) }; })"""
+    )
+    return found
+
+
+def test_long_names_are_read_whole_on_a_phones_seats(open_client: OpenClient) -> None:
+    """Two players with names of twenty letters at a phone's table: "Борис Спасск…" was
+    all the seat showed. Upright, each name is on the seat whole (smaller, or on two
+    lines), the tags and the score beside it."""
+    ana = open_client(LONG_NAMES[0], **{**PHONE, "lang": "ru"})
+    ana.page.select_option("#c-first", "draw")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    link = ana.page.input_value("#invite-link")
+    bob = open_client(LONG_NAMES[1], **{**PHONE, "lang": "ru"}, hash=link[link.index("#") :])
+    bob.wait("!!a.view && a.role === 'player' && a.seat === 1")
+    winner_chooses((ana, bob), "#lag-break")
+    ana.wait("a.view.status === 'playing' && !!a.table")
+    ana.idle()
+    for width, height in UPRIGHT:
+        ana.page.set_viewport_size({"width": width, "height": height})
+        ana.page.wait_for_function(f"window.innerWidth === {width}")
+        ana.page.wait_for_function(
+            """[0, 1].every((i) => { const e = document.querySelector(`#seat${i} .name`);
+                 return e.scrollWidth <= e.clientWidth
+                   && e.scrollHeight <= e.clientHeight + 1; })""",
+            timeout=5_000,
+        )
+        save(ana, f"phone-long-names-{width}x{height}.png")
+        for seat, name in zip(names_whole(ana), LONG_NAMES, strict=True):
+            assert seat["text"] == name
+            assert seat["wide"] and seat["tall"] and seat["inside"], (width, seat)
+            assert seat["size"] >= 10, (width, seat)  # still read without a squint
+    # And so on the seats of the match's replay.
+    bob.page.set_viewport_size({"width": 360, "height": 740})
+    bob.page.evaluate(f"location.hash = '#/replay/{ana.state('a.room')}'")
+    bob.page.wait_for_selector("#replay-view:not([hidden]) #r-seat1 .name")
+    bob.page.wait_for_function(
+        """[0, 1].every((i) => { const e = document.querySelector(`#r-seat${i} .name`);
+             return e.textContent.length >= 20 && e.scrollWidth <= e.clientWidth
+               && e.scrollHeight <= e.clientHeight + 1; })""",
+        timeout=5_000,
+    )
+    save(bob, "phone-long-names-replay.png")
+    # Where a name cannot fit at all (a phone's window split in two), the seat shows what
+    # fits and a tap on the name shows it whole.
+    ana.page.set_viewport_size({"width": 250, "height": 700})
+    ana.page.wait_for_selector("#seat1 .name.cut")
+    save(ana, "phone-long-names-250x700.png")
+    name = ana.page.locator("#seat1 .name")
+    assert name.get_attribute("title") == LONG_NAMES[1]
+    found = name.bounding_box()
+    assert found is not None
+    Touch(ana).tap(found["x"] + found["width"] / 2, found["y"] + found["height"] / 2)
+    ana.page.locator("#tip").wait_for(state="visible")
+    assert ana.page.inner_text("#tip") == LONG_NAMES[1]
+    save(ana, "phone-long-names-tip.png")
+    assert_quiet(ana, bob)
