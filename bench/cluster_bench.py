@@ -205,7 +205,7 @@ async def fanout(
         await other.wait_for(m.Joined)
         watchers = []
         for index in range(spectators):
-            watcher = await open_client(watch[index % len(watch)], f"W{index}")
+            watcher = await open_client(watch[index % len(watch)], f"Viewer{index}")
             await watcher.send({"t": "join", "room": joined.room, "role": "spectator"})
             await watcher.wait_for(m.Joined)
             watchers.append(watcher)
