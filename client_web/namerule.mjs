@@ -10,9 +10,11 @@
 // (`boundNameField`) and the catalogues' words for the rule (`{nameMin}`, `{nameMax}`,
 // filled in by `i18n/index.mjs`).
 //
-// Names chosen before the rule (a guest's could be 1 to 24 characters) still load and
-// still go out in `hello` (`NAME_PATTERN`, the protocol's `Name`): only a name typed anew
-// is held to the rule (`nameTaken`).
+// A name chosen before the rule (a guest's could be 1 to 24 characters) still loads and
+// goes out in `hello` (`NAME_PATTERN`, the protocol's `Name`); the page holds only a name
+// typed anew to the rule (`nameTaken`). The server keeps an old name only for a player
+// coming back to the seat that carries it, and refuses it anywhere else (`bad_name`: the
+// page says why and plays on under a name made up for it).
 
 export const NAME_MIN = 3;
 export const NAME_MAX = 20;
@@ -20,12 +22,32 @@ export const NAME_MAX = 20;
 /** Names the server takes in `hello` (protocol `Name`; Python's `\w` takes any letter or digit): new ones and those chosen before the rule. */
 export const NAME_PATTERN = /^[\p{L}\p{N}_.\-](?:[\p{L}\p{N}_ .\-]{0,22}[\p{L}\p{N}_.\-])?$/u;
 
-/** Whether `name` may be chosen now (`protocol.text.fits_name_rule`). @param {string} name */
+// Letters are told apart by script as the server tells them (`server.players.names`):
+// a name keeps to one, but Chinese characters go with kana or with hangul. A letter of
+// a script not listed here counts as one more script of its own kind ("other").
+const SCRIPTS = ["Latin", "Cyrillic", "Greek", "Armenian", "Georgian", "Hebrew", "Arabic", "Devanagari", "Thai", "Hangul", "Han", "Hiragana", "Katakana", "Common"].map(
+  (name) => /** @type {[string, RegExp]} */ ([name, new RegExp(`\\p{Script=${name}}`, "u")]),
+);
+// ("Common": the kana's prolonged sound mark, a letter shared by hiragana and katakana.)
+const MIXES = [new Set(["Han", "Hiragana", "Katakana", "Common"]), new Set(["Han", "Hangul"])];
+/** @param {string} letter */
+const scriptOf = (letter) => SCRIPTS.find(([, re]) => re.test(letter))?.[0] ?? "other";
+
+/**
+ * Whether `name` may be chosen now, as the server decides it (`server.players.names.
+ * check_new`, the reserved words apart): once NFKC and its spaces tidied, NAME_MIN to
+ * NAME_MAX characters — letters, digits 0–9, spaces, dots, dashes, underscores —, a
+ * letter or digit at each end, at least one letter, and the letters of one script.
+ * @param {string} name
+ */
 export function fitsNameRule(name) {
-  // As the server cleans it first: a letter typed with its accent apart is one letter.
-  const cleaned = name.normalize("NFKC");
+  const cleaned = name.normalize("NFKC").replace(/\s+/gu, " ").trim();
   const length = [...cleaned].length;
-  return NAME_PATTERN.test(cleaned) && length >= NAME_MIN && length <= NAME_MAX;
+  if (length < NAME_MIN || length > NAME_MAX) return false;
+  if (!/^[\p{L}0-9](?:[\p{L}0-9_. \-]*[\p{L}0-9])?$/u.test(cleaned)) return false;
+  const scripts = new Set([...cleaned].filter((c) => /\p{L}/u.test(c)).map(scriptOf));
+  if (scripts.size === 0) return false;
+  return scripts.size === 1 || MIXES.some((mix) => [...scripts].every((s) => mix.has(s)));
 }
 
 /**

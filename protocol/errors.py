@@ -92,9 +92,9 @@ ERROR_CODES: Final[dict[str, str]] = {
     "that looks the same): log in to play under it (`hello` with the account's token), or say "
     "`hello` with another name. A guest is refused the same way a name kept for the computer "
     'players or the service ("Bot 2", "Referee"). Nothing changed.',
-    BAD_NAME: "A new player's name (`hello` without a token) is not one a name chosen now "
-    "may be: 3–20 letters (of one script), digits 0–9, spaces, `.`, `_` or `-`, with a "
-    "letter among them and a letter or digit at either end (`protocol/text.py`, "
+    BAD_NAME: "A guest's name in `hello` (with a session token or without) is not one a "
+    "name chosen now may be: 3–20 letters (of one script), digits 0–9, spaces, `.`, `_` "
+    "or `-`, with a letter among them and a letter or digit at either end (`protocol/text.py`, "
     "`NAME_MIN`–`NAME_MAX`; the rule an account's name follows too). The message says what "
     "is wrong; say `hello` again with another name. Nothing changed.",
     RATE_LIMITED: "Too many messages, aim previews or chat messages in a short time (see "

@@ -646,7 +646,7 @@ export default {
   "err.room_moving": "The table is moving to another server — try again in a moment.",
   "err.name_confusable": "That name looks too much like a player's at this table — choose another.",
   "err.name_taken": "That name is taken: it belongs to an account, or it is kept for the computer players or the site's own roles (Bot, Referee, Admin…). If the account is yours, log in; otherwise choose another name.",
-  "err.bad_name": "That name cannot be chosen: a new name is {nameMin}–{nameMax} letters of one alphabet, digits, spaces, dots, dashes or underscores, and begins and ends with a letter or a digit. Choose another.",
+  "err.bad_name": "That name cannot be chosen: a name has {nameMin}–{nameMax} characters — letters of one alphabet, digits, spaces, dots, dashes or underscores — and begins and ends with a letter or a digit. Choose another.",
   "err.account_required": "Rated play is for players with an account: sign up or log in first.",
   "notice.moving": "The table is moving to another server; it will be back in a moment.",
   "notice.back": "The table is back.",

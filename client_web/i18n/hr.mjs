@@ -646,7 +646,7 @@ export default {
   "err.room_moving": "Stol se seli na drugi poslužitelj — pokušajte za trenutak.",
   "err.name_confusable": "To ime previše nalikuje imenu igrača za ovim stolom — odaberite drugo.",
   "err.name_taken": "To je ime zauzeto: pripada korisničkom računu ili je pridržano za računalne igrače i službene uloge (Bot, Sudac, Admin…). Ako je račun vaš, prijavite se; inače odaberite drugo ime.",
-  "err.bad_name": "To se ime ne može odabrati: novo ime ima od {nameMin} do {nameMax} slova jednoga pisma, brojke, razmake, točke, crtice ili podvlake, a počinje i završava slovom ili brojkom. Odaberite drugo.",
+  "err.bad_name": "To se ime ne može odabrati: ime ima od {nameMin} do {nameMax} znakova — slova jednoga pisma, brojke, razmake, točke, crtice ili podvlake — a počinje i završava slovom ili brojkom. Odaberite drugo.",
   "err.account_required": "Igra za rejting samo je za igrače s korisničkim računom: najprije se registrirajte ili prijavite.",
   "notice.moving": "Stol se seli na drugi poslužitelj; uskoro se vraća.",
   "notice.back": "Stol je opet tu.",

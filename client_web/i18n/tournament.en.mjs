@@ -65,7 +65,7 @@ export default {
   "tour.err.closed": "Registration is closed.",
   "tour.err.not_registered": "You are not registered.",
   "tour.err.started": "The tournament has started.",
-  "tour.err.bad_name": "A name is {nameMin}–{nameMax} letters, digits, spaces, dots, dashes or underscores.",
+  "tour.err.bad_name": "A name has {nameMin}–{nameMax} characters — letters of one alphabet, digits, spaces, dots, dashes or underscores — and begins and ends with a letter or a digit.",
   "tour.err.other": "That did not work; nothing changed.",
   "tour.create.title": "New tournament",
   "tour.create.name": "Name",

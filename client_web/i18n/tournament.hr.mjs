@@ -65,7 +65,7 @@ export default {
   "tour.err.closed": "Prijave su zatvorene.",
   "tour.err.not_registered": "Niste prijavljeni.",
   "tour.err.started": "Turnir je već počeo.",
-  "tour.err.bad_name": "Ime ima od {nameMin} do {nameMax} slova, brojke, razmake, točke, crtice ili podvlake.",
+  "tour.err.bad_name": "Ime ima od {nameMin} do {nameMax} znakova — slova jednoga pisma, brojke, razmake, točke, crtice ili podvlake — a počinje i završava slovom ili brojkom.",
   "tour.err.other": "Nije uspjelo; ništa se nije promijenilo.",
   "tour.create.title": "Novi turnir",
   "tour.create.name": "Naziv",

@@ -10,6 +10,9 @@ test("a new name is NAME_MIN to NAME_MAX characters, counted once NFKC", () => {
   assert.ok(fitsNameRule("Ana") && fitsNameRule("x".repeat(20)) && fitsNameRule("Đurđa") && fitsNameRule("Борис"));
   assert.ok(!fitsNameRule("Al") && !fitsNameRule("x".repeat(21)) && !fitsNameRule("Ana!"));
   assert.ok(fitsNameRule("\ufb00a"), "ﬀa is three letters once NFKC, as the server counts it");
+  // As the server holds a new name: a letter in it, a letter or digit at each end, one script.
+  assert.ok(!fitsNameRule("007") && !fitsNameRule("Ana_") && !fitsNameRule("\u0412oris"));
+  assert.ok(fitsNameRule("Ана") && fitsNameRule("Ana  Marija") && fitsNameRule("山田たろう"));
 });
 
 test("a name from before the rule still loads; only a new one is held to it", () => {

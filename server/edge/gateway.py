@@ -4,11 +4,12 @@ It decodes and validates every frame against `protocol/` (a bad frame gets an er
 reply and changes nothing), handles the session (`hello`), and hands everything about a
 room to that room's inbox. It holds no game state of its own.
 
-A `hello` without a token is a new player's, and its name one chosen now: it is held to
-the one rule for a new name (`server.players.names.check_new`, as an account's: 3 to 20
-characters…), else refused `bad_name`. A `hello` with a session token is a player coming
-back, under a name the browser kept — perhaps one chosen before the rule (a guest's was 1
-to 24 characters) —, so its name need only be one the wire carries (`protocol.text`).
+A guest's name in `hello` is held to the one rule for a new name
+(`server.players.names.check_new`, as an account's: 3 to 20 characters…), with a session
+token or without — the token says who plays, not under which name, and a page says the
+name its player has just typed with it —, else refused `bad_name`. A name chosen before
+the rule (a guest's was 1 to 24 characters) is kept only where it is shown already: for a
+player coming back to the seat of this node's room that carries it.
 
 A `hello` may carry an account token (`POST /api/login`): the connection then plays under
 the account's name and player id. A guest's name is checked against the accounts' names
@@ -407,15 +408,17 @@ class Gateway:
             player = checked.player
         else:
             player = new_player_id()
-        # A new player's name is chosen now, and held to the one rule for a new name (one a
-        # returning player says, with their token, may be from before it); refused once
-        # it is known whether the name is taken (`name_taken` says more).
+        # A guest's name is held to the one rule for a new name, the token or not (a page
+        # says its typed name with its token); refused once it is known whether the name
+        # is taken (`name_taken` says more). A name from before the rule is kept only where
+        # it is shown already: by a player coming back to the seat that carries it.
         problem: NameProblem | None = None
-        if message.token is None:
+        if not account:
             try:
                 name = check_new(name)
             except NameProblem as exc:
-                problem = exc
+                if not self._seated_under(player, name):
+                    problem = exc
         if not account and self.players.reserved_for_guests(name):
             client.error(
                 message.id,
@@ -520,6 +523,14 @@ class Gateway:
             f"your name could pass for {match}'s, who plays in this room; choose another",
         )
         return True
+
+    def _seated_under(self, player: str, name: str) -> bool:
+        """Whether `player` sits at a table of this node under `name` as it is."""
+        seat_room = self.lobby.seat_of(player)
+        room = self.lobby.room(seat_room.id) if seat_room is not None else None
+        return room is not None and any(
+            seat is not None and seat.player == player and seat.name == name for seat in room.seats
+        )
 
     def _name_in_seat(self, player: str, room_id: str, name: str) -> str:
         """The name a seated player coming back under `name` will have at the table, for

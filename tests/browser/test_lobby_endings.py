@@ -13,7 +13,7 @@ from tests.browser.test_firstminute import OpenClient
 CONCEDED = {
     "en": "Ana won — Bob conceded",
     "hr": "Pobjeda: Ana · predaja meča: Bob",
-    "ru": "Победа: Ana · матч сдан: Bob",
+    "ru": "Победа: Ana · сдача матча: Bob",
 }
 
 

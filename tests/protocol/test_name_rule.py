@@ -1,7 +1,8 @@
 """One rule for a new name, a guest's and an account's: declared in `protocol/text.py`
 (`NAME_MIN`, `NAME_MAX`), held to by the account's claim (`server.players.names.check`)
 and by the browser client (`client_web/namerule.mjs`, which cannot read Python: its two
-numbers are checked against the declaration here, and its check run on the same names).
+numbers are checked against the declaration here, and its check run on the same names
+as the server's `check_new`).
 Names chosen before the rule still travel (`NAME_PATTERN`)."""
 
 from __future__ import annotations
@@ -33,7 +34,29 @@ SAMPLES = [
     " Ana",
     "Ann-Marie Smith-Jones",  # 21
     "ab.",
+    "007",
+    "Ana_",
+    "_Ana",
+    "\u0412oris",  # a Cyrillic В before Latin letters
+    "Ана",
+    "Ana  Marija",
+    "Ann-Marie",
+    "Ana\u0661",  # an Arabic-Indic digit
+    "李小龍",
+    "山田たろう",
+    "ラーメン",
+    "김철수",
+    "Ana\u200b",  # a zero-width space
 ]
+
+
+def server_takes(name: str) -> bool:
+    """Whether the server takes `name` as a new name (the reserved words apart)."""
+    try:
+        names.check_new(name)
+    except names.NameProblem:
+        return False
+    return True
 
 
 def client_lines() -> str:
@@ -83,7 +106,9 @@ def test_the_client_checks_a_new_name_as_the_server_does() -> None:
         timeout=60,
     )
     client = dict(zip(SAMPLES, json.loads(result.stdout), strict=True))
-    server = {name: fits_name_rule(name) for name in SAMPLES}
+    server = {name: server_takes(name) for name in SAMPLES}
     assert client == server
     assert server["Ana"] and server["\ufb00a"] and not server["Al"]
     assert not server["Grandmaster of the cue"] and not server["x" * (NAME_MAX + 1)]
+    assert not server["007"] and not server["Ana_"] and not server["\u0412oris"]
+    assert server["Ана"] and server["Ana  Marija"] and server["山田たろう"]

@@ -4,11 +4,12 @@ room; Croatian and Russian names work."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from protocol import errors
 from protocol import messages as m
 from protocol.text import clean, confusable, skeleton
 from server.app import GameServer
-from server.edge.sessions import new_player_id
 from tests.server.support import Peer, open_peer
 
 
@@ -61,13 +62,11 @@ async def test_room_names_and_chat_lose_bidi_controls(
 async def test_a_name_that_passes_for_a_seated_player_is_refused_in_that_room(
     server: GameServer, peers: list[Peer]
 ) -> None:
-    ana = await open_peer(server, peers, "Ana")
-    created = await ana.request({"t": "create"})
+    ace = await open_peer(server, peers, "Ace")
+    created = await ace.request({"t": "create"})
     assert isinstance(created, m.Joined)
-    for lookalike in ("\u0410na", "ana", "Ana"):
-        # A player coming back (a new one may not mix scripts: `bad_name`).
-        token = server.gateway.sessions.issue(new_player_id())
-        impostor = await open_peer(server, peers, lookalike, token=token)
+    for lookalike in ("\u0410\u0441\u0435", "ace", "Ace"):  # the first in Cyrillic
+        impostor = await open_peer(server, peers, lookalike)
         for role in ("player", "spectator"):
             refused = await impostor.request({"t": "join", "room": created.room, "role": role})
             assert isinstance(refused, m.Error), (lookalike, role)
@@ -77,14 +76,15 @@ async def test_a_name_that_passes_for_a_seated_player_is_refused_in_that_room(
     assert isinstance(await boris.request({"t": "join", "room": created.room}), m.Joined)
 
 
-async def test_a_new_players_name_is_held_to_the_rule_and_a_returning_ones_is_not(
+async def test_a_guests_name_is_held_to_the_rule_token_or_not(
     server: GameServer, peers: list[Peer]
 ) -> None:
-    """A `hello` without a token is a new player's, whose name is chosen now: 3 to 20
-    characters, as an account's (one script, a letter, a letter or digit at either end),
-    else `bad_name` and nothing changed, the connection still usable. A player coming back
-    with their token keeps a name chosen before the rule (1 to 24 characters) and plays
-    under it."""
+    """A guest's name is chosen by one rule: 3 to 20 characters, as an account's (one
+    script, a letter, a letter or digit at either end), else `bad_name` and nothing
+    changed, the connection still usable. A session token does not carry a name: a known
+    player saying another name (a page says its typed name with its token) is held to the
+    rule too. A name from before the rule is kept where it is shown already: by a player
+    coming back to the seat that carries it."""
     bare = await Peer.connect_raw(server)
     peers.append(bare)
     for name in ("Al", "A", "Grandmaster of the cue", "\u0412oris", "1234", "Ana."):
@@ -95,21 +95,27 @@ async def test_a_new_players_name_is_held_to_the_rule_and_a_returning_ones_is_no
     )
     welcome = await bare.request({"t": "hello", "v": m.PROTOCOL_VERSION, "name": "Ana  Marija"})
     assert isinstance(welcome, m.Welcome) and welcome.name == "Ana Marija"
-    # Names from before the rule, said by a player the server knows (their session token:
-    # one it signed before the rule came in), are taken as they are, and sit at a table.
-    for old in ("Al", "Grandmaster of the cue"):
-        token = server.gateway.sessions.issue(new_player_id())
-        back = await open_peer(server, peers, old, token=token)
-        assert back.seen[0] == m.Welcome(
-            id=back.seen[0].id,
-            v=m.PROTOCOL_VERSION,
-            player=back.player or "",
-            name=old,
-            token=back.token or "",
-            now=back.seen[0].now,
-            room=None,
-        )
-        assert isinstance(await back.request({"t": "create"}), m.Joined)
-        snapshot = await back.expect(m.Snapshot)
-        seat = snapshot.view.seats[0]
-        assert seat is not None and seat.name == old
+    # With a token the server signed: the same rule.
+    zorro = await open_peer(server, peers, "Zorro")
+    for name in ("\u0410na", "X", "Grandmaster of the cue"):
+        again = await Peer.connect_raw(server)
+        peers.append(again)
+        hello = {"t": "hello", "v": m.PROTOCOL_VERSION, "name": name, "token": zorro.token}
+        refused = await again.request(hello)
+        assert isinstance(refused, m.Error) and refused.code == errors.BAD_NAME, name
+    # A seat that carries a name from before the rule (as a room stored then comes back):
+    # its player comes back under it, and only under it.
+    assert isinstance(await zorro.request({"t": "create"}), m.Joined)
+    await zorro.expect(m.Snapshot)
+    room = next(iter(server.lobby.rooms.values()))
+    seat = room.state.seats[0]
+    assert seat is not None and seat.player == zorro.player
+    room.state = replace(room.state, seats=(replace(seat, name="Al"), room.state.seats[1]))
+    back = await open_peer(server, peers, "Al", token=zorro.token)
+    welcome = back.seen[0]
+    assert isinstance(welcome, m.Welcome) and (welcome.name, welcome.room) == ("Al", room.id)
+    elsewhere = await Peer.connect_raw(server)
+    peers.append(elsewhere)
+    hello = {"t": "hello", "v": m.PROTOCOL_VERSION, "name": "Bo", "token": zorro.token}
+    refused = await elsewhere.request(hello)
+    assert isinstance(refused, m.Error) and refused.code == errors.BAD_NAME
