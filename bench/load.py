@@ -515,7 +515,7 @@ async def run_game(args: argparse.Namespace, server: LiveServer) -> dict[str, An
     tables = [Table(i, stats, random.Random(rng.random())) for i in range(args.rooms)]
     for index in range(args.spectators):
         table = tables[index % len(tables)]
-        table.spectators.append(Member(table, f"S{index}", False))
+        table.spectators.append(Member(table, f"Spectator{index}", False))
     window = Window(rss_idle=probe.rss())
     bot_shots = [0]
     watchers = await watch_exhibitions(url, args.bot_tables, stats, bot_shots)

@@ -316,8 +316,8 @@ class Table:
         self.mode = "idle"
 
     async def setup(self, n1: Node, n2: Node) -> None:
-        ana = await botclient_open(n1.ws_url, f"A{self.index}")
-        ben = await botclient_open(n2.ws_url, f"B{self.index}")
+        ana = await botclient_open(n1.ws_url, f"Ana{self.index}")
+        ben = await botclient_open(n2.ws_url, f"Ben{self.index}")
         self.players = [ana, ben]
         settings = {"race_to": 21, "first_break": "draw", "name": f"cap {self.index}"}
         await ana.send({"t": "create", "settings": settings})

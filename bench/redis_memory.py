@@ -103,8 +103,8 @@ async def after_draw(players: list[Client], draw: m.LagResult) -> None:
 
 async def play_match(node: Node, index: int, race_to: int, spectators: int) -> Played:
     """One whole match on `node`, then everybody leaves (the room closes and retires)."""
-    ana = await botclient_open(node.ws_url, f"A{index}")
-    ben = await botclient_open(node.ws_url, f"B{index}")
+    ana = await botclient_open(node.ws_url, f"Ana{index}")
+    ben = await botclient_open(node.ws_url, f"Ben{index}")
     watchers: list[Client] = []
     try:
         settings = {"race_to": race_to, "first_break": "draw", "name": f"bench {index}"}

@@ -17,8 +17,8 @@ spectator `not_a_player`):
 | *        | Enter, player, own seat      | same              | as Reattach, plus joined       |
 | *        | Enter, spectator             | same              | Bind, joined, snap; count (b)  |
 | Waiting  | SeatPair (quick match)       | Lagging, Choosing | SeatTaken, Bind, joined, start |
-| *        | Reattach, Rejoin of a seat   | same              | no Grace, clock on, presence(c)|
-| *        | … under another name         | same              | as above, SeatTaken, snapshot  |
+| *        | Reattach, Rejoin of a seat   | same              | SeatTaken, no Grace, presence(c)|
+| *        | … under another name         | same              | as above, then snapshot        |
 | *        | Gone, spectator              | same              | count (b); Close if empty      |
 | *        | Gone, seat                   | same              | Grace, clock paused, presence  |
 | *        | Leave, spectator             | same              | Unbind, ok, count (b); Close   |
@@ -291,8 +291,9 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
         self.seats[index] = replace(seat, member=member, grace_until=None)
         renamed = self.rename(index, member.name)  # a guest who made an account, say
         self.cancel(Grace(index))
-        # Under a new name (an account now) the player may have a rating: looked up anew.
-        self.out += [SeatTaken(seat.player), Bind(member)] if renamed else [Bind(member)]
+        # The rating is looked up anew: the player may have come back as an account, under
+        # a new name or the same (a guest who signed up, logged in).
+        self.out += [SeatTaken(seat.player), Bind(member)]
         if request_id is not None:
             joined = m.Joined(
                 id=request_id,

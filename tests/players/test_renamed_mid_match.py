@@ -178,3 +178,21 @@ async def test_a_new_name_that_passes_for_the_opponents_is_not_taken(
     assert isinstance(await benn.request({"t": "chat", "text": "hi"}), m.Ok)
     said = await ben.expect(m.ChatRelay)
     assert (said.seat, said.name) == (0, "Ana")
+
+
+async def test_a_guest_who_signs_up_under_the_same_name_shows_a_rating_at_once(
+    server: GameServer, peers: list[Peer]
+) -> None:
+    """Signing up under the name played under changes no name, but the player is an
+    account now: the rating is shown beside the name at once, not after the rack."""
+    table = await watched_table(server, peers)
+    ana, ben = table.players
+    back = await sign_up_and_come_back(server, ana, "Ana")
+    peers.append(back)
+    for peer in (ben, table.spectator):
+        rated = await rated_seats(peer)
+        assert [(s.name, s.rating, s.provisional) for s in rated.view.seats if s] == [
+            ("Ana", 500, True),
+            ("Ben", None, False),
+        ]
+        assert rated.view.status == "playing" and peer.gaps == 0
