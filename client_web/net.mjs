@@ -7,6 +7,8 @@ import { decode, encode } from "@msgpack/msgpack";
 /** The protocol version this client speaks (`PROTOCOL_VERSION`). */
 export const PROTOCOL_VERSION = 1;
 const TOKEN_KEY = "ninepool.token";
+/** How long a reconnect keeps the old connection open for the new one's welcome (ms). */
+const OUTGOING_GRACE_MS = 5000;
 /** An account token (`POST /api/login`): said in `hello` instead of the guest's token. */
 const ACCOUNT_KEY = "ninepool.account";
 const NAME_KEY = "ninepool.name";
@@ -133,6 +135,10 @@ export class Connection {
     /** the seat was taken over by a newer connection of the same player (another tab) */
     this.replaced = false;
     this.welcomed = false;
+    /** The connection a reconnect lets go once the new one is welcomed (`reconnectNow`). @type {WebSocket | null} */
+    this.outgoing = null;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.outgoingTimer = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.retryTimer = null;
     /** server clock − local clock, ms */
@@ -203,6 +209,7 @@ export class Connection {
       // This page cannot talk to this server (an old page after an upgrade): stop trying.
       this.closedByUs = true;
       this.fatal = true;
+      this.letGoOutgoing();
       this.setState("offline");
       return;
     }
@@ -240,12 +247,16 @@ export class Connection {
     return new Promise((resolve) => {
       const onWelcome = this.opts.onWelcome;
       // The old connection is let go only once the new one has said hello: a seated
-      // player is taken over by the new connection, never seen gone from the table.
-      const old = this.ws;
-      if (old) old.onmessage = null;
+      // player is taken over by the new connection, never seen gone from the table. Until
+      // then the room's events still come in on it, in order. Without a welcome within a
+      // few seconds (or when the page gives up) it goes all the same, so the seat is not
+      // held by a connection nobody reads.
+      this.letGoOutgoing();
+      this.outgoing = this.ws;
+      if (this.outgoing) this.outgoingTimer = setTimeout(() => this.letGoOutgoing(), OUTGOING_GRACE_MS);
       this.opts.onWelcome = (w) => {
         this.opts.onWelcome = onWelcome;
-        old?.close(1000);
+        this.letGoOutgoing();
         onWelcome(w);
         resolve(w);
       };
@@ -257,8 +268,20 @@ export class Connection {
     });
   }
 
+  /** Closes the connection a reconnect is replacing, if it is still open. */
+  letGoOutgoing() {
+    if (this.outgoingTimer) clearTimeout(this.outgoingTimer);
+    this.outgoingTimer = null;
+    const old = this.outgoing;
+    this.outgoing = null;
+    if (!old) return;
+    old.onmessage = null;
+    old.close(1000);
+  }
+
   close() {
     this.closedByUs = true;
+    this.letGoOutgoing();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.ws?.close(1000);
   }

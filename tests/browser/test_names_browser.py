@@ -147,3 +147,27 @@ def test_a_refused_name_takes_no_lobby_action(open_client: OpenClient) -> None:
     c.page.click("#create-form button[type=submit]")
     c.wait("a.room !== null && a.welcome.name === 'Antonija'")
     assert_quiet(c)
+
+
+def test_a_reconnect_without_a_welcome_lets_the_old_connection_go(
+    open_client: OpenClient,
+) -> None:
+    """Signing up mid-match says hello on a new connection before the old one goes. When
+    the new one is never welcomed (here the network swallows it), the old connection is
+    let go within seconds all the same: the room sees the player gone (the opponent's
+    table says so, and a clock would pause), not a seat held by a connection nobody reads."""
+    ana, bob, _room = start_match(open_client)
+    seat = ana.state("a.seat")
+    swallowed: list[object] = []
+    # Every WebSocket opened from now on reaches nobody: no server, no welcome.
+    ana.page.route_web_socket("**/*", lambda ws: swallowed.append(ws))
+    ana.page.click("#account-open")
+    ana.page.locator("#account-dialog").wait_for(state="visible")
+    ana.page.fill("#account-name", "Anabel")
+    ana.page.fill("#account-password", "correct horse battery")
+    ana.page.click("#account-signup")
+    bob.wait(
+        f"a.view && a.view.seats[{seat}] && a.view.seats[{seat}].connected === false",
+        timeout=20_000,
+    )
+    assert swallowed, "the page opened a new connection"
