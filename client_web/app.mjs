@@ -10,7 +10,7 @@ import { rewordCreateForm, wireCreateForm } from "./create.mjs";
 import { powerFromSpeed } from "./controls.mjs";
 import { roomName } from "./formats.mjs";
 import { $, toast } from "./dom.mjs";
-import { placeOnTable, renderBadge, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud } from "./hud.mjs";
+import { placeOnTable, renderBadge, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud, setPanel } from "./hud.mjs";
 import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderNextMatch, renderQuick, renderRooms } from "./lobby.mjs";
@@ -31,7 +31,7 @@ import { Sound } from "./sound.mjs";
 import { attachStrip } from "./strip.mjs";
 import { app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, othersAim, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
-import { setPanel, wireTableControls } from "./tablecontrols.mjs";
+import { wireTableControls } from "./tablecontrols.mjs";
 
 initLanguage();
 

@@ -111,6 +111,17 @@ let resultTimer;
 const RESULT_AT_LEAST_MS = 2500;
 
 /**
+ * Between two games on a phone held sideways, the result stops short of the strip, whose
+ * cue waits at its top for the break (also as the phone turns: `wireTableControls`).
+ */
+export function placeResult() {
+  const dlg = $("result-dialog");
+  const strip = $("strip");
+  const beside = dlg.classList.contains("between") && matchMedia("(orientation: landscape)").matches && !strip.hidden;
+  dlg.style.right = beside ? `${Math.max(0, innerWidth - strip.getBoundingClientRect().left)}px` : "";
+}
+
+/**
  * Shows a game or match result. A game result closes by itself when the pause between
  * games ends (`next.at`, server time: the next break's clock starts then), counting down
  * to it and naming the breaker; from a server that does not say, after five seconds.
@@ -177,6 +188,9 @@ export function showResult(title, score, text, match, replay = null, next = null
     };
     resultTimer = setTimeout(tick, 0);
   }
+  // The sheet over the table (log, chat, menu) gives way to the table and its result.
+  if (between && app.panelOpen) setPanel(false);
+  placeResult();
   if (!dlg.open) {
     // The table's own questions (leave, concede) are moot once its result is in.
     for (const id of ["leave-dialog", "concede-dialog"]) /** @type {HTMLDialogElement} */ ($(id)).close();
@@ -759,4 +773,19 @@ export function inviteLink() {
 function focusIfFree(el) {
   const active = document.activeElement;
   if (!active || active === document.body || active.id === "table") el.focus({ preventScroll: true });
+}
+
+/** Opens or closes the log-and-chat sheet (narrow screens). @param {boolean} open */
+export function setPanel(open) {
+  app.panelOpen = open;
+  document.documentElement.classList.toggle("panel-open", open);
+  $("panel-toggle").setAttribute("aria-expanded", String(open));
+  // Open, the sheet covers the table: its handle says how to get back to it.
+  const label = /** @type {HTMLElement} */ ($("panel-toggle").firstElementChild);
+  label.dataset.i18n = open ? "panel.close" : "panel.toggle";
+  label.textContent = t(label.dataset.i18n);
+  if (open) {
+    app.unread = 0;
+    renderBadge();
+  }
 }

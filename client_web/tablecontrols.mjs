@@ -4,7 +4,7 @@
 // request; what changes comes back as the room's events.
 
 import { $, toast } from "./dom.mjs";
-import { inviteLink, renderBadge } from "./hud.mjs";
+import { inviteLink, placeResult, setPanel } from "./hud.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { describeReach } from "./reach.mjs";
@@ -185,11 +185,15 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   });
   $("result-close").addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("result-dialog")).close());
   $("result-dialog").addEventListener("close", () => refresh()); // the table's own rematch card
-  // Between two games on a phone the result leaves the table free: a touch on it is play.
-  $("table").addEventListener("pointerdown", () => {
-    const result = /** @type {HTMLDialogElement} */ ($("result-dialog"));
-    if (result.open && result.classList.contains("between")) result.close();
-  }, true);
+  // Between two games on a phone the result leaves the table and the strip free: a touch
+  // on either is play.
+  addEventListener("resize", placeResult);
+  for (const id of ["table", "strip"]) {
+    $(id).addEventListener("pointerdown", () => {
+      const result = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+      if (result.open && result.classList.contains("between")) result.close();
+    }, true);
+  }
   $("choose-shoot").addEventListener("click", () => choose("shoot", act, refresh));
   $("choose-pass").addEventListener("click", () => choose("pass", act, refresh));
   /** @type {HTMLDialogElement} */ ($("choice-dialog")).addEventListener("cancel", (e) => e.preventDefault());
@@ -218,21 +222,6 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
 
   // The log, chat and menu: a sheet over the table on narrow screens.
   $("panel-toggle").addEventListener("click", () => setPanel(!app.panelOpen));
-}
-
-/** Opens or closes the log-and-chat sheet (narrow screens). @param {boolean} open */
-export function setPanel(open) {
-  app.panelOpen = open;
-  document.documentElement.classList.toggle("panel-open", open);
-  $("panel-toggle").setAttribute("aria-expanded", String(open));
-  // Open, the sheet covers the table: its handle says how to get back to it.
-  const label = /** @type {HTMLElement} */ ($("panel-toggle").firstElementChild);
-  label.dataset.i18n = open ? "panel.close" : "panel.toggle";
-  label.textContent = t(label.dataset.i18n);
-  if (open) {
-    app.unread = 0;
-    renderBadge();
-  }
 }
 
 function closeMenu() {

@@ -61,8 +61,13 @@ def test_between_games_the_result_leaves_the_table_to_the_breakers_finger(
         c.idle()
     foul_softly(bob)  # a shot played in the game: its result links the game's replay
     settle(ana, bob)
+    # The phone's player reads the log when the game ends: the sheet over the table gives
+    # way to the table and the result (its heading was under the sheet's bar).
+    ana.page.click("#panel-toggle")
+    ana.wait("a.panelOpen")
     concede(bob, "game")
     ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.wait("!a.panelOpen")
     ana.page.locator("#result-replay").wait_for(state="visible")
     ana.wait("a.table.rack === 2 && a.table.turn === a.seat && !a.anim")
     assert "you break" in ana.page.inner_text("#result-next")
@@ -76,6 +81,9 @@ def test_between_games_the_result_leaves_the_table_to_the_breakers_finger(
     save(ana, "phone-between-games-sideways.png")
     card, bed = box(ana, "#result-dialog"), cloth(ana)
     assert card["y"] + card["height"] <= bed["top"] + 1, (card, bed)
+    # ... and short of the strip, whose cue waits at its top for the break.
+    strip = box(ana, "#strip")
+    assert card["x"] + card["width"] <= strip["x"] + 1, (card, strip)
     ana.page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
     ana.page.wait_for_function("window.ninepool.portrait()")
 
