@@ -316,7 +316,13 @@ export function describeRuling(ruling, names, draw = false) {
       return d(t("r.staleAccept", { name: by }), ["R14"], "neutral");
     case "clock_expired": {
       if (v && v.foul) {
-        const foul = foulHeadline(v, names, next, null, null);
+        const foul = foulHeadline(v, names, v.game_over ? null : next, null, null);
+        // A third foul in a row by time loses the game: headed so, as a shot's would be
+        // (the time-out read as the next game's breaker's foul).
+        if (v.game_over) {
+          const over = gameOverHeadline(v, names);
+          return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...foul.more, ...notesBesides(v, over.rules)] };
+        }
         return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details] };
       }
       return d(t("r.clock", { name: by }), ["O3"], "foul");
