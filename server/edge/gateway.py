@@ -509,10 +509,14 @@ class Gateway:
         room = self.lobby.room(room_id) if room_id is not None else None
         if room is None or (room.settings.private and message.code is None):
             return False
-        # A seat kept for this player (a tournament's) is theirs to take whatever name sits
-        # in the other: an opponent who renamed to look like them cannot lock them out.
-        if client.player in (room.settings.reserved or []):
-            return False
+        # A seat kept for this player (a tournament's) is theirs to take under their name on
+        # the bracket whatever name sits in the other: an opponent who renamed to look like
+        # them cannot lock them out. Under any other name they are held to the rule.
+        reserved = room.settings.reserved
+        if client.player in reserved:
+            own = dict(zip(reserved, room.state.kept_names, strict=False)).get(client.player)
+            if own is None or confusable(client.name, [own]) is not None:
+                return False
         others = [s.name for s in room.seats if s is not None and s.player != client.player]
         match = confusable(client.name, others)
         if match is None:

@@ -140,3 +140,39 @@ async def test_nobody_sits_at_a_match_under_a_name_like_the_absent_opponents(
     ]
     # Ivan, the real one, sits down.
     assert isinstance(await sit(ivan, room), m.Joined)
+
+
+async def test_nobody_sits_at_a_match_under_the_name_the_other_seat_shows(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """A seat kept for its player is theirs under their name on the bracket, whatever the
+    other seat shows; under another name they are held to the rule every table keeps: not
+    one that could pass for the player seated opposite, at the door or from the stands.
+    (Ivan, seated, came back as "Zed"; Ben, come back as "Zed" too, was seated.)"""
+    server = await make_server()
+    ivan, ben = [await Peer.connect(server, name) for name in ("Ivan", "Ben")]
+    opened.extend([ivan, ben])
+    path = await _registering(server, ivan)
+    for peer in (ivan, ben):
+        status, _ = await api(server, "POST", f"{path}/register", {"name": peer.name}, peer.token)
+        assert status == 200
+    assert (await api(server, "POST", f"{path}/start", token=ivan.token))[0] == 200
+    view = await until(
+        server, path.rsplit("/", 1)[1], lambda v: bool(playing(v)) and playing(v)[0]["room"]
+    )
+    room = playing(view)[0]["room"]
+    assert isinstance(await sit(ivan, room), m.Joined)
+    await ivan.close()
+    zed = await Peer.connect(server, "Zed", token=ivan.token)
+    opened.append(zed)
+    welcome = zed.seen[0]
+    assert isinstance(welcome, m.Welcome) and (welcome.name, welcome.room) == ("Zed", room)
+    impostor = await Peer.connect(server, "ZED", token=ben.token)
+    opened.append(impostor)
+    for role in ("player", "spectator"):
+        refused = await impostor.request({"t": "join", "room": room, "role": role})
+        assert isinstance(refused, m.Error) and refused.code == "name_confusable", (role, refused)
+    # Under his own name on the bracket Ben sits.
+    back = await Peer.connect(server, "Ben", token=ben.token)
+    opened.append(back)
+    assert isinstance(await sit(back, room), m.Joined)
