@@ -107,9 +107,10 @@ ERROR_CODES: Final[dict[str, str]] = {
     TOO_MANY_ROOMS: "No new room now: the server holds as many rooms as it may, or your "
     "address has as many open rooms as it may (see Limits). Join a room, or leave yours "
     "first; nothing changed.",
-    NAME_CONFUSABLE: "Your name could pass for the name of a player seated in that room (the "
-    "same name, or one that looks the same: other case, lookalike letters of another "
-    "script); say `hello` again with another name to join it.",
+    NAME_CONFUSABLE: "Your name could pass for the name of a player seated in that room, or "
+    "at a tournament's table for the name a seat is kept under (the same name, or one that "
+    "looks the same: other case, lookalike letters of another script); say `hello` again "
+    "with another name to join it.",
     ALREADY_IN_ROOM: "The connection is already in a room; `leave` first.",
     NOT_IN_ROOM: "The request needs a room and the connection is in none.",
     NOT_A_PLAYER: "Only a seated player may do this; spectators never act on the table (O1).",
