@@ -267,7 +267,8 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     const pb = new ShotPlayback(tracks, m.duration, m.final);
     const changed = JSON.stringify(m.final) !== JSON.stringify(m.table.balls);
     const shooter = names()[m.shooter];
-    startAnim([pb], offset, changed ? 0.9 : 0, t("prompt.shoots", { name: shooter }), () => {
+    const own = app.role === "player" && app.seat === m.shooter; // "You shoot…", not one's own name
+    startAnim([pb], offset, changed ? 0.9 : 0, own ? t("prompt.youShoot") : t("prompt.shoots", { name: shooter }), () => {
       app.tableVersion++;
       app.table = m.table;
       if (app.view) app.view.table = m.table;

@@ -390,6 +390,7 @@ export default {
   "prompt.over": "The match is over.",
   "prompt.shooting": "Shooting…",
   "prompt.shoots": "{name} shoots…",
+  "prompt.youShoot": "You shoot…",
   "prompt.lagAnim": "The lag…",
   "prompt.replayAnim": "Replay of the last shot ({name})…",
   "prompt.placeHere": "Let go to put the cue ball here.",

@@ -390,6 +390,7 @@ export default {
   "prompt.over": "Meč je završen.",
   "prompt.shooting": "Udarac…",
   "prompt.shoots": "{name} udara…",
+  "prompt.youShoot": "Udarate…",
   "prompt.lagAnim": "Bliškanje…",
   "prompt.replayAnim": "Ponavljanje zadnjeg udarca ({name})…",
   "prompt.placeHere": "Pustite i bijela će ostati ovdje.",

@@ -390,6 +390,7 @@ export default {
   "prompt.over": "Матч окончен.",
   "prompt.shooting": "Удар…",
   "prompt.shoots": "{name} бьёт…",
+  "prompt.youShoot": "Вы бьёте…",
   "prompt.lagAnim": "Раскат…",
   "prompt.replayAnim": "Повтор последнего удара ({name})…",
   "prompt.placeHere": "Отпустите — биток встанет здесь.",

@@ -85,6 +85,11 @@ def test_the_cue_on_the_strip_waits_at_the_top_and_the_pull_is_the_power(
     c.wait("!!a.anim")
     assert c.page.is_hidden("#skip")
     assert "Коснитесь стола, чтобы пропустить" in c.page.inner_text("#status")
+    # The shooter's own shot is theirs ("Вы бьёте…"); the other table names them.
+    assert c.page.inner_text("#status").startswith("Вы бьёте…")
+    other = bob if c is ana else ana
+    other.wait("!!a.anim")
+    assert other.page.inner_text("#status").startswith(f"{c.name} ")
     settle(ana, bob)
     results = [e for e in replay_events(server, room) if e["t"] == "shot_result"]
     assert len(results) == shots + 1
