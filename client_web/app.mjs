@@ -16,7 +16,7 @@ import { attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderNextMatch, renderQuick, renderRooms } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
 import { lagFrames, lagTags } from "./lagballs.mjs";
-import { askNameOnce, lobbyNameReady, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
+import { askNameOnce, lobbyNameReady, madeUp, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
 import { NAME_PATTERN, boundNameField, nameTaken } from "./namerule.mjs";
 import { Connection, ServerError, defaultUrl, session } from "./net.mjs";
 import { restingBalls } from "./playback.mjs";
@@ -595,6 +595,8 @@ function wire() {
   const nameInput = /** @type {HTMLInputElement} */ ($("name"));
   nameInput.value = session.name() || currentName();
   boundNameField(nameInput);
+  // A name made up for a newcomer is there to be replaced: a tap selects it, so typing does.
+  nameInput.addEventListener("focus", () => madeUp(nameInput.value) && nameInput.select());
   nameInput.addEventListener("change", () => {
     const v = nameInput.value.trim();
     // A new name follows the rule; the one kept from before stays good (`namerule.mjs`).

@@ -11,6 +11,7 @@ from tests.browser.test_client import (
     shooter,
     start_match,
 )
+from tests.browser.test_firstminute import PHONE, Touch
 from tests.browser.test_rated_browser import sign_up
 from tests.browser.test_tournament_page import session_token
 from tests.browser.test_watching import concede
@@ -171,3 +172,27 @@ def test_a_reconnect_without_a_welcome_lets_the_old_connection_go(
         timeout=20_000,
     )
     assert swallowed, "the page opened a new connection"
+
+
+def test_a_made_up_name_is_there_to_be_replaced(open_client: OpenClient) -> None:
+    """A newcomer's lobby field holds the name made up for them ("Igrač-4489"), in the
+    grey of a placeholder: a finger tapped it and typed, and got "Igrač-4489Iv". It reads
+    as text, and a tap selects it, so what is typed replaces it."""
+    c = open_client("", lang="hr", **PHONE)
+    c.wait("a.welcome && a.welcome.name.startsWith('Igrač-')")
+    field = c.page.locator("#name")
+    made_up = field.input_value()
+    assert made_up.startswith("Igrač-"), made_up
+    colour = field.evaluate("(e) => getComputedStyle(e).color")
+    muted = c.page.evaluate(
+        "getComputedStyle(document.documentElement).getPropertyValue('--muted').trim()"
+    )
+    assert colour != "rgb(154, 167, 162)" and muted == "#9aa7a2", colour
+    box = field.bounding_box()
+    assert box is not None
+    Touch(c).tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    c.page.keyboard.type("Ivana")
+    assert field.input_value() == "Ivana"
+    field.evaluate("(e) => e.blur()")
+    c.page.wait_for_function("document.getElementById('me').textContent === 'Ivana'")
+    assert_quiet(c)
