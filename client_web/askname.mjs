@@ -86,6 +86,10 @@ export async function askNameOnce(welcome, room, code) {
   const input = /** @type {HTMLInputElement} */ ($("name-dialog-input"));
   input.value = welcome.name;
   boundNameField(input);
+  // The browser's own word for a name too short comes in the browser's language; the
+  // page's rule, in the page's.
+  input.setCustomValidity("");
+  input.oninput = () => input.setCustomValidity(nameTaken(input.value.trim(), welcome.name) ? "" : t("lobby.nameBad"));
   dialog.returnValue = "";
   dialog.showModal();
   input.select();

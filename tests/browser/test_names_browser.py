@@ -196,3 +196,29 @@ def test_a_made_up_name_is_there_to_be_replaced(open_client: OpenClient) -> None
     field.evaluate("(e) => e.blur()")
     c.page.wait_for_function("document.getElementById('me').textContent === 'Ivana'")
     assert_quiet(c)
+
+
+def test_the_invite_question_says_the_rule_in_the_pages_language(
+    open_client: OpenClient,
+) -> None:
+    """A Russian page in a browser set to English: a name too short in the invite's name
+    question was refused in the browser's own English ("Please lengthen this text…"). The
+    page's rule says why, in the page's language, and the question stays open."""
+    ana = open_client("Ana")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    link = ana.page.input_value("#invite-link")
+    newcomer = open_client("", lang="ru", hash=link[link.index("#") :])
+    newcomer.page.locator("#name-dialog").wait_for(state="visible")
+    field = newcomer.page.locator("#name-dialog-input")
+    field.fill("")
+    field.type("Ол")
+    newcomer.page.click("#name-dialog button[value=sit]")
+    assert newcomer.page.is_visible("#name-dialog")
+    said = field.evaluate("(e) => e.validationMessage")
+    assert said.startswith("Имя — от 3 до 20"), said
+    field.type("ьга")
+    assert field.evaluate("(e) => e.validationMessage") == ""
+    newcomer.page.click("#name-dialog button[value=sit]")
+    newcomer.wait("a.role === 'player' && a.welcome.name === 'Ольга'")
+    assert_quiet(ana, newcomer)
