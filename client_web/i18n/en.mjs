@@ -303,7 +303,7 @@ export default {
   "lag.help": "Lag for the break: send your ball to the far cushion and back. The ball that stops closer to your end cushion wins, and its player chooses who breaks.",
   "lag.speed": "Lag speed",
   "lag.angle": "Angle",
-  "lag.hand": "Like a real stroke, yours varies a little (about ±1 %), so two lags never end exactly level.",
+  "lag.hand": "Like a real stroke, yours varies a little (about ±1\u00a0%), so two lags never end exactly level.",
   "lag.play": "Play the lag",
   "lag.sent": "Your lag is played — waiting for your opponent's.",
   "lag.ball": "{name}'s ball",

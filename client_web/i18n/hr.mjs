@@ -303,7 +303,7 @@ export default {
   "lag.help": "Bliškanje za otvaranje: pošaljite kuglu do suprotne mantinele i natrag. Pobjeđuje igrač čija se kugla zaustavi bliže početnoj mantineli; on bira tko otvara.",
   "lag.speed": "Brzina bliškanja",
   "lag.angle": "Kut",
-  "lag.hand": "Kao i u stvarnoj igri, vaš udarac malo varira (oko ±1 %), pa dva bliškanja nikad ne završe potpuno jednako.",
+  "lag.hand": "Kao i u stvarnoj igri, vaš udarac malo varira (oko ±1\u00a0%), pa dva bliškanja nikad ne završe potpuno jednako.",
   "lag.play": "Odigraj bliškanje",
   "lag.sent": "Vaše bliškanje je odigrano — čeka se protivnik.",
   "lag.ball": "kugla igrača {name}",
