@@ -26,7 +26,7 @@ export default {
   "lobby.title": "Lobby",
   "lobby.play": "Play now",
   "lobby.name": "Your name",
-  "lobby.nameHelp": "Letters, digits, spaces, dots, dashes; {nameMin} to {nameMax} characters.",
+  "lobby.nameHelp": "Letters of one alphabet, digits, spaces, dots, dashes, underscores; {nameMin} to {nameMax} characters.",
   "askname.title": "Your name at the table",
   "askname.text": "A friend has invited you to a table. Your opponent, and anyone watching, see the name you play under.",
   "askname.from": "{name} has invited you to their table. Your opponent, and anyone watching, see the name you play under.",

@@ -26,7 +26,7 @@ export default {
   "lobby.title": "Predvorje",
   "lobby.play": "Igraj odmah",
   "lobby.name": "Vaše ime",
-  "lobby.nameHelp": "Slova, brojke, razmaci, točke, crtice; od {nameMin} do {nameMax} znakova.",
+  "lobby.nameHelp": "Slova jednoga pisma, brojke, razmaci, točke, crtice, podvlake; od {nameMin} do {nameMax} znakova.",
   "askname.title": "Vaše ime za stolom",
   "askname.text": "Prijatelj vas je pozvao za stol. Protivnik i svi koji gledaju vide ime pod kojim igrate.",
   "askname.from": "{name} vas poziva za svoj stol. Protivnik i svi koji gledaju vide ime pod kojim igrate.",
