@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import messages as m
+from server.app import GameServer
 from server.edge.sessions import new_player_id
 from server.players.names import fold, skeleton
 from tests.server.support import Peer
@@ -96,14 +97,8 @@ async def test_a_name_registered_anew_follows_the_rule_an_accounts_own_is_taken(
     assert al.seen[0].name == "Al"  # type: ignore[attr-defined]
 
 
-async def test_nobody_sits_at_a_match_under_a_name_like_the_absent_opponents(
-    make_server: Factory, opened: list[Peer]
-) -> None:
-    """At a tournament's table each seat is kept for its player under their name on the
-    bracket. Ben, come back under "lvan" (Ivan's, with an l), is refused `name_confusable`
-    while Ivan has not come, at the door and from the stands; Ben sits under his own name,
-    and coming back as "lvan" keeps his seat's name; Ivan, the real one, sits down."""
-    server = await make_server()
+async def _ivan_against_ben(server: GameServer, opened: list[Peer]) -> tuple[Peer, Peer, str]:
+    """Ivan and Ben entered in a final of two, started: the two and their match's room."""
     ivan, ben = [await Peer.connect(server, name) for name in ("Ivan", "Ben")]
     opened.extend([ivan, ben])
     path = await _registering(server, ivan)
@@ -114,7 +109,18 @@ async def test_nobody_sits_at_a_match_under_a_name_like_the_absent_opponents(
     view = await until(
         server, path.rsplit("/", 1)[1], lambda v: bool(playing(v)) and playing(v)[0]["room"]
     )
-    room = playing(view)[0]["room"]
+    return ivan, ben, str(playing(view)[0]["room"])
+
+
+async def test_nobody_sits_at_a_match_under_a_name_like_the_absent_opponents(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """At a tournament's table each seat is kept for its player under their name on the
+    bracket. Ben, come back under "lvan" (Ivan's, with an l), is refused `name_confusable`
+    while Ivan has not come, at the door and from the stands; Ben sits under his own name,
+    and coming back as "lvan" keeps his seat's name; Ivan, the real one, sits down."""
+    server = await make_server()
+    ivan, ben, room = await _ivan_against_ben(server, opened)
     impostor = await Peer.connect(server, "lvan", token=ben.token)  # Ben, come back renamed
     opened.append(impostor)
     refused = await sit(impostor, room)
@@ -150,17 +156,7 @@ async def test_nobody_sits_at_a_match_under_the_name_the_other_seat_shows(
     one that could pass for the player seated opposite, at the door or from the stands.
     (Ivan, seated, came back as "Zed"; Ben, come back as "Zed" too, was seated.)"""
     server = await make_server()
-    ivan, ben = [await Peer.connect(server, name) for name in ("Ivan", "Ben")]
-    opened.extend([ivan, ben])
-    path = await _registering(server, ivan)
-    for peer in (ivan, ben):
-        status, _ = await api(server, "POST", f"{path}/register", {"name": peer.name}, peer.token)
-        assert status == 200
-    assert (await api(server, "POST", f"{path}/start", token=ivan.token))[0] == 200
-    view = await until(
-        server, path.rsplit("/", 1)[1], lambda v: bool(playing(v)) and playing(v)[0]["room"]
-    )
-    room = playing(view)[0]["room"]
+    ivan, ben, room = await _ivan_against_ben(server, opened)
     assert isinstance(await sit(ivan, room), m.Joined)
     await ivan.close()
     zed = await Peer.connect(server, "Zed", token=ivan.token)
