@@ -65,7 +65,7 @@ from server.players.service import Identity, Players
 from server.players.tokens import AccountTokens
 from server.rooms.actor import now_ms
 from server.rooms.lobby import Lobby
-from server.rooms.naming import name_back
+from server.rooms.naming import name_back, own_kept_name
 from server.rooms.practice_room import PracticeRoom
 from server.rooms.seams import Gone, Request
 
@@ -512,9 +512,8 @@ class Gateway:
         # A seat kept for this player (a tournament's) is theirs to take under their name on
         # the bracket whatever name sits in the other: an opponent who renamed to look like
         # them cannot lock them out. Under any other name they are held to the rule.
-        reserved = room.settings.reserved
-        if client.player in reserved:
-            own = dict(zip(reserved, room.state.kept_names, strict=False)).get(client.player)
+        if client.player in room.settings.reserved:
+            own = own_kept_name(room.state, client.player)
             if own is None or confusable(client.name, [own]) is not None:
                 return False
         others = [s.name for s in room.seats if s is not None and s.player != client.player]

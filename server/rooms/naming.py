@@ -43,13 +43,21 @@ from server.rooms.table import TableError
 from server.rooms.working import Working
 
 
+def own_kept_name(state: RoomState, player: str | None) -> str | None:
+    """The name a seat of `state` is kept under for `player` (a tournament's match:
+    `RoomState.kept_names`), or None when no seat is kept for them."""
+    kept = dict(zip(state.settings.reserved, state.kept_names, strict=False))
+    return kept.get(player) if player is not None else None
+
+
 def kept_lookalike(state: RoomState, player: str | None, name: str) -> str | None:
     """The name a seat of `state` is kept under for another player than `player` that
     `name` could pass for (a tournament's match: `RoomState.kept_names`), or None — also
-    when `name` could pass for `player`'s own kept name."""
-    kept = list(zip(state.settings.reserved, state.kept_names, strict=False))
-    if confusable(name, [shown for holder, shown in kept if holder == player]) is not None:
+    when `name` could pass for `player`'s own kept name (`own_kept_name`)."""
+    own = own_kept_name(state, player)
+    if own is not None and confusable(name, [own]) is not None:
         return None
+    kept = zip(state.settings.reserved, state.kept_names, strict=False)
     return confusable(name, [shown for holder, shown in kept if holder != player])
 
 
