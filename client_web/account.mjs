@@ -5,7 +5,7 @@
 
 import { $, h, toast } from "./dom.mjs";
 import { num, t, when } from "./i18n/index.mjs";
-import { boundNameField, fitsNameRule } from "./namerule.mjs";
+import { boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
 import { session } from "./net.mjs";
 
 /** @typedef {Record<string, any>} Json */
@@ -111,7 +111,7 @@ export function initAccounts(opts) {
   /** @param {"signup" | "login"} kind */
   const attempt = async (kind) => {
     error.textContent = "";
-    const body = JSON.stringify({ name: nameInput.value.trim(), password: password.value });
+    const body = JSON.stringify({ name: tidyName(nameInput.value), password: password.value });
     if (kind === "signup") {
       // Claiming: the guest's session token makes the account take over this player.
       const made = await api("/api/accounts", { method: "POST", body, token: session.token() });

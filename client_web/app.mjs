@@ -17,7 +17,7 @@ import { renderNextMatch, renderQuick, renderRooms } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
 import { lagFrames, lagTags } from "./lagballs.mjs";
 import { askNameOnce, lobbyNameReady, madeUp, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
-import { NAME_PATTERN, boundNameField, nameTaken } from "./namerule.mjs";
+import { NAME_PATTERN, boundNameField, nameTaken, tidyName } from "./namerule.mjs";
 import { Connection, ServerError, defaultUrl, session } from "./net.mjs";
 import { restingBalls } from "./playback.mjs";
 import { roomPlayer } from "./playing.mjs";
@@ -103,7 +103,7 @@ const { pump, skipAnim } = player;
 
 function currentName() {
   const input = /** @type {HTMLInputElement} */ ($("name"));
-  const v = input.value.trim();
+  const v = tidyName(input.value);
   if (nameTaken(v, session.name())) return v;
   const stored = session.name();
   if (NAME_PATTERN.test(stored)) return stored;
@@ -118,7 +118,7 @@ function currentName() {
  * the name is said in `hello`, so a changed name means saying hello again.
  */
 async function ensureName() {
-  const v = /** @type {HTMLInputElement} */ ($("name")).value.trim();
+  const v = tidyName(/** @type {HTMLInputElement} */ ($("name")).value);
   if (!nameTaken(v, session.name()) || !app.welcome || app.welcome.account || app.welcome.name === v || app.room) return;
   session.setName(v);
   await conn.reconnectNow();
@@ -598,12 +598,13 @@ function wire() {
   // A name made up for a newcomer is there to be replaced: a tap selects it, so typing does.
   nameInput.addEventListener("focus", () => madeUp(nameInput.value) && nameInput.select());
   nameInput.addEventListener("change", () => {
-    const v = nameInput.value.trim();
+    const v = tidyName(nameInput.value);
     // A new name follows the rule; the one kept from before stays good (`namerule.mjs`).
     if (!nameTaken(v, session.name())) {
       toast(t("lobby.nameBad"));
       return;
     }
+    nameInput.value = v;
     session.setName(v);
     showMe();
   });

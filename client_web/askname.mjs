@@ -7,7 +7,7 @@ import { decode } from "@msgpack/msgpack";
 
 import { $, toast } from "./dom.mjs";
 import { CATALOGUES, t } from "./i18n/index.mjs";
-import { boundNameField, nameTaken } from "./namerule.mjs";
+import { boundNameField, nameTaken, tidyName } from "./namerule.mjs";
 import { session } from "./net.mjs";
 import { app, onTv } from "./state.mjs";
 
@@ -89,12 +89,12 @@ export async function askNameOnce(welcome, room, code) {
   // The browser's own word for a name too short comes in the browser's language; the
   // page's rule, in the page's.
   input.setCustomValidity("");
-  input.oninput = () => input.setCustomValidity(nameTaken(input.value.trim(), welcome.name) ? "" : t("lobby.nameBad"));
+  input.oninput = () => input.setCustomValidity(nameTaken(tidyName(input.value), welcome.name) ? "" : t("lobby.nameBad"));
   dialog.returnValue = "";
   dialog.showModal();
   input.select();
   await new Promise((resolve) => dialog.addEventListener("close", resolve, { once: true }));
-  const typed = input.value.trim();
+  const typed = tidyName(input.value);
   const name = dialog.returnValue === "sit" && nameTaken(typed, welcome.name) ? typed : welcome.name;
   /** @type {HTMLInputElement} */ ($("name")).value = name;
   session.setName(name);
@@ -128,7 +128,7 @@ export function showOwnName(w) {
 export function showMe() {
   const w = app.welcome;
   if (!w) return;
-  const typed = /** @type {HTMLInputElement} */ ($("name")).value.trim();
+  const typed = tidyName(/** @type {HTMLInputElement} */ ($("name")).value);
   const lobbyName = !w.account && nameTaken(typed, session.name()) ? typed : w.name;
   // The TV watches under no name of its viewer's: the channel is what is on screen.
   $("me").textContent = onTv() ? "" : app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : lobbyName;
@@ -144,7 +144,7 @@ export function showMe() {
 export function lobbyNameReady() {
   if (app.welcome?.account) return true;
   const input = /** @type {HTMLInputElement} */ ($("name"));
-  if (nameTaken(input.value.trim(), session.name())) return true;
+  if (nameTaken(tidyName(input.value), session.name())) return true;
   toast(t("lobby.nameBad"));
   input.focus();
   return false;

@@ -34,6 +34,17 @@ const MIXES = [new Set(["Han", "Hiragana", "Katakana", "Common"]), new Set(["Han
 const scriptOf = (letter) => SCRIPTS.find(([, re]) => re.test(letter))?.[0] ?? "other";
 
 /**
+ * `name` as the server will show it (`server.players.names.shown`): NFKC, every run of
+ * spaces one space, none at either end. What a name field holds is read through it, so
+ * the browser keeps and says the name the server answers with ("Ana  Marija" typed is
+ * "Ana Marija" back; kept as typed, every visit asked again for a name it already had).
+ * @param {string} name
+ */
+export function tidyName(name) {
+  return name.normalize("NFKC").replace(/\s+/gu, " ").trim();
+}
+
+/**
  * Whether `name` may be chosen now, as the server decides it (`server.players.names.
  * check_new`, the reserved words apart): once NFKC and its spaces tidied, NAME_MIN to
  * NAME_MAX characters — letters, digits 0–9, spaces, dots, dashes, underscores —, a
@@ -41,7 +52,7 @@ const scriptOf = (letter) => SCRIPTS.find(([, re]) => re.test(letter))?.[0] ?? "
  * @param {string} name
  */
 export function fitsNameRule(name) {
-  const cleaned = name.normalize("NFKC").replace(/\s+/gu, " ").trim();
+  const cleaned = tidyName(name);
   const length = [...cleaned].length;
   if (length < NAME_MIN || length > NAME_MAX) return false;
   if (!/^[\p{L}0-9](?:[\p{L}0-9_. \-]*[\p{L}0-9])?$/u.test(cleaned)) return false;

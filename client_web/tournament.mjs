@@ -9,7 +9,7 @@
 import { makeUpName } from "./askname.mjs";
 import { tournamentClock } from "./formats.mjs";
 import { keepLang, lang, minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
-import { NAME_PATTERN, boundNameField, fitsNameRule } from "./namerule.mjs";
+import { NAME_PATTERN, boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
 import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 import { installTips, tipAttrs } from "./tip.mjs";
@@ -526,7 +526,7 @@ function renderStandings(view) {
 
 /** @param {"register" | "unregister"} action */
 async function registration(action) {
-  const name = /** @type {HTMLInputElement} */ ($("tour-player-name")).value.trim();
+  const name = tidyName(/** @type {HTMLInputElement} */ ($("tour-player-name")).value);
   const done = () => t(action === "register" ? "tour.registered" : "tour.withdrawn");
   if (action === "register" && !session.accountToken() && !fitsNameRule(name)) {
     // A name to enter under is chosen now (a guest's kept from before the rule too), and

@@ -222,3 +222,27 @@ def test_the_invite_question_says_the_rule_in_the_pages_language(
     newcomer.page.click("#name-dialog button[value=sit]")
     newcomer.wait("a.role === 'player' && a.welcome.name === 'Ольга'")
     assert_quiet(ana, newcomer)
+
+
+def test_a_typed_name_is_kept_as_the_server_shows_it(open_client: OpenClient) -> None:
+    """A name typed with spaces to spare ("  Ana   Marija ") is the server's "Ana Marija".
+    The field and the browser keep that form: kept as typed, it never equalled the name
+    the server welcomed, and every quick match or new table said hello again on a new
+    connection for a name it already had."""
+    c = open_client("Ante", lang="hr")
+    c.wait("a.welcome && a.welcome.name === 'Ante'")
+    sockets: list[object] = []
+    c.page.on("websocket", lambda ws: sockets.append(ws))
+    c.page.fill("#name", "  Ana   Marija ")
+    c.page.locator("#name").evaluate("(e) => e.blur()")
+    assert c.page.input_value("#name") == "Ana Marija"
+    assert c.page.evaluate("localStorage.getItem('ninepool.name')") == "Ana Marija"
+    for _ in range(2):
+        c.page.click("#quick")
+        c.wait("a.quickWaiting === true && a.welcome.name === 'Ana Marija'")
+        c.page.click("#quick")
+        c.wait("a.quickWaiting !== true")
+    # One new connection for the new name, none after.
+    assert len(sockets) == 1, sockets
+    assert c.page.inner_text("#me") == "Ana Marija"
+    assert_quiet(c)

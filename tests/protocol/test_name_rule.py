@@ -112,3 +112,26 @@ def test_the_client_checks_a_new_name_as_the_server_does() -> None:
     assert not server["Grandmaster of the cue"] and not server["x" * (NAME_MAX + 1)]
     assert not server["007"] and not server["Ana_"] and not server["\u0412oris"]
     assert server["Ана"] and server["Ana  Marija"] and server["山田たろう"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_client_keeps_a_typed_name_as_the_server_shows_it() -> None:
+    """The browser reads a name field through `tidyName` and keeps what it gives, so it
+    must give what the server shows (`names.shown`): a name kept as typed ("Ana  Marija")
+    differed from the server's ("Ana Marija"), and every sitting down said hello again."""
+    typed = [*SAMPLES, "  Ana \t Marija  ", "Ana\u00a0Marija", "\uff21\uff4e\uff41", "Ana\u3000B"]
+    script = (
+        f'import {{ tidyName }} from "{CLIENT.as_uri()}";\n'
+        f"const names = {json.dumps(typed)};\n"
+        "console.log(JSON.stringify(names.map((n) => tidyName(n))));\n"
+    )
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    client = dict(zip(typed, json.loads(result.stdout), strict=True))
+    assert client == {name: names.shown(name) for name in typed}
+    assert client["Ana  Marija"] == "Ana Marija" and client["\uff21\uff4e\uff41"] == "Ana"
