@@ -9,8 +9,7 @@ import pytest
 from tests.browser.support import Client, Server, save
 from tests.browser.test_client import assert_quiet
 from tests.browser.test_firstminute import OpenClient
-from tests.browser.test_tournament_page import call, new_tournament, session_token
-from tests.browser.test_tournament_table import running_match
+from tests.browser.test_tournament_table import ana_in_a_tournament
 
 #: The words, as each language says them of the tournament "Saturday"'s final.
 READY = {
@@ -23,19 +22,6 @@ READY = {
 def times_on_screen(c: Client, words: str) -> int:
     """How many times `words` can be read on the page now (hidden elements say nothing)."""
     return int(c.page.evaluate(f"document.body.innerText.split({words!r}).length - 1"))
-
-
-def ana_in_a_tournament(server: Server, ana: Client) -> str:
-    """Ana and Luka entered in a final of two; started, its room made. The room's id."""
-    token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
-    organiser = session_token(server, "Organiser")
-    tournament = new_tournament(
-        server, organiser, "Saturday", format="single", cap=2, races={"winners": 2, "final": 2}
-    )
-    path = f"/api/tournaments/{tournament}/register"
-    call(server, "POST", path, {"name": "Ana"}, token)
-    call(server, "POST", path, {"name": "Luka"}, session_token(server, "Luka"))
-    return str(running_match(server, organiser, tournament)["room"])
 
 
 @pytest.mark.parametrize("lang", ["en", "hr", "ru"])

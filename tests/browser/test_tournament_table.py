@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.support import Server, save
+from tests.browser.support import Client, Server, save
 from tests.browser.test_client import assert_quiet
 from tests.browser.test_firstminute import OpenClient
 from tests.browser.test_tournament_page import call, new_tournament, session_token
@@ -35,6 +35,20 @@ def running_match(server: Server, organiser: str, tournament: str) -> dict[str, 
             return dict(playing[0])
         time.sleep(0.05)
     raise AssertionError("the match never got its room")
+
+
+def ana_in_a_tournament(server: Server, ana: Client, title: str = "Saturday") -> str:
+    """Ana (the browser `ana`, under her session) and Luka entered in a final of two named
+    `title`; started, its room made. The room's id."""
+    token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
+    organiser = session_token(server, "Organiser")
+    tournament = new_tournament(
+        server, organiser, title, format="single", cap=2, races={"winners": 2, "final": 2}
+    )
+    path = f"/api/tournaments/{tournament}/register"
+    call(server, "POST", path, {"name": "Ana"}, token)
+    call(server, "POST", path, {"name": "Luka"}, session_token(server, "Luka"))
+    return str(running_match(server, organiser, tournament)["room"])
 
 
 def test_the_player_who_came_is_told_the_match_is_theirs(
@@ -118,19 +132,11 @@ def test_a_player_at_another_table_is_shown_the_way_to_their_match(
     for as long as it is open."""
     ana = open_client("Ana", lang="hr")
     ana.wait("!!a.welcome")
-    token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
     # At a table of her own when the match opens.
     ana.page.click("#create-form button[type=submit]")
     ana.wait("!!a.view && a.role === 'player'")
     assert ana.page.is_hidden("#next-match")
-    organiser = session_token(server, "Organiser")
-    tournament = new_tournament(
-        server, organiser, "Subota", format="single", cap=2, races={"winners": 2, "final": 2}
-    )
-    path = f"/api/tournaments/{tournament}/register"
-    call(server, "POST", path, {"name": "Ana"}, token)
-    call(server, "POST", path, {"name": "Luka"}, session_token(server, "Luka"))
-    room = running_match(server, organiser, tournament)["room"]
+    room = ana_in_a_tournament(server, ana, "Subota")
     ana.page.locator("#next-match").wait_for(state="visible")
     assert (
         ana.page.inner_text("#next-match-text") == "Vaš turnirski meč je spreman: Subota · Finale."
