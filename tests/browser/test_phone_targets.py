@@ -1,0 +1,84 @@
+"""Every control a phone player's finger meets at the table is a finger's size: at least
+44 px tall, the platforms' guidance for a touch target. Found by playing on a 390×844
+touch phone: the lag's sliders were 18 px tall and its button 32, the sheet's "Centre" 21,
+the cue-raised slider 18, the menu's items and the chat 33–35, the spin's buttons 35, the
+fine-aim buttons 40. The lag's card says what a lag is in words, without a rule id in
+small print ("O6" read as noise to a newcomer, as it did in the status line)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.browser.support import Client, save
+from tests.browser.test_client import assert_quiet
+from tests.browser.test_firstminute import PHONE, OpenClient, host_and_guest, started
+
+#: The platforms' guidance for a finger (Apple: 44 pt; WCAG 2.5.5: 44 CSS px).
+FINGER = 44
+
+#: Every control, visible and on the screen, whose box is shorter than a finger.
+TOO_SMALL = """(selectors) => {
+  const small = [];
+  for (const e of document.querySelectorAll(selectors)) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || e.closest('[hidden]')) continue;
+    if (getComputedStyle(e).visibility === 'hidden') continue;
+    if (r.bottom < 0 || r.top > innerHeight) continue;
+    if (r.height < 44) small.push(`${e.id || e.tagName.toLowerCase()} ${Math.round(r.height)} px`);
+  }
+  return small;
+}"""
+CONTROLS = "button, summary, input, select, a[href], [role=slider]"
+
+
+def too_small(c: Client, within: str) -> list[str]:
+    found: list[str] = c.page.evaluate(
+        TOO_SMALL, ", ".join(f"{within} :is({CONTROLS})" for within in within.split(","))
+    )
+    return found
+
+
+def test_the_lag_is_played_with_a_finger(open_client: OpenClient) -> None:
+    ana, bob, _room = host_and_guest(
+        open_client, host={**PHONE, "lang": "hr"}, guest=PHONE, first_break="lag"
+    )
+    ana.page.locator("#lag-controls").wait_for(state="visible")
+    assert too_small(ana, "#lag-controls") == []
+    for slider in ("#lag-power", "#lag-angle"):
+        height = ana.page.locator(slider).bounding_box()
+        assert height is not None and height["height"] >= FINGER, (slider, height)
+    # Its words are words: what a lag is, not "O6".
+    card = ana.page.inner_text("#lag-controls")
+    assert "Bliškanje za otvaranje" in card and "O6" not in card, card
+    # The card still leaves the status and the table's far half in sight.
+    card_box = ana.page.locator("#lag-controls").bounding_box()
+    table = ana.page.locator("#table").bounding_box()
+    assert card_box is not None and table is not None
+    assert card_box["y"] > table["y"] + table["height"] / 3, (card_box, table)
+    save(ana, "phone-lag-hr.png")
+    assert_quiet(ana, bob)
+
+
+def test_the_break_and_the_sheet_are_played_with_a_finger(open_client: OpenClient) -> None:
+    ana, bob, _room = started(open_client, host={**PHONE, "lang": "ru"}, guest=PHONE)
+    shooter = ana if ana.state("a.view.turn === a.seat") else bob
+    # The strip at the edge: the fine aim's turns.
+    assert too_small(shooter, "#strip .fine-aim") == []
+    # The spin's pop-up.
+    shooter.page.click("#spin-mini")
+    shooter.page.locator("#spin-pop").wait_for(state="visible")
+    assert too_small(shooter, "#spin-pop") == []
+    shooter.page.click("#spin-pop-close")
+    # The sheet: spin, cue raised, the menu and its items, the chat.
+    shooter.page.click("#panel-toggle")
+    shooter.page.locator("#more summary").wait_for(state="visible")
+    elevation = shooter.page.locator("#elevation").bounding_box()
+    assert elevation is not None and elevation["height"] >= FINGER, elevation
+    small: list[Any] = too_small(shooter, "#panel")
+    assert small == [], small
+    shooter.page.click("#more summary")
+    shooter.page.locator("#leave").wait_for(state="visible")
+    small = too_small(shooter, "#panel")
+    assert small == [], small
+    save(shooter, "phone-sheet-menu.png")
+    assert_quiet(ana, bob)
