@@ -10,7 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.support import Client, save
-from tests.browser.test_client import assert_quiet
+from tests.browser.test_client import (
+    assert_quiet,
+    click_table,
+    pull_strip,
+    settle,
+    shoot_at_lowest,
+    shooter,
+)
 from tests.browser.test_firstminute import PHONE, OpenClient, host_and_guest, started
 
 #: The platforms' guidance for a finger (Apple: 44 pt; WCAG 2.5.5: 44 CSS px).
@@ -81,4 +88,40 @@ def test_the_break_and_the_sheet_are_played_with_a_finger(open_client: OpenClien
     small = too_small(shooter, "#panel")
     assert small == [], small
     save(shooter, "phone-sheet-menu.png")
+    assert_quiet(ana, bob)
+
+
+def test_the_push_out_and_its_choice_are_taken_with_a_finger(open_client: OpenClient) -> None:
+    """The push-out's button on the table and the opponent's two answers (32–35 px)."""
+    ana, bob, _room = started(open_client, host=PHONE, guest={**PHONE, "lang": "hr"})
+    shoot_at_lowest(shooter((ana, bob)), 95)
+    settle(ana, bob)
+    pusher = shooter((ana, bob))
+    other = bob if pusher is ana else ana
+    assert pusher.state("a.table.push_out_allowed"), "the seeded break should leave a push-out"
+    pusher.page.locator("#push-chip").wait_for(state="visible")
+    assert too_small(pusher, ".canvas-wrap") == []
+    pusher.page.locator("#push-chip").tap()
+    cue = pusher.state("a.table.balls[0]")
+    click_table(pusher, max(0.1, cue[0] - 0.3), cue[1])
+    pull_strip(pusher, 12)
+    settle(ana, bob)
+    other.page.locator("#choice-dialog").wait_for(state="visible")
+    assert too_small(other, "#choice-dialog") == []
+    save(other, "phone-push-out-choice.png")
+    assert_quiet(ana, bob)
+
+
+def test_the_lag_winners_question_is_answered_with_a_finger(open_client: OpenClient) -> None:
+    ana, bob, _room = host_and_guest(
+        open_client, host={**PHONE, "lang": "ru"}, guest=PHONE, first_break="lag"
+    )
+    for c in (ana, bob):
+        c.page.locator("#lag-shoot").wait_for(state="visible")
+        c.page.tap("#lag-shoot")
+    for c in (ana, bob):
+        c.wait("a.view && a.view.status === 'lag' && a.view.lag_choice != null")
+    chooser = (ana, bob)[ana.state("a.view.lag_choice")]
+    chooser.page.locator("#lag-dialog").wait_for(state="visible")
+    assert too_small(chooser, "#lag-dialog") == []
     assert_quiet(ana, bob)
