@@ -5,6 +5,7 @@
 
 import { powerPercent } from "./controls.mjs";
 import { $ } from "./dom.mjs";
+import { t } from "./i18n/index.mjs";
 import { app, canShoot } from "./state.mjs";
 
 /** The share of the strip's height the cue's tip travels from nothing to full power. */
@@ -14,6 +15,8 @@ const TRAVEL = 0.9;
  * layouts give it is never touchier than this (a few pixels once made a big difference).
  */
 const MIN_FULL_PULL = 160;
+/** The least pull (a share of full power) that shoots: less, let go, is no shot. */
+const MIN_PULL = 0.03;
 
 /** The pull (CSS px) that is full power on this strip. @param {HTMLElement} track */
 export function fullPull(track) {
@@ -66,6 +69,15 @@ export function attachStrip(track, actions) {
   /** The power now: the pull from where the finger went down (`y0`).
    * @param {PointerEvent} e @param {{ y0: number }} g */
   const powerAt = (e, g) => Math.min(1, Math.max(0, travel(e.clientY - g.y0)));
+  // Held short of a pull (or slid back up to where it went down), the strip says that
+  // letting go shoots nothing, not "0 %" and a speed as if a shot that soft were played.
+  const out = strip.querySelector(".strip-out");
+  /** @param {number} p the power the finger holds now */
+  const sayPull = (p) => {
+    const none = p < MIN_PULL;
+    strip.classList.toggle("no-shot", none);
+    if (none && out) out.textContent = t("power.noShot");
+  };
   track.addEventListener("pointerdown", (e) => {
     app.touch = e.pointerType === "touch";
     if (!mayShoot() || !inSight()) return;
@@ -73,11 +85,14 @@ export function attachStrip(track, actions) {
     track.setPointerCapture(e.pointerId);
     track.classList.add("pulling");
     actions.setPower(0);
+    sayPull(0);
     e.preventDefault();
   });
   track.addEventListener("pointermove", (e) => {
     if (!grab || grab.id !== e.pointerId) return;
-    actions.setPower(powerAt(e, grab));
+    const p = powerAt(e, grab);
+    actions.setPower(p);
+    sayPull(p);
   });
   /** @param {PointerEvent} e */
   const end = (e) => {
@@ -85,11 +100,12 @@ export function attachStrip(track, actions) {
     const g = grab;
     grab = null;
     track.classList.remove("pulling");
+    strip.classList.remove("no-shot");
     const quick = performance.now() - g.at < 120;
     const p = powerAt(e, g);
     // A pull, not a touch: the finger went down the strip (a press let go where it went
     // down, or slid back up to it, is not a shot).
-    if (e.type === "pointerup" && !quick && p >= 0.03 && mayShoot()) {
+    if (e.type === "pointerup" && !quick && p >= MIN_PULL && mayShoot()) {
       actions.setPower(p);
       actions.shoot();
     } else {

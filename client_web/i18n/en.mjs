@@ -273,6 +273,7 @@ export default {
   "aim.clockwise": "Turn the aim 0.1° clockwise (hold to keep turning)",
   "power.valuetext": "{p} %, {speed} of at most {max}, carries {reach}",
   "power.stripHint": "Pull down, let go to shoot",
+  "power.noShot": "no shot",
   "elev.label": "Cue raised",
   "elev.max": "strongest stroke {speed}",
   "shot.controls": "Shot controls",

@@ -273,6 +273,7 @@ export default {
   "aim.clockwise": "Zakreni cilj za 0,1° u smjeru kazaljke na satu (držite pritisnuto za daljnje okretanje)",
   "power.valuetext": "{p} %, {speed} od najviše {max}, prelazi {reach}",
   "power.stripHint": "Povucite dolje, pustite za udarac",
+  "power.noShot": "bez udarca",
   "elev.label": "Nagib štapa",
   "elev.max": "najjači udarac {speed}",
   "shot.controls": "Udarac",

@@ -273,6 +273,7 @@ export default {
   "aim.clockwise": "Повернуть прицел на 0,1° по часовой стрелке (удерживайте, чтобы продолжать)",
   "power.valuetext": "{p} %, {speed} из возможных {max}, пройдёт {reach}",
   "power.stripHint": "Тяните вниз, отпустите — удар",
+  "power.noShot": "без удара",
   "elev.label": "Наклон кия",
   "elev.max": "самый сильный удар {speed}",
   "shot.controls": "Удар",

@@ -38,13 +38,17 @@ def hold_pull(finger: Touch, c: Client, x: float, y: float, pull: float) -> floa
     return float(c.state("a.aim.power"))
 
 
-def call_off(finger: Touch, c: Client, x: float, y: float, pull: float) -> None:
-    """Slides the held finger back up to where it went down and lets go: no shot."""
+def call_off(finger: Touch, c: Client, x: float, y: float, pull: float) -> str:
+    """Slides the held finger back up to where it went down and lets go: no shot. What
+    the strip said under the cue just before the finger let go."""
     for k in range(5, -1, -1):
         c.page.wait_for_timeout(40)
         finger.send("touchMove", x, y + pull * k / 6)
     c.page.wait_for_timeout(60)
+    said = c.page.inner_text("#strip-out")
+    save(c, "strip-no-shot.png")
     finger.send("touchEnd")
+    return said
 
 
 def test_a_short_pull_from_the_cue_drawn_on_the_strip_is_a_soft_shot(
@@ -69,10 +73,14 @@ def test_a_short_pull_from_the_cue_drawn_on_the_strip_is_a_soft_shot(
     long_pull = track["height"] * 0.75
     hard = hold_pull(finger, c, x, y, long_pull)
     save(c, "strip-long-pull.png")
-    call_off(finger, c, x, y, long_pull)
+    before = c.page.inner_text("#strip-out")
+    # Slid back up, the strip says letting go there shoots nothing (it said "0 %" and a
+    # speed, as if a shot that soft would be played).
+    assert call_off(finger, c, x, y, long_pull) == "no shot"
     assert hard >= 0.6, hard
     c.page.wait_for_timeout(300)
     assert shots_sent(server, room) == shots, "called off, nothing shot"
+    assert c.page.inner_text("#strip-out") != "no shot" and "%" in before
     # A short pull from the same place on the cue: a soft shot, and the one sent.
     cue = box(c, "#strip-cue")
     y = min(cue["y"] + 16, track["y"] + track["height"] - 8)
