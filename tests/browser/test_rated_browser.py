@@ -359,13 +359,19 @@ def test_a_finger_opens_what_the_question_mark_of_a_rating_means(
         "document.querySelectorAll('#seat0 .rating, #seat1 .rating').length === 2"
     )
     assert phone.page.is_hidden("#tip")
-    # (read in one go: the seats are drawn anew every second)
-    box = phone.page.evaluate(
-        """() => {
-          const r = document.querySelector('#seat0 .rating').getBoundingClientRect();
-          return { x: r.x, y: r.y, width: r.width, height: r.height };
-        }"""
-    )
+    # (read in one go: the seats are drawn anew every second; and read again until the
+    # scoreboard has settled, its tags coming in as the match starts)
+    where_mark = """() => {
+      const r = document.querySelector('#seat0 .rating').getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    }"""
+    box = phone.page.evaluate(where_mark)
+    for _ in range(20):
+        phone.page.wait_for_timeout(250)
+        again = phone.page.evaluate(where_mark)
+        if again == box:
+            break
+        box = again
     assert box["width"] > 0, box
     finger = Touch(phone)
     finger.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
