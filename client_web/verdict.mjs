@@ -208,12 +208,19 @@ function foulHeadline(v, names, next, facts, lowest) {
   return { text: t("v.foul", { reasons }), rules, more };
 }
 
-/** @param {Verdict} v @param {readonly string[]} names @returns {{ text: string, rules: string[] }} */
-function gameOverHeadline(v, names) {
+/**
+ * Who won the game (or the match) and how. `bare`: who alone, after a headline that has
+ * said how already ("Ana concedes the game — Bob wins the game", not "…: the opponent
+ * conceded" again).
+ * @param {Verdict} v @param {readonly string[]} names @param {boolean} [bare]
+ * @returns {{ text: string, rules: string[] }}
+ */
+function gameOverHeadline(v, names, bare = false) {
   const end = v.game_end;
   if (v.stalemate || end === "stalemate") return { text: t("v.stalemate"), rules: ["R14"] };
   const winner = who(names, v.game_winner);
   const rule = end === "three_fouls" ? "R13" : end === "concede" ? "O4" : end === "forfeit" ? "O5" : "G5";
+  if (bare) return { text: t(v.match_over ? "v.winsMatchBare" : "v.winsRackBare", { name: winner }), rules: [rule] };
   const how = t(`v.how.${end === "three_fouls" || end === "concede" || end === "forfeit" ? end : "nine"}`);
   return { text: t(v.match_over ? "v.winsMatch" : "v.winsRack", { name: winner, how }), rules: [rule] };
 }
@@ -305,7 +312,7 @@ export function describeRuling(ruling, names, draw = false) {
     case "concede_match": {
       const head = t(ruling.action === "concede_match" ? "r.concedeMatch" : "r.concedeGame", { name: by });
       if (v && v.game_over) {
-        const over = gameOverHeadline(v, names);
+        const over = gameOverHeadline(v, names, true);
         return d(t("r.concedeThen", { head, rest: over.text }), ["O4"], "win");
       }
       return d(head, ["O4"], "win");
@@ -329,7 +336,7 @@ export function describeRuling(ruling, names, draw = false) {
     }
     case "forfeit": {
       const head = t("r.forfeit", { name: by });
-      if (v && v.game_over) return d(t("r.concedeThen", { head, rest: gameOverHeadline(v, names).text }), ["O5"], "win");
+      if (v && v.game_over) return d(t("r.concedeThen", { head, rest: gameOverHeadline(v, names, true).text }), ["O5"], "win");
       return d(head, ["O5"], "win");
     }
     case "extension":

@@ -116,6 +116,19 @@ test("quotation marks are the language's own: „…“ in Croatian, «…» in 
   assert.deepEqual(texts("ru").filter(([, s]) => /["„“”]/.test(s)).map(([k]) => k), []);
 });
 
+test("a player's name is never bent into a case or a gender in Croatian", () => {
+  // A name cannot be declined by a template, and a woman is not "igrač": "bijela u ruci za
+  // igrača Ivana Horvat" read wrong (for "igračicu Ivanu"). A name stands as the subject,
+  // or after a colon; "Stol igrača {name}" (whose, a label) is the one form kept.
+  const bent = Object.entries(CATALOGUES.hr).filter(
+    ([, v]) => typeof v === "string" && /\{(name|winner|loser|player)\}/.test(v) && (/\b(za|od|s|sa|protiv) igrača \{|[Ii]graču \{|[Ii]gračem \{/.test(v) || /\b(mu|joj|njemu)\b/.test(v)),
+  );
+  assert.deepEqual(bent.map(([k]) => k), []);
+  setLanguage("hr");
+  assert.equal(t("v.foulBih", { reasons: "bijela je upala", name: "Ivana Horvat" }), "Faul: bijela je upala — Ivana Horvat igra s bijelom u ruci");
+  setLanguage("en");
+});
+
 test("a sentence after a colon starts in lower case, in every language", () => {
   setLanguage("hr");
   assert.equal(t("prompt.notHere", { why: clause(t("place.outside")) }), "Ne ovdje: bijela mora biti na stolu.");

@@ -161,6 +161,16 @@ test("rulings: R6 choice, R14 stalemate, O3 clock foul, O4 concession", () => {
   assert.match(describeRuling({ by: 1, action: "stalemate_accept", verdict: null, table: table(0) }, names).headline, /^Bob accepts: stalemate warning/);
 });
 
+test("O4/O5 a conceded or forfeited game says how once: not '— Bob wins the game: the opponent conceded'", () => {
+  const over = { ...baseVerdict, game_over: true, game_winner: 1, match_over: false };
+  const conceded = describeRuling({ by: 0, action: "concede_game", verdict: { ...over, game_end: "concede" }, table: table(1) }, names);
+  assert.equal(conceded.headline, "Ana concedes the game — Bob wins the game");
+  const match = describeRuling({ by: 0, action: "concede_match", verdict: { ...over, game_end: "concede", match_over: true }, table: table(1) }, names);
+  assert.equal(match.headline, "Ana concedes the match — Bob wins the match");
+  const forfeit = describeRuling({ by: 0, action: "forfeit", verdict: { ...over, game_end: "forfeit" }, table: table(1) }, names);
+  assert.ok(forfeit.headline.endsWith("— Bob wins the game"), forfeit.headline);
+});
+
 test("ball lists and the lag", () => {
   assert.equal(ballList([4]), "4");
   assert.equal(ballList([1, 2, 3]), "1, 2, and 3");
