@@ -386,7 +386,6 @@ export function renderLagLeft() {
 /** The lag winner's time to choose without a shot clock (`server/rooms/model.py`). */
 const LAG_CHOICE_SECONDS = 30;
 
-
 export function renderClock() {
   drawClock();
   // The sheet's bar says it too: held sideways, the open sheet covers the scoreboard, and
@@ -431,6 +430,9 @@ function drawClock() {
   const left = Math.min(clockCap(c), Math.max(0, (c.deadline - app.serverNow()) / 1000));
   const s = Math.ceil(left);
   const time = minutesAndSeconds(s);
+  // The clock's warning over the table counts down with it (it said "10 s left" to the end).
+  const words = document.querySelector("#banner.clock .clock-words");
+  if (words && words.textContent !== clockWords(s)) words.textContent = clockWords(s);
   // Within the room's warning time the clock says whose time is running out.
   const warning = c.warning ?? 10;
   const low = warning > 0 && left <= warning;
@@ -439,6 +441,12 @@ function drawClock() {
   el.textContent = who ? `${time} · ${who}` : time;
   el.classList.toggle("low", low);
   el.setAttribute("aria-label", t("clock.label", { n: s }));
+}
+
+/** The clock's warning with `s` seconds left, to the warned shooter or naming them. @param {number} s */
+function clockWords(s) {
+  const seat = app.warning?.seat ?? app.table?.turn ?? 0;
+  return seat === mySeat() ? t("warn.clockYou", { s }) : t("warn.clock", { name: names()[seat], s });
 }
 
 /** The ball to hit first, as a number. */
@@ -597,7 +605,7 @@ export function renderTableUi() {
     // has the extension in it (on a phone the menu is two taps away, in the closed sheet).
     banner.hidden = false;
     banner.className = "banner clock";
-    banner.replaceChildren(w.text, ...rulePrint([w.rule]));
+    banner.replaceChildren(h("span", { class: "clock-words", text: w.text }), ...rulePrint([w.rule]));
     const left = tb.clock.extensions?.[w.seat] ?? 0;
     const chip = extendChip();
     chip.hidden = !(w.seat === mySeat() && canShoot() && left > 0);

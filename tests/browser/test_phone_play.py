@@ -4,6 +4,8 @@ the phone's length."""
 
 from __future__ import annotations
 
+import re
+
 from tests.browser.support import Server, save
 from tests.browser.test_client import (
     assert_quiet,
@@ -300,6 +302,24 @@ def test_the_clocks_warning_leaves_the_cue_ball_in_sight(open_client: OpenClient
         and box["y"] - 14 < y < box["y"] + box["height"] + 14
     ), (box, x, y)
     save(other, "clock-warning-clear-of-cue-ball.png")
+    # Its words count down with the clock (they said "10 s left" to the end), and its
+    # extension is a finger's size (it was 21 px tall).
+    words = other.page.locator("#banner.clock .clock-words")
+    first = words.inner_text()
+    other.page.wait_for_function(
+        "(w) => document.querySelector('#banner.clock .clock-words')?.textContent !== w",
+        arg=first,
+        timeout=5000,
+    )
+
+    def seconds(text: str) -> int:
+        found = re.search(r"\d+", text)
+        assert found is not None, text
+        return int(found.group())
+
+    assert 0 <= seconds(words.inner_text()) < seconds(first) <= 10, (first, words.inner_text())
+    chip = other.page.locator("#extend-chip").bounding_box()
+    assert chip is not None and chip["height"] >= 44, chip
     assert_quiet(ana, bob)
 
 
