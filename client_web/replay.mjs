@@ -98,6 +98,32 @@ export function describeEvent(e, names, lowest = null, before = null) {
   }
 }
 
+/**
+ * The table after event `i` of `events`, from the last event that carries one. A game's
+ * last shot shows the balls where they stopped — the 9 down, the winning position — on
+ * its line and on the game's and the match's result lines after it; the next rack (the
+ * shot's own table: the server racks at once) from the event after those. It showed the
+ * new rack on the winning shot's own line, as if the shot had never been played.
+ * @param {readonly Msg[]} events @param {number} i @returns {Msg | null}
+ */
+export function tableAfter(events, i) {
+  /** @type {Msg | null} */
+  let table = null;
+  /** @type {Msg | null} the next game's rack, shown once the results have been read */
+  let next = null;
+  for (let k = 0; k <= i; k++) {
+    const e = events[k];
+    if (next && e.t !== "game_over" && e.t !== "match_over") [table, next] = [next, null];
+    if (e.t === "snapshot") table = e.view.table;
+    else if (e.t === "shot_result" && e.table && e.verdict?.game_over && e.final) {
+      table = { ...e.table, balls: e.final, lowest: null };
+      next = e.table;
+    } else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
+    else if (e.t === "placed" && table) table = Object.assign({}, table, { balls: [e.pos, ...table.balls.slice(1)] });
+  }
+  return table;
+}
+
 export class ReplayViewer {
   constructor() {
     this.renderer = new Renderer(/** @type {HTMLCanvasElement} */ (el("r-table")));
@@ -242,17 +268,9 @@ export class ReplayViewer {
     return null;
   }
 
-  /** The table after event `i`, from the last event that carries one. @param {number} i */
+  /** The table after event `i` (`tableAfter`). @param {number} i */
   tableAt(i) {
-    /** @type {Msg | null} */
-    let table = null;
-    for (let k = 0; k <= i; k++) {
-      const e = this.events[k];
-      if (e.t === "snapshot") table = e.view.table;
-      else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
-      else if (e.t === "placed" && table) table = Object.assign({}, table, { balls: [e.pos, ...table.balls.slice(1)] });
-    }
-    return table;
+    return tableAfter(this.events, i);
   }
 
   /** @param {number} d */

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { describeEvent } from "../replay.mjs";
+import { describeEvent, tableAfter } from "../replay.mjs";
 
 const names = ["Ana", "Bob"];
 const verdict = {
@@ -60,4 +60,32 @@ test("the score after a game or the match is the winner's first", () => {
   assert.match(describeEvent({ t: "match_over", seq: 9, winner: 1, score: [1, 2] }, names).text, /^Bob wins the match! 2–1$/);
   assert.match(describeEvent({ t: "game_over", seq: 8, winner: 1, rack: 3, reason: "nine", score: [1, 2] }, names).text, /^Bob wins game 3!.* 2–1$/);
   assert.match(describeEvent({ t: "game_over", seq: 8, winner: 0, rack: 3, reason: "nine", score: [2, 1] }, names).text, / 2–1$/);
+});
+
+test("a game's winning shot shows where the balls stopped; the next rack comes after the results", () => {
+  const rack = (n) => [[0.6, 0.6], ...Array.from({ length: 9 }, (_, b) => [1.9 + b * 0.01, 0.6 + n])];
+  const before = { t: "snapshot", seq: 1, view: { table: { balls: [[1.0, 0.5], null, null, null, null, null, null, null, null, [2.0, 0.6]], lowest: 9, score: [0, 0] } } };
+  const final = [[1.5, 0.4], null, null, null, null, null, null, null, null, null];
+  const winning = { ...lastShot, seq: 2, verdict: { ...verdict, match_over: false }, final, table: { ...lastShot.table, balls: rack(0), lowest: 1, score: [1, 0] } };
+  const events = [
+    before,
+    winning,
+    { t: "game_over", seq: 3, winner: 0, rack: 1, reason: "nine", score: [1, 0] },
+    { t: "placed", seq: 4, seat: 1, pos: [0.5, 0.5] },
+  ];
+  assert.deepEqual(tableAfter(events, 0)?.balls, before.view.table.balls);
+  // The shot's line and the game's result: the 9 down, the cue ball where it stopped.
+  for (const i of [1, 2]) {
+    const table = tableAfter(events, i);
+    assert.deepEqual(table?.balls, final, `event ${i}`);
+    assert.equal(table?.lowest, null);
+    assert.deepEqual(table?.score, [1, 0]);
+  }
+  // Then the new rack, the next breaker's cue ball placed on it.
+  const after = tableAfter(events, 3);
+  assert.deepEqual(after?.balls.slice(1), rack(0).slice(1));
+  assert.deepEqual(after?.balls[0], [0.5, 0.5]);
+  // A shot that does not end a game shows its own table, as before.
+  const plain = { ...winning, verdict: { ...verdict, game_over: false, match_over: false } };
+  assert.deepEqual(tableAfter([before, plain], 1)?.balls, rack(0));
 });
