@@ -26,7 +26,7 @@ import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
 import { TvDirector, lingerFrom } from "./tv.mjs";
-import { installTips } from "./tip.mjs";
+import { installRuleMarks, installTips } from "./tip.mjs";
 import { Sound } from "./sound.mjs";
 import { attachStrip } from "./strip.mjs";
 import { app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, othersAim, pushOutArmed, status, touchFirst } from "./state.mjs";
@@ -713,7 +713,7 @@ function wire() {
   document.addEventListener("pointerdown", () => sound.unlock(), { once: true });
   document.addEventListener("keydown", () => sound.unlock(), { once: true });
   installTips();
-
+  installRuleMarks();
   const compact = matchMedia("(max-width: 820px), (max-height: 500px)");
   const layout = () => {
     document.documentElement.classList.toggle("compact", compact.matches);

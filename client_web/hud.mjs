@@ -14,7 +14,7 @@ import { renderRatingLine } from "./ratingchange.mjs";
 import { withRules } from "./verdict.mjs";
 import { drawStrip } from "./strip.mjs";
 import { describeReach } from "./reach.mjs";
-import { tipAttrs } from "./tip.mjs";
+import { ruleTipAttrs, tipAttrs } from "./tip.mjs";
 import { fitName } from "./seatname.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -27,8 +27,7 @@ import { fitName } from "./seatname.mjs";
  */
 function rulePrint(rules) {
   const ids = rules.filter(Boolean);
-  const named = ids.filter((id) => t(`rule.${id}`) !== `rule.${id}`).map((id) => `${id}: ${t(`rule.${id}`)}`);
-  return ids.length ? [" ", h("small", { class: "rule", text: ids.join(", "), ...(named.length ? { title: named.join("; ") } : {}) })] : [];
+  return ids.length ? [" ", h("small", { class: "rule", text: ids.join(", "), ...ruleTipAttrs(ids) })] : [];
 }
 
 /**

@@ -6,6 +6,9 @@
 // Space, and follows it as the page scrolls; the next tap elsewhere or Esc closes it. The words live in
 // the element's own attribute, so a view that redraws the element every second (the
 // seats at a table) needs nothing more: one listener on the document serves them all.
+// The rule marks in small print ("R3, O6") are such marks: their words are the rules' names.
+
+import { onLanguage, t } from "./i18n/index.mjs";
 
 /**
  * The attributes that make an element explain itself. `key` names the mark for good (a
@@ -108,4 +111,39 @@ export function installTips() {
   }, true);
   addEventListener("scroll", place, { passive: true, capture: true });
   addEventListener("resize", place);
+}
+
+/**
+ * The words of a rule mark: each id with the rule's name from the catalogue ("R3: who
+ * breaks; O6: the lag"), "" when none is named.
+ * @param {readonly string[]} ids
+ */
+export function ruleWords(ids) {
+  return ids.filter((id) => t(`rule.${id}`) !== `rule.${id}`).map((id) => `${id}: ${t(`rule.${id}`)}`).join("; ");
+}
+
+/**
+ * The attributes of a rule mark: its words for the mouse and for a finger (a phone read
+ * "R3, O6" and "O4" as codes it could not look up), but no stop for the keys — a log has
+ * one on every line, and the same words are in each line's title.
+ * @param {readonly string[]} ids
+ * @returns {Record<string, string>}
+ */
+export function ruleTipAttrs(ids) {
+  const words = ruleWords(ids);
+  if (!words) return {};
+  return { "data-tip": words, "data-tip-key": `rule:${ids.join(",")}`, title: words };
+}
+
+/** Explains the page's own rule marks (its HTML's `small.rule`: the concession's "O4", the
+ * lag's "O6"…) in the language shown, now and after every change of language. */
+export function installRuleMarks() {
+  const explain = () => {
+    for (const mark of document.querySelectorAll("small.rule")) {
+      const attrs = ruleTipAttrs((mark.textContent ?? "").split(/,\s*/).filter(Boolean));
+      for (const [k, v] of Object.entries(attrs)) mark.setAttribute(k, v);
+    }
+  };
+  explain();
+  onLanguage(explain);
 }

@@ -18,7 +18,7 @@ from tests.browser.test_client import (
     shoot_at_lowest,
     shooter,
 )
-from tests.browser.test_firstminute import PHONE, OpenClient, host_and_guest, started
+from tests.browser.test_firstminute import PHONE, OpenClient, Touch, host_and_guest, started
 
 #: The platforms' guidance for a finger (Apple: 44 pt; WCAG 2.5.5: 44 CSS px).
 FINGER = 44
@@ -124,4 +124,29 @@ def test_the_lag_winners_question_is_answered_with_a_finger(open_client: OpenCli
     chooser = (ana, bob)[ana.state("a.view.lag_choice")]
     chooser.page.locator("#lag-dialog").wait_for(state="visible")
     assert too_small(chooser, "#lag-dialog") == []
+    assert_quiet(ana, bob)
+
+
+def test_a_rule_mark_says_its_rule_under_a_finger(open_client: OpenClient) -> None:
+    """The log's rule marks ("R3, O6") and the dialogs' ("O4") read as codes nobody could
+    look up on a phone: only a mouse's hover showed their names. A tap says them."""
+    ana, bob, _room = started(open_client, host={**PHONE, "lang": "hr"}, guest=PHONE)
+    ana.page.click("#panel-toggle")
+    ana.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    mark = ana.page.locator("#log small.rule").first
+    mark.wait_for(state="visible")
+    mark.scroll_into_view_if_needed()
+    ana.page.wait_for_timeout(600)  # the sheet slides up
+    ids = mark.inner_text().split(", ")
+    box = mark.bounding_box()
+    assert box is not None
+    Touch(ana).tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tip = ana.page.locator("#tip")
+    tip.wait_for(state="visible")
+    words = tip.inner_text()
+    assert all(f"{rule}: " in words for rule in ids), (ids, words)
+    assert "R3: tko otvara" in words or "O6: bliškanje" in words, words
+    save(ana, "phone-rule-mark-hr.png")
+    # The page's own marks too, in the language shown: the concession's O4.
+    assert ana.page.get_attribute("#concede-title small.rule", "data-tip") == "O4: predaja"
     assert_quiet(ana, bob)
