@@ -501,6 +501,8 @@ export function prompt() {
     // Armed, the push-out is what this shot is: its rule, where the player reads (no ball
     // need be hit first, so no line is a foul for the ball it meets).
     if (pushOutArmed()) return t("pushout.help");
+    // Offered (the shot after a legal break), the push-out is said: a button alone named it.
+    if (tb.push_out_allowed && canShoot() && ball) return t("prompt.pushOffer", { ball });
     if (app.wrongBall !== null && canShoot()) return t("prompt.wrongBall", { hit: num(app.wrongBall), ball });
     const touch = touchFirst();
     if (tb.ball_in_hand === "kitchen") return t(touch ? "prompt.breakTouch" : "prompt.break", { p: t("unit.percent", { p: powerPercent(app.aim.power) }) });

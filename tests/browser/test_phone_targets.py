@@ -101,6 +101,13 @@ def test_the_push_out_and_its_choice_are_taken_with_a_finger(open_client: OpenCl
     assert pusher.state("a.table.push_out_allowed"), "the seeded break should leave a push-out"
     pusher.page.locator("#push-chip").wait_for(state="visible")
     assert too_small(pusher, ".canvas-wrap") == []
+    # Offered, the push-out is said where the player reads, not only named on a button.
+    prompt = pusher.page.inner_text("#status .prompt")
+    assert prompt.startswith(
+        ("After the break you may play a push-out", "Nakon otvaranja smijete odigrati push out")
+    ), prompt
+    assert not other.page.inner_text("#status .prompt").startswith(("After", "Nakon"))
+    save(pusher, "phone-push-out-offered.png")
     pusher.page.locator("#push-chip").tap()
     cue = pusher.state("a.table.balls[0]")
     click_table(pusher, max(0.1, cue[0] - 0.3), cue[1])
