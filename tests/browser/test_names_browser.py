@@ -82,9 +82,9 @@ def test_one_rule_for_a_new_name_token_or_not(open_client: OpenClient, server: S
     old = "Grandmaster of the cue"  # 22 characters: a guest's name before the rule
     kept = "Grandmaster"
     rules = {
-        "en": ("3 to 20 characters", "A name is 3–20", "A name is 3–20"),
-        "hr": ("od 3 do 20 znakova", "Ime ima od 3 do 20", "Ime ima 3–20"),
-        "ru": ("от 3 до 20 символов", "Имя — от 3 до 20", "Имя — от 3 до 20"),
+        "en": ("3 to 20 characters", "A name is 3 to 20", "A name is 3 to 20"),
+        "hr": ("Od 3 do 20 znakova", "Ime ima od 3 do 20", "Ime ima od 3 do 20"),
+        "ru": ("От 3 до 20 символов", "Имя — от 3 до 20", "Имя — от 3 до 20"),
     }
     for lang, (help_text, refusal, account_refusal) in rules.items():
         c = open_client(kept, lang=lang, token=session_token(server, "Returning"))
@@ -96,6 +96,10 @@ def test_one_rule_for_a_new_name_token_or_not(open_client: OpenClient, server: S
         c.page.keyboard.press("Tab")
         c.page.wait_for_selector("#toast:not([hidden])")
         assert c.page.inner_text("#toast").startswith(refusal)
+        # The lobby's help says the rule the refusal says (it once left out "only between
+        # them", and the account's rule "one alphabet").
+        said = c.page.inner_text("#name-help").split(": ", 1)[1]
+        assert c.page.inner_text("#toast").endswith(said), said
         assert c.page.inner_text("#me") == kept
         # Too long: typing (or pasting) stops at the rule's end.
         c.page.fill("#name", "")
