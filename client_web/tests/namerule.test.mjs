@@ -25,12 +25,14 @@ test("a name from before the rule still loads; only a new one is held to it", ()
 
 test("the rule's words say its numbers in every language", () => {
   for (const [lang, words] of [
-    ["en", "A name is 3–20 letters"],
-    ["hr", "Ime ima od 3 do 20 slova"],
-    ["ru", "Имя — от 3 до 20 букв"],
+    ["en", "A name is 3 to 20 characters"],
+    ["hr", "Ime ima od 3 do 20 znakova"],
+    ["ru", "Имя — от 3 до 20 символов"],
   ]) {
     setLanguage(lang, false);
     assert.ok(t("lobby.nameBad").startsWith(words), t("lobby.nameBad"));
+    // One wording wherever the rule is said: the refusal is the account's rule.
+    assert.equal(t("lobby.nameBad"), t("account.nameRule"));
     for (const key of ["lobby.nameHelp", "account.nameRule", "account.rules"]) assert.ok(t(key).includes(String(NAME_MAX)) && !t(key).includes("24"), t(key));
   }
   setLanguage("en", false);
