@@ -124,6 +124,9 @@ test("a player's name is never bent into a case or a gender in Croatian", () => 
     ([, v]) => typeof v === "string" && /\{(name|winner|loser|player)\}/.test(v) && (/\b(za|od|s|sa|protiv) igrača \{|[Ii]graču \{|[Ii]gračem \{/.test(v) || /\b(mu|joj|njemu)\b/.test(v)),
   );
   assert.deepEqual(bent.map(([k]) => k), []);
+  // A seat's tags name a player of either sex: no "spreman" for Ivana ("čeka početak").
+  const tags = Object.entries(CATALOGUES.hr).filter(([k, v]) => k.startsWith("tag.") && typeof v === "string" && /\bspreman\b|\bspremna\b/.test(v));
+  assert.deepEqual(tags.map(([k]) => k), []);
   setLanguage("hr");
   assert.equal(t("v.foulBih", { reasons: "bijela je upala", name: "Ivana Horvat" }), "Faul: bijela je upala — Ivana Horvat igra s bijelom u ruci");
   setLanguage("en");
