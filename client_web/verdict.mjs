@@ -264,16 +264,19 @@ export function describeShot(result, names, lowest = null) {
       details: [...details, ...noteLines(v)],
     };
   }
+  // A legal break (the referee's R5 note: a push-out may follow) is said to be the break:
+  // a replay's first line read "No ball pocketed — Bob to shoot", the break never named.
+  const broke = (v.notes ?? []).some(([rule]) => rule === "R5");
   if (pocketed.length > 0 && next.turn === result.shooter) {
     return {
-      headline: t("v.pockets", { name: shooter, n: pocketed.length, balls: ballList(pocketed) }),
+      headline: t(broke ? "v.breakPockets" : "v.pockets", { name: shooter, n: pocketed.length, balls: ballList(pocketed) }),
       rules: [],
       tone: "good",
       details: [...details, ...noteLines(v)],
     };
   }
-  const key = result.report.first === null ? "v.noHit" : "v.noPocket";
-  return { headline: t(key, { name: who(names, next.turn) }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)] };
+  const key = broke && result.report.first !== null ? "v.breakNoPocket" : result.report.first === null ? "v.noHit" : "v.noPocket";
+  return { headline: t(key, { name: who(names, next.turn), breaker: shooter }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)] };
 }
 
 /**

@@ -443,6 +443,8 @@ export default {
   "v.pushOut": "{name} pushes out — {next} chooses: shoot, or pass it back",
   "v.pushOutDown": { one: "{name} pushes out; ball {balls} stays down — {next} chooses: shoot, or pass it back", other: "{name} pushes out; balls {balls} stay down — {next} chooses: shoot, or pass it back" },
   "v.pockets": { one: "{name} pockets the {balls} — and shoots again", other: "{name} pockets the {balls} — and shoots again" },
+  "v.breakPockets": { one: "{name} breaks and pockets the {balls} — and shoots again", other: "{name} breaks and pockets the {balls} — and shoots again" },
+  "v.breakNoPocket": "{breaker} breaks, no ball pocketed — {name} to shoot",
   "v.noHit": "No ball hit — {name} to shoot",
   "v.noPocket": "No ball pocketed — {name} to shoot",
   "foul.R8.none": "the cue ball hit no ball",

@@ -443,6 +443,8 @@ export default {
   "v.pushOut": "{name} igra push out — {next} bira: igrati ili vratiti udarac",
   "v.pushOutDown": { one: "{name} igra push out; kugla {balls} ostaje u rupi — {next} bira: igrati ili vratiti udarac", few: "{name} igra push out; kugle {balls} ostaju u rupama — {next} bira: igrati ili vratiti udarac", other: "{name} igra push out; kugle {balls} ostaju u rupama — {next} bira: igrati ili vratiti udarac" },
   "v.pockets": { one: "{name} ubacuje kuglu {balls} — i igra dalje", few: "{name} ubacuje kugle {balls} — i igra dalje", other: "{name} ubacuje kugle {balls} — i igra dalje" },
+  "v.breakPockets": { one: "{name} otvara i ubacuje kuglu {balls} — i igra dalje", few: "{name} otvara i ubacuje kugle {balls} — i igra dalje", other: "{name} otvara i ubacuje kugle {balls} — i igra dalje" },
+  "v.breakNoPocket": "{breaker} otvara, nijedna kugla nije ubačena — na potezu je {name}",
   "v.noHit": "Bijela nije pogodila nijednu kuglu — na potezu je {name}",
   "v.noPocket": "Nijedna kugla nije ubačena — na potezu je {name}",
   "foul.R8.none": "bijela nije dotaknula nijednu kuglu",

@@ -82,6 +82,22 @@ test("miss passes the turn; no contact is said plainly", () => {
   assert.equal(describeShot(shot({ report: { first: null, pocketed: [], rails: [] } }), names).headline, "No ball hit — Bob to shoot");
 });
 
+test("R5 a legal break is named the break, in every language", () => {
+  const legal = { ...baseVerdict, notes: [["R5", "Legal break: the next shot may be played as a push-out"]] };
+  assert.equal(describeShot(shot({ verdict: legal }), names).headline, "Ana breaks, no ball pocketed — Bob to shoot");
+  const made = describeShot(shot({ report: { first: 1, pocketed: [7, 2], rails: [] }, verdict: legal, table: table(0) }), names);
+  assert.equal(made.headline, "Ana breaks and pockets the 7 and 2 — and shoots again");
+  // The note under it still says what the break allows.
+  assert.ok(made.details.some((l) => l.rule === "R5"));
+  setLanguage("hr");
+  assert.equal(describeShot(shot({ verdict: legal }), names).headline, "Ana otvara, nijedna kugla nije ubačena — na potezu je Bob");
+  setLanguage("ru");
+  assert.equal(describeShot(shot({ report: { first: 1, pocketed: [7], rails: [] }, verdict: legal, table: table(0) }), names).headline, "Ana разбивает и забивает шар 7 — и продолжает");
+  setLanguage("en");
+  // Not the break: as before.
+  assert.equal(describeShot(shot({}), names).headline, "No ball pocketed — Bob to shoot");
+});
+
 test("R6 push-out offers the incoming player the choice", () => {
   const d = describeShot(shot({ shot: { push_out: true }, table: table(1, null, true) }), names);
   assert.equal(d.headline, "Ana pushes out — Bob chooses: shoot, or pass it back");
