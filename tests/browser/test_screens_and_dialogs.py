@@ -111,6 +111,8 @@ def test_the_more_menu_opens_inside_a_laptop_window(open_client: OpenClient) -> 
     ana, bob, _ = started(open_client, host=LAPTOP, guest=LAPTOP)
     for c in (ana, bob):
         c.page.click("#more summary")
+        # (placed on the details' `toggle`, a task after the click: read once it has run)
+        c.page.evaluate("new Promise((r) => setTimeout(() => requestAnimationFrame(r), 0))")
         menu = c.page.locator("#more .more-menu").bounding_box()
         assert menu is not None
         assert menu["y"] >= 0 and menu["y"] + menu["height"] <= 768, menu
