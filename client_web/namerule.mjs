@@ -67,7 +67,8 @@ export function fitsNameRule(name) {
  * @param {string} name @param {string | null | undefined} kept
  */
 export function nameTaken(name, kept) {
-  return name === kept ? NAME_PATTERN.test(name) : fitsNameRule(name);
+  // (compared tidied: a field's name is read through `tidyName`, a kept one is as stored)
+  return kept != null && tidyName(name) === tidyName(kept) ? NAME_PATTERN.test(kept) : fitsNameRule(name);
 }
 
 /**
