@@ -11,7 +11,7 @@ import { app, canShoot, mySeat, names, onTv, othersAim, pushOutArmed, status, to
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
-import { withRules } from "./verdict.mjs";
+import { describeWarning, withRules } from "./verdict.mjs";
 import { drawStrip } from "./strip.mjs";
 import { describeReach } from "./reach.mjs";
 import { ruleTipAttrs, tipAttrs } from "./tip.mjs";
@@ -26,7 +26,7 @@ import { fitName } from "./seatname.mjs";
  * on hover ("R8: wrong ball first"). @param {string[]} rules
  */
 function rulePrint(rules) {
-  const ids = rules.filter(Boolean);
+  const ids = rules.flatMap((r) => (r ? r.split(/,\s*/) : []));
   return ids.length ? [" ", h("small", { class: "rule", text: ids.join(", "), ...ruleTipAttrs(ids) })] : [];
 }
 
@@ -442,11 +442,8 @@ function drawClock() {
   el.setAttribute("aria-label", t("clock.label", { n: s }));
 }
 
-/** The clock's warning with `s` seconds left, to the warned shooter or naming them. @param {number} s */
-function clockWords(s) {
-  const seat = app.warning?.seat ?? app.table?.turn ?? 0;
-  return seat === mySeat() ? t("warn.clockYou", { s }) : t("warn.clock", { name: names()[seat], s });
-}
+/** The clock's warning with `s` seconds left, to the warned shooter or naming them. */
+const clockWords = (/** @type {number} */ s) => describeWarning({ kind: "clock", seat: app.warning?.seat ?? app.table?.turn ?? 0, seconds: s }, names(), null, mySeat()).text;
 
 /** The ball to hit first, as a number. */
 function lowestText() {
@@ -501,9 +498,9 @@ export function prompt() {
     // Armed, the push-out is what this shot is: its rule, where the player reads (no ball
     // need be hit first, so no line is a foul for the ball it meets).
     if (pushOutArmed()) return t("pushout.help");
+    if (app.wrongBall !== null && canShoot()) return t("prompt.wrongBall", { hit: num(app.wrongBall), ball });
     // Offered (the shot after a legal break), the push-out is said: a button alone named it.
     if (tb.push_out_allowed && canShoot() && ball) return t("prompt.pushOffer", { ball });
-    if (app.wrongBall !== null && canShoot()) return t("prompt.wrongBall", { hit: num(app.wrongBall), ball });
     const touch = touchFirst();
     if (tb.ball_in_hand === "kitchen") return t(touch ? "prompt.breakTouch" : "prompt.break", { p: t("unit.percent", { p: powerPercent(app.aim.power) }) });
     if (tb.ball_in_hand) return t("prompt.bih", { ball });
