@@ -35,7 +35,8 @@ export function fullPull(track) {
 export function drawStrip(prefix, p, text) {
   const track = $(`${prefix}strip-track`);
   track.style.setProperty("--power", String(Math.max(0, Math.min(100, p * 100))));
-  $(`${prefix}strip-out`).textContent = text;
+  // Held short of a pull, the strip says "no shot" (`attachStrip`), whatever else redraws it.
+  if (!track.closest(".no-shot")) $(`${prefix}strip-out`).textContent = text;
   track.setAttribute("aria-valuenow", String(powerPercent(p)));
 }
 
@@ -70,7 +71,8 @@ export function attachStrip(track, actions) {
    * @param {PointerEvent} e @param {{ y0: number }} g */
   const powerAt = (e, g) => Math.min(1, Math.max(0, travel(e.clientY - g.y0)));
   // Held short of a pull (or slid back up to where it went down), the strip says that
-  // letting go shoots nothing, not "0 %" and a speed as if a shot that soft were played.
+  // letting go shoots nothing, not "0 %" and a speed as if a shot that soft were played
+  // (before the power is set: `drawStrip` leaves the words of a strip saying so).
   const out = strip.querySelector(".strip-out");
   /** @param {number} p the power the finger holds now */
   const sayPull = (p) => {
@@ -84,15 +86,15 @@ export function attachStrip(track, actions) {
     grab = { id: e.pointerId, y0: e.clientY, at: performance.now(), before: power() };
     track.setPointerCapture(e.pointerId);
     track.classList.add("pulling");
-    actions.setPower(0);
     sayPull(0);
+    actions.setPower(0);
     e.preventDefault();
   });
   track.addEventListener("pointermove", (e) => {
     if (!grab || grab.id !== e.pointerId) return;
     const p = powerAt(e, grab);
-    actions.setPower(p);
     sayPull(p);
+    actions.setPower(p);
   });
   /** @param {PointerEvent} e */
   const end = (e) => {

@@ -136,12 +136,15 @@ export function ruleTipAttrs(ids) {
 }
 
 /** Explains the page's own rule marks (its HTML's `small.rule`: the concession's "O4", the
- * lag's "O6"…) in the language shown, now and after every change of language. */
+ * lag's "O6"…) in the language shown, now and after every change of language. A mark in a
+ * control (the push-out's check box, its chip) keeps to a title: a click there is the
+ * control's (it armed the push-out and closed the words it had opened). */
 export function installRuleMarks() {
   const explain = () => {
     for (const mark of document.querySelectorAll("small.rule")) {
       const attrs = ruleTipAttrs((mark.textContent ?? "").split(/,\s*/).filter(Boolean));
-      for (const [k, v] of Object.entries(attrs)) mark.setAttribute(k, v);
+      const inControl = !!mark.closest("label, button, summary, a");
+      for (const [k, v] of Object.entries(attrs)) if (!inControl || k === "title") mark.setAttribute(k, v);
     }
   };
   explain();
