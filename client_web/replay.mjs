@@ -109,14 +109,19 @@ export function describeEvent(e, names, lowest = null, before = null) {
 export function tableAfter(events, i) {
   /** @type {Msg | null} */
   let table = null;
-  /** @type {Msg | null} the next game's rack, shown once the results have been read */
+  /** @type {Msg | null} the next game's rack, shown from the next event with a table or a placement */
   let next = null;
   for (let k = 0; k <= i; k++) {
     const e = events[k];
-    if (next && e.t !== "game_over" && e.t !== "match_over") [table, next] = [next, null];
+    const moves = e.t === "snapshot" || e.t === "placed" || ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table);
+    if (next && moves) [table, next] = [next, null];
     if (e.t === "snapshot") table = e.view.table;
-    else if (e.t === "shot_result" && e.table && e.verdict?.game_over && e.final) {
-      table = { ...e.table, balls: e.final, lowest: null };
+    else if ((e.t === "shot_result" || e.t === "ruling") && e.table && e.verdict?.game_over) {
+      // The balls as the game left them (a shot's where they stopped; a concession's,
+      // a forfeit's or a time-out's where they lay), with the score and the next rack's
+      // lowest ball (what the next event is described by).
+      const balls = e.t === "shot_result" && e.final ? e.final : (table?.balls ?? e.table.balls);
+      table = { ...e.table, balls };
       next = e.table;
     } else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
     else if (e.t === "placed" && table) table = Object.assign({}, table, { balls: [e.pos, ...table.balls.slice(1)] });

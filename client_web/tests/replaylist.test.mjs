@@ -78,13 +78,20 @@ test("a game's winning shot shows where the balls stopped; the next rack comes a
   for (const i of [1, 2]) {
     const table = tableAfter(events, i);
     assert.deepEqual(table?.balls, final, `event ${i}`);
-    assert.equal(table?.lowest, null);
     assert.deepEqual(table?.score, [1, 0]);
   }
   // Then the new rack, the next breaker's cue ball placed on it.
   const after = tableAfter(events, 3);
   assert.deepEqual(after?.balls.slice(1), rack(0).slice(1));
   assert.deepEqual(after?.balls[0], [0.5, 0.5]);
+  // A game conceded: its line shows the balls where they lay, the next event the new rack.
+  const conceded = { t: "ruling", seq: 2, by: 1, action: "concede_game", verdict: { ...verdict, match_over: false, game_end: "concede" }, table: { ...lastShot.table, balls: rack(0), lowest: 1, score: [1, 0] } };
+  const afterConcede = [before, conceded, { t: "game_over", seq: 3, winner: 0, rack: 1, reason: "concede", score: [1, 0] }, { t: "placed", seq: 4, seat: 1, pos: [0.5, 0.5] }];
+  assert.deepEqual(tableAfter(afterConcede, 1)?.balls, before.view.table.balls);
+  assert.deepEqual(tableAfter(afterConcede, 2)?.balls, before.view.table.balls);
+  assert.deepEqual(tableAfter(afterConcede, 3)?.balls.slice(1), rack(0).slice(1));
+  // The next event is described by the next rack's lowest ball.
+  assert.equal(tableAfter(events, 2)?.lowest, 1);
   // A shot that does not end a game shows its own table, as before.
   const plain = { ...winning, verdict: { ...verdict, game_over: false, match_over: false } };
   assert.deepEqual(tableAfter([before, plain], 1)?.balls, rack(0));
