@@ -601,7 +601,7 @@ function wire() {
     const v = tidyName(nameInput.value);
     // A new name follows the rule; the one kept from before stays good (`namerule.mjs`).
     if (!nameTaken(v, session.name())) {
-      toast(t("lobby.nameBad"));
+      toast(t("account.nameRule"));
       return;
     }
     nameInput.value = v;

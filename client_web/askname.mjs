@@ -89,7 +89,7 @@ export async function askNameOnce(welcome, room, code) {
   // The browser's own word for a name too short comes in the browser's language; the
   // page's rule, in the page's.
   input.setCustomValidity("");
-  input.oninput = () => input.setCustomValidity(nameTaken(tidyName(input.value), welcome.name) ? "" : t("lobby.nameBad"));
+  input.oninput = () => input.setCustomValidity(nameTaken(tidyName(input.value), welcome.name) ? "" : t("account.nameRule"));
   dialog.returnValue = "";
   dialog.showModal();
   input.select();
@@ -145,7 +145,7 @@ export function lobbyNameReady() {
   if (app.welcome?.account) return true;
   const input = /** @type {HTMLInputElement} */ ($("name"));
   if (nameTaken(tidyName(input.value), session.name())) return true;
-  toast(t("lobby.nameBad"));
+  toast(t("account.nameRule"));
   input.focus();
   return false;
 }

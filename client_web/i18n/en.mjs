@@ -32,7 +32,6 @@ export default {
   "askname.from": "{name} has invited you to their table. Your opponent, and anyone watching, see the name you play under.",
   "askname.sit": "Sit down",
   "lobby.nameAccount": "The name of your account. Log out to play as a guest under another name.",
-  "lobby.nameBad": "A name is {nameMin} to {nameMax} characters: letters of one alphabet and digits, with spaces, dots, dashes or underscores only between them.",
   "lobby.raceTo": "Race to",
   "lobby.quickRace": "Quick match: games needed to win",
   "lobby.quick": "Quick match",

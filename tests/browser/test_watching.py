@@ -258,9 +258,10 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     # alone, each still named in words for a screen reader.
     phone.page.set_viewport_size({"width": 360, "height": 740})
     phone.page.wait_for_function("innerWidth === 360")
+    # (rows told apart by their buttons' bottoms: the row aligns them at its foot)
     rows = phone.page.evaluate(
         "[...document.querySelectorAll('.replay-panel > .row > :not([hidden])')]"
-        ".map(e => Math.round(e.getBoundingClientRect().top))"
+        ".map(e => Math.round(e.getBoundingClientRect().bottom))"
     )
     assert len(set(rows)) == 2, rows
     assert phone.page.get_attribute("#r-next", "aria-label") == "Следующее событие"
