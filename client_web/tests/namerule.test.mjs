@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage, t } from "../i18n/index.mjs";
-import { NAME_MAX, NAME_MIN, NAME_PATTERN, fitsNameRule, nameTaken } from "../namerule.mjs";
+import { NAME_MAX, NAME_MIN, NAME_PATTERN, fitsNameRule, nameTaken, tidyName } from "../namerule.mjs";
 
 test("a new name is NAME_MIN to NAME_MAX characters, counted once NFKC", () => {
   assert.deepEqual([NAME_MIN, NAME_MAX], [3, 20]);
@@ -35,4 +35,13 @@ test("the rule's words say its numbers in every language", () => {
     for (const key of ["lobby.nameHelp", "account.nameRule", "account.rules"]) assert.ok(t(key).includes(String(NAME_MAX)) && !t(key).includes("24"), t(key));
   }
   setLanguage("en", false);
+});
+
+test("a name kept from before the rule is taken as it is, read from a field tidied", () => {
+  // The field is read through tidyName; the kept name is as stored, two spaces and all.
+  const kept = "Grandmaster of the  cue";
+  assert.ok(nameTaken(tidyName(kept), kept));
+  assert.ok(nameTaken(tidyName(` ${kept} `), kept));
+  // Another long name is held to the rule.
+  assert.ok(!nameTaken("Grandmaster of the pool", kept));
 });
