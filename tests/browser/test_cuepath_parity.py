@@ -22,12 +22,12 @@ import dataclasses
 import json
 import math
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from server.physics import DEFAULT_PARAMS, TABLE, Shot, simulate
+from tests.node_module import node_json
 
 ROOT = Path(__file__).resolve().parents[2]
 R = TABLE.ball_radius
@@ -110,14 +110,7 @@ def test_the_previews_cue_ball_path_follows_the_engine(tmp_path: Path) -> None:
         (ROOT / "client_web" / "aim.mjs").as_uri(),
         (ROOT / "client_web" / "cuepath.mjs").as_uri(),
     )
-    result = subprocess.run(
-        ["node", "--input-type=module", "-e", script, str(data)],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    previews = json.loads(result.stdout)
+    previews = node_json(script, str(data))
     angles: list[float] = []
     worst_start = 0.0
     for case, preview in zip(cases, previews, strict=True):

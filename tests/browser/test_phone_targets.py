@@ -115,14 +115,21 @@ def test_the_break_and_the_sheet_are_played_with_a_finger(open_client: OpenClien
     assert_quiet(ana, bob)
 
 
-def test_the_push_out_and_its_choice_are_taken_with_a_finger(open_client: OpenClient) -> None:
-    """The push-out's button on the table and the opponent's two answers (32–35 px)."""
+def push_out_offered(open_client: OpenClient) -> tuple[Client, Client, Client, Client]:
+    """Two phones (Ana's English, Bob's Croatian) after a break that leaves a push-out:
+    Ana, Bob, the player it is offered to and the other."""
     ana, bob, _room = started(open_client, host=PHONE, guest={**PHONE, "lang": "hr"})
     shoot_at_lowest(shooter((ana, bob)), 95)
     settle(ana, bob)
     pusher = shooter((ana, bob))
     other = bob if pusher is ana else ana
     assert pusher.state("a.table.push_out_allowed"), "the seeded break should leave a push-out"
+    return ana, bob, pusher, other
+
+
+def test_the_push_out_and_its_choice_are_taken_with_a_finger(open_client: OpenClient) -> None:
+    """The push-out's button on the table and the opponent's two answers (32–35 px)."""
+    ana, bob, pusher, other = push_out_offered(open_client)
     pusher.page.locator("#push-chip").wait_for(state="visible")
     assert too_small(pusher, ".canvas-wrap") == []
     # Offered, the push-out is said where the player reads, not only named on a button.

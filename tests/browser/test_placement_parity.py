@@ -12,13 +12,13 @@ import json
 import math
 import random
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from server.physics import check_placement
 from server.physics.placement import PlacementError
+from tests.node_module import node_json
 
 ROOT = Path(__file__).resolve().parents[2]
 R = 0.028575
@@ -73,14 +73,7 @@ def test_r10_client_placement_check_matches_the_server(tmp_path: Path) -> None:
     data = tmp_path / "spots.json"
     data.write_text(json.dumps({"balls": BALLS, "spots": points}))
     script = NODE_CHECK % (ROOT / "client_web" / "aim.mjs").as_uri()
-    result = subprocess.run(
-        ["node", "--input-type=module", "-e", script, str(data)],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    got = json.loads(result.stdout)
+    got = node_json(script, str(data))
     differ = [(p, e) for p, e, g in zip(points, expected, got, strict=True) if e != g]
     assert differ == [], f"{len(differ)} spots judged differently, e.g. {differ[:5]}"
     assert 0.2 < sum(expected) / len(expected) < 0.8, "the spots should test both answers"

@@ -9,15 +9,14 @@ the engine's.
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from server.physics import TABLE, Shot, simulate
+from tests.node_module import node_json
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_TABLE = """
@@ -43,14 +42,7 @@ def as_js(rows: list[tuple[float, float]]) -> str:
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_clients_reach_table_is_the_engines() -> None:
     script = NODE_TABLE % (ROOT / "client_web" / "reach.mjs").as_uri()
-    result = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    client = [(float(speed), float(lengths)) for speed, lengths in json.loads(result.stdout)]
+    client = [(float(speed), float(lengths)) for speed, lengths in node_json(script)]
     # The table covers every power the client offers, from a nudge to a break.
     assert len(client) >= 40 and client[0][0] <= 0.2 and client[-1][0] >= 12.0
     engine = [(speed, engine_lengths(speed)) for speed, _ in client]

@@ -31,7 +31,7 @@ from tests.browser.test_firstminute import (
     host_and_guest,
     started,
 )
-from tests.browser.test_phone_targets import aim_clear_of_the_chip
+from tests.browser.test_phone_targets import aim_clear_of_the_chip, push_out_offered
 from tests.browser.test_watching import concede
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -472,12 +472,7 @@ def test_on_a_phone_the_lag_winners_question_leaves_the_lag_balls_in_view(
 def test_on_a_phone_the_push_out_is_on_the_table(open_client: OpenClient) -> None:
     """The shot after the break may be a push-out (R6): on a phone the choice is a button
     on the table, lit while armed, not only a box in the closed sheet."""
-    ana, bob, _ = started(open_client, host=PHONE, guest={**PHONE, "lang": "hr"})
-    shoot_at_lowest(shooter((ana, bob)), 95)
-    settle(ana, bob)
-    pusher = shooter((ana, bob))
-    other = bob if pusher is ana else ana
-    assert pusher.state("a.table.push_out_allowed"), "the seeded break should leave a push-out"
+    ana, bob, pusher, other = push_out_offered(open_client)
     chip = pusher.page.locator("#push-chip")
     chip.wait_for(state="visible")
     assert other.page.locator("#push-chip").is_hidden()

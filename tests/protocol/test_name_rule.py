@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from protocol.text import NAME_MAX, NAME_MIN, NAME_PATTERN, clean_name, fits_name_rule
 from server.players import names
+from tests.node_module import node_json
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "client_web" / "namerule.mjs"
@@ -59,6 +60,16 @@ def server_takes(name: str) -> bool:
     return True
 
 
+def client_answers(function: str, names: list[str]) -> list[Any]:
+    """What `namerule.mjs`'s `function` gives for each of `names`, run under node."""
+    script = (
+        f'import {{ {function} }} from "{CLIENT.as_uri()}";\n'
+        f"const names = {json.dumps(names)};\n"
+        f"console.log(JSON.stringify(names.map((n) => {function}(n))));\n"
+    )
+    return list(node_json(script))
+
+
 def client_lines() -> str:
     return f"export const NAME_MIN = {NAME_MIN};\nexport const NAME_MAX = {NAME_MAX};\n"
 
@@ -93,19 +104,7 @@ def test_names_from_before_the_rule_still_travel() -> None:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_client_checks_a_new_name_as_the_server_does() -> None:
-    script = (
-        f'import {{ fitsNameRule }} from "{CLIENT.as_uri()}";\n'
-        f"const names = {json.dumps(SAMPLES)};\n"
-        "console.log(JSON.stringify(names.map((n) => fitsNameRule(n))));\n"
-    )
-    result = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    client = dict(zip(SAMPLES, json.loads(result.stdout), strict=True))
+    client = dict(zip(SAMPLES, client_answers("fitsNameRule", SAMPLES), strict=True))
     server = {name: server_takes(name) for name in SAMPLES}
     assert client == server
     assert server["Ana"] and server["\ufb00a"] and not server["Al"]
@@ -120,18 +119,6 @@ def test_the_client_keeps_a_typed_name_as_the_server_shows_it() -> None:
     must give what the server shows (`names.shown`): a name kept as typed ("Ana  Marija")
     differed from the server's ("Ana Marija"), and every sitting down said hello again."""
     typed = [*SAMPLES, "  Ana \t Marija  ", "Ana\u00a0Marija", "\uff21\uff4e\uff41", "Ana\u3000B"]
-    script = (
-        f'import {{ tidyName }} from "{CLIENT.as_uri()}";\n'
-        f"const names = {json.dumps(typed)};\n"
-        "console.log(JSON.stringify(names.map((n) => tidyName(n))));\n"
-    )
-    result = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    client = dict(zip(typed, json.loads(result.stdout), strict=True))
+    client = dict(zip(typed, client_answers("tidyName", typed), strict=True))
     assert client == {name: names.shown(name) for name in typed}
     assert client["Ana  Marija"] == "Ana Marija" and client["\uff21\uff4e\uff41"] == "Ana"
