@@ -80,7 +80,13 @@ def test_between_games_the_result_leaves_the_table_to_the_breakers_finger(
     ana.page.wait_for_function("!window.ninepool.portrait()")
     save(ana, "phone-between-games-sideways.png")
     card, bed = box(ana, "#result-dialog"), cloth(ana)
-    assert card["y"] + card["height"] <= bed["top"] + 1, (card, bed)
+    # (a 2:1 phone: in the column left of the table, where the prompt stands)
+    assert card["x"] + card["width"] <= bed["left"] + 1, (card, bed)
+    assert card["y"] >= 0 and card["y"] + card["height"] <= SIDEWAYS[1], card
+    for button in ("#result-replay", "#result-close"):
+        place = box(ana, button)
+        assert place["x"] >= card["x"], (place, card)
+        assert place["x"] + place["width"] <= card["x"] + card["width"] + 1, (place, card)
     # ... and short of the strip, whose cue waits at its top for the break.
     strip = box(ana, "#strip")
     assert card["x"] + card["width"] <= strip["x"] + 1, (card, strip)
@@ -228,4 +234,35 @@ def test_long_names_are_read_whole_on_a_phones_seats(open_client: OpenClient) ->
     ana.page.locator("#tip").wait_for(state="visible")
     assert ana.page.inner_text("#tip") == LONG_NAMES[1]
     save(ana, "phone-long-names-tip.png")
+    assert_quiet(ana, bob)
+
+
+def test_held_sideways_a_wide_phone_gives_the_table_the_whole_height(
+    open_client: OpenClient,
+) -> None:
+    """Held sideways, the prompt above the table left a 844 × 390 phone's table 412 px
+    wide, with a 150 px band of empty canvas either side of it, and cut the prompt to two
+    lines. On a phone 2:1 or wider the prompt stands in a column left of the table, read
+    whole, and the table takes the stage's height; a 16:9 phone (640 × 360), which would
+    lose width by it, keeps the box above the table."""
+    ana, bob, _room = host_and_guest(
+        open_client, host={**PHONE, "lang": "ru"}, guest={**PHONE, "lang": "hr"}
+    )
+    ana.page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
+    ana.page.wait_for_function("!window.ninepool.portrait()")
+    ana.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+    bed, status = cloth(ana), box(ana, "#status")
+    assert status["x"] + status["width"] <= bed["left"], (status, bed)
+    assert bed["top"] - status["y"] < 60 and status["height"] > 200, (status, bed)
+    assert bed["right"] - bed["left"] > 0.55 * SIDEWAYS[0], bed
+    prompt = ana.page.locator("#status .prompt")
+    assert prompt.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), "the prompt is cut"
+    save(ana, "phone-sideways-wide-ru.png")
+    # A 16:9 phone: the box above the table (its cloth 349 px wide, as before).
+    ana.page.set_viewport_size({"width": 640, "height": 360})
+    ana.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+    bed, status = cloth(ana), box(ana, "#status")
+    assert status["y"] + status["height"] <= bed["top"], (status, bed)
+    assert bed["right"] - bed["left"] > 0.5 * 640, bed
+    save(ana, "phone-sideways-16-9-ru.png")
     assert_quiet(ana, bob)

@@ -92,6 +92,9 @@ def test_the_break_and_the_sheet_are_played_with_a_finger(open_client: OpenClien
     shooter = ana if ana.state("a.view.turn === a.seat") else bob
     # The strip at the edge: the fine aim's turns.
     assert too_small(shooter, "#strip .fine-aim") == []
+    # The sheet's bar under the table (it was 29 px).
+    bar = shooter.page.locator("#panel-toggle").bounding_box()
+    assert bar is not None and bar["height"] >= FINGER, bar
     # The spin's pop-up.
     shooter.page.click("#spin-mini")
     shooter.page.locator("#spin-pop").wait_for(state="visible")

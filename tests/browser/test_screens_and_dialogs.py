@@ -508,8 +508,9 @@ def test_on_a_phone_the_push_out_is_on_the_table(open_client: OpenClient) -> Non
     settle(ana, bob)
     other.page.locator("#choice-dialog").wait_for(state="visible")
     assert chip.is_hidden()
-    # The choice is about the table: a strip above it, over the status box, never over
-    # the position being chosen, its two answers side by side — held upright or sideways.
+    # The choice is about the table: over the status box, never over the position being
+    # chosen — held upright a strip above the table, its two answers side by side; held
+    # sideways (a 2:1 phone) the column left of the table, one answer above the other.
     for size in ({"width": 390, "height": 844}, {"width": 844, "height": 390}):
         other.page.set_viewport_size(size)
         other.page.wait_for_timeout(200)
@@ -518,8 +519,13 @@ def test_on_a_phone_the_push_out_is_on_the_table(open_client: OpenClient) -> Non
         shoot = other.page.locator("#choose-shoot").bounding_box()
         pass_back = other.page.locator("#choose-pass").bounding_box()
         assert dialog and table and shoot and pass_back
-        assert dialog["y"] + dialog["height"] <= table["y"] + 2, (size, dialog, table)
-        assert round(shoot["y"]) == round(pass_back["y"]), (shoot, pass_back)
+        if size["width"] < size["height"]:
+            assert dialog["y"] + dialog["height"] <= table["y"] + 2, (size, dialog, table)
+            assert round(shoot["y"]) == round(pass_back["y"]), (shoot, pass_back)
+        else:
+            assert dialog["x"] + dialog["width"] <= table["x"] + 2, (size, dialog, table)
+            assert shoot["y"] + shoot["height"] <= pass_back["y"] + 1, (shoot, pass_back)
+            assert pass_back["y"] + pass_back["height"] <= dialog["y"] + dialog["height"]
         save(other, f"push-out-choice-phone-{size['width']}.png")
     assert_quiet(ana, bob)
 
