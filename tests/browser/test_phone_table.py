@@ -9,8 +9,21 @@ from typing import Any
 import pytest
 
 from tests.browser.support import Client, save
-from tests.browser.test_client import assert_quiet, foul_softly, settle, winner_chooses
-from tests.browser.test_firstminute import PHONE, OpenClient, Touch, host_and_guest
+from tests.browser.test_client import (
+    assert_quiet,
+    foul_softly,
+    settle,
+    shooter,
+    winner_chooses,
+)
+from tests.browser.test_firstminute import (
+    PHONE,
+    OpenClient,
+    Touch,
+    center,
+    host_and_guest,
+    started,
+)
 from tests.browser.test_rated_browser import sign_up
 from tests.browser.test_watching import concede
 
@@ -242,27 +255,40 @@ def test_held_sideways_a_wide_phone_gives_the_table_the_whole_height(
 ) -> None:
     """Held sideways, the prompt above the table left a 844 × 390 phone's table 412 px
     wide, with a 150 px band of empty canvas either side of it, and cut the prompt to two
-    lines. On a phone 2:1 or wider the prompt stands in a column left of the table, read
-    whole, and the table takes the stage's height; a 16:9 phone (640 × 360), which would
-    lose width by it, keeps the box above the table."""
-    ana, bob, _room = host_and_guest(
+    lines; the spin's pop-up covered the rack. On a phone 2:1 or wider the prompt stands in
+    a column left of the table, read whole, the spin's pop-up over it, and the table takes
+    the stage's height; a 16:9 phone (640 × 360), which would lose width by it, keeps the
+    box above the table."""
+    ana, bob, _room = started(
         open_client, host={**PHONE, "lang": "ru"}, guest={**PHONE, "lang": "hr"}
     )
-    ana.page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
-    ana.page.wait_for_function("!window.ninepool.portrait()")
-    ana.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
-    bed, status = cloth(ana), box(ana, "#status")
+    phone = shooter((ana, bob))
+    phone.page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
+    phone.page.wait_for_function("!window.ninepool.portrait()")
+    phone.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+    bed, status = cloth(phone), box(phone, "#status")
     assert status["x"] + status["width"] <= bed["left"], (status, bed)
     assert bed["top"] - status["y"] < 60 and status["height"] > 200, (status, bed)
     assert bed["right"] - bed["left"] > 0.55 * SIDEWAYS[0], bed
-    prompt = ana.page.locator("#status .prompt")
+    prompt = phone.page.locator("#status .prompt")
+    assert prompt.inner_text().strip(), "no prompt"
     assert prompt.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), "the prompt is cut"
-    save(ana, "phone-sideways-wide-ru.png")
-    # A 16:9 phone: the box above the table (its cloth 349 px wide, as before).
-    ana.page.set_viewport_size({"width": 640, "height": 360})
-    ana.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
-    bed, status = cloth(ana), box(ana, "#status")
+    save(phone, "phone-sideways-wide.png")
+    Touch(phone).tap(*center(phone, "#spin-mini"))
+    phone.page.locator("#spin-pop").wait_for(state="visible")
+    pop = box(phone, "#spin-pop")
+    assert pop["x"] + pop["width"] <= bed["left"] and pop["y"] + pop["height"] <= SIDEWAYS[1]
+    for button in ("#spin-pop-reset", "#spin-pop-close"):  # inside it, whole
+        place = box(phone, button)
+        assert pop["x"] <= place["x"] and place["x"] + place["width"] <= pop["x"] + pop["width"]
+    save(phone, "phone-sideways-wide-spin.png")
+    phone.page.click("#spin-pop-close")
+    # A 16:9 phone: the box above the table (as before: its cloth 305 px wide beside the
+    # strip).
+    phone.page.set_viewport_size({"width": 640, "height": 360})
+    phone.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+    bed, status = cloth(phone), box(phone, "#status")
     assert status["y"] + status["height"] <= bed["top"], (status, bed)
-    assert bed["right"] - bed["left"] > 0.5 * 640, bed
-    save(ana, "phone-sideways-16-9-ru.png")
+    assert bed["right"] - bed["left"] > 0.45 * 640, bed
+    save(phone, "phone-sideways-16-9.png")
     assert_quiet(ana, bob)
