@@ -191,3 +191,45 @@ def test_a_rule_mark_says_its_rule_under_a_finger(open_client: OpenClient) -> No
     # The page's own marks too, in the language shown: the concession's O4.
     assert ana.page.get_attribute("#concede-title small.rule", "data-tip") == "O4: predaja"
     assert_quiet(ana, bob)
+
+
+#: A short phone held upright.
+SMALL_PHONE = {**PHONE, "width": 360, "height": 640}
+
+
+def on_top(c: Client, selector: str) -> bool:
+    """Whether the control is whole on the screen and a finger at its middle lands on it
+    (not on the sheet's bar or whatever else stands over it)."""
+    found: bool = c.page.evaluate(
+        """(selector) => {
+          const e = document.querySelector(selector);
+          const r = e.getBoundingClientRect();
+          if (r.top < 0 || r.left < 0) return false;
+          if (r.bottom > innerHeight || r.right > innerWidth) return false;
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return hit !== null && (hit === e || e.contains(hit));
+        }""",
+        selector,
+    )
+    return found
+
+
+def test_a_short_phone_reaches_the_lag_and_the_fine_aim(open_client: OpenClient) -> None:
+    """On a 360 × 640 phone the lag's button stood below its card's fold (a sliver of it
+    showed) and the strip's second fine turn under the sheet's bar: both are whole and
+    take a finger's tap."""
+    ana, bob, _room = host_and_guest(
+        open_client, host={**SMALL_PHONE, "lang": "hr"}, guest=PHONE, first_break="lag"
+    )
+    ana.page.locator("#lag-shoot").wait_for(state="visible")
+    assert on_top(ana, "#lag-shoot"), ana.page.locator("#lag-shoot").bounding_box()
+    save(ana, "phone-small-lag-hr.png")
+    ana, bob, _room = started(
+        open_client, host={**SMALL_PHONE, "lang": "ru"}, guest={**SMALL_PHONE, "lang": "hr"}
+    )
+    player = shooter((ana, bob))
+    for turn in ("#aim-anticlockwise", "#aim-clockwise"):
+        assert on_top(player, turn), (turn, player.page.locator(turn).bounding_box())
+    assert on_top(player, "#strip-track") and on_top(player, "#spin-mini")
+    save(player, "phone-small-break.png")
+    assert_quiet(ana, bob)
