@@ -1,5 +1,7 @@
 """The side panel on a laptop's screen: the log of what happened takes the room the panel
-has left, down to the chat, instead of a fixed strip over an empty quarter of it."""
+has left, down to the chat, instead of a fixed strip over an empty quarter of it; and the
+chat's box stays in sight under the controls (a player who scrolled the page to it lost the
+table and the shot clock)."""
 
 from __future__ import annotations
 
@@ -16,12 +18,20 @@ def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) 
     for _ in range(3):
         foul_softly(shooter((ana, bob)))
         settle(ana, bob, cleo)
-    # The players' controls come first; the log keeps at least its old 220 px below them
-    # (the panel scrolls, as it did).
+    # The players' controls come first; the log below them gives way (down to 100 px) so
+    # that the chat's box and its messages are in sight, and the page does not scroll.
+    bob.page.fill("#chat-input", "Sretno!")
+    bob.page.press("#chat-input", "Enter")
     for c in (ana, bob, cleo):
         c.page.wait_for_function("document.querySelectorAll('#log li').length >= 3")
+        c.page.wait_for_function("document.querySelectorAll('#chat-log li').length >= 1")
         log = c.page.locator("#log").bounding_box()
-        assert log is not None and log["height"] >= 219, (c.name, log)
+        assert log is not None and log["height"] >= 99, (c.name, log)
+        for part in ("#chat-input", "#chat-log li"):
+            place = c.page.locator(part).last.bounding_box()
+            assert place is not None and place["y"] + place["height"] <= LAPTOP["height"], part
+        assert c.page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+    save(ana, "laptop-panel-chat-in-sight.png")
     # Watching (no controls): the log reaches down to the chat, with nothing but the
     # panel's padding below it.
     panel = cleo.page.locator("#panel").bounding_box()
@@ -35,11 +45,15 @@ def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) 
     assert_quiet(ana, bob, cleo)
 
 
+#: A laptop's window made short (a browser's bars, a docked window): 600 px high.
+SHORT = {**LAPTOP, "height": 600}
+
+
 def test_a_chat_message_out_of_sight_is_shown_over_the_table(open_client: OpenClient) -> None:
-    """On a laptop the chat sits below the fold of the side panel while a player has the
-    controls: a message from the opponent is shown over the table for a moment instead of
-    arriving unseen; with the chat in sight, or for the sender, it is not."""
-    ana, bob, _ = started(open_client, host=LAPTOP, guest={**LAPTOP, "lang": "ru"})
+    """In a short window the chat sits below the fold of the side panel while a player has
+    the controls: a message from the opponent is shown over the table for a moment instead
+    of arriving unseen; with the chat in sight, or for the sender, it is not."""
+    ana, bob, _ = started(open_client, host=SHORT, guest={**SHORT, "lang": "ru"})
     shown = (
         "(() => { const t = document.getElementById('chat-pop'); "
         "return t.hidden ? '' : t.textContent; })()"
