@@ -64,3 +64,17 @@ def test_a_swipe_from_the_tray_scrolls_and_a_held_ball_is_dragged(
     finger.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wait_practice(zoe, "p.picked === 7")
     assert zoe.problems() == []
+
+
+def test_a_small_phone_finds_the_practice_table_on_the_first_screen(
+    open_client: OpenClient,
+) -> None:
+    """A newcomer on a 360 × 640 phone: the lobby's first screen offers the practice table
+    (it stood below the invite code's form, past the fold), and a tap on it opens it."""
+    zoe = open_client("Zoe", **{**PHONE, "width": 360, "height": 640}, lang="hr")
+    link = zoe.page.locator("#practice")
+    link.wait_for(state="visible")
+    box = link.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 640, box
+    Touch(zoe).tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    wait_practice(zoe, "!!p.view && p.role === 'player'")
