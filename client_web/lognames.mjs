@@ -46,3 +46,24 @@ export function renamesBetween(view, before) {
     return was && now && was.player === now.player && was.name !== now.name ? [{ seat, was: String(was.name), name: String(now.name) }] : [];
   });
 }
+
+/**
+ * Who sat down and who got up between two snapshots of the same room (`before`, then
+ * `view`): each seat whose player changed, the one who left first. A player waiting at
+ * their table saw the other seat fill with no line in the log to say so.
+ * @param {Record<string, any>} view @param {Record<string, any> | null | undefined} before
+ * @returns {{ kind: "sits" | "leaves", seat: number, who: NonNullable<WrittenSeat> }[]}
+ */
+export function seatingBetween(view, before) {
+  if (!before || before.room !== view.room) return [];
+  return [0, 1].flatMap((seat) => {
+    const was = before.seats?.[seat];
+    const now = view.seats?.[seat];
+    if (was && now && was.player === now.player) return [];
+    /** @type {{ kind: "sits" | "leaves", seat: number, who: NonNullable<WrittenSeat> }[]} */
+    const changes = [];
+    if (was) changes.push({ kind: "leaves", seat, who: { name: String(was.name), computer: was.computer ?? null } });
+    if (now) changes.push({ kind: "sits", seat, who: { name: String(now.name), computer: now.computer ?? null } });
+    return changes;
+  });
+}

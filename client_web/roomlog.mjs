@@ -7,9 +7,9 @@ import { decode } from "@msgpack/msgpack";
 
 import { $ } from "./dom.mjs";
 import { addChat, log, renderBadge } from "./hud.mjs";
-import { t } from "./i18n/index.mjs";
+import { seatName, t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
-import { namesAsWritten, renamesBetween, seatsOf } from "./lognames.mjs";
+import { namesAsWritten, renamesBetween, seatingBetween, seatsOf } from "./lognames.mjs";
 import { rackAddress } from "./racks.mjs";
 import { app, mySeat, names, shotRack } from "./state.mjs";
 import { describeLag, describeRuling, describeShot, describeWarning, forLog } from "./verdict.mjs";
@@ -47,6 +47,9 @@ function describeSource(src) {
       return forLog(describeRuling(/** @type {any} */ (m), n, app.view?.settings?.first_break === "draw"), m.verdict);
     case "lag_result":
       return describeLag(/** @type {any} */ (m), n);
+    case "sits": // the page's own lines (`logRenames`), not server events
+    case "leaves":
+      return { headline: t(`ev.${m.t}`, { name: seatName(m.who.name, m.who.computer) }), rules: [], tone: "neutral", details: [] };
     case "renamed": // the page's own line (`logRename`), not a server event
       return { headline: t("ev.renamed", { was: String(m.was), name: String(m.name ?? n[m.seat]) }), rules: [], tone: "neutral", details: [] };
     case "warning": {
@@ -72,13 +75,16 @@ export function logEvent(m, opts = {}) {
 }
 
 /**
- * The snapshot `view` renames a seated player (the same player under another name: a
+ * The snapshot `view` seats or unseats a player (the log says who sat down or got up), or
+ * renames a seated one (the same player under another name: a
  * guest who made an account mid-match): the log says so once, with both names as they
  * are now; the lines before keep the name they were written with, as a reload words
  * them. `before`: the view it follows.
  * @param {Msg} view @param {Msg | null} before @param {number} seq the snapshot's
  */
 export function logRenames(view, before, seq) {
+  // Who sat down or got up (no `seq`: two of them may come with one snapshot).
+  for (const { kind, who } of seatingBetween(view, before)) logEvent({ t: kind, who }, { aside: true });
   const renamed = renamesBetween(view, before);
   for (const { seat, was, name } of renamed) logEvent({ t: "renamed", seq, seat, was, name }, { aside: true });
   if (renamed.length) rewordLog(); // the warning shown names the player anew

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage, t } from "../i18n/index.mjs";
-import { namesAsWritten, renamesBetween, seatsOf } from "../lognames.mjs";
+import { namesAsWritten, renamesBetween, seatingBetween, seatsOf } from "../lognames.mjs";
 
 const view = (/** @type {string} */ first, /** @type {string | null} */ second = "Bob") => ({
   room: "r1",
@@ -46,4 +46,21 @@ test("a seat empty when the line was written is named as it is now", () => {
   // Another room, or the first snapshot: nobody was renamed.
   assert.deepEqual(renamesBetween(view("Mara"), null), []);
   assert.deepEqual(renamesBetween(view("Mara"), { ...view("Ana"), room: "r2" }), []);
+});
+
+test("the seats' changes: who sat down, who got up (the one who left first), none for a rename", () => {
+  const alone = view("Ana", null);
+  const withBob = view("Ana");
+  assert.deepEqual(seatingBetween(withBob, alone), [{ kind: "sits", seat: 1, who: { name: "Bob", computer: null } }]);
+  assert.deepEqual(seatingBetween(alone, withBob), [{ kind: "leaves", seat: 1, who: { name: "Bob", computer: null } }]);
+  // Another player in Bob's seat in one snapshot: Bob leaves, then Cleo sits.
+  const cleo = { ...withBob, seats: [withBob.seats[0], { player: "p_c", name: "Cleo", computer: 3 }] };
+  assert.deepEqual(
+    seatingBetween(cleo, withBob).map((c) => [c.kind, c.who.name, c.who.computer]),
+    [["leaves", "Bob", null], ["sits", "Cleo", 3]],
+  );
+  // The same players renamed, the first view of a room, another room: nothing.
+  assert.deepEqual(seatingBetween(view("Marta"), withBob), []);
+  assert.deepEqual(seatingBetween(withBob, null), []);
+  assert.deepEqual(seatingBetween({ ...withBob, room: "r2" }, alone), []);
 });

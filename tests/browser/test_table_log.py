@@ -1,0 +1,38 @@
+"""The table's log says who sat down and who got up: a player waiting at their table saw
+the other seat fill (or empty) with no line to say so. Read in Croatian by the host, in
+English by the guest; someone watching takes no seat and gets no line."""
+
+from __future__ import annotations
+
+from tests.browser.support import Client, save
+from tests.browser.test_client import assert_quiet
+from tests.browser.test_firstminute import OpenClient, host_and_guest
+
+
+def log_text(c: Client) -> str:
+    return str(c.page.evaluate("document.getElementById('log').textContent"))
+
+
+def test_the_log_says_who_sits_down_and_who_gets_up(open_client: OpenClient) -> None:
+    ana, bob, room = host_and_guest(open_client, host={"lang": "hr"}, first_break="lag")
+    ana.page.wait_for_function(
+        "document.getElementById('log').textContent.includes('Bob sjeda za stol')"
+    )
+    # The guest's own arrival is the page's first view of the table: no line for it.
+    assert "sits down" not in log_text(bob), log_text(bob)
+    cid = open_client("Cid", hash=f"#/room/{room}")
+    cid.wait("a.role === 'spectator' && !!a.view")
+    bob.page.click("#more summary")
+    bob.page.click("#leave")
+    if bob.page.locator("#leave-confirm").is_visible():
+        bob.page.click("#leave-confirm")
+    bob.page.wait_for_selector("#lobby:not([hidden])")
+    for c, words in ((ana, "Bob ustaje od stola"), (cid, "Bob leaves the table")):
+        c.page.wait_for_function(
+            "(w) => document.getElementById('log').textContent.includes(w)", arg=words
+        )
+    # One line each, and none for Cid, who only watches.
+    assert log_text(ana).count("Bob sjeda za stol") == 1
+    assert "Cid" not in log_text(ana)
+    save(ana, "log-sits-and-leaves-hr.png")
+    assert_quiet(ana, bob, cid)
