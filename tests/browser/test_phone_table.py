@@ -283,12 +283,12 @@ def test_held_sideways_a_wide_phone_gives_the_table_the_whole_height(
         assert pop["x"] <= place["x"] and place["x"] + place["width"] <= pop["x"] + pop["width"]
     save(phone, "phone-sideways-wide-spin.png")
     phone.page.click("#spin-pop-close")
-    # A 16:9 phone: the box above the table (as before: its cloth 305 px wide beside the
-    # strip).
+    # A 16:9 phone: the box above the table (as before: its cloth 280–305 px wide beside
+    # the strip, as the prompt's lines take more or less of the height).
     phone.page.set_viewport_size({"width": 640, "height": 360})
     phone.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
     bed, status = cloth(phone), box(phone, "#status")
     assert status["y"] + status["height"] <= bed["top"], (status, bed)
-    assert bed["right"] - bed["left"] > 0.45 * 640, bed
+    assert bed["right"] - bed["left"] > 0.4 * 640, bed
     save(phone, "phone-sideways-16-9.png")
     assert_quiet(ana, bob)
