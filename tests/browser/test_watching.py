@@ -103,6 +103,17 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     tvs["hr"].page.set_viewport_size({"width": 390, "height": 844})
     tvs["hr"].page.wait_for_function("window.ninepool.portrait()")
     save(tvs["hr"], "tv-phone-hr.png")
+    # Held sideways (a 2:1 phone) the channel's words stand at the foot of the column left
+    # of the table, not in a bar over it: the table takes the stage's height.
+    tvs["hr"].page.set_viewport_size({"width": 844, "height": 390})
+    tvs["hr"].page.wait_for_function("!window.ninepool.portrait()")
+    bar = tvs["hr"].page.locator("#tv-banner").bounding_box()
+    status = tvs["hr"].page.locator("#status").bounding_box()
+    table = tvs["hr"].page.locator("#table").bounding_box()
+    assert bar is not None and status is not None and table is not None
+    assert bar["x"] + bar["width"] <= table["x"] and bar["y"] > status["y"], (bar, table)
+    assert table["height"] > 0.75 * 390 - 120, table  # the stage's, under the scoreboard
+    save(tvs["hr"], "tv-phone-sideways-hr.png")
     save(overlays["en"], "overlay.png")
 
     # The strip's width, which must not change with the words under the score.
