@@ -148,7 +148,8 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Client]]:
     """A fresh browser at any address of the server, not necessarily the client app: nothing
     stored (it never opened the game) but `storage`, the `localStorage` entries it starts
     with; `clipboard` lets the page write and read it; `locale` the browser's own
-    language and region (`en-US`: an American browser), else Chromium's."""
+    language and region (`en-US`: an American browser), else Chromium's; `touch` makes it a
+    phone's touch screen."""
     clients: list[Client] = []
 
     def _open(
@@ -159,8 +160,11 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Client]]:
         clipboard: bool = False,
         storage: dict[str, str] | None = None,
         locale: str | None = None,
+        touch: bool = False,
     ) -> Client:
-        own = {} if locale is None else {"locale": locale}
+        own: dict[str, Any] = {} if locale is None else {"locale": locale}
+        if touch:  # a phone's: a touch screen, no mouse to hover with
+            own.update(has_touch=True, is_mobile=True, device_scale_factor=2)
         context = browser.new_context(viewport={"width": width, "height": height}, **own)
         if clipboard:
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)

@@ -637,3 +637,33 @@ def test_the_language_goes_from_the_lobby_through_the_pages(
     assert page.url.split("#")[0].endswith("/?lang=ru")
     assert page.get_attribute("html", "lang") == "ru"
     assert client.problems() == []
+
+
+def test_the_organisers_buttons_take_a_finger(page_at: Any, server: Server) -> None:
+    """On a touch phone the organiser's "Remove" beside an entrant was 20 px tall, jammed
+    against the name, and "Start now" a grey button beside a red "Cancel" as large: every
+    button of the page is a finger's size, and starting is the page's main action."""
+    organiser = session_token(server, "Starter")
+    tournament_id = new_tournament(server, organiser, "Petak")
+    path = f"/api/tournaments/{tournament_id}"
+    for name in ("Iva", "Luka"):
+        call(server, "POST", f"{path}/register", {"name": name}, session_token(server, name))
+    phone = page_at(
+        f"/tournament/{tournament_id}", "hr", organiser, width=390, height=844, touch=True
+    )
+    page = phone.page
+    page.wait_for_selector("#tour-start:enabled")
+    page.wait_for_selector('[data-remove="Luka"]')
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('main :is(button, input:not([type=checkbox]))')]
+          .filter((b) => b.offsetParent !== null && b.getBoundingClientRect().height < 44)
+          .map((b) => `${b.id || b.textContent} ${Math.round(b.getBoundingClientRect().height)}`)"""
+    )
+    assert small == [], small
+    assert "primary" in (page.get_attribute("#tour-start", "class") or "")
+    name = page.locator('#tour-entrants li[data-name="Luka"] span').first.bounding_box()
+    remove = page.locator('[data-remove="Luka"]').bounding_box()
+    assert name is not None and remove is not None
+    assert remove["x"] - (name["x"] + name["width"]) >= 12, (name, remove)
+    save(phone, "tournament-organiser-phone-hr.png")
+    assert phone.problems() == []
