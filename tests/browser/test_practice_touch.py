@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from server.rooms.practice_layout import Layout, encode_layout
-from tests.browser.support import Client
+from tests.browser.support import Client, save
 from tests.browser.test_firstminute import PHONE, Touch
 from tests.browser.test_practice_link import practice, screen_of, wait_practice
 
@@ -78,3 +78,21 @@ def test_a_small_phone_finds_the_practice_table_on_the_first_screen(
     assert box is not None and box["y"] + box["height"] <= 640, box
     Touch(zoe).tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wait_practice(zoe, "!!p.view && p.role === 'player'")
+
+
+def test_a_wide_phone_held_sideways_practises_on_the_whole_screen(
+    open_client: OpenClient,
+) -> None:
+    """Held sideways (844 × 390) the practice table stood under its banner, 350 px wide in
+    72 % of the height: as at a match's table, the banner is a column left of the table,
+    the table takes the first screen's height, and the panel's title peeks below it."""
+    zoe = open_client("Zoe", **{**PHONE, "width": 844, "height": 390}, lang="ru", hash="#/practice")
+    wait_practice(zoe, "!!p.view && p.role === 'player' && !p.anim")
+    status = zoe.page.locator("#p-status").bounding_box()
+    table = zoe.page.locator("#p-table").bounding_box()
+    title = zoe.page.locator(".practice-title").bounding_box()
+    assert status is not None and table is not None and title is not None
+    assert status["x"] + status["width"] <= table["x"] + 1, (status, table)
+    assert table["height"] > 260 and table["width"] > 500, table
+    assert title["y"] < 390, title
+    save(zoe, "practice-sideways-ru.png")
