@@ -262,7 +262,7 @@ async function showProfile(name) {
       stat("account.racks", num(p.racks)),
       stat("account.wonLost", t("account.wonLostValue", { won: num(p.won), lost: num(p.lost) })),
       stat("account.breakAndRuns", num(p.break_and_runs)),
-      // (no rated game yet: no rate of fouls, not "0.00")
+      // (no rated rack yet: no rate of fouls, not "0.00")
       stat("account.foulsPerRack", p.racks ? num(p.fouls_per_rack, 2) : "—"),
       stat("account.ninesOnBreak", num(p.nines_on_break)),
     ]),

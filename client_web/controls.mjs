@@ -126,7 +126,9 @@ export class SpinSelector {
     this.height = 0;
     this.enabled = true;
     const dpr = window.devicePixelRatio || 1;
-    const css = canvas.getBoundingClientRect().width || 120;
+    // Its drawn size; while hidden (no box yet), the size its style gives it, so that the
+    // ball is drawn at the pixels it is shown at (104 px beside a wide screen's panel).
+    const css = canvas.getBoundingClientRect().width || parseFloat(getComputedStyle(canvas).width) || 120;
     canvas.width = Math.round(css * dpr);
     canvas.height = Math.round(css * dpr);
     canvas.addEventListener("pointerdown", (e) => {

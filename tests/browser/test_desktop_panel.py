@@ -22,16 +22,22 @@ def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) 
     # that the chat's box and its messages are in sight, and the page does not scroll.
     bob.page.fill("#chat-input", "Sretno!")
     bob.page.press("#chat-input", "Enter")
-    for c in (ana, bob, cleo):
-        c.page.wait_for_function("document.querySelectorAll('#log li').length >= 3")
-        c.page.wait_for_function("document.querySelectorAll('#chat-log li').length >= 1")
-        log = c.page.locator("#log").bounding_box()
-        assert log is not None and log["height"] >= 99, (c.name, log)
-        for part in ("#chat-input", "#chat-log li"):
-            place = c.page.locator(part).last.bounding_box()
-            assert place is not None and place["y"] + place["height"] <= LAPTOP["height"], part
-        assert c.page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
-    save(ana, "laptop-panel-chat-in-sight.png")
+    # (a laptop's, and a 1280 × 800 window in Russian, whose words take more lines)
+    for size, lang in ((LAPTOP, None), ({"width": 1280, "height": 800}, "ru")):
+        for c in (ana, bob, cleo):
+            c.page.set_viewport_size(size)
+            if lang:
+                c.page.select_option("#lang", lang)
+            c.page.wait_for_function("document.querySelectorAll('#log li').length >= 3")
+            c.page.wait_for_function("document.querySelectorAll('#chat-log li').length >= 1")
+            c.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+            log = c.page.locator("#log").bounding_box()
+            assert log is not None and log["height"] >= 119, (c.name, size, log)
+            for part in ("#chat-input", "#chat-log li"):
+                place = c.page.locator(part).last.bounding_box()
+                assert place is not None and place["y"] + place["height"] <= size["height"], part
+            assert c.page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+        save(ana, f"laptop-panel-chat-in-sight-{size['width']}.png")
     # Watching (no controls): the log reaches down to the chat, with nothing but the
     # panel's padding below it.
     panel = cleo.page.locator("#panel").bounding_box()

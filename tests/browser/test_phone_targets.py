@@ -7,6 +7,7 @@ small print ("O6" read as noise to a newcomer, as it did in the status line)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from tests.browser.support import Client, save
@@ -45,13 +46,15 @@ def too_small(c: Client, within: str) -> list[str]:
     return found
 
 
-def aim_clear_of_the_chip(c: Client) -> None:
+def aim_clear_of_the_chip(c: Client, legal: bool = False) -> None:
     """Aims a soft shot 0.3 m from the cue ball, at a point of the cloth the push-out's
     chip does not cover (a click on the chip takes the push-out back: the chip sits on a
-    rail, and where depends on the balls)."""
+    rail, and where depends on the balls). `legal`: on a line whose first ball is not a
+    wrong one (whose warning would take the prompt's place)."""
     cue = c.state("a.table.balls[0]")
     chip = c.page.locator("#push-chip").bounding_box()
-    for dx, dy in ((-0.3, 0.0), (0.0, 0.3), (0.0, -0.3), (0.3, 0.0)):
+    ways = [(0.3 * math.cos(a * math.pi / 6), 0.3 * math.sin(a * math.pi / 6)) for a in range(12)]
+    for dx, dy in ((-0.3, 0.0), (0.0, 0.3), (0.0, -0.3), (0.3, 0.0), *(ways if legal else [])):
         x, y = cue[0] + dx, cue[1] + dy
         if not (0.1 <= x <= 2.44 and 0.1 <= y <= 1.17):
             continue
@@ -62,7 +65,8 @@ def aim_clear_of_the_chip(c: Client) -> None:
         ):
             continue
         click_table(c, x, y)
-        return
+        if not legal or c.state("a.wrongBall") is None:
+            return
     raise AssertionError(f"no point to aim at clear of the chip: {cue}, {chip}")
 
 
@@ -135,7 +139,9 @@ def test_the_push_out_and_its_choice_are_taken_with_a_finger(open_client: OpenCl
     ana, bob, pusher, other = push_out_offered(open_client)
     pusher.page.locator("#push-chip").wait_for(state="visible")
     assert too_small(pusher, ".canvas-wrap") == []
-    # Offered, the push-out is said where the player reads, not only named on a button.
+    # Offered, the push-out is said where the player reads, not only named on a button
+    # (on a line whose first ball is a wrong one, the warning comes first: aimed clear).
+    aim_clear_of_the_chip(pusher, legal=True)
     prompt = pusher.page.inner_text("#status .prompt")
     assert prompt.startswith(
         ("After the break you may play a push-out", "Nakon otvaranja smijete odigrati push out")

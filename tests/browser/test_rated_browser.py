@@ -97,7 +97,11 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     cleo.page.wait_for_function("document.querySelector('#profile-stats') !== null")
     assert "500?" in cleo.page.inner_text("#profile-stats")
     # No rated game yet: no rate of fouls to give (it said "0.00").
-    fouls = cleo.page.inner_text("#profile-stats .stat:nth-child(5) dd")
+    fouls = cleo.page.evaluate(
+        "[...document.querySelectorAll('#profile-stats .stat')]"
+        ".find((s) => s.querySelector('dt').textContent === 'Fouls per game')"
+        ".querySelector('dd').textContent"
+    )
     assert fouls == "—", fouls
     assert cleo.page.is_hidden("#account-logout-all")
     cleo.page.click("#profile-dialog-close")
