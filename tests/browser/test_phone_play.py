@@ -238,6 +238,33 @@ def test_held_sideways_the_sheets_more_menu_opens_in_sight(open_client: OpenClie
     assert_quiet(ana, bob)
 
 
+def test_held_sideways_the_shooters_sheet_shows_the_log_and_the_chat(
+    open_client: OpenClient,
+) -> None:
+    """Held sideways, the sheet of the player to shoot holds the spin and cue controls
+    first: the log under them (a box that scrolls) shrank to 0–2 px while it held a dozen
+    lines, and the chat's box was cut. They keep their height, and the sheet scrolls."""
+    ana, bob, _room = started(open_client, host={**PHONE, "lang": "hr"}, guest=PHONE)
+    phone = shooter((ana, bob))
+    phone.page.set_viewport_size({"width": 844, "height": 390})
+    phone.page.wait_for_function("!window.ninepool.portrait()")
+    phone.page.click("#panel-toggle")
+    phone.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    phone.page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
+    log = phone.page.locator("#log")
+    log.scroll_into_view_if_needed()
+    box = log.bounding_box()
+    assert box is not None and box["height"] >= 80, box
+    first = phone.page.locator("#log li").first.bounding_box()
+    assert first is not None and first["height"] > 10 and first["y"] < 390, first
+    chat = phone.page.locator("#chat-input")
+    chat.scroll_into_view_if_needed()
+    place = chat.bounding_box()
+    assert place is not None and place["height"] >= 30 and place["y"] + place["height"] <= 390
+    save(phone, "sheet-log-sideways.png")
+    assert_quiet(ana, bob)
+
+
 def test_a_phones_seats_keep_their_height_from_the_break_to_the_next_turn(
     open_client: OpenClient,
 ) -> None:
