@@ -285,12 +285,24 @@ export function attachTableInput(canvas, view, actions) {
 
   // Keys: on the table, and anywhere on the page that is not a field or a control with keys
   // of its own (a click on the table used to leave the focus on the page body).
+  /** When a key that types a character (and is no key of the table's) was last pressed. */
+  let typedAt = -Infinity;
   document.addEventListener("keydown", (e) => {
     if (app.route !== "table" || e.defaultPrevented || e.ctrlKey || e.metaKey) return;
     const target = /** @type {HTMLElement | null} */ (e.target);
     const free = !target || target === document.body || target === canvas;
     if (!free) return;
     if (document.querySelector("dialog[open]:modal")) return;
+    // Someone typing a chat message whose click missed the message box: the space between
+    // two words, or the Enter that ends it, is no shot (it played one, a foul), nor its
+    // letters a move of the cue ball in hand.
+    const wasd = !!ballInHand() && ["w", "a", "s", "d"].includes(e.key.toLowerCase());
+    if (e.key.length === 1 && e.key !== " " && !wasd) typedAt = e.timeStamp;
+    if ((e.key === " " || e.key === "Enter") && e.timeStamp - typedAt < TYPING_MS) {
+      e.preventDefault();
+      if (canShoot() && !app.anim) toast(t("keys.typing"));
+      return;
+    }
     if ((e.key === "Escape" || e.key === " " || e.key === "Enter") && actions.skip()) {
       e.preventDefault();
       return;
@@ -307,9 +319,11 @@ export function attachTableInput(canvas, view, actions) {
     } else if (e.key === " " || e.key === "Enter") {
       if (e.repeat) return;
       actions.shoot();
-    } else if (bih && cue && ["w", "a", "s", "d"].includes(e.key.toLowerCase())) {
+    } else if (bih && cue && wasd) {
       // Ball in hand from the keyboard: WASD moves the cue ball 1 cm (Shift: 1 mm) in the
-      // direction it has on screen, whichever way the table is turned.
+      // direction it has on screen, whichever way the table is turned (not while typing:
+      // the a in "Hvala" moved it).
+      if (e.timeStamp - typedAt < TYPING_MS) return;
       const step = e.shiftKey ? 0.001 : 0.01;
       const k = e.key.toLowerCase();
       const [sx, sy] = k === "d" ? [1, 0] : k === "a" ? [-1, 0] : k === "w" ? [0, -1] : [0, 1];
@@ -325,6 +339,9 @@ export function attachTableInput(canvas, view, actions) {
   });
   attachFineAim(view, actions);
 }
+
+/** How long after a typed character Space and Enter are taken for typing, not a shot. */
+const TYPING_MS = 1500;
 
 /** Degrees the cue turns at each press of a fine-aim button (the keyboard's Shift step is 0.05°). */
 const FINE_STEP = 0.1;

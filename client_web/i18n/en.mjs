@@ -420,6 +420,7 @@ export default {
   "place.kitchen": "On the break the cue ball goes behind the head string.",
   "place.overlap": "The cue ball would touch the {ball}.",
   "place.stays": "{why} The cue ball stays where it was.",
+  "keys.typing": "Space and Enter shoot: to chat, click in the message box first.",
 
   "v.foul": "Foul: {reasons}",
   "v.foulBih": "Foul: {reasons} — ball in hand for {name}",

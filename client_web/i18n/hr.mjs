@@ -420,6 +420,7 @@ export default {
   "place.kitchen": "Pri otvaranju bijela mora biti ispod head linije.",
   "place.overlap": "Bijela bi dodirivala kuglu {ball}.",
   "place.stays": "{why} Bijela ostaje gdje je bila.",
+  "keys.typing": "Razmaknica i Enter udaraju: za razgovor najprije kliknite u polje za poruku.",
 
   "v.foul": "Faul: {reasons}",
   "v.foulBih": "Faul: {reasons} — {name} igra s bijelom u ruci",

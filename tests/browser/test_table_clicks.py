@@ -104,3 +104,26 @@ def test_a_shot_skipped_before_its_first_frame_still_sounds_the_cues_strike(
     c.page.wait_for_function("window.skippedAtOnce && !window.ninepool.animating()")
     assert c.page.evaluate("window.ninepool.sounds().heard")[:1] == ["cue"]
     assert_quiet(ana, bob)
+
+
+def test_a_chat_message_typed_off_the_box_plays_no_shot(open_client: OpenClient) -> None:
+    """A player whose click missed the chat's box typed "Hvala, sretno i tebi!" onto the
+    page: its first space played a shot (Space shoots), a foul. A space or an Enter just
+    after a typed character is taken for typing — no shot, and a word on where to type —
+    and Space shoots again a moment later."""
+    ana, bob, _ = started(open_client, host={"lang": "hr"})
+    c = shooter((ana, bob))
+    balls = c.state("JSON.stringify(a.table.balls)")
+    c.page.click(".log-title")  # (focus on the page, not on a field)
+    c.page.keyboard.type("Hvala, sretno i tebi!", delay=20)
+    c.page.keyboard.press("Enter")
+    c.page.wait_for_function("!document.getElementById('toast').hidden")
+    toast = c.page.inner_text("#toast")
+    assert "chat" in toast or "razgovor" in toast, toast
+    c.page.wait_for_timeout(300)
+    assert c.state("!a.anim && !a.shotPending && a.table.turn === a.seat")
+    assert c.state("JSON.stringify(a.table.balls)") == balls
+    c.page.wait_for_timeout(1600)
+    c.page.keyboard.press("Space")
+    c.wait("!!a.anim || a.shotPending")
+    assert_quiet(ana, bob)
