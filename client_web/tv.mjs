@@ -1,6 +1,6 @@
 // `/tv`: a channel that always shows a live table, chosen on its own. It ranks the lobby's
 // public tables by what makes a table worth watching — people already watching it, a
-// close score (hill-hill above all), a rack near its end — stays on the table it chose
+// close score (hill-hill above all), a rack near its end, its players there — stays on the table it chose
 // until that match is over (a channel that hops mid-rack is unwatchable), lingers on the
 // result, then moves to the best table live at that moment. With nothing live it waits
 // and takes the first table that starts.
@@ -34,6 +34,12 @@ export const CLOSING_SECONDS = 30;
 export function interest(info) {
   if (info.status !== "playing" && info.status !== "lag") return null;
   if (!Array.isArray(info.players) || info.players.length < 2) return null;
+  // Players whose connection is lost (their seats kept a while, O5): with every person at
+  // the table gone nothing will be played — the channel showed such a match forfeiting
+  // game after game while the computers played next door; with one gone, play stalls.
+  const away = Array.isArray(info.away) ? info.away.filter(Boolean).length : 0;
+  const people = info.players.length - (Array.isArray(info.computer) ? info.computer.filter((level) => level !== null && level !== undefined).length : 0);
+  if (people > 0 && away >= people) return null;
   const race = Math.max(1, Number(info.race_to) || 1);
   const [a, b] = (Array.isArray(info.score) ? info.score : [0, 0]).map((x) => Number(x) || 0);
   // People watching: the crowd is the best single sign, with diminishing returns.
@@ -51,6 +57,7 @@ export function interest(info) {
   // People before the computers' exhibitions, whatever their score (those are for a
   // channel with nothing else on), and a tournament's match before a friendly one.
   if (exhibition(info)) score -= 20;
+  if (away > 0) score -= 40; // below the computers' exhibitions, whatever its score: they play
   if (info.settings?.tournament) score += 1.5;
   return score;
 }

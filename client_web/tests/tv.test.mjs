@@ -158,3 +158,16 @@ test("a match the list says is over stays on until its end has played out on the
   assert.deepEqual(calls, ["watch a", "leave", "watch b"]);
   await tv.stop();
 });
+
+test("a table whose people are all away is not live; one away ranks below the computers", () => {
+  assert.equal(interest(info({ away: [true, true] })), null);
+  // Against the computer: its person gone, nothing is played.
+  assert.equal(interest(info({ computer: [null, 3], away: [true, false] })), null);
+  const stalled = interest(info({ away: [false, true], score: [4, 4], spectators: 9 }));
+  const exhibition = interest(info({ computer: [2, 5], score: [0, 3] }));
+  assert.ok(stalled !== null && exhibition !== null && stalled < exhibition, `${stalled} ${exhibition}`);
+  // Everyone there (or an old server's entry, without the field): as before.
+  assert.equal(interest(info({ away: [false, false] })), interest(info({})));
+  const live = info({ room: "live", computer: [1, 4] });
+  assert.equal(pickTable([info({ room: "gone", away: [true, true], spectators: 30 }), live], "gone"), "live");
+});

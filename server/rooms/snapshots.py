@@ -164,6 +164,7 @@ def info(state: RoomState) -> m.Info:
         winner=winner,
         loser=loser,
         ended_by=ended_by,
+        away=[s.bot is None and s.member is None for s in state.seats if s is not None],
     )
 
 

@@ -104,3 +104,22 @@ async def test_lobby_entries_carry_the_rack_and_the_balls_left(
             break
         await asyncio.sleep(0)
     assert entry.balls_left == on_table and entry.rack == shot.table.rack
+
+
+async def test_lobby_entries_say_which_players_are_away(
+    server: GameServer, peers: list[Peer]
+) -> None:
+    """A player whose connection is lost keeps their seat for the grace period (O5): the
+    entry says so, and the TV channel passes over a table whose people are all gone (it
+    showed one forfeiting game after game while the computers played)."""
+    watcher = await open_peer(server, peers, "Lou")
+    assert isinstance(await watcher.request({"t": "lobby", "on": True}), m.Rooms)
+    game = await watched_table(server, peers)
+    entry = await _entry(watcher, game.room)
+    while entry.status != "playing":
+        entry = await _entry(watcher, game.room)
+    assert entry.away == [False, False]
+    await game.players[1].close()
+    while entry.away != [False, True]:
+        entry = await _entry(watcher, game.room)
+    assert entry.players == ["Ana", "Ben"]
