@@ -84,9 +84,13 @@ def test_the_cue_on_the_strip_waits_at_the_top_and_the_pull_is_the_power(
     finger.send("touchEnd")
     # The break rolls: a finger skips it by tapping the table, as the prompt says; no
     # button covers the balls.
-    c.wait("!!a.anim")
-    assert c.page.is_hidden("#skip")
-    assert "Коснитесь стола, чтобы пропустить" in c.page.inner_text("#status")
+    # (read while it rolls, in one go: a break at 16 times its pace is over in half a second)
+    seen = c.page.wait_for_function(
+        "window.ninepool.app.anim ? [document.getElementById('skip').hidden,"
+        " document.getElementById('status').innerText] : false"
+    ).json_value()
+    assert seen[0] is True, seen
+    assert "Коснитесь стола, чтобы пропустить" in seen[1], seen
     # The shooter's own shot is theirs ("Вы бьёте…"); the other table names them.
     assert c.page.inner_text("#status").startswith("Вы бьёте…")
     other = bob if c is ana else ana
