@@ -42,7 +42,9 @@ export function log(d, opts = {}) {
   if (!opts.aside) app.lastVerdict = { text, tone, rules };
   const li = h("li", { class: tone }, [text, ...rulePrint(rules)]);
   for (const x of details) li.append(h("span", { class: "detail" }, [x.text, ...rulePrint([x.rule])]));
-  if (opts.link) li.append(" ", h("a", { class: "log-replay", href: opts.link.href, text: opts.link.text }));
+  // (in a tab of its own, as the result's: in the page itself it took a player away from
+  // the table while their shot clock ran)
+  if (opts.link) li.append(" ", h("a", { class: "log-replay", href: opts.link.href, target: "_blank", rel: "noopener", text: opts.link.text }));
   const ol = $("log");
   ol.prepend(li);
   while (ol.children.length > 60) ol.lastChild?.remove();

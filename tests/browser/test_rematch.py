@@ -145,6 +145,8 @@ def test_a_rematch_game_links_its_own_replay(
     game_line = f"#log a.log-replay[href='#/replay/{room}/2/1']"
     bob.page.wait_for_selector(game_line, state="attached")
     assert bob.page.locator(game_line).first.text_content() == "Replay of match 2, game 1"
+    # (in a tab of its own: in the page it took a player from the table, the clock running)
+    assert bob.page.locator(game_line).first.get_attribute("target") == "_blank"
     # The first match's line (conceded with its game under way) links that game.
     first_line = f"#log a.log-replay[href='#/replay/{room}/1']"
     assert bob.page.locator(first_line).first.text_content() == "Replay of game 1"
