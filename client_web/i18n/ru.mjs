@@ -340,7 +340,7 @@ export default {
   "result.close": "Продолжить",
   "result.rack": "{name} выигрывает партию {rack}!",
   "result.rackNobody": "Партия {rack}: без победителя",
-  "result.rackYou": "Вы выиграли {rack}-ю партию!",
+  "result.rackYou": "Вы выиграли {rack}\u2011ю партию!",
   "result.matchYou": "Вы выиграли матч!",
   "result.match": "{name} выигрывает матч!",
   "result.matchNobody": "Матч окончен",

@@ -160,3 +160,12 @@ test("a sentence that ends on a name ending in a full stop has one stop", () => 
   assert.equal(t("lagwin.give", { name: "Marko K." }), "Пусть разбивает Marko K.");
   setLanguage("en");
 });
+
+test("a number's ending is joined to it by a hyphen no line breaks at ({rack}\u2011ю)", () => {
+  for (const [code, cat] of Object.entries(CATALOGUES)) {
+    for (const [key, value] of Object.entries(cat)) {
+      const texts = typeof value === "string" ? [value] : Object.values(value);
+      for (const text of texts) assert.ok(!/\}-\p{L}/u.test(text), `${code} ${key}: ${text}`);
+    }
+  }
+});
