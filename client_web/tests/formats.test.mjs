@@ -54,7 +54,7 @@ test("a tournament table's stage is worded; other names stay as they are", () =>
   assert.equal(roomName("Kup Zagreba · W1", cup), "Kup Zagreba · Pobjednička grana, 1. kolo");
   assert.equal(roomName("Kup Zagreba · R1", cup), "Kup Zagreba · 1. kolo");
   setLanguage("ru");
-  assert.equal(roomName("Kup Zagreba · W2", cup), "Kup Zagreba · Верхняя сетка, 2-й раунд");
+  assert.equal(roomName("Kup Zagreba · W2", cup), "Kup Zagreba · Верхняя сетка, 2\u2011й раунд");
   setLanguage("en");
   assert.equal(roomName("Kup Zagreba · F", cup), "Kup Zagreba · Final");
   assert.equal(roomName("Kup Zagreba · GF1", cup), "Kup Zagreba · Grand final");
