@@ -309,8 +309,8 @@ export default {
   "lag.ball": "{name}'s ball",
   "lag.balls": "Lag balls: {a}, {b}",
 
-  "wait.ready": "I'm ready",
-  "wait.notReady": "Not ready",
+  "wait.ready": "Let's start!",
+  "wait.notReady": "Wait, not yet",
   "invite.label": "Invite a friend: send this link",
   "invite.copy": "Copy link",
   "invite.copied": "Link copied — send it to your friend.",
