@@ -142,7 +142,7 @@ export function attachTableInput(canvas, view, actions) {
     if (handle && Math.hypot(px - handle[0], py - handle[1]) <= handleRadius(drawnForTouch) + 6) {
       // The handle carries the ball at its offset, so the ball stays in sight.
       const [hx, hy] = view().toWorld(handle[0], handle[1]);
-      app.drag = { kind: "place", id: e.pointerId, touch, start, offset: [hx - cue[0], hy - cue[1]] };
+      app.drag = { kind: "place", id: e.pointerId, touch, start, offset: [hx - cue[0], hy - cue[1]], follow: aimedAtLowest(cue) };
       dragPlace(w);
     } else if (!touch && d < 2.5 * R) {
       // From the cue ball itself: the pull-back distance is the power.
@@ -202,6 +202,8 @@ export function attachTableInput(canvas, view, actions) {
     if (drag.kind === "place" && app.placing) {
       const p = app.placing;
       app.placing = null;
+      // (a ball that stays where it was keeps the aim it had there)
+      if ((cancelled || flick || !p.ok) && drag.follow && start) app.aim.angle = start.angle;
       if (cancelled || flick) {
         /* the ball stays where it was */
       } else if (p.ok) actions.place(p.pos);
@@ -232,7 +234,23 @@ export function attachTableInput(canvas, view, actions) {
     const check = checkPlacement(kitchen ? clampToBed(at, false) : pos, objectBalls(), kitchen);
     const message = check.ok ? "" : t(check.key, { ball: num(check.ball ?? 0) });
     app.placing = { pos: check.ok ? pos : clampToBed(at, false), ok: check.ok, message };
+    // A cue aimed at the ball to hit stays on it as the ball moves (the break's aim at the
+    // 1 was left pointing past the rack); one aimed elsewhere keeps its direction.
+    const low = lowestBall();
+    if (app.drag?.follow && low) app.aim.angle = angleTo(app.placing.pos, low);
     actions.aimChanged();
+  }
+
+  /** Where the ball to hit lies, if any. @returns {Vec | null} */
+  function lowestBall() {
+    const tb = app.table;
+    return tb && tb.lowest != null ? tb.balls[tb.lowest] ?? null : null;
+  }
+
+  /** Whether the cue points at the ball to hit (within half a degree). @param {Vec} cue */
+  function aimedAtLowest(cue) {
+    const low = lowestBall();
+    return !!low && Math.abs(angleBetween(app.aim.angle, angleTo(cue, low))) < 0.5 / DEG;
   }
 
   /** Pulling back, opposite the aim, sets the power. @param {Vec} w */

@@ -42,8 +42,9 @@ export const app = {
    * `from`: a grab of the cue stick this far behind the ball (null: grabbed the ball);
    * `pulled`: how far back the stick has been drawn since.
    * `touch`: a finger; `start`: where and when it began (a quick swipe is undone);
-   * `offset`: from the ball-in-hand handle to the ball (world metres).
-   * @type {{ kind: "aim" | "power" | "place", id: number, fine?: { aim: number, pointer: number } | null, from?: number | null, pulled?: number, touch?: boolean, start?: { x: number, y: number, at: number, angle: number, scroll: number }, offset?: Vec } | null}
+   * `offset`: from the ball-in-hand handle to the ball (world metres); `follow`: the cue
+   * was aimed at the ball to hit, and stays on it as the ball is moved.
+   * @type {{ kind: "aim" | "power" | "place", id: number, fine?: { aim: number, pointer: number } | null, from?: number | null, pulled?: number, touch?: boolean, start?: { x: number, y: number, at: number, angle: number, scroll: number }, offset?: Vec, follow?: boolean } | null}
    */
   drag: null,
   /** @type {{ pos: Vec, ok: boolean, message: string } | null} */ placing: null,

@@ -127,3 +127,45 @@ def test_a_chat_message_typed_off_the_box_plays_no_shot(open_client: OpenClient)
     c.page.keyboard.press("Space")
     c.wait("!!a.anim || a.shotPending")
     assert_quiet(ana, bob)
+
+
+def test_the_cue_stays_on_the_ball_to_hit_as_the_cue_ball_is_moved(
+    open_client: OpenClient,
+) -> None:
+    """The break's cue points at the 1; moving the cue ball along the head string left it
+    pointing past the rack, parallel to where it was. Aimed at the ball to hit, the cue
+    follows it as the ball is moved; aimed elsewhere, it keeps its direction."""
+    ana, bob, _ = started(open_client)
+    c = shooter((ana, bob))
+    assert c.state("a.table.ball_in_hand") == "kitchen"
+
+    def to_one() -> float:
+        cue, one = c.state("a.table.balls[0]"), c.state("a.table.balls[1]")
+        return math.atan2(one[1] - cue[1], one[0] - cue[0])
+
+    assert abs(math.remainder(c.state("a.aim.angle") - to_one(), 2 * math.pi)) < 1e-3
+    for dy in (-60, 45):  # screen pixels along the head string (the table lies flat)
+        before = c.state("a.table.balls[0]")
+        hx, hy = c.page.evaluate("window.ninepool.handleOf()")
+        c.page.mouse.move(hx, hy)
+        c.page.mouse.down()
+        c.page.mouse.move(hx, hy + dy / 2, steps=4)
+        c.page.mouse.move(hx, hy + dy, steps=4)
+        c.page.mouse.up()
+        c.wait(
+            f"Math.hypot(a.table.balls[0][0] - {before[0]}, a.table.balls[0][1] - {before[1]})"
+            " > 0.02"
+        )
+        assert abs(math.remainder(c.state("a.aim.angle") - to_one(), 2 * math.pi)) < 2e-3
+    # Aimed 10° off the 1, the cue keeps its direction as the ball moves.
+    off = to_one() + math.radians(10)
+    c.page.evaluate(f"window.ninepool.app.aim.angle = {off}")
+    before = c.state("a.table.balls[0]")
+    hx, hy = c.page.evaluate("window.ninepool.handleOf()")
+    c.page.mouse.move(hx, hy)
+    c.page.mouse.down()
+    c.page.mouse.move(hx, hy + 40, steps=6)
+    c.page.mouse.up()
+    c.wait(f"Math.hypot(a.table.balls[0][1] - {before[1]}) > 0.02")
+    assert abs(c.state("a.aim.angle") - off) < 1e-9
+    assert_quiet(ana, bob)
