@@ -22,8 +22,10 @@ def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) 
     # that the chat's box and its messages are in sight, and the page does not scroll.
     bob.page.fill("#chat-input", "Sretno!")
     bob.page.press("#chat-input", "Enter")
-    # (a laptop's, and a 1280 × 800 window in Russian, whose words take more lines)
-    for size, lang in ((LAPTOP, None), ({"width": 1280, "height": 800}, "ru")):
+    # (a laptop's, a 1280 × 800 window in Russian, whose words take more lines, and a
+    # 1280 × 720 one in Croatian)
+    sizes = ((LAPTOP, None), ({"width": 1280, "height": 800}, "ru"))
+    for size, lang in (*sizes, ({"width": 1280, "height": 720}, "hr")):
         for c in (ana, bob, cleo):
             c.page.set_viewport_size(size)
             if lang:
@@ -65,7 +67,7 @@ def test_a_chat_message_out_of_sight_is_shown_over_the_table(open_client: OpenCl
         "return t.hidden ? '' : t.textContent; })()"
     )
     assert bob.page.evaluate(
-        "document.getElementById('chat-log').getBoundingClientRect().top > innerHeight"
+        "document.getElementById('chat-input').getBoundingClientRect().top > innerHeight"
     ), "the chat is in sight already: no test"
     ana.page.fill("#chat-input", "Lijep udarac!")
     ana.page.press("#chat-input", "Enter")
