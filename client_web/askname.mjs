@@ -6,6 +6,7 @@
 import { decode } from "@msgpack/msgpack";
 
 import { $, toast } from "./dom.mjs";
+import { describeFormat } from "./formats.mjs";
 import { CATALOGUES, t } from "./i18n/index.mjs";
 import { boundNameField, nameTaken, tidyName } from "./namerule.mjs";
 import { session } from "./net.mjs";
@@ -46,23 +47,28 @@ export function needsName(welcome) {
 }
 
 /**
- * Who sent the invite: the one player at the table, from the lobby's list or else (a
- * private table) from the room's record read with the link's code; null if that is not
- * known within a moment (the question then says "a friend").
- * @param {string} room @param {string | null} code @returns {Promise<string | null>}
+ * Who sent the invite — the one player at the table — and the table's format, from the
+ * lobby's list or else (a private table) from the room's record read with the link's
+ * code; nulls if that is not known within a moment (the question then says "a friend").
+ * @param {string} room @param {string | null} code
+ * @returns {Promise<{ inviter: string | null, settings: Record<string, any> | null }>}
  */
-async function inviterOf(room, code) {
+async function inviteOf(room, code) {
+  /** @param {Msg} known */
+  const of = (known) => ({
+    inviter: Array.isArray(known.players) && known.players.length === 1 && known.computer?.[0] == null ? String(known.players[0]) : null,
+    settings: known.settings ?? null,
+  });
   const info = app.rooms.get(room);
-  if (info) return info.players.length === 1 && info.computer?.[0] == null ? String(info.players[0]) : null;
+  if (info) return of(info);
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), 2000);
   try {
     const res = await fetch(`/replay/${encodeURIComponent(room)}${code ? `?code=${encodeURIComponent(code)}` : ""}`, { signal: abort.signal });
-    if (!res.ok) return null;
-    const doc = /** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer())));
-    return Array.isArray(doc.players) && doc.players.length === 1 && doc.computer?.[0] == null ? String(doc.players[0]) : null;
+    if (!res.ok) return { inviter: null, settings: null };
+    return of(/** @type {Msg} */ (decode(new Uint8Array(await res.arrayBuffer()))));
   } catch {
-    return null;
+    return { inviter: null, settings: null };
   } finally {
     clearTimeout(timer);
   }
@@ -73,15 +79,20 @@ async function inviterOf(room, code) {
  * account, never asked in this browser), asks for their name, offering the one the server gave them; the answer
  * goes to the lobby's name field, from which the seat is taken (`ensureName`), and is
  * kept so nobody is asked twice. Esc keeps the name given.
- * The question names who invited them when that is known.
+ * The question names who invited them, and what is played there, when that is known.
  * @param {Record<string, any> | null} welcome the connection's `welcome`
  * @param {string} room the table invited to @param {string | null} code its invite code (private)
  * @returns {Promise<void>}
  */
 export async function askNameOnce(welcome, room, code) {
   if (!welcome || !needsName(welcome)) return;
-  const inviter = await inviterOf(room, code);
+  const { inviter, settings } = await inviteOf(room, code);
   $("name-dialog-text").textContent = inviter ? t("askname.from", { name: inviter }) : t("askname.text");
+  // What is played there (the race, who breaks, the shot clock): the guest knew nothing of
+  // a 20 s clock until it ran.
+  const format = $("name-dialog-format");
+  format.hidden = !settings;
+  format.textContent = settings ? `${t("match.line", { race: settings.race_to })} · ${describeFormat(settings)}` : "";
   const dialog = /** @type {HTMLDialogElement} */ ($("name-dialog"));
   const input = /** @type {HTMLInputElement} */ ($("name-dialog-input"));
   input.value = welcome.name;

@@ -88,9 +88,12 @@ def test_the_share_link_carries_the_seat_invite_and_a_spectator_sits_without_lea
 
 def test_a_private_tables_invite_says_who_invites(open_client: OpenClient) -> None:
     """A private table is not in the lobby's list: the newcomer's name question still
-    names the friend who sent the link (read from the table with the link's code)."""
+    names the friend who sent the link (read from the table with the link's code), and
+    what is played there — the guest knew nothing of a 20 s clock until it ran."""
     ana = open_client("Ana")
     ana.page.check("#c-private")
+    ana.page.select_option("#c-clock", "20")
+    ana.page.fill("#c-race", "5")
     ana.page.click("#create-form button[type=submit]")
     ana.wait("!!a.view && a.role === 'player' && !!a.invite && !!a.code")
     link = ana.page.input_value("#invite-link")
@@ -99,6 +102,8 @@ def test_a_private_tables_invite_says_who_invites(open_client: OpenClient) -> No
     assert newcomer.page.inner_text("#name-dialog-text") == (
         "Ana приглашает вас за свой стол. Соперник и все зрители видят имя, под которым вы играете."
     )
+    format_line = newcomer.page.inner_text("#name-dialog-format")
+    assert format_line.startswith("Игра до 5 · ") and "20 с на удар" in format_line, format_line
     newcomer.page.click("#name-dialog button[value=sit]")
     newcomer.wait("a.role === 'player' && a.seat === 1")
     assert_quiet(ana, newcomer)
