@@ -20,6 +20,7 @@ from tests.browser.test_client import (
     start_match,
 )
 from tests.browser.test_firstminute import PHONE, OpenClient, Touch, aim_at, shots_sent, started
+from tests.browser.test_phone_targets import on_top
 from tests.browser.test_watching import concede
 
 
@@ -266,6 +267,14 @@ def test_held_sideways_the_shooters_sheet_shows_the_log_and_the_chat(
     place = chat.bounding_box()
     assert place is not None and place["height"] >= 30 and place["y"] + place["height"] <= 390
     save(phone, "sheet-log-sideways.png")
+    # The top bar (hidden over the table held sideways) is in reach with the sheet: the
+    # sound, the language, the account.
+    for control in ("#mute", "#lang", "#account-open"):
+        assert on_top(phone, control), control
+    phone.page.click("#mute")
+    assert phone.page.get_attribute("#mute", "class") and "muted" in (
+        phone.page.get_attribute("#mute", "class") or ""
+    )
     assert_quiet(ana, bob)
 
 
