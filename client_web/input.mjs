@@ -14,7 +14,7 @@
 import { DEG, angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
 import { toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
-import { app, ballInHand, canShoot, cuePos, objectBalls, touchFirst } from "./state.mjs";
+import { app, ballInHand, canShoot, cuePos, lowestPos, objectBalls, touchFirst } from "./state.mjs";
 import { BALL_RADIUS, TABLE } from "./table.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -236,20 +236,14 @@ export function attachTableInput(canvas, view, actions) {
     app.placing = { pos: check.ok ? pos : clampToBed(at, false), ok: check.ok, message };
     // A cue aimed at the ball to hit stays on it as the ball moves (the break's aim at the
     // 1 was left pointing past the rack); one aimed elsewhere keeps its direction.
-    const low = lowestBall();
+    const low = lowestPos();
     if (app.drag?.follow && low) app.aim.angle = angleTo(app.placing.pos, low);
     actions.aimChanged();
   }
 
-  /** Where the ball to hit lies, if any. @returns {Vec | null} */
-  function lowestBall() {
-    const tb = app.table;
-    return tb && tb.lowest != null ? tb.balls[tb.lowest] ?? null : null;
-  }
-
   /** Whether the cue points at the ball to hit (within half a degree). @param {Vec} cue */
   function aimedAtLowest(cue) {
-    const low = lowestBall();
+    const low = lowestPos();
     return !!low && Math.abs(angleBetween(app.aim.angle, angleTo(cue, low))) < 0.5 / DEG;
   }
 

@@ -174,6 +174,12 @@ export function objectBalls() {
   return out;
 }
 
+/** Where the ball to hit first lies, if any. @returns {Vec | null} */
+export function lowestPos() {
+  const tb = app.table;
+  return tb && tb.lowest != null ? tb.balls?.[tb.lowest] ?? null : null;
+}
+
 /** @returns {Vec | null} */
 export function cuePos() {
   if (app.placing && app.drag?.kind === "place") return app.placing.pos;

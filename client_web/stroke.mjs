@@ -18,7 +18,7 @@ import { $ } from "./dom.mjs";
 import { refreshPrompt } from "./hud.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { describeReach } from "./reach.mjs";
-import { app, canShoot, cuePos, pushOutArmed } from "./state.mjs";
+import { app, canShoot, cuePos, lowestPos, pushOutArmed } from "./state.mjs";
 import { drawStrip } from "./strip.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -95,7 +95,7 @@ export function defaultAim(refresh) {
   const fresh = !app.aim.turnKey.startsWith(`${tb.rack}:${tb.turn}:`) || app.aim.wasBreak !== (tb.ball_in_hand === "kitchen");
   app.aim.turnKey = key;
   const cue = cuePos();
-  const low = tb.lowest != null ? tb.balls[tb.lowest] : null;
+  const low = lowestPos();
   if (cue && low && fresh) app.aim.angle = angleTo(cue, low);
   const isBreak = tb.ball_in_hand === "kitchen";
   if (isBreak && !app.aim.wasBreak) {

@@ -1,9 +1,9 @@
 // `/tv`: a channel that always shows a live table, chosen on its own. It ranks the lobby's
 // public tables by what makes a table worth watching — people already watching it, a
-// close score (hill-hill above all), a rack near its end, its players there — stays on the table it chose
-// until that match is over (a channel that hops mid-rack is unwatchable), lingers on the
-// result, then moves to the best table live at that moment. With nothing live it waits
-// and takes the first table that starts.
+// close score (hill-hill above all), a rack near its end, its players there — stays on
+// the table it chose until that match is over (a channel that hops mid-rack is
+// unwatchable), lingers on the result, then moves to the best table live at that moment.
+// With nothing live it waits and takes the first table that starts.
 //
 // `interest` and `pickTable` are pure (tested without a browser); `TvDirector` drives the
 // page through the callbacks the application gives it.
@@ -38,7 +38,7 @@ export function interest(info) {
   // the table gone nothing will be played — the channel showed such a match forfeiting
   // game after game while the computers played next door; with one gone, play stalls.
   const away = Array.isArray(info.away) ? info.away.filter(Boolean).length : 0;
-  const people = info.players.length - (Array.isArray(info.computer) ? info.computer.filter((level) => level !== null && level !== undefined).length : 0);
+  const people = info.players.length - computers(info);
   if (people > 0 && away >= people) return null;
   const race = Math.max(1, Number(info.race_to) || 1);
   const [a, b] = (Array.isArray(info.score) ? info.score : [0, 0]).map((x) => Number(x) || 0);
@@ -62,9 +62,14 @@ export function interest(info) {
   return score;
 }
 
+/** How many of the table's players are computers. @param {Info} info */
+function computers(info) {
+  return Array.isArray(info.computer) ? info.computer.filter((level) => level !== null && level !== undefined).length : 0;
+}
+
 /** Both seats are computers: a table for a channel with nothing else on. @param {Info} info */
 function exhibition(info) {
-  return Array.isArray(info.computer) && info.computer.length === 2 && info.computer.every((level) => level !== null && level !== undefined);
+  return computers(info) === 2;
 }
 
 /**
