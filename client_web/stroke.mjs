@@ -90,9 +90,13 @@ export function sendAim(conn) {
 export function defaultAim(refresh) {
   const tb = app.table;
   if (!tb || !canShoot()) return;
-  const key = `${tb.rack}:${tb.turn}:${app.tableVersion}`;
+  // Each shot played (mine or the other seat's) moves the balls and leaves the last
+  // direction stale, so the turn after it starts at the ball to hit; anything else that
+  // renews the table (a ruling, a snapshot, the cue ball placed) keeps the player's aim.
+  const shot = `${tb.rack}:${tb.turn}:${app.rackShots.rack}.${app.rackShots.count}:`;
+  const key = `${shot}${app.tableVersion}`;
   if (app.aim.turnKey === key) return;
-  const fresh = !app.aim.turnKey.startsWith(`${tb.rack}:${tb.turn}:`) || app.aim.wasBreak !== (tb.ball_in_hand === "kitchen");
+  const fresh = !app.aim.turnKey.startsWith(shot) || app.aim.wasBreak !== (tb.ball_in_hand === "kitchen");
   app.aim.turnKey = key;
   const cue = cuePos();
   const low = lowestPos();

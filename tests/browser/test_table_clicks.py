@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from tests.browser.support import save
-from tests.browser.test_client import assert_quiet, click_table, set_power, shooter
+from tests.browser.test_client import assert_quiet, click_table, set_power, settle, shooter
 from tests.browser.test_firstminute import OpenClient, started
 
 
@@ -169,3 +169,30 @@ def test_the_cue_stays_on_the_ball_to_hit_as_the_cue_ball_is_moved(
     c.wait(f"Math.hypot(a.table.balls[0][1] - {before[1]}) > 0.02")
     assert abs(c.state("a.aim.angle") - off) < 1e-9
     assert_quiet(ana, bob)
+
+
+def test_every_turn_after_a_shot_starts_with_the_cue_at_the_ball_to_hit(
+    open_client: OpenClient,
+) -> None:
+    """The cue of a player whose turn comes back points at the ball to hit from where the
+    cue ball now lies, not where they aimed last: their old line, drawn from where the
+    cue ball was, ran past the rack and the prompt at once warned of a wrong ball."""
+    ana, bob, _ = started(open_client)
+    first = shooter((ana, bob))
+    other = bob if first is ana else ana
+    for turn, c in enumerate((first, other, first, other)):
+        c.wait("a.table.turn === a.seat && !a.anim && !a.shotPending")
+        c.page.wait_for_timeout(200)  # a frame or two: the new turn's aim is drawn
+        cue = c.state("a.table.balls[0]")
+        low = c.state("a.table.balls[a.table.lowest]")
+        toward = math.atan2(low[1] - cue[1], low[0] - cue[0])
+        assert abs(math.remainder(c.state("a.aim.angle") - toward, 2 * math.pi)) < 0.01, turn
+        if turn == 3:
+            break
+        # A gentle roll square to a side rail, away from every ball: a foul. (Not a click
+        # behind the cue ball: that grabs the stick lying there.)
+        click_table(c, cue[0], cue[1] + 0.2)
+        assert abs(c.state("a.aim.angle") - math.pi / 2) < 0.01
+        set_power(c, 12)
+        c.page.click("#shoot")
+        settle(ana, bob)
