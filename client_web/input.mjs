@@ -57,7 +57,10 @@ export function handleSpot(view, cue, touch, angle, others = objectBalls()) {
   let px = -uy;
   let py = ux;
   if (py < 0 || (py === 0 && px < 0)) [px, py] = [-px, -py];
-  const inside = (/** @type {number} */ x, /** @type {number} */ y) => x > 16 && x < view.cssWidth - 16 && y > 16 && y < view.cssHeight - 16;
+  // Wholly on the canvas: one cut by its edge (at a phone's right edge, where the power
+  // strip stands beside it) is partly out of sight and of a finger's reach.
+  const m = handleRadius(touch) + 2;
+  const inside = (/** @type {number} */ x, /** @type {number} */ y) => x > m && x < view.cssWidth - m && y > m && y < view.cssHeight - m;
   // Never over a ball, where the handle would hide it and a press meant for the ball
   // would pick up the cue ball: square to the aim first (either side), then the
   // diagonals behind it, then the ones ahead (the cue stick lies straight behind).

@@ -43,3 +43,21 @@ for (const touch of [false, true]) {
     assert.ok(spot[0] < 500, `behind the cue ball (the aim points right): ${spot}`);
   });
 }
+
+for (const touch of [false, true]) {
+  test(`${touch ? "finger" : "mouse"}: the whole handle stays on the canvas by every edge`, () => {
+    // A handle half off the canvas is half cut off (at a phone's right edge, by the power
+    // strip beside it) and half out of a finger's reach.
+    const r = handleRadius(touch);
+    const edges = []; // the cue ball's centre 30 px or more inside (past the rail's wood)
+    for (let k = 30; k <= 150; k += 3) edges.push([view.cssWidth - k, 300], [k, 300], [500, k], [500, view.cssHeight - k]);
+    for (const [sx, sy] of edges) {
+      for (let a = 0; a < 360; a += 15) {
+        const at = /** @type {[number, number]} */ ([(sx - 500) / 400, (300 - sy) / 400]);
+        const [x, y] = handleSpot(view, at, touch, (a * Math.PI) / 180, []);
+        const within = x - r >= 0 && x + r <= view.cssWidth && y - r >= 0 && y + r <= view.cssHeight;
+        assert.ok(within, `cue ball at ${sx},${sy}, aim ${a}°: handle at ${x.toFixed(1)},${y.toFixed(1)}`);
+      }
+    }
+  });
+}
