@@ -223,12 +223,19 @@ def on_top(c: Client, selector: str) -> bool:
 def test_a_short_phone_reaches_the_lag_and_the_fine_aim(open_client: OpenClient) -> None:
     """On a 360 × 640 phone the lag's button stood below its card's fold (a sliver of it
     showed) and the strip's second fine turn under the sheet's bar: both are whole and
-    take a finger's tap."""
+    take a finger's tap. The card's words fit above the button."""
     ana, bob, _room = host_and_guest(
         open_client, host={**SMALL_PHONE, "lang": "hr"}, guest=PHONE, first_break="lag"
     )
     ana.page.locator("#lag-shoot").wait_for(state="visible")
     assert on_top(ana, "#lag-shoot"), ana.page.locator("#lag-shoot").bounding_box()
+    # Nothing of the card's words scrolls under its sticky button (a help line stood there,
+    # cut in half).
+    scroll, height = ana.page.evaluate(
+        "(() => { const c = document.querySelector('#lag-controls');"
+        " return [c.scrollHeight, c.clientHeight]; })()"
+    )
+    assert scroll <= height + 1, (scroll, height)
     save(ana, "phone-small-lag-hr.png")
     ana, bob, _room = started(
         open_client, host={**SMALL_PHONE, "lang": "ru"}, guest={**SMALL_PHONE, "lang": "hr"}
