@@ -9,7 +9,7 @@ import { num, t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { describeReach } from "./reach.mjs";
 import { shotSounds } from "./sound.mjs";
-import { app, mySeat, names, status } from "./state.mjs";
+import { app, canShoot, mySeat, names, status } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -221,7 +221,22 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   });
 
   // The log, chat and menu: a sheet over the table on narrow screens.
-  $("panel-toggle").addEventListener("click", () => setPanel(!app.panelOpen));
+  $("panel-toggle").addEventListener("click", () => {
+    setPanel(!app.panelOpen);
+    if (app.panelOpen) openAtWhatMatters();
+  });
+}
+
+/**
+ * The sheet opens at its top (the shot's spin and cue) for the player to shoot, and at
+ * the log and the chat for everyone else: their shot's controls are greyed out, and the
+ * log, which is what they opened it for, lay below a scroll.
+ */
+function openAtWhatMatters() {
+  const sheet = $("panel");
+  const title = /** @type {HTMLElement} */ (sheet.querySelector(".log-title"));
+  const below = title.getBoundingClientRect().top - sheet.getBoundingClientRect().top;
+  sheet.scrollTop = canShoot() ? 0 : sheet.scrollTop + below;
 }
 
 function closeMenu() {

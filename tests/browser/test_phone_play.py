@@ -278,6 +278,27 @@ def test_held_sideways_the_shooters_sheet_shows_the_log_and_the_chat(
     assert_quiet(ana, bob)
 
 
+def test_the_sheet_opens_at_the_log_for_the_player_not_to_shoot(open_client: OpenClient) -> None:
+    """The sheet opens on the spin and cue controls for the player to shoot; for the other
+    player, whose controls are greyed out, it opened there too and the log lay below a
+    scroll (held sideways, where the sheet is short). It opens at the log and the chat."""
+    ana, bob, _room = started(open_client, host={**PHONE, "lang": "ru"}, guest=PHONE)
+    up = shooter((ana, bob))
+    down = bob if up is ana else ana
+    for c in (up, down):
+        c.page.set_viewport_size({"width": 844, "height": 390})
+        c.page.wait_for_function("!window.ninepool.portrait()")
+        c.page.click("#panel-toggle")
+        c.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+        c.page.wait_for_timeout(300)  # the sheet slides up
+    assert up.page.evaluate("document.querySelector('#panel').scrollTop") == 0
+    assert on_top(up, "#spin"), up.page.locator("#spin").bounding_box()
+    assert on_top(down, "#log li"), down.page.locator("#log li").first.bounding_box()
+    assert on_top(down, "#chat-input"), down.page.locator("#chat-input").bounding_box()
+    save(down, "sheet-at-the-log-sideways.png")
+    assert_quiet(ana, bob)
+
+
 def test_a_phones_seats_keep_their_height_from_the_break_to_the_next_turn(
     open_client: OpenClient,
 ) -> None:
