@@ -80,6 +80,22 @@ def test_a_small_phone_finds_the_practice_table_on_the_first_screen(
     wait_practice(zoe, "!!p.view && p.role === 'player'")
 
 
+def test_a_wide_phone_held_sideways_finds_the_computer_on_the_lobbys_first_screen(
+    open_client: OpenClient,
+) -> None:
+    """Held sideways (844 × 390) the lobby's "Play the computer" stood below the fold,
+    under the name's three lines of rules and an empty answer line: the rules show while
+    the name is typed (or wrong), and the button is on the first screen."""
+    zoe = open_client("Zoe", **{**PHONE, "width": 844, "height": 390}, lang="ru")
+    button = zoe.page.locator("#computer")
+    button.wait_for(state="visible")
+    box = button.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 390, box
+    assert zoe.page.is_hidden("#name-help")
+    zoe.page.click("#name")
+    assert zoe.page.is_visible("#name-help")
+
+
 def test_a_wide_phone_held_sideways_practises_on_the_whole_screen(
     open_client: OpenClient,
 ) -> None:
