@@ -7,6 +7,7 @@ import { $, h, toast } from "./dom.mjs";
 import { num, t, when } from "./i18n/index.mjs";
 import { boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
 import { session } from "./net.mjs";
+import { seatedAs } from "./state.mjs";
 
 /** @typedef {Record<string, any>} Json */
 
@@ -125,6 +126,15 @@ export function initAccounts(opts) {
       // Enter logs in: a newcomer who pressed it is shown the way to an account.
       const hint = kind === "login" && login.status === 401 ? ` ${t("account.newHere")}` : "";
       error.textContent = refusal(login.status, login.body) + hint;
+      return;
+    }
+    // Another account is another player: the page would come back as them, a spectator,
+    // and leave its seat empty until the match was lost. Not while seated in a match (the
+    // account the guest is, or has just claimed, is the same player and sits on).
+    const seated = seatedAs();
+    if (seated !== null && login.body.player !== opts.welcome()?.player) {
+      void api("/api/logout", { method: "POST", token: String(login.body.token) }).catch(() => null);
+      error.textContent = t("account.seatedOther", { me: seated, name: String(login.body.name ?? "") });
       return;
     }
     password.value = "";

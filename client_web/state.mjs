@@ -136,6 +136,13 @@ export function mySeat() {
   return app.role === "player" ? app.seat : null;
 }
 
+/** The name this page is seated under at a table whose match is not over, else null: a
+ * login to another account would leave that seat empty. */
+export function seatedAs() {
+  const seat = mySeat();
+  return app.room && seat !== null && status() !== "finished" ? names()[seat] : null;
+}
+
 export function status() {
   return app.view?.status ?? "waiting";
 }

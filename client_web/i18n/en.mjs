@@ -697,6 +697,7 @@ export default {
   "account.throttled": "Too many tries. Wait a while and try again.",
   "account.invalid": "Not accepted: {reason}.",
   "account.failed": "That did not work. Try again in a moment.",
+  "account.seatedOther": "You are seated at this table as {me}, and {name} is another player: logged in now, you would leave your seat empty. Log in when the match is over, or leave the table first.",
   "account.welcomeNew": "Welcome, {name}! The name is yours now.",
   "account.welcomeBack": "Welcome back, {name}.",
   "account.leaderboard": "Leaderboard",

@@ -697,6 +697,7 @@ export default {
   "account.throttled": "Previše pokušaja. Pričekajte malo pa pokušajte ponovno.",
   "account.invalid": "Nije prihvaćeno: {reason}.",
   "account.failed": "Nije uspjelo. Pokušajte ponovno za trenutak.",
+  "account.seatedOther": "Za ovim stolom sjedite kao {me}, a {name} je drugi igrač: prijavom sada ostavili biste svoje mjesto prazno. Prijavite se kad meč završi ili najprije napustite stol.",
   "account.welcomeNew": "Dobro došli, {name}! Ime je sada vaše.",
   "account.welcomeBack": "Dobro došli natrag, {name}.",
   "account.leaderboard": "Ljestvica",

@@ -150,7 +150,7 @@ class ApiRoutes:
             token, account = await self.players.login(*credentials, self._address(request))
         except AccountError as exc:
             return json_error(401, exc.reason)
-        return json_response(200, {"token": token, "name": account.name})
+        return json_response(200, {"token": token, "name": account.name, "player": account.player})
 
     async def logout(self, request: ApiRequest) -> ApiResponse:
         identity = await self._identity(request)

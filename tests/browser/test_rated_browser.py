@@ -13,6 +13,7 @@ from tests.browser.test_client import (
     shooter,
     winner_chooses,
 )
+from tests.browser.test_firstminute import started
 from tests.browser.test_watching import concede
 
 PASSWORD = "correct horse battery"
@@ -410,3 +411,41 @@ def test_a_finger_opens_what_the_question_mark_of_a_rating_means(
     cleo.page.keyboard.press("Escape")
     cleo.page.locator("#tip").wait_for(state="hidden")
     assert_quiet(phone, desk, cleo)
+
+
+def test_a_login_to_another_account_waits_until_the_match_is_over(
+    open_client: OpenClient,
+) -> None:
+    """A guest seated in a match who logs in to another account would come back as that
+    account's player, a spectator, and leave their seat empty until the match was lost.
+    The page says so and stays seated; once the match is over the same login goes through."""
+    owner = open_client("Zora")
+    sign_up(owner, "Zora")
+    owner.page.click("#account-logout")
+    owner.wait("a.welcome && a.welcome.account !== true")
+    ana, bob, _room = started(open_client, host={"lang": "hr"})
+    seated = ana.state("a.welcome.player")
+
+    def log_in_as_zora() -> None:
+        ana.page.click("#account-open")
+        ana.page.locator("#account-dialog").wait_for(state="visible")
+        ana.page.fill("#account-name", "Zora")
+        ana.page.fill("#account-password", PASSWORD)
+        ana.page.click("#account-login")
+
+    log_in_as_zora()
+    ana.page.wait_for_function("document.getElementById('account-error').textContent !== ''")
+    error = ana.page.inner_text("#account-error")
+    assert error.startswith("Za ovim stolom sjedite kao Ana, a Zora je drugi igrač"), error
+    ana.page.wait_for_timeout(300)
+    assert ana.state("a.role === 'player' && a.welcome.account !== true")
+    assert ana.state("a.welcome.player") == seated
+    assert bob.state("a.view.seats[0].connected") is not False
+    save(ana, "login-seated-hr.png")
+    ana.page.click("#account-cancel")
+    concede(bob, "match")
+    ana.wait("a.view.status === 'finished'")
+    ana.page.locator("#result-close").click()
+    log_in_as_zora()
+    ana.wait("a.welcome && a.welcome.account === true && a.welcome.name === 'Zora'")
+    assert_quiet(ana, bob)

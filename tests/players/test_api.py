@@ -229,6 +229,12 @@ async def test_a_guest_claims_its_player_id_and_its_racks_count(server: GameServ
     assert status == 401
     account = await server.players.store.account_by_name("judy")
     assert account is not None and account.player == guest.player
+    # The login says which player the account is: the page compares it with the player
+    # it is seated as before it switches (a login to another account mid-match).
+    status, _, body = await call(
+        server, "POST", "/api/login", {"name": "judy", "password": "correct horse"}
+    )
+    assert status == 200 and body["player"] == guest.player and body["name"] == "Judy"
 
 
 async def test_leaderboard_and_profile_after_rated_racks(server: GameServer) -> None:
