@@ -3,6 +3,7 @@
 // (`/api/…`, docs/ACCOUNTS.md); the account token it keeps is said in `hello` from then on
 // (net.mjs), so the connection plays as the account.
 
+import { madeUp } from "./askname.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { num, t, when } from "./i18n/index.mjs";
 import { boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
@@ -71,7 +72,10 @@ export function initAccounts(opts) {
     // The name the player typed in the lobby, else the one the server gave the guest,
     // selected so that typing replaces it (it is not added to).
     const typed = /** @type {HTMLInputElement | null} */ (document.getElementById("name"))?.value.trim();
-    nameInput.value = typed || opts.welcome()?.name || "";
+    const name = typed || opts.welcome()?.name || "";
+    // Not a name made up for a guest ("Player-4821"): no one's name to keep, and a click
+    // in the field put what the newcomer typed after it ("Игрок-5533Дмитрий Ко").
+    nameInput.value = madeUp(name) ? "" : name;
     password.value = "";
     dialog.showModal();
     nameInput.select();

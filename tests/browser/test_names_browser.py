@@ -202,6 +202,26 @@ def test_a_made_up_name_is_there_to_be_replaced(open_client: OpenClient) -> None
     assert_quiet(c)
 
 
+def test_the_account_dialog_does_not_offer_a_made_up_name(open_client: OpenClient) -> None:
+    """A newcomer signing up clicked the name field, which held the name made up for them,
+    and typed theirs after it: the account became "Игрок-5533Дмитрий Ко". The field starts
+    empty for a made-up name, and holds a name the player chose."""
+    c = open_client("", lang="ru")
+    c.wait("a.welcome && a.welcome.name.startsWith('Игрок-')")
+    c.page.click("#account-open")
+    c.page.locator("#account-dialog").wait_for(state="visible")
+    field = c.page.locator("#account-name")
+    assert field.input_value() == ""
+    field.click()
+    c.page.keyboard.type("Дмитрий Ковалёв")
+    assert field.input_value() == "Дмитрий Ковалёв"
+    c.page.click("#account-cancel")
+    c.page.fill("#name", "Дима")
+    c.page.click("#account-open")
+    assert field.input_value() == "Дима"
+    assert_quiet(c)
+
+
 def test_the_invite_question_says_the_rule_in_the_pages_language(
     open_client: OpenClient,
 ) -> None:
