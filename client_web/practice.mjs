@@ -586,9 +586,10 @@ export class PracticeTable {
       },
     });
     $("p-remove").addEventListener("click", () => this.picked !== null && this.remove(this.picked));
-    $("p-undo").addEventListener("click", () => this.send({ t: "practice_undo" }));
-    $("p-redo").addEventListener("click", () => this.send({ t: "practice_redo" }));
-    $("p-retry").addEventListener("click", () => this.send({ t: "practice_retry" }));
+    // Clicked with the mouse these hand the keys back to the table, as the switches below do.
+    for (const [id, kind] of [["p-undo", "practice_undo"], ["p-redo", "practice_redo"], ["p-retry", "practice_retry"]]) {
+      $(id).addEventListener("click", () => (this.send({ t: kind }), $(id).matches(":focus-visible") || c.focus({ preventScroll: true })));
+    }
     $("p-shoot").addEventListener("click", () => this.shoot());
     // Space or Enter on the power or spin sliders shoots, as on the table (the key help).
     for (const id of ["p-power", "p-spin", "p-side"]) {

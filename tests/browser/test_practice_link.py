@@ -11,6 +11,7 @@ from typing import Any
 
 from server.rooms.practice_layout import Layout, encode_layout
 from tests.browser.support import Client, save
+from tests.browser.test_client import assert_quiet
 from tests.browser.test_firstminute import Touch
 
 OpenClient = Callable[..., Client]
@@ -459,3 +460,21 @@ def test_a_drill_aims_at_its_ball_and_space_still_shoots_after_a_switch(
     wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
     assert practice(ana, "[p.power, p.everyday]") == [0.87, 0.4]
     assert ana.problems() == []
+
+
+def test_after_undo_with_the_mouse_space_shoots_again(open_client: OpenClient) -> None:
+    """A shot undone with the mouse left the keys on the page (the undo button, disabled
+    once there was nothing more to undo, lost the focus): Space, which the key help says
+    shoots, did nothing until the table was clicked. The keys go back to the table."""
+    ana = open_client("Ana", lang="ru")
+    ana.page.click("#practice")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    fx, fy = screen_of(ana, 0.3, 0.2)
+    ana.page.mouse.click(fx, fy)  # aims, and the keys are the table's
+    ana.page.keyboard.press(" ")
+    wait_practice(ana, "p.view.shots === 1 && !p.anim && p.queue.length === 0")
+    ana.page.click("#p-undo")
+    wait_practice(ana, "!p.view.undo && !!p.view.redo && p.queue.length === 0")
+    ana.page.keyboard.press(" ")
+    wait_practice(ana, "p.view.shots === 2")
+    assert_quiet(ana)
