@@ -478,3 +478,22 @@ def test_after_undo_with_the_mouse_space_shoots_again(open_client: OpenClient) -
     ana.page.keyboard.press(" ")
     wait_practice(ana, "p.view.shots === 2")
     assert_quiet(ana)
+
+
+def test_the_keys_ring_on_the_practice_table_stays_off_the_prompt(
+    open_client: OpenClient,
+) -> None:
+    """Once the keys were used, the keyboard's yellow ring around the practice table ran
+    across the bottom of the prompt above it: it is drawn inside the table. A click draws
+    none, as on the match's table."""
+    ana = open_client("Ana", lang="ru")
+    ana.page.click("#practice")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    fx, fy = screen_of(ana, 0.3, 0.2)
+    ana.page.mouse.click(fx, fy)
+    ring = "(() => { const s = getComputedStyle(document.getElementById('p-table'));"
+    ring += " return [document.activeElement.id, s.outlineStyle, s.outlineOffset]; })()"
+    assert ana.page.evaluate(ring)[:2] == ["p-table", "none"]
+    ana.page.keyboard.press("ArrowLeft")
+    assert ana.page.evaluate(ring) == ["p-table", "solid", "-3px"]
+    assert_quiet(ana)
