@@ -717,13 +717,13 @@ export function renderTableUi() {
     /** @type {HTMLButtonElement} */ ($("over-rematch")).disabled = rematchOff;
   }
   /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
-  // For a streamer: this table's score strip, a page for OBS (`/overlay/<room>`). A
-  // private table's carries its invite code (`?code=`), as its invite link does, to those
-  // who have it; without it the strip could not watch.
+  // For a streamer: this table's score strip, a page for OBS (`/overlay/<room>`; on the TV
+  // the channel's, `/overlay/tv`, which moves on with it). A private table's carries its
+  // invite code (`?code=`), as its invite link does; without it the strip could not watch.
   const overlay = /** @type {HTMLAnchorElement} */ ($("stream-overlay"));
   const secret = !!app.view?.settings?.private;
   overlay.hidden = !app.room || (secret && !app.code);
-  if (app.room) overlay.href = `/overlay/${encodeURIComponent(app.room)}?lang=${lang()}${secret && app.code ? `&code=${encodeURIComponent(app.code)}` : ""}`;
+  if (app.room) overlay.href = onTv() ? `/overlay/tv?lang=${lang()}` : `/overlay/${encodeURIComponent(app.room)}?lang=${lang()}${secret && app.code ? `&code=${encodeURIComponent(app.code)}` : ""}`;
   $("chat-form").hidden = false;
 
   // The push-out choice.

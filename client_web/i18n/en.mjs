@@ -409,7 +409,7 @@ export default {
   "prompt.pushWatched": "{name} is playing a push-out: power {p}.",
   "prompt.other": "{name} to shoot — must hit the {ball} first.",
   "prompt.otherBih": "{name} to shoot with ball in hand — must hit the {ball} first.",
-  "prompt.pushOffer": "After the break you may play a push-out: press “Push-out” and no ball need be hit; your opponent then chooses to shoot or to pass the shot back. Or play as usual, the {ball} first.",
+  "prompt.pushOffer": "After the break you may play a push-out: choose “Push-out” and no ball need be hit; your opponent then chooses to shoot or to pass the shot back. Or play as usual, the {ball} first.",
   "prompt.wrongBall": "That line hits the {hit} first — the {ball} must be hit first (foul).",
   "prompt.skip": "Click the table or press Esc to skip.",
   "prompt.skipTouch": "Tap the table to skip.",

@@ -409,7 +409,7 @@ export default {
   "prompt.pushWatched": "{name} igra push out: snaga {p}.",
   "prompt.other": "Na potezu je {name} — najprije treba pogoditi kuglu {ball}.",
   "prompt.otherBih": "Na potezu je {name}, bijela u ruci — najprije treba pogoditi kuglu {ball}.",
-  "prompt.pushOffer": "Nakon otvaranja smijete odigrati push out: pritisnite „Push out“ i bijela ne mora dotaknuti nijednu kuglu; zatim protivnik bira hoće li igrati ili vam vratiti udarac. Ili igrajte kao i obično: najprije pogodite kuglu {ball}.",
+  "prompt.pushOffer": "Nakon otvaranja smijete odigrati push out: odaberite „Push out“ i bijela ne mora dotaknuti nijednu kuglu; zatim protivnik bira hoće li igrati ili vam vratiti udarac. Ili igrajte kao i obično: najprije pogodite kuglu {ball}.",
   "prompt.wrongBall": "U tom smjeru bijela prvo pogađa kuglu {hit}, a mora najprije pogoditi kuglu {ball} (to bi bio faul).",
   "prompt.skip": "Kliknite stol ili pritisnite Esc za preskakanje.",
   "prompt.skipTouch": "Dodirnite stol za preskakanje.",

@@ -73,9 +73,12 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
         f"window.ninepoolOverlay?.room === {first!r} && window.ninepoolOverlay.status === 'playing'"
     )
     assert [on_tv.page.inner_text(f".ov-seat{s} .ov-name") for s in (0, 1)] == ["Ana", "Bob"]
-    for tv in tvs.values():
+    for lang, tv in tvs.items():
         assert tv.page.url.endswith("#/tv")
         tv.wait(f"a.tvRoom === {first!r} && a.view && a.view.room === {first!r}")
+        # A streamer on the TV takes the channel's overlay, which moves on with it (not
+        # the table now shown, which a streamer's scene then stayed on).
+        assert tv.page.get_attribute("#stream-overlay", "href") == f"/overlay/tv?lang={lang}"
     assert "Ana" in tvs["en"].page.inner_text("#tv-banner")
     assert tvs["hr"].page.inner_text("#tv-banner").startswith("TV · upravo prikazujemo")
     assert tvs["ru"].page.inner_text("#tv-banner").startswith("ТВ · сейчас в эфире")
