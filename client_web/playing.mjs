@@ -193,7 +193,8 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     app.tableVersion++;
     const firstTime = app.room !== v.room || !app.view;
     // A rematch: the finished match's verdict and warnings do not head the new one.
-    if (!firstTime && app.view?.status === "finished" && v.status !== "finished") {
+    const rematch = !firstTime && app.view?.status === "finished" && v.status !== "finished";
+    if (rematch) {
       app.lastVerdict = null;
       app.warning = null;
       app.rackShots = { rack: 0, count: 0 }; // its result links no game of the last match
@@ -206,6 +207,8 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     app.room = v.room;
     app.view = v;
     if (!firstTime) logRenames(v, before, m.seq);
+    // The log marks where the new match starts: under the last one's end it read on.
+    if (rematch) logEvent({ t: "rematch_begins" }, { aside: true });
     // Once the players' names are read, what the log said of an empty seat is worded again.
     learnKeptNames(v, () => {
       rewordLog();

@@ -50,6 +50,8 @@ function describeSource(src) {
     case "sits": // the page's own lines (`logRenames`), not server events
     case "leaves":
       return { headline: t(`ev.${m.t}`, { name: seatName(m.who.name, m.who.computer) }), rules: [], tone: "neutral", details: [] };
+    case "rematch_begins": // the page's own line too
+      return { headline: t("ev.rematchBegins"), rules: [], tone: "neutral", details: [] };
     case "renamed": // the page's own line (`logRename`), not a server event
       return { headline: t("ev.renamed", { was: String(m.was), name: String(m.name ?? n[m.seat]) }), rules: [], tone: "neutral", details: [] };
     case "warning": {

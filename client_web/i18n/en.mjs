@@ -550,6 +550,7 @@ export default {
   "ev.ready": "{name} is ready",
   "ev.renamed": "{was} plays on as {name}",
   "ev.rematch": "{name} asks for a rematch",
+  "ev.rematchBegins": "Rematch: a new match begins at 0 : 0",
   "ev.to.waiting": "Waiting for players",
   "ev.to.lag": "Lag for the break",
   "ev.to.playing": "Play begins",

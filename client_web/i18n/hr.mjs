@@ -550,6 +550,7 @@ export default {
   "ev.ready": "{name} pritišće „Počnimo!“",
   "ev.renamed": "{was} dalje igra kao {name}",
   "ev.rematch": "{name} traži revanš",
+  "ev.rematchBegins": "Revanš: novi meč počinje od 0 : 0",
   "ev.to.waiting": "Čekaju se igrači",
   "ev.to.lag": "Bliškanje za pravo otvaranja",
   "ev.to.playing": "Igra počinje",

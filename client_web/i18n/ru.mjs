@@ -550,6 +550,7 @@ export default {
   "ev.ready": "{name} нажимает «Начинаем!»",
   "ev.renamed": "{was} играет дальше под именем {name}",
   "ev.rematch": "{name} хочет реванша",
+  "ev.rematchBegins": "Реванш: новый матч начинается со счёта 0 : 0",
   "ev.to.waiting": "Ждём игроков",
   "ev.to.lag": "Раскат на право разбития",
   "ev.to.playing": "Игра начинается",

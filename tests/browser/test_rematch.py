@@ -43,6 +43,16 @@ def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
     # The new match begun, the watcher's old result is gone with the finished match.
     cleo.wait("a.view.status !== 'finished'")
     cleo.page.locator("#result-dialog").wait_for(state="hidden")
+    # Each log marks where the new match starts, above the last one's end.
+    for c in (ana, bob, cleo):
+        c.page.wait_for_function(
+            "[...document.querySelectorAll('#log li')].some((li) =>"
+            " li.textContent.startsWith('Rematch: a new match begins at 0 : 0'))"
+        )
+        lines = c.page.eval_on_selector_all("#log li", "(lis) => lis.map((li) => li.textContent)")
+        new = next(i for i, line in enumerate(lines) if line.startswith("Rematch"))
+        end = next(i for i, line in enumerate(lines) if "concedes the match" in line)
+        assert new < end, lines  # the newest first
     winner_chooses((ana, bob), "#lag-break")
     for c in (ana, bob):
         c.wait("a.view.status === 'playing' && !a.table.match_over && a.table.rack === 1")
