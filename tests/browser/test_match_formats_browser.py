@@ -42,6 +42,7 @@ def test_the_aim_aid_and_the_format_at_the_table(
     assert words in ana.page.inner_text("#c-preset-help")
     ana.page.click("#create-form button[type=submit]")
     ana.page.wait_for_selector("#table-view:not([hidden])")
+    ana.wait("!!a.view")  # (the table's page may show a moment before its snapshot is in)
     room = ana.state("a.room")
     settings = ana.state("a.view.settings")
     expected_aid = aid or {"casual": "full", "pro": "none"}[preset]
