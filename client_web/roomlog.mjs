@@ -210,5 +210,9 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
   if (rackShots.rack === app.table?.rack && app.rackShots.rack !== rackShots.rack) app.rackShots = rackShots;
   const hadVerdict = !!app.lastVerdict;
   rewordLog();
+  // Come to a rematch: the last match's end does not head the new one (as it does not for
+  // those who were at the table), only the log keeps it.
+  const last = [...app.logSources].reverse().find((x) => !x.aside);
+  if (app.view?.status !== "finished" && (last?.match ?? Infinity) < Number(app.view?.match ?? 0)) app.lastVerdict = null;
   if (hadVerdict || sources.some((x) => !x.aside)) refresh();
 }

@@ -17,6 +17,7 @@ from tests.browser.test_client import (
     start_match,
     winner_chooses,
 )
+from tests.browser.test_firstminute import host_and_guest
 from tests.browser.test_watching import concede
 
 
@@ -213,3 +214,32 @@ def test_a_rematch_game_links_its_own_replay(
     assert "матч 2" in second.page.inner_text("#r-line")
     assert second.page.get_attribute("#r-share", "href") == f"{server.url}/#/replay/{room}/2/all"
     assert_quiet(ana, rematch, first, whole, second)
+
+
+def test_who_comes_to_watch_a_rematch_reads_the_last_match_in_the_log_only(
+    open_client: OpenClient,
+) -> None:
+    """Someone who came to a rematch waiting for its lag read the last match's end ("…
+    concedes the match") as the new match's headline, for as long as the lag waited (the
+    TV's viewers, for minutes). The log keeps it; the headline is the new match's."""
+    ana, bob, room = host_and_guest(open_client, first_break="lag")
+    for c in (ana, bob):
+        c.page.locator("#lag-shoot").wait_for(state="visible")
+        c.page.click("#lag-shoot")
+    winner_chooses((ana, bob), "#lag-break")
+    for c in (ana, bob):
+        c.wait("a.view.status === 'playing' && !!a.table")
+        c.idle()
+    concede(ana, "match")
+    for c in (ana, bob):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+    bob.page.click("#result-rematch")
+    ana.page.click("#result-rematch")
+    ana.wait("a.view.status === 'lag' && a.view.match === 2")
+    dee = open_client("Dee", hash=f"#/room/{room}")
+    dee.wait("a.role === 'spectator' && !!a.view && a.view.match === 2")
+    dee.page.wait_for_function(
+        "document.getElementById('log').textContent.includes('concedes the match')"
+    )
+    assert "concedes" not in dee.page.inner_text("#status"), dee.page.inner_text("#status")
+    assert_quiet(ana, bob, dee)
