@@ -7,7 +7,7 @@ import { describeTip, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
 import { clause, keepLang, lang, list, minutesAndSeconds, num, t } from "./i18n/index.mjs";
-import { app, canShoot, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
+import { app, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
@@ -505,9 +505,9 @@ export function prompt() {
     if (tb.push_out_allowed && canShoot() && ball) return t("prompt.pushOffer", { ball });
     const touch = touchFirst();
     if (tb.ball_in_hand === "kitchen") return t(touch ? "prompt.breakTouch" : "prompt.break", { p: t("unit.percent", { p: powerPercent(app.aim.power) }) });
-    if (tb.ball_in_hand) return t("prompt.bih", { ball });
+    if (tb.ball_in_hand) return t(knowsHow() ? "prompt.bihShort" : "prompt.bih", { ball });
     if (!ball) return t("prompt.yoursNoBall");
-    return t(touch ? "prompt.yoursTouch" : "prompt.yours", { ball });
+    return t(knowsHow() ? "prompt.yoursShort" : touch ? "prompt.yoursTouch" : "prompt.yours", { ball });
   }
   if (tb.choice_pending) return t("prompt.otherChooses", { name: who });
   const ra = othersAim();

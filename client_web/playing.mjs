@@ -271,6 +271,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     const changed = JSON.stringify(m.final) !== JSON.stringify(m.table.balls);
     const shooter = names()[m.shooter];
     const own = app.role === "player" && app.seat === m.shooter; // "You shoot…", not one's own name
+    if (own) app.ownShots++;
     startAnim([pb], offset, changed ? 0.9 : 0, own ? t("prompt.youShoot") : t("prompt.shoots", { name: shooter }), () => {
       app.tableVersion++;
       app.table = m.table;

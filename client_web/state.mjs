@@ -66,6 +66,9 @@ export const app = {
   lagSent: false,
   /** shots played in the current game (for offering a stalemate only once play has gone on) */
   rackShots: { rack: 0, count: 0 },
+  /** Shots this page's player has played here: after a few, the prompt says what to hit,
+   * not again how to aim and shoot (`knowsHow`). */
+  ownShots: 0,
   /** @type {number | null} the ball the aim line hits first when it is not the ball to hit */
   wrongBall: null,
   /** the power (0…1) of the shooter's live aim, for the spectators' prompt */
@@ -141,6 +144,11 @@ export function mySeat() {
 export function seatedAs() {
   const seat = mySeat();
   return app.room && seat !== null && status() !== "finished" ? names()[seat] : null;
+}
+
+/** The player has shot often enough here to be told what to hit, not how. */
+export function knowsHow() {
+  return app.ownShots >= 3;
 }
 
 export function status() {

@@ -19,7 +19,15 @@ from tests.browser.test_client import (
     shooter,
     start_match,
 )
-from tests.browser.test_firstminute import PHONE, OpenClient, Touch, aim_at, shots_sent, started
+from tests.browser.test_firstminute import (
+    PHONE,
+    OpenClient,
+    Touch,
+    aim_at,
+    foul_softly_any,
+    shots_sent,
+    started,
+)
 from tests.browser.test_phone_targets import on_top
 from tests.browser.test_watching import concede
 
@@ -425,4 +433,25 @@ def test_the_waiting_players_power_slider_shows_the_opponents_power(
     assert waiting.page.input_value("#power") == "23"
     assert waiting.page.inner_text("#power-speed") == c.page.inner_text("#power-speed")
     assert waiting.page.is_disabled("#shoot")
+    assert_quiet(ana, bob)
+
+
+def test_after_a_few_shots_the_prompt_says_what_to_hit_not_how(open_client: OpenClient) -> None:
+    """The prompt over a phone's table told how to aim and shoot (or move the cue ball in
+    hand) on every turn, at the fortieth shot too, in a box a tenth of the screen tall. After
+    the player's third shot it says what to hit; a newcomer's first turns still say how."""
+    ana, bob, _room = started(
+        open_client, host={**PHONE, "lang": "hr"}, guest={**PHONE, "lang": "hr"}
+    )
+    first = shooter((ana, bob))
+    other = bob if first is ana else ana
+    foul_softly_any(first)  # the break rolled into the head rail: ball in hand for the other
+    settle(ana, bob)
+    assert (first.state("a.ownShots"), other.state("a.ownShots")) == (1, 0)
+    prompt = "document.querySelector('#status .prompt').textContent"
+    other.wait("a.table.turn === a.seat && a.table.ball_in_hand === 'table'")
+    assert "povucite plavu ručicu" in other.page.evaluate(prompt)
+    other.page.evaluate("window.ninepool.app.ownShots = 3")  # as after three shots
+    aim_at(other, 1)  # (the prompt is worded anew as the aim changes)
+    other.page.wait_for_function(f"{prompt} === 'Bijela u ruci — najprije pogodite kuglu 1.'")
     assert_quiet(ana, bob)
