@@ -485,10 +485,13 @@ def test_the_keys_ring_on_the_practice_table_stays_off_the_prompt(
 ) -> None:
     """Once the keys were used, the keyboard's yellow ring around the practice table ran
     across the bottom of the prompt above it: it is drawn inside the table. A click draws
-    none, as on the match's table."""
-    ana = open_client("Ana", lang="ru")
+    none, as on the match's table. (And the position's link reads as one: beside its Copy
+    button in Russian the field showed "http://127"; it takes a line of its own.)"""
+    ana = open_client("Ana", lang="ru", width=1440, height=900)
     ana.page.click("#practice")
     wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    link = ana.page.locator("#p-link").bounding_box()
+    assert link is not None and link["width"] >= 200, link
     fx, fy = screen_of(ana, 0.3, 0.2)
     ana.page.mouse.click(fx, fy)
     ring = "(() => { const s = getComputedStyle(document.getElementById('p-table'));"
