@@ -96,6 +96,10 @@ export function logRenames(view, before, seq) {
 export function rewordLog() {
   $("log").replaceChildren();
   for (const src of app.logSources) log(describeSource(src), { aside: src.aside, quiet: true, link: gameReplay(src) });
+  // In a rematch the last match's end does not head the new one (it came back as the
+  // headline when a player was renamed, and for whoever came to watch), only the log keeps it.
+  const last = [...app.logSources].reverse().find((x) => !x.aside);
+  if (app.view?.status !== "finished" && (last?.match ?? Infinity) < Number(app.view?.match ?? 0)) app.lastVerdict = null;
   $("chat-log").replaceChildren();
   const chat = app.chatLines;
   app.chatLines = [];
@@ -210,9 +214,5 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
   if (rackShots.rack === app.table?.rack && app.rackShots.rack !== rackShots.rack) app.rackShots = rackShots;
   const hadVerdict = !!app.lastVerdict;
   rewordLog();
-  // Come to a rematch: the last match's end does not head the new one (as it does not for
-  // those who were at the table), only the log keeps it.
-  const last = [...app.logSources].reverse().find((x) => !x.aside);
-  if (app.view?.status !== "finished" && (last?.match ?? Infinity) < Number(app.view?.match ?? 0)) app.lastVerdict = null;
   if (hadVerdict || sources.some((x) => !x.aside)) refresh();
 }

@@ -242,4 +242,11 @@ def test_who_comes_to_watch_a_rematch_reads_the_last_match_in_the_log_only(
         "document.getElementById('log').textContent.includes('concedes the match')"
     )
     assert "concedes" not in dee.page.inner_text("#status"), dee.page.inner_text("#status")
+    # Nor does it come back when the log is worded anew at the table (a player renamed by
+    # the account they made, or here another language): it did, over the rematch's lag.
+    assert "concedes" not in ana.page.inner_text("#status")
+    ana.page.select_option("#lang", "hr")
+    ana.page.wait_for_function("document.documentElement.lang === 'hr'")
+    assert "predaje" in ana.page.inner_text("#log")
+    assert "predaje" not in ana.page.inner_text("#status"), ana.page.inner_text("#status")
     assert_quiet(ana, bob, dee)
