@@ -157,6 +157,10 @@ export function initAccounts(opts) {
 
   /** @param {string} path */
   const logout = async (path) => {
+    // Logged out, the page comes back as a new guest, another player: not while seated in
+    // a match (the seat stood empty until it was given up, and someone else sat down).
+    const seated = seatedAs();
+    if (seated !== null) return void toast(t("account.logoutSeated", { me: seated }));
     const token = session.accountToken();
     if (token) await api(path, { method: "POST", token }).catch(() => null);
     // The page starts afresh as a new guest: the session it had was the account's player

@@ -417,8 +417,9 @@ def test_a_login_to_another_account_waits_until_the_match_is_over(
     open_client: OpenClient,
 ) -> None:
     """A guest seated in a match who logs in to another account would come back as that
-    account's player, a spectator, and leave their seat empty until the match was lost.
-    The page says so and stays seated; once the match is over the same login goes through."""
+    account's player, a spectator, and leave their seat empty until the match was lost;
+    an account holder who logs out, as a new guest. The page says so and stays seated;
+    once the match is over the same logout and login go through."""
     owner = open_client("Zora")
     sign_up(owner, "Zora")
     owner.page.click("#account-logout")
@@ -443,9 +444,20 @@ def test_a_login_to_another_account_waits_until_the_match_is_over(
     assert bob.state("a.view.seats[0].connected") is not False
     save(ana, "login-seated-hr.png")
     ana.page.click("#account-cancel")
+    # The account she makes of her own guest is the same player: she sits on. Logging out
+    # would make the page a new guest, another player: not while she is seated either.
+    sign_up(ana, "Ana")
+    assert ana.state("a.role === 'player' && a.welcome.player") == seated
+    ana.page.click("#account-logout")
+    ana.page.wait_for_function("!document.getElementById('toast').hidden")
+    assert ana.page.inner_text("#toast").startswith("Za ovim stolom sjedite kao Ana: nakon odjave")
+    ana.page.wait_for_timeout(300)
+    assert ana.state("a.role === 'player' && a.welcome.account === true")
     concede(bob, "match")
     ana.wait("a.view.status === 'finished'")
     ana.page.locator("#result-close").click()
+    ana.page.click("#account-logout")
+    ana.wait("a.welcome && a.welcome.account !== true")
     log_in_as_zora()
     ana.wait("a.welcome && a.welcome.account === true && a.welcome.name === 'Zora'")
     assert_quiet(ana, bob)
