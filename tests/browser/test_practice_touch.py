@@ -94,6 +94,14 @@ def test_a_wide_phone_held_sideways_finds_the_computer_on_the_lobbys_first_scree
     assert zoe.page.is_hidden("#name-help")
     zoe.page.click("#name")
     assert zoe.page.is_visible("#name-help")
+    # The lobby scrolls within itself: the page does not scroll on past its end into 600 px
+    # of nothing, taking the top bar away (the table list's hidden column heading stood
+    # there, below the page). On a desktop too.
+    height = "[document.documentElement.scrollHeight, innerHeight]"
+    assert zoe.page.evaluate(height) == [390, 390]
+    desk = open_client("Dana", lang="ru")
+    desk.page.locator("#computer").wait_for(state="visible")
+    assert desk.page.evaluate(height) == [800, 800]
 
 
 def test_a_wide_phone_held_sideways_practises_on_the_whole_screen(
