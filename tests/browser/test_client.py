@@ -401,7 +401,7 @@ def test_r10_ball_in_hand_illegal_spots_refused(open_client: OpenClient) -> None
     one = incoming.state("a.table.balls[1]")
     before = positions(incoming)[0]
     drag_handle(incoming, (one[0] + BALL_R, one[1]))
-    assert "would touch the 1." in incoming.page.inner_text("#toast")
+    assert "would touch the\u00a01." in incoming.page.inner_text("#toast")
     assert positions(incoming)[0] == before
     drag_handle(incoming, (one[0] - 0.3, one[1]))
     for c in players:

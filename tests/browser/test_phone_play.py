@@ -453,5 +453,5 @@ def test_after_a_few_shots_the_prompt_says_what_to_hit_not_how(open_client: Open
     assert "povucite plavu ručicu" in other.page.evaluate(prompt)
     other.page.evaluate("window.ninepool.app.ownShots = 3")  # as after three shots
     aim_at(other, 1)  # (the prompt is worded anew as the aim changes)
-    other.page.wait_for_function(f"{prompt} === 'Bijela u ruci — najprije pogodite kuglu 1.'")
+    other.page.wait_for_function(f"{prompt} === 'Bijela u ruci — najprije pogodite kuglu\u00a01.'")
     assert_quiet(ana, bob)
