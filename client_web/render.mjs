@@ -327,6 +327,16 @@ export function heightLook(z) {
  * @property {boolean} [numbers] flat, legible numbers on the object balls (at rest)
  */
 
+/**
+ * The colour of the object ball's path: green when it runs into a pocket, unless the ball
+ * the line meets first is the wrong one (a foul: the pot would not count, and a green line
+ * under a red ghost ball read as a good shot); yellow otherwise.
+ * @param {boolean} pocket @param {boolean} wrong
+ */
+export function objectPathColour(pocket, wrong) {
+  return pocket && !wrong ? "rgba(120, 255, 160, 0.95)" : "rgba(255, 230, 90, 0.95)";
+}
+
 export class Renderer {
   /** @param {HTMLCanvasElement} canvas */
   constructor(canvas) {
@@ -699,7 +709,7 @@ export class Renderer {
         // The object ball's path to the cushion, green when it runs into a pocket.
         const objFrom = /** @type {Vec} */ ([p.ghost[0] + p.objectDir[0] * 2 * R, p.ghost[1] + p.objectDir[1] * 2 * R]);
         const objPath = cushionContact(objFrom, Math.atan2(p.objectDir[1], p.objectDir[0]));
-        const objColour = objPath.pocket ? "rgba(120, 255, 160, 0.95)" : "rgba(255, 230, 90, 0.95)";
+        const objColour = objectPathColour(objPath.pocket, !!aim.wrong);
         ctx.lineWidth = Math.max(1.5, rPx * 0.12);
         ray(objFrom, p.objectDir, objPath.distance, objColour);
         if (objPath.pocket) {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { View } from "../render.mjs";
+import { View, objectPathColour } from "../render.mjs";
 
 test("a phone held upright keeps the table upright when the scoreboard grows", () => {
   // 390 px wide: the canvas left under a tall scoreboard and a TV banner (~370 px) would
@@ -31,4 +31,11 @@ test("the chosen way draws the whole table inside the canvas", () => {
       assert.ok(sx >= 0 && sx <= w && sy >= 0 && sy <= h, `${w}x${h}: ${sx},${sy}`);
     }
   }
+});
+
+test("the object ball's path is green into a pocket, but not when the line meets a wrong ball first", () => {
+  const green = objectPathColour(true, false);
+  assert.notEqual(green, objectPathColour(false, false));
+  // A red ghost ball (the wrong ball first: a foul) over a green path read as a good shot.
+  assert.equal(objectPathColour(true, true), objectPathColour(false, false));
 });
