@@ -709,7 +709,7 @@ export class Renderer {
         // The object ball's path to the cushion, green when it runs into a pocket.
         const objFrom = /** @type {Vec} */ ([p.ghost[0] + p.objectDir[0] * 2 * R, p.ghost[1] + p.objectDir[1] * 2 * R]);
         const objPath = cushionContact(objFrom, Math.atan2(p.objectDir[1], p.objectDir[0]));
-        const objColour = objectPathColour(objPath.pocket, !!aim.wrong);
+        const objColour = objectPathColour(!!objPath.pocket, !!aim.wrong);
         ctx.lineWidth = Math.max(1.5, rPx * 0.12);
         ray(objFrom, p.objectDir, objPath.distance, objColour);
         if (objPath.pocket) {
