@@ -455,3 +455,20 @@ def test_after_a_few_shots_the_prompt_says_what_to_hit_not_how(open_client: Open
     aim_at(other, 1)  # (the prompt is worded anew as the aim changes)
     other.page.wait_for_function(f"{prompt} === 'Bijela u ruci — najprije pogodite kuglu\u00a01.'")
     assert_quiet(ana, bob)
+
+
+def test_the_open_sheets_bar_covers_the_top_bar_whole(open_client: OpenClient) -> None:
+    """Held upright, the open sheet's bar (44 px) stands over the top bar (49 px): the top
+    bar's icons peeked out in a 5 px strip under it. Nothing of it shows now."""
+    ana, bob, _room = started(open_client, host={**PHONE, "lang": "hr"}, guest=PHONE)
+    ana.page.click("#panel-toggle")
+    ana.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    bar = ana.page.locator("#panel-toggle").bounding_box()
+    assert bar is not None
+    y = bar["height"] + 2
+    under = ana.page.evaluate(
+        f"[...Array(12).keys()].map((i) => document.elementFromPoint(10 + i * 32, {y}))"
+        ".some((e) => !!e && !!e.closest('.topbar'))"
+    )
+    assert not under
+    assert_quiet(ana, bob)
