@@ -472,3 +472,26 @@ def test_the_open_sheets_bar_covers_the_top_bar_whole(open_client: OpenClient) -
     )
     assert not under
     assert_quiet(ana, bob)
+
+
+def test_a_finished_match_leads_back_to_the_lobby_from_the_table(open_client: OpenClient) -> None:
+    """Held sideways (no top bar over the table), a finished match's table offered only
+    the rematch: the way back to the lobby went through the sheet's menu and "Leave
+    table". The card on the table offers the lobby beside the rematch."""
+    ana, bob, _room = started(open_client, host={**PHONE, "lang": "ru"}, guest=PHONE)
+    ana.page.set_viewport_size({"width": 844, "height": 390})
+    ana.page.wait_for_function("!window.ninepool.portrait()")
+    bob.page.tap("#panel-toggle")
+    concede(bob, "match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.page.tap("#result-close")
+    lobby = ana.page.locator("#over-lobby")
+    lobby.wait_for(state="visible")
+    assert lobby.inner_text() == "Лобби" and on_top(ana, "#over-lobby")
+    box = lobby.bounding_box()
+    assert box is not None and box["height"] >= 44, box  # a finger's target
+    save(ana, "over-card-sideways-ru.png")
+    ana.page.tap("#over-lobby")
+    ana.page.locator("#lobby").wait_for(state="visible")
+    assert ana.state("a.room") is None
+    assert_quiet(ana, bob)
