@@ -132,6 +132,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         const breaker = app.table?.breaker;
         const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker], mine: app.role === "player" && app.seat === breaker } : null;
         showResult(title, { names: n, score: m.score }, describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackLink(m.rack), next);
+        /** @type {HTMLElement} */ (document.getElementById("result-replay")).textContent = t("result.replayRack");
         if (cheers(m.winner)) {
           celebrate(false, sound, reducedMotion());
           heard.push("fanfare");
@@ -156,6 +157,10 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
           // unplayed (whose replay would be empty).
           noShow ? null : rackLink(app.rackShots.rack),
         );
+        // That game is named when it is not the one conceded ("this game" was not it).
+        const before = m.reason === "concede" && app.rackShots.rack !== app.table?.rack;
+        const words = before ? t("log.replayGame", { rack: app.rackShots.rack }) : t("result.replayRack");
+        /** @type {HTMLElement} */ (document.getElementById("result-replay")).textContent = words;
         tv.matchOver();
         if (cheers(m.winner)) {
           celebrate(true, sound, reducedMotion());

@@ -250,3 +250,31 @@ def test_who_comes_to_watch_a_rematch_reads_the_last_match_in_the_log_only(
     assert "predaje" in ana.page.inner_text("#log")
     assert "predaje" not in ana.page.inner_text("#status"), ana.page.inner_text("#status")
     assert_quiet(ana, bob, dee)
+
+
+def test_a_match_conceded_before_its_game_was_played_names_the_game_it_links(
+    open_client: OpenClient,
+) -> None:
+    """A match conceded before a shot of its new game links the game before (the new one
+    has nothing to replay): its link said "Replay of this game" and opened the last one.
+    It names that game."""
+    ana, bob, _room = start_match(open_client)
+    foul_softly(shooter((ana, bob)))  # a shot in game 1
+    settle(ana, bob)
+    concede(ana, "game")
+    for c in (ana, bob):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+        assert c.page.inner_text("#result-replay") == "Replay of this game"
+        c.wait("a.table && a.table.rack === 2")
+        c.idle()
+        c.page.evaluate("document.getElementById('result-dialog').close()")
+    concede(ana, "match")  # before a shot of game 2
+    for c in (ana, bob):
+        c.page.wait_for_function(
+            "document.getElementById('result-dialog').open"
+            " && document.getElementById('result-dialog').classList.contains('match')"
+        )
+        link = c.page.locator("#result-replay")
+        assert link.inner_text() == "Replay of game 1"
+        assert (link.get_attribute("href") or "").endswith("/1")
+    assert_quiet(ana, bob)
