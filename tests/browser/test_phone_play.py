@@ -457,23 +457,6 @@ def test_after_a_few_shots_the_prompt_says_what_to_hit_not_how(open_client: Open
     assert_quiet(ana, bob)
 
 
-def test_the_open_sheets_bar_covers_the_top_bar_whole(open_client: OpenClient) -> None:
-    """Held upright, the open sheet's bar (44 px) stands over the top bar (49 px): the top
-    bar's icons peeked out in a 5 px strip under it. Nothing of it shows now."""
-    ana, bob, _room = started(open_client, host={**PHONE, "lang": "hr"}, guest=PHONE)
-    ana.page.click("#panel-toggle")
-    ana.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
-    bar = ana.page.locator("#panel-toggle").bounding_box()
-    assert bar is not None
-    y = bar["height"] + 2
-    under = ana.page.evaluate(
-        f"[...Array(12).keys()].map((i) => document.elementFromPoint(10 + i * 32, {y}))"
-        ".some((e) => !!e && !!e.closest('.topbar'))"
-    )
-    assert not under
-    assert_quiet(ana, bob)
-
-
 def test_a_finished_match_leads_back_to_the_lobby_from_the_table(open_client: OpenClient) -> None:
     """Held sideways (no top bar over the table), a finished match's table offered only
     the rematch: the way back to the lobby went through the sheet's menu and "Leave
@@ -494,4 +477,45 @@ def test_a_finished_match_leads_back_to_the_lobby_from_the_table(open_client: Op
     ana.page.tap("#over-lobby")
     ana.page.locator("#lobby").wait_for(state="visible")
     assert ana.state("a.room") is None
+    assert_quiet(ana, bob)
+
+
+def test_the_clocks_warning_and_its_extension_stand_over_the_open_sheet(
+    open_client: OpenClient,
+) -> None:
+    """A player typing in the chat of the open sheet, on their turn with a 20 s clock,
+    lost the turn: the clock's warning and its extension stood over the table, under the
+    sheet (the sheet's bar showed the time, the extension was two taps away in its menu).
+    They stand at the sheet's top, and the extension is a tap away."""
+    ana, bob, _room = started(
+        open_client,
+        host={**PHONE, "lang": "hr"},
+        guest={**PHONE, "lang": "hr"},
+        table={"#c-preset": "custom", "#c-clock": "20", "#c-warning": "18"},
+    )
+    c = shooter((ana, bob))
+    c.page.click("#panel-toggle")
+    c.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    # Held upright the open sheet's bar (44 px) covers the top bar (49 px) whole: its icons
+    # peeked out in a 5 px strip under it.
+    bar = c.page.locator("#panel-toggle").bounding_box()
+    assert bar is not None
+    y = bar["height"] + 2
+    under = c.page.evaluate(
+        f"[...Array(12).keys()].map((i) => document.elementFromPoint(10 + i * 32, {y}))"
+        ".some((e) => !!e && !!e.closest('.topbar'))"
+    )
+    assert not under
+    c.page.click("#chat-input")
+    c.page.keyboard.type("Bok!")
+    c.page.locator("#extend-chip").wait_for(state="visible", timeout=10_000)
+    assert on_top(c, "#extend-chip")
+    banner = c.page.locator("#banner").bounding_box()
+    assert banner is not None
+    assert banner["y"] >= bar["y"] + bar["height"], (bar, banner)
+    save(c, "clock-warning-over-sheet-hr.png")
+    before = c.state("a.table.clock.deadline")
+    c.page.tap("#extend-chip")
+    c.wait(f"a.table.clock.deadline > {before}")
+    assert c.state("a.panelOpen") and c.page.input_value("#chat-input") == "Bok!"
     assert_quiet(ana, bob)

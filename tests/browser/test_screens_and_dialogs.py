@@ -735,9 +735,9 @@ def test_on_a_phone_the_warned_shooter_has_the_extension_on_the_table(
     other = bob if c is ana else ana
     chip = c.page.locator("#extend-chip")
     chip.wait_for(state="visible", timeout=10_000)
-    assert c.page.inner_text("#banner").startswith("Još 18 s za vaš udarac")
+    assert re.match(r"Još 1[89] s za vaš udarac", c.page.inner_text("#banner"))  # (a beat late)
     assert other.page.is_hidden("#extend-chip")
-    assert other.page.inner_text("#banner").startswith(f"{c.name}: još 18 s za udarac")
+    assert re.match(f"{c.name}: još 1[89] s za udarac", other.page.inner_text("#banner"))
     save(c, "extend-chip-phone-hr.png")
     before = c.state("a.table.clock.deadline")
     chip.tap()
