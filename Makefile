@@ -51,12 +51,13 @@ test-js: $(NODE_STAMP)
 # compiled once into a cache under .venv (none in the source tree), they are loaded, not
 # compiled again, even where the environment says not to write bytecode.
 # Most of a test's time is spent waiting on its servers, browsers and sockets (a serial run
-# keeps one core about half busy; two workers on two cores still left them 60 % idle: 12.7
-# CPU-minutes in a 16-minute run), so pytest-xdist runs the tests in PYTEST_WORKERS
+# keeps one core about half busy), so pytest-xdist runs the tests in PYTEST_WORKERS
 # processes, each test free to go to whichever is idle (worksteal). Every test already
 # starts its own servers, Redis and nginx on free ports. PYTEST_WORKERS=0 runs serially.
+# (Three workers were 45 s faster on two cores, but under their load a browser test's
+# 5 s wait ran out: two it is.)
 # The run ends with its 25 slowest tests, where to look first when the suite grows long.
-PYTEST_WORKERS ?= 3
+PYTEST_WORKERS ?= 2
 test-py: $(STAMP)
 	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX="$(abspath $(VENV))/pycache" $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal --durations=25
 
