@@ -129,7 +129,7 @@ export function placeResult() {
  * The match result stays until dismissed (it offers the rematch).
  * @param {string} title @param {{ names: string[], score: number[] } | null} score the racks won, by seat (none: a match never played)
  * @param {string} text @param {boolean} match
- * @param {string | null} [replay] the page of the rack's replay, to watch again or share
+ * @param {{ href: string, text: string } | null} [replay] the rack's replay page (to watch again or share) and its link's words
  * @param {{ at: number, breaker: string, mine: boolean } | null} [next] the next game: when its break is due, who breaks (`mine`: the player reading it)
  */
 export function showResult(title, score, text, match, replay = null, next = null) {
@@ -146,7 +146,7 @@ export function showResult(title, score, text, match, replay = null, next = null
   $("result-text").textContent = text;
   const link = /** @type {HTMLAnchorElement} */ ($("result-replay"));
   link.hidden = !replay;
-  if (replay) link.href = replay;
+  if (replay) [link.href, link.textContent] = [replay.href, replay.text];
   // A match over: the whole match too, every game of it, step by step.
   const whole = /** @type {HTMLAnchorElement} */ ($("result-replay-match"));
   whole.hidden = !(match && app.room);

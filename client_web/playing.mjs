@@ -37,12 +37,14 @@ function cheers(winner) {
 }
 
 
-/** The page of one rack's replay, to share from the end-of-rack dialog: none for a rack
- * in which no shot was played (a match conceded before its break).
- * @param {number} rack @returns {string | null} */
-function rackLink(rack) {
+/** The page of one rack's replay, to share from the end-of-rack dialog, and its link's
+ * words ("this game", or by its number when it is an earlier one): none for a rack in
+ * which no shot was played (a match conceded before its break).
+ * @param {number} rack @param {boolean} earlier @returns {{ href: string, text: string } | null} */
+function rackReplay(rack, earlier) {
   if (!app.room || !(rack >= 1) || app.rackShots.rack !== rack) return null;
-  return `${location.origin}/replay/${rackAddress(app.room, rack, app.view?.match)}`;
+  const href = `${location.origin}/replay/${rackAddress(app.room, rack, app.view?.match)}`;
+  return { href, text: earlier ? t("log.replayGame", { rack }) : t("result.replayRack") };
 }
 
 /**
@@ -131,8 +133,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : mine ? t("result.rackYou", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
         const breaker = app.table?.breaker;
         const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker], mine: app.role === "player" && app.seat === breaker } : null;
-        showResult(title, { names: n, score: m.score }, describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackLink(m.rack), next);
-        /** @type {HTMLElement} */ (document.getElementById("result-replay")).textContent = t("result.replayRack");
+        showResult(title, { names: n, score: m.score }, describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackReplay(m.rack, false), next);
         if (cheers(m.winner)) {
           celebrate(false, sound, reducedMotion());
           heard.push("fanfare");
@@ -154,13 +155,9 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
           noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n)),
           true,
           // The last game played: the one the match ended in, or before a game conceded
-          // unplayed (whose replay would be empty).
-          noShow ? null : rackLink(app.rackShots.rack),
+          // unplayed (whose replay would be empty), then named ("this game" was not it).
+          noShow ? null : rackReplay(app.rackShots.rack, m.reason === "concede" && app.rackShots.rack !== app.table?.rack),
         );
-        // That game is named when it is not the one conceded ("this game" was not it).
-        const before = m.reason === "concede" && app.rackShots.rack !== app.table?.rack;
-        const words = before ? t("log.replayGame", { rack: app.rackShots.rack }) : t("result.replayRack");
-        /** @type {HTMLElement} */ (document.getElementById("result-replay")).textContent = words;
         tv.matchOver();
         if (cheers(m.winner)) {
           celebrate(true, sound, reducedMotion());

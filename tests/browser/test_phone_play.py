@@ -28,7 +28,7 @@ from tests.browser.test_firstminute import (
     shots_sent,
     started,
 )
-from tests.browser.test_phone_targets import on_top
+from tests.browser.test_phone_targets import on_top, warned_soon
 from tests.browser.test_watching import concede
 
 
@@ -487,12 +487,7 @@ def test_the_clocks_warning_and_its_extension_stand_over_the_open_sheet(
     lost the turn: the clock's warning and its extension stood over the table, under the
     sheet (the sheet's bar showed the time, the extension was two taps away in its menu).
     They stand at the sheet's top, and the extension is a tap away."""
-    ana, bob, _room = started(
-        open_client,
-        host={**PHONE, "lang": "hr"},
-        guest={**PHONE, "lang": "hr"},
-        table={"#c-preset": "custom", "#c-clock": "20", "#c-warning": "18"},
-    )
+    ana, bob = warned_soon(open_client)
     c = shooter((ana, bob))
     c.page.click("#panel-toggle")
     c.page.wait_for_function("document.documentElement.classList.contains('panel-open')")

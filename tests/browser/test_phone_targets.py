@@ -39,6 +39,18 @@ TOO_SMALL = """(selectors) => {
 CONTROLS = "button, summary, input, select, a[href], [role=slider]"
 
 
+def warned_soon(open_client: OpenClient) -> tuple[Client, Client]:
+    """Two Croatian phones at a match with a 20 s shot clock whose warning comes at 18 s
+    left: the break's shooter is warned two seconds into the turn."""
+    ana, bob, _room = started(
+        open_client,
+        host={**PHONE, "lang": "hr"},
+        guest={**PHONE, "lang": "hr"},
+        table={"#c-preset": "custom", "#c-clock": "20", "#c-warning": "18"},
+    )
+    return ana, bob
+
+
 def too_small(c: Client, within: str) -> list[str]:
     found: list[str] = c.page.evaluate(
         TOO_SMALL, ", ".join(f"{within} :is({CONTROLS})" for within in within.split(","))

@@ -31,7 +31,7 @@ from tests.browser.test_firstminute import (
     host_and_guest,
     started,
 )
-from tests.browser.test_phone_targets import aim_clear_of_the_chip, push_out_offered
+from tests.browser.test_phone_targets import aim_clear_of_the_chip, push_out_offered, warned_soon
 from tests.browser.test_watching import concede
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -725,12 +725,7 @@ def test_on_a_phone_the_warned_shooter_has_the_extension_on_the_table(
 ) -> None:
     """The clock's warning speaks to the shooter ("you"), who has the extension on the
     table itself, not two taps away in the closed sheet; used, it goes."""
-    ana, bob, _ = started(
-        open_client,
-        host={**PHONE, "lang": "hr"},
-        guest={**PHONE, "lang": "hr"},
-        table={"#c-preset": "custom", "#c-clock": "20", "#c-warning": "18"},
-    )
+    ana, bob = warned_soon(open_client)
     c = shooter((ana, bob))
     other = bob if c is ana else ana
     chip = c.page.locator("#extend-chip")
