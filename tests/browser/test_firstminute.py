@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from tests.browser.support import Client, Server, save
 from tests.browser.test_client import (
     assert_quiet,
@@ -79,6 +81,31 @@ def started(open_client: OpenClient, **kw: Any) -> tuple[Client, Client, str]:
         c.wait("a.view.status === 'playing' && !!a.table && a.table.ball_in_hand === 'kitchen'")
         c.idle()
     return ana, bob, room
+
+
+def play_the_lag(clients: tuple[Client, Client], finger: bool = False) -> None:
+    """Both players strike their lag at the speed it offers, until the lag has a winner:
+    a stroke is struck again only when its press never reached the button (the button
+    was taken away for a moment as the other lag arrived) or the lag is to be played
+    again (O6: a tie, or no lag counting)."""
+    pending = "a.view.status === 'lag' && a.view.lag_choice == null"
+    for _attempt in range(4):
+        for c in clients:
+            if c.state(f"{pending} && !(a.view.lagged ?? []).includes(a.seat) && !a.lagSent"):
+                button = c.page.locator("#lag-shoot")
+                button.wait_for(state="visible")
+                button.tap() if finger else button.click()
+        try:
+            for c in clients:
+                c.wait(f"!({pending})", timeout=15_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    seen = [
+        c.state("({status: a.view.status, lagged: a.view.lagged, sent: a.lagSent, seat: a.seat})")
+        for c in clients
+    ]
+    raise AssertionError(f"the lag found no winner in four strokes each: {seen}")
 
 
 class Touch:

@@ -19,7 +19,14 @@ from tests.browser.test_client import (
     shoot_at_lowest,
     shooter,
 )
-from tests.browser.test_firstminute import PHONE, OpenClient, Touch, host_and_guest, started
+from tests.browser.test_firstminute import (
+    PHONE,
+    OpenClient,
+    Touch,
+    host_and_guest,
+    play_the_lag,
+    started,
+)
 
 #: The platforms' guidance for a finger (Apple: 44 pt; WCAG 2.5.5: 44 CSS px).
 FINGER = 44
@@ -175,9 +182,7 @@ def test_the_lag_winners_question_is_answered_with_a_finger(open_client: OpenCli
     ana, bob, _room = host_and_guest(
         open_client, host={**PHONE, "lang": "ru"}, guest=PHONE, first_break="lag"
     )
-    for c in (ana, bob):
-        c.page.locator("#lag-shoot").wait_for(state="visible")
-        c.page.tap("#lag-shoot")
+    play_the_lag((ana, bob), finger=True)
     for c in (ana, bob):
         c.wait("a.view && a.view.status === 'lag' && a.view.lag_choice != null")
     chooser = (ana, bob)[ana.state("a.view.lag_choice")]

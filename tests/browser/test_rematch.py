@@ -17,7 +17,7 @@ from tests.browser.test_client import (
     start_match,
     winner_chooses,
 )
-from tests.browser.test_firstminute import host_and_guest
+from tests.browser.test_firstminute import host_and_guest, play_the_lag
 from tests.browser.test_watching import concede
 
 
@@ -223,9 +223,7 @@ def test_who_comes_to_watch_a_rematch_reads_the_last_match_in_the_log_only(
     concedes the match") as the new match's headline, for as long as the lag waited (the
     TV's viewers, for minutes). The log keeps it; the headline is the new match's."""
     ana, bob, room = host_and_guest(open_client, first_break="lag")
-    for c in (ana, bob):
-        c.page.locator("#lag-shoot").wait_for(state="visible")
-        c.page.click("#lag-shoot")
+    play_the_lag((ana, bob))
     winner_chooses((ana, bob), "#lag-break")
     for c in (ana, bob):
         c.wait("a.view.status === 'playing' && !!a.table")

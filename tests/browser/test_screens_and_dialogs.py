@@ -29,6 +29,7 @@ from tests.browser.test_firstminute import (
     Touch,
     aim_at,
     host_and_guest,
+    play_the_lag,
     started,
 )
 from tests.browser.test_phone_targets import aim_clear_of_the_chip, push_out_offered, warned_soon
@@ -445,9 +446,7 @@ def test_on_a_phone_the_lag_winners_question_leaves_the_lag_balls_in_view(
     """Upright on a phone the lag balls rest near the bottom (the head cushion): the lag
     winner's question stands at the top, and neither ball is under it."""
     ana, bob, _ = host_and_guest(open_client, host=PHONE, guest=PHONE, first_break="lag")
-    for c in (ana, bob):
-        c.page.locator("#lag-shoot").wait_for(state="visible")
-        c.page.tap("#lag-shoot")
+    play_the_lag((ana, bob), finger=True)
     for c in (ana, bob):
         c.wait("a.view && a.view.status === 'lag' && a.view.lag_choice != null")
         c.idle()
