@@ -1,12 +1,12 @@
 // What the table view shows besides the balls: the scoreboard, the clock, the banner,
-// the verdict and prompt above the table, the panels that fit the moment, the log, chat
-// and results. Reads the state; changes nothing but the page.
+// the verdict and prompt above the table, the panels that fit the moment, the log
+// and the results (the chat is `chat.mjs`). Reads the state; changes nothing but the page.
 
 import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
-import { clause, keepLang, lang, list, minutesAndSeconds, num, t } from "./i18n/index.mjs";
+import { clause, keepLang, lang, list, minutesAndSeconds, num, t, wordAs } from "./i18n/index.mjs";
 import { app, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
@@ -16,6 +16,7 @@ import { drawStrip } from "./strip.mjs";
 import { describeReach } from "./reach.mjs";
 import { ruleTipAttrs, tipAttrs } from "./tip.mjs";
 import { fitName } from "./seatname.mjs";
+import { renderBadge } from "./chat.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -59,51 +60,6 @@ export function announce(text) {
   setTimeout(() => (el.textContent = text), 30);
 }
 
-/** @param {Msg} m */
-export function addChat(m) {
-  const who = m.seat === null ? t("chat.watching", { name: m.name }) : m.name;
-  const li = h("li", {}, [h("b", { text: `${who}: ` }), m.text]);
-  const ol = $("chat-log");
-  ol.append(li);
-  while (ol.children.length > 100) ol.firstChild?.remove();
-  ol.scrollTop = ol.scrollHeight;
-  if (!app.panelOpen && document.documentElement.classList.contains("compact")) {
-    app.unread++;
-    renderBadge();
-  }
-}
-
-/**
- * A chat message heard live where the chat cannot be seen: on a wide screen whose side
- * panel is scrolled to the controls (a laptop's), the message is shown over the table for
- * a few seconds, so a player mid-turn does not miss it. (A phone's closed sheet counts it
- * on its toggle instead; the reader's own messages, and those while typing, are in sight.)
- * @param {Msg} m
- */
-export function popChat(m) {
-  if (document.documentElement.classList.contains("compact")) return;
-  const own = app.role === "player" ? m.seat !== null && m.seat === app.seat : m.seat === null && m.name === app.welcome?.name;
-  if (own || document.activeElement?.id === "chat-input") return;
-  const log = $("chat-log").getBoundingClientRect();
-  const panel = /** @type {HTMLElement} */ ($("chat-log").closest(".panel") ?? document.body).getBoundingClientRect();
-  const bottom = Math.min(panel.bottom, window.innerHeight);
-  if (log.height > 0 && log.bottom > panel.top && log.top < bottom - 20) return;
-  const who = m.seat === null ? t("chat.watching", { name: m.name }) : m.name;
-  // Its own element, low over the table and polite: an error's toast (at the top, an
-  // alert) is neither covered nor overwritten by it.
-  const pop = $("chat-pop");
-  pop.textContent = `${who}: ${m.text}`;
-  pop.hidden = false;
-  clearTimeout(/** @type {any} */ (pop).timer);
-  /** @type {any} */ (pop).timer = setTimeout(() => (pop.hidden = true), 5000);
-}
-
-export function renderBadge() {
-  const b = $("panel-badge");
-  b.hidden = app.unread === 0;
-  b.textContent = String(app.unread);
-}
-
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let resultTimer;
 
@@ -129,7 +85,7 @@ export function placeResult() {
  * The match result stays until dismissed (it offers the rematch).
  * @param {string} title @param {{ names: string[], score: number[] } | null} score the racks won, by seat (none: a match never played)
  * @param {string} text @param {boolean} match
- * @param {{ href: string, text: string } | null} [replay] the rack's replay page (to watch again or share) and its link's words
+ * @param {{ href: string, key: string, args: Record<string, number> } | null} [replay] the rack's replay page (to watch again or share) and its link's words
  * @param {{ at: number, breaker: string, mine: boolean } | null} [next] the next game: when its break is due, who breaks (`mine`: the player reading it)
  */
 export function showResult(title, score, text, match, replay = null, next = null) {
@@ -146,7 +102,10 @@ export function showResult(title, score, text, match, replay = null, next = null
   $("result-text").textContent = text;
   const link = /** @type {HTMLAnchorElement} */ ($("result-replay"));
   link.hidden = !replay;
-  if (replay) [link.href, link.textContent] = [replay.href, replay.text];
+  if (replay) {
+    link.href = replay.href;
+    wordAs(link, replay.key, replay.args); // worded again as it was on a change of language
+  }
   // A match over: the whole match too, every game of it, step by step.
   const whole = /** @type {HTMLAnchorElement} */ ($("result-replay-match"));
   whole.hidden = !(match && app.room);

@@ -5,7 +5,8 @@
 
 import { celebrate } from "./celebrate.mjs";
 import { toast } from "./dom.mjs";
-import { addChat, popChat, showResult } from "./hud.mjs";
+import { addChat, popChat } from "./chat.mjs";
+import { showResult } from "./hud.mjs";
 import { t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { learnKeptNames } from "./kept.mjs";
@@ -40,11 +41,11 @@ function cheers(winner) {
 /** The page of one rack's replay, to share from the end-of-rack dialog, and its link's
  * words ("this game", or by its number when it is an earlier one): none for a rack in
  * which no shot was played (a match conceded before its break).
- * @param {number} rack @param {boolean} earlier @returns {{ href: string, text: string } | null} */
+ * @param {number} rack @param {boolean} earlier @returns {{ href: string, key: string, args: Record<string, number> } | null} */
 function rackReplay(rack, earlier) {
   if (!app.room || !(rack >= 1) || app.rackShots.rack !== rack) return null;
   const href = `${location.origin}/replay/${rackAddress(app.room, rack, app.view?.match)}`;
-  return { href, text: earlier ? t("log.replayGame", { rack }) : t("result.replayRack") };
+  return earlier ? { href, key: "log.replayGame", args: { rack } } : { href, key: "result.replayRack", args: {} };
 }
 
 /**

@@ -6,7 +6,8 @@
 import { decode } from "@msgpack/msgpack";
 
 import { $ } from "./dom.mjs";
-import { addChat, log, renderBadge } from "./hud.mjs";
+import { addChat, renderBadge } from "./chat.mjs";
+import { log } from "./hud.mjs";
 import { seatName, t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
 import { namesAsWritten, renamesBetween, seatingBetween, seatsOf } from "./lognames.mjs";

@@ -203,12 +203,24 @@ export function seconds(seconds) {
 }
 
 /**
+ * Words an element by a key and its values, and keeps both on it (`data-i18n`,
+ * `data-i18n-args`), so that a change of language words it again the same way rather
+ * than by the markup's own key ("Replay of game 2" had become "Replay of this game").
+ * @param {HTMLElement} el @param {string} key @param {Record<string, string | number>} [params]
+ */
+export function wordAs(el, key, params = {}) {
+  el.dataset.i18n = key;
+  el.dataset.i18nArgs = JSON.stringify(params);
+  el.textContent = t(key, params);
+}
+
+/**
  * Words every element under `root` that names a key.
  * @param {ParentNode} root
  */
 export function translateDom(root) {
   for (const el of root.querySelectorAll("[data-i18n]")) {
-    el.textContent = t(/** @type {string} */ (el.getAttribute("data-i18n")));
+    el.textContent = t(/** @type {string} */ (el.getAttribute("data-i18n")), JSON.parse(el.getAttribute("data-i18n-args") ?? "{}"));
   }
   for (const el of root.querySelectorAll("[data-i18n-attr]")) {
     for (const pair of (el.getAttribute("data-i18n-attr") ?? "").split(";")) {

@@ -255,8 +255,10 @@ def test_a_match_conceded_before_its_game_was_played_names_the_game_it_links(
 ) -> None:
     """A match conceded before a shot of its new game links the game before (the new one
     has nothing to replay): its link said "Replay of this game" and opened the last one.
-    It names that game."""
-    ana, bob, _room = start_match(open_client)
+    It names that game, in another language too."""
+    ana, bob, room = start_match(open_client)
+    cleo = open_client("Cleo", hash=f"#/room/{room}")  # watching
+    cleo.wait("a.role === 'spectator' && !!a.view")
     foul_softly(shooter((ana, bob)))  # a shot in game 1
     settle(ana, bob)
     concede(ana, "game")
@@ -267,7 +269,7 @@ def test_a_match_conceded_before_its_game_was_played_names_the_game_it_links(
         c.idle()
         c.page.evaluate("document.getElementById('result-dialog').close()")
     concede(ana, "match")  # before a shot of game 2
-    for c in (ana, bob):
+    for c in (ana, bob, cleo):
         c.page.wait_for_function(
             "document.getElementById('result-dialog').open"
             " && document.getElementById('result-dialog').classList.contains('match')"
@@ -275,4 +277,9 @@ def test_a_match_conceded_before_its_game_was_played_names_the_game_it_links(
         link = c.page.locator("#result-replay")
         assert link.inner_text() == "Replay of game 1"
         assert (link.get_attribute("href") or "").endswith("/1")
-    assert_quiet(ana, bob)
+    # Someone watching has the result as a notice, the page still theirs: another language
+    # keeps the game's number (the words had become the markup's "this game").
+    cleo.page.select_option("#lang", "hr")
+    cleo.page.wait_for_function("document.documentElement.lang === 'hr'")
+    assert cleo.page.inner_text("#result-replay") == "Snimka 1. partije"
+    assert_quiet(ana, bob, cleo)

@@ -1,0 +1,54 @@
+// The room's chat as the table view shows it: its log in the panel, a message heard
+// where the chat cannot be seen popped over the table, and the count of unread messages
+// on a phone's closed sheet. Reads the state; changes nothing but the page (and the count).
+
+import { $, h } from "./dom.mjs";
+import { t } from "./i18n/index.mjs";
+import { app } from "./state.mjs";
+
+/** @typedef {import("./state.mjs").Msg} Msg */
+
+/** @param {Msg} m */
+export function addChat(m) {
+  const who = m.seat === null ? t("chat.watching", { name: m.name }) : m.name;
+  const li = h("li", {}, [h("b", { text: `${who}: ` }), m.text]);
+  const ol = $("chat-log");
+  ol.append(li);
+  while (ol.children.length > 100) ol.firstChild?.remove();
+  ol.scrollTop = ol.scrollHeight;
+  if (!app.panelOpen && document.documentElement.classList.contains("compact")) {
+    app.unread++;
+    renderBadge();
+  }
+}
+
+/**
+ * A chat message heard live where the chat cannot be seen: on a wide screen whose side
+ * panel is scrolled to the controls (a laptop's), the message is shown over the table for
+ * a few seconds, so a player mid-turn does not miss it. (A phone's closed sheet counts it
+ * on its toggle instead; the reader's own messages, and those while typing, are in sight.)
+ * @param {Msg} m
+ */
+export function popChat(m) {
+  if (document.documentElement.classList.contains("compact")) return;
+  const own = app.role === "player" ? m.seat !== null && m.seat === app.seat : m.seat === null && m.name === app.welcome?.name;
+  if (own || document.activeElement?.id === "chat-input") return;
+  const log = $("chat-log").getBoundingClientRect();
+  const panel = /** @type {HTMLElement} */ ($("chat-log").closest(".panel") ?? document.body).getBoundingClientRect();
+  const bottom = Math.min(panel.bottom, window.innerHeight);
+  if (log.height > 0 && log.bottom > panel.top && log.top < bottom - 20) return;
+  const who = m.seat === null ? t("chat.watching", { name: m.name }) : m.name;
+  // Its own element, low over the table and polite: an error's toast (at the top, an
+  // alert) is neither covered nor overwritten by it.
+  const pop = $("chat-pop");
+  pop.textContent = `${who}: ${m.text}`;
+  pop.hidden = false;
+  clearTimeout(/** @type {any} */ (pop).timer);
+  /** @type {any} */ (pop).timer = setTimeout(() => (pop.hidden = true), 5000);
+}
+
+export function renderBadge() {
+  const b = $("panel-badge");
+  b.hidden = app.unread === 0;
+  b.textContent = String(app.unread);
+}
