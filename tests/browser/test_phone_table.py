@@ -22,6 +22,7 @@ from tests.browser.test_firstminute import (
     Touch,
     center,
     host_and_guest,
+    play_the_lag,
     started,
 )
 from tests.browser.test_rated_browser import sign_up
@@ -303,4 +304,44 @@ def test_held_sideways_a_wide_phone_gives_the_table_the_whole_height(
     assert status["y"] + status["height"] <= bed["top"], (status, bed)
     assert bed["right"] - bed["left"] > 0.4 * 640, bed
     save(phone, "phone-sideways-16-9.png")
+    assert_quiet(ana, bob)
+
+
+def test_held_sideways_the_lag_winners_question_leaves_the_lag_balls_in_view(
+    open_client: OpenClient,
+) -> None:
+    """Held sideways the lag balls rest by the head cushion, one in each half of the
+    table's width: the lag winner's question stood across the foot of the stage, over the
+    lower one. It stands in the column left of the table, its buttons whole."""
+    ana, bob, _ = host_and_guest(
+        open_client, host={**PHONE, "lang": "ru"}, guest={**PHONE, "lang": "hr"}, first_break="lag"
+    )
+    for c in (ana, bob):
+        c.page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
+    play_the_lag((ana, bob), finger=True)
+    for c in (ana, bob):
+        c.wait("a.view.lag_choice != null")
+        c.idle()
+    winner = (ana, bob)[ana.state("a.view.lag_choice")]
+    winner.page.locator("#lag-dialog").wait_for(state="visible")
+    box = winner.page.locator("#lag-dialog").bounding_box()
+    assert box is not None
+    balls = winner.page.evaluate(
+        "window.ninepool.app.lagBalls.map(l => window.ninepool.screenOf(l.pos[0], l.pos[1]))"
+    )
+    assert len(balls) == 2, balls
+    for x, y in balls:
+        assert not (
+            box["x"] - 14 <= x <= box["x"] + box["width"] + 14
+            and box["y"] - 14 <= y <= box["y"] + box["height"] + 14
+        ), (balls, box)
+    for button in ("#lag-break", "#lag-give"):
+        b = winner.page.locator(button).bounding_box()
+        assert b is not None and b["y"] >= 0 and b["y"] + b["height"] <= SIDEWAYS[1], (button, b)
+        assert box["y"] <= b["y"] and b["y"] + b["height"] <= box["y"] + box["height"], (b, box)
+        assert b["height"] >= 44, (button, b)
+    save(winner, "lag-choice-sideways.png")
+    winner.page.locator("#lag-break").tap()
+    for c in (ana, bob):
+        c.wait("a.view.status === 'playing'")
     assert_quiet(ana, bob)

@@ -263,3 +263,26 @@ def test_a_short_phone_reaches_the_lag_and_the_fine_aim(open_client: OpenClient)
     assert on_top(player, "#strip-track") and on_top(player, "#spin-mini")
     save(player, "phone-small-break.png")
     assert_quiet(ana, bob)
+
+
+def test_held_sideways_the_push_out_leaves_the_pockets_in_sight(open_client: OpenClient) -> None:
+    """Held sideways the near rail is a long one: the push-out's button stood in its middle,
+    over the side pocket a push-out may well be played towards. It stands a quarter along,
+    clear of every pocket and ball."""
+    ana, bob, pusher, _other = push_out_offered(open_client)
+    pusher.page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
+    chip = pusher.page.locator("#push-chip")
+    chip.wait_for(state="visible")
+    box = chip.bounding_box()
+    assert box is not None
+    length, width = 2.54, 1.27
+    pockets = [(x, y) for x in (0.0, length / 2, length) for y in (0.0, width)]
+    balls = [tuple(b) for b in pusher.state("a.table.balls") if b]
+    for x, y in (*pockets, *balls):
+        sx, sy = pusher.screen(x, y)
+        assert not (
+            box["x"] - 14 < sx < box["x"] + box["width"] + 14
+            and box["y"] - 14 < sy < box["y"] + box["height"] + 14
+        ), ((x, y), (sx, sy), box, chip.get_attribute("class"))
+    save(pusher, "push-out-sideways.png")
+    assert_quiet(ana, bob)
