@@ -345,3 +345,33 @@ def test_held_sideways_the_lag_winners_question_leaves_the_lag_balls_in_view(
     for c in (ana, bob):
         c.wait("a.view.status === 'playing'")
     assert_quiet(ana, bob)
+
+
+def test_held_sideways_a_chat_line_sent_leaves_the_box_whole_in_sight(
+    open_client: OpenClient,
+) -> None:
+    """In the open sheet the box scrolls into sight as it is tapped; the line sent then
+    grew the chat above it and pushed it 6 px under the screen's edge, the Send button cut.
+    The box stays whole in sight, with the sheet's margin under it, for the next line."""
+    ana, bob, _ = started(open_client, host=PHONE, guest={**PHONE, "lang": "ru"})
+    for c in (ana, bob):
+        c.page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
+    bob.page.tap("#panel-toggle")
+    bob.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    for text in ("Удачи!", "Хорошая игра"):
+        bob.page.locator("#chat-input").tap()
+        bob.page.keyboard.type(text)
+        bob.page.keyboard.press("Enter")
+        bob.page.wait_for_function(
+            "(t) => [...document.querySelectorAll('#chat-log li')]"
+            ".some(li => li.textContent.endsWith(t))",
+            arg=text,
+        )
+        # (the sheet scrolls smoothly: the box's place once it has come to rest)
+        bob.page.wait_for_timeout(400)
+        form = bob.page.evaluate(
+            "document.querySelector('#chat-form .row').getBoundingClientRect().toJSON()"
+        )
+        assert form["top"] >= 0 and form["bottom"] <= SIDEWAYS[1] - 8, (text, form)
+    save(bob, "chat-sent-sideways.png")
+    assert_quiet(ana, bob)
