@@ -69,14 +69,22 @@ const RESULT_AT_LEAST_MS = 2500;
 
 /**
  * Between two games on a phone held sideways, the result stops short of the strip, whose
- * cue waits at its top for the break (also as the phone turns: `wireTableControls`).
+ * cue waits at its top for the break (also as the phone turns: `wireTableControls`); on a
+ * wide one, where it stands in the column left of the table (`sideways.css`), it starts
+ * under the scoreboard: over it, it left a slice of the first seat showing, its score and
+ * its border without its name.
  */
 export function placeResult() {
   const dlg = $("result-dialog");
   const strip = $("strip");
-  const beside = dlg.classList.contains("between") && matchMedia("(orientation: landscape)").matches && !strip.hidden;
+  const between = dlg.classList.contains("between");
+  const beside = between && matchMedia("(orientation: landscape)").matches && !strip.hidden;
   dlg.style.right = beside ? `${Math.max(0, innerWidth - strip.getBoundingClientRect().left)}px` : "";
+  const column = between && matchMedia(SIDEWAYS_COLUMN).matches;
+  dlg.style.top = column ? `${Math.round($("seat0").parentElement?.getBoundingClientRect().bottom ?? 0)}px` : "";
 }
+/** A wide phone held sideways, whose prompt stands in a column left of the table (`sideways.css`). */
+const SIDEWAYS_COLUMN = "(max-height: 500px) and (orientation: landscape) and (min-aspect-ratio: 2/1)";
 
 /**
  * Shows a game or match result. A game result closes by itself when the pause between

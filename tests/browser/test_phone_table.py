@@ -97,6 +97,9 @@ def test_between_games_the_result_leaves_the_table_to_the_breakers_finger(
     # (a 2:1 phone: in the column left of the table, where the prompt stands)
     assert card["x"] + card["width"] <= bed["left"] + 1, (card, bed)
     assert card["y"] >= 0 and card["y"] + card["height"] <= SIDEWAYS[1], card
+    # Under the scoreboard: over it, it left a slice of Ana's seat, its score without a name.
+    seat = box(ana, "#seat0")
+    assert card["y"] >= seat["y"] + seat["height"], (card, seat)
     for button in ("#result-replay", "#result-close"):
         place = box(ana, button)
         assert place["x"] >= card["x"], (place, card)
