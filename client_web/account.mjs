@@ -10,6 +10,18 @@ import { boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
 import { session } from "./net.mjs";
 import { seatedAs } from "./state.mjs";
 
+/** Where the browser keeps whether an account holder's quick match is rated. */
+const QUICK_RATED_KEY = "ninepool.quickRated";
+
+/** Rated, unless the player unticked it before. */
+function storedQuickRated() {
+  try {
+    return localStorage.getItem(QUICK_RATED_KEY) !== "no";
+  } catch {
+    return true;
+  }
+}
+
 /** @typedef {Record<string, any>} Json */
 
 /** A rating as shown next to a name: "512", or "512?" while provisional. @param {number | null | undefined} rating @param {boolean} [provisional] */
@@ -58,14 +70,27 @@ export function initAccounts(opts) {
   const loggedIn = () => !!session.accountToken();
   boundNameField(nameInput);
 
+  const quickRated = /** @type {HTMLInputElement} */ ($("quick-rated"));
   const refreshBar = () => {
     $("account-open").hidden = loggedIn();
     $("account-menu").hidden = !loggedIn();
     // Rated play (quick match, against the computer) is for account holders only.
     $("computer-rated-field").hidden = !loggedIn();
+    // An account holder's quick match is rated unless they said otherwise (their choice
+    // kept): most sign up for a rating, and an unticked box played them unrated unawares.
+    // (Against the computer it stays a choice to make: a practice game by default.)
+    const offered = $("quick-rated-field").hidden && loggedIn();
     $("quick-rated-field").hidden = !loggedIn();
+    if (offered) quickRated.checked = storedQuickRated();
   };
   refreshBar();
+  quickRated.addEventListener("change", () => {
+    try {
+      localStorage.setItem(QUICK_RATED_KEY, quickRated.checked ? "yes" : "no");
+    } catch {
+      // (storage refused: the choice holds for this page)
+    }
+  });
 
   $("account-open").addEventListener("click", () => {
     error.textContent = "";

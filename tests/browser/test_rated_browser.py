@@ -140,7 +140,9 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
         )
         line = c.page.inner_text("#result-rating")
         assert line.startswith("Ratings: "), line
-        assert f"{second.name} 524? (+24)" in line and f"{loser} 476? (\u221224)" in line, line
+        # (each name, rating and change held together: "(−24)" had wrapped apart)
+        assert f"{second.name}\u00a0524?\u00a0(+24)" in line, line
+        assert f"{loser}\u00a0476?\u00a0(\u221224)" in line, line
         c.page.click("#result-close")
 
     # The leaderboard: nobody yet with 30 rated games, and it says so.
@@ -230,7 +232,8 @@ def test_a_rated_games_result_says_what_it_did_to_the_ratings(open_client: OpenC
             "document.getElementById('result-rating').textContent.includes('(+24)')"
         )
         line = c.page.inner_text("#result-rating")
-        assert "Dmitrij 524? (+24)" in line and "Ljerka 476? (\u221224)" in line, line
+        assert "Dmitrij\u00a0524?\u00a0(+24)" in line, line
+        assert "Ljerka\u00a0476?\u00a0(\u221224)" in line, line
     assert ana.page.inner_text("#result-rating").startswith("Рейтинг: ")
     assert_quiet(ana, bob)
 
@@ -461,3 +464,32 @@ def test_a_login_to_another_account_waits_until_the_match_is_over(
     log_in_as_zora()
     ana.wait("a.welcome && a.welcome.account === true && a.welcome.name === 'Zora'")
     assert_quiet(ana, bob)
+
+
+def test_an_account_holders_quick_match_is_rated_unless_they_untick_it(
+    open_client: OpenClient,
+) -> None:
+    """Most sign up for a rating, and the quick match's Rated box came unticked: a new
+    account holder played unrated unawares. It is ticked, so two new account holders'
+    quick match is rated; a player who unticks it finds it unticked when they come back.
+    Against the computer it stays unticked (a practice game unless they choose)."""
+    dora, erik = open_client("Dora"), open_client("Erik", lang="ru")
+    sign_up(dora, "Dora")
+    dora.page.locator("#quick-rated-field").wait_for(state="visible")
+    assert dora.page.is_checked("#quick-rated")
+    assert not dora.page.is_checked("#computer-rated")
+    dora.page.uncheck("#quick-rated")
+    dora.page.reload()
+    dora.wait("a.welcome && a.welcome.account === true")
+    dora.page.locator("#quick-rated-field").wait_for(state="visible")
+    assert not dora.page.is_checked("#quick-rated")
+    dora.page.check("#quick-rated")
+    sign_up(erik, "Erik")
+    erik.page.locator("#quick-rated-field").wait_for(state="visible")
+    assert erik.page.is_checked("#quick-rated")
+    for c in (dora, erik):
+        c.page.click("#quick")
+    for c in (dora, erik):
+        c.wait("!!a.view && a.role === 'player'")
+        assert c.state("a.view.settings.rated") is True
+    assert_quiet(dora, erik)
