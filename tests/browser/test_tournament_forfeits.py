@@ -105,3 +105,41 @@ def test_a_forfeit_names_the_winner_and_the_no_show(
         save(page, f"tournament-neither-came-{lang}.png")
         assert_quiet(page)
     assert_quiet(ana)
+
+
+def test_a_computer_that_won_keeps_its_tag_beside_its_name(page_at: Any, server: Server) -> None:
+    """A computer's tag ("računalo · razina 5") went under its name when it had won: the
+    winner's row is bold, its tag was too, and together they no longer fit the card that
+    the loser's row fitted. On a laptop, in Croatian (the longest tag), both rows read
+    name and tag on one line."""
+    organiser = session_token(server, "Organiser bots")
+    tournament = new_tournament(
+        server,
+        organiser,
+        "Večernji turnir",
+        format="single",
+        cap=2,
+        bots=True,
+        bot_level=5,
+        races={"winners": 2, "final": 2},
+    )
+    call(server, "POST", f"/api/tournaments/{tournament}/register", {"name": "Ivo"}, organiser)
+    call(server, "POST", f"/api/tournaments/{tournament}/start", token=organiser)
+    match = decided(server, tournament)  # Ivo never sits down: the computer wins
+    assert match["decided"] == "forfeit" and match["players"][match["winner"]] != "Ivo"
+    page = page_at(f"/tournament/{tournament}", "hr", width=1366, height=768)
+    page.page.wait_for_selector(".tour-slot.won .tour-computer")
+    rows = page.page.evaluate(
+        """[...document.querySelectorAll('.tour-slot')].map((slot) => {
+             const name = slot.querySelector('.tour-name').getBoundingClientRect();
+             const tag = slot.querySelector('.tour-computer')?.getBoundingClientRect();
+             return { won: slot.classList.contains('won'), text: slot.innerText,
+                      name: [name.top, name.bottom], tag: tag ? [tag.top, tag.bottom] : null };
+           })"""
+    )
+    computer = [row for row in rows if row["tag"] is not None]
+    assert len(computer) == 1 and computer[0]["won"], rows
+    for row in computer:
+        assert row["tag"][0] < row["name"][1], row  # beside the name, not under it
+    save(page, "tournament-computer-won-hr.png")
+    assert_quiet(page)
