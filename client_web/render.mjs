@@ -374,6 +374,9 @@ export class Renderer {
     this.canvas.width = Math.round(w * dpr);
     this.canvas.height = Math.round(h * dpr);
     this.view = new View(w, h, uprightScreen());
+    // What stands over the table by its rails follows the way it lies (`lying`: its long
+    // rails along the screen), not the screen's: a side pocket is in a long rail's middle.
+    this.canvas.parentElement?.classList.toggle("lying", !this.view.portrait);
     this.layer.width = this.canvas.width;
     this.layer.height = this.canvas.height;
     const lctx = /** @type {CanvasRenderingContext2D} */ (this.layer.getContext("2d"));
