@@ -485,6 +485,10 @@ class Lobby:
         self._match_rated()
         if seeker in self.rated_waiting:  # not paired at once: told it waits
             client.ok(message.id)
+            # As for an unrated wait: nobody rated may come to a quiet server.
+            after = self.config.computers.quick_computer_after
+            if after > 0:
+                asyncio.get_running_loop().call_later(after, self._offer_computer_rated, seeker)
 
     def _match_rated(self) -> None:
         """Pair whoever fits now, and look again when the next window widens."""
@@ -527,13 +531,19 @@ class Lobby:
                 m.ComputerOffer(level=self.config.computers.quick_computer_level)
             )
 
+    def _offer_computer_rated(self, seeker: matchmaking.Seeker[tuple[Member, int]]) -> None:
+        """The same offer to a rated quick match nobody took in time (the game against the
+        computer is rated only if the player asks: `Computer.rated`)."""
+        client = seeker.ticket[0]
+        if any(s is seeker for s in self.rated_waiting) and not client.closed:
+            client.send_message(m.ComputerOffer(level=self.config.computers.quick_computer_level))
+
     # --- computer players ---------------------------------------------------------------
 
     def computer(self, client: Member, message: m.Computer) -> None:
         """Play the computer: a room of the client's own against a computer player, started
-        at once. Taking a quick match's offer ends the wait."""
-        if any(w.client is client for w in self.waiting):
-            self.unqueue(client)
+        at once. Taking a quick match's offer ends the wait, rated or not."""
+        self.unqueue(client)
         if self._busy(client, message.id):
             return
         # No name: clients name a table by who plays at it, in the reader's language. No

@@ -19,6 +19,7 @@ import pytest
 
 from protocol import messages as m
 from server.app import GameServer
+from server.ops.computers import Computers
 from server.players.results import RackResult
 from server.players.tokens import AccountTokens
 from server.rooms.simulation import PhysicsPool
@@ -58,8 +59,12 @@ async def servers(
             await server.stop()
 
 
-async def start(servers: list[GameServer], pool: PhysicsPool, store: str, tmp: Path) -> GameServer:
-    config = make_config(store=f"sqlite://{tmp / 'rooms.db'}", players_store=store, grace=600.0)
+async def start(
+    servers: list[GameServer], pool: PhysicsPool, store: str, tmp: Path, **settings: Any
+) -> GameServer:
+    config = make_config(
+        store=f"sqlite://{tmp / 'rooms.db'}", players_store=store, grace=600.0, **settings
+    )
     server = GameServer(config, pool=pool)
     await server.start()
     servers.append(server)
@@ -321,6 +326,30 @@ async def test_rated_quick_match_pairs_accounts_by_rating(
     finally:
         for peer in (cleo, dario, ema):
             await peer.close()
+
+
+async def test_a_rated_quick_match_nobody_takes_offers_the_computer(
+    servers: list[GameServer], physics_pool: PhysicsPool, players_store: str, tmp_path: Path
+) -> None:
+    """Nobody rated may come to a quiet server: after `--quick-computer-after`, a rated
+    wait is offered the computer, as an unrated one is. Taking the offer ends the wait
+    (it had been refused as "already queued"); the game is unrated unless asked."""
+    offering = Computers(bot_pause=1.0, bot_tables=0, quick_computer_after=0.2)
+    server = await start(servers, physics_pool, players_store, tmp_path, computers=offering)
+    token = await account(server, "Ivana")
+    ivana = await Peer.connect(server, "x", token=token)
+    try:
+        assert isinstance(await ivana.request({"t": "quick", "rated": True}), m.Ok)
+        offer = await ivana.expect(m.ComputerOffer)
+        assert offer.level == offering.quick_computer_level
+        joined = await ivana.request({"t": "computer", "level": offer.level})
+        assert isinstance(joined, m.Joined), joined
+        assert not server.lobby.rated_waiting
+        snapshot = await ivana.expect(m.Snapshot)
+        assert not snapshot.view.settings.rated
+        assert [s.computer for s in snapshot.view.seats if s is not None] == [None, 2]
+    finally:
+        await ivana.close()
 
 
 async def test_rated_quick_match_widens_the_window_while_players_wait(
