@@ -80,11 +80,10 @@ export function placeResult() {
   const between = dlg.classList.contains("between");
   const beside = between && matchMedia("(orientation: landscape)").matches && !strip.hidden;
   dlg.style.right = beside ? `${Math.max(0, innerWidth - strip.getBoundingClientRect().left)}px` : "";
-  const column = between && matchMedia(SIDEWAYS_COLUMN).matches;
+  // (that column is the prompt's, laid out beside the table rather than above it)
+  const column = between && $("status").getBoundingClientRect().right <= $("table").getBoundingClientRect().left;
   dlg.style.top = column ? `${Math.round($("seat0").parentElement?.getBoundingClientRect().bottom ?? 0)}px` : "";
 }
-/** A wide phone held sideways, whose prompt stands in a column left of the table (`sideways.css`). */
-const SIDEWAYS_COLUMN = "(max-height: 500px) and (orientation: landscape) and (min-aspect-ratio: 2/1)";
 
 /**
  * Shows a game or match result. A game result closes by itself when the pause between

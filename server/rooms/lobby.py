@@ -22,7 +22,7 @@ import asyncio
 import hashlib
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -467,9 +467,8 @@ class Lobby:
         waiting = Waiting(client, message.id, message.race_to)
         self.waiting.append(waiting)
         self.peers.queue(waiting)  # paired now, or told it waits
-        after = self.config.computers.quick_computer_after
-        if after > 0 and any(w is waiting for w in self.waiting):
-            asyncio.get_running_loop().call_later(after, self._offer_computer, waiting)
+        if any(w is waiting for w in self.waiting):
+            self._offer_computer_later(client, lambda: any(w is waiting for w in self.waiting))
 
     def quick_rated(self, client: Member, message: m.Quick, rating: float) -> None:
         """Wait for a rated quick match, as a player of `rating` (an account's: the
@@ -486,9 +485,7 @@ class Lobby:
         if seeker in self.rated_waiting:  # not paired at once: told it waits
             client.ok(message.id)
             # As for an unrated wait: nobody rated may come to a quiet server.
-            after = self.config.computers.quick_computer_after
-            if after > 0:
-                asyncio.get_running_loop().call_later(after, self._offer_computer_rated, seeker)
+            self._offer_computer_later(client, lambda: any(s is seeker for s in self.rated_waiting))
 
     def _match_rated(self) -> None:
         """Pair whoever fits now, and look again when the next window widens."""
@@ -523,19 +520,16 @@ class Lobby:
         room.post(SeatPair(first, second))
         return room
 
-    def _offer_computer(self, waiting: Waiting) -> None:
-        """Nobody took this quick match in time: a computer player is offered (the
-        player may keep waiting)."""
-        if any(w is waiting for w in self.waiting) and not waiting.client.closed:
-            waiting.client.send_message(
-                m.ComputerOffer(level=self.config.computers.quick_computer_level)
-            )
+    def _offer_computer_later(self, client: Member, waiting: Callable[[], bool]) -> None:
+        """Nobody takes this quick match, rated or not, in `--quick-computer-after` seconds:
+        a computer player is offered then, if the player is `waiting` still (they may keep
+        waiting; the game against it is rated only if they ask: `Computer.rated`)."""
+        after = self.config.computers.quick_computer_after
+        if after > 0:
+            asyncio.get_running_loop().call_later(after, self._offer_computer, client, waiting)
 
-    def _offer_computer_rated(self, seeker: matchmaking.Seeker[tuple[Member, int]]) -> None:
-        """The same offer to a rated quick match nobody took in time (the game against the
-        computer is rated only if the player asks: `Computer.rated`)."""
-        client = seeker.ticket[0]
-        if any(s is seeker for s in self.rated_waiting) and not client.closed:
+    def _offer_computer(self, client: Member, waiting: Callable[[], bool]) -> None:
+        if waiting() and not client.closed:
             client.send_message(m.ComputerOffer(level=self.config.computers.quick_computer_level))
 
     # --- computer players ---------------------------------------------------------------
