@@ -352,6 +352,17 @@ export function renderLagLeft() {
 
 /** The lag winner's time to choose without a shot clock (`server/rooms/model.py`). */
 const LAG_CHOICE_SECONDS = 30;
+/** The time to play the lag without a shot clock (`LAG_SECONDS`, O6). */
+const LAG_SECONDS = 60;
+
+/** Seconds left to play the lag (O6), while its time runs; null otherwise. */
+function lagLeft() {
+  const v = app.view;
+  if (status() !== "lag" || !v?.lag_until || v.lag_choice != null || app.anim) return null;
+  const clock = v.settings?.shot_clock;
+  const allowed = clock == null ? LAG_SECONDS : (v.settings?.first_shot_clock ?? clock);
+  return Math.min(allowed, Math.max(0, Math.ceil((v.lag_until - app.serverNow()) / 1000)));
+}
 
 export function renderClock() {
   drawClock();
@@ -374,6 +385,15 @@ function drawClock() {
     el.textContent = t("clock.forfeit", { time: minutesAndSeconds(noShow) });
     el.classList.toggle("low", noShow <= 30);
     el.removeAttribute("aria-label");
+    return;
+  }
+  const lag = lagLeft();
+  if (lag !== null) {
+    // The lag is timed for both players at once: a lag not played in time does not count.
+    el.hidden = false;
+    el.textContent = t("clock.lag", { time: minutesAndSeconds(lag) });
+    el.classList.toggle("low", lag <= 10);
+    el.setAttribute("aria-label", t("clock.lagLabel", { n: lag }));
     return;
   }
   if (!c || status() !== "playing") {

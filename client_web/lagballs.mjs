@@ -2,6 +2,8 @@
 // replay (O6). One place for where they rest, their name tags and the seats' colours.
 
 import { t } from "./i18n/index.mjs";
+import { ShotPlayback, normaliseTracks } from "./playback.mjs";
+import { decodeTracks } from "./trajectory.mjs";
 
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
 /** @typedef {Record<string, any>} Msg */
@@ -17,6 +19,21 @@ const SEAT_COLOURS = ["#f2c200", "#7fb4ff"];
  */
 export function lagRest(lag) {
   return (lag.lags ?? []).filter((/** @type {Msg} */ l) => l.final).map((/** @type {Msg} */ l) => ({ seat: l.seat, pos: l.final }));
+}
+
+/**
+ * One lag's ball as it rolls (a `lag_result`'s `lags[i]`): its tracks, none for a lag not
+ * played in time (O6: `traj` empty), whose ball stays on its spot.
+ * @param {Msg} l
+ */
+export function lagTracks(l) {
+  return l.traj?.length ? normaliseTracks(decodeTracks(l.traj)) : new Map();
+}
+
+/** One lag played back: a lag not played in time stands on its spot throughout. @param {Msg} l */
+export function lagPlayback(l) {
+  const tracks = lagTracks(l);
+  return new ShotPlayback(tracks, l.duration, tracks.size || !l.final ? null : [l.final]);
 }
 
 /** The resting lag balls as drawn, each marked with its seat. @param {LagBall[]} rest @returns {BallFrame[]} */

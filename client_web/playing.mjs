@@ -10,7 +10,7 @@ import { showResult } from "./hud.mjs";
 import { t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { learnKeptNames } from "./kept.mjs";
-import { lagRest } from "./lagballs.mjs";
+import { lagPlayback, lagRest, lagTracks } from "./lagballs.mjs";
 import { noteGameOver, noteSnapshot, renderRatingLine } from "./ratingchange.mjs";
 import { absorbHistory, logEvent, logRenames, recentEvents, restoreHistory, rewordLog } from "./roomlog.mjs";
 import { shotSounds } from "./sound.mjs";
@@ -309,8 +309,8 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
       logEvent(m);
     };
     if (!m.lags?.length) return done();
-    const pbs = m.lags.map((/** @type {Msg} */ l) => new ShotPlayback(normaliseTracks(decodeTracks(l.traj)), l.duration, null));
-    const sounds = m.lags.flatMap((/** @type {Msg} */ l) => shotSounds(normaliseTracks(decodeTracks(l.traj))));
+    const pbs = m.lags.map(lagPlayback);
+    const sounds = m.lags.flatMap((/** @type {Msg} */ l) => shotSounds(lagTracks(l)));
     startAnim(pbs, 0, 0.8, t("prompt.lagAnim"), done, sounds.sort((a, b) => a.t - b.t), m.lags.map((/** @type {Msg} */ l) => l.seat));
   }
 

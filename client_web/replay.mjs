@@ -16,7 +16,7 @@ import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { lastPlay, matchBounds, rackAddress, rackBounds } from "./racks.mjs";
 import { Renderer } from "./render.mjs";
-import { lagFrames, lagRest, lagTags } from "./lagballs.mjs";
+import { lagFrames, lagPlayback, lagRest, lagTags } from "./lagballs.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { num, seatName, t } from "./i18n/index.mjs";
 import { describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, describeWarning, loserOf, withRules } from "./verdict.mjs";
@@ -308,7 +308,7 @@ export class ReplayViewer {
     } else if (animate && e.t === "lag_result" && e.lags?.length) {
       this.table = null;
       this.anim = {
-        playbacks: e.lags.map((/** @type {Msg} */ l) => new ShotPlayback(normaliseTracks(decodeTracks(l.traj)), l.duration, null)),
+        playbacks: e.lags.map(lagPlayback),
         start: performance.now(),
         last: 0,
       };

@@ -362,14 +362,14 @@ export function describeRuling(ruling, names, draw = false) {
  */
 export function describeLag(lag, names) {
   if (lag.method === "draw") {
-    const head = lag.winner === null ? t("lag.drawNone") : t("lag.draw", { name: who(names, lag.winner) });
+    const head = lag.winner === null ? t("lag.drawNone") : t(lag.reason === "late" ? "lag.drawLate" : "lag.draw", { name: who(names, lag.winner) });
     return { headline: head, rules: ["R3", "O6"], tone: "neutral", details: [] };
   }
   /** @type {Line[]} */
   const details = lag.lags.map((l) => {
     const name = who(names, l.seat);
     if (l.distance !== null) return { text: t("lag.dist", { name, cm: t("unit.cm", { v: num(l.distance * 100, 1) }) }), rule: "" };
-    const byCode = l.fault_code === "off_table" ? "lag.fault.off" : l.fault_code === "short" ? "lag.fault.rail" : null;
+    const byCode = { off_table: "lag.fault.off", short: "lag.fault.rail", late: "lag.fault.late" }[l.fault_code ?? ""] ?? null;
     const key = byCode ?? (/pocketed|left the table/.test(l.fault) ? "lag.fault.off" : /foot rail/.test(l.fault) ? "lag.fault.rail" : "lag.fault.other");
     return { text: t(key, { name }), rule: "" };
   });

@@ -51,8 +51,9 @@ MATCH_END_REASONS: tuple[str, ...] = ("race", "concede", "forfeit")
 #: Why the lag ended as it did (`LagResult.reason`): `nearer` the winner's ball stopped
 #: nearer the head cushion; `fault` only the winner's lag counted (O6); `tie` both stopped
 #: at the same distance to a tenth of a millimetre, `both_faults` neither lag counted —
-#: either way the players lag again (O6); `draw` the room draws for the break.
-LagReason = Literal["nearer", "fault", "tie", "both_faults", "draw"]
+#: either way the players lag again (O6); `draw` the room draws for the break; `late`
+#: neither player played the lag in its time, so the room drew for the break (O6).
+LagReason = Literal["nearer", "fault", "tie", "both_faults", "draw", "late"]
 #: The resolution lag distances are compared at, in metres (0.1 mm).
 LAG_RESOLUTION = 0.0001
 

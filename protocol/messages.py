@@ -500,6 +500,10 @@ class RoomView(Struct, frozen=True):
     #: 0 before the first begins. A rematch numbers its racks from 1 again, so a rack's
     #: replay page names the match from the second on: `/replay/<room>/<match>/<rack>`.
     match: int = 0
+    #: While the lag is played: when its time runs out (O6) — a player who has not
+    #: lagged by then loses the lag. None otherwise, or while it waits for such a player
+    #: who is away.
+    lag_until: EpochMs | None = None
 
 
 class Snapshot(ServerMessage, tag="snapshot"):
@@ -658,8 +662,9 @@ class LagView(Struct, frozen=True):
     #: Why a lag did not count ("no foot rail", "pocketed", …); empty when it counts.
     fault: str
     #: The same as a code: `off_table` (pocketed or off the table), `short` (did not reach
-    #: the foot rail); empty when the lag counts.
-    fault_code: Literal["", "off_table", "short"] = ""
+    #: the foot rail), `late` (not played in its time: the ball never moved, `traj` is
+    #: empty); empty when the lag counts.
+    fault_code: Literal["", "off_table", "short", "late"] = ""
 
 
 class LagResult(ServerMessage, tag="lag_result"):

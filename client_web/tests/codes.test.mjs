@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { setLanguage, t } from "../i18n/index.mjs";
 import { tableName } from "../formats.mjs";
 import { describeLag, describeRuling } from "../verdict.mjs";
+import { lagPlayback } from "../lagballs.mjs";
 
 const names = ["Ana", "Bob"];
 
@@ -49,6 +50,25 @@ test("a lag tie says why it is played again, in each language", () => {
   }
   setLanguage("en", false);
   assert.match(describeLag(lag("tie", 0.5, 0.5), names).headline, /tenth of a millimetre/);
+});
+
+test("a lag not played in time is named so, and stands on its spot while the other rolls", () => {
+  const late = { seat: 1, traj: new Uint8Array(0), duration: 0, final: [0.535, 0.9525], distance: null, fault: "", fault_code: "late" };
+  for (const lang of ["en", "hr", "ru"]) {
+    setLanguage(lang, false);
+    const lost = describeLag({ method: "lag", winner: 0, reason: "fault", lags: [{ seat: 0, distance: 0.12, fault: "", fault_code: "" }, late] }, names);
+    assert.equal(lost.headline, t("lag.wins", { name: "Ana" }));
+    assert.equal(lost.details[1].text, t("lag.fault.late", { name: "Bob" }));
+    assert.notEqual(t("lag.fault.late", { name: "Bob" }), t("lag.fault.other", { name: "Bob" }));
+    // Neither played: the room drew, and says why it was not lagged for.
+    const drawn = describeLag({ method: "draw", winner: 1, reason: "late", lags: [] }, names);
+    assert.equal(drawn.headline, t("lag.drawLate", { name: "Bob" }));
+    assert.notEqual(drawn.headline, t("lag.draw", { name: "Bob" }));
+  }
+  setLanguage("en", false);
+  const still = lagPlayback(late);
+  assert.deepEqual(still.frame(0), [{ n: 0, x: 0.535, y: 0.9525, wx: 0, wy: 0, wz: 0 }]);
+  assert.ok(still.done(0));
 });
 
 test("an unnamed table is its host's, never its id", () => {

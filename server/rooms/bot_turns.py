@@ -25,6 +25,7 @@ from protocol import messages as m
 from server import bot, physics
 from server.players.ratings import bot_rating
 from server.rooms.bots import BotMember, Think, ThinkKind, Thought, bot_name, bot_player
+from server.rooms.lagging import LagSteps
 from server.rooms.model import (
     Bind,
     Choosing,
@@ -49,7 +50,6 @@ from server.rooms.table import (
     prepare_shot,
     seat_player,
 )
-from server.rooms.working import Working
 
 #: After this many questions asked again (decisions that failed or could not be played),
 #: the bot plays at the beginner's level, whose search is the shortest.
@@ -223,7 +223,7 @@ def requests_for(thought: Thought, table: Table | None) -> list[m.ClientMessage]
     return requests
 
 
-class BotSteps(Working):
+class BotSteps(LagSteps):
     """The room machine's transitions for computer players (`server.rooms.machine._Tx`
     is one): seating them, playing a decision, waking a room brought back."""
 
@@ -232,9 +232,6 @@ class BotSteps(Working):
 
     # The machine's own transitions, which a bot's decision goes through.
     def request(self, member: Member, message: m.ClientMessage) -> None:
-        raise NotImplementedError
-
-    def start_match(self) -> list[m.ServerMessage]:
         raise NotImplementedError
 
     def end_room(self) -> None:

@@ -34,6 +34,10 @@ spectator `not_a_player`):
 | Lagging  | LagShot, first               | Lagging           | ok, snapshot                   |
 | Lagging  | LagShot, second              | Lagging           | Simulate both (no save yet)    |
 | Lagging  | Simulated                    | Choosing; a tie: Lagging | ok, lag result, snapshot |
+| Lagging  | LagOut timer, one lag played | Lagging           | Simulate it (no save yet)      |
+| Lagging  | Simulated (LagOut's)         | Choosing, Lagging | lag result (late), snapshot    |
+| Lagging  | LagOut timer, none played    | Choosing          | draw (reason late), snapshot   |
+| Lagging  | LagOut, a late player away   | same, time waits  | snapshot; runs on their return |
 | Choosing | LagChoice by the winner      | Playing           | ok, ruling, snapshot, clock    |
 | Choosing | LagChoiceOut timer           | Playing           | ruling (winner breaks), snap   |
 | Playing  | Place, Choose, Concede, Stalemate, Extend | Playing, Finished | ok, ruling, results |
@@ -70,7 +74,6 @@ when a connection takes over from one still open (another tab): the player never
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import msgspec
@@ -78,13 +81,12 @@ import msgspec
 from protocol import errors
 from protocol import messages as m
 from server import physics, rules
-from server.rooms import bot_turns, snapshots
+from server.rooms import bot_turns
 from server.rooms.bot_turns import BotSteps
 from server.rooms.bots import BotWake, Thought
 from server.rooms.clocking import ClockSteps
 from server.rooms.model import (
     ALL_TIMERS,
-    LAG_CHOICE_SECONDS,
     Aim,
     AimFlush,
     Bind,
@@ -101,6 +103,7 @@ from server.rooms.model import (
     Input,
     LagChoiceOut,
     Lagging,
+    LagOut,
     PendingLag,
     PendingShot,
     Playing,
@@ -137,17 +140,12 @@ from server.rooms.seams import (
 )
 from server.rooms.seating import Seating
 from server.rooms.shots import SimResult
-from server.rooms.snapshots import rules_settings
 from server.rooms.table import (
-    Table,
     TableError,
     apply_action,
     complete_shot,
-    decide_lag,
-    new_table,
     place_cue_ball,
     prepare_shot,
-    rack_seed,
     seat_player,
 )
 from server.rooms.views import final_view, shot_report_view, verdict_view
@@ -307,11 +305,13 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
         turn = self.turn_seat() == index
         if turn:
             self.resume_clock()
+        lag_again = self.lag_clock_on_return()
         # The returning player gets the room as it is now (a shot in flight included),
         # everyone else the presence event, with the clock running again if it is theirs,
-        # and the room anew if the player came back under another name.
+        # and the room anew if the player came back under another name, or the lag's time
+        # runs again.
         events: list[m.ServerMessage] = [self.presence(index, True, clock=turn)] if away else []
-        events += [self.snapshot_event()] if renamed else []
+        events += [self.snapshot_event()] if renamed or lag_again else []
         if events:
             self.commit(events, exclude=member)
         self.send(member, self.own_snapshot(member))
@@ -495,121 +495,6 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
             events.append(self.snapshot_event())
         self.commit(events)
 
-    def start_match(self) -> list[m.ServerMessage]:
-        """Both players are in and ready: the lag, or the draw and the first rack."""
-        settings = self.state.settings
-        self.match += 1
-        self.inflight = None
-        table = new_table(rules_settings(settings), self.state.seed, self.match, None)
-        if settings.first_break == "lag":
-            self.phase = Lagging(table)
-            return [self.snapshot_event()]
-        # O6: a fair draw from the room's seeded source.
-        winner = random.Random(rack_seed(self.state.seed, self.match, 0)).randrange(2)
-        self.await_lag_choice(table, winner, 0.0)
-        lag = m.LagResult(
-            room=self.state.id,
-            seq=self.next_seq(),
-            method="draw",
-            lags=[],
-            winner=winner,
-            table=None,
-            reason="draw",
-        )
-        return [lag, self.snapshot_event()]
-
-    # --- the lag ----------------------------------------------------------------------------
-
-    def lag_shot(self, member: Member, index: int, message: m.LagShot) -> None:
-        phase = self.phase
-        if not isinstance(phase, Lagging):
-            raise TableError(errors.NO_LAG, "no lag is being played")
-        if phase.shot_of(index) is not None:
-            raise TableError(errors.ALREADY_LAGGED, "the lag shot is already played")
-        shot = physics.Shot(
-            angle=message.angle, speed=message.speed, tip=message.tip, elevation=0.0
-        )
-        try:
-            physics.validate_shot(shot)
-        except physics.ShotError as exc:
-            raise TableError(errors.BAD_SHOT, exc.message) from None
-        self.phase = replace(phase, shots=(*phase.shots, (index, message)))
-        if len(self.phase.shots) < 2:
-            self.ok(member, message.id)
-            self.commit([self.snapshot_event()])
-            return
-        self.pending = PendingLag(member, message.id)
-        jobs = []
-        for seat in (0, 1):
-            lag = self.phase.shot_of(seat)
-            assert lag is not None
-            lag_shot = physics.Shot(angle=lag.angle, speed=lag.speed, tip=lag.tip)
-            jobs.append(SimJob({0: physics.lag_spot(seat)}, lag_shot, lag=True))
-        self.out.append(Simulate(tuple(jobs)))
-
-    def lag_simulated(
-        self, pending: PendingLag, phase: Lagging, sims: tuple[SimResult, ...]
-    ) -> None:
-        self.shots += 1
-        lags = [snapshots.judge_lag(seat, result) for seat, result in enumerate(sims)]
-        winner, reason = snapshots.lag_winner(lags)
-        self.ok(pending.member, pending.request_id)
-        if winner is not None:
-            self.await_lag_choice(phase.table, winner, max(r.duration for r in sims))
-        else:
-            self.phase = Lagging(phase.table)  # a tie: the lag is played again
-        event = m.LagResult(
-            room=self.state.id,
-            seq=self.next_seq(),
-            method="lag",
-            lags=lags,
-            winner=winner,
-            table=None,
-            reason=reason,
-        )
-        self.commit([event, self.snapshot_event()])
-
-    def lag_choice_seconds(self) -> float:
-        """Time the lag winner has to choose (the shot clock's, else 30 s)."""
-        seconds = self.state.settings.shot_clock
-        return float(seconds) if seconds is not None else LAG_CHOICE_SECONDS
-
-    def await_lag_choice(self, table: Table, winner: int, delay: float) -> None:
-        """R3/O6: the winner now chooses who breaks; if no choice comes in time (`delay` is
-        the lag's animation), the winner breaks."""
-        seconds = delay + self.lag_choice_seconds()
-        self.phase = Choosing(table, winner, until=self.now + seconds)
-        self.timer(LagChoiceOut(), seconds)
-
-    def decide_first_break(self, breaker: int) -> list[m.ServerMessage]:
-        phase = self.phase
-        assert isinstance(phase, Choosing)
-        winner = phase.winner
-        step = decide_lag(phase.table, seat_player(winner), seat_player(breaker))
-        self.phase = Playing(phase.table)
-        self.cancel(LagChoiceOut())
-        events = self.after_step(step, "lag_choice", winner)
-        return [*events, self.snapshot_event()]
-
-    def lag_choice(self, member: Member, index: int, message: m.LagChoice) -> None:
-        phase = self.phase
-        if not isinstance(phase, Choosing):
-            raise TableError(errors.NO_LAG_CHOICE, "there is no choice of the first breaker")
-        if index != phase.winner:
-            raise TableError(
-                errors.NOT_YOUR_TURN, "the winner of the lag chooses who breaks (R3, O6)"
-            )
-        breaker = index if message.choice == "break" else 1 - index
-        events = self.decide_first_break(breaker)
-        self.ok(member, message.id)
-        self.commit(events)
-
-    def back_to_waiting(self) -> None:
-        """A player left before the first break: the lag starts over; the match never began."""
-        self.phase = Waiting()
-        self.match = max(0, self.match - 1)
-        self.cancel(LagChoiceOut())
-
     # --- the table ----------------------------------------------------------------------------
 
     def table_request(self, member: Member, index: int, message: m.ClientMessage) -> None:
@@ -753,6 +638,8 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
             self.clock_expired()
         elif isinstance(name, BotWake):
             self.bot_wake()
+        elif isinstance(name, LagOut):
+            self.lag_out()
         elif isinstance(name, LagChoiceOut) and isinstance(self.phase, Choosing):
             # Nobody chose in time (the winner may have gone): the winner breaks (O6).
             self.commit(self.decide_first_break(self.phase.winner))

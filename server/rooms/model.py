@@ -8,7 +8,7 @@ outside the choice of the first breaker, cannot be written down:
 | phase      | carries                                  | status on the wire |
 |------------|------------------------------------------|--------------------|
 | `Waiting`  | nothing (seats fill, players get ready)  | `waiting`          |
-| `Lagging`  | the table, the lag shots played so far   | `lag`              |
+| `Lagging`  | the table, the lag shots so far, its time | `lag`             |
 | `Choosing` | the table, the lag (or draw) winner      | `lag`              |
 | `Playing`  | the table, the shot clock                | `playing`          |
 | `Finished` | the table, who asked for a rematch       | `finished`         |
@@ -36,6 +36,8 @@ Status = Literal["waiting", "lag", "playing", "finished"]
 
 #: Seconds the lag winner has to choose who breaks when the room has no shot clock (O6).
 LAG_CHOICE_SECONDS = 30.0
+#: Seconds each player has to play the lag when the room has no shot clock (O6).
+LAG_SECONDS = 60.0
 #: Players remembered as having held a seat (`RoomState.seated`).
 SEATED_KEPT = 8
 
@@ -65,6 +67,9 @@ class Lagging:
     #: Lag shots played, by seat (both in: the lag is simulated).
     shots: tuple[tuple[int, m.LagShot], ...] = ()
     status: Literal["lag"] = "lag"
+    #: When the time to play the lag runs out (wall seconds, O6); None: not running — it
+    #: waits for a player who has not lagged and is away, or for a restored room's players.
+    until: float | None = None
 
     def shot_of(self, seat: int) -> m.LagShot | None:
         return next((shot for index, shot in self.shots if index == seat), None)
@@ -189,11 +194,13 @@ class PendingShot:
 
 @dataclass(frozen=True)
 class PendingLag:
-    """Both lag shots are in and being simulated; the second one's request is answered
-    once the lag's result is stored."""
+    """The lag shots played are being simulated: both, and the second one's request is
+    answered once the lag's result is stored; or, the lag's time run out, the one played
+    (`late` is the seat that played none, and no request waits for an answer)."""
 
-    member: Member
+    member: Member | None
     request_id: int
+    late: int | None = None
 
 
 @dataclass(frozen=True)
@@ -340,6 +347,11 @@ class ClockOut:
 
 
 @dataclass(frozen=True)
+class LagOut:
+    """The time to play the lag ran out (O6)."""
+
+
+@dataclass(frozen=True)
 class LagChoiceOut:
     """The lag winner did not choose in time: they break (O6)."""
 
@@ -354,7 +366,9 @@ class CrowdFlush:
     """The newest spectator count may go out now."""
 
 
-TimerName = Grace | ClockWarning | ClockOut | LagChoiceOut | AimFlush | CrowdFlush | BotWake
+TimerName = (
+    Grace | ClockWarning | ClockOut | LagOut | LagChoiceOut | AimFlush | CrowdFlush | BotWake
+)
 
 #: Every timer a room can have running: those an ending room (closed, or stopping) cancels.
 ALL_TIMERS: tuple[TimerName, ...] = (
@@ -362,6 +376,7 @@ ALL_TIMERS: tuple[TimerName, ...] = (
     Grace(1),
     ClockWarning(),
     ClockOut(),
+    LagOut(),
     LagChoiceOut(),
     AimFlush(),
     CrowdFlush(),

@@ -10,7 +10,7 @@ from typing import Literal
 import msgspec
 
 from protocol import messages as m
-from server import rules
+from server import physics, rules
 from server.players.results import MatchResult, RackResult
 from server.rooms.bots import BotMember, BotWake
 from server.rooms.model import (
@@ -136,6 +136,11 @@ def view(state: RoomState, now: float) -> m.RoomView:
             else None
         ),
         match=state.match,
+        lag_until=(
+            int(phase.until * 1000)
+            if isinstance(phase, Lagging) and phase.until is not None
+            else None
+        ),
     )
 
 
@@ -199,6 +204,21 @@ def judge_lag(seat: int, result: SimResult) -> m.LagView:
         distance=distance,
         fault=fault,
         fault_code=code,
+    )
+
+
+def late_lag(seat: int) -> m.LagView:
+    """A lag not played in its time (O6): the ball never left its spot, and it does not
+    count."""
+    x, y = physics.lag_spot(seat)
+    return m.LagView(
+        seat=seat,
+        traj=b"",
+        duration=0.0,
+        final=(x, y),
+        distance=None,
+        fault="the lag was not played in time",
+        fault_code="late",
     )
 
 

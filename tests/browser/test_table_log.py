@@ -1,8 +1,12 @@
 """The table's log says who sat down and who got up: a player waiting at their table saw
 the other seat fill (or empty) with no line to say so. Read in Croatian by the host, in
-English by the guest; someone watching takes no seat and gets no line."""
+English by the guest; someone watching takes no seat and gets no line. And the lag's
+time (O6), counted down on both players' scoreboards, decides a lag one of them never
+plays: the log says why."""
 
 from __future__ import annotations
+
+import re
 
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet
@@ -36,3 +40,39 @@ def test_the_log_says_who_sits_down_and_who_gets_up(open_client: OpenClient) -> 
     assert "Cid" not in log_text(ana)
     save(ana, "log-sits-and-leaves-hr.png")
     assert_quiet(ana, bob, cid)
+
+
+def test_the_lag_is_timed_and_a_lag_never_played_loses_it(open_client: OpenClient) -> None:
+    ana, bob, _ = host_and_guest(
+        open_client,
+        guest={"lang": "ru"},
+        first_break="lag",
+        table={"#c-preset": "custom", "#c-clock": "20"},
+    )
+    for c in (ana, bob):
+        c.page.locator("#lag-shoot").wait_for(state="visible")
+    # The room's shot clock is the lag's time: both players see it run.
+    for c, words in ((ana, "Lag: "), (bob, "Раскат: ")):
+        c.page.wait_for_function(
+            "(w) => document.getElementById('clock').textContent.startsWith(w)", arg=words
+        )
+        assert re.fullmatch(r"\S+: 0:(1\d|20)", c.page.inner_text("#clock"))
+    ana.page.click("#lag-shoot")
+    # Bob never lags. Its last ten seconds are marked on his page too.
+    bob.page.wait_for_selector("#clock.low", timeout=25_000)
+    save(bob, "lag-time-running-out-ru.png")
+    ana.wait("a.view.status === 'lag' && a.view.lag_choice === 0", timeout=30_000)
+    ana.page.locator("#lag-dialog").wait_for(state="visible")
+    for c, words in (
+        (ana, "Bob: the lag was not played in time"),
+        (bob, "Bob: раскат не сыгран вовремя"),
+    ):
+        c.page.wait_for_function(
+            "(w) => document.getElementById('log').textContent.includes(w)", arg=words
+        )
+        c.idle()
+        # The lag's clock has stopped with it; the winner's choice is timed in its dialog.
+        assert c.page.locator("#clock").is_hidden()
+    assert bob.page.locator("#lag-shoot").is_hidden()
+    save(bob, "lag-not-played-ru.png")
+    assert_quiet(ana, bob)
