@@ -352,15 +352,13 @@ export function renderLagLeft() {
 
 /** The lag winner's time to choose without a shot clock (`server/rooms/model.py`). */
 const LAG_CHOICE_SECONDS = 30;
-/** The time to play the lag without a shot clock (`LAG_SECONDS`, O6). */
-const LAG_SECONDS = 60;
-
-/** Seconds left to play the lag (O6), while its time runs; null otherwise. */
+/** Seconds left to play the lag (O6: a room with a shot clock times it), while its time
+ * runs; null otherwise. */
 function lagLeft() {
   const v = app.view;
-  if (status() !== "lag" || !v?.lag_until || v.lag_choice != null || app.anim) return null;
-  const clock = v.settings?.shot_clock;
-  const allowed = clock == null ? LAG_SECONDS : (v.settings?.first_shot_clock ?? clock);
+  const clock = v?.settings?.shot_clock;
+  if (status() !== "lag" || !v?.lag_until || clock == null || v.lag_choice != null || app.anim) return null;
+  const allowed = v.settings?.first_shot_clock ?? clock;
   return Math.min(allowed, Math.max(0, Math.ceil((v.lag_until - app.serverNow()) / 1000)));
 }
 

@@ -500,9 +500,9 @@ class RoomView(Struct, frozen=True):
     #: 0 before the first begins. A rematch numbers its racks from 1 again, so a rack's
     #: replay page names the match from the second on: `/replay/<room>/<match>/<rack>`.
     match: int = 0
-    #: While the lag is played: when its time runs out (O6) — a player who has not
-    #: lagged by then loses the lag. None otherwise, or while it waits for such a player
-    #: who is away.
+    #: While the lag is played under a shot clock: when its time runs out (O6) — a
+    #: player who has not lagged by then loses the lag. None otherwise (no shot clock, no
+    #: lag), or while it waits for such a player who is away.
     lag_until: EpochMs | None = None
 
 

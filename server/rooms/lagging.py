@@ -1,16 +1,17 @@
 """The start of a match: the lag or the draw for the first break, and the winner's choice
 of who breaks (R3, O6) — the room machine's transitions from `Waiting` to `Playing`.
 
-The lag is timed. Each player has the room's time for a first shot (`first_shot_clock`,
-else its `shot_clock`), or `LAG_SECONDS` without a shot clock, to play it; both play at
-once, so one clock runs for both, from the moment the lag begins (after the last lag's
-animation when it is played again). When it runs out (`LagOut`), a player who has not
-lagged has a lag that does not count: the other's lag, played, decides as any lag that
-counts against one that does not; if neither player has lagged, the room draws for the
-break as it would for a room that chose the draw. A player at a real table who will not
-lag is lagged against all the same; without a clock, one who never lags holds the match
-— and every table waiting for it, the lobby's computers' exhibition among them — for
-good (docs/RULES.md, O6).
+Under a shot clock the lag is timed. Each player has the room's time for a first shot
+(`first_shot_clock`, else its `shot_clock`) to play it; both play at once, so one clock
+runs for both, from the moment the lag begins (after the last lag's animation when it is
+played again). When it runs out (`LagOut`), a player who has not lagged has a lag that
+does not count: the other's lag, played, decides as any lag that counts against one that
+does not; if neither player has lagged, the room draws for the break as it would for a
+room that chose the draw. A player at a real table who will not lag is lagged against
+all the same; untimed, one who never lags would hold the match — and every table
+waiting for it, the lobby's computers' exhibition among them — for good (docs/RULES.md,
+O6). A room without a shot clock times no shot, and no lag either: its players take
+their time (a first-timer against the computer, say).
 
 A player who has not lagged and is away when the time runs out is waited for, as the
 shot clock waits for a shooter who is away: their grace period (O5) decides — back in it,
@@ -29,7 +30,6 @@ from server import physics
 from server.rooms import snapshots
 from server.rooms.model import (
     LAG_CHOICE_SECONDS,
-    LAG_SECONDS,
     Choosing,
     LagChoiceOut,
     Lagging,
@@ -77,11 +77,12 @@ class LagSteps(Working):
 
     # --- the lag and its time ---------------------------------------------------------------
 
-    def lag_seconds(self) -> float:
-        """The time to play the lag: a first shot's under the room's shot clock (O3)."""
+    def lag_seconds(self) -> float | None:
+        """The time to play the lag: a first shot's under the room's shot clock (O3);
+        None, untimed, without one."""
         settings = self.state.settings
         if settings.shot_clock is None:
-            return LAG_SECONDS
+            return None
         first = settings.first_shot_clock
         return float(first if first is not None else settings.shot_clock)
 
@@ -89,7 +90,11 @@ class LagSteps(Working):
         self, table: Table, delay: float, shots: tuple[tuple[int, m.LagShot], ...] = ()
     ) -> None:
         """The lag's time starts (after a lag's `delay` seconds of animation), whole."""
-        seconds = delay + self.lag_seconds()
+        allowed = self.lag_seconds()
+        if allowed is None:
+            self.phase = Lagging(table, shots)
+            return
+        seconds = delay + allowed
         self.phase = Lagging(table, shots, until=self.now + seconds)
         self.timer(LagOut(), seconds)
 
@@ -147,7 +152,7 @@ class LagSteps(Working):
         """A player came back: the lag's time runs again, whole, if it waited for them
         and nobody who has yet to lag is away now. Whether it did."""
         phase = self.phase
-        if not isinstance(phase, Lagging) or phase.until is not None:
+        if not isinstance(phase, Lagging) or phase.until is not None or not self.lag_seconds():
             return False
         if any(phase.shot_of(index) is None and self.away(index) for index in (0, 1)):
             return False

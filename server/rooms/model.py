@@ -36,8 +36,6 @@ Status = Literal["waiting", "lag", "playing", "finished"]
 
 #: Seconds the lag winner has to choose who breaks when the room has no shot clock (O6).
 LAG_CHOICE_SECONDS = 30.0
-#: Seconds each player has to play the lag when the room has no shot clock (O6).
-LAG_SECONDS = 60.0
 #: Players remembered as having held a seat (`RoomState.seated`).
 SEATED_KEPT = 8
 
@@ -67,8 +65,9 @@ class Lagging:
     #: Lag shots played, by seat (both in: the lag is simulated).
     shots: tuple[tuple[int, m.LagShot], ...] = ()
     status: Literal["lag"] = "lag"
-    #: When the time to play the lag runs out (wall seconds, O6); None: not running — it
-    #: waits for a player who has not lagged and is away, or for a restored room's players.
+    #: When the time to play the lag runs out (wall seconds, O6); None: not running — no
+    #: shot clock, or it waits for a player who has not lagged and is away, or for a
+    #: restored room's players.
     until: float | None = None
 
     def shot_of(self, seat: int) -> m.LagShot | None:

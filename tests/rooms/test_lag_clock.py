@@ -1,6 +1,7 @@
-"""O6: the lag is timed (`server.rooms.lagging`). A player who has not lagged when its time
-runs out loses the lag to one who has and whose lag counts; neither lagging, the room
-draws for the break; a late player who is away is waited for, as the shot clock waits."""
+"""O6: under a shot clock the lag is timed (`server.rooms.lagging`). A player who has not
+lagged when its time runs out loses the lag to one who has and whose lag counts; neither
+lagging, the room draws for the break; a late player who is away is waited for, as the
+shot clock waits. Without a shot clock nothing is timed, the lag neither."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from protocol import messages as m
 from server import physics
 from server.rooms import snapshots
 from server.rooms.model import (
-    LAG_SECONDS,
     CancelTimer,
     Choosing,
     Lagging,
@@ -36,9 +36,12 @@ from tests.rooms.test_machine import (
     simulate,
 )
 
+#: The rooms' shot clock, and so the lag's time, here.
+LAG_SECONDS = 30.0
+
 
 def lagging(now: float = 1000.0, **settings: object) -> RoomState:
-    state = seated(**settings)
+    state = seated(**{"shot_clock": int(LAG_SECONDS), **settings})
     state, _ = run(state, Request(ANA, m.Ready(id=2)), now)  # type: ignore[arg-type]
     state, _ = run(state, Request(BO, m.Ready(id=2)), now)  # type: ignore[arg-type]
     assert isinstance(state.phase, Lagging)
@@ -52,13 +55,9 @@ def lag_timer(effects: list[object]) -> float:
 
 @pytest.mark.parametrize(
     ("settings", "seconds"),
-    [
-        ({}, LAG_SECONDS),
-        ({"shot_clock": 20}, 20.0),
-        ({"shot_clock": 20, "first_shot_clock": 45}, 45.0),
-    ],
+    [({"shot_clock": 20}, 20.0), ({"shot_clock": 20, "first_shot_clock": 45}, 45.0)],
 )
-def test_the_lag_has_a_first_shots_time_or_a_minute_without_a_shot_clock(
+def test_under_a_shot_clock_the_lag_has_a_first_shots_time(
     settings: dict[str, object], seconds: float
 ) -> None:
     state = seated(**settings)
@@ -71,6 +70,19 @@ def test_the_lag_has_a_first_shots_time_or_a_minute_without_a_shot_clock(
     (_, started) = broadcast(effects)
     assert isinstance(started, m.Snapshot)
     assert started.view.lag_until == int((1000.0 + seconds) * 1000)
+
+
+def test_without_a_shot_clock_the_lag_is_not_timed_even_after_a_return() -> None:
+    state = seated()
+    state, _ = run(state, Request(ANA, m.Ready(id=2)))  # type: ignore[arg-type]
+    state, effects = run(state, Request(BO, m.Ready(id=2)))  # type: ignore[arg-type]
+    assert isinstance(state.phase, Lagging) and state.phase.until is None
+    assert not [e for e in effects if isinstance(e, StartTimer) and e.timer == LagOut()]
+    assert snapshots.view(state, 1000.0).lag_until is None
+    state, _ = run(state, Gone(BO), 1010.0)  # type: ignore[arg-type]
+    state, effects = run(state, Reattach(Person("p-bo", "Bo")), 1020.0)  # type: ignore[arg-type]
+    assert isinstance(state.phase, Lagging) and state.phase.until is None
+    assert not [e for e in effects if isinstance(e, StartTimer) and e.timer == LagOut()]
 
 
 def test_a_player_who_has_not_lagged_in_time_loses_to_a_lag_that_counts() -> None:
