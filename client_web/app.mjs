@@ -14,7 +14,7 @@ import { renderBadge } from "./chat.mjs";
 import { placeOnTable, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud, setPanel } from "./hud.mjs";
 import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachTableInput, handleRadius, handleSpot } from "./input.mjs";
-import { renderNextMatch, renderQuick, renderRooms } from "./lobby.mjs";
+import { renderNextMatch, renderQuick, renderRooms, wireQuick } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
 import { lagFrames, lagTags } from "./lagballs.mjs";
 import { askNameOnce, lobbyNameReady, madeUp, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
@@ -610,29 +610,7 @@ function wire() {
     showMe();
   });
 
-  $("quick").addEventListener("click", async () => {
-    const on = !app.quickWaiting;
-    const race = Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
-    if (on && !lobbyNameReady()) return;
-    if (on) await ensureName();
-    const rated = !!session.accountToken() && /** @type {HTMLInputElement} */ ($("quick-rated")).checked;
-    const ok = await act(on ? { t: "quick", on: true, race_to: race, rated } : { t: "quick", on: false });
-    if (ok && ok.t === "ok") app.quickWaiting = on;
-    if (!app.quickWaiting) app.computerOffer = null;
-    renderQuick();
-  });
-
-  /** Play the computer: a room of one's own against it, started at once (`joined`). @param {number} level */
-  const playComputer = async (level) => {
-    if (!lobbyNameReady()) return;
-    await ensureName();
-    const race = Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
-    // Rated only for a player logged in to an account (the server refuses a guest).
-    const rated = !!session.accountToken() && /** @type {HTMLInputElement} */ ($("computer-rated")).checked;
-    await act({ t: "computer", level, race_to: race, rated });
-  };
-  $("computer").addEventListener("click", () => playComputer(Number(/** @type {HTMLSelectElement} */ ($("computer-level")).value)));
-  $("computer-offer-take").addEventListener("click", () => playComputer(app.computerOffer ?? 1));
+  wireQuick(act, ensureName);
 
   $("rooms").addEventListener("click", async (e) => {
     const button = /** @type {HTMLElement} */ (e.target).closest("button[data-join]");

@@ -1,8 +1,11 @@
-// The lobby's live parts: the room list, the quick-match state, and the tournament match
-// kept for this player once its table is open. The buttons carry `data-join` and their
-// row `data-room`; `app.mjs` handles the clicks.
+// The lobby's live parts: the room list, the quick match and the computer offered while
+// it waits, and the tournament match kept for this player once its table is open. The
+// room list's buttons carry `data-join` and their row `data-room`; `app.mjs` handles
+// those clicks.
 
 import { ratingText } from "./account.mjs";
+import { lobbyNameReady } from "./askname.mjs";
+import { session } from "./net.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { describeFormat, tableName } from "./formats.mjs";
 import { num, seatName, t } from "./i18n/index.mjs";
@@ -122,7 +125,59 @@ export function renderQuick() {
   $("computer-offer").hidden = !offered;
   // The offer stands in for the computer's own row meanwhile: one "Play the computer", not two.
   $("computer-row").hidden = offered;
-  $("computer-offer-text").textContent = offered ? t("lobby.computerOffer", { level: app.computerOffer ?? 1 }) : "";
+  // A rated wait may go on alone while a guest waits for an unrated game, each offered
+  // the computer: the rated one is offered the unrated queue too, where guests are.
+  const rated = offered && app.quickRated;
+  $("computer-offer-unrated").hidden = !rated;
+  $("computer-offer-text").textContent = offered ? t(rated ? "lobby.computerOfferRated" : "lobby.computerOffer", { level: app.computerOffer ?? 1 }) : "";
+}
+
+/** @typedef {(msg: Msg) => Promise<Msg | null>} Act runs a request, showing its refusal */
+
+/**
+ * The quick match's buttons and the computer's: wait for an opponent (rated, for an
+ * account holder who ticks it), call the wait off, play the computer (its own row, or the
+ * offer made while waiting), or move a rated wait to the unrated queue.
+ * @param {Act} act @param {() => Promise<void>} ensureName says a changed name first
+ */
+export function wireQuick(act, ensureName) {
+  const race = () => Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
+  /** @param {boolean} rated */
+  const wait = async (rated) => {
+    const ok = await act({ t: "quick", on: true, race_to: race(), rated });
+    // Paired at once, the reply is `joined` (and the table opens) instead.
+    if (ok && ok.t === "ok") Object.assign(app, { quickWaiting: true, quickRated: rated });
+  };
+  $("quick").addEventListener("click", async () => {
+    if (!app.quickWaiting) {
+      if (!lobbyNameReady()) return;
+      await ensureName();
+      await wait(!!session.accountToken() && /** @type {HTMLInputElement} */ ($("quick-rated")).checked);
+    } else {
+      const ok = await act({ t: "quick", on: false });
+      if (ok && ok.t === "ok") app.quickWaiting = false;
+    }
+    if (!app.quickWaiting) app.computerOffer = null;
+    renderQuick();
+  });
+  $("computer-offer-unrated").addEventListener("click", async () => {
+    const ok = await act({ t: "quick", on: false });
+    if (!ok || ok.t !== "ok") return;
+    Object.assign(app, { quickWaiting: false, computerOffer: null });
+    await wait(false);
+    renderQuick();
+  });
+
+  /** Play the computer: a room of one's own against it, started at once (`joined`). @param {number} level */
+  const playComputer = async (level) => {
+    if (!lobbyNameReady()) return;
+    await ensureName();
+    // Rated only for a player logged in to an account (the server refuses a guest).
+    const rated = !!session.accountToken() && /** @type {HTMLInputElement} */ ($("computer-rated")).checked;
+    await act({ t: "computer", level, race_to: race(), rated });
+  };
+  $("computer").addEventListener("click", () => playComputer(Number(/** @type {HTMLSelectElement} */ ($("computer-level")).value)));
+  $("computer-offer-take").addEventListener("click", () => playComputer(app.computerOffer ?? 1));
 }
 
 /**

@@ -14,6 +14,8 @@ export const app = {
   /** @type {"lobby" | "table" | "replay" | "practice"} */ route: "lobby",
   /** @type {Map<string, Msg>} */ rooms: new Map(),
   quickWaiting: false,
+  /** The quick match waited for is rated. */
+  quickRated: false,
   /** the table the TV channel shows, while `#/tv` is open */
   /** @type {string | null} */ tvRoom: null,
   /** The level of the computer a quick match offers while waiting (null: none offered). @type {number | null} */

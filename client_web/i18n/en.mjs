@@ -40,6 +40,8 @@ export default {
   "lobby.computer": "Play the computer",
   "lobby.computerLevel": "Computer level",
   "lobby.computerOffer": "No opponent yet. Play the computer (level {level}) in the meantime?",
+  "lobby.computerOfferRated": "Nobody has come for a rated game yet. Play the computer (level {level}) in the meantime, or look for an unrated game: guests can only play those.",
+  "lobby.quickUnrated": "Look for an unrated game",
   "level.1": "1 — beginner",
   "level.2": "2 — casual",
   "level.3": "3 — club player",

@@ -40,6 +40,8 @@ export default {
   "lobby.computer": "Igraj protiv računala",
   "lobby.computerLevel": "Razina računala",
   "lobby.computerOffer": "Protivnika još nema. Želite li dotad igrati protiv računala (razina {level})?",
+  "lobby.computerOfferRated": "Na igru za rejting još nitko nije došao. Želite li dotad igrati protiv računala (razina {level}) ili potražiti igru bez rejtinga? Gosti mogu igrati samo takve.",
+  "lobby.quickUnrated": "Traži igru bez rejtinga",
   "level.1": "1 — početnik",
   "level.2": "2 — rekreativac",
   "level.3": "3 — klupski igrač",

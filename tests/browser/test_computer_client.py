@@ -10,6 +10,7 @@ import pytest
 
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet, shoot_at_lowest
+from tests.browser.test_rated_browser import sign_up
 
 OpenClient = Callable[..., Client]
 
@@ -89,3 +90,34 @@ def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
     ana.wait("a.table.score[0] + a.table.score[1] === 1")
     save(ana, "computer-rack.png")
     assert_quiet(ana)
+
+
+def test_a_rated_wait_nobody_takes_can_meet_a_guest_waiting_for_an_unrated_game(
+    open_client: OpenClient,
+) -> None:
+    """An account holder waits for a rated quick match (the box ticked, as it starts for
+    them), a guest for an unrated one: each is offered the computer, and the rated one
+    the unrated queue too, where the guest is — the two meet instead of each playing the
+    computer alone."""
+    ana = open_client("Ana")
+    sign_up(ana, "Ana Rated")
+    assert ana.page.is_checked("#quick-rated")
+    ana.page.click("#quick")
+    ana.wait("a.quickWaiting && a.quickRated")
+    bob = open_client("Bob", lang="ru")
+    bob.page.click("#quick")
+    for c in (ana, bob):
+        c.page.locator("#computer-offer").wait_for(state="visible")
+    assert "rated game" in ana.page.inner_text("#computer-offer-text")
+    assert bob.page.is_hidden("#computer-offer-unrated")  # a guest's wait is unrated
+    assert "рейтинг" not in bob.page.inner_text("#computer-offer-text")
+    save(ana, "quick-offer-rated.png")
+    ana.page.click("#computer-offer-unrated")
+    for c in (ana, bob):
+        c.page.wait_for_selector("#table-view:not([hidden])")
+        c.wait("!!a.view && a.view.settings.rated === false && !a.view.seats.some(s => !s)")
+        c.wait("!a.quickWaiting && a.computerOffer === null")
+    assert ana.state("a.room") == bob.state("a.room")
+    names = sorted(ana.state("a.view.seats.map(s => s.name)"))
+    assert names == ["Ana Rated", "Bob"]
+    assert_quiet(ana, bob)
