@@ -70,7 +70,7 @@ function describeSource(src) {
  */
 export function logEvent(m, opts = {}) {
   // One line per event, however it reached this table (live, a snapshot's past, a replay).
-  if (typeof m.seq === "number" && app.logSources.some((s) => s.m.seq === m.seq && s.m.t === m.t)) return;
+  if (typeof m.seq === "number" && app.logSources.some((s) => s.m.seq === m.seq && s.m.t === m.t && s.m.seat === m.seat)) return;
   const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside, match: app.view?.match, played: app.rackShots.rack === m.table?.rack, seats: seatsOf(app.view) };
   app.logSources.push(src);
   if (app.logSources.length > 60) app.logSources.shift();
@@ -86,8 +86,8 @@ export function logEvent(m, opts = {}) {
  * @param {Msg} view @param {Msg | null} before @param {number} seq the snapshot's
  */
 export function logRenames(view, before, seq) {
-  // Who sat down or got up (no `seq`: two of them may come with one snapshot).
-  for (const { kind, who } of seatingBetween(view, before)) logEvent({ t: kind, who }, { aside: true });
+  // Who sat down or got up (two may come with one snapshot: told apart by their seat).
+  for (const { kind, seat, who } of seatingBetween(view, before)) logEvent({ t: kind, seq, seat, who }, { aside: true });
   const renamed = renamesBetween(view, before);
   for (const { seat, was, name } of renamed) logEvent({ t: "renamed", seq, seat, was, name }, { aside: true });
   if (renamed.length) rewordLog(); // the warning shown names the player anew
@@ -141,13 +141,14 @@ export async function restoreHistory(room, seq, refresh, rolling = null) {
 }
 
 /**
- * The events of a snapshot's `recent` in order: the log, the chat and the last verdict.
+ * The events of a snapshot's `recent` in order: the log, the chat and the last verdict,
+ * and the snapshots that changed who sat (each line named as it was written).
  * @param {Msg} recent @returns {Msg[]}
  */
 export function recentEvents(recent) {
   /** @type {Map<number, Msg>} */
   const bySeq = new Map();
-  for (const e of [...(recent.log ?? []), ...(recent.chat ?? []), ...(recent.verdict ? [recent.verdict] : [])]) bySeq.set(e.seq, e);
+  for (const e of [...(recent.seating ?? []), ...(recent.log ?? []), ...(recent.chat ?? []), ...(recent.verdict ? [recent.verdict] : [])]) bySeq.set(e.seq, e);
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
 }
 
@@ -167,14 +168,14 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
   /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean, seats?: import("./lognames.mjs").WrittenSeat[] }[]} */
   const sources = [];
   // The names each line was written with: the seats of the latest snapshot before it (a
-  // replay document has them; a snapshot's `recent` has none: the names as they are now,
-  // kept from now on).
+  // replay document has them, a snapshot's `recent` those that changed who sat; before
+  // any, the names as they are now).
   /** @type {Msg | null} */
   let seen = null;
-  // Which match each event was in: the room's snapshots say (a replay document has them);
-  // a snapshot's `recent` has none, and is counted back from that snapshot (the page's
-  // view now): a match's end after an event puts it in the match before, the current
-  // match's own end aside.
+  // Which match each event was in: the room's snapshots say (a replay document has them,
+  // and a snapshot's `recent` those where a match began); before any, it is counted back
+  // from that snapshot (the page's view now): a match's end after an event puts it in the
+  // match before, the current match's own end aside.
   const ends = events.map((e, i) => (e.t === "match_over" && typeof e.seq === "number" && e.seq <= seq ? i : -1)).filter((i) => i >= 0);
   const finished = app.view?.status === "finished";
   /** @type {number | null} */
@@ -195,7 +196,12 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
     if (e.t === "snapshot") {
       table = e.view.table;
       if (typeof e.view.match === "number") snapped = e.view.match;
-      if (!already.has(e.seq)) for (const r of renamesBetween(e.view, seen)) sources.push({ m: { t: "renamed", seq: e.seq, ...r }, lowest: null, aside: true, seats: seatsOf(e.view) });
+      if (!already.has(e.seq)) {
+        // Who sat down or got up; not the page's own player sitting down as it came in.
+        const sat = seatingBetween(e.view, seen).filter((c) => e.seq !== seq || c.seat !== app.seat);
+        for (const c of sat) sources.push({ m: { t: c.kind, seq: e.seq, seat: c.seat, who: c.who }, lowest: null, aside: true, seats: seatsOf(e.view) });
+        for (const r of renamesBetween(e.view, seen)) sources.push({ m: { t: "renamed", seq: e.seq, ...r }, lowest: null, aside: true, seats: seatsOf(e.view) });
+      }
       seen = e.view;
     } else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
     if (e.t === "shot_result") {

@@ -687,17 +687,23 @@ LogEvent = ShotResult | Ruling | LagResult | Warning | GameOver | MatchOver
 #: How many log events and chat lines `Recent` carries at most.
 RECENT_LOG = 30
 RECENT_CHAT = 30
+#: How many seatings (`Recent.seating`) it carries at most.
+RECENT_SEATING = 8
 
 
 class Recent(Struct, frozen=True):
     """What a member coming in (a late join, a reload, a resync) missed, so it sees the
     room as those who were there do: the latest log events (`RECENT_LOG`, trajectories
     left out: `traj` is empty), the latest chat (`RECENT_CHAT`), and the last verdict —
-    the latest `shot_result` or `ruling` with one (a player with ball in hand sees why)."""
+    the latest `shot_result` or `ruling` with one (a player with ball in hand sees why).
+    `seating` holds the latest broadcast snapshots at which the seats' names or the match
+    changed (`RECENT_SEATING`, `inflight` left out): each log line is named after the
+    players seated when it was written, not after those seated now."""
 
     log: list[LogEvent]
     chat: list[ChatRelay]
     verdict: ShotResult | Ruling | None
+    seating: list[Snapshot] = []
 
 
 AnyServerMessage = (

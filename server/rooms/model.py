@@ -234,9 +234,13 @@ class History:
     chat: tuple[m.ChatRelay, ...] = ()
     verdict: m.ShotResult | m.Ruling | None = None
     known: bool = True
+    #: The snapshots at which the seats' names or the match changed (`m.Recent.seating`).
+    seating: tuple[m.Snapshot, ...] = ()
 
     def heard(self, event: m.ServerMessage) -> History:
         """The history once `event` is sent."""
+        if isinstance(event, m.Snapshot):
+            return self.seated(event)
         if isinstance(event, m.ChatRelay):
             return replace(self, chat=(*self.chat, event)[-m.RECENT_CHAT :])
         if isinstance(event, m.ShotResult):
@@ -252,10 +256,29 @@ class History:
             verdict = event
         return replace(self, log=log, verdict=verdict)
 
+    def seated(self, snapshot: m.Snapshot) -> History:
+        """Kept if it seats other names, or starts another match, than the last kept."""
+        if self.seating:
+            last = self.seating[-1].view
+            if last.match == snapshot.view.match and _names(last) == _names(snapshot.view):
+                return self
+        slim = msgspec.structs.replace(snapshot.view, inflight=None)
+        kept = msgspec.structs.replace(snapshot, view=slim, recent=None, invite=None)
+        return replace(self, seating=(*self.seating, kept)[-m.RECENT_SEATING :])
+
     def wire(self) -> m.Recent | None:
         if not self.known:
             return None
-        return m.Recent(log=list(self.log), chat=list(self.chat), verdict=self.verdict)
+        return m.Recent(
+            log=list(self.log),
+            chat=list(self.chat),
+            verdict=self.verdict,
+            seating=list(self.seating),
+        )
+
+
+def _names(view: m.RoomView) -> list[str | None]:
+    return [None if seat is None else seat.name for seat in view.seats]
 
 
 @dataclass(frozen=True)

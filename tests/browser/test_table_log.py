@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 from tests.browser.support import Client, save
-from tests.browser.test_client import assert_quiet
+from tests.browser.test_client import assert_quiet, winner_chooses
 from tests.browser.test_firstminute import OpenClient, host_and_guest
+from tests.browser.test_watching import concede
 
 
 def log_text(c: Client) -> str:
@@ -76,3 +77,44 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(open_client: OpenClien
     assert bob.page.locator("#lag-shoot").is_hidden()
     save(bob, "lag-not-played-ru.png")
     assert_quiet(ana, bob)
+
+
+def test_a_late_spectator_reads_each_line_under_the_name_it_was_written_with(
+    open_client: OpenClient,
+) -> None:
+    """Bob plays Ana, concedes and leaves; Cid takes his seat. Dee, who comes to watch
+    after, reads Bob's lines under Bob's name (they read as Cid's: the log was named after
+    who sits now) and who sat down and got up, as Ana read them live."""
+    ana, bob, room = host_and_guest(open_client)
+    winner_chooses((ana, bob), "#lag-give")
+    for c in (ana, bob):
+        c.wait("a.view.status === 'playing'")
+    concede(bob, "match")
+    ana.wait("a.view.status === 'finished'")
+    bob.page.locator("#result-dialog").wait_for(state="visible")
+    bob.page.click("#result-close")
+    bob.page.click("#more summary")
+    bob.page.click("#leave")
+    if bob.page.locator("#leave-confirm").is_visible():
+        bob.page.click("#leave-confirm")
+    bob.page.wait_for_selector("#lobby:not([hidden])")
+    cid = open_client("Cid", hash=f"#/play/{room}")
+    cid.wait("a.role === 'player' && a.seat === 1")
+    ana.page.wait_for_function(
+        "document.getElementById('log').textContent.includes('Cid sits down')"
+    )
+    dee = open_client("Dee", hash=f"#/room/{room}")
+    dee.wait("a.role === 'spectator' && !!a.view")
+    dee.page.wait_for_function(
+        "document.getElementById('log').textContent.includes('concedes the match')"
+    )
+    text = log_text(dee)
+    assert "Bob concedes the match" in text and "Cid concedes" not in text, text
+    lines = ["Bob sits down", "Bob leaves the table", "Cid sits down"]
+    assert [line in text for line in lines] == [True, True, True], text
+    # Newest first, as the log reads.
+    assert text.index("Cid sits down") < text.index("Bob leaves the table"), text
+    # The same lines as Ana read them at the table.
+    assert [line in log_text(ana) for line in lines] == [True, True, True], log_text(ana)
+    save(dee, "log-late-spectator-names.png")
+    assert_quiet(ana, cid, dee)

@@ -150,6 +150,18 @@ async def test_a_late_joiner_and_a_reload_get_the_log_the_chat_and_the_last_verd
     assert shots and shots[-1].seq == result.seq and shots[-1].traj == b""
     assert shots[-1].verdict == result.verdict and shots[-1].report == result.report
     assert isinstance(recent.verdict, m.ShotResult) and recent.verdict.seq == result.seq
+    # The snapshots at which who sat (or the match) changed: each line is named after the
+    # players seated when it was written. Slim: no shot in flight, no past of their own.
+    seating = recent.seating
+    assert [s.seq for s in seating] == sorted({s.seq for s in seating}) and seating
+    assert all(s.view.inflight is None and s.recent is None for s in seating)
+    names = [[None if seat is None else seat.name for seat in s.view.seats] for s in seating]
+    assert names[-1] == [None if seat is None else seat.name for seat in snap.view.seats]
+    assert seating[-1].view.match == snap.view.match == 1
+    assert all(
+        a != b or x.view.match != y.view.match
+        for a, b, x, y in zip(names, names[1:], seating, seating[1:], strict=False)
+    )
     # A broadcast snapshot carries none of it (nobody pays for it but the newcomer).
     assert snap.invite is None
 
