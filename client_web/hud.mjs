@@ -7,7 +7,7 @@ import { describeTip, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
 import { clause, keepLang, lang, list, minutesAndSeconds, num, t, wordAs } from "./i18n/index.mjs";
-import { app, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
+import { app, breakDrawn, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
@@ -462,10 +462,14 @@ export function prompt() {
   if (st === "lag") {
     const chooser = app.view.lag_choice ?? null;
     // The first break decided by the draw: its winner won the draw, not a lag.
-    if (chooser !== null && me !== null && chooser === me) return t(app.view.settings?.first_break === "draw" ? "prompt.drawWon" : "prompt.lagWon", { name: n[1 - me] });
+    if (chooser !== null && me !== null && chooser === me) return t(breakDrawn() ? "prompt.drawWon" : "prompt.lagWon", { name: n[1 - me] });
     if (chooser !== null) return t("prompt.lagChooses", { name: n[chooser] });
     if (app.anim) return app.anim.label;
-    if (me !== null && !(app.view.lagged ?? []).includes(me) && !app.lagSent) return t("prompt.lagYou");
+    if (me !== null && !(app.view.lagged ?? []).includes(me) && !app.lagSent) {
+      // The opponent's lag is in: this one is awaited (and, timed, lost if not played).
+      if (!(app.view.lagged ?? []).includes(1 - me)) return t("prompt.lagYou");
+      return t(app.view.lag_until ? "prompt.lagOtherTimed" : "prompt.lagOther", { name: n[1 - me] });
+    }
     if (me !== null) return t("lag.sent");
     return t("prompt.lagWait");
   }
@@ -729,7 +733,7 @@ export function renderTableUi() {
   if (chooseBreak) {
     $("lag-give").textContent = t("lagwin.give", { name: names()[1 - me] });
     // The room's fair draw (O6) or a lag decided it: the title says which.
-    $("lag-title-text").textContent = t(app.view.settings?.first_break === "draw" ? "lagwin.titleDraw" : "lagwin.title");
+    $("lag-title-text").textContent = t(breakDrawn() ? "lagwin.titleDraw" : "lagwin.title");
   }
   if (chooseBreak && !lagDlg.open) {
     lagDlg.show();

@@ -18,22 +18,21 @@ const SEAT_COLOURS = ["#f2c200", "#7fb4ff"];
  * @param {Msg} lag a `lag_result` @returns {LagBall[]}
  */
 export function lagRest(lag) {
-  return (lag.lags ?? []).filter((/** @type {Msg} */ l) => l.final).map((/** @type {Msg} */ l) => ({ seat: l.seat, pos: l.final }));
+  return (lag.lags ?? []).filter((/** @type {Msg} */ l) => l.final && l.fault_code !== "late").map((/** @type {Msg} */ l) => ({ seat: l.seat, pos: l.final }));
 }
 
 /**
  * One lag's ball as it rolls (a `lag_result`'s `lags[i]`): its tracks, none for a lag not
- * played in time (O6: `traj` empty), whose ball stays on its spot.
+ * played in time (O6: `traj` empty) — a ball never played is not drawn, rolling or after.
  * @param {Msg} l
  */
 export function lagTracks(l) {
   return l.traj?.length ? normaliseTracks(decodeTracks(l.traj)) : new Map();
 }
 
-/** One lag played back: a lag not played in time stands on its spot throughout. @param {Msg} l */
+/** One lag played back (nothing, for a lag not played in time). @param {Msg} l */
 export function lagPlayback(l) {
-  const tracks = lagTracks(l);
-  return new ShotPlayback(tracks, l.duration, tracks.size || !l.final ? null : [l.final]);
+  return new ShotPlayback(lagTracks(l), l.duration, null);
 }
 
 /** The resting lag balls as drawn, each marked with its seat. @param {LagBall[]} rest @returns {BallFrame[]} */

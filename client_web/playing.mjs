@@ -289,6 +289,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
   /** @param {Msg} m */
   function applyLag(m) {
     app.lagSent = false;
+    app.lastLag = m;
     const done = () => {
       app.tableVersion++;
       // The lag balls stay where they stopped, named, until the break is chosen.

@@ -12,7 +12,7 @@ import { seatName, t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
 import { namesAsWritten, renamesBetween, seatingBetween, seatsOf } from "./lognames.mjs";
 import { rackAddress } from "./racks.mjs";
-import { app, mySeat, names, shotRack } from "./state.mjs";
+import { app, breakDrawn, mySeat, names, shotRack } from "./state.mjs";
 import { describeLag, describeRuling, describeShot, describeWarning, forLog } from "./verdict.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -36,7 +36,7 @@ function gameReplay(src) {
 
 /**
  * Words a logged event in the current language, with the names it was written with.
- * @param {{ m: Msg, lowest: number | null, match?: number, seats?: import("./lognames.mjs").WrittenSeat[] }} src @returns {import("./verdict.mjs").Described}
+ * @param {{ m: Msg, lowest: number | null, match?: number, seats?: import("./lognames.mjs").WrittenSeat[], lag?: Msg | null }} src @returns {import("./verdict.mjs").Described}
  */
 function describeSource(src) {
   const m = src.m;
@@ -45,7 +45,7 @@ function describeSource(src) {
     case "shot_result":
       return forLog(describeShot(/** @type {any} */ (m), n, src.lowest), m.verdict);
     case "ruling":
-      return forLog(describeRuling(/** @type {any} */ (m), n, app.view?.settings?.first_break === "draw"), m.verdict);
+      return forLog(describeRuling(/** @type {any} */ (m), n, breakDrawn(src.lag)), m.verdict);
     case "lag_result":
       return describeLag(/** @type {any} */ (m), n);
     case "sits": // the page's own lines (`logRenames`), not server events
@@ -71,7 +71,7 @@ function describeSource(src) {
 export function logEvent(m, opts = {}) {
   // One line per event, however it reached this table (live, a snapshot's past, a replay).
   if (typeof m.seq === "number" && app.logSources.some((s) => s.m.seq === m.seq && s.m.t === m.t && s.m.seat === m.seat)) return;
-  const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside, match: app.view?.match, played: app.rackShots.rack === m.table?.rack, seats: seatsOf(app.view) };
+  const src = { m, lowest: opts.lowest ?? null, aside: !!opts.aside, match: app.view?.match, played: app.rackShots.rack === m.table?.rack, seats: seatsOf(app.view), lag: app.lastLag };
   app.logSources.push(src);
   if (app.logSources.length > 60) app.logSources.shift();
   log(describeSource(src), { aside: src.aside, quiet: opts.quiet, link: gameReplay(src) });
@@ -165,7 +165,7 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
   const chatSeen = new Set(app.chatLines.map((c) => c.seq));
   /** @type {Msg | null} */
   let table = null;
-  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean, seats?: import("./lognames.mjs").WrittenSeat[] }[]} */
+  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean, seats?: import("./lognames.mjs").WrittenSeat[], lag?: Msg | null }[]} */
   const sources = [];
   // The names each line was written with: the seats of the latest snapshot before it (a
   // replay document has them, a snapshot's `recent` those that changed who sat; before
@@ -189,6 +189,8 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
   /** @type {Msg[]} */
   const chat = [];
   let lastShot = null;
+  /** The lag result before each line (a lag choice's was drawn for, or lagged). @type {Msg | null} */
+  let lag = null;
   let rackShots = { rack: 0, count: 0 };
   for (const [i, e] of events.entries()) {
     if (typeof e.seq !== "number" || e.seq > seq || e.seq === rolling) continue;
@@ -204,6 +206,10 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
       }
       seen = e.view;
     } else if ((e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") && e.table) table = e.table;
+    if (e.t === "lag_result") {
+      lag = e;
+      if (!app.lastLag || e.seq > app.lastLag.seq) app.lastLag = e;
+    }
     if (e.t === "shot_result") {
       lastShot = e;
       const rack = shotRack(e);
@@ -211,7 +217,7 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
     }
     if (already.has(e.seq)) continue;
     const seats = seatsOf(seen ?? app.view);
-    if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false, match: matchAt(i), played: rackShots.rack === e.table?.rack, seats });
+    if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false, match: matchAt(i), played: rackShots.rack === e.table?.rack, seats, lag });
     else if (e.t === "warning") sources.push({ m: e, lowest: null, aside: true, seats });
     else if (e.t === "chat" && !chatSeen.has(e.seq)) chat.push(e);
   }

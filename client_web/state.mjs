@@ -56,7 +56,7 @@ export const app = {
   /** @type {Msg | null} */ lastShot: null,
   shotPending: false,
   /** @type {{ text: string, tone: string, rules: string[] } | null} */ lastVerdict: null,
-  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean, seats?: import("./lognames.mjs").WrittenSeat[] }[]} the events the log words, oldest first (worded again on a change of language); `match`: the room's match it was in; `seats`: the players' names it was written with */
+  /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean, seats?: import("./lognames.mjs").WrittenSeat[], lag?: Msg | null }[]} the events the log words, oldest first (worded again on a change of language); `match`: the room's match it was in; `seats`: the players' names it was written with; `lag`: the lag result before it */
   logSources: [],
   /** @type {Msg[]} the chat, oldest first */
   chatLines: [],
@@ -66,6 +66,8 @@ export const app = {
   unread: 0,
   /** my lag shot is on its way or played (until the lag result) */
   lagSent: false,
+  /** The latest `lag_result` (its `method` says if the break was drawn for). @type {Msg | null} */
+  lastLag: null,
   /** shots played in the current game (for offering a stalemate only once play has gone on) */
   rackShots: { rack: 0, count: 0 },
   /** Shots this page's player has played here: after a few, the prompt says what to hit,
@@ -134,6 +136,7 @@ export function forgetRoom() {
   app.chatLines = [];
   app.lagBalls = [];
   app.lagSent = false;
+  app.lastLag = null;
   app.unread = 0;
 }
 
@@ -155,6 +158,12 @@ export function knowsHow() {
 
 export function status() {
   return app.view?.status ?? "waiting";
+}
+
+/** The first break of the match in play was drawn for, not lagged: the room draws, or
+ * nobody played the lag in time (O6). @param {Msg | null} [lag] the lag result to go by */
+export function breakDrawn(lag = app.lastLag) {
+  return app.view?.settings?.first_break === "draw" || lag?.method === "draw";
 }
 
 export function myTurn() {

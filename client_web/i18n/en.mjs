@@ -388,6 +388,8 @@ export default {
   "prompt.waitReady": "Waiting for both players to be ready.",
   "prompt.waitOther": "You are ready — waiting for {name}.",
   "prompt.lagYou": "The lag decides who breaks: press Play the lag (the speed is already set).",
+  "prompt.lagOther": "{name} has played the lag: now you — press Play the lag.",
+  "prompt.lagOtherTimed": "{name} has played the lag. Play yours before the clock runs out: a lag not played does not count.",
   "prompt.lagWait": "The lag: waiting for both players.",
   "prompt.lagWon": "You won the lag: break, or let {name} break.",
   "prompt.drawWon": "You won the draw: break, or let {name} break.",

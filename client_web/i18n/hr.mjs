@@ -388,6 +388,8 @@ export default {
   "prompt.waitReady": "Čeka se da oba igrača budu spremna.",
   "prompt.waitOther": "Spremni ste — čeka se {name}.",
   "prompt.lagYou": "Bliškanje određuje tko otvara: pritisnite „Odigraj bliškanje“ (brzina je već namještena).",
+  "prompt.lagOther": "{name}: bliškanje je odigrano. Sada vi: pritisnite „Odigraj bliškanje“.",
+  "prompt.lagOtherTimed": "{name}: bliškanje je odigrano. Odigrajte svoje prije isteka vremena: neodigrano bliškanje ne vrijedi.",
   "prompt.lagWait": "Bliškanje: čekaju se oba igrača.",
   "prompt.lagWon": "Dobili ste bliškanje: otvorite sami ili neka otvara {name}.",
   "prompt.drawWon": "Dobili ste ždrijeb: otvorite sami ili neka otvara {name}.",

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { setLanguage, t } from "../i18n/index.mjs";
 import { tableName } from "../formats.mjs";
 import { describeLag, describeRuling } from "../verdict.mjs";
-import { lagPlayback } from "../lagballs.mjs";
+import { lagPlayback, lagRest } from "../lagballs.mjs";
 
 const names = ["Ana", "Bob"];
 
@@ -52,7 +52,7 @@ test("a lag tie says why it is played again, in each language", () => {
   assert.match(describeLag(lag("tie", 0.5, 0.5), names).headline, /tenth of a millimetre/);
 });
 
-test("a lag not played in time is named so, and stands on its spot while the other rolls", () => {
+test("a lag not played in time is named so, and its ball is not drawn", () => {
   const late = { seat: 1, traj: new Uint8Array(0), duration: 0, final: [0.535, 0.9525], distance: null, fault: "", fault_code: "late" };
   for (const lang of ["en", "hr", "ru"]) {
     setLanguage(lang, false);
@@ -67,8 +67,11 @@ test("a lag not played in time is named so, and stands on its spot while the oth
   }
   setLanguage("en", false);
   const still = lagPlayback(late);
-  assert.deepEqual(still.frame(0), [{ n: 0, x: 0.535, y: 0.9525, wx: 0, wy: 0, wz: 0 }]);
+  assert.deepEqual(still.frame(0), []);
   assert.ok(still.done(0));
+  // Where the lags stopped: only the ball played.
+  const played = { seat: 0, traj: new Uint8Array(0), duration: 0, final: [0.3, 0.3175], distance: 0.3, fault: "", fault_code: "" };
+  assert.deepEqual(lagRest({ lags: [played, late] }), [{ seat: 0, pos: [0.3, 0.3175] }]);
 });
 
 test("an unnamed table is its host's, never its id", () => {

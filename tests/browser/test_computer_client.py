@@ -104,6 +104,8 @@ def test_a_rated_wait_nobody_takes_can_meet_a_guest_waiting_for_an_unrated_game(
     assert ana.page.is_checked("#quick-rated")
     ana.page.click("#quick")
     ana.wait("a.quickWaiting && a.quickRated")
+    # The box says what the search is while it lasts (a change would not change it).
+    assert ana.page.is_disabled("#quick-rated")
     bob = open_client("Bob", lang="ru")
     bob.page.click("#quick")
     for c in (ana, bob):

@@ -59,6 +59,11 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(open_client: OpenClien
         )
         assert re.fullmatch(r"\S+: 0:(1\d|20)", c.page.inner_text("#clock"))
     ana.page.click("#lag-shoot")
+    # Bob is told Ana's lag is in, and what not playing his would cost.
+    bob.page.wait_for_function(
+        "document.querySelector('#status .prompt').textContent.startsWith('Ana: раскат сыгран')"
+    )
+    assert "несыгранный раскат не засчитывается" in bob.page.inner_text("#status .prompt")
     # Bob never lags. Its last ten seconds are marked on his page too.
     bob.page.wait_for_selector("#clock.low", timeout=25_000)
     save(bob, "lag-time-running-out-ru.png")
@@ -75,6 +80,9 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(open_client: OpenClien
         # The lag's clock has stopped with it; the winner's choice is timed in its dialog.
         assert c.page.locator("#clock").is_hidden()
     assert bob.page.locator("#lag-shoot").is_hidden()
+    # Only the ball that was played is on the table, named; Bob's was never played.
+    labels = ana.page.evaluate("window.ninepool.overlay().labels.map(l => l.text)")
+    assert labels == ["Ana's ball"], labels
     save(bob, "lag-not-played-ru.png")
     assert_quiet(ana, bob)
 
@@ -118,3 +126,33 @@ def test_a_late_spectator_reads_each_line_under_the_name_it_was_written_with(
     assert [line in log_text(ana) for line in lines] == [True, True, True], log_text(ana)
     save(dee, "log-late-spectator-names.png")
     assert_quiet(ana, cid, dee)
+
+
+def test_a_lag_neither_player_plays_is_drawn_for_and_said_so(open_client: OpenClient) -> None:
+    """Nobody lags in the room's time (a 5 s clock, the least, made through the page's own
+    connection): the room draws, and its winner is told they won the draw, not a lag."""
+    ana = open_client("Ana")
+    ana.page.evaluate(
+        "window.ninepool.conn.request({t: 'create', settings: {shot_clock: 5, first_break: 'lag'}})"
+    )
+    ana.wait("!!a.view && a.role === 'player'")
+    room = ana.state("a.room")
+    bob = open_client("Bob", hash=f"#/play/{room}")
+    for c in (ana, bob):
+        c.wait("a.view.status === 'lag' && a.view.lag_choice != null", timeout=20_000)
+    winner = (ana, bob)[ana.state("a.view.lag_choice")]
+    winner.page.locator("#lag-dialog").wait_for(state="visible")
+    assert winner.page.inner_text("#lag-title-text") == "You won the draw"
+    assert winner.page.inner_text("#status .prompt").startswith("You won the draw:")
+    for c in (ana, bob):
+        c.page.wait_for_function(
+            "document.getElementById('log').textContent.includes("
+            "'Neither player played the lag in time')"
+        )
+    winner.page.click("#lag-break")
+    for c in (ana, bob):
+        c.page.wait_for_function(
+            "document.getElementById('log').textContent.includes('The draw is made')"
+        )
+        assert "The lag is decided" not in log_text(c)
+    assert_quiet(ana, bob)
