@@ -124,7 +124,9 @@ export function renderQuick() {
   const offered = app.quickWaiting && app.computerOffer !== null;
   $("computer-offer").hidden = !offered;
   // The box says what the next search is: a search under way keeps what it was asked.
-  /** @type {HTMLInputElement} */ ($("quick-rated")).disabled = app.quickWaiting;
+  const box = /** @type {HTMLInputElement} */ ($("quick-rated"));
+  box.disabled = app.quickWaiting;
+  if (app.quickWaiting) box.checked = app.quickRated;
   // The offer stands in for the computer's own row meanwhile: one "Play the computer", not two.
   $("computer-row").hidden = offered;
   // A rated wait may go on alone while a guest waits for an unrated game, each offered

@@ -16,7 +16,10 @@ their time (a first-timer against the computer, say).
 A player who has not lagged and is away when the time runs out is waited for, as the
 shot clock waits for a shooter who is away: their grace period (O5) decides — back in it,
 they have the lag's whole time again; not back, their seat is freed and the match never
-began. A room brought back after a restart waits the same way for its players to return.
+began. (The time runs on while they are away: one who comes back before it has run out
+has what is left of it.) A room brought back after a restart waits the same way, untimed,
+until every player who has not lagged is back. A lag that comes after the time has run
+out is refused: the lag it was for is being decided.
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ from protocol import messages as m
 from server import physics
 from server.rooms import snapshots
 from server.rooms.model import (
-    LAG_CHOICE_SECONDS,
     Choosing,
     LagChoiceOut,
     Lagging,
@@ -39,6 +41,7 @@ from server.rooms.model import (
     SimJob,
     Simulate,
     Waiting,
+    lag_choice_seconds,
 )
 from server.rooms.seams import Member
 from server.rooms.shots import SimResult
@@ -104,6 +107,8 @@ class LagSteps(Working):
             raise TableError(errors.NO_LAG, "no lag is being played")
         if phase.shot_of(index) is not None:
             raise TableError(errors.ALREADY_LAGGED, "the lag shot is already played")
+        if phase.until is not None and self.now >= phase.until:
+            raise TableError(errors.NO_LAG, "the lag's time has run out (O6)")
         shot = physics.Shot(
             angle=message.angle, speed=message.speed, tip=message.tip, elevation=0.0
         )
@@ -191,15 +196,10 @@ class LagSteps(Working):
 
     # --- the winner's choice --------------------------------------------------------------
 
-    def lag_choice_seconds(self) -> float:
-        """Time the lag winner has to choose (the shot clock's, else 30 s)."""
-        seconds = self.state.settings.shot_clock
-        return float(seconds) if seconds is not None else LAG_CHOICE_SECONDS
-
     def await_lag_choice(self, table: Table, winner: int, delay: float) -> None:
         """R3/O6: the winner now chooses who breaks; if no choice comes in time (`delay` is
         the lag's animation), the winner breaks."""
-        seconds = delay + self.lag_choice_seconds()
+        seconds = delay + lag_choice_seconds(self.state.settings)
         self.phase = Choosing(table, winner, until=self.now + seconds)
         self.timer(LagChoiceOut(), seconds)
 

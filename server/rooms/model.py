@@ -36,6 +36,15 @@ Status = Literal["waiting", "lag", "playing", "finished"]
 
 #: Seconds the lag winner has to choose who breaks when the room has no shot clock (O6).
 LAG_CHOICE_SECONDS = 30.0
+
+
+def lag_choice_seconds(settings: m.RoomSettings) -> float:
+    """Time the lag winner has to choose who breaks (O6): the shot clock's, else
+    `LAG_CHOICE_SECONDS`."""
+    clock = settings.shot_clock
+    return float(clock) if clock is not None else LAG_CHOICE_SECONDS
+
+
 #: Players remembered as having held a seat (`RoomState.seated`).
 SEATED_KEPT = 8
 
@@ -226,7 +235,8 @@ Result = RackResult | MatchResult
 @dataclass(frozen=True)
 class History:
     """What a member coming in is told of the past (`m.Recent`): the latest log events
-    (trajectories left out), the latest chat lines and the last verdict. Kept in memory
+    (trajectories left out), the latest chat lines, the last verdict and the snapshots
+    at which who sat (or the match) changed. Kept in memory
     only: a room brought back from its record does not know it (`known` False), and its
     newcomers read the replay instead."""
 
@@ -257,7 +267,8 @@ class History:
         return replace(self, log=log, verdict=verdict)
 
     def seated(self, snapshot: m.Snapshot) -> History:
-        """Kept if it seats other names, or starts another match, than the last kept."""
+        """Kept if it seats other players or names, or starts another match, than the
+        last kept."""
         if self.seating:
             last = self.seating[-1].view
             if last.match == snapshot.view.match and _names(last) == _names(snapshot.view):
@@ -277,8 +288,10 @@ class History:
         )
 
 
-def _names(view: m.RoomView) -> list[str | None]:
-    return [None if seat is None else seat.name for seat in view.seats]
+def _names(view: m.RoomView) -> list[tuple[str, str] | None]:
+    """Who sits where: a player and the name they sit under (another player under the
+    same name is another seating)."""
+    return [None if seat is None else (seat.player, seat.name) for seat in view.seats]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ from server import physics, rules
 from server.players.results import MatchResult, RackResult
 from server.rooms.bots import BotMember, BotWake
 from server.rooms.model import (
-    LAG_CHOICE_SECONDS,
     Choosing,
     Clock,
     Finished,
@@ -33,6 +32,7 @@ from server.rooms.model import (
     SeatRecord,
     StartTimer,
     Waiting,
+    lag_choice_seconds,
 )
 from server.rooms.shots import SimResult
 from server.rooms.table import Table, player_seat
@@ -358,8 +358,7 @@ def restore(record: RoomRecord, limits: Limits, now: float) -> Restored:
         seats.append(None)
     phase = _phase_of(record)
     if isinstance(phase, Choosing):
-        clock = record.settings.shot_clock
-        seconds = float(clock) if clock is not None else LAG_CHOICE_SECONDS
+        seconds = lag_choice_seconds(record.settings)
         timers.append(StartTimer(LagChoiceOut(), seconds))
         phase = replace(phase, until=now + seconds)
     state = RoomState(

@@ -110,7 +110,7 @@ def test_a_rated_wait_nobody_takes_can_meet_a_guest_waiting_for_an_unrated_game(
     bob.page.click("#quick")
     for c in (ana, bob):
         c.page.locator("#computer-offer").wait_for(state="visible")
-    assert "rated game" in ana.page.inner_text("#computer-offer-text")
+    assert "No rated opponent yet" in ana.page.inner_text("#computer-offer-text")
     assert bob.page.is_hidden("#computer-offer-unrated")  # a guest's wait is unrated
     assert "рейтинг" not in bob.page.inner_text("#computer-offer-text")
     save(ana, "quick-offer-rated.png")

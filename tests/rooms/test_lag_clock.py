@@ -186,3 +186,12 @@ def test_leaving_during_the_lag_stops_its_time_and_a_stale_timer_does_nothing() 
     assert isinstance(state.phase, Waiting) and CancelTimer(LagOut()) in effects
     after, effects = run(state, TimerFired(LagOut()), 1060.0)
     assert after == state and effects == []
+
+
+def test_a_lag_played_after_its_time_has_run_out_is_refused() -> None:
+    state = lagging()
+    assert isinstance(state.phase, Lagging) and state.phase.until is not None
+    late = state.phase.until + 0.01  # its timer not yet handled
+    with pytest.raises(TableError) as refused:
+        run(state, Request(BO, m.LagShot(id=3, speed=2.0)), late)  # type: ignore[arg-type]
+    assert refused.value.code == errors.NO_LAG

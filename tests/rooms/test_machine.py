@@ -473,3 +473,20 @@ def test_a_match_left_during_its_lag_is_not_counted_and_the_next_start_is_it_aga
     assert isinstance(state.phase, Lagging) and state.match == 1
     snapshots = [e for e in broadcast(effects) if isinstance(e, m.Snapshot)]
     assert snapshots[-1].view.status == "lag" and snapshots[-1].view.match == 1
+
+
+def test_a_newcomer_hears_who_sat_where_when_even_under_a_name_sat_under_before() -> None:
+    """`Recent.seating`: the snapshots at which who sat changed, so a late joiner names
+    each line as it was written — another player under a name sat under before too."""
+    state = seated()
+    state, _ = run(state, Request(BO, m.Leave(id=5)))  # type: ignore[arg-type]
+    other = Person("p-bo-2", "Bo")
+    state, _ = run(state, Enter(other, 6, "player"))  # type: ignore[arg-type]
+    recent = state.history.wire()
+    assert recent is not None
+    seats = [[None if s is None else s.player for s in snap.view.seats] for snap in recent.seating]
+    assert seats == [["p-ana", None], ["p-ana", "p-bo"], ["p-ana", None], ["p-ana", "p-bo-2"]]
+    # A ready toggle (no new seat) adds none.
+    state, _ = run(state, Request(ANA, m.Ready(id=7, ready=False)))  # type: ignore[arg-type]
+    again = state.history.wire()
+    assert again is not None and len(again.seating) == 4
