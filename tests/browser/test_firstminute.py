@@ -37,19 +37,28 @@ def host_and_guest(
     guest: dict[str, Any] | None = None,
     first_break: str = "draw",
     table: dict[str, str] | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> tuple[Client, Client, str]:
     """Ana creates a table and sends Bob the invite link; Bob opens it and is seated. (A
     client without an invite link is set up through the lobby list and the ready buttons,
-    so each trap's own check is what fails there.)"""
+    so each trap's own check is what fails there.) `settings`: the table is made through
+    the page's own connection with these, not its form — a test that waits out a clock
+    takes the server's least (5 s), the form's least being 20 s."""
     ana = open_client("Ana", **(host or {}))
-    ana.page.select_option("#c-first", first_break)
-    for field, value in (table or {}).items():  # more of the table's settings
-        if ana.page.evaluate("(s) => document.querySelector(s).tagName", field) == "SELECT":
-            ana.page.select_option(field, value)
-        else:  # a field under "More settings"
-            ana.page.evaluate("document.querySelector('#create-form details.advanced').open = true")
-            ana.page.fill(field, value)
-    ana.page.click("#create-form button[type=submit]")
+    if settings is not None:
+        create = {"t": "create", "settings": {"first_break": first_break, **settings}}
+        ana.page.evaluate("(m) => window.ninepool.conn.request(m)", create)
+    else:
+        ana.page.select_option("#c-first", first_break)
+        for field, value in (table or {}).items():  # more of the table's settings
+            if ana.page.evaluate("(s) => document.querySelector(s).tagName", field) == "SELECT":
+                ana.page.select_option(field, value)
+            else:  # a field under "More settings"
+                ana.page.evaluate(
+                    "document.querySelector('#create-form details.advanced').open = true"
+                )
+                ana.page.fill(field, value)
+        ana.page.click("#create-form button[type=submit]")
     ana.wait("!!a.view && a.role === 'player'")
     room = ana.state("a.room")
     if ana.page.locator("#invite-link").count():

@@ -15,7 +15,7 @@ def test_a_game_lost_on_a_third_foul_by_time_heads_the_next_game_as_lost(
     the third foul in a row loses the game. Above the next game's table both players
     read who won the game and why; "Foul: the shot clock ran out" read as if the new
     game's breaker had fouled, and never said the game was lost on three fouls."""
-    ana, bob, _room = started(open_client, table={"#c-clock": "20"})
+    ana, bob, _room = started(open_client, settings={"shot_clock": 5})
     players = (ana, bob)
     first = shooter(players)
     second = bob if first is ana else ana
@@ -24,7 +24,7 @@ def test_a_game_lost_on_a_third_foul_by_time_heads_the_next_game_as_lost(
         foul_softly(c)
         settle(ana, bob)
     assert shooter(players) is first
-    # The first player's third foul: the clock runs out (20 s, ball in hand's extra time).
+    # The first player's third foul: the clock runs out (5 s, ball in hand's extra time).
     for c in players:
         c.wait("a.table.rack === 2", timeout=90_000)
         c.page.locator("#result-dialog").wait_for(state="hidden", timeout=30_000)

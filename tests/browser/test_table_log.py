@@ -48,16 +48,16 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(open_client: OpenClien
         open_client,
         guest={"lang": "ru"},
         first_break="lag",
-        table={"#c-preset": "custom", "#c-clock": "20"},
+        settings={"shot_clock": 5, "first_shot_clock": 15},
     )
     for c in (ana, bob):
         c.page.locator("#lag-shoot").wait_for(state="visible")
-    # The room's shot clock is the lag's time: both players see it run.
+    # The room's time for a first shot is the lag's: both players see it run.
     for c, words in ((ana, "Lag: "), (bob, "Раскат: ")):
         c.page.wait_for_function(
             "(w) => document.getElementById('clock').textContent.startsWith(w)", arg=words
         )
-        assert re.fullmatch(r"\S+: 0:(1\d|20)", c.page.inner_text("#clock"))
+        assert re.fullmatch(r"\S+: 0:1[1-5]", c.page.inner_text("#clock"))
     ana.page.click("#lag-shoot")
     # Bob is told Ana's lag is in, and what not playing his would cost.
     bob.page.wait_for_function(
@@ -129,15 +129,9 @@ def test_a_late_spectator_reads_each_line_under_the_name_it_was_written_with(
 
 
 def test_a_lag_neither_player_plays_is_drawn_for_and_said_so(open_client: OpenClient) -> None:
-    """Nobody lags in the room's time (a 5 s clock, the least, made through the page's own
-    connection): the room draws, and its winner is told they won the draw, not a lag."""
-    ana = open_client("Ana")
-    ana.page.evaluate(
-        "window.ninepool.conn.request({t: 'create', settings: {shot_clock: 5, first_break: 'lag'}})"
-    )
-    ana.wait("!!a.view && a.role === 'player'")
-    room = ana.state("a.room")
-    bob = open_client("Bob", hash=f"#/play/{room}")
+    """Nobody lags in the room's time (a 5 s clock, the least): the room draws, and its
+    winner is told they won the draw, not a lag."""
+    ana, bob, _ = host_and_guest(open_client, first_break="lag", settings={"shot_clock": 5})
     for c in (ana, bob):
         c.wait("a.view.status === 'lag' && a.view.lag_choice != null", timeout=20_000)
     winner = (ana, bob)[ana.state("a.view.lag_choice")]
