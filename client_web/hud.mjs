@@ -342,24 +342,28 @@ export function renderLagLeft() {
   const open = /** @type {HTMLDialogElement} */ ($("lag-dialog")).open;
   el.hidden = !until || !open;
   if (el.hidden) return;
-  // The room's time ends after the lag's animation as the server times it; a page that
-  // played it faster (or skipped it) has that on top: never shown as more than the window
-  // itself (it read 61 s on a 60 s clock).
-  const allowed = app.view?.settings?.shot_clock ?? LAG_CHOICE_SECONDS;
-  const left = Math.min(allowed, Math.max(0, Math.ceil((until - app.serverNow()) / 1000)));
-  el.textContent = t("lagwin.left", { s: num(left, 0) });
+  el.textContent = t("lagwin.left", { s: num(choiceLeft() ?? 0, 0) });
 }
 
 /** The lag winner's time to choose without a shot clock (`server/rooms/model.py`). */
 const LAG_CHOICE_SECONDS = 30;
+/** Whole seconds left until `until` (epoch ms), never more than `allowed`: the room's time
+ * ends after the lag's animation as the server times it, and a page that played it faster
+ * (or skipped it) has that on top (it read 61 s on a 60 s clock). */
+const secondsTo = (/** @type {number} */ until, /** @type {number} */ allowed) => Math.min(allowed, Math.max(0, Math.ceil((until - app.serverNow()) / 1000)));
 /** Seconds left to play the lag (O6: a room with a shot clock times it), while its time
  * runs; null otherwise. */
 function lagLeft() {
   const v = app.view;
   const clock = v?.settings?.shot_clock;
   if (status() !== "lag" || !v?.lag_until || clock == null || v.lag_choice != null || app.anim) return null;
-  const allowed = v.settings?.first_shot_clock ?? clock;
-  return Math.min(allowed, Math.max(0, Math.ceil((v.lag_until - app.serverNow()) / 1000)));
+  return secondsTo(v.lag_until, v.settings?.first_shot_clock ?? clock);
+}
+/** Seconds left to the lag winner to choose who breaks (then they break); null otherwise. */
+function choiceLeft() {
+  const v = app.view;
+  if (status() !== "lag" || v?.lag_choice == null || !v.lag_choice_until || app.anim) return null;
+  return secondsTo(v.lag_choice_until, v.settings?.shot_clock ?? LAG_CHOICE_SECONDS);
 }
 
 export function renderClock() {
@@ -386,12 +390,15 @@ function drawClock() {
     return;
   }
   const lag = lagLeft();
-  if (lag !== null) {
-    // The lag is timed for both players at once: a lag not played in time does not count.
+  const choice = choiceLeft();
+  if (lag !== null || choice !== null) {
+    // The lag is timed for both players at once: a lag not played in time does not count;
+    // its winner's choice is timed for everyone to see (then the winner breaks).
+    const left = lag ?? choice ?? 0;
     el.hidden = false;
-    el.textContent = t("clock.lag", { time: minutesAndSeconds(lag) });
-    el.classList.toggle("low", lag <= 10);
-    el.setAttribute("aria-label", t("clock.lagLabel", { n: lag }));
+    el.textContent = t(lag !== null ? "clock.lag" : "clock.choice", { time: minutesAndSeconds(left) });
+    el.classList.toggle("low", left <= 10);
+    el.setAttribute("aria-label", t(lag !== null ? "clock.lagLabel" : "clock.choiceLabel", { n: left }));
     return;
   }
   if (!c || status() !== "playing") {

@@ -263,6 +263,8 @@ export default {
   "clock.paused": "{time} · stopped",
   "clock.lagLabel": "Time to play the lag: {n} seconds left",
   "clock.lag": "Lag: {time}",
+  "clock.choice": "Who breaks: {time}",
+  "clock.choiceLabel": "Time to choose who breaks: {n} seconds left",
   "clock.pausedLabel": "Shot clock stopped while the player is away: {n} seconds left",
   "unit.seconds": "{s} s",
   "unit.speed": "{v} m/s",

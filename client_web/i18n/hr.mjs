@@ -263,6 +263,8 @@ export default {
   "clock.paused": "{time} · zaustavljeno",
   "clock.lagLabel": "Vrijeme za bliškanje: još {n} s",
   "clock.lag": "Bliškanje: {time}",
+  "clock.choice": "Tko otvara: {time}",
+  "clock.choiceLabel": "Vrijeme za izbor tko otvara: još {n} s",
   "clock.pausedLabel": "Vrijeme za udarac zaustavljeno dok igrač nije tu: još {n} s",
   "unit.seconds": "{s} s",
   "unit.speed": "{v} m/s",

@@ -263,6 +263,8 @@ export default {
   "clock.paused": "{time} · остановлено",
   "clock.lagLabel": "Время на раскат: осталось {n} с",
   "clock.lag": "Раскат: {time}",
+  "clock.choice": "Кто разбивает: {time}",
+  "clock.choiceLabel": "Время на выбор, кто разбивает: осталось {n} с",
   "clock.pausedLabel": "Время на удар остановлено, пока игрока нет: осталось {n} с",
   "unit.seconds": "{s} с",
   "unit.speed": "{v} м/с",

@@ -48,7 +48,7 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(open_client: OpenClien
         open_client,
         guest={"lang": "ru"},
         first_break="lag",
-        settings={"shot_clock": 5, "first_shot_clock": 15},
+        settings={"shot_clock": 12, "first_shot_clock": 15},
     )
     for c in (ana, bob):
         c.page.locator("#lag-shoot").wait_for(state="visible")
@@ -69,16 +69,17 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(open_client: OpenClien
     save(bob, "lag-time-running-out-ru.png")
     ana.wait("a.view.status === 'lag' && a.view.lag_choice === 0", timeout=30_000)
     ana.page.locator("#lag-dialog").wait_for(state="visible")
-    for c, words in (
-        (ana, "Bob: the lag was not played in time"),
-        (bob, "Bob: раскат не сыгран вовремя"),
+    for c, words, clock in (
+        (ana, "Bob: the lag was not played in time", "Who breaks: 0:"),
+        (bob, "Bob: раскат не сыгран вовремя", "Кто разбивает: 0:"),
     ):
         c.page.wait_for_function(
             "(w) => document.getElementById('log').textContent.includes(w)", arg=words
         )
         c.idle()
-        # The lag's clock has stopped with it; the winner's choice is timed in its dialog.
-        assert c.page.locator("#clock").is_hidden()
+        # The lag's clock has stopped with it; the winner's choice (the room's 12 s) is
+        # timed for both to see, the opponent too.
+        assert c.page.inner_text("#clock").startswith(clock), c.page.inner_text("#clock")
     assert bob.page.locator("#lag-shoot").is_hidden()
     # Only the ball that was played is on the table, named; Bob's was never played.
     labels = ana.page.evaluate("window.ninepool.overlay().labels.map(l => l.text)")
