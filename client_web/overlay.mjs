@@ -38,10 +38,12 @@ export const TV_ROOM = "tv";
  * @property {number} race
  * @property {number} rack 0 before the first break is decided
  * @property {number[]} balls object balls on the table, lowest first
- * @property {number | null} clock whole seconds left on the shot clock; null without one or while it is paused
+ * @property {number | null} clock whole seconds left on the shot clock — in the lag, on the lag's
+ * time or the lag winner's choice; null without one or while it is paused
  * @property {number | null} winner the match winner's seat once the match is over
  * @property {"race" | "concede" | "forfeit" | null} ended how the match ended, when the strip saw it end (a conceded 0 : 0 "win" looked like a fault on stream)
- * @property {boolean} draw the first break is drawn for, not lagged
+ * @property {boolean} draw the first break is drawn for, not lagged: the room draws, or nobody
+ * lagged in time (O6)
  * @property {string} title the table's own name as the lobby says it ("Zagreb Open · Losers' bracket, round 1"), or ""
  */
 
@@ -54,9 +56,10 @@ export const TV_ROOM = "tv";
  * the shot has played out at its own speed, the viewers' tables a little sooner
  * @param {(string | null)[] | null} [kept] a tournament match's players by seat
  * (`kept.mjs`): who an empty seat is kept for, or who sat in it, as the table says
+ * @param {boolean} [drawn] this match's first break was drawn for after a lag nobody played in time
  * @returns {OverlayModel}
  */
-export function overlayModel(view, table, now, cap = Infinity, kept = null) {
+export function overlayModel(view, table, now, cap = Infinity, kept = null, drawn = false) {
   const over = view?.status === "finished" || !!table?.match_over;
   const seats = [0, 1].map((s) => {
     const seat = view?.seats?.[s] ?? null;
@@ -79,7 +82,14 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null) {
   const onTable = table?.balls ?? [];
   for (let n = 1; n < onTable.length; n++) if (onTable[n]) balls.push(n);
   const clock = table?.clock;
-  const left = clock && typeof clock.deadline === "number" && !clock.paused ? Math.min(cap, Math.max(0, Math.ceil((clock.deadline - now) / 1000))) : null;
+  // In the lag the time is the lag's (O6), then the lag winner's to choose who breaks.
+  const lagEnds = view?.status === "lag" ? (view.lag_choice != null ? view.lag_choice_until : view.lag_until) : null;
+  const left =
+    typeof lagEnds === "number"
+      ? Math.max(0, Math.ceil((lagEnds - now) / 1000))
+      : clock && typeof clock.deadline === "number" && !clock.paused
+        ? Math.min(cap, Math.max(0, Math.ceil((clock.deadline - now) / 1000)))
+        : null;
   return {
     status: view?.status ?? "waiting",
     seats,
@@ -89,7 +99,7 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null) {
     clock: left,
     winner: table?.match_over ? (table.match_winner ?? null) : null,
     ended: table?.match_over ? (table.match_end ?? null) : null,
-    draw: view?.settings?.first_break === "draw",
+    draw: view?.settings?.first_break === "draw" || drawn,
     title: view?.settings?.name ? roomName(String(view.settings.name), view.settings) : "",
   };
 }
@@ -116,8 +126,16 @@ export class OverlayFeed {
     this.due = /** @type {number | null} */ (null);
     /** The turn shown (rack and seat) and its player's extensions when it began. */
     this.turn = { key: "", extensions: 0 };
+    /** The last lag result seen, with the match it was played in (a draw after a lag nobody
+     * played in time is told as a draw). @type {{ match: number, method: string } | null} */
+    this.lag = null;
     /** Called with each event as it is shown (the channel moves on once a match's end is). @type {(msg: Msg) => void} */
     this.onShown = () => {};
+  }
+
+  /** This match's first break was drawn for although the room lags: nobody lagged in time. */
+  lagDrawn() {
+    return this.lag?.method === "draw" && this.lag.match === (this.view?.match ?? 0);
   }
 
   /** A shot is rolling on the viewers' tables: its outcome (and the next turn's clock) waits. */
@@ -150,6 +168,14 @@ export class OverlayFeed {
       this.queue = [];
       this.due = null;
       this.view = msg.view;
+      // A page coming in late learns how the first break was decided from the room's log
+      // (the lag's result after this match's start, if any).
+      let lag = null;
+      for (const e of /** @type {Msg[]} */ (msg.recent?.log ?? [])) {
+        if (e.t === "match_over") lag = null;
+        else if (e.t === "lag_result") lag = e;
+      }
+      if (lag) this.lag = { match: Number(msg.view.match ?? 0), method: String(lag.method) };
       this.table = null;
       if (msg.view.table) this.newTable(msg.view.table, true);
       const now = /** @type {Msg | null} */ (this.table);
@@ -178,6 +204,7 @@ export class OverlayFeed {
 
   /** @param {Msg} msg */
   take(msg) {
+    if (msg.t === "lag_result") this.lag = { match: Number(this.view?.match ?? 0), method: String(msg.method) };
     if ((msg.t === "shot_result" || msg.t === "ruling" || msg.t === "lag_result") && msg.table) {
       this.newTable(msg.table, msg.t !== "ruling");
     } else if ((msg.t === "game_over" || msg.t === "match_over") && this.table) {
@@ -380,7 +407,7 @@ function start() {
   const redraw = () => {
     feed.tick(performance.now());
     learnKept();
-    const m = overlayModel(feed.view, feed.table, conn.serverNow(), feed.clockCap(), kept.room === feed.view?.room ? kept.names : null);
+    const m = overlayModel(feed.view, feed.table, conn.serverNow(), feed.clockCap(), kept.room === feed.view?.room ? kept.names : null, feed.lagDrawn());
     // While a shot rolls the clock is nobody's: the viewers' tables show none running.
     if (feed.rolling()) m.clock = null;
     if (following && (!room || !feed.view)) m.status = "idle";

@@ -178,3 +178,31 @@ test("a tournament's empty seats keep their players' names: awaited before the m
   // Nothing kept (not a tournament's room, or its names not read yet): empty.
   assert.deepEqual(overlayModel(cup, null, 0).seats.map((s) => s.name), ["", ""]);
 });
+
+test("in a timed lag the strip counts the lag's time, then the winner's choice; a lag nobody played is told as a draw", () => {
+  const lagging = { ...view, status: "lag", match: 1, settings: { race_to: 7, first_break: "lag" }, lag_until: 50_000 };
+  const feed = new OverlayFeed(2);
+  feed.push({ t: "snapshot", view: lagging }, 0);
+  let m = overlayModel(feed.view, feed.table, 50_000 - 14_200, feed.clockCap(), null, feed.lagDrawn());
+  assert.equal(m.clock, 15);
+  assert.equal(m.draw, false);
+  // Nobody lagged in time: the first break is drawn for, and Ana (seat 0) chooses.
+  feed.push({ t: "lag_result", seq: 3, method: "draw", lags: [], winner: 0, reason: "late", table: null }, 1);
+  const choosing = { ...lagging, lag_until: null, lag_choice: 0, lag_choice_until: 80_000 };
+  feed.push({ t: "snapshot", view: choosing }, 2);
+  m = overlayModel(feed.view, feed.table, 80_000 - 20_000, feed.clockCap(), null, feed.lagDrawn());
+  assert.equal(m.clock, 20);
+  assert.equal(m.draw, true);
+  // The rematch lags again: the last match's draw is not this one's.
+  feed.push({ t: "snapshot", view: { ...lagging, match: 2 } }, 3);
+  assert.equal(feed.lagDrawn(), false);
+  // A page coming in during the choice reads the draw from the room's log, not an earlier match's.
+  const late = new OverlayFeed(2);
+  const log = [{ t: "lag_result", method: "draw" }, { t: "match_over" }, { t: "lag_result", method: "lag" }];
+  late.push({ t: "snapshot", view: { ...choosing, match: 2 }, recent: { log, chat: [], verdict: null } }, 0);
+  assert.equal(late.lagDrawn(), false);
+  late.push({ t: "snapshot", view: { ...choosing, match: 2 }, recent: { log: log.slice(0, 2).concat([{ t: "lag_result", method: "draw" }]), chat: [], verdict: null } }, 1);
+  assert.equal(late.lagDrawn(), true);
+  // Untimed (no shot clock): no count.
+  assert.equal(overlayModel({ ...lagging, lag_until: null }, null, 0).clock, null);
+});
