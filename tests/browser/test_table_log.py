@@ -2,11 +2,12 @@
 the other seat fill (or empty) with no line to say so. Read in Croatian by the host, in
 English by the guest; someone watching takes no seat and gets no line. And the lag's
 time (O6), counted down on both players' scoreboards, decides a lag one of them never
-plays: the log says why."""
+plays: the log says why, and the stream's strip counts it too."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet, winner_chooses
@@ -43,16 +44,33 @@ def test_the_log_says_who_sits_down_and_who_gets_up(open_client: OpenClient) -> 
     assert_quiet(ana, bob, cid)
 
 
-def test_the_lag_is_timed_and_a_lag_never_played_loses_it(open_client: OpenClient) -> None:
-    ana, bob, _ = host_and_guest(
+def strip_says(strip: Client, line: str, most: int) -> None:
+    """The stream strip (`/overlay/<room>`) shows `line` under the race and a running
+    count of at most `most` seconds."""
+    strip.page.wait_for_function(
+        "([line, most]) => { const m = window.ninepoolOverlay; return !!m && m.status === 'lag'"
+        " && document.querySelector('.ov-line')?.textContent === line"
+        " && m.clock !== null && m.clock > 0 && m.clock <= most; }",
+        arg=[line, most],
+    )
+    assert re.fullmatch(r"\d{1,2} s", strip.page.inner_text(".ov-clock"))
+
+
+def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
+    open_client: OpenClient, open_page: Callable[[str, str], Client]
+) -> None:
+    ana, bob, room = host_and_guest(
         open_client,
         guest={"lang": "ru"},
         first_break="lag",
         settings={"shot_clock": 12, "first_shot_clock": 15},
     )
+    strip = open_page("strip", f"/overlay/{room}")
     for c in (ana, bob):
         c.page.locator("#lag-shoot").wait_for(state="visible")
-    # The room's time for a first shot is the lag's: both players see it run.
+    # The room's time for a first shot is the lag's: both players see it run, and so does
+    # the stream's strip.
+    strip_says(strip, "Lag for the break", 15)
     for c, words in ((ana, "Lag: "), (bob, "Раскат: ")):
         c.page.wait_for_function(
             "(w) => document.getElementById('clock').textContent.startsWith(w)", arg=words
@@ -81,6 +99,7 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(open_client: OpenClien
         # timed for both to see, the opponent too.
         assert c.page.inner_text("#clock").startswith(clock), c.page.inner_text("#clock")
     assert bob.page.locator("#lag-shoot").is_hidden()
+    strip_says(strip, "Lag for the break", 12)  # Ana won a lag, and has 12 s to choose
     # Only the ball that was played is on the table, named; Bob's was never played.
     labels = ana.page.evaluate("window.ninepool.overlay().labels.map(l => l.text)")
     assert labels == ["Ana's ball"], labels
@@ -129,16 +148,21 @@ def test_a_late_spectator_reads_each_line_under_the_name_it_was_written_with(
     assert_quiet(ana, cid, dee)
 
 
-def test_a_lag_neither_player_plays_is_drawn_for_and_said_so(open_client: OpenClient) -> None:
+def test_a_lag_neither_player_plays_is_drawn_for_and_said_so(
+    open_client: OpenClient, open_page: Callable[[str, str], Client]
+) -> None:
     """Nobody lags in the room's time (a 5 s clock, the least): the room draws, and its
-    winner is told they won the draw, not a lag."""
-    ana, bob, _ = host_and_guest(open_client, first_break="lag", settings={"shot_clock": 5})
+    winner is told they won the draw, not a lag; so is the stream (its strip said "Lag for
+    the break")."""
+    ana, bob, room = host_and_guest(open_client, first_break="lag", settings={"shot_clock": 5})
+    strip = open_page("strip", f"/overlay/{room}?lang=hr")
     for c in (ana, bob):
         c.wait("a.view.status === 'lag' && a.view.lag_choice != null", timeout=20_000)
     winner = (ana, bob)[ana.state("a.view.lag_choice")]
     winner.page.locator("#lag-dialog").wait_for(state="visible")
     assert winner.page.inner_text("#lag-title-text") == "You won the draw"
     assert winner.page.inner_text("#status .prompt").startswith("You won the draw:")
+    strip_says(strip, "Ždrijeb za otvaranje", 5)
     for c in (ana, bob):
         c.page.wait_for_function(
             "document.getElementById('log').textContent.includes("
