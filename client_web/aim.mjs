@@ -23,6 +23,17 @@ import { TABLE } from "./table.mjs";
  * @property {Vec} cueDir unit vector of a stun cue ball after contact (tangent line);
  *   [0, 0] for a full-ball hit
  * @property {number} cutAngle radians between the aim and the object ball's path, 0…π/2
+ * @property {ObjectRun} [run] where the object ball runs (`aimPreview` gives it)
+ */
+
+/**
+ * Where the object ball runs along its line of centres: to a cushion, perhaps into a
+ * pocket, or into the next ball in its way (which it meets before any pocket).
+ * @typedef {object} ObjectRun
+ * @property {number} distance how far its centre travels (m)
+ * @property {Vec} point its centre at the end of the run
+ * @property {string | null} pocket the pocket whose mouth it enters, when nothing is in its way
+ * @property {number | null} blocker the ball in its way, if any
  */
 
 /**
@@ -176,10 +187,30 @@ export function pocketAt(point, table = TABLE) {
  * @returns {BallContact | CushionContact}
  */
 export function aimPreview(cue, angle, balls, table = TABLE) {
-  const ball = firstBallContact(cue, angle, balls, table.ballRadius);
+  const list = [...balls];
+  const ball = firstBallContact(cue, angle, list, table.ballRadius);
   const cushion = cushionContact(cue, angle, table);
-  if (ball !== null && ball.distance <= cushion.distance) return ball;
+  if (ball !== null && ball.distance <= cushion.distance) return { ...ball, run: objectRun(ball, list, table) };
   return cushion;
+}
+
+/**
+ * Where the object ball of `contact` runs: the aim preview's line that turns green when
+ * it enters a pocket ends at the first ball in its way instead (a pot promised through
+ * another ball was a miss played on the preview's word). The cue ball is not in the way:
+ * it has moved to the contact.
+ * @param {BallContact} contact @param {Iterable<BallPos>} balls @param {TableGeometry} [table]
+ * @returns {ObjectRun}
+ */
+export function objectRun(contact, balls, table = TABLE) {
+  const r = table.ballRadius;
+  const from = /** @type {Vec} */ ([contact.ghost[0] + contact.objectDir[0] * 2 * r, contact.ghost[1] + contact.objectDir[1] * 2 * r]);
+  const angle = Math.atan2(contact.objectDir[1], contact.objectDir[0]);
+  const others = [...balls].filter((b) => b.n !== contact.ball);
+  const hit = firstBallContact(from, angle, others, r);
+  const cushion = cushionContact(from, angle, table);
+  if (hit !== null && hit.distance < cushion.distance) return { distance: hit.distance, point: hit.ghost, pocket: null, blocker: hit.ball };
+  return { distance: cushion.distance, point: cushion.point, pocket: cushion.pocket, blocker: null };
 }
 
 /**

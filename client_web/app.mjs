@@ -752,7 +752,7 @@ function reword() {
   /** The labels, wrong-ball flag and tip dot of the overlay last drawn. */
   overlay() {
     const o = lastOverlay;
-    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, tip: o.tip ?? null, handle: o.handle ?? null, aimParts: [...renderer.aimParts] } : null;
+    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, tip: o.tip ?? null, handle: o.handle ?? null, aimParts: [...renderer.aimParts], run: o.aim?.preview.kind === "ball" ? (o.aim.preview.run ?? null) : null } : null;
   },
   /** What was heard so far (impact kinds, fanfares), and whether sound is muted. */
   sounds: () => ({ heard: [...player.heard], muted: sound.muted }),

@@ -6,7 +6,7 @@
 // per pixel into its own small sprite, re-rendered only when its orientation changes,
 // so a frame is one layer copy, ten sprite copies and the overlays.
 
-import { cushionContact } from "./aim.mjs";
+import { cushionContact, objectRun } from "./aim.mjs";
 import { cueBallPath, pathToCushion } from "./cuepath.mjs";
 import { BallSprite, rackOrientation, rotateOrientation } from "./balls.mjs";
 import { TABLE } from "./table.mjs";
@@ -708,13 +708,23 @@ export class Renderer {
         ctx.setLineDash([]);
       }
       if (aid === "full") {
-        parts.push("departures");
-        // The object ball's path to the cushion, green when it runs into a pocket.
+        // The object ball's path to the cushion, green when it runs into a pocket; to the
+        // ball in its way, if one is, with that meeting's ghost ball dashed.
         const objFrom = /** @type {Vec} */ ([p.ghost[0] + p.objectDir[0] * 2 * R, p.ghost[1] + p.objectDir[1] * 2 * R]);
-        const objPath = cushionContact(objFrom, Math.atan2(p.objectDir[1], p.objectDir[0]));
+        const objPath = p.run ?? objectRun(p, []);
         const objColour = objectPathColour(!!objPath.pocket, !!aim.wrong);
+        parts.push("departures");
         ctx.lineWidth = Math.max(1.5, rPx * 0.12);
         ray(objFrom, p.objectDir, objPath.distance, objColour);
+        if (objPath.blocker !== null) {
+          const [px, py] = view.toScreen(objPath.point[0], objPath.point[1]);
+          ctx.strokeStyle = objColour;
+          ctx.setLineDash([3, 3]);
+          ctx.beginPath();
+          ctx.arc(px, py, rPx, 0, Math.PI * 2);
+          ctx.stroke();
+          ctx.setLineDash([]);
+        }
         if (objPath.pocket) {
           const [px, py] = view.toScreen(objPath.point[0], objPath.point[1]);
           ctx.strokeStyle = objColour;

@@ -10,6 +10,7 @@ import {
   firstBallContact,
   isMiscueZone,
   lowestBall,
+  objectRun,
   pocketAt,
   rayCircle,
   rollingDeflection,
@@ -103,6 +104,32 @@ test("aim preview picks whichever comes first, ball or cushion", () => {
   assert.equal(aimPreview([0.635, 0.635], 0, balls).kind, "ball");
   assert.equal(aimPreview([0.635, 0.635], Math.PI, balls).kind, "cushion");
   assert.equal(aimPreview([0.635, 0.635], Math.PI / 2, balls).kind, "cushion");
+});
+
+test("the object ball's run ends at a ball in its way: no pot is promised through it", () => {
+  // The cue ball, the 1 and the foot-right corner on one line, straight in.
+  const cue = /** @type {[number, number]} */ ([1.27, 0.635]);
+  const corner = [TABLE.length, TABLE.width];
+  const ang = angleTo(cue, corner);
+  const along = (d) => ({ x: cue[0] + Math.cos(ang) * d, y: cue[1] + Math.sin(ang) * d });
+  const one = { n: 1, ...along(0.3) };
+  const clear = aimPreview(cue, ang, [one]);
+  assert.equal(clear.kind, "ball");
+  assert.equal(clear.run?.pocket, "F1");
+  assert.equal(clear.run?.blocker, null);
+  // The 9 half a metre past the 1, on its line: the 1 meets it, and runs into no pocket.
+  const nine = { n: 9, ...along(0.8) };
+  const blocked = aimPreview(cue, ang, [one, nine]);
+  assert.equal(blocked.kind, "ball");
+  assert.equal(blocked.run?.pocket, null);
+  assert.equal(blocked.run?.blocker, 9);
+  close(blocked.run?.distance ?? 0, 0.5 - 2 * R, 1e-9);
+  // Off its line by more than a diameter, the 9 is not in the way.
+  const aside = { n: 9, x: nine.x - 3 * R * Math.sin(ang), y: nine.y + 3 * R * Math.cos(ang) };
+  assert.equal(aimPreview(cue, ang, [one, aside]).run?.pocket, "F1");
+  // Nor is the cue ball, which has left its spot for the contact.
+  const contact = /** @type {import("../aim.mjs").BallContact} */ (clear);
+  assert.equal(objectRun(contact, [one, { n: 0, ...along(0.6) }]).pocket, "F1");
 });
 
 test("rolling cue ball deflects 33.7° at a half-ball hit, 0° full, 90°-limit thin", () => {
