@@ -446,7 +446,8 @@ async function shoot() {
 async function place(pos) {
   app.placedPending = pos;
   const ok = await act({ t: "place", pos: [round6(pos[0]), round6(pos[1])] });
-  if (!ok) app.placedPending = null;
+  if (ok) app.movedInHand = true;
+  else app.placedPending = null;
 }
 
 // --- drawing loop -------------------------------------------------------------------------

@@ -495,12 +495,14 @@ export function prompt() {
     // Armed, the push-out is what this shot is: its rule, where the player reads (no ball
     // need be hit first, so no line is a foul for the ball it meets).
     if (pushOutArmed()) return t("pushout.help");
+    // How to move a first ball in hand comes before what the aim as it lies would hit.
+    if (tb.ball_in_hand === "table" && !app.movedInHand && ball) return t("prompt.bih", { ball });
     if (app.wrongBall !== null && canShoot()) return t("prompt.wrongBall", { hit: num(app.wrongBall), ball });
     // Offered (the shot after a legal break), the push-out is said: a button alone named it.
     if (tb.push_out_allowed && canShoot() && ball) return t("prompt.pushOffer", { ball });
     const touch = touchFirst();
     if (tb.ball_in_hand === "kitchen") return t(touch ? "prompt.breakTouch" : "prompt.break", { p: t("unit.percent", { p: powerPercent(app.aim.power) }) });
-    if (tb.ball_in_hand) return t(knowsHow() ? "prompt.bihShort" : "prompt.bih", { ball });
+    if (tb.ball_in_hand) return t(app.movedInHand ? "prompt.bihShort" : "prompt.bih", { ball });
     if (!ball) return t("prompt.yoursNoBall");
     return t(knowsHow() ? "prompt.yoursShort" : touch ? "prompt.yoursTouch" : "prompt.yours", { ball });
   }

@@ -73,6 +73,9 @@ export const app = {
   /** Shots this page's player has played here: after a few, the prompt says what to hit,
    * not again how to aim and shoot (`knowsHow`). */
   ownShots: 0,
+  /** This page's player has moved a cue ball in hand: until then, ball in hand says how
+   * (the handle), however many shots they have played — a first ball in hand comes late. */
+  movedInHand: false,
   /** @type {number | null} the ball the aim line hits first when it is not the ball to hit */
   wrongBall: null,
   /** the power (0…1) of the shooter's live aim, for the spectators' prompt */

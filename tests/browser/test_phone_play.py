@@ -448,7 +448,10 @@ def test_the_waiting_players_power_slider_shows_the_opponents_power(
 def test_after_a_few_shots_the_prompt_says_what_to_hit_not_how(open_client: OpenClient) -> None:
     """The prompt over a phone's table told how to aim and shoot (or move the cue ball in
     hand) on every turn, at the fortieth shot too, in a box a tenth of the screen tall. After
-    the player's third shot it says what to hit; a newcomer's first turns still say how."""
+    the player's third shot it says what to hit; a newcomer's first turns still say how.
+    How to move a ball in hand is said until the player has moved one: a first ball in
+    hand came after the third shot, with the handle unnamed (and the aim's foul warning
+    in its place)."""
     ana, bob, _room = started(
         open_client, host={**PHONE, "lang": "hr"}, guest={**PHONE, "lang": "hr"}
     )
@@ -462,6 +465,15 @@ def test_after_a_few_shots_the_prompt_says_what_to_hit_not_how(open_client: Open
     assert "povucite plavu ručicu" in other.page.evaluate(prompt)
     other.page.evaluate("window.ninepool.app.ownShots = 3")  # as after three shots
     aim_at(other, 1)  # (the prompt is worded anew as the aim changes)
+    assert "povucite plavu ručicu" in other.page.evaluate(prompt)  # never moved one yet
+    # The handle dragged a little towards the table's middle, with a finger.
+    hx, hy = other.page.evaluate("window.ninepool.handleOf()")
+    mx, my = other.screen(1.27, 0.635)
+    step = 30 / max(1.0, ((mx - hx) ** 2 + (my - hy) ** 2) ** 0.5)
+    before = other.state("a.table.balls[0]")
+    Touch(other).drag((hx, hy), (hx + (mx - hx) * step, hy + (my - hy) * step), 400)
+    other.wait(f"a.table.balls[0][0] !== {before[0]} && a.placedPending === null")
+    aim_at(other, 1)
     other.page.wait_for_function(f"{prompt} === 'Bijela u ruci — najprije pogodite kuglu\u00a01.'")
     assert_quiet(ana, bob)
 
