@@ -478,7 +478,9 @@ export function prompt() {
       return t(app.view.lag_until ? "prompt.lagOtherTimed" : "prompt.lagOther", { name: n[1 - me] });
     }
     if (me !== null) return t("lag.sent");
-    return t("prompt.lagWait");
+    // Watching: the lag played is said (its ball stays hidden until both are in).
+    const done = app.view.lagged ?? [];
+    return done.length === 1 ? t("prompt.lagWaitOne", { name: n[done[0]], other: n[1 - done[0]] }) : t("prompt.lagWait");
   }
   if (!tb) return "";
   if (tb.match_over || st === "finished") return t("prompt.over");

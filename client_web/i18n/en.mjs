@@ -393,6 +393,7 @@ export default {
   "prompt.lagOther": "{name} has played the lag. Now play yours: press Play the lag.",
   "prompt.lagOtherTimed": "{name} has played the lag. Play yours before the clock runs out: a lag not played does not count.",
   "prompt.lagWait": "The lag: waiting for both players.",
+  "prompt.lagWaitOne": "{name} has played the lag; waiting for {other}.",
   "prompt.lagWon": "You won the lag: break, or let {name} break.",
   "prompt.drawWon": "You won the draw: break, or let {name} break.",
   "prompt.lagChooses": "Waiting for {name} to choose who breaks.",

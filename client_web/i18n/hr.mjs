@@ -393,6 +393,7 @@ export default {
   "prompt.lagOther": "{name}: bliškanje je odigrano. Sada vi: pritisnite „Odigraj bliškanje“.",
   "prompt.lagOtherTimed": "{name}: bliškanje je odigrano. Odigrajte svoje prije isteka vremena: neodigrano bliškanje ne računa se.",
   "prompt.lagWait": "Bliškanje: čekaju se oba igrača.",
+  "prompt.lagWaitOne": "{name}: bliškanje je odigrano. Čeka se {other}.",
   "prompt.lagWon": "Dobili ste bliškanje: otvorite sami ili neka otvara {name}.",
   "prompt.drawWon": "Dobili ste ždrijeb: otvorite sami ili neka otvara {name}.",
   "prompt.lagChooses": "Čeka se da {name} odabere tko otvara.",

@@ -82,6 +82,14 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
         "document.querySelector('#status .prompt').textContent.startsWith('Ana: раскат сыгран')"
     )
     assert "несыгранный раскат не засчитывается" in bob.page.inner_text("#status .prompt")
+    # Someone who comes to watch now is told whose lag is in (they read "waiting for both
+    # players"); the ball stays hidden until both are played.
+    cid = open_client("Cid", hash=f"#/room/{room}")
+    cid.wait("a.role === 'spectator' && !!a.view && a.view.status === 'lag'")
+    cid.page.wait_for_function(
+        "document.querySelector('#status .prompt').textContent"
+        " === 'Ana has played the lag; waiting for Bob.'"
+    )
     # Bob never lags. Its last ten seconds are marked on his page too.
     bob.page.wait_for_selector("#clock.low", timeout=25_000)
     save(bob, "lag-time-running-out-ru.png")
@@ -104,7 +112,7 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
     labels = ana.page.evaluate("window.ninepool.overlay().labels.map(l => l.text)")
     assert labels == ["Ana's ball"], labels
     save(bob, "lag-not-played-ru.png")
-    assert_quiet(ana, bob)
+    assert_quiet(ana, bob, cid)
 
 
 def test_a_late_spectator_reads_each_line_under_the_name_it_was_written_with(
