@@ -293,7 +293,7 @@ export function forLog(d, v) {
 /**
  * Describes a `ruling` (a referee decision that is not a shot).
  * @param {{ by: number | null, action: string, verdict: Verdict | null,
- *   table: { turn: number | null, ball_in_hand: string | null, choice_pending: boolean, breaker?: number } }} ruling
+ *   table: { turn: number | null, ball_in_hand: string | null, choice_pending: boolean, breaker?: number }, late?: boolean }} ruling
  * @param {readonly string[]} names
  * @param {boolean} [draw] the first breaker was drawn by the room, not lagged for
  * @returns {Described}
@@ -345,6 +345,8 @@ export function describeRuling(ruling, names, draw = false) {
     case "extension":
       return d(t("r.extension", { name: by }), ["O3"], "neutral");
     case "lag_choice": {
+      // No choice in time (O6): the winner breaks, and chose nothing (nor does a note say so).
+      if (ruling.late) return { headline: t("r.lagLate", { name: by }), rules: ["O6"], tone: "neutral", details: [] };
       const lines = v ? noteLines(v, draw) : [];
       const head = next.breaker === ruling.by ? t("r.lagBreak", { name: by }) : t("r.lagGive", { name: by, other: who(names, next.breaker ?? null) });
       return { headline: head, rules: ["R3"], tone: "neutral", details: lines };

@@ -561,6 +561,8 @@ class Ruling(ServerMessage, tag="ruling"):
     ]
     verdict: VerdictView | None
     table: TableView
+    #: For `lag_choice`: the winner did not choose in time, and breaks (O6).
+    late: bool = False
 
 
 class Placed(ServerMessage, tag="placed"):

@@ -529,6 +529,7 @@ export default {
   "r.extension": "{name} takes extra time",
   "r.lagBreak": "{name} chooses to break the first game",
   "r.lagGive": "{name} lets {other} break the first game",
+  "r.lagLate": "No choice in time: {name} breaks the first game",
   "r.other": "{name}: {action}",
   "lag.draw": "{name} wins the draw and chooses who breaks",
   "lag.drawNone": "Draw for the break: no result",

@@ -529,6 +529,7 @@ export default {
   "r.extension": "{name} uzima produljenje vremena",
   "r.lagBreak": "{name} odlučuje otvoriti prvu partiju",
   "r.lagGive": "{name} prepušta otvaranje prve partije: otvara {other}",
+  "r.lagLate": "Vrijeme za odabir je isteklo: prvu partiju otvara {name}",
   "r.other": "{name}: {action}",
   "lag.draw": "{name} dobiva ždrijeb i bira tko otvara",
   "lag.drawNone": "Ždrijeb za otvaranje: bez rezultata",

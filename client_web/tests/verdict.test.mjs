@@ -210,6 +210,11 @@ test("R3 the lag winner chooses who breaks the first game", () => {
   const first = (/** @type {number} */ breaker) => ({ turn: breaker, ball_in_hand: "kitchen", choice_pending: false, breaker });
   assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first(0) }, names).headline, "Ana chooses to break the first game");
   assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first(1) }, names).headline, "Ana lets Bob break the first game");
+  // No choice in time: the winner breaks, and is not said to have chosen it (O6).
+  const verdict = { notes: [["O6", "the lag is decided; its winner chose who breaks the first game"]], note_codes: ["O6.decided"] };
+  const late = describeRuling({ by: 0, action: "lag_choice", verdict, table: first(0), late: true }, names);
+  assert.equal(late.headline, "No choice in time: Ana breaks the first game");
+  assert.deepEqual([late.rules, late.details], [["O6"], []]);
 });
 
 test("the end of a game and of a match are worded from the server's codes", () => {

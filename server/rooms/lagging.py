@@ -203,14 +203,15 @@ class LagSteps(Working):
         self.phase = Choosing(table, winner, until=self.now + seconds)
         self.timer(LagChoiceOut(), seconds)
 
-    def decide_first_break(self, breaker: int) -> list[m.ServerMessage]:
+    def decide_first_break(self, breaker: int, late: bool = False) -> list[m.ServerMessage]:
+        """The first break decided: by the winner's choice, or (`late`) by its time."""
         phase = self.phase
         assert isinstance(phase, Choosing)
         winner = phase.winner
         step = decide_lag(phase.table, seat_player(winner), seat_player(breaker))
         self.phase = Playing(phase.table)
         self.cancel(LagChoiceOut())
-        events = self.after_step(step, "lag_choice", winner)
+        events = self.after_step(step, "lag_choice", winner, late)
         return [*events, self.snapshot_event()]
 
     def lag_choice(self, member: Member, index: int, message: m.LagChoice) -> None:

@@ -642,7 +642,7 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
             self.lag_out()
         elif isinstance(name, LagChoiceOut) and isinstance(self.phase, Choosing):
             # Nobody chose in time (the winner may have gone): the winner breaks (O6).
-            self.commit(self.decide_first_break(self.phase.winner))
+            self.commit(self.decide_first_break(self.phase.winner, late=True))
 
     def grace_over(self, index: int) -> None:
         seat = self.seats[index]

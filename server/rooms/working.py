@@ -315,8 +315,11 @@ class Working:
 
     # --- referee steps ----------------------------------------------------------------------
 
-    def after_step(self, step: Step, action: str, by: int | None) -> list[m.ServerMessage]:
-        """Events for a non-shot referee action, with the clock restarted."""
+    def after_step(
+        self, step: Step, action: str, by: int | None, late: bool = False
+    ) -> list[m.ServerMessage]:
+        """Events for a non-shot referee action, with the clock restarted (`late`: a choice
+        made by its time running out)."""
         phase = self.phase
         if not isinstance(phase, Waiting) and by is not None:
             at_table = action in ("choose_shoot", "choose_pass", "clock_expired")
@@ -331,6 +334,7 @@ class Working:
             action=action,  # type: ignore[arg-type]
             verdict=verdict_view(step.verdict),
             table=self.table_view(),
+            late=late,
         )
         return [ruling, *self.consequences(step, by)]
 

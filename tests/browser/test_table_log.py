@@ -112,6 +112,18 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
     labels = ana.page.evaluate("window.ninepool.overlay().labels.map(l => l.text)")
     assert labels == ["Ana's ball"], labels
     save(bob, "lag-not-played-ru.png")
+    # Ana never chooses: when the time is out she breaks, and nobody reads she chose to.
+    for c, words in (
+        (ana, "No choice in time: Ana breaks the first game"),
+        (bob, "Время на выбор истекло: первую партию разбивает Ana"),
+    ):
+        c.page.wait_for_function(
+            "(w) => document.getElementById('log').textContent.includes(w)",
+            arg=words,
+            timeout=30_000,
+        )
+        assert "chooses to break" not in log_text(c) and "по своему выбору" not in log_text(c)
+    ana.wait("a.view.status === 'playing' && a.table.turn === 0")
     assert_quiet(ana, bob, cid)
 
 

@@ -207,10 +207,17 @@ def test_the_lag_winner_chooses_and_the_choice_times_out_to_the_winner_breaking(
     with pytest.raises(TableError) as refused:
         run(state, Request(loser, m.LagChoice(id=5, choice="break")))  # type: ignore[arg-type]
     assert refused.value.code == errors.NOT_YOUR_TURN
+    # A choice made in time is not late.
+    _, effects = run(state, Request(ANA if winner == 0 else BO, m.LagChoice(id=6, choice="give")))  # type: ignore[arg-type]
+    (ruling,) = [e for e in broadcast(effects) if isinstance(e, m.Ruling)]
+    assert ruling.action == "lag_choice" and ruling.late is False
     state, effects = run(state, TimerFired(LagChoiceOut()))
     assert isinstance(state.phase, Playing)
     assert state.phase.table.state.turn == str(winner)
     assert CancelTimer(LagChoiceOut()) in effects
+    # The ruling says the time chose, not the winner.
+    (ruling,) = [e for e in broadcast(effects) if isinstance(e, m.Ruling)]
+    assert (ruling.action, ruling.by, ruling.late) == ("lag_choice", winner, True)
 
 
 def test_a_shot_is_simulated_then_stored_then_answered() -> None:
