@@ -5,6 +5,18 @@
 
 import { t } from "./i18n/index.mjs";
 
+/**
+ * A room's time to play the lag and then its winner's to choose who breaks (s), as the
+ * server counts them (O6, `server/rooms/model.py`): the first shot's clock and the shot
+ * clock; without a shot clock the lag is untimed (null) and the choice has 30 s.
+ * @param {Record<string, any> | null | undefined} s the room's settings
+ * @returns {{ lag: number | null, choice: number }}
+ */
+export function lagTimes(s) {
+  const clock = s?.shot_clock ?? null;
+  return { lag: clock === null ? null : Number(s?.first_shot_clock ?? clock), choice: clock === null ? 30 : Number(clock) };
+}
+
 /** The shot clocks a table may be given, in seconds a shot, besides none: what the lobby's
  * create dialog offers (`index.html`, `#c-clock`) and the organiser's form of a
  * tournament offers for its tables, in the same words. */

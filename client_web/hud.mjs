@@ -5,7 +5,7 @@
 import { ratingText } from "./account.mjs";
 import { describeTip, powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
-import { RATED_QUICK_NAME, describeFormat, roomName } from "./formats.mjs";
+import { RATED_QUICK_NAME, describeFormat, lagTimes, roomName } from "./formats.mjs";
 import { clause, keepLang, lang, list, minutesAndSeconds, num, t, wordAs } from "./i18n/index.mjs";
 import { app, breakDrawn, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS } from "./table.mjs";
@@ -345,8 +345,6 @@ export function renderLagLeft() {
   el.textContent = t("lagwin.left", { s: num(choiceLeft() ?? 0, 0) });
 }
 
-/** The lag winner's time to choose without a shot clock (`server/rooms/model.py`). */
-const LAG_CHOICE_SECONDS = 30;
 /** Whole seconds left until `until` (epoch ms), never more than `allowed`: the room's time
  * ends after the lag's animation as the server times it, and a page that played it faster
  * (or skipped it) has that on top (it read 61 s on a 60 s clock). */
@@ -355,15 +353,15 @@ const secondsTo = (/** @type {number} */ until, /** @type {number} */ allowed) =
  * runs; null otherwise. */
 function lagLeft() {
   const v = app.view;
-  const clock = v?.settings?.shot_clock;
-  if (status() !== "lag" || !v?.lag_until || clock == null || v.lag_choice != null || app.anim) return null;
-  return secondsTo(v.lag_until, v.settings?.first_shot_clock ?? clock);
+  const allowed = lagTimes(v?.settings).lag;
+  if (status() !== "lag" || !v?.lag_until || allowed === null || v.lag_choice != null || app.anim) return null;
+  return secondsTo(v.lag_until, allowed);
 }
 /** Seconds left to the lag winner to choose who breaks (then they break); null otherwise. */
 function choiceLeft() {
   const v = app.view;
   if (status() !== "lag" || v?.lag_choice == null || !v.lag_choice_until || app.anim) return null;
-  return secondsTo(v.lag_choice_until, v.settings?.shot_clock ?? LAG_CHOICE_SECONDS);
+  return secondsTo(v.lag_choice_until, lagTimes(v.settings).choice);
 }
 
 export function renderClock() {

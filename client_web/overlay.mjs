@@ -18,7 +18,7 @@
 // carries the strip of whatever match is on it; with nothing live it says so. (`?linger=`
 // as on `/tv`: seconds on a finished match before it moves on.)
 
-import { roomName } from "./formats.mjs";
+import { lagTimes, roomName } from "./formats.mjs";
 import { readKept } from "./kept.mjs";
 import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
@@ -82,11 +82,15 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null, draw
   const onTable = table?.balls ?? [];
   for (let n = 1; n < onTable.length; n++) if (onTable[n]) balls.push(n);
   const clock = table?.clock;
-  // In the lag the time is the lag's (O6), then the lag winner's to choose who breaks.
-  const lagEnds = view?.status === "lag" ? (view.lag_choice != null ? view.lag_choice_until : view.lag_until) : null;
+  // In the lag the time is the lag's (O6), then the lag winner's to choose who breaks —
+  // never more than the room gives: the server's time starts after the lag's animation,
+  // which the strip does not play (it read 35 s of a 30 s choice).
+  const choosing = view?.lag_choice != null;
+  const lagEnds = view?.status === "lag" ? (choosing ? view.lag_choice_until : view.lag_until) : null;
+  const times = lagTimes(view?.settings);
   const left =
     typeof lagEnds === "number"
-      ? Math.max(0, Math.ceil((lagEnds - now) / 1000))
+      ? Math.min((choosing ? times.choice : times.lag) ?? Infinity, Math.max(0, Math.ceil((lagEnds - now) / 1000)))
       : clock && typeof clock.deadline === "number" && !clock.paused
         ? Math.min(cap, Math.max(0, Math.ceil((clock.deadline - now) / 1000)))
         : null;

@@ -180,7 +180,7 @@ test("a tournament's empty seats keep their players' names: awaited before the m
 });
 
 test("in a timed lag the strip counts the lag's time, then the winner's choice; a lag nobody played is told as a draw", () => {
-  const lagging = { ...view, status: "lag", match: 1, settings: { race_to: 7, first_break: "lag" }, lag_until: 50_000 };
+  const lagging = { ...view, status: "lag", match: 1, settings: { race_to: 7, first_break: "lag", shot_clock: 20, first_shot_clock: 30 }, lag_until: 50_000 };
   const feed = new OverlayFeed(2);
   feed.push({ t: "snapshot", view: lagging }, 0);
   let m = overlayModel(feed.view, feed.table, 50_000 - 14_200, feed.clockCap(), null, feed.lagDrawn());
@@ -193,6 +193,10 @@ test("in a timed lag the strip counts the lag's time, then the winner's choice; 
   m = overlayModel(feed.view, feed.table, 80_000 - 20_000, feed.clockCap(), null, feed.lagDrawn());
   assert.equal(m.clock, 20);
   assert.equal(m.draw, true);
+  // Right after the lag the server's time still holds the lag's animation, which the strip
+  // does not play: it shows the room's 20 s, no more.
+  assert.equal(overlayModel(feed.view, feed.table, 80_000 - 25_000, feed.clockCap(), null, true).clock, 20);
+  assert.equal(overlayModel({ ...lagging, lag_until: 50_000 + 40_000 }, null, 50_000).clock, 30);
   // The rematch lags again: the last match's draw is not this one's.
   feed.push({ t: "snapshot", view: { ...lagging, match: 2 } }, 3);
   assert.equal(feed.lagDrawn(), false);
@@ -204,5 +208,5 @@ test("in a timed lag the strip counts the lag's time, then the winner's choice; 
   late.push({ t: "snapshot", view: { ...choosing, match: 2 }, recent: { log: log.slice(0, 2).concat([{ t: "lag_result", method: "draw" }]), chat: [], verdict: null } }, 1);
   assert.equal(late.lagDrawn(), true);
   // Untimed (no shot clock): no count.
-  assert.equal(overlayModel({ ...lagging, lag_until: null }, null, 0).clock, null);
+  assert.equal(overlayModel({ ...lagging, settings: { race_to: 7 }, lag_until: null }, null, 0).clock, null);
 });
