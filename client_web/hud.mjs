@@ -198,7 +198,7 @@ export function renderSeats() {
     // A replayed shot is its shooter's, whoever's turn it is now.
     const replayed = app.anim?.shooter ?? null;
     const isTurn = !!tb && status() === "playing" && (replayed ?? tb.turn) === i && !tb.match_over;
-    if (isTurn) tags.push(h("span", { class: "tag turn", text: t(app.anim ? "tag.shooting" : tb.choice_pending ? "tag.toChoose" : "tag.toShoot") }));
+    if (isTurn) tags.push(h("span", { class: "tag turn", text: t(app.anim ? "tag.shooting" : tb.choice_pending ? "tag.toChoose" : i === mySeat() ? "tag.toShootYou" : "tag.toShoot") }));
     if (isTurn && tb.ball_in_hand && !app.anim) tags.push(h("span", { class: "tag bih", text: t(tb.ball_in_hand === "kitchen" ? "tag.bihKitchen" : "tag.bih") }));
     // An empty seat has nobody to warn, a match over nobody to warn of anything.
     const fouls = s && !tb?.match_over && status() !== "finished" ? (tb?.fouls?.[i] ?? 0) : 0;

@@ -245,6 +245,7 @@ export default {
   "tag.shooting": "shooting",
   "tag.toChoose": "to choose",
   "tag.toShoot": "to shoot",
+  "tag.toShootYou": "to shoot",
   "tag.bih": "ball in hand",
   "tag.bihKitchen": "ball in hand, behind the line",
   "tag.fouls": { one: "{n} foul", other: "{n} fouls" },

@@ -245,6 +245,7 @@ export default {
   "tag.shooting": "udara",
   "tag.toChoose": "bira",
   "tag.toShoot": "na potezu",
+  "tag.toShootYou": "na potezu",
   "tag.bih": "bijela u ruci",
   "tag.bihKitchen": "bijela u ruci, ispod head linije",
   "tag.fouls": { one: "{n} faul", few: "{n} faula", other: "{n} faulova" },
