@@ -206,7 +206,11 @@ export function objectRun(contact, balls, table = TABLE) {
   const r = table.ballRadius;
   const from = /** @type {Vec} */ ([contact.ghost[0] + contact.objectDir[0] * 2 * r, contact.ghost[1] + contact.objectDir[1] * 2 * r]);
   const angle = Math.atan2(contact.objectDir[1], contact.objectDir[0]);
-  const others = [...balls].filter((b) => b.n !== contact.ball);
+  const others = [...balls].filter((b) => b.n !== contact.ball && b.n !== 0);
+  // A ball frozen to it (touching, or overlapping by a rounding) on its way out is in its
+  // way at once: the ray starts inside that ball's reach, which the ray test misses.
+  const frozen = others.find((b) => Math.hypot(b.x - from[0], b.y - from[1]) <= 2 * r + 1e-6 && (b.x - from[0]) * contact.objectDir[0] + (b.y - from[1]) * contact.objectDir[1] > 0);
+  if (frozen) return { distance: 0, point: from, pocket: null, blocker: frozen.n };
   const hit = firstBallContact(from, angle, others, r);
   const cushion = cushionContact(from, angle, table);
   if (hit !== null && hit.distance < cushion.distance) return { distance: hit.distance, point: hit.ghost, pocket: null, blocker: hit.ball };

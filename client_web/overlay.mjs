@@ -137,9 +137,11 @@ export class OverlayFeed {
     this.onShown = () => {};
   }
 
-  /** This match's first break was drawn for although the room lags: nobody lagged in time. */
+  /** This match's first break was drawn for although the room lags: nobody lagged in time.
+   * Only while its winner chooses: a player who left then sent the room back to waiting
+   * and a lag afresh, numbered as the same match. */
   lagDrawn() {
-    return this.lag?.method === "draw" && this.lag.match === (this.view?.match ?? 0);
+    return this.lag?.method === "draw" && this.lag.match === (this.view?.match ?? 0) && this.view?.lag_choice != null;
   }
 
   /** A shot is rolling on the viewers' tables: its outcome (and the next turn's clock) waits. */

@@ -244,7 +244,7 @@ export default {
   "seat.scoreTurn": "{name}: выиграно партий — {n}, очередь удара",
   "tag.shooting": "бьёт",
   "tag.toChoose": "выбирает",
-  "tag.toShoot": "бьёт",
+  "tag.toShoot": "у стола",
   "tag.toShootYou": "ваш удар",
   "tag.bih": "биток с руки",
   "tag.bihKitchen": "биток с руки, за передней линией",

@@ -127,6 +127,16 @@ test("the object ball's run ends at a ball in its way: no pot is promised throug
   // Off its line by more than a diameter, the 9 is not in the way.
   const aside = { n: 9, x: nine.x - 3 * R * Math.sin(ang), y: nine.y + 3 * R * Math.cos(ang) };
   assert.equal(aimPreview(cue, ang, [one, aside]).run?.pocket, "F1");
+  // Frozen to the 1 on its line (touching, or a rounding closer), the 9 is in its way at once.
+  for (const gap of [0, -1e-12, 1e-9]) {
+    const frozen = { n: 9, ...along(0.3 + 2 * R + gap) };
+    const run = aimPreview(cue, ang, [one, frozen]).run;
+    assert.deepEqual([run?.pocket, run?.blocker, run?.distance], [null, 9, 0], String(gap));
+  }
+  // Frozen to the 1 behind it, it is not.
+  const back = ang + (3 * Math.PI) / 4; // touching it, 45° behind its square
+  const behind = { n: 9, x: one.x + Math.cos(back) * 2 * R, y: one.y + Math.sin(back) * 2 * R };
+  assert.equal(objectRun({ ...clear, kind: "ball", ghost: [one.x - Math.cos(ang) * 2 * R, one.y - Math.sin(ang) * 2 * R], objectDir: [Math.cos(ang), Math.sin(ang)], ball: 1, distance: 0, cueDir: [0, 0], cutAngle: 0 }, [one, behind]).pocket, "F1");
   // Nor is the cue ball, which has left its spot for the contact.
   const contact = /** @type {import("../aim.mjs").BallContact} */ (clear);
   assert.equal(objectRun(contact, [one, { n: 0, ...along(0.6) }]).pocket, "F1");

@@ -197,6 +197,12 @@ test("in a timed lag the strip counts the lag's time, then the winner's choice; 
   // does not play: it shows the room's 20 s, no more.
   assert.equal(overlayModel(feed.view, feed.table, 80_000 - 25_000, feed.clockCap(), null, true).clock, 20);
   assert.equal(overlayModel({ ...lagging, lag_until: 50_000 + 40_000 }, null, 50_000).clock, 30);
+  // A player leaves while the winner chooses: the room waits, and its next lag (numbered as
+  // the same match) is a lag, not a draw.
+  feed.push({ t: "snapshot", view: { ...lagging, status: "waiting", lag_until: null } }, 3);
+  feed.push({ t: "snapshot", view: lagging }, 3);
+  assert.equal(feed.lagDrawn(), false);
+  assert.equal(overlayModel(feed.view, feed.table, 40_000, feed.clockCap(), null, feed.lagDrawn()).draw, false);
   // The rematch lags again: the last match's draw is not this one's.
   feed.push({ t: "snapshot", view: { ...lagging, match: 2 } }, 3);
   assert.equal(feed.lagDrawn(), false);

@@ -273,8 +273,17 @@ def test_held_sideways_the_push_out_leaves_the_pockets_in_sight(open_client: Ope
     clear of every pocket and ball."""
     ana, bob, pusher, _other = push_out_offered(open_client)
     pusher.page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
+    pusher.page.wait_for_function("!window.ninepool.portrait()")
     chip = pusher.page.locator("#push-chip")
     chip.wait_for(state="visible")
+    # Where the chip stands once the sideways layout has settled (two frames alike).
+    pusher.page.wait_for_function(
+        """() => new Promise((done) => requestAnimationFrame(() => {
+             const a = JSON.stringify(document.getElementById('push-chip').getBoundingClientRect());
+             requestAnimationFrame(() => done(a === JSON.stringify(
+               document.getElementById('push-chip').getBoundingClientRect())));
+           }))"""
+    )
     box = chip.bounding_box()
     assert box is not None
     length, width = 2.54, 1.27

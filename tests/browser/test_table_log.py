@@ -171,10 +171,10 @@ def test_a_late_spectator_reads_each_line_under_the_name_it_was_written_with(
 def test_a_lag_neither_player_plays_is_drawn_for_and_said_so(
     open_client: OpenClient, open_page: Callable[[str, str], Client]
 ) -> None:
-    """Nobody lags in the room's time (a 5 s clock, the least): the room draws, and its
-    winner is told they won the draw, not a lag; so is the stream (its strip said "Lag for
-    the break")."""
-    ana, bob, room = host_and_guest(open_client, first_break="lag", settings={"shot_clock": 5})
+    """Nobody lags in the room's time (an 8 s clock): the room draws, and its winner is
+    told they won the draw, not a lag; so is the stream (its strip said "Lag for the
+    break")."""
+    ana, bob, room = host_and_guest(open_client, first_break="lag", settings={"shot_clock": 8})
     strip = open_page("strip", f"/overlay/{room}?lang=hr")
     for c in (ana, bob):
         c.wait("a.view.status === 'lag' && a.view.lag_choice != null", timeout=20_000)
@@ -182,7 +182,7 @@ def test_a_lag_neither_player_plays_is_drawn_for_and_said_so(
     winner.page.locator("#lag-dialog").wait_for(state="visible")
     assert winner.page.inner_text("#lag-title-text") == "You won the draw"
     assert winner.page.inner_text("#status .prompt").startswith("You won the draw:")
-    strip_says(strip, "Ždrijeb za otvaranje", 5)
+    strip_says(strip, "Ždrijeb za otvaranje", 8)
     for c in (ana, bob):
         c.page.wait_for_function(
             "document.getElementById('log').textContent.includes("
