@@ -300,6 +300,9 @@ def test_trap5_a_red_ghost_ball_when_the_first_ball_is_the_wrong_one(
     if c.state("a.table.choice_pending"):
         c.page.click("#choose-shoot")
         c.wait("!a.table.choice_pending")
+    if c.state("a.table.ball_in_hand") == "table":
+        # (a foul on the break: a first ball in hand says how to move it before all else)
+        c.page.evaluate("window.ninepool.app.movedInHand = true")
     aim_at(c, c.state("a.table.lowest"))
     c.page.wait_for_timeout(150)
     assert c.page.evaluate("window.ninepool.overlay().wrong") is False
