@@ -195,6 +195,31 @@ export function aimPreview(cue, angle, balls, table = TABLE) {
 }
 
 /**
+ * The direction from `cue` nearest the line to the ball `target`'s centre that meets that
+ * ball first: the straight line if nothing is in the way, else the fullest hit past the
+ * ball that is (a new turn's cue pointed through it, a red ghost ball and a foul warning
+ * the player had not asked for), else the straight line all the same.
+ * @param {Vec} cue @param {BallPos} target @param {Iterable<BallPos>} balls
+ * @param {number} [radius] @returns {number} radians
+ */
+export function clearLineTo(cue, target, balls, radius = TABLE.ballRadius) {
+  const list = [...balls];
+  const straight = angleTo(cue, [target.x, target.y]);
+  const meets = (/** @type {number} */ a) => firstBallContact(cue, a, list, radius)?.ball === target.n;
+  if (meets(straight)) return straight;
+  // Within the target's own width as seen from the cue ball (a hit thinner than that misses).
+  const reach = Math.asin(Math.min(1, (1.96 * radius) / Math.max(2 * radius, Math.hypot(target.x - cue[0], target.y - cue[1]))));
+  const steps = 48;
+  for (let k = 1; k <= steps; k++) {
+    for (const side of [1, -1]) {
+      const a = straight + (side * reach * k) / steps;
+      if (meets(a)) return a;
+    }
+  }
+  return straight;
+}
+
+/**
  * Where the object ball of `contact` runs: the aim preview's line that turns green when
  * it enters a pocket ends at the first ball in its way instead (a pot promised through
  * another ball was a miss played on the preview's word). The cue ball is not in the way:

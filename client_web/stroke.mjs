@@ -2,7 +2,7 @@
 // their controls in the side panel and on the phone's edge strip, the live aim sent to the
 // room (at most ten times a second), and the aim a new turn starts from.
 
-import { angleTo, round6, toDegrees } from "./aim.mjs";
+import { clearLineTo, round6, toDegrees } from "./aim.mjs";
 import {
   BREAK_POWER,
   DEFAULT_POWER,
@@ -18,7 +18,7 @@ import { $ } from "./dom.mjs";
 import { refreshPrompt } from "./hud.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { describeReach } from "./reach.mjs";
-import { app, canShoot, cuePos, lowestPos, pushOutArmed } from "./state.mjs";
+import { app, canShoot, cuePos, lowestPos, objectBalls, pushOutArmed } from "./state.mjs";
 import { drawStrip } from "./strip.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -83,7 +83,8 @@ export function sendAim(conn) {
 }
 
 /**
- * When a new turn starts for me: the cue points at the ball to hit, and the power is a
+ * When a new turn starts for me: the cue points at the ball to hit (past a ball in the
+ * way, if it can), and the power is a
  * legal break's on a break, the player's own everyday power otherwise.
  * @param {() => void} refresh redraws the table's widgets
  */
@@ -100,7 +101,8 @@ export function defaultAim(refresh) {
   app.aim.turnKey = key;
   const cue = cuePos();
   const low = lowestPos();
-  if (cue && low && fresh) app.aim.angle = angleTo(cue, low);
+  // (on a line that meets it first, if one does: a ball in the way is not the aim offered)
+  if (cue && low && fresh) app.aim.angle = clearLineTo(cue, { n: Number(tb.lowest), x: low[0], y: low[1] }, objectBalls());
   const isBreak = tb.ball_in_hand === "kitchen";
   if (isBreak && !app.aim.wasBreak) {
     app.aim.everyday = app.aim.power;

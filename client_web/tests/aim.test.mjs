@@ -6,6 +6,7 @@ import {
   angleTo,
   checkPlacement,
   clampToBed,
+  clearLineTo,
   cushionContact,
   firstBallContact,
   isMiscueZone,
@@ -140,6 +141,24 @@ test("the object ball's run ends at a ball in its way: no pot is promised throug
   // Nor is the cue ball, which has left its spot for the contact.
   const contact = /** @type {import("../aim.mjs").BallContact} */ (clear);
   assert.equal(objectRun(contact, [one, { n: 0, ...along(0.6) }]).pocket, "F1");
+});
+
+test("a new turn's line to the ball to hit goes past a ball in the way, as full as it can", () => {
+  const cue = /** @type {[number, number]} */ ([0.5, 0.635]);
+  const three = { n: 3, x: 1.5, y: 0.635 };
+  // Nothing in the way: straight at it.
+  close(clearLineTo(cue, three, [three]), 0);
+  // The 7 just short of the 3, a little off the line: the line turns just past the 7,
+  // and meets the 3 first.
+  const seven = { n: 7, x: 1.3, y: 0.665 };
+  const a = clearLineTo(cue, three, [three, seven]);
+  assert.notEqual(a, 0);
+  assert.equal(firstBallContact(cue, a, [three, seven])?.ball, 3);
+  // As full as it can be: a little less and the 7 is met first.
+  assert.equal(firstBallContact(cue, a * 0.9, [three, seven])?.ball, 7);
+  // Walled in (the 5 the 7's mirror across the line): straight at it all the same.
+  const wall = [three, seven, { n: 5, x: 1.3, y: 0.605 }];
+  close(clearLineTo(cue, three, wall), 0);
 });
 
 test("rolling cue ball deflects 33.7° at a half-ball hit, 0° full, 90°-limit thin", () => {
