@@ -124,9 +124,13 @@ export function initAccounts(opts) {
     // name, and every account's name fits the rule, so a login's does too.
     const fits = (/** @type {HTMLInputElement} */ input) => input !== nameInput || fitsNameRule(input.value.trim());
     const wrong = [...rules.keys()].filter((input) => !input.checkValidity() || !fits(input));
+    for (const input of rules.keys()) input.setAttribute("aria-invalid", String(wrong.includes(input)));
     for (const input of wrong) input.setCustomValidity(rules.get(input) ?? "");
-    if (!form.reportValidity()) {
+    if (wrong.length) {
+      // Said once, under the fields: the browser's bubble said it again, over the rules,
+      // and the dialog moved under the pointer as the words came.
       error.textContent = wrong.map((input) => rules.get(input)).join(" ");
+      wrong[0].focus();
       return;
     }
     busy = true;

@@ -353,6 +353,34 @@ def test_the_account_dialog_sends_one_request_a_press_and_shows_a_newcomer_the_w
     assert logins == ["POST"] * 3
 
 
+def test_a_short_password_is_said_once_and_the_dialog_stays_put(open_client: OpenClient) -> None:
+    """A password too short was said twice, by the browser's bubble (over the name rule)
+    and under the fields, and the dialog moved up as the words came: the next click
+    missed the field. It is said once, under the fields, and the fields stay where they
+    were, the password's focused to be typed again."""
+    c = open_client("Саша", lang="ru")
+    c.page.click("#account-open")
+    c.page.locator("#account-dialog").wait_for(state="visible")
+    c.page.fill("#account-name", "Саша Петров")
+    c.page.fill("#account-password", "12345")
+    before = c.page.locator("#account-password").bounding_box()
+    c.page.click("#account-signup")
+    c.page.wait_for_function("document.getElementById('account-error').textContent !== ''")
+    rule = "Пароль слишком короткий: нужно не меньше 8 символов."
+    assert c.page.inner_text("#account-error") == rule
+    assert c.page.locator("#account-password").bounding_box() == before
+    assert c.page.evaluate("document.activeElement.id") == "account-password"
+    assert c.page.get_attribute("#account-password", "aria-invalid") == "true"
+    assert c.page.get_attribute("#account-name", "aria-invalid") == "false"
+    save(c, "account-short-password-ru.png")
+    # Typed again, long enough, the account is made.
+    c.page.fill("#account-password", PASSWORD)
+    c.page.click("#account-signup")
+    c.page.locator("#account-dialog").wait_for(state="hidden")
+    assert c.page.get_attribute("#account-password", "aria-invalid") == "false"
+    assert_quiet(c)
+
+
 def test_a_finger_opens_what_the_question_mark_of_a_rating_means(
     open_client: OpenClient,
 ) -> None:
