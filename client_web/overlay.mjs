@@ -285,7 +285,8 @@ function draw(m) {
   }
   foot.append(balls);
   if (m.clock !== null) {
-    const clock = el("span", `ov-clock${m.clock <= 10 ? " ov-urgent" : ""}`, t("overlay.clock", { s: m.clock }));
+    // Under the plate of the player whose time it is (the right one's at the right end).
+    const clock = el("span", `ov-clock${m.clock <= 10 ? " ov-urgent" : ""}${m.seats[1].toAct ? " ov-clock1" : ""}`, t("overlay.clock", { s: m.clock }));
     foot.append(clock);
   }
   // A named table (a tournament's match, its round) says so over the strip, in a line

@@ -124,6 +124,25 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
         )
         assert "chooses to break" not in log_text(c) and "по своему выбору" not in log_text(c)
     ana.wait("a.view.status === 'playing' && a.table.turn === 0")
+    # The strip's shot clock stands under the player whose time it is: Ana's, on the left;
+    # after her break, whoever is to shoot.
+    for turn in (0, None):
+        if turn is None:
+            ana.page.click("#shoot")
+            ana.wait("!a.anim && a.table.turn !== null && !a.shotPending", timeout=30_000)
+            ana.idle()
+            turn = ana.state("a.table.turn")
+        strip.page.wait_for_function(
+            "(turn) => { const m = window.ninepoolOverlay; return m?.status === 'playing'"
+            " && m.seats[turn].toAct && m.clock !== null; }",
+            arg=turn,
+        )
+        clock = strip.page.locator(".ov-clock").bounding_box()
+        bar = strip.page.locator(".ov-bar").bounding_box()
+        assert clock is not None and bar is not None
+        middle = clock["x"] + clock["width"] / 2 - (bar["x"] + bar["width"] / 2)
+        assert (middle < 0) == (turn == 0), (turn, clock, bar)
+    save(strip, "strip-clock-under-the-shooter.png")
     assert_quiet(ana, bob, cid)
 
 
