@@ -140,6 +140,9 @@ function showConn(s) {
   const el = $("conn");
   el.className = `conn conn-${s}`;
   el.textContent = t(`conn.${s}`);
+  // Another tab took over: this one plays again only when asked to (each retaking the seat
+  // by itself, two tabs would take it back and forth).
+  $("play-here").hidden = !(s === "offline" && conn.replaced);
   if (s === "offline" && conn.replaced) {
     el.textContent = t("conn.otherTab");
     toast(t("conn.replaced"));
@@ -646,6 +649,7 @@ function wire() {
     joinCode("player");
   });
   $("join-code-watch").addEventListener("click", () => joinCode("spectator"));
+  $("play-here").addEventListener("click", () => conn.start()); // (the other tab is let go)
   // A result's replay is a page to share; clicked at the table it opens here, in this tab:
   // a second tab would say hello as the same player and take the seat from this one.
   $("result-replay").addEventListener("click", (e) => {

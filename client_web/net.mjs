@@ -298,6 +298,8 @@ export class Connection {
   request(msg) {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN || (!this.welcomed && msg.t !== "hello")) {
+      // (replaced by another tab, it does not reconnect until the player says so)
+      if (this.replaced) return Promise.reject(new ServerError("replaced", "another tab plays this seat"));
       return Promise.reject(new ServerError("offline", "not connected — reconnecting"));
     }
     const id = this.nextId;

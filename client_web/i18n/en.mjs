@@ -20,7 +20,8 @@ export default {
   "conn.reconnecting": "Reconnecting…",
   "conn.offline": "Offline",
   "conn.otherTab": "Playing in another tab",
-  "conn.replaced": "This seat is now played from another tab or window. Reload this page to play here.",
+  "conn.replaced": "This seat is now played from another tab or window. Press “Play here” to play in this one.",
+  "conn.playHere": "Play here",
   "conn.fatal": "This page cannot talk to the server any more — please reload it.",
 
   "lobby.title": "Lobby",
@@ -692,6 +693,7 @@ export default {
   "err.internal": "Something went wrong on the server; nothing changed.",
   "err.disconnected": "The connection dropped.",
   "err.offline": "Not connected — reconnecting…",
+  "err.replaced": "Another tab is playing: press “Play here” to play in this one.",
   "err.unknown": "Something went wrong ({code}).",
   "account.open": "Sign up or log in",
   "account.title": "Your account",

@@ -20,7 +20,8 @@ export default {
   "conn.reconnecting": "Ponovno spajanje…",
   "conn.offline": "Bez veze",
   "conn.otherTab": "Igra se u drugoj kartici",
-  "conn.replaced": "Za ovim stolom sada igrate iz druge kartice ili prozora. Osvježite ovu stranicu da biste igrali ovdje.",
+  "conn.replaced": "Sada igrate iz druge kartice ili prozora. Pritisnite „Igraj ovdje“ da biste igrali u ovoj.",
+  "conn.playHere": "Igraj ovdje",
   "conn.fatal": "Ova se stranica više ne može povezati s poslužiteljem — osvježite je.",
 
   "lobby.title": "Predvorje",
@@ -692,6 +693,7 @@ export default {
   "err.internal": "Na poslužitelju je nešto pošlo po zlu; ništa se nije promijenilo.",
   "err.disconnected": "Veza je prekinuta.",
   "err.offline": "Bez veze — ponovno spajanje…",
+  "err.replaced": "Igrate u drugoj kartici: pritisnite „Igraj ovdje“ da biste igrali u ovoj.",
   "err.unknown": "Nešto je pošlo po zlu ({code}).",
   "account.open": "Registracija ili prijava",
   "account.title": "Vaš korisnički račun",

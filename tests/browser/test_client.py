@@ -469,7 +469,24 @@ def test_o5_second_tab_takes_the_seat_without_a_tug_of_war(open_client: OpenClie
     tab.page.wait_for_timeout(1500)
     assert ana.page.is_visible("#conn.conn-offline")
     assert tab.page.is_visible("#conn.conn-online")
-    assert_quiet(tab, bob)
+    # Asked to act, the old tab says what is the matter and what to do (it said "not
+    # connected — reconnecting…" and never did).
+    ana.page.click("#more summary")
+    ana.page.click("#leave")
+    if ana.page.locator("#leave-confirm").is_visible():
+        ana.page.click("#leave-confirm")
+    ana.page.wait_for_function(
+        "document.getElementById('toast').textContent.startsWith('Another tab is playing')"
+    )
+    assert "Play here" in ana.page.inner_text("#toast")
+    # The new tab is closed; "Play here" in the old one takes the seat back.
+    tab.page.close()
+    ana.page.click("#play-here")
+    ana.page.wait_for_selector("#conn.conn-online")
+    ana.wait(f"a.room === {room!r} && a.seat === {seat} && !!a.table")
+    assert ana.page.is_hidden("#play-here")
+    bob.wait(f"a.view.seats[{seat}].connected === true")
+    assert_quiet(ana, bob)
 
 
 def test_r14_stalemate_proposed_and_accepted(open_client: OpenClient) -> None:
