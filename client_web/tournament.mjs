@@ -230,12 +230,12 @@ function renderRegistration(view) {
   // The organiser may take anyone else off the list before the start (their own entry
   // they withdraw, as any entrant does).
   const remove = (/** @type {string} */ name, /** @type {number} */ i) => (view.yours && !mine(i) ? [el("button", { type: "button", class: "small tour-remove", "data-remove": name }, [t("tour.remove")])] : []);
-  // Seeded by rating: the ratings the seeds will come from.
-  // A rating not yet a measure (provisional, or a guest's starting one) is marked as elsewhere.
-  // A guest's "?" is not an account's: no rated game will move it (a tap opens the words).
+  // Seeded by rating: the ratings the seeds will come from. A rating not yet a measure
+  // (provisional) is marked as elsewhere. A guest has none: "(guest)", not the starting
+  // rating it is seeded at, which read as a rating of its own (a tap opens the words).
   const rating = (/** @type {{name: string, rating?: number, provisional?: boolean, guest?: boolean}} */ e) =>
     view.seeding === "rating" && typeof e.rating === "number"
-      ? [el("span", { class: "tour-rating", ...(e.provisional ? tipAttrs(t(e.guest ? "tour.guestRating" : "account.provisionalHelp"), `entrant:${e.name}`) : {}) }, [` (${e.provisional ? t("account.provisionalRating", { rating: num(e.rating, 0) }) : num(e.rating, 0)})`])]
+      ? [el("span", { class: "tour-rating", ...(e.provisional || e.guest ? tipAttrs(t(e.guest ? "tour.guestRating" : "account.provisionalHelp"), `entrant:${e.name}`) : {}) }, [` (${e.guest ? t("tour.guest") : e.provisional ? t("account.provisionalRating", { rating: num(e.rating, 0) }) : num(e.rating, 0)})`])]
       : [];
   const list = $("tour-entrants");
   list.classList.toggle("many", view.entrants.length > 8);

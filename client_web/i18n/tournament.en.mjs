@@ -22,6 +22,7 @@ export default {
   "tour.entrants": "Players: {n} of {cap}",
   "tour.entrantsTitle": "Players",
   "tour.you": "you",
+  "tour.guest": "guest",
   "tour.guestRating": "A guest has no rating: a guest is seeded at the rating a new account starts with. Rated games move only an account's rating.",
   "tour.yourName": "Your name",
   "tour.register": "Register",

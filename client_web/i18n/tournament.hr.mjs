@@ -22,6 +22,7 @@ export default {
   "tour.entrants": "Igrači: {n} od {cap}",
   "tour.entrantsTitle": "Igrači",
   "tour.you": "vi",
+  "tour.guest": "gost",
   "tour.guestRating": "Gost nema rejting: za raspored nositelja uzima se početni rejting novog računa. Partije za rejting mijenjaju samo rejting računa.",
   "tour.yourName": "Vaše ime",
   "tour.register": "Prijavi se",

@@ -405,12 +405,12 @@ def test_a_list_seeded_by_rating_shows_the_ratings(page_at: Any, server: Server)
     client = page_at(f"/tournament/{tournament_id}", "en")
     page = client.page
     page.wait_for_selector('#tour-entrants li[data-name="Luka"]')
-    ratings = {e["name"]: e["rating"] for e in call(server, "GET", path)["entrants"]}
+    assert all(e["guest"] for e in call(server, "GET", path)["entrants"])
     for name in ("Iva", "Luka"):
-        # Guests: the starting rating, not yet a measure, marked as in the lobby.
+        # Guests have no rating (their starting one, "500?", read as one of their own).
         text = page.inner_text(f'#tour-entrants li[data-name="{name}"]')
-        assert text == f"{name} ({ratings[name]}?)", text
-    # Its "?" says what a guest's rating is (not "provisional until 30 rated games", which a
+        assert text == f"{name} (guest)", text
+    # The mark says how a guest is seeded (not "provisional until 30 rated games", which a
     # guest never plays), on a click or a tap as well as on hover.
     page.click('#tour-entrants li[data-name="Iva"] .tour-rating')
     page.locator("#tip").wait_for(state="visible")
