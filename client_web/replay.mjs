@@ -258,11 +258,23 @@ export class ReplayViewer {
     if (this.index >= 0) this.go(this.index);
   }
 
-  /** Seat names as of event `i` (the latest snapshot before it). @param {number} i */
+  /** Seat names as of event `i` (the latest snapshot before it); a seat empty then is named
+   * after who sits there next (a tournament's match opened on one player: the other read
+   * "Player 2", the replay's players being whoever sat at the end). @param {number} i */
   namesAt(i) {
+    const seated = (/** @type {Msg | undefined} */ e, /** @type {number} */ s) => {
+      const seat = e?.t === "snapshot" ? e.view.seats?.[s] : null;
+      return seat ? seatName(seat.name, seat.computer) : null;
+    };
+    const next = (/** @type {number} */ s) => {
+      for (let k = i + 1; k < this.events.length; k++) {
+        const name = seated(this.events[k], s);
+        if (name) return name;
+      }
+      return this.names[s];
+    };
     for (let k = i; k >= 0; k--) {
-      const e = this.events[k];
-      if (e?.t === "snapshot") return [0, 1].map((s) => { const seat = e.view.seats?.[s]; return seat ? seatName(seat.name, seat.computer) : this.names[s]; });
+      if (this.events[k]?.t === "snapshot") return [0, 1].map((s) => seated(this.events[k], s) || next(s));
     }
     return this.names;
   }

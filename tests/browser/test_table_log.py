@@ -214,3 +214,31 @@ def test_a_lag_neither_player_plays_is_drawn_for_and_said_so(
         )
         assert "The lag is decided" not in log_text(c)
     assert_quiet(ana, bob)
+
+
+def test_a_replay_names_a_seat_empty_at_its_start_after_who_sat_there(
+    open_client: OpenClient,
+) -> None:
+    """Bob concedes and leaves: the room's replay, opened at its first event (Ana alone at
+    the table), read "Player 2" on Bob's seat — the replay's players are whoever sat at
+    the end. It names the seat after who sits there next."""
+    ana, bob, room = host_and_guest(open_client)
+    winner_chooses((ana, bob), "#lag-give")
+    concede(bob, "match")
+    ana.wait("a.view.status === 'finished'")
+    bob.page.locator("#result-dialog").wait_for(state="visible")
+    bob.page.click("#result-close")
+    bob.page.click("#more summary")
+    bob.page.click("#leave")
+    if bob.page.locator("#leave-confirm").is_visible():
+        bob.page.click("#leave-confirm")
+    ana.wait("a.view.seats[1] === null")
+    dee = open_client("Dee", lang="ru", hash=f"#/replay/{room}")
+    dee.page.wait_for_selector("#replay-view:not([hidden]) #r-seat1 .name")
+    assert dee.page.is_disabled("#r-first")  # it opens at the first event
+    dee.page.wait_for_function(
+        "document.querySelector('#r-seat1 .name').textContent === 'Bob'"
+        " && document.querySelector('#r-seat0 .name').textContent === 'Ana'"
+    )
+    save(dee, "replay-first-event-names-ru.png")
+    assert_quiet(ana, dee)
