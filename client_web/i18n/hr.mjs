@@ -729,7 +729,7 @@ export default {
   "account.noSuchPlayer": "Nema igrača s tim imenom.",
   "account.rating": "Rejting",
   "account.provisionalRating": "{rating}?",
-  "account.provisionalHelp": "Rejting je privremen do 30 partija za rejting.",
+  "account.provisionalHelp": "Rejting je privremen dok se ne odigra 30 partija za rejting.",
   "account.racks": "Partije za rejting",
   "account.wonLost": "Dobivene / izgubljene partije",
   "account.wonLostValue": "{won} / {lost}",

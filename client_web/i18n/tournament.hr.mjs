@@ -91,7 +91,7 @@ export default {
   "tour.create.err.past": "početak ne može biti u prošlosti.",
   "tour.create.err.other": "poslužitelj je odbio ove postavke; provjerite ih i pokušajte ponovno.",
   "tour.botsLevel": "Mjesta koja su na početku još prazna popunjavaju računalni igrači razine {level}.",
-  "tour.botsSpread": "Mjesta koja su na početku još prazna popunjavaju računalni igrači razina od 5 do 1.",
+  "tour.botsSpread": "Mjesta koja su na početku još prazna popunjavaju računalni igrači (razine od 5 do 1).",
   "tour.botFilled": "Mjesto koje je na početku ostalo prazno zauzeo je računalni igrač.",
   "tour.botsFilled": { one: "{n} mjesto koje je na početku ostalo prazno zauzeli su računalni igrači.", few: "{n} mjesta koja su na početku ostala prazna zauzeli su računalni igrači.", other: "{n} mjesta koja su na početku ostala prazna zauzeli su računalni igrači." },
   "tour.all": "Svi turniri",

@@ -416,7 +416,7 @@ def test_a_finger_opens_what_the_question_mark_of_a_rating_means(
     finger.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     tip = phone.page.locator("#tip")
     tip.wait_for(state="visible")
-    assert tip.inner_text() == "Rejting je privremen do 30 partija za rejting."
+    assert tip.inner_text() == "Rejting je privremen dok se ne odigra 30 partija za rejting."
     # Inside the screen, clear of the mark it explains.
     where = tip.bounding_box()
     assert where is not None
