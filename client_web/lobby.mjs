@@ -190,7 +190,12 @@ export function wireQuick(act, ensureName) {
  * @param {Record<string, any>} r @returns {(string | HTMLElement)[]}
  */
 function playersCell(r) {
-  const shown = playerNames(r).map((/** @type {string} */ name, /** @type {number} */ i) => {
+  // A finished match's player who has left the table (a tournament's frees the seat) is
+  // still named: the row read one name beside "Ivo won — Marko conceded".
+  const gone = r.status === "finished" ? [r.winner, r.loser].filter((n) => typeof n === "string" && n && !r.players.includes(n)) : [];
+  /** @type {(string | HTMLElement)[][]} */
+  const shown = [...playerNames(r), ...gone].map((/** @type {string} */ name, /** @type {number} */ i) => {
+    if (i >= r.players.length) return [name];
     const provisional = !!r.provisional?.[i];
     const rating = ratingText(r.ratings?.[i], provisional);
     if (!rating) return [name];

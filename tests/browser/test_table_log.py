@@ -221,7 +221,7 @@ def test_a_replay_names_a_seat_empty_at_its_start_after_who_sat_there(
 ) -> None:
     """Bob concedes and leaves: the room's replay, opened at its first event (Ana alone at
     the table), read "Player 2" on Bob's seat — the replay's players are whoever sat at
-    the end. It names the seat after who sits there next."""
+    the end. It names the seat after who sits there next; the lobby's row names Bob too."""
     ana, bob, room = host_and_guest(open_client)
     winner_chooses((ana, bob), "#lag-give")
     concede(bob, "match")
@@ -233,6 +233,13 @@ def test_a_replay_names_a_seat_empty_at_its_start_after_who_sat_there(
     if bob.page.locator("#leave-confirm").is_visible():
         bob.page.click("#leave-confirm")
     ana.wait("a.view.seats[1] === null")
+    # The lobby's row names both, though Bob has gone (it named Ana alone beside "Ana won
+    # — Bob conceded").
+    eve = open_client("Eve")
+    row = f"tr[data-room='{room}']"
+    eve.page.wait_for_function(f'!!document.querySelector("{row} small.result")', timeout=30_000)
+    players = eve.page.inner_text(f"{row} td:nth-child(2)")
+    assert "Ana" in players and "Bob" in players, players
     dee = open_client("Dee", lang="ru", hash=f"#/replay/{room}")
     dee.page.wait_for_selector("#replay-view:not([hidden]) #r-seat1 .name")
     assert dee.page.is_disabled("#r-first")  # it opens at the first event
@@ -241,4 +248,4 @@ def test_a_replay_names_a_seat_empty_at_its_start_after_who_sat_there(
         " && document.querySelector('#r-seat0 .name').textContent === 'Ana'"
     )
     save(dee, "replay-first-event-names-ru.png")
-    assert_quiet(ana, dee)
+    assert_quiet(ana, dee, eve)
