@@ -195,7 +195,7 @@ function playersCell(r) {
   const gone = r.status === "finished" ? [r.winner, r.loser].filter((n) => typeof n === "string" && n && !r.players.includes(n)) : [];
   /** @type {(string | HTMLElement)[][]} */
   const shown = [...playerNames(r), ...gone].map((/** @type {string} */ name, /** @type {number} */ i) => {
-    if (i >= r.players.length) return [name];
+    if (i >= r.players.length) return [h("span", { class: "muted gone", text: name, title: t("rooms.left") })];
     const provisional = !!r.provisional?.[i];
     const rating = ratingText(r.ratings?.[i], provisional);
     if (!rating) return [name];

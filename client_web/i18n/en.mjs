@@ -221,6 +221,7 @@ export default {
   "rooms.watching": { one: "{n} watching", other: "{n} watching" },
   "rooms.won": "{winner} won",
   "rooms.wonConceded": "{winner} won — {loser} conceded",
+  "rooms.left": "has left the table",
   "rooms.wonForfeit": "{winner} won by forfeit",
   "status.waiting": "waiting",
   "status.lag": "lag",

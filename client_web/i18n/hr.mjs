@@ -221,6 +221,7 @@ export default {
   "rooms.watching": { one: "{n} gledatelj", few: "{n} gledatelja", other: "{n} gledatelja" },
   "rooms.won": "Pobjeda: {winner}",
   "rooms.wonConceded": "Pobjeda: {winner} · predaja meča: {loser}",
+  "rooms.left": "više nije za stolom",
   "rooms.wonForfeit": "Pobjeda bez borbe: {winner}",
   "status.waiting": "čeka",
   "status.lag": "bliškanje",

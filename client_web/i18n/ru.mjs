@@ -221,6 +221,7 @@ export default {
   "rooms.watching": { one: "{n} зритель", few: "{n} зрителя", many: "{n} зрителей", other: "{n} зрителя" },
   "rooms.won": "Победа: {winner}",
   "rooms.wonConceded": "Победа: {winner} · сдача матча: {loser}",
+  "rooms.left": "уже не за столом",
   "rooms.wonForfeit": "Техническая победа: {winner}",
   "status.waiting": "ожидание",
   "status.lag": "раскат",

@@ -41,8 +41,9 @@ def test_a_conceded_match_names_its_winner_and_who_conceded(open_client: OpenCli
         "?.textContent.includes('finished')"
     )
     assert row_result(cid, room) == CONCEDED["en"]
-    # Bob is gone from the seats, not from the row's words.
-    assert "Bob" not in cid.page.inner_text(f"tr[data-room='{room}'] td:nth-child(2)")
+    # Bob has gone from the seats, not from the match's players: named, and marked gone.
+    assert cid.page.inner_text(f"tr[data-room='{room}'] td:nth-child(2)") == "Ana vs Bob"
+    assert cid.page.inner_text(f"tr[data-room='{room}'] td:nth-child(2) .gone") == "Bob"
     save(cid, "lobby-conceded-en.png")
     # Readers who come to the lobby afterwards read it in their own language.
     for lang in ("hr", "ru"):
