@@ -732,7 +732,7 @@ export default {
   "account.provisionalRating": "{rating}?",
   "account.provisionalHelp": "The rating is provisional until 30 rated games.",
   "account.racks": "Rated games",
-  "account.wonLost": "Games won / lost",
+  "account.wonLost": "Rated games won / lost",
   "account.wonLostValue": "{won} / {lost}",
   "account.breakAndRuns": "Break-and-runs",
   "account.foulsPerRack": "Fouls per game",

@@ -732,7 +732,7 @@ export default {
   "account.provisionalRating": "{rating}?",
   "account.provisionalHelp": "Rejting je privremen dok se ne odigra 30 partija za rejting.",
   "account.racks": "Partije za rejting",
-  "account.wonLost": "Dobivene / izgubljene partije",
+  "account.wonLost": "Partije za rejting: dobivene / izgubljene",
   "account.wonLostValue": "{won} / {lost}",
   "account.breakAndRuns": "Otvaranje i čišćenje stola",
   "account.foulsPerRack": "Faulova po partiji",

@@ -732,7 +732,7 @@ export default {
   "account.provisionalRating": "{rating}?",
   "account.provisionalHelp": "Рейтинг предварительный до 30 рейтинговых партий.",
   "account.racks": "Рейтинговые партии",
-  "account.wonLost": "Партии: выиграно / проиграно",
+  "account.wonLost": "Рейтинговые партии: выиграно / проиграно",
   "account.wonLostValue": "{won} / {lost}",
   "account.breakAndRuns": "Партии с кия",
   "account.foulsPerRack": "Фолов за партию",
