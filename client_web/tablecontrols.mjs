@@ -5,7 +5,7 @@
 
 import { $, toast } from "./dom.mjs";
 import { inviteLink, placeResult, setPanel } from "./hud.mjs";
-import { num, t } from "./i18n/index.mjs";
+import { num, t, wordAs } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { describeReach } from "./reach.mjs";
 import { shotSounds } from "./sound.mjs";
@@ -159,6 +159,13 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   }, true);
   $("concede").addEventListener("click", () => {
     closeMenu();
+    // The game that would give the opponent the match (a race to 1, or the opponent on the
+    // hill) is the match: one choice, said so (both buttons did the same thing).
+    const seat = mySeat();
+    const race = Number(app.view?.settings?.race_to ?? 0);
+    const last = seat !== null && Number(app.table?.score?.[1 - seat] ?? 0) + 1 >= race;
+    $("concede-game").hidden = last;
+    wordAs($("concede-text"), last ? "concede.textLast" : "concede.text");
     concedeDlg.showModal();
   });
   $("concede-cancel").addEventListener("click", () => concedeDlg.close());

@@ -373,6 +373,7 @@ export default {
   "lagwin.give": "Let {name} break",
   "concede.title": "Concede",
   "concede.text": "Conceding gives your opponent the game, or the whole match.",
+  "concede.textLast": "Your opponent needs one more game: conceding gives them the match.",
   "concede.game": "Concede the game",
   "concede.match": "Concede the match",
   "concede.cancel": "Keep playing",

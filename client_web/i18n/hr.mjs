@@ -373,6 +373,7 @@ export default {
   "lagwin.give": "Neka otvara {name}",
   "concede.title": "Predaja",
   "concede.text": "Predajom protivniku prepuštate partiju ili cijeli meč.",
+  "concede.textLast": "Protivniku nedostaje još jedna partija: predajom mu prepuštate meč.",
   "concede.game": "Predaj partiju",
   "concede.match": "Predaj meč",
   "concede.cancel": "Igram dalje",

@@ -373,6 +373,7 @@ export default {
   "lagwin.give": "Пусть разбивает {name}",
   "concede.title": "Сдаться",
   "concede.text": "Сдаваясь, вы отдаёте сопернику партию или весь матч.",
+  "concede.textLast": "Сопернику осталось выиграть одну партию: сдаваясь, вы отдаёте ему матч.",
   "concede.game": "Сдать партию",
   "concede.match": "Сдать матч",
   "concede.cancel": "Играть дальше",

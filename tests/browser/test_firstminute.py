@@ -399,6 +399,24 @@ def test_trap8_the_lag_button_goes_once_the_lag_is_played(open_client: OpenClien
     assert_quiet(ana, bob)
 
 
+def test_a_game_that_would_end_the_match_is_conceded_as_the_match(
+    open_client: OpenClient,
+) -> None:
+    """In a race to 1 (or with the opponent a game from the match) conceding the game is
+    conceding the match: the dialog offered both, which did the same thing. It offers the
+    match alone and says why (in a race to 3 at 0 : 0 both: trap 9 concedes the game)."""
+    ana, bob, _ = started(open_client, guest={"lang": "hr"}, settings={"race_to": 1})
+    bob.page.click("#more summary")
+    bob.page.click("#concede")
+    bob.page.locator("#concede-dialog").wait_for(state="visible")
+    assert bob.page.is_hidden("#concede-game")
+    assert bob.page.inner_text("#concede-text") == (
+        "Protivniku nedostaje još jedna partija: predajom mu prepuštate meč."
+    )
+    bob.page.click("#concede-cancel")
+    assert_quiet(ana, bob)
+
+
 def test_trap9_result_dialogs_in_words(open_client: OpenClient) -> None:
     ana, bob, _ = started(open_client)
     ana.page.click("#more summary")
