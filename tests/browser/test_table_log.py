@@ -146,12 +146,8 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
     assert_quiet(ana, bob, cid)
 
 
-def test_a_late_spectator_reads_each_line_under_the_name_it_was_written_with(
-    open_client: OpenClient,
-) -> None:
-    """Bob plays Ana, concedes and leaves; Cid takes his seat. Dee, who comes to watch
-    after, reads Bob's lines under Bob's name (they read as Cid's: the log was named after
-    who sits now) and who sat down and got up, as Ana read them live."""
+def bob_concedes_and_leaves(open_client: OpenClient) -> tuple[Client, Client, str]:
+    """Ana and Bob play; Bob concedes the match, closes its result and leaves the table."""
     ana, bob, room = host_and_guest(open_client)
     winner_chooses((ana, bob), "#lag-give")
     for c in (ana, bob):
@@ -165,6 +161,17 @@ def test_a_late_spectator_reads_each_line_under_the_name_it_was_written_with(
     if bob.page.locator("#leave-confirm").is_visible():
         bob.page.click("#leave-confirm")
     bob.page.wait_for_selector("#lobby:not([hidden])")
+    ana.wait("a.view.seats[1] === null")
+    return ana, bob, room
+
+
+def test_a_late_spectator_reads_each_line_under_the_name_it_was_written_with(
+    open_client: OpenClient,
+) -> None:
+    """Bob plays Ana, concedes and leaves; Cid takes his seat. Dee, who comes to watch
+    after, reads Bob's lines under Bob's name (they read as Cid's: the log was named after
+    who sits now) and who sat down and got up, as Ana read them live."""
+    ana, _bob, room = bob_concedes_and_leaves(open_client)
     cid = open_client("Cid", hash=f"#/play/{room}")
     cid.wait("a.role === 'player' && a.seat === 1")
     ana.page.wait_for_function(
@@ -222,17 +229,7 @@ def test_a_replay_names_a_seat_empty_at_its_start_after_who_sat_there(
     """Bob concedes and leaves: the room's replay, opened at its first event (Ana alone at
     the table), read "Player 2" on Bob's seat — the replay's players are whoever sat at
     the end. It names the seat after who sits there next; the lobby's row names Bob too."""
-    ana, bob, room = host_and_guest(open_client)
-    winner_chooses((ana, bob), "#lag-give")
-    concede(bob, "match")
-    ana.wait("a.view.status === 'finished'")
-    bob.page.locator("#result-dialog").wait_for(state="visible")
-    bob.page.click("#result-close")
-    bob.page.click("#more summary")
-    bob.page.click("#leave")
-    if bob.page.locator("#leave-confirm").is_visible():
-        bob.page.click("#leave-confirm")
-    ana.wait("a.view.seats[1] === null")
+    ana, _bob, room = bob_concedes_and_leaves(open_client)
     # The lobby's row names both, though Bob has gone (it named Ana alone beside "Ana won
     # — Bob conceded").
     eve = open_client("Eve")
