@@ -17,6 +17,7 @@ import { describeReach } from "./reach.mjs";
 import { ruleTipAttrs, tipAttrs } from "./tip.mjs";
 import { fitName } from "./seatname.mjs";
 import { renderBadge } from "./chat.mjs";
+import { renderMatchOver } from "./matchover.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -690,29 +691,7 @@ export function renderTableUi() {
   stale.textContent = t(proposedToMe ? "more.stalemateAccept" : "more.stalemate");
   /** @type {HTMLButtonElement} */ (stale).disabled = proposedBy === me;
   $("concede").hidden = !(player && playing);
-  $("rematch").hidden = !(player && (st === "finished" || !!tb?.match_over)) || tournamentMatch();
-  const rematchAsked = (app.view.rematch ?? []).includes(me);
-  const otherAsked = me !== null && (app.view.rematch ?? []).includes(1 - me);
-  // The opponent has left the finished match's table: there is nobody to play again.
-  const gone = me !== null && !app.view.seats[1 - me];
-  $("rematch").textContent = gone ? t("result.opponentLeft") : rematchAsked ? t("result.rematchAsked") : otherAsked ? t("result.rematchWanted", { name: names()[1 - (me ?? 0)] }) : t("result.rematch");
-  const rematchOff = rematchAsked || gone;
-  /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchOff;
-  // The result dialog's own Rematch says the same while it is open.
-  const resultRematch = /** @type {HTMLButtonElement} */ ($("result-rematch"));
-  if (!resultRematch.hidden) {
-    resultRematch.textContent = $("rematch").textContent;
-    resultRematch.disabled = rematchOff;
-  }
-  // A phone's sheet is closed: once the result is dismissed (or after a reload, which
-  // shows none), the rematch is offered on the table itself.
-  const over = $("over-controls");
-  over.hidden = $("rematch").hidden || /** @type {HTMLDialogElement} */ ($("result-dialog")).open;
-  if (!over.hidden) {
-    $("over-text").textContent = prompt();
-    $("over-rematch").textContent = $("rematch").textContent;
-    /** @type {HTMLButtonElement} */ ($("over-rematch")).disabled = rematchOff;
-  }
+  renderMatchOver({ me, player, over: st === "finished" || !!tb?.match_over, text: prompt });
   /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
   // For a streamer: this table's score strip, a page for OBS (`/overlay/<room>`; on the TV
   // the channel's, `/overlay/tv`, which moves on with it). A private table's carries its

@@ -115,12 +115,46 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     # The page was opened in Croatian (?lang=hr): the way back keeps it.
     assert back.get_attribute("href") == f"/tournament/{tournament}?lang=hr"
     save(ana, "tournament-walkover-hr.png")
-    back.click()
+    # Dismissed, the result leaves the way back on the table, where the rematch would be.
+    ana.page.click("#result-close")
+    table_back = ana.page.locator("#tournament-back")
+    table_back.wait_for(state="visible")
+    assert table_back.inner_text() == "Natrag na turnir"
+    assert ana.page.is_hidden("#rematch")
+    table_back.click()
     ana.page.wait_for_url(f"**/tournament/{tournament}*")
     ana.page.wait_for_function("document.body.textContent.includes('Ana')", timeout=10_000)
     view = call(server, "GET", f"/api/tournaments/{tournament}")
     assert view["champion"] == "Ana" and view["matches"][0]["decided"] == "forfeit"
     assert_quiet(ana, eve)
+
+
+def test_a_phone_keeps_the_way_back_to_the_bracket_on_the_table(
+    open_client: OpenClient, server: Server
+) -> None:
+    """On a phone the table's actions are in the closed sheet: once the match's result
+    is dismissed, the card on the table that offers a rematch after a match offers a
+    tournament's player the way back to the bracket instead (there is no rematch)."""
+    ana = open_client("Ana", lang="ru", width=390, height=844, touch=True)
+    ana.wait("!!a.welcome")
+    room = ana_in_a_tournament(server, ana, "Воскресенье")
+    ana.page.evaluate(f"location.hash = '#/play/{room}'")
+    ana.wait(f"a.room === {room!r} && a.role === 'player'")
+    ana.page.locator("#result-dialog").wait_for(state="visible", timeout=30_000)
+    assert ana.page.is_hidden("#over-controls")  # the result offers it meanwhile
+    ana.page.tap("#result-close")
+    card = ana.page.locator("#over-controls")
+    card.wait_for(state="visible")
+    assert ana.page.is_hidden("#over-rematch")
+    back = ana.page.locator("#over-tournament")
+    assert back.is_visible() and back.inner_text() == "К турниру"
+    box = card.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844  # on the screen, not below it
+    save(ana, "tournament-over-card-ru-phone.png")
+    back.tap()
+    ana.page.wait_for_url("**/tournament/*")
+    assert "lang=ru" in ana.page.url
+    assert_quiet(ana)
 
 
 def test_a_player_at_another_table_is_shown_the_way_to_their_match(

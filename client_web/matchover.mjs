@@ -1,0 +1,47 @@
+// What a player may do at the table once their match is over, besides the result
+// dialog: play again (a rematch, asked of the opponent), or — a tournament's match being
+// one match with no rematch — go back to its bracket, where their next match is or where
+// they see how far they came. On a desktop these sit with the table's actions; on a phone
+// the sheet is closed, so they stand on the table itself (`#over-controls`) once the
+// result is dismissed or after a reload, which shows none.
+
+import { $ } from "./dom.mjs";
+import { keepLang, t } from "./i18n/index.mjs";
+import { app, names, tournamentMatch } from "./state.mjs";
+
+/**
+ * @param {{me: number | null, player: boolean, over: boolean, text: () => string}} at
+ *   the reader's seat, whether they play here, whether the match is over, and the
+ *   prompt's words (what happened, said above the table too)
+ */
+export function renderMatchOver({ me, player, over, text }) {
+  const tournament = tournamentMatch() ? app.view?.settings?.tournament ?? null : null;
+  $("rematch").hidden = !(player && over) || tournamentMatch();
+  const back = /** @type {HTMLAnchorElement} */ ($("tournament-back"));
+  back.hidden = !(player && over && tournament);
+  if (tournament) back.href = keepLang(`/tournament/${encodeURIComponent(tournament)}`);
+  const rematchAsked = (app.view?.rematch ?? []).includes(me);
+  const otherAsked = me !== null && (app.view?.rematch ?? []).includes(1 - me);
+  // The opponent has left the finished match's table: there is nobody to play again.
+  const gone = me !== null && !app.view?.seats[1 - me];
+  $("rematch").textContent = gone ? t("result.opponentLeft") : rematchAsked ? t("result.rematchAsked") : otherAsked ? t("result.rematchWanted", { name: names()[1 - (me ?? 0)] }) : t("result.rematch");
+  const rematchOff = rematchAsked || gone;
+  /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchOff;
+  // The result dialog's own Rematch says the same while it is open.
+  const resultRematch = /** @type {HTMLButtonElement} */ ($("result-rematch"));
+  if (!resultRematch.hidden) {
+    resultRematch.textContent = $("rematch").textContent;
+    resultRematch.disabled = rematchOff;
+  }
+  const card = $("over-controls");
+  card.hidden = ($("rematch").hidden && back.hidden) || /** @type {HTMLDialogElement} */ ($("result-dialog")).open;
+  if (card.hidden) return;
+  $("over-text").textContent = text();
+  const again = /** @type {HTMLButtonElement} */ ($("over-rematch"));
+  again.hidden = $("rematch").hidden;
+  again.textContent = $("rematch").textContent;
+  again.disabled = rematchOff;
+  const overBack = /** @type {HTMLAnchorElement} */ ($("over-tournament"));
+  overBack.hidden = back.hidden;
+  overBack.href = back.href;
+}
