@@ -14,6 +14,7 @@ import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 import { installTips, tipAttrs } from "./tip.mjs";
 import { rewordCreating, startCreating } from "./tournamentform.mjs";
+import { roundTitle, whereYouStand } from "./tourstanding.mjs";
 
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
@@ -197,6 +198,10 @@ function render() {
   // 4:26" it read as the seated player's own forfeit.
   const opponent = mine && sitting ? mine.players[mine.seeds.indexOf(view.me ?? null) === 0 ? 1 : 0] : null;
   $("tour-mine-deadline").replaceChildren(...(deadline ? [noShowClock(deadline, opponent)] : []));
+  // Otherwise where they stand: their next match, or out and in which place.
+  const where = whereYouStand(view, (name, level) => seatName(name, level ?? null));
+  $("tour-where").hidden = !where;
+  $("tour-where").textContent = where ?? "";
   renderRegistration(view);
   renderOrganiser(view);
   renderBrackets(view);
@@ -226,7 +231,7 @@ function renderRegistration(view) {
   if (!open) return;
   // The reader's own entry is marked (`me`: their place on the list, from 1).
   const mine = (/** @type {number} */ i) => view.me === i + 1;
-  const you = (/** @type {number} */ i) => (mine(i) ? [el("span", { class: "tour-you" }, [t("tour.you")])] : []);
+  const you = (/** @type {number} */ i) => (mine(i) ? [" ", el("span", { class: "tour-you" }, [t("tour.you")])] : []);
   // The organiser may take anyone else off the list before the start (their own entry
   // they withdraw, as any entrant does).
   const remove = (/** @type {string} */ name, /** @type {number} */ i) => (view.yours && !mine(i) ? [el("button", { type: "button", class: "small tour-remove", "data-remove": name }, [t("tour.remove")])] : []);
@@ -406,14 +411,6 @@ function renderBrackets(view) {
   $("tour-brackets").replaceChildren(...parts);
 }
 
-/** @param {TournamentView} view @param {string} side @param {number} round @param {number} last */
-function roundTitle(view, side, round, last) {
-  // Under the heading "Grand final": which of its (at most two) matches.
-  if (side === "final") return t(round === 1 ? "tour.gfFirst" : "tour.gfDecider");
-  if (view.format === "single" && round === last) return t("tour.finalRound");
-  return t("tour.round", { n: round });
-}
-
 /** @param {MatchView} match @param {number | null} me the reader's seed, if an entrant */
 function matchCard(match, me) {
   const done = match.status === "done";
@@ -515,11 +512,14 @@ function tickDeadlines() {
 /** @param {TournamentView} view */
 function renderStandings(view) {
   const rows = view.standings;
+  // The reader's own row is marked, as their entry was on the list.
+  const mine = view.me ? view.entrants[view.me - 1]?.name : undefined;
+  const you = (/** @type {string} */ name) => (name === mine ? [" ", el("span", { class: "tour-you" }, [t("tour.you")])] : []);
   $("tour-standings").hidden = rows.length === 0;
   $("tour-standings-title").textContent = t(view.status === "finished" ? "tour.standingsFinal" : "tour.standings");
   $("tour-standings-rows").replaceChildren(
     ...rows.map((row) =>
-      el("tr", {}, [el("td", {}, [row.place]), el("td", {}, [seatName(row.name, row.bot ? row.level ?? 1 : null), ...computerTag(row.bot ? row.level ?? 1 : null)])]),
+      el("tr", {}, [el("td", {}, [row.place]), el("td", {}, [seatName(row.name, row.bot ? row.level ?? 1 : null), ...computerTag(row.bot ? row.level ?? 1 : null), ...you(row.name)])]),
     ),
   );
 }

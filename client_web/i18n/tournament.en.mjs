@@ -134,4 +134,9 @@ export default {
   "tour.gfDecider": "Deciding match",
   "tour.create.err.cap": "a tournament has 2 to 64 places.",
   "tour.create.err.race": "a match is played to between 1 and 21 games won.",
+  "tour.whereChampion": "You won the tournament!",
+  "tour.whereOut": "You are out of the tournament: {place} place.",
+  "tour.whereFinal": "You finished in {place} place.",
+  "tour.whereNext": "You are still in. Your next match: {stage}, against {name}.",
+  "tour.whereNextOpen": "You are still in. Your next match: {stage}; your opponent is not known yet.",
 };

@@ -134,4 +134,9 @@ export default {
   "tour.gfDecider": "Odlučujući meč",
   "tour.create.err.cap": "turnir ima od 2 do 64 mjesta.",
   "tour.create.err.race": "meč se igra do 1 – 21 dobivene partije.",
+  "tour.whereChampion": "Osvojili ste turnir!",
+  "tour.whereOut": "Ispali ste iz turnira: {place} mjesto.",
+  "tour.whereFinal": "Završili ste na {place} mjestu.",
+  "tour.whereNext": "Još ste u turniru. Vaš sljedeći meč: {stage}, protivnik: {name}.",
+  "tour.whereNextOpen": "Još ste u turniru. Vaš sljedeći meč: {stage}; protivnik još nije poznat.",
 };

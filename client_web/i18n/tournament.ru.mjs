@@ -134,4 +134,9 @@ export default {
   "tour.gfDecider": "Решающий матч",
   "tour.create.err.cap": "в турнире от 2 до 64 мест.",
   "tour.create.err.race": "матч играется до 1–21 побед.",
+  "tour.whereChampion": "Вы выиграли турнир!",
+  "tour.whereOut": "Вы выбыли из турнира: {place} место.",
+  "tour.whereFinal": "Вы заняли {place} место.",
+  "tour.whereNext": "Вы ещё в турнире. Следующий матч: {stage}, соперник: {name}.",
+  "tour.whereNextOpen": "Вы ещё в турнире. Следующий матч: {stage}; соперник пока неизвестен.",
 };

@@ -52,7 +52,7 @@ def ana_in_a_tournament(server: Server, ana: Client, title: str = "Saturday") ->
 
 
 def test_the_player_who_came_is_told_the_match_is_theirs(
-    open_client: OpenClient, server: Server
+    open_client: OpenClient, open_page: Any, server: Server
 ) -> None:
     ana = open_client("Ana", lang="hr")
     ana.wait("!!a.welcome")
@@ -64,7 +64,8 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     )
     path = f"/api/tournaments/{tournament}/register"
     call(server, "POST", path, {"name": "Ana"}, token)
-    call(server, "POST", path, {"name": "Luka"}, session_token(server, "Luka"))
+    luka_token = session_token(server, "Luka")
+    call(server, "POST", path, {"name": "Luka"}, luka_token)
     match = running_match(server, organiser, tournament)
     room = match["room"]
 
@@ -124,6 +125,18 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     table_back.click()
     ana.page.wait_for_url(f"**/tournament/{tournament}*")
     ana.page.wait_for_function("document.body.textContent.includes('Ana')", timeout=10_000)
+    # The page tells her where she stands, not only the champion's name.
+    ana.page.locator("#tour-where").wait_for(state="visible")
+    assert ana.page.inner_text("#tour-where") == "Osvojili ste turnir!"
+    # Luka, who never came, reads his place on the same page.
+    luka = open_page(
+        "Luka", f"/tournament/{tournament}?lang=hr", storage={"ninepool.token": luka_token}
+    )
+    luka.page.locator("#tour-where").wait_for(state="visible")
+    assert luka.page.inner_text("#tour-where") == "Završili ste na 2. mjestu."
+    row = luka.page.inner_text("#tour-standings-rows tr:nth-child(2)")
+    assert row.split() == ["2", "Luka", "vi"]  # his row marked as his
+    save(luka, "tournament-place-hr.png")
     view = call(server, "GET", f"/api/tournaments/{tournament}")
     assert view["champion"] == "Ana" and view["matches"][0]["decided"] == "forfeit"
     assert_quiet(ana, eve)
@@ -154,6 +167,8 @@ def test_a_phone_keeps_the_way_back_to_the_bracket_on_the_table(
     back.tap()
     ana.page.wait_for_url("**/tournament/*")
     assert "lang=ru" in ana.page.url
+    ana.page.locator("#tour-where").wait_for(state="visible")
+    assert ana.page.inner_text("#tour-where") == "Вы выиграли турнир!"
     assert_quiet(ana)
 
 

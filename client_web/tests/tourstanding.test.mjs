@@ -1,0 +1,79 @@
+// Where a tournament's entrant stands, in one line: still in and their next match, out
+// and their place, their final place, the title.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { setLanguage } from "../i18n/index.mjs";
+import { placeWords, whereYouStand } from "../tourstanding.mjs";
+
+/** @param {Partial<import("../tournament.mjs").MatchView>} m @returns {import("../tournament.mjs").MatchView} */
+function match(m) {
+  return { id: "x", bracket: "winners", round: 1, players: [null, null], seeds: [null, null], status: "waiting", winner: null, decided: null, score: [0, 0], room: null, race: 3, ...m };
+}
+
+/** Eight in a single elimination: Ana (seed 1) beat Bo in round 1 and waits in round 2
+ * for the winner of Cy and Di; Bo is out in 5th–8th.
+ * @param {Partial<import("../tournament.mjs").TournamentView>} [more] @returns {import("../tournament.mjs").TournamentView} */
+function eight(more = {}) {
+  const names = ["Ana", "Bo", "Cy", "Di", "Ed", "Fi", "Gu", "Hu"];
+  return {
+    id: "t", name: "Friday", format: "single", status: "running", cap: 8, seeding: "random", starts_at: 0, races: { winners: 3, losers: 3, final: 3 },
+    me: 1, entrants: names.map((name, i) => ({ name, player: `p${i}` })),
+    matches: [
+      match({ id: "a", players: ["Ana", "Bo"], seeds: [1, 2], status: "done", winner: 0, decided: "played", score: [3, 1] }),
+      match({ id: "b", players: ["Cy", "Di"], seeds: [3, 4], status: "playing", room: "r" }),
+      match({ id: "c", round: 2, players: ["Ana", null], seeds: [1, null] }),
+      match({ id: "d", round: 3 }),
+    ],
+    standings: [{ place: "5–8", name: "Bo" }],
+    champion: null,
+    ...more,
+  };
+}
+
+const named = (/** @type {string} */ name) => name;
+
+test("places are written as each language writes them", () => {
+  setLanguage("en", false);
+  assert.deepEqual(["1", "2", "3", "4", "11", "12", "13", "21", "22", "5–8", "3–4"].map(placeWords), ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "5th–8th", "3rd–4th"]);
+  setLanguage("hr", false);
+  assert.deepEqual(["2", "5–8"].map(placeWords), ["2.", "5.–8."]);
+  setLanguage("ru", false);
+  assert.deepEqual(["2", "5–8"].map(placeWords), ["2-е", "5–8-е"]);
+});
+
+test("a player still in is told their next match, its opponent once known", () => {
+  setLanguage("en", false);
+  assert.equal(whereYouStand(eight(), named), "You are still in. Your next match: Round 2; your opponent is not known yet.");
+  const known = eight();
+  known.matches[2] = match({ id: "c", round: 2, players: ["Ana", "Di"], seeds: [1, 4], status: "ready" });
+  setLanguage("hr", false);
+  assert.equal(whereYouStand(known, named), "Još ste u turniru. Vaš sljedeći meč: 2. kolo, protivnik: Di.");
+  // Its table open, the banner above says it: nothing more.
+  known.matches[2] = match({ id: "c", round: 2, players: ["Ana", "Di"], seeds: [1, 4], status: "playing", room: "q" });
+  assert.equal(whereYouStand(known, named), null);
+});
+
+test("a player knocked out is told so and their place; at the end, their final place", () => {
+  setLanguage("ru", false);
+  assert.equal(whereYouStand(eight({ me: 2 }), named), "Вы выбыли из турнира: 5–8-е место.");
+  setLanguage("en", false);
+  assert.equal(whereYouStand(eight({ me: 2, status: "finished" }), named), "You finished in 5th–8th place.");
+  assert.equal(whereYouStand(eight({ status: "finished", champion: "Ana", standings: [{ place: "1", name: "Ana" }] }), named), "You won the tournament!");
+});
+
+test("nothing for a reader who did not enter, before the start, or once cancelled", () => {
+  setLanguage("en", false);
+  assert.equal(whereYouStand(eight({ me: null }), named), null);
+  assert.equal(whereYouStand(eight({ status: "registering" }), named), null);
+  assert.equal(whereYouStand(eight({ status: "cancelled" }), named), null);
+});
+
+test("a double elimination names the side of the next match", () => {
+  setLanguage("en", false);
+  const view = eight({ format: "double", me: 2 });
+  view.standings = [];
+  view.matches.push(match({ id: "l1", bracket: "losers", round: 1, players: ["Bo", null], seeds: [2, null] }), match({ id: "l2", bracket: "losers", round: 2 }));
+  assert.equal(whereYouStand(view, named), "You are still in. Your next match: Losers' bracket · Round 1; your opponent is not known yet.");
+});

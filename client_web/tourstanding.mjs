@@ -1,0 +1,75 @@
+// Where the reader stands in a tournament they entered, said in one line at the top of
+// its page: still in, and their next match (its stage, and the opponent once known); out,
+// and the place they share; their final place; or the title. The bracket shows it too,
+// but a player knocked out had to find their own name in the standings' table to learn
+// that they were out at all, and in which place. Kept apart from the page so that the
+// words are tested without one.
+
+import { lang, t } from "./i18n/index.mjs";
+
+/** @typedef {import("./tournament.mjs").TournamentView} TournamentView */
+/** @typedef {import("./tournament.mjs").MatchView} MatchView */
+
+/**
+ * A place as the reader's language writes it: "5" as "5th" / "5." / "5-е", and a shared
+ * place "5–8" as "5th–8th" / "5.–8." / "5–8-е" (Russian puts the ending once, on the last).
+ * @param {string} place `"5"` or `"5–8"`, as the API gives it
+ * @returns {string}
+ */
+export function placeWords(place) {
+  const numbers = place.split("–");
+  if (lang() === "hr") return numbers.map((n) => `${n}.`).join("–");
+  if (lang() === "ru") return `${numbers.join("–")}-е`;
+  const rules = new Intl.PluralRules("en", { type: "ordinal" });
+  /** @type {Record<string, string>} */
+  const endings = { one: "st", two: "nd", few: "rd", other: "th" };
+  return numbers.map((n) => `${n}${endings[rules.select(Number(n))] ?? "th"}`).join("–");
+}
+
+/**
+ * A round's title under its bracket's heading: "Round 2", the single bracket's "Final",
+ * the grand final's first or deciding match.
+ * @param {TournamentView} view @param {string} side @param {number} round @param {number} last
+ */
+export function roundTitle(view, side, round, last) {
+  if (side === "final") return t(round === 1 ? "tour.gfFirst" : "tour.gfDecider");
+  if (view.format === "single" && round === last) return t("tour.finalRound");
+  return t("tour.round", { n: round });
+}
+
+/**
+ * A match's stage said alone, away from the bracket's headings: in a double elimination
+ * with its side ("Losers' bracket · Round 3").
+ * @param {TournamentView} view @param {MatchView} match
+ */
+export function stageWords(view, match) {
+  const rounds = view.matches.filter((m) => m.bracket === match.bracket).map((m) => m.round);
+  const title = roundTitle(view, match.bracket, match.round, Math.max(...rounds));
+  return view.format === "double" ? `${t(`tour.side.${match.bracket}`)} · ${title}` : title;
+}
+
+/**
+ * The line for the reader, or null when there is nothing of theirs to say: not an entrant,
+ * the tournament not begun (or cancelled), or their match being played (the banner above
+ * takes them to its table).
+ * @param {TournamentView} view @param {(name: string, level: number | null | undefined) => string} named
+ *   a player's name as the page shows it (a computer's with what it is)
+ * @returns {string | null}
+ */
+export function whereYouStand(view, named) {
+  const me = view.me ?? null;
+  if (me === null || view.status === "registering" || view.status === "cancelled") return null;
+  const mine = view.entrants[me - 1];
+  if (!mine) return null;
+  if (view.champion !== null && view.champion === mine.name) return t("tour.whereChampion");
+  const out = view.standings.find((row) => row.name === mine.name);
+  if (out) return t(view.status === "finished" ? "tour.whereFinal" : "tour.whereOut", { place: placeWords(out.place) });
+  const ahead = view.matches.filter((m) => m.seeds.includes(me) && m.status !== "done" && m.status !== "void");
+  if (ahead.some((m) => m.status === "playing")) return null;
+  const next = ahead[0];
+  if (!next) return null;
+  const slot = next.seeds.indexOf(me);
+  const name = next.players[1 - slot];
+  const stage = stageWords(view, next);
+  return name ? t("tour.whereNext", { stage, name: named(name, next.computers?.[1 - slot]) }) : t("tour.whereNextOpen", { stage });
+}
