@@ -8,7 +8,7 @@ import { $, h } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, lagTimes, roomName } from "./formats.mjs";
 import { clause, keepLang, lang, list, minutesAndSeconds, num, t, wordAs } from "./i18n/index.mjs";
 import { app, breakDrawn, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
-import { BALL_COLOURS } from "./table.mjs";
+import { BALL_COLOURS, TABLE } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
 import { describeWarning, withRules } from "./verdict.mjs";
@@ -522,39 +522,54 @@ export function prompt() {
 
 
 /**
- * What stands over the table keeps the balls in sight. The push-out chip sits on the near
- * rail, the banner (a warning, the clock's last seconds) at the far end; with a ball under
- * either there and fewer at the other end, it moves there (`far`): a ball near the
- * cushion stays in sight (and in reach of a finger), above all the cue ball the shooter
- * is aiming in the clock's last seconds.
+ * What stands over the table keeps the balls and pockets in sight. The push-out chip sits
+ * on the near rail, the banner (a warning, the clock's last seconds) at the far end; with
+ * a ball under either there and fewer at the other end, it moves there (`far`): a ball
+ * near the cushion stays in sight (and in reach of a finger), above all the cue ball the
+ * shooter is aiming in the clock's last seconds. A table lying wide (a desktop's) has a
+ * side pocket in the middle of each long rail, where the banner stood over one: there it
+ * stands between a side pocket and a corner (`wing`, left or `right`), narrower.
  * @param {(x: number, y: number) => number[]} screenOf page coordinates of a table point
  */
 export function placeOnTable(screenOf) {
   /** @type {DOMRect[]} what is placed already: the banner never covers the chip */
   const placed = [];
-  for (const id of ["push-chip", "banner"]) {
+  const holes = TABLE.pockets.map((p) => screenOf(p.hole[0], p.hole[1]));
+  for (const [id, places] of PLACES) {
     const el = $(id);
-    el.classList.remove("far");
+    el.classList.remove("far", "wing", "right");
     if (el.hidden || !el.offsetParent) continue;
     const covered = () => {
       const r = el.getBoundingClientRect();
       const pad = 14; // a ball's radius on a phone, and a finger's margin
+      const under = (/** @type {number[]} */ [x, y]) => x > r.left - pad && x < r.right + pad && y > r.top - pad && y < r.bottom + pad;
       const overlap = placed.some((p) => r.left < p.right && p.left < r.right && r.top < p.bottom && p.top < r.bottom);
-      return (overlap ? 100 : 0) + (app.table?.balls ?? []).reduce((sum, /** @type {Vec | null} */ b, /** @type {number} */ n) => {
+      const pockets = holes.filter(under).length * 5;
+      return (overlap ? 100 : 0) + pockets + (app.table?.balls ?? []).reduce((sum, /** @type {Vec | null} */ b, /** @type {number} */ n) => {
         if (!b) return sum;
-        const [x, y] = screenOf(b[0], b[1]);
-        const under = x > r.left - pad && x < r.right + pad && y > r.top - pad && y < r.bottom + pad;
-        return sum + (under ? (n === 0 ? 10 : 1) : 0); // the cue ball above all
+        return sum + (under(screenOf(b[0], b[1])) ? (n === 0 ? 10 : 1) : 0); // the cue ball above all
       }, 0);
     };
-    const here = covered();
-    if (here > 0) {
-      el.classList.add("far");
-      if (covered() >= here) el.classList.remove("far");
+    let best = { classes: /** @type {string[]} */ ([]), cost: Infinity };
+    for (const classes of places) {
+      el.classList.remove("far", "wing", "right");
+      el.classList.add(...classes);
+      const cost = covered();
+      if (cost < best.cost) best = { classes, cost };
+      if (cost === 0) break;
     }
+    el.classList.remove("far", "wing", "right");
+    el.classList.add(...best.classes);
     placed.push(el.getBoundingClientRect());
   }
 }
+
+/** Where each thing over the table may stand, first choice first (`placeOnTable`). */
+const PLACES = /** @type {[string, string[][]][]} */ ([
+  ["push-chip", [[], ["far"]]],
+  ["banner", [[], ["far"], ["wing"], ["wing", "right"], ["far", "wing"], ["far", "wing", "right"]]],
+]);
+
 /** The prompt alone, said again (the break's names the power, which a key or drag moves). */
 export function refreshPrompt() {
   const el = $("status").querySelector(".prompt");

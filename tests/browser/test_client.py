@@ -562,6 +562,18 @@ def test_r13_warning_banner_then_third_foul_loses_the_rack(open_client: OpenClie
         c.page.locator("#banner").wait_for(state="visible")
         assert "two fouls in a row" in c.page.inner_text("#banner")
         assert "R13" in c.page.inner_text("#banner")
+        # Over a wide table it stands clear of the pockets (it stood over a side pocket).
+        box = c.page.locator("#banner").bounding_box()
+        assert box is not None
+        for x, y, radius in c.page.evaluate(
+            "import('/table.mjs').then(m => m.TABLE.pockets.map(p => {"
+            " const [x, y] = window.ninepool.screenOf(p.hole[0], p.hole[1]);"
+            " const [edge] = window.ninepool.screenOf(p.hole[0] + p.holeRadius, p.hole[1]);"
+            " return [x, y, Math.abs(edge - x)]; }))"
+        ):
+            nearest_x = min(max(x, box["x"]), box["x"] + box["width"])
+            nearest_y = min(max(y, box["y"]), box["y"] + box["height"])
+            assert math.hypot(x - nearest_x, y - nearest_y) > radius, ((x, y), box)
     assert "ball in hand for" in second.page.inner_text("#status")
     foul_softly(second)
     settle(ana, bob)
