@@ -137,8 +137,13 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
             " && m.seats[turn].toAct && m.clock !== null; }",
             arg=turn,
         )
-        clock = strip.page.locator(".ov-clock").bounding_box()
-        bar = strip.page.locator(".ov-bar").bounding_box()
+        # Both read at once: the strip is drawn anew every second, and an element read
+        # apart could be gone by the time it is measured.
+        clock, bar = strip.page.evaluate(
+            "['.ov-clock', '.ov-bar'].map(s => {"
+            " const r = document.querySelector(s)?.getBoundingClientRect();"
+            " return r ? {x: r.x, width: r.width} : null; })"
+        )
         assert clock is not None and bar is not None
         middle = clock["x"] + clock["width"] / 2 - (bar["x"] + bar["width"] / 2)
         assert (middle < 0) == (turn == 0), (turn, clock, bar)
