@@ -33,6 +33,7 @@ import { attachStrip } from "./strip.mjs";
 import { app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, othersAim, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
 import { wireTableControls } from "./tablecontrols.mjs";
+import { CONNECTED_TAB, parseHash } from "./route.mjs";
 
 initLanguage();
 
@@ -150,23 +151,21 @@ function showConn(s) {
   if (s === "offline" && conn.fatal) toast(t("conn.fatal"));
 }
 
+/**
+ * Says hello, once. A tab opened at a replay (a log's link, a shared one) plays it from
+ * its record over HTTP and says nothing until it goes anywhere else: a hello as this
+ * browser's player took their seat from the tab they were playing in ("Playing in
+ * another tab"). A tab that had said hello (reloaded at a replay) says it at once, its
+ * seat restored behind the replay (`CONNECTED_TAB`, kept for the tab alone).
+ */
+function connect() {
+  $("conn").hidden = false; // (nothing to say of a connection before there is one)
+  sessionStorage.setItem(CONNECTED_TAB, "1");
+  conn.startOnce();
+}
+
 // --- routing ----------------------------------------------------------------------------
 
-/**
- * `#/room/<id>` a table (a seat if one is free and the match has not begun, else a
- * spectator's place), `#/play/<id>[/<code>][/<invite>]` an invite (a seat if any is free;
- * the seat invite lets a spectator sit), `#/replay/<id>` a whole match,
- * `#/replay/<id>/[<match>/](<rack>|all)[/<code>]` one rack or match of it (the page `/replay/<id>/<rack>` leads
- * here), `#/tv` the channel that follows the best live table; anything else the lobby.
- * @returns {{ kind: string, id: string, code: string | null, invite: string | null, rack: number | null, match?: number }}
- */
-function parseHash() {
-  if (/^#\/tv\/?$/.test(location.hash)) return { kind: "tv", id: "", code: null, invite: null, rack: null };
-  const rack = location.hash.match(/^#\/replay\/([A-Za-z0-9_-]{1,32})\/(?:([1-9][0-9]{0,3})\/)?([1-9][0-9]{0,2}|all)(?:\/([A-Z0-9]{4,32}))?$/);
-  if (rack) return { kind: "replay", id: rack[1], code: rack[4] ?? null, invite: null, rack: rack[3] === "all" ? null : Number(rack[3]), match: Number(rack[2] ?? 1) };
-  const m = location.hash.match(/^#\/(room|replay|play)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?(?:\/([a-z0-9]{1,64}))?$/);
-  return m ? { kind: m[1], id: m[2], code: m[3] ?? null, invite: m[4] ?? null, rack: null } : { kind: "lobby", id: "", code: null, invite: null, rack: null };
-}
 
 /** @param {"lobby" | "table" | "replay" | "practice"} route */
 function show(route) {
@@ -706,7 +705,10 @@ function wire() {
   compact.addEventListener("change", layout);
   layout();
 
-  window.addEventListener("hashchange", () => onRoute());
+  window.addEventListener("hashchange", () => {
+    if (parseHash().kind !== "replay") connect();
+    void onRoute();
+  });
   window.addEventListener("resize", () => renderer.resize());
   // Keep the live things (clock, grace countdown) fresh between events.
   setInterval(() => {
@@ -779,5 +781,8 @@ function reword() {
 wire();
 reword();
 show("lobby");
-conn.start();
+if (parseHash().kind === "replay" && !sessionStorage.getItem(CONNECTED_TAB)) {
+  $("conn").hidden = true;
+  void onRoute();
+} else connect();
 requestAnimationFrame(frame);

@@ -123,6 +123,8 @@ export class Connection {
     this.pending = new Map();
     /** @type {ConnState} */
     this.state = "connecting";
+    /** whether `start` has been called (a tab opened at a replay has not, yet) */
+    this.started = false;
     this.attempt = 0;
     /** @type {number | null} */
     this.seq = null;
@@ -145,7 +147,15 @@ export class Connection {
     this.clockOffset = 0;
   }
 
+  /** Starts the connection unless it was started before (`start` again is the "Play
+   * here" of a tab another one took the seat from). */
+  startOnce() {
+    if (this.started) return;
+    this.start();
+  }
+
   start() {
+    this.started = true;
     this.closedByUs = false;
     this.replaced = false;
     this.open();

@@ -275,6 +275,35 @@ def test_a_results_replay_opens_in_the_same_tab_and_leads_back_to_the_table(
     assert_quiet(ana, bob)
 
 
+def test_a_logs_replay_in_a_tab_of_its_own_leaves_the_seat_in_this_one(
+    open_client: OpenClient,
+) -> None:
+    """The log's replay links open a tab of their own (the player's clock may be running).
+    That tab said hello as the same player and took the seat from the table's tab
+    ("Playing in another tab"): it now plays the replay without a connection, and says
+    hello only once it goes elsewhere (here the lobby)."""
+    ana, bob, room = started(open_client)
+    foul_softly(shooter((ana, bob)))
+    settle(ana, bob)
+    concede(bob, "game")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.page.click("#result-close")
+    link = ana.page.locator(f"#log a.log-replay[href='#/replay/{room}/1']").first
+    with ana.context.expect_page() as opened:
+        link.click()
+    tab = opened.value
+    tab.locator("#replay-view").wait_for(state="visible")
+    tab.wait_for_function("document.getElementById('r-log').children.length > 0")
+    assert tab.is_hidden("#conn")  # nothing said of a connection it has not made
+    ana.page.wait_for_timeout(1500)  # (a hello would have taken the seat by now)
+    assert ana.page.is_visible("#conn.conn-online") and ana.page.is_hidden("#play-here")
+    assert ana.state("a.room") == room and ana.state("a.seat") is not None
+    tab.click("#replay-view a[href='#/']:not(#r-back)")  # the lobby: now it says hello
+    tab.wait_for_selector("#conn.conn-online")
+    tab.close()
+    assert_quiet(ana, bob)
+
+
 def test_a_link_to_another_table_opened_in_a_fresh_page_is_followed_once_the_seat_may_be_left(
     open_client: OpenClient, server: Server
 ) -> None:
