@@ -128,6 +128,8 @@ export function showResult(title, score, text, match, replay = null, next = null
   back.hidden = !(match && tournament);
   if (tournament) back.href = keepLang(`/tournament/${encodeURIComponent(tournament)}`);
   dlg.classList.toggle("match", match);
+  // Between games play goes on; after the match "Continue" read as playing on.
+  wordAs($("result-close"), match ? "result.closeMatch" : "result.close");
   // Between two games on a phone the result stands over the scoreboard, clear of the
   // cloth, and leaves the table to the breaker's finger (a card in the middle took the
   // taps meant for the table, its replay's link among them); a touch on the table closes it.

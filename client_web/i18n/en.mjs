@@ -348,6 +348,7 @@ export default {
   "result.rematchWanted": "Rematch ({name} wants one)",
   "result.opponentLeft": "Your opponent has left the table",
   "result.close": "Continue",
+  "result.closeMatch": "Close",
   "result.rack": "{name} wins game {rack}!",
   "result.rackNobody": "Game {rack}: no winner",
   "result.rackYou": "You win game {rack}!",

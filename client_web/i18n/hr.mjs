@@ -348,6 +348,7 @@ export default {
   "result.rematchWanted": "Revanš ({name} ga želi)",
   "result.opponentLeft": "Protivnik je napustio stol",
   "result.close": "Nastavi",
+  "result.closeMatch": "Zatvori",
   "result.rack": "{name} dobiva {rack}. partiju!",
   "result.rackNobody": "{rack}. partija: bez pobjednika",
   "result.rackYou": "Dobili ste {rack}. partiju!",

@@ -348,6 +348,7 @@ export default {
   "result.rematchWanted": "Реванш ({name} хочет реванша)",
   "result.opponentLeft": "Соперник ушёл из-за стола",
   "result.close": "Продолжить",
+  "result.closeMatch": "Закрыть",
   "result.rack": "{name} выигрывает партию {rack}!",
   "result.rackNobody": "Партия {rack}: без победителя",
   "result.rackYou": "Вы выиграли {rack}\u2011ю партию!",

@@ -582,6 +582,7 @@ def test_r13_warning_banner_then_third_foul_loses_the_rack(open_client: OpenClie
     settle(ana, bob)
     second.page.locator("#result-dialog").wait_for(state="visible")
     assert second.page.inner_text("#result-title") == "You win game 1!"
+    assert second.page.inner_text("#result-close") == "Continue"  # play goes on
     first.page.locator("#result-dialog").wait_for(state="visible")
     assert first.page.inner_text("#result-title") == f"{second.name} wins game 1!"
     assert "three fouls in a row" in second.page.inner_text("#log")

@@ -109,6 +109,8 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
         "Protivnik nije došao za stol: pobjeda bez borbe."
     )
     assert ana.page.is_hidden("#result-rematch") and ana.page.is_hidden("#result-replay")
+    # The match is over: its result closes ("Nastavi", continue, read as playing on).
+    assert ana.page.inner_text("#result-close") == "Zatvori"
     # No score against an empty seat ("Mjesto 2 0 : 0").
     assert ana.page.inner_text("#result-score") == ""
     back = ana.page.locator("#result-tournament")
