@@ -537,7 +537,7 @@ export function placeOnTable(screenOf) {
   /** @type {DOMRect[]} what is placed already: the banner never covers the chip */
   const placed = [];
   const holes = TABLE.pockets.map((p) => screenOf(p.hole[0], p.hole[1]));
-  for (const [id, places] of PLACES) {
+  for (const [id, places, pocketWeight] of PLACES) {
     const el = $(id);
     el.classList.remove("far", "wing", "right");
     if (el.hidden || !el.offsetParent) continue;
@@ -546,7 +546,7 @@ export function placeOnTable(screenOf) {
       const pad = 14; // a ball's radius on a phone, and a finger's margin
       const under = (/** @type {number[]} */ [x, y]) => x > r.left - pad && x < r.right + pad && y > r.top - pad && y < r.bottom + pad;
       const overlap = placed.some((p) => r.left < p.right && p.left < r.right && r.top < p.bottom && p.top < r.bottom);
-      const pockets = holes.filter(under).length * 5;
+      const pockets = holes.filter(under).length * pocketWeight;
       return (overlap ? 100 : 0) + pockets + (app.table?.balls ?? []).reduce((sum, /** @type {Vec | null} */ b, /** @type {number} */ n) => {
         if (!b) return sum;
         return sum + (under(screenOf(b[0], b[1])) ? (n === 0 ? 10 : 1) : 0); // the cue ball above all
@@ -566,10 +566,11 @@ export function placeOnTable(screenOf) {
   }
 }
 
-/** Where each thing over the table may stand, first choice first (`placeOnTable`). */
-const PLACES = /** @type {[string, string[][]][]} */ ([
-  ["push-chip", [[], ["far"]]],
-  ["banner", [[], ["far"], ["wing"], ["wing", "right"], ["far", "wing"], ["far", "wing", "right"]]],
+/** Where each thing over the table may stand, first choice first, and what a pocket under
+ * it weighs against an object ball (`placeOnTable`): the chip's places are clear of them. */
+const PLACES = /** @type {[string, string[][], number][]} */ ([
+  ["push-chip", [[], ["far"]], 0],
+  ["banner", [[], ["far"], ["wing"], ["wing", "right"], ["far", "wing"], ["far", "wing", "right"]], 1],
 ]);
 
 /** The prompt alone, said again (the break's names the power, which a key or drag moves). */

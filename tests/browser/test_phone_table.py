@@ -321,6 +321,13 @@ def test_held_sideways_the_lag_winners_question_leaves_the_lag_balls_in_view(
     )
     for c in (ana, bob):
         c.page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
+    # What a lag is, said on the lag's card (the prompt beside the table names the button
+    # alone), the button still on the screen.
+    help_line = ana.page.locator("#lag-controls [data-i18n='lag.help']")
+    help_line.wait_for(state="visible")
+    assert help_line.inner_text().startswith("Раскат на право разбития")
+    shoot = ana.page.locator("#lag-shoot").bounding_box()
+    assert shoot is not None and shoot["y"] + shoot["height"] <= SIDEWAYS[1], shoot
     play_the_lag((ana, bob), finger=True)
     for c in (ana, bob):
         c.wait("a.view.lag_choice != null")
