@@ -3,7 +3,8 @@
 // one match with no rematch — go back to its bracket, where their next match is or where
 // they see how far they came. On a desktop these sit with the table's actions; on a phone
 // the sheet is closed, so they stand on the table itself (`#over-controls`) once the
-// result is dismissed or after a reload, which shows none.
+// result is dismissed or after a reload, which shows none. A tournament's table links
+// its bracket from the menu all along.
 
 import { $ } from "./dom.mjs";
 import { keepLang, t } from "./i18n/index.mjs";
@@ -19,7 +20,13 @@ export function renderMatchOver({ me, player, over, text }) {
   $("rematch").hidden = !(player && over) || tournamentMatch();
   const back = /** @type {HTMLAnchorElement} */ ($("tournament-back"));
   back.hidden = !(player && over && tournament);
-  if (tournament) back.href = keepLang(`/tournament/${encodeURIComponent(tournament)}`);
+  const bracket = tournament ? keepLang(`/tournament/${encodeURIComponent(tournament)}`) : "";
+  if (tournament) back.href = bracket;
+  // While it is played too, for players and spectators alike, from the menu: in a tab of
+  // its own (the bracket's page says no hello, and the table stays as it is here).
+  const menu = /** @type {HTMLAnchorElement} */ ($("more-tournament"));
+  menu.hidden = !tournament;
+  if (tournament) menu.href = bracket;
   const rematchAsked = (app.view?.rematch ?? []).includes(me);
   const otherAsked = me !== null && (app.view?.rematch ?? []).includes(1 - me);
   // The opponent has left the finished match's table: there is nobody to play again.

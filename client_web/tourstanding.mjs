@@ -70,6 +70,8 @@ export function whereYouStand(view, named) {
   if (!next) return null;
   const slot = next.seeds.indexOf(me);
   const name = next.players[1 - slot];
-  const stage = stageWords(view, next);
+  // (in the middle of a sentence, after a colon: "Your next match: round 2")
+  const words = stageWords(view, next);
+  const stage = words.charAt(0).toLocaleLowerCase(lang()) + words.slice(1);
   return name ? t("tour.whereNext", { stage, name: named(name, next.computers?.[1 - slot]) }) : t("tour.whereNextOpen", { stage });
 }

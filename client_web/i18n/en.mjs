@@ -335,6 +335,7 @@ export default {
   "more.leave": "Leave table",
   "more.stopWatching": "Stop watching",
   "more.overlay": "Score overlay for streaming",
+  "more.tournament": "The tournament's bracket",
   "more.rules": "Rules of the game",
   "log.title": "What happened",
   "log.label": "Verdicts and events",

@@ -335,6 +335,7 @@ export default {
   "more.leave": "Napusti stol",
   "more.stopWatching": "Prestani gledati",
   "more.overlay": "Rezultat za prijenos uživo (OBS)",
+  "more.tournament": "Turnirsko stablo",
   "more.rules": "Pravila igre",
   "log.title": "Što se dogodilo",
   "log.label": "Odluke i događaji",

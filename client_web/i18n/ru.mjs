@@ -335,6 +335,7 @@ export default {
   "more.leave": "Уйти из-за стола",
   "more.stopWatching": "Перестать смотреть",
   "more.overlay": "Табло для трансляции (OBS)",
+  "more.tournament": "Турнирная сетка",
   "more.rules": "Правила игры",
   "log.title": "Что произошло",
   "log.label": "Решения и события",

@@ -45,12 +45,15 @@ test("places are written as each language writes them", () => {
 
 test("a player still in is told their next match, its opponent once known", () => {
   setLanguage("en", false);
-  assert.equal(whereYouStand(eight(), named), "You are still in. Your next match: Round 2; your opponent is not known yet.");
+  assert.equal(whereYouStand(eight(), named), "You are still in. Your next match: round 2; your opponent is not known yet.");
   const known = eight();
   known.matches[2] = match({ id: "c", round: 2, players: ["Ana", "Di"], seeds: [1, 4], status: "ready" });
   setLanguage("hr", false);
   assert.equal(whereYouStand(known, named), "Još ste u turniru. Vaš sljedeći meč: 2. kolo, protivnik: Di.");
   // Its table open, the banner above says it: nothing more.
+  const final = eight();
+  final.matches[2] = match({ id: "c", round: 3, players: ["Ana", "Di"], seeds: [1, 4], status: "ready" });
+  assert.equal(whereYouStand(final, named), "Još ste u turniru. Vaš sljedeći meč: finale, protivnik: Di.");
   known.matches[2] = match({ id: "c", round: 2, players: ["Ana", "Di"], seeds: [1, 4], status: "playing", room: "q" });
   assert.equal(whereYouStand(known, named), null);
 });
@@ -75,5 +78,5 @@ test("a double elimination names the side of the next match", () => {
   const view = eight({ format: "double", me: 2 });
   view.standings = [];
   view.matches.push(match({ id: "l1", bracket: "losers", round: 1, players: ["Bo", null], seeds: [2, null] }), match({ id: "l2", bracket: "losers", round: 2 }));
-  assert.equal(whereYouStand(view, named), "You are still in. Your next match: Losers' bracket · Round 1; your opponent is not known yet.");
+  assert.equal(whereYouStand(view, named), "You are still in. Your next match: losers' bracket · Round 1; your opponent is not known yet.");
 });

@@ -87,7 +87,7 @@ def test_a_player_seated_in_another_tab_is_sent_back_to_the_table(
             "document.getElementById('tour-mine-sit').textContent === 'Natrag za stol'"
         )
         banner = page.inner_text("#tour-mine")
-        assert banner.startswith("Sjedite za stolom svog meča."), banner
+        assert banner.startswith("Već sjedite za stolom svoga meča."), banner
         # Still the way to the seat (the same link), but no longer a call to take it.
         assert page.get_attribute("#tour-mine-sit", "href") == f"/?lang=hr#/play/{room}"
         assert "Sjedni za stol" not in page.locator("body").inner_text()

@@ -82,6 +82,13 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     clock = eve.page.inner_text("#clock")
     assert re.fullmatch(r"Nedolazak: poraz bez borbe za 0:(0[0-9]|1[0-2])", clock), clock
     assert "Prazno" not in eve.page.inner_text(".scoreboard")
+    # The menu links the tournament's bracket, to spectators too (in a tab of its own).
+    eve.page.click("#more summary")
+    bracket = eve.page.locator("#more-tournament")
+    assert bracket.is_visible() and bracket.inner_text() == "Turnirsko stablo"
+    assert bracket.get_attribute("href") == f"/tournament/{tournament}?lang=hr"
+    assert bracket.get_attribute("target") == "_blank"
+    eve.page.click("#more summary")
     assert eve.page.inner_text("#status .prompt") in (
         "Čeka se da Ana i Luka sjednu za stol.",
         "Čeka se da Luka i Ana sjednu za stol.",
