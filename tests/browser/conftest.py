@@ -134,7 +134,12 @@ def open_client(browser: Any, server: Server) -> Iterator[Callable[..., Client]]
             q for q in (f"rate={rate}" if rate else "", f"lang={lang}" if lang else "") if q
         )
         page.goto(f"{server.url}/{'?' + query if query else ''}{hash}")
-        page.wait_for_selector("#conn.conn-online")
+        # A page opened at a replay plays it without a connection (it makes one once it
+        # goes elsewhere); any other page is ready once it is online.
+        if hash.startswith("#/replay/"):
+            page.wait_for_selector("#replay-view:not([hidden])")
+        else:
+            page.wait_for_selector("#conn.conn-online")
         clients.append(client)
         return client
 

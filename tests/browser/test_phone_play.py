@@ -175,6 +175,11 @@ def test_the_replays_next_button_stays_under_the_finger(open_client: OpenClient)
     concede(ana, "game")
     eve = open_client("Eve", **{**PHONE, "lang": "hr"}, hash=f"#/replay/{room}")
     eve.page.wait_for_selector("#replay-view:not([hidden])")
+    # The event's words are on the screen as it opens, under the buttons: below the fold
+    # the balls moved and nothing said what happened.
+    eve.page.wait_for_function("document.getElementById('r-pos').textContent !== ''")
+    caption = eve.page.locator("#r-pos").bounding_box()
+    assert caption is not None and caption["y"] + caption["height"] <= PHONE["height"], caption
     eve.page.locator("#r-next").scroll_into_view_if_needed()
     places, words = set(), set()
     for _ in range(12):
