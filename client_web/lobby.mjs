@@ -85,6 +85,8 @@ const announced = new Set();
 function renderMyMatch() {
   const mine = myMatch();
   $("my-match").hidden = !mine;
+  // A tab in the background says it in its title too: the no-show's clock is running.
+  document.title = mine ? `● ${t("tour.titleReady")} — ${t("meta.title")}` : t("meta.title");
   renderNextMatch();
   if (!mine) return;
   const text = t("lobby.myMatch", { name: tableName(mine) });

@@ -190,6 +190,8 @@ function render() {
   const mine = view.me ? view.matches.find((m) => m.status === "playing" && m.room && m.seeds.includes(view.me ?? null)) : undefined;
   $("tour-mine").hidden = !mine;
   const sitting = !!mine && seatedAt(mine, view.me ?? null);
+  // A tab left in the background says so in its title: a no-show's clock is running.
+  if (mine && !sitting) document.title = `● ${t("tour.titleReady")} — ${document.title}`;
   wordAs($("tour-mine-text"), sitting ? "tour.yourSeat" : "tour.yourMatch");
   wordAs($("tour-mine-sit"), sitting ? "tour.backToTable" : "tour.play");
   if (mine) $("tour-mine-sit").setAttribute("href", keepLang(`/#/play/${encodeURIComponent(mine.room ?? "")}`));

@@ -139,4 +139,5 @@ export default {
   "tour.whereFinal": "You finished in {place} place.",
   "tour.whereNext": "You are still in. Your next match: {stage}, against {name}.",
   "tour.whereNextOpen": "You are still in. Your next match: {stage}; your opponent is not known yet.",
+  "tour.titleReady": "Your table is open",
 };

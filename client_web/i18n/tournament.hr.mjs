@@ -139,4 +139,5 @@ export default {
   "tour.whereFinal": "Završili ste na {place} mjestu.",
   "tour.whereNext": "Još ste u turniru. Vaš sljedeći meč: {stage}, protivnik: {name}.",
   "tour.whereNextOpen": "Još ste u turniru. Vaš sljedeći meč: {stage}; protivnik još nije poznat.",
+  "tour.titleReady": "Vaš stol je otvoren",
 };

@@ -139,4 +139,5 @@ export default {
   "tour.whereFinal": "Вы заняли {place} место.",
   "tour.whereNext": "Вы ещё в турнире. Следующий матч: {stage}, соперник: {name}.",
   "tour.whereNextOpen": "Вы ещё в турнире. Следующий матч: {stage}; соперник пока неизвестен.",
+  "tour.titleReady": "Ваш стол открыт",
 };

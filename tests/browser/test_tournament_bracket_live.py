@@ -82,6 +82,8 @@ def test_a_player_seated_in_another_tab_is_sent_back_to_the_table(
     page = client.page
     page.wait_for_selector("#tour-mine:not([hidden])")
     assert page.inner_text("#tour-mine-sit") == "Sjedni za stol"
+    # A tab left in the background says it in its title (the no-show's clock runs).
+    assert page.title().startswith("● Vaš stol je otvoren — "), page.title()
     with seated(server, room, tokens["Tena"], "Tena") as tab:
         page.wait_for_function(
             "document.getElementById('tour-mine-sit').textContent === 'Natrag za stol'"
@@ -91,6 +93,7 @@ def test_a_player_seated_in_another_tab_is_sent_back_to_the_table(
         # Still the way to the seat (the same link), but no longer a call to take it.
         assert page.get_attribute("#tour-mine-sit", "href") == f"/?lang=hr#/play/{room}"
         assert "Sjedni za stol" not in page.locator("body").inner_text()
+        assert not page.title().startswith("●"), page.title()  # seated: nothing to call her to
         # The no-show clock there is the opponent's, and names him (bare, it read as hers).
         page.wait_for_selector("#tour-mine-deadline .tour-deadline")
         due = page.inner_text("#tour-mine-deadline")

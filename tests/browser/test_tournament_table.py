@@ -100,9 +100,12 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     assert ana.page.inner_text("#my-match-text") == (
         "Vaš turnirski meč je spreman: Petak navečer · Finale."
     )
+    # A tab in the background says it in its title.
+    assert ana.page.title() == "● Vaš stol je otvoren — ninepool — devetka", ana.page.title()
     save(ana, "tournament-my-match-hr.png")
     ana.page.click("#my-match-sit")
     ana.wait(f"a.room === {room!r} && a.role === 'player'")
+    ana.page.wait_for_function("document.title === 'ninepool — devetka'")  # at the table
     # At the table she is told whom she waits for, and offered no invite link.
     ana.page.wait_for_function(
         "document.querySelector('#status .prompt')?.textContent.startsWith('Čeka se da Luka')"
