@@ -74,7 +74,8 @@ export function tournamentClock(clock) {
 export function describeFormat(s) {
   const preset = presetOf(s);
   const parts = [t(`format.break.${s.break_order ?? "winner"}`), describeClock(s), t(`aid.${s.aim_aid ?? "full"}`)];
-  return (preset === "custom" ? parts : [t(`preset.${preset}`), ...parts]).join(" · ");
+  // A tournament's table is named by its tournament and stage: "Casual" read as a friendly.
+  return (preset === "custom" || s.tournament ? parts : [t(`preset.${preset}`), ...parts]).join(" · ");
 }
 
 /** The names the server gives the tables it opens for a quick match, and their keys. */

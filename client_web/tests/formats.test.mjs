@@ -64,3 +64,10 @@ test("a tournament table's stage is worded; other names stay as they are", () =>
   assert.equal(roomName("Kup · Rx", cup), "Kup · Rx");
   assert.equal(roomName("Petak", cup), "Petak");
 });
+
+test("a tournament's table is not called casual or pro: its name says what it is", () => {
+  setLanguage("en");
+  const settings = { race_to: 3, break_order: "winner", ...PRESETS.casual };
+  assert.ok(describeFormat(settings).startsWith("Casual · "));
+  assert.equal(describeFormat({ ...settings, tournament: "t1" }), "winner breaks · no shot clock · full aim preview");
+});
