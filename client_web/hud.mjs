@@ -567,9 +567,9 @@ export function placeOnTable(screenOf) {
 }
 
 /** Where each thing over the table may stand, first choice first, and what a pocket under
- * it weighs against an object ball (`placeOnTable`): the chip's places are clear of them. */
+ * it weighs against an object ball (`placeOnTable`). */
 const PLACES = /** @type {[string, string[][], number][]} */ ([
-  ["push-chip", [[], ["far"]], 0],
+  ["push-chip", [[], ["far"], ["wing"], ["wing", "right"], ["far", "wing"], ["far", "wing", "right"]], 0.5],
   ["banner", [[], ["far"], ["wing"], ["wing", "right"], ["far", "wing"], ["far", "wing", "right"]], 1],
 ]);
 

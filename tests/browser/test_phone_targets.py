@@ -185,6 +185,33 @@ def test_the_push_out_and_its_choice_are_taken_with_a_finger(open_client: OpenCl
     assert_quiet(ana, bob)
 
 
+def test_the_push_out_chip_moves_aside_from_balls_at_both_ends(open_client: OpenClient) -> None:
+    """The chip stood on the head rail, or on the foot rail with a ball under it there: with
+    balls by both cushions' middles it hid one of them (the 9, once, lit over it). It
+    moves aside along a rail to where no ball is under it."""
+    _ana, _bob, pusher, _other = push_out_offered(open_client)
+    chip = pusher.page.locator("#push-chip")
+    chip.wait_for(state="visible")
+    # Balls by the middle of both short cushions (the page redrawn as a change of
+    # language redraws it), the rest out of the way.
+    pusher.page.evaluate(
+        "{ const b = window.ninepool.app.table.balls;"
+        " for (let n = 1; n < b.length; n++) if (b[n]) b[n] = [1.27, 0.2];"
+        " b[1] = [0.05, 0.635]; b[2] = [2.49, 0.635]; }"
+    )
+    pusher.page.select_option("#lang", "hr")
+    pusher.page.wait_for_function("document.documentElement.lang === 'hr'")
+    assert "wing" in (chip.get_attribute("class") or "")
+    box = chip.bounding_box()
+    assert box is not None
+    for x, y in ((0.05, 0.635), (2.49, 0.635)):
+        sx, sy = pusher.screen(x, y)
+        assert not (
+            box["x"] - 14 < sx < box["x"] + box["width"] + 14
+            and box["y"] - 14 < sy < box["y"] + box["height"] + 14
+        ), ((x, y), (sx, sy), box)
+
+
 def test_the_lag_winners_question_is_answered_with_a_finger(open_client: OpenClient) -> None:
     ana, bob, _room = host_and_guest(
         open_client, host={**PHONE, "lang": "ru"}, guest=PHONE, first_break="lag"
