@@ -500,7 +500,8 @@ export function prompt() {
     if (pushOutArmed()) return t("pushout.help");
     // How to move a first ball in hand comes before what the aim as it lies would hit.
     if (tb.ball_in_hand === "table" && !app.movedInHand && ball) return t("prompt.bih", { ball });
-    if (app.wrongBall !== null && canShoot()) return t("prompt.wrongBall", { hit: num(app.wrongBall), ball });
+    // (a push-out offered, the line is no foul if played as one: said with the warning)
+    if (app.wrongBall !== null && canShoot()) return t(tb.push_out_allowed ? "prompt.wrongBallPush" : "prompt.wrongBall", { hit: num(app.wrongBall), ball });
     // Offered (the shot after a legal break), the push-out is said: a button alone named it.
     if (tb.push_out_allowed && canShoot() && ball) return t("prompt.pushOffer", { ball });
     const touch = touchFirst();

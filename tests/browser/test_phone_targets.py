@@ -160,6 +160,21 @@ def test_the_push_out_and_its_choice_are_taken_with_a_finger(open_client: OpenCl
     ana, bob, pusher, other = push_out_offered(open_client)
     pusher.page.locator("#push-chip").wait_for(state="visible")
     assert too_small(pusher, ".canvas-wrap") == []
+    # Aimed at a wrong ball, the warning says the push-out would make the line no foul
+    # (it said only "foul", the push-out's button unexplained beside it).
+    chip = pusher.page.locator("#push-chip").bounding_box()
+    assert chip is not None
+    balls = pusher.state("a.table.balls")
+    lowest = min(n for n, b in enumerate(balls) if n and b)
+    for n, b in enumerate(balls):
+        sx, sy = pusher.screen(*b) if b else (0.0, 0.0)
+        under = chip["x"] - 12 < sx < chip["x"] + chip["width"] + 12 and chip["y"] - 12 < sy
+        if n > lowest and b and not (under and sy < chip["y"] + chip["height"] + 12):
+            click_table(pusher, *b)
+            if pusher.state("a.wrongBall") is not None:
+                break
+    warning = pusher.page.inner_text("#status .prompt")
+    assert "unless you play a push-out" in warning or "osim ako odigrate push out" in warning
     # Offered, the push-out is said where the player reads, not only named on a button
     # (on a line whose first ball is a wrong one, the warning comes first: aimed clear).
     aim_clear_of_the_chip(pusher, legal=True)
