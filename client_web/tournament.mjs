@@ -462,6 +462,8 @@ function matchCard(match, me) {
   } else if (match.status === "void" || empty) {
     foot.push(el("span", {}, [t("tour.void")]));
   }
+  // A match played (to its end or to a concession) can be watched again, every game of it.
+  if (done && match.decided === "played" && match.room) foot.push(el("a", { class: "tour-replay", href: keepLang(`/#/replay/${encodeURIComponent(match.room)}`) }, [t("tour.replay")]));
   if (match.status !== "void" && match.decided !== "bye") foot.push(el("span", {}, [t("match.line", { race: match.race })]));
   const classes = ["tour-match", match.status === "playing" ? "live" : "", match.status === "void" || empty ? "void" : ""];
   return el("div", { class: classes.filter(Boolean).join(" "), "data-match": match.id }, [...slots, el("div", { class: "tour-foot" }, foot)]);

@@ -140,4 +140,5 @@ export default {
   "tour.whereNext": "You are still in. Your next match: {stage}, against {name}.",
   "tour.whereNextOpen": "You are still in. Your next match: {stage}; your opponent is not known yet.",
   "tour.titleReady": "Your table is open",
+  "tour.replay": "Replay",
 };

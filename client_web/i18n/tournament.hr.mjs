@@ -140,4 +140,5 @@ export default {
   "tour.whereNext": "Još ste u turniru. Vaš sljedeći meč: {stage}, protivnik: {name}.",
   "tour.whereNextOpen": "Još ste u turniru. Vaš sljedeći meč: {stage}; protivnik još nije poznat.",
   "tour.titleReady": "Vaš stol je otvoren",
+  "tour.replay": "Snimka",
 };

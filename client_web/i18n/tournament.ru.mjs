@@ -140,4 +140,5 @@ export default {
   "tour.whereNext": "Вы ещё в турнире. Следующий матч: {stage}, соперник: {name}.",
   "tour.whereNextOpen": "Вы ещё в турнире. Следующий матч: {stage}; соперник пока неизвестен.",
   "tour.titleReady": "Ваш стол открыт",
+  "tour.replay": "Запись",
 };

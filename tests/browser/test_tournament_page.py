@@ -385,6 +385,10 @@ def test_from_a_won_match_to_the_next_ones_table(page_at: Any, server: Server) -
     # The won match's card says who conceded it (a bare "Won" read as a win to the loser).
     foot = page.locator("[data-match='W1-2'] .tour-foot")
     assert f"Predaja meča: {loser}" in foot.inner_text(), foot.inner_text()
+    # ...and leads to its replay, every game of it (a tab opened there says no hello).
+    replay = foot.locator("a.tour-replay")
+    assert replay.inner_text() == "Snimka"
+    assert replay.get_attribute("href") == f"/?lang=hr#/replay/{first['room']}"
     room = call(server, "GET", path)["matches"][-1]["room"]
     assert room and room != first["room"]
     assert final.get_attribute("href") == f"/?lang=hr#/play/{room}"
