@@ -575,7 +575,10 @@ async function start() {
   });
   $("tour-leave").addEventListener("click", () => void registration("unregister"));
   $("tour-start").addEventListener("click", async () => {
-    if (await ask(t("tour.startConfirm"), t("tour.startNow"))) void organise("start", () => t("tour.begun"));
+    // Computers to fill the empty places: said before they come (they are not undone).
+    const empty = shown?.bots ? shown.cap - shown.entrants.length : 0;
+    const question = empty > 0 ? t("tour.startConfirmBots", { n: empty }) : t("tour.startConfirm");
+    if (await ask(question, t("tour.startNow"))) void organise("start", () => t("tour.begun"));
   });
   $("tour-cancel").addEventListener("click", async () => {
     if (await ask(t("tour.cancelConfirm"), t("tour.cancel"), false)) void organise("cancel", () => t("tour.cancelledOrganiser"));

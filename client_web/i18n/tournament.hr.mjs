@@ -141,4 +141,5 @@ export default {
   "tour.whereNextOpen": "Još ste u turniru. Vaš sljedeći meč: {stage}; protivnik još nije poznat.",
   "tour.titleReady": "Vaš stol je otvoren",
   "tour.replay": "Snimka",
+  "tour.startConfirmBots": { one: "Pokrenuti turnir odmah? Prijave se zatvaraju, a {n} prazno mjesto zauzima računalni igrač.", few: "Pokrenuti turnir odmah? Prijave se zatvaraju, a {n} prazna mjesta zauzimaju računalni igrači.", other: "Pokrenuti turnir odmah? Prijave se zatvaraju, a {n} praznih mjesta zauzimaju računalni igrači." },
 };

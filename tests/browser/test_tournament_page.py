@@ -291,6 +291,27 @@ def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> 
     assert client.problems() == [] and onlooker.problems() == []
 
 
+def test_the_start_says_computers_will_fill_the_empty_places(page_at: Any, server: Server) -> None:
+    """A tournament whose empty places computers fill: the organiser's question before an
+    early start says they will (it said only that registration closes)."""
+    organiser = session_token(server, "Org bots")
+    tournament_id = new_tournament(server, organiser, "Srijeda", cap=4, bots=True, **SINGLE)
+    path = f"/api/tournaments/{tournament_id}"
+    call(server, "POST", f"{path}/register", {"name": "Org bots"}, organiser)
+    call(server, "POST", f"{path}/register", {"name": "Ema"}, session_token(server, "Ema"))
+    client = page_at(f"/tournament/{tournament_id}", "ru", organiser)
+    page = client.page
+    page.wait_for_selector("#tour-start:not([hidden])")
+    page.click("#tour-start")
+    asked = confirm(page, "Начать сейчас")
+    assert asked == (
+        "Начать турнир сейчас? Регистрация закроется, а 2 свободных места займут"
+        " компьютерные игроки."
+    ), asked
+    assert call(server, "GET", path)["status"] in ("running", "finished")
+    assert client.problems() == []
+
+
 def test_an_entrant_is_shown_the_way_to_their_match(page_at: Any, server: Server) -> None:
     """Once the table of their match is open, an entrant's bracket page says so above
     everything, links to their seat, and marks their name in the bracket."""
