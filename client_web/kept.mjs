@@ -60,3 +60,32 @@ export function forfeitIn() {
 export function keptName(seat) {
   return app.keptNames && app.keptNames.room === app.room ? (app.keptNames.names[seat] ?? null) : null;
 }
+
+/** How often, and how far apart (ms), a finished match's tournament is read for its end. */
+const CHAMPION_READS = 6;
+const CHAMPION_READ_MS = 700;
+
+/**
+ * After a tournament's match is over: whether it ended the tournament, and who won it
+ * (its champion's name; null when it goes on, or cannot be read). The tournament takes
+ * the room's result a moment after the room ends it, so its page is read a few times.
+ * @param {Msg} view the room view @returns {Promise<string | null>}
+ */
+export async function championAfter(view) {
+  const tournament = view?.settings?.tournament;
+  if (!tournament) return null;
+  for (let read = 0; read < CHAMPION_READS; read++) {
+    await new Promise((resolve) => setTimeout(resolve, CHAMPION_READ_MS));
+    try {
+      const res = await fetch(`/api/tournaments/${encodeURIComponent(tournament)}`);
+      if (!res.ok) continue;
+      const doc = await res.json();
+      if (doc.status === "finished") return typeof doc.champion === "string" ? doc.champion : null;
+      const match = (doc.matches ?? []).find((/** @type {Msg} */ x) => x.room === view.room);
+      if (match?.status === "done") return null; // taken, and the tournament goes on
+    } catch {
+      // (read again)
+    }
+  }
+  return null;
+}

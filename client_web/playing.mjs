@@ -9,7 +9,7 @@ import { addChat, popChat } from "./chat.mjs";
 import { showResult } from "./hud.mjs";
 import { t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
-import { learnKeptNames } from "./kept.mjs";
+import { championAfter, learnKeptNames } from "./kept.mjs";
 import { lagPlayback, lagRest, lagTracks } from "./lagballs.mjs";
 import { noteGameOver, noteSnapshot, renderRatingLine } from "./ratingchange.mjs";
 import { absorbHistory, logEvent, logRenames, recentEvents, restoreHistory, rewordLog } from "./roomlog.mjs";
@@ -160,6 +160,16 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
           noShow ? null : rackReplay(app.rackShots.rack, m.reason === "concede" && app.rackShots.rack !== app.table?.rack),
         );
         tv.matchOver();
+        // A tournament's last match: its result says who won the tournament, too.
+        const view = app.view;
+        if (view?.settings?.tournament)
+          void championAfter(view).then((champion) => {
+            const line = document.getElementById("result-next");
+            if (!champion || !line || app.view?.room !== view.room || !(/** @type {HTMLDialogElement} */ (document.getElementById("result-dialog"))).open) return;
+            const mine = app.role === "player" && app.seat !== null && n[app.seat] === champion;
+            line.textContent = mine ? t("result.championYou") : t("result.champion", { name: champion });
+            line.hidden = false;
+          });
         if (cheers(m.winner)) {
           celebrate(true, sound, reducedMotion());
           heard.push("fanfare-match");

@@ -614,6 +614,8 @@ export default {
   "replay.noMatch": "This room has no match {match} (yet)",
   "replay.noRack": "This match has no game {rack} (yet)",
   "result.tournament": "To the tournament",
+  "result.championYou": "You won the tournament!",
+  "result.champion": "{name} wins the tournament!",
   "result.replayRack": "Replay of this game",
   "result.replayMatch": "Replay of the match",
   "rooms.rack": "game {rack}",

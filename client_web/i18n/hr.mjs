@@ -614,6 +614,8 @@ export default {
   "replay.noMatch": "Ovaj stol (još) nema {match}. meč",
   "replay.noRack": "Ovaj meč (još) nema partiju {rack}",
   "result.tournament": "Natrag na turnir",
+  "result.championYou": "Osvojili ste turnir!",
+  "result.champion": "{name} osvaja turnir!",
   "result.replayRack": "Snimka ove partije",
   "result.replayMatch": "Snimka cijelog meča",
   "rooms.rack": "partija {rack}",

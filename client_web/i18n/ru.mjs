@@ -614,6 +614,8 @@ export default {
   "replay.noMatch": "За этим столом (пока) не было матча {match}",
   "replay.noRack": "В этом матче (пока) нет партии {rack}",
   "result.tournament": "К турниру",
+  "result.championYou": "Вы выиграли турнир!",
+  "result.champion": "{name} выигрывает турнир!",
   "result.replayRack": "Запись этой партии",
   "result.replayMatch": "Запись всего матча",
   "rooms.rack": "партия {rack}",

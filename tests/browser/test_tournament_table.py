@@ -121,6 +121,14 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     assert ana.page.is_hidden("#result-rematch") and ana.page.is_hidden("#result-replay")
     # The match is over: its result closes ("Nastavi", continue, read as playing on).
     assert ana.page.inner_text("#result-close") == "Zatvori"
+    # The final: the result says the tournament is hers, and Eve's that Ana won it.
+    ana.page.wait_for_function(
+        "document.getElementById('result-next').textContent === 'Osvojili ste turnir!'"
+    )
+    assert ana.page.is_visible("#result-next")
+    eve.page.wait_for_function(
+        "document.getElementById('result-next').textContent === 'Ana osvaja turnir!'"
+    )
     # No score against an empty seat ("Mjesto 2 0 : 0").
     assert ana.page.inner_text("#result-score") == ""
     back = ana.page.locator("#result-tournament")
