@@ -63,7 +63,7 @@ export function renderRooms() {
           `${t("rooms.scoreLine", { a: r.score[0], b: r.score[1], race: r.race_to })}${r.status === "playing" && r.rack > 0 ? ` · ${t("rooms.rack", { rack: r.rack })}` : ""}`,
           ...(resultLine(r) ? [h("small", { class: "result", text: resultLine(r) })] : []),
         ]),
-        h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(`status.${r.status}`)}${r.spectators ? ` · ${t("rooms.watching", { n: r.spectators })}` : ""}` })]),
+        h("td", {}, [h("span", { class: `status-pill status-${r.status}`, text: `${t(statusKey(r))}${r.spectators ? ` · ${t("rooms.watching", { n: r.spectators })}` : ""}` })]),
         actions,
       ]),
     );
@@ -71,6 +71,12 @@ export function renderRooms() {
   $("rooms-empty").hidden = rooms.length > 0;
   $("room-count").textContent = rooms.length ? `(${num(rooms.length)})` : "";
   renderMyMatch();
+}
+
+/** A room's state in a word; a first break drawn (a tournament's) is no lag while its
+ * winner chooses. @param {Record<string, any>} r the lobby's room */
+function statusKey(r) {
+  return r.status === "lag" && r.settings?.first_break === "draw" ? "status.draw" : `status.${r.status}`;
 }
 
 /** Rooms whose "your match is ready" was said already in a toast (once each). */

@@ -225,6 +225,7 @@ export default {
   "rooms.wonForfeit": "{winner} won by forfeit",
   "status.waiting": "waiting",
   "status.lag": "lag",
+  "status.draw": "draw for the break",
   "status.playing": "playing",
   "status.finished": "finished",
 

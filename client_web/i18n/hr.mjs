@@ -225,6 +225,7 @@ export default {
   "rooms.wonForfeit": "Pobjeda bez borbe: {winner}",
   "status.waiting": "čeka",
   "status.lag": "bliškanje",
+  "status.draw": "ždrijeb za otvaranje",
   "status.playing": "igra se",
   "status.finished": "završeno",
 

@@ -225,6 +225,7 @@ export default {
   "rooms.wonForfeit": "Техническая победа: {winner}",
   "status.waiting": "ожидание",
   "status.lag": "раскат",
+  "status.draw": "жребий на разбитие",
   "status.playing": "идёт игра",
   "status.finished": "окончен",
 

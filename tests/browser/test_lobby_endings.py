@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet, start_match
-from tests.browser.test_firstminute import OpenClient
+from tests.browser.test_firstminute import OpenClient, host_and_guest
 
 #: Each language's row for Ana's match once Bob has conceded it.
 CONCEDED = {
@@ -51,3 +51,13 @@ def test_a_conceded_match_names_its_winner_and_who_conceded(open_client: OpenCli
         assert row_result(reader, room) == CONCEDED[lang]
         save(reader, f"lobby-conceded-{lang}.png")
     assert_quiet(ana, bob, cid)
+
+
+def test_a_drawn_first_break_is_no_lag_in_the_lobby(open_client: OpenClient) -> None:
+    """A table whose first break is drawn (every tournament's) waits for the draw's winner
+    to choose: its lobby row said "lag", a lag nobody played. It says the draw."""
+    _ana, _bob, room = host_and_guest(open_client, first_break="draw")
+    cid = open_client("Cid", lang="ru")
+    pill = f"tr[data-room='{room}'] .status-pill"
+    cid.page.wait_for_selector(pill)
+    assert cid.page.inner_text(pill).startswith("жребий на разбитие"), cid.page.inner_text(pill)
