@@ -54,6 +54,16 @@ const conn = new Connection({
 });
 
 initAccounts({ reconnect: () => conn.reconnectNow(), welcome: () => app.welcome });
+// In a tab not yet connected (opened at a replay) the account's buttons wait for its hello:
+// an account is not changed while its player is seated, and only the hello says whether.
+document.querySelector(".account-bar")?.addEventListener("click", (e) => {
+  const button = /** @type {HTMLElement} */ (e.target).closest("button");
+  if (conn.started || !button) return;
+  e.stopPropagation();
+  connect();
+  const again = () => void (app.welcome ? button.click() : setTimeout(again, 100));
+  again();
+}, true);
 
 app.serverNow = () => conn.serverNow();
 

@@ -254,6 +254,7 @@ export class Connection {
    * @returns {Promise<Msg>}
    */
   reconnectNow() {
+    this.started = true;
     return new Promise((resolve) => {
       const onWelcome = this.opts.onWelcome;
       // The old connection is let go only once the new one has said hello: a seated

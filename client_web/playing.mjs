@@ -160,14 +160,15 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
           noShow ? null : rackReplay(app.rackShots.rack, m.reason === "concede" && app.rackShots.rack !== app.table?.rack),
         );
         tv.matchOver();
-        // A tournament's last match: its result says who won the tournament, too.
+        // A tournament's last match: its result says who won the tournament, too (this
+        // match's winner, named as the score names them).
         const view = app.view;
-        if (view?.settings?.tournament)
+        if (view?.settings?.tournament && m.winner !== null)
           void championAfter(view).then((champion) => {
             const line = document.getElementById("result-next");
             if (!champion || !line || app.view?.room !== view.room || !(/** @type {HTMLDialogElement} */ (document.getElementById("result-dialog"))).open) return;
-            const mine = app.role === "player" && app.seat !== null && n[app.seat] === champion;
-            line.textContent = mine ? t("result.championYou") : t("result.champion", { name: champion });
+            const mine = app.role === "player" && app.seat === m.winner;
+            line.textContent = mine ? t("result.championYou") : t("result.champion", { name: n[m.winner] });
             line.hidden = false;
           });
         if (cheers(m.winner)) {

@@ -203,7 +203,8 @@ function render() {
   // Otherwise where they stand: their next match, or out and in which place.
   const where = whereYouStand(view, (name, level) => seatName(name, level ?? null));
   $("tour-where").hidden = !where;
-  $("tour-where").textContent = where ?? "";
+  // (a status line: said again to a screen reader only when it says something new)
+  if ($("tour-where").textContent !== (where ?? "")) $("tour-where").textContent = where ?? "";
   renderRegistration(view);
   renderOrganiser(view);
   renderBrackets(view);
@@ -462,8 +463,9 @@ function matchCard(match, me) {
   } else if (match.status === "void" || empty) {
     foot.push(el("span", {}, [t("tour.void")]));
   }
-  // A match played (to its end or to a concession) can be watched again, every game of it.
-  if (done && match.decided === "played" && match.room) foot.push(el("a", { class: "tour-replay", href: keepLang(`/#/replay/${encodeURIComponent(match.room)}`) }, [t("tour.replay")]));
+  // A match played (to its end or to a concession) can be watched again, every game of it
+  // (in a tab of its own: this one may be waiting for the reader's next match).
+  if (done && match.decided === "played" && match.room) foot.push(el("a", { class: "tour-replay", href: keepLang(`/#/replay/${encodeURIComponent(match.room)}`), target: "_blank", rel: "noopener" }, [t("tour.replay")]));
   if (match.status !== "void" && match.decided !== "bye") foot.push(el("span", {}, [t("match.line", { race: match.race })]));
   const classes = ["tour-match", match.status === "playing" ? "live" : "", match.status === "void" || empty ? "void" : ""];
   return el("div", { class: classes.filter(Boolean).join(" "), "data-match": match.id }, [...slots, el("div", { class: "tour-foot" }, foot)]);
@@ -577,7 +579,7 @@ async function start() {
   $("tour-start").addEventListener("click", async () => {
     // Computers to fill the empty places: said before they come (they are not undone).
     const empty = shown?.bots ? shown.cap - shown.entrants.length : 0;
-    const question = empty > 0 ? t("tour.startConfirmBots", { n: empty }) : t("tour.startConfirm");
+    const question = empty > 0 ? (empty === 1 ? t("tour.startConfirmBot") : t("tour.startConfirmBots", { n: empty })) : t("tour.startConfirm");
     if (await ask(question, t("tour.startNow"))) void organise("start", () => t("tour.begun"));
   });
   $("tour-cancel").addEventListener("click", async () => {

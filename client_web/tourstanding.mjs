@@ -38,14 +38,15 @@ export function roundTitle(view, side, round, last) {
 }
 
 /**
- * A match's stage said alone, away from the bracket's headings: in a double elimination
- * with its side ("Losers' bracket · Round 3").
+ * A match's stage said alone, away from the bracket's headings, as its table is named: in
+ * a double elimination with its side ("Losers' bracket, round 3", "Grand final").
  * @param {TournamentView} view @param {MatchView} match
  */
 export function stageWords(view, match) {
+  if (match.bracket === "final") return t(match.round === 1 ? "tour.gf1" : "tour.gf2");
+  if (view.format === "double") return t(`tour.stage.${match.bracket}`, { n: match.round });
   const rounds = view.matches.filter((m) => m.bracket === match.bracket).map((m) => m.round);
-  const title = roundTitle(view, match.bracket, match.round, Math.max(...rounds));
-  return view.format === "double" ? `${t(`tour.side.${match.bracket}`)} · ${title}` : title;
+  return roundTitle(view, match.bracket, match.round, Math.max(...rounds));
 }
 
 /**

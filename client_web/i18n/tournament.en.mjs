@@ -141,5 +141,6 @@ export default {
   "tour.whereNextOpen": "You are still in. Your next match: {stage}; your opponent is not known yet.",
   "tour.titleReady": "Your table is open",
   "tour.replay": "Replay",
-  "tour.startConfirmBots": { one: "Start the tournament now? Registration closes, and a computer player takes the {n} empty place.", other: "Start the tournament now? Registration closes, and computer players take the {n} empty places." },
+  "tour.startConfirmBot": "Start the tournament now? Registration closes, and a computer player takes the empty place.",
+  "tour.startConfirmBots": { one: "Start the tournament now? Registration closes, and computer players take the {n} empty place.", other: "Start the tournament now? Registration closes, and computer players take the {n} empty places." },
 };

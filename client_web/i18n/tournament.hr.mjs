@@ -139,7 +139,8 @@ export default {
   "tour.whereFinal": "Završili ste na {place} mjestu.",
   "tour.whereNext": "Još ste u turniru. Vaš sljedeći meč: {stage}, protivnik: {name}.",
   "tour.whereNextOpen": "Još ste u turniru. Vaš sljedeći meč: {stage}; protivnik još nije poznat.",
-  "tour.titleReady": "Vaš stol je otvoren",
+  "tour.titleReady": "Vaš je stol otvoren",
   "tour.replay": "Snimka",
-  "tour.startConfirmBots": { one: "Pokrenuti turnir odmah? Prijave se zatvaraju, a {n} prazno mjesto zauzima računalni igrač.", few: "Pokrenuti turnir odmah? Prijave se zatvaraju, a {n} prazna mjesta zauzimaju računalni igrači.", other: "Pokrenuti turnir odmah? Prijave se zatvaraju, a {n} praznih mjesta zauzimaju računalni igrači." },
+  "tour.startConfirmBot": "Pokrenuti turnir odmah? Prijave se zatvaraju, a prazno mjesto zauzima računalni igrač.",
+  "tour.startConfirmBots": { one: "Pokrenuti turnir odmah? Prijave se zatvaraju, a {n} prazno mjesto zauzimaju računalni igrači.", few: "Pokrenuti turnir odmah? Prijave se zatvaraju, a {n} prazna mjesta zauzimaju računalni igrači.", other: "Pokrenuti turnir odmah? Prijave se zatvaraju, a {n} praznih mjesta zauzimaju računalni igrači." },
 };

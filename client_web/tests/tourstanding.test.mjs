@@ -78,5 +78,5 @@ test("a double elimination names the side of the next match", () => {
   const view = eight({ format: "double", me: 2 });
   view.standings = [];
   view.matches.push(match({ id: "l1", bracket: "losers", round: 1, players: ["Bo", null], seeds: [2, null] }), match({ id: "l2", bracket: "losers", round: 2 }));
-  assert.equal(whereYouStand(view, named), "You are still in. Your next match: losers' bracket · Round 1; your opponent is not known yet.");
+  assert.equal(whereYouStand(view, named), "You are still in. Your next match: losers' bracket, round 1; your opponent is not known yet.");
 });

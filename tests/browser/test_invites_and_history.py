@@ -281,7 +281,7 @@ def test_a_logs_replay_in_a_tab_of_its_own_leaves_the_seat_in_this_one(
     """The log's replay links open a tab of their own (the player's clock may be running).
     That tab said hello as the same player and took the seat from the table's tab
     ("Playing in another tab"): it now plays the replay without a connection, and says
-    hello only once it goes elsewhere (here the lobby)."""
+    hello only once it goes elsewhere (the lobby) or its player signs in."""
     ana, bob, room = started(open_client)
     foul_softly(shooter((ana, bob)))
     settle(ana, bob)
@@ -298,7 +298,19 @@ def test_a_logs_replay_in_a_tab_of_its_own_leaves_the_seat_in_this_one(
     ana.page.wait_for_timeout(1500)  # (a hello would have taken the seat by now)
     assert ana.page.is_visible("#conn.conn-online") and ana.page.is_hidden("#play-here")
     assert ana.state("a.room") == room and ana.state("a.seat") is not None
-    tab.click("#replay-view a[href='#/']:not(#r-back)")  # the lobby: now it says hello
+    # Signing in from it says hello first (an account is not changed while its player is
+    # seated, and only the hello says whether), then opens the dialog.
+    tab.click("#account-open")
+    tab.wait_for_selector("#conn.conn-online")
+    tab.wait_for_selector("#account-dialog[open]")
+    tab.close()
+    # Another such tab says hello once it goes to the lobby.
+    with ana.context.expect_page() as opened:
+        link.click()
+    tab = opened.value
+    tab.locator("#replay-view").wait_for(state="visible")
+    assert tab.is_hidden("#conn")
+    tab.click("#replay-view a[href='#/']:not(#r-back)")
     tab.wait_for_selector("#conn.conn-online")
     tab.close()
     assert_quiet(ana, bob)

@@ -83,7 +83,7 @@ def test_a_player_seated_in_another_tab_is_sent_back_to_the_table(
     page.wait_for_selector("#tour-mine:not([hidden])")
     assert page.inner_text("#tour-mine-sit") == "Sjedni za stol"
     # A tab left in the background says it in its title (the no-show's clock runs).
-    assert page.title().startswith("● Vaš stol je otvoren — "), page.title()
+    assert page.title().startswith("● Vaš je stol otvoren — "), page.title()
     with seated(server, room, tokens["Tena"], "Tena") as tab:
         page.wait_for_function(
             "document.getElementById('tour-mine-sit').textContent === 'Natrag za stol'"

@@ -101,7 +101,7 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
         "Vaš turnirski meč je spreman: Petak navečer · Finale."
     )
     # A tab in the background says it in its title.
-    assert ana.page.title() == "● Vaš stol je otvoren — ninepool — devetka", ana.page.title()
+    assert ana.page.title() == "● Vaš je stol otvoren — ninepool — devetka", ana.page.title()
     save(ana, "tournament-my-match-hr.png")
     ana.page.click("#my-match-sit")
     ana.wait(f"a.room === {room!r} && a.role === 'player'")
