@@ -308,6 +308,7 @@ def test_the_start_says_computers_will_fill_the_empty_places(page_at: Any, serve
         "Начать турнир сейчас? Регистрация закроется, а 2 свободных места займут"
         " компьютерные игроки."
     ), asked
+    page.wait_for_selector("#tour-organiser", state="hidden")  # the start is taken
     assert call(server, "GET", path)["status"] in ("running", "finished")
     assert client.problems() == []
 
