@@ -710,7 +710,7 @@ export function renderTableUi() {
   stale.textContent = t(proposedToMe ? "more.stalemateAccept" : "more.stalemate");
   /** @type {HTMLButtonElement} */ (stale).disabled = proposedBy === me;
   $("concede").hidden = !(player && playing);
-  renderMatchOver({ me, player, over: st === "finished" || !!tb?.match_over, text: prompt });
+  renderMatchOver({ me, player, over: st === "finished" || !!tb?.match_over });
   /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = !app.lastShot || !!app.anim;
   // For a streamer: this table's score strip, a page for OBS (`/overlay/<room>`; on the TV
   // the channel's, `/overlay/tv`, which moves on with it). A private table's carries its

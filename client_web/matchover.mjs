@@ -11,11 +11,12 @@ import { keepLang, t } from "./i18n/index.mjs";
 import { app, names, tournamentMatch } from "./state.mjs";
 
 /**
- * @param {{me: number | null, player: boolean, over: boolean, text: () => string}} at
- *   the reader's seat, whether they play here, whether the match is over, and the
- *   prompt's words (what happened, said above the table too)
+ * The card says no words of its own: the status box beside or above the table says how
+ * the match ended (the card said it a second time, "Match over." twice on a phone).
+ * @param {{me: number | null, player: boolean, over: boolean}} at the reader's seat,
+ *   whether they play here, and whether the match is over
  */
-export function renderMatchOver({ me, player, over, text }) {
+export function renderMatchOver({ me, player, over }) {
   const tournament = tournamentMatch() ? app.view?.settings?.tournament ?? null : null;
   $("rematch").hidden = !(player && over) || tournamentMatch();
   const back = /** @type {HTMLAnchorElement} */ ($("tournament-back"));
@@ -43,7 +44,6 @@ export function renderMatchOver({ me, player, over, text }) {
   const card = $("over-controls");
   card.hidden = ($("rematch").hidden && back.hidden) || /** @type {HTMLDialogElement} */ ($("result-dialog")).open;
   if (card.hidden) return;
-  $("over-text").textContent = text();
   const again = /** @type {HTMLButtonElement} */ ($("over-rematch"));
   again.hidden = $("rematch").hidden;
   again.textContent = $("rematch").textContent;

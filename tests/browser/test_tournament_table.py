@@ -179,6 +179,9 @@ def test_a_phone_keeps_the_way_back_to_the_bracket_on_the_table(
     card = ana.page.locator("#over-controls")
     card.wait_for(state="visible")
     assert ana.page.is_hidden("#over-rematch")
+    # How the match ended is said once, above the table, not again on the card.
+    assert "Матч окончен" in ana.page.inner_text("#status")
+    assert "Матч окончен" not in card.inner_text()
     back = ana.page.locator("#over-tournament")
     assert back.is_visible() and back.inner_text() == "К турниру"
     box = card.bounding_box()
