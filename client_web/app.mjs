@@ -176,7 +176,6 @@ function connect() {
 
 // --- routing ----------------------------------------------------------------------------
 
-
 /** @param {"lobby" | "table" | "replay" | "practice"} route */
 function show(route) {
   app.route = route;

@@ -100,6 +100,15 @@ export function roomName(name, settings) {
   const m = settings?.tournament ? name.match(/^(.*) · (R\d+|W\d+|L\d+|F|GF1|GF2)$/) : null;
   if (!m) return name;
   const [, tournament, code] = m;
+  return `${tournament} · ${stageWords(code)}`;
+}
+
+/**
+ * A tournament stage's code (`server/tournament/bracket.py`, `stage_label`) in the reader's
+ * words: a table's name and the bracket page's "your next match" say it alike.
+ * @param {string} code `R2`, `W2`, `L3`, `F`, `GF1` or `GF2`
+ */
+export function stageWords(code) {
   const n = Number(code.slice(1));
   /** The stage's words by its code's letter (`F`, `GF1` and `GF2` whole). */
   const words = {
@@ -110,8 +119,7 @@ export function roomName(name, settings) {
     W: () => t("tour.stage.winners", { n }),
     L: () => t("tour.stage.losers", { n }),
   };
-  const stage = (words[/** @type {keyof typeof words} */ (code)] ?? words[/** @type {"R" | "W" | "L"} */ (code[0])])();
-  return `${tournament} · ${stage}`;
+  return (words[/** @type {keyof typeof words} */ (code)] ?? words[/** @type {"R" | "W" | "L"} */ (code[0])])();
 }
 
 /**

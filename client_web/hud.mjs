@@ -569,9 +569,10 @@ export function placeOnTable(screenOf) {
 
 /** Where each thing over the table may stand, first choice first, and what a pocket under
  * it weighs against an object ball (`placeOnTable`). */
+const AROUND = [[], ["far"], ["wing"], ["wing", "right"], ["far", "wing"], ["far", "wing", "right"]];
 const PLACES = /** @type {[string, string[][], number][]} */ ([
-  ["push-chip", [[], ["far"], ["wing"], ["wing", "right"], ["far", "wing"], ["far", "wing", "right"]], 0.5],
-  ["banner", [[], ["far"], ["wing"], ["wing", "right"], ["far", "wing"], ["far", "wing", "right"]], 1],
+  ["push-chip", AROUND, 0.5],
+  ["banner", AROUND, 1],
 ]);
 
 /** The prompt alone, said again (the break's names the power, which a key or drag moves). */

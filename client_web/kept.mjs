@@ -36,15 +36,21 @@ export async function learnKeptNames(view, refresh) {
 export async function readKept(view) {
   const tournament = view?.settings?.tournament;
   if (!tournament) return null;
+  const doc = await readTournament(tournament);
+  if (!doc) return null;
+  const reserved = view.settings.reserved ?? [];
+  const byPlayer = new Map((doc.entrants ?? []).map((/** @type {Msg} */ e) => [e.player, e.name]));
+  const match = (doc.matches ?? []).find((/** @type {Msg} */ x) => x.room === view.room);
+  const forfeitAt = match?.live?.forfeit_at;
+  return { names: [0, 1].map((i) => byPlayer.get(reserved[i]) ?? null), forfeitAt: typeof forfeitAt === "number" ? forfeitAt : null };
+}
+
+/** A tournament's page as its API gives it (`GET /api/tournaments/<id>`); null when it
+ * cannot be read. @param {string} tournament @returns {Promise<Msg | null>} */
+async function readTournament(tournament) {
   try {
     const res = await fetch(`/api/tournaments/${encodeURIComponent(tournament)}`);
-    if (!res.ok) return null;
-    const doc = await res.json();
-    const reserved = view.settings.reserved ?? [];
-    const byPlayer = new Map((doc.entrants ?? []).map((/** @type {Msg} */ e) => [e.player, e.name]));
-    const match = (doc.matches ?? []).find((/** @type {Msg} */ x) => x.room === view.room);
-    const forfeitAt = match?.live?.forfeit_at;
-    return { names: [0, 1].map((i) => byPlayer.get(reserved[i]) ?? null), forfeitAt: typeof forfeitAt === "number" ? forfeitAt : null };
+    return res.ok ? await res.json() : null;
   } catch {
     return null;
   }
@@ -76,16 +82,10 @@ export async function championAfter(view) {
   if (!tournament) return null;
   for (let read = 0; read < CHAMPION_READS; read++) {
     await new Promise((resolve) => setTimeout(resolve, CHAMPION_READ_MS));
-    try {
-      const res = await fetch(`/api/tournaments/${encodeURIComponent(tournament)}`);
-      if (!res.ok) continue;
-      const doc = await res.json();
-      if (doc.status === "finished") return typeof doc.champion === "string" ? doc.champion : null;
-      const match = (doc.matches ?? []).find((/** @type {Msg} */ x) => x.room === view.room);
-      if (match?.status === "done") return null; // taken, and the tournament goes on
-    } catch {
-      // (read again)
-    }
+    const doc = await readTournament(tournament);
+    if (doc?.status === "finished") return typeof doc.champion === "string" ? doc.champion : null;
+    const match = (doc?.matches ?? []).find((/** @type {Msg} */ x) => x.room === view.room);
+    if (match?.status === "done") return null; // taken, and the tournament goes on
   }
   return null;
 }

@@ -14,7 +14,7 @@ import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 import { installTips, tipAttrs } from "./tip.mjs";
 import { rewordCreating, startCreating } from "./tournamentform.mjs";
-import { roundTitle, whereYouStand } from "./tourstanding.mjs";
+import { myEntry, roundTitle, whereYouStand } from "./tourstanding.mjs";
 
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
@@ -519,7 +519,7 @@ function tickDeadlines() {
 function renderStandings(view) {
   const rows = view.standings;
   // The reader's own row is marked, as their entry was on the list.
-  const mine = view.me ? view.entrants[view.me - 1]?.name : undefined;
+  const mine = myEntry(view)?.name;
   const you = (/** @type {string} */ name) => (name === mine ? [" ", el("span", { class: "tour-you" }, [t("tour.you")])] : []);
   $("tour-standings").hidden = rows.length === 0;
   $("tour-standings-title").textContent = t(view.status === "finished" ? "tour.standingsFinal" : "tour.standings");

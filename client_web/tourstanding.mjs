@@ -5,6 +5,7 @@
 // that they were out at all, and in which place. Kept apart from the page so that the
 // words are tested without one.
 
+import { stageWords } from "./formats.mjs";
 import { lang, t } from "./i18n/index.mjs";
 
 /** @typedef {import("./tournament.mjs").TournamentView} TournamentView */
@@ -38,15 +39,16 @@ export function roundTitle(view, side, round, last) {
 }
 
 /**
- * A match's stage said alone, away from the bracket's headings, as its table is named: in
- * a double elimination with its side ("Losers' bracket, round 3", "Grand final").
+ * A match's stage code as the server names its table (`stage_label`): said in the same
+ * words as the table's name ("Losers' bracket, round 3", "Grand final").
  * @param {TournamentView} view @param {MatchView} match
  */
-export function stageWords(view, match) {
-  if (match.bracket === "final") return t(match.round === 1 ? "tour.gf1" : "tour.gf2");
-  if (view.format === "double") return t(`tour.stage.${match.bracket}`, { n: match.round });
-  const rounds = view.matches.filter((m) => m.bracket === match.bracket).map((m) => m.round);
-  return roundTitle(view, match.bracket, match.round, Math.max(...rounds));
+export function stageCode(view, match) {
+  if (match.bracket === "final") return match.round === 1 ? "GF1" : "GF2";
+  if (match.bracket === "losers") return `L${match.round}`;
+  if (view.format === "double") return `W${match.round}`;
+  const last = Math.max(...view.matches.filter((m) => m.bracket === "winners").map((m) => m.round));
+  return match.round === last ? "F" : `R${match.round}`;
 }
 
 /**
@@ -60,7 +62,7 @@ export function stageWords(view, match) {
 export function whereYouStand(view, named) {
   const me = view.me ?? null;
   if (me === null || view.status === "registering" || view.status === "cancelled") return null;
-  const mine = view.entrants[me - 1];
+  const mine = myEntry(view);
   if (!mine) return null;
   if (view.champion !== null && view.champion === mine.name) return t("tour.whereChampion");
   const out = view.standings.find((row) => row.name === mine.name);
@@ -72,7 +74,13 @@ export function whereYouStand(view, named) {
   const slot = next.seeds.indexOf(me);
   const name = next.players[1 - slot];
   // (in the middle of a sentence, after a colon: "Your next match: round 2")
-  const words = stageWords(view, next);
+  const words = stageWords(stageCode(view, next));
   const stage = words.charAt(0).toLocaleLowerCase(lang()) + words.slice(1);
   return name ? t("tour.whereNext", { stage, name: named(name, next.computers?.[1 - slot]) }) : t("tour.whereNextOpen", { stage });
+}
+
+/** The reader's own entry (`me`: their place on the list, from 1), if they entered.
+ * @param {TournamentView} view */
+export function myEntry(view) {
+  return view.me ? view.entrants[view.me - 1] : undefined;
 }
