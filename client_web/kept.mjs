@@ -7,6 +7,7 @@
 import { app } from "./state.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
+/** @typedef {"out" | "losers" | "decider" | "title"} Stake */
 
 /**
  * Reads the names of a tournament match's players, once for this room, then redraws.
@@ -17,7 +18,7 @@ import { app } from "./state.mjs";
 export async function learnKeptNames(view, refresh) {
   const tournament = view?.settings?.tournament;
   if (!tournament || app.keptNames?.room === view.room) return;
-  app.keptNames = { room: view.room, names: [null, null], forfeitAt: null };
+  app.keptNames = { room: view.room, names: [null, null], forfeitAt: null, stakes: [null, null] };
   const kept = await readKept(view);
   if (!kept || app.keptNames?.room !== view.room) return; // the seats keep their plain words
   app.keptNames = { room: view.room, ...kept };
@@ -25,13 +26,13 @@ export async function learnKeptNames(view, refresh) {
 }
 
 /**
- * A tournament match's players by name, seat 0 then seat 1, and when a player who has
- * not come forfeits, from the tournament's page; null for a room that is not a
- * tournament's or a tournament that cannot be read. Also what the stream strip names
+ * A tournament match's players by name, seat 0 then seat 1, when a player who has
+ * not come forfeits, and what losing it costs each seat (`stakeOf`), from the tournament's
+ * page; null for a room that is not a tournament's or a tournament that cannot be read. Also what the stream strip names
  * its seats by once they are empty: a tournament's room frees a seat as soon as its
  * player leaves a finished match, and its result is still on screen.
  * @param {Msg} view the room view
- * @returns {Promise<{ names: (string | null)[], forfeitAt: number | null } | null>}
+ * @returns {Promise<{ names: (string | null)[], forfeitAt: number | null, stakes: (Stake | null)[] } | null>}
  */
 export async function readKept(view) {
   const tournament = view?.settings?.tournament;
@@ -42,7 +43,38 @@ export async function readKept(view) {
   const byPlayer = new Map((doc.entrants ?? []).map((/** @type {Msg} */ e) => [e.player, e.name]));
   const match = (doc.matches ?? []).find((/** @type {Msg} */ x) => x.room === view.room);
   const forfeitAt = match?.live?.forfeit_at;
-  return { names: [0, 1].map((i) => byPlayer.get(reserved[i]) ?? null), forfeitAt: typeof forfeitAt === "number" ? forfeitAt : null };
+  return {
+    names: [0, 1].map((i) => byPlayer.get(reserved[i]) ?? null),
+    forfeitAt: typeof forfeitAt === "number" ? forfeitAt : null,
+    stakes: [0, 1].map((i) => (match ? stakeOf(doc, match, reserved[i]) : null)),
+  };
+}
+
+/**
+ * What losing a tournament's match costs one of its players — said where they may concede
+ * it or leave it (which concedes it): "out" of the tournament; sent to the "losers"'
+ * bracket (a double elimination's winners' side); a "decider" for the title (the grand
+ * final's unbeaten player, `GF1`'s first); the "title" (a final's loser is out in second
+ * place). Null for a player not in the match.
+ * @param {Msg} doc the tournament's page @param {Msg} match its entry for this room
+ * @param {string | undefined} player the player's id
+ * @returns {Stake | null}
+ */
+export function stakeOf(doc, match, player) {
+  const seed = (doc.entrants ?? []).findIndex((/** @type {Msg} */ e) => e.player === player) + 1;
+  const slot = seed > 0 ? (match.seeds ?? []).indexOf(seed) : -1;
+  if (slot < 0) return null;
+  if (match.bracket === "final") return match.round === 1 && slot === 0 ? "decider" : "title";
+  if (match.bracket === "losers") return "out";
+  if (doc.format === "double") return "losers";
+  const rounds = (doc.matches ?? []).filter((/** @type {Msg} */ m) => m.bracket === "winners").map((/** @type {Msg} */ m) => m.round);
+  return match.round === Math.max(...rounds) ? "title" : "out";
+}
+
+/** What losing a tournament's match costs the player in `seat` (`stakeOf`), when known.
+ * @param {number | null} seat @returns {Stake | null} */
+export function keptStake(seat) {
+  return seat !== null && app.keptNames && app.keptNames.room === app.room ? (app.keptNames.stakes[seat] ?? null) : null;
 }
 
 /** A tournament's page as its API gives it (`GET /api/tournaments/<id>`); null when it

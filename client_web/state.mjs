@@ -31,7 +31,7 @@ export const app = {
    * tournament's next match): followed once that seat's snapshot says if it may be left. */
   followLink: false,
   /** @type {Msg | null} RoomView */ view: null,
-  /** A tournament match's players by name, seat 0 then seat 1, and when a no-show forfeits (`kept.mjs`). @type {{ room: string, names: (string | null)[], forfeitAt: number | null } | null} */
+  /** A tournament match's players by name, seat 0 then seat 1, when a no-show forfeits, and what losing costs each seat (`kept.mjs`). @type {{ room: string, names: (string | null)[], forfeitAt: number | null, stakes: (import("./kept.mjs").Stake | null)[] } | null} */
   keptNames: null,
   /** @type {Msg | null} TableView */ table: null,
   /** @type {Msg[]} */ queue: [],

@@ -5,6 +5,7 @@
 
 import { $, toast } from "./dom.mjs";
 import { inviteLink, placeResult, setPanel } from "./hud.mjs";
+import { keptStake } from "./kept.mjs";
 import { num, t, wordAs } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { describeReach } from "./reach.mjs";
@@ -114,7 +115,10 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   };
   $("leave").addEventListener("click", () => {
     closeMenu();
-    if (mySeat() !== null && status() === "playing") leaveDlg.showModal();
+    if (mySeat() !== null && status() === "playing") {
+      sayStake("leave-stake");
+      leaveDlg.showModal();
+    }
     else leave();
   });
   $("leave-cancel").addEventListener("click", () => leaveDlg.close());
@@ -166,6 +170,7 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     const last = seat !== null && Number(app.table?.score?.[1 - seat] ?? 0) + 1 >= race;
     $("concede-game").hidden = last;
     wordAs($("concede-text"), last ? "concede.textLast" : "concede.text");
+    sayStake("concede-stake");
     concedeDlg.showModal();
   });
   $("concede-cancel").addEventListener("click", () => concedeDlg.close());
@@ -244,6 +249,19 @@ function openAtWhatMatters() {
   const title = /** @type {HTMLElement} */ (sheet.querySelector(".log-title"));
   const below = title.getBoundingClientRect().top - sheet.getBoundingClientRect().top;
   sheet.scrollTop = canShoot() ? 0 : sheet.scrollTop + below;
+}
+
+/**
+ * Says under a question that ends the match (concede, leave) what losing it costs in its
+ * tournament — out, or to the losers' bracket — which the question's words, the same at
+ * every table, left unsaid. Hidden at a table that is not a tournament's.
+ * @param {string} id the paragraph
+ */
+function sayStake(id) {
+  const stake = keptStake(mySeat());
+  const el = $(id);
+  el.hidden = stake === null;
+  if (stake !== null) wordAs(el, `concede.stake.${stake}`);
 }
 
 function closeMenu() {

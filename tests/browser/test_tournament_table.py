@@ -13,12 +13,15 @@ import re
 import time
 from typing import Any
 
+import msgpack
 import pytest
+from websockets.sync.client import connect
 
+from protocol.messages import PROTOCOL_VERSION
 from tests.browser.support import Client, Server, save
 from tests.browser.test_client import assert_quiet
 from tests.browser.test_firstminute import OpenClient
-from tests.browser.test_tournament_page import call, new_tournament, session_token
+from tests.browser.test_tournament_page import _frames, call, new_tournament, session_token
 
 
 @pytest.fixture(scope="module")
@@ -217,4 +220,55 @@ def test_a_player_at_another_table_is_shown_the_way_to_their_match(
     ana.page.click("#next-match-sit")
     ana.wait(f"a.room === {room!r} && a.role === 'player'")
     assert ana.page.is_hidden("#next-match"), "at the match's own table it is not said"
+    assert_quiet(ana)
+
+
+def test_conceding_or_leaving_a_tournament_match_says_what_losing_it_costs(
+    open_client: OpenClient, server: Server
+) -> None:
+    """A double elimination's first match: the concede question and the leave question
+    say that losing it sends the player to the losers' bracket (at any other table they
+    say only that it gives the opponent the match)."""
+    ana = open_client("Ana", lang="ru")
+    ana.wait("!!a.welcome")
+    token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
+    organiser = session_token(server, "Organiser 3")
+    tournament = new_tournament(server, organiser, "Среда", cap=2)  # double elimination
+    luka_token = session_token(server, "Luka")
+    path = f"/api/tournaments/{tournament}/register"
+    call(server, "POST", path, {"name": "Ana"}, token)
+    call(server, "POST", path, {"name": "Luka"}, luka_token)
+    room = str(running_match(server, organiser, tournament)["room"])
+    ws_url = server.url.replace("http://", "ws://") + "/ws"
+    with connect(ws_url, origin=server.url) as luka:  # type: ignore[arg-type]
+        hello = {"t": "hello", "id": 1, "v": PROTOCOL_VERSION, "name": "Luka"}
+        luka.send(msgpack.packb({**hello, "token": luka_token}))
+        _frames(luka, lambda f: f["t"] == "welcome")
+        luka.send(msgpack.packb({"t": "join", "id": 2, "room": room, "role": "player"}))
+        assert _frames(luka, lambda f: f.get("id") == 2)["t"] == "joined"
+        luka.send(msgpack.packb({"t": "ready", "id": 3, "ready": True}))
+        ana.page.evaluate(f"location.hash = '#/play/{room}'")
+        ana.wait(f"a.room === {room!r} && a.role === 'player'")
+        if _frames(luka, lambda f: f["t"] == "lag_result")["winner"] == ana.state("a.seat"):
+            ana.page.locator("#lag-dialog").wait_for(state="visible")
+            ana.page.click("#lag-break")
+        else:
+            luka.send(msgpack.packb({"t": "lag_choice", "id": 4, "choice": "break"}))
+        ana.wait("a.view.status === 'playing' && !!a.table")
+        ana.page.click("#more summary")
+        ana.page.click("#concede")
+        ana.page.locator("#concede-dialog").wait_for(state="visible")
+        assert ana.page.inner_text("#concede-stake") == (
+            "Это матч турнира: проиграв его, вы переходите в нижнюю сетку."
+        )
+        save(ana, "tournament-concede-ru.png")
+        ana.page.click("#concede-cancel")
+        ana.page.click("#more summary")
+        ana.page.click("#leave")
+        ana.page.locator("#leave-dialog").wait_for(state="visible")
+        assert ana.page.inner_text("#leave-stake") == (
+            "Это матч турнира: проиграв его, вы переходите в нижнюю сетку."
+        )
+        ana.page.click("#leave-cancel")
+        assert ana.state("a.view.status") == "playing"
     assert_quiet(ana)

@@ -31,6 +31,9 @@ def overlay_model(c: Client) -> Any:
 def concede(c: Client, which: str) -> None:
     c.page.click("#more summary")
     c.page.click("#concede")
+    # A table that is no tournament's says nothing of one.
+    c.page.locator("#concede-dialog").wait_for(state="visible")
+    assert c.page.is_hidden("#concede-stake")
     c.page.click(f"#concede-{which}")
 
 
