@@ -69,8 +69,21 @@ export function startCreating(api) {
     winners.dataset.i18n = single ? "tour.side.rounds" : "tour.side.winners";
     winners.textContent = t(winners.dataset.i18n);
   };
-  format.addEventListener("change", losersRace);
+  format.addEventListener("change", () => {
+    format.dataset.chosen = "yes";
+    losersRace();
+  });
   losersRace();
+  // Two places make one match: as a double elimination a grand final would follow it
+  // between the same two. Until the organiser picks a format, two places are a single
+  // elimination, and more a double one.
+  input("tc-cap").addEventListener("input", () => {
+    if (format.dataset.chosen) return;
+    const single = Number(input("tc-cap").value) === 2;
+    if ((format.value === "single") === single) return;
+    format.value = single ? "single" : "double";
+    losersRace();
+  });
   const bots = input("tc-bots");
   bots.addEventListener("change", () => {
     /** @type {HTMLSelectElement} */ ($("tc-bot-level")).disabled = !bots.checked;

@@ -151,6 +151,27 @@ def test_the_create_form_asks_no_losers_race_for_single_elimination(
     assert client.problems() == []
 
 
+def test_two_places_are_a_single_elimination_until_the_organiser_picks(
+    page_at: Any, server: Server
+) -> None:
+    """Two places make one match, and a double elimination would follow it with a grand
+    final between the same two: the form offers a single elimination for two places,
+    until the organiser picks a format, which it then keeps."""
+    token = session_token(server, "Org two")
+    page = page_at("/tournament/new", "en", token).page
+    page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
+    fmt = page.locator("#tc-format")
+    assert fmt.input_value() == "double"
+    page.fill("#tc-cap", "2")
+    assert fmt.input_value() == "single" and page.locator("#tc-losers").is_hidden()
+    page.fill("#tc-cap", "8")
+    assert fmt.input_value() == "double" and page.locator("#tc-losers").is_visible()
+    # Picked, the format stays whatever the places.
+    page.select_option("#tc-format", "double")
+    page.fill("#tc-cap", "2")
+    assert fmt.input_value() == "double" and page.locator("#tc-losers").is_visible()
+
+
 #: "30 s a shot, 1 extension of 30 s per rack", as the tables of each language say it.
 CLOCK_30 = {
     "en": "30 s a shot, 1 extension of 30 s per rack",
