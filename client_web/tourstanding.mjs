@@ -76,7 +76,16 @@ export function whereYouStand(view, named) {
   // (in the middle of a sentence, after a colon: "Your next match: round 2")
   const words = stageWords(stageCode(view, next));
   const stage = words.charAt(0).toLocaleLowerCase(lang()) + words.slice(1);
-  return name ? t("tour.whereNext", { stage, name: named(name, next.computers?.[1 - slot]) }) : t("tour.whereNextOpen", { stage });
+  if (name) return t("tour.whereNext", { stage, name: named(name, next.computers?.[1 - slot]) });
+  // Not known yet: named by the match it waits for, once that match's two are known.
+  const [kind, from] = next.feeds?.[1 - slot] ?? [];
+  const feeder = view.matches.find((m) => m.id === from);
+  const [a, b] = feeder?.players ?? [];
+  if ((kind === "winner" || kind === "loser") && feeder && a && b) {
+    const pair = { a: named(a, feeder.computers?.[0]), b: named(b, feeder.computers?.[1]) };
+    return t(kind === "winner" ? "tour.whereNextWinner" : "tour.whereNextLoser", { stage, ...pair });
+  }
+  return t("tour.whereNextOpen", { stage });
 }
 
 /** The reader's own entry (`me`: their place on the list, from 1), if they entered.

@@ -139,6 +139,8 @@ export default {
   "tour.whereFinal": "You finished in {place} place.",
   "tour.whereNext": "You are still in. Your next match: {stage}, against {name}.",
   "tour.whereNextOpen": "You are still in. Your next match: {stage}; your opponent is not known yet.",
+  "tour.whereNextWinner": "You are still in. Your next match: {stage}, against the winner of {a} – {b}.",
+  "tour.whereNextLoser": "You are still in. Your next match: {stage}, against the loser of {a} – {b}.",
   "tour.titleReady": "Your table is open",
   "tour.replay": "Replay",
   "tour.startConfirmBot": "Start the tournament now? Registration closes, and a computer player takes the empty place.",

@@ -139,6 +139,8 @@ export default {
   "tour.whereFinal": "Završili ste na {place} mjestu.",
   "tour.whereNext": "Još ste u turniru. Vaš sljedeći meč: {stage}, protivnik: {name}.",
   "tour.whereNextOpen": "Još ste u turniru. Vaš sljedeći meč: {stage}; protivnik još nije poznat.",
+  "tour.whereNextWinner": "Još ste u turniru. Vaš sljedeći meč: {stage}, protivnik: pobjednik meča {a} – {b}.",
+  "tour.whereNextLoser": "Još ste u turniru. Vaš sljedeći meč: {stage}, protivnik: poraženi u meču {a} – {b}.",
   "tour.titleReady": "Vaš je stol otvoren",
   "tour.replay": "Snimka",
   "tour.startConfirmBot": "Pokrenuti turnir odmah? Prijave se zatvaraju, a prazno mjesto zauzima računalni igrač.",

@@ -80,3 +80,24 @@ test("a double elimination names the side of the next match", () => {
   view.matches.push(match({ id: "l1", bracket: "losers", round: 1, players: ["Bo", null], seeds: [2, null] }), match({ id: "l2", bracket: "losers", round: 2 }));
   assert.equal(whereYouStand(view, named), "You are still in. Your next match: losers' bracket, round 1; your opponent is not known yet.");
 });
+
+test("an opponent not known yet is named by the match they come from, once its two are known", () => {
+  setLanguage("en", false);
+  const view = eight();
+  view.matches[2] = match({ id: "c", round: 2, players: ["Ana", null], seeds: [1, null], feeds: [["winner", "a"], ["winner", "b"]] });
+  assert.equal(whereYouStand(view, named), "You are still in. Your next match: round 2, against the winner of Cy – Di.");
+  setLanguage("ru", false);
+  assert.equal(whereYouStand(view, named), "Вы ещё в турнире. Следующий матч: 2\u2011й раунд, соперник: победитель матча Cy – Di.");
+  // The losers' bracket waits for a loser; a computer is named as the page names it.
+  setLanguage("hr", false);
+  const double = eight({ format: "double", me: 2 });
+  double.standings = [];
+  double.matches[1] = match({ id: "b", players: ["Cy", "Bot 3"], computers: [null, 3], seeds: [3, 4], status: "playing", room: "r" });
+  double.matches.push(match({ id: "l1", bracket: "losers", round: 1, players: ["Bo", null], seeds: [2, null], feeds: [["loser", "a"], ["loser", "b"]] }));
+  const tagged = (/** @type {string} */ name, /** @type {number | null | undefined} */ level) => (level ? `${name} (${level})` : name);
+  assert.equal(whereYouStand(double, tagged), "Još ste u turniru. Vaš sljedeći meč: gubitnička grana, 1. kolo, protivnik: poraženi u meču Cy – Bot 3 (3).");
+  // A match whose own two are not known yet names nobody.
+  setLanguage("en", false);
+  view.matches[1] = match({ id: "b", players: ["Cy", null], seeds: [3, null] });
+  assert.equal(whereYouStand(view, named), "You are still in. Your next match: round 2; your opponent is not known yet.");
+});

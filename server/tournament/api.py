@@ -501,6 +501,10 @@ def tournament_view(
                     None if e is None else _level(tournament.entrants[e]) for e in match.players
                 ],
                 "seeds": [None if e is None else e + 1 for e in match.players],
+                # Where each slot is filled from: ["winner" | "loser", a match's id], or
+                # ["seed", null] in the first round (added compatibly: a slot not yet
+                # known is named by the match it waits for).
+                "feeds": [[f.kind, f.match or None] for f in match.feeds],
                 "status": match.status,
                 "winner": match.winner,
                 "decided": match.decided,

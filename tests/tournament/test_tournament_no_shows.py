@@ -52,6 +52,10 @@ async def test_the_winner_of_a_walkover_sits_down_at_the_next_matchs_table(
     tournament_id, view = await started(server, peers)
     first = match_of(view, "W1-1")
     assert first["seeds"] == [1, 4]
+    # Each slot says where it is filled from: the first round by seed, the final by the
+    # first round's winners.
+    assert first["feeds"] == [["seed", None], ["seed", None]]
+    assert match_of(view, "W2-1")["feeds"] == [["winner", "W1-1"], ["winner", "W1-2"]]
     winner = peers[first["players"][1]]
     assert isinstance(await sit(winner, first["room"]), m.Joined)
     over = await expect_in(winner, m.MatchOver, first["room"])
