@@ -15,7 +15,9 @@
   (`{"name","player","rating","provisional","guest","bot","level"}`: `provisional` the
   rating is not yet a measure — a guest's starting one, or an account's first 30 rated
   games' —, `guest` the entrant has no account), every
-  match (`players` by name, `computers` each slot's computer level or null, `room` to
+  match (`players` by name, `computers` each slot's computer level or null, `feeds`
+  where each slot is filled from — `["winner" | "loser", match id]`, or `["seed", null]`
+  in the first round —, `room` to
   watch once made, `race`, `score`, `winner` slot, how it was `decided` (`no_show`: the
   slots whose player was not at the table when its no-show time ran out, for a match
   forfeited so; both when neither was, the better seed going on), and while it
