@@ -20,7 +20,7 @@ import { myEntry, roundTitle, whereYouStand } from "./tourstanding.mjs";
 const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], feeds?: [string, string | null][], status: string, winner: number | null, decided: string | null, no_show?: boolean[], score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number}} ListedView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number, champion?: string | null, entered?: boolean, yours?: boolean}} ListedView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, guest?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
@@ -335,7 +335,8 @@ let listed = null;
 
 async function loadList() {
   try {
-    const response = await fetch("/api/tournaments", { cache: "no-store" });
+    // With the session, the list marks the reader's own (entered, organised).
+    const response = await fetch("/api/tournaments", { cache: "no-store", headers: authorization() });
     unavailable = !response.ok;
     if (response.ok) listed = await response.json();
   } catch {
@@ -344,8 +345,9 @@ async function loadList() {
   renderList();
 }
 
-/** Every tournament, newest first: its name (a link to its page), start, format, places
- * taken and state. */
+/** Every tournament, newest first: its name (a link to its page, marked when the reader
+ * entered it or organises it), start, format, places taken and state (a finished one's
+ * with its champion). */
 function renderList() {
   const message = $("tour-message");
   document.title = t("tour.listTitle");
@@ -358,11 +360,15 @@ function renderList() {
   $("tour-list-rows").replaceChildren(
     ...listed.map((row) =>
       el("tr", { "data-tournament": row.id }, [
-        el("td", {}, [el("a", { href: keepLang(`/tournament/${encodeURIComponent(row.id)}`) }, [row.name])]),
+        el("td", {}, [
+          el("a", { href: keepLang(`/tournament/${encodeURIComponent(row.id)}`) }, [row.name]),
+          ...(row.entered ? [" ", el("span", { class: "tour-you" }, [t("tour.you")])] : []),
+          ...(row.yours ? [" ", el("span", { class: "tour-you" }, [t("tour.listYours")])] : []),
+        ]),
         el("td", {}, [when(row.starts_at)]),
         el("td", {}, [t(`tour.format.${row.format}`)]),
         el("td", { "data-label": t("tour.col.players") }, [t("tour.players", { n: row.players, cap: row.cap })]),
-        el("td", {}, [t(`tour.status.${row.status}`)]),
+        el("td", {}, [row.champion ? t("tour.listChampion", { status: t(`tour.status.${row.status}`), name: row.champion }) : t(`tour.status.${row.status}`)]),
       ]),
     ),
   );

@@ -1,7 +1,9 @@
 """The JSON API of tournaments, in the style of the players' (`server.edge.api`):
 
 - `GET /api/tournaments`: 200 `[{"id","name","format","status","players","cap",
-  "starts_at"}, …]`, newest first (at most 50);
+  "starts_at","champion","entered","yours"}, …]`, newest first (at most 50): `champion`
+  the winner's name once finished (else null); with a session token (optional here),
+  `entered` whether the reader is an entrant and `yours` whether they organise it;
 - `POST /api/tournaments` `{"name","format","cap","seeding","starts_at","races","bots",
   "bot_level","shot_clock"}`: 201 the tournament (below); `format` `single`|`double`, `cap`
   2–64, `seeding` `rating`|`random`, `starts_at` epoch milliseconds (not in the past),
@@ -171,7 +173,7 @@ class TournamentApi:
         method = request.method
         if parts == [""]:
             if method == "GET":
-                return await self.listing()
+                return await self.listing(request)
             if method == "POST":
                 return await self.create(request)
             return json_error(405, "method not allowed", {"Allow": "GET, POST"})
@@ -251,19 +253,26 @@ class TournamentApi:
 
     # --- the routes --------------------------------------------------------------------------
 
-    async def listing(self) -> ApiResponse:
-        rows = [
-            {
-                "id": t.id,
-                "name": t.name,
-                "format": t.format,
-                "status": t.status,
-                "players": len(t.entrants),
-                "cap": t.cap,
-                "starts_at": t.starts_at,
-            }
-            for t in await self.service.listing(LISTED)
-        ]
+    async def listing(self, request: ApiRequest) -> ApiResponse:
+        reader = await self._reader(request)
+        viewer = None if reader is None else reader.player
+        rows = []
+        for t in await self.service.listing(LISTED):
+            winner = champion(t)
+            rows.append(
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "format": t.format,
+                    "status": t.status,
+                    "players": len(t.entrants),
+                    "cap": t.cap,
+                    "starts_at": t.starts_at,
+                    "champion": None if winner is None else t.entrants[winner].name,
+                    "entered": viewer is not None and _seed_of(t, viewer) is not None,
+                    "yours": viewer is not None and viewer == t.organiser,
+                }
+            )
         return json_response(200, rows)
 
     async def create(self, request: ApiRequest) -> ApiResponse:

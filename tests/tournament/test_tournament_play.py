@@ -114,6 +114,15 @@ async def test_bad_requests_are_refused_and_change_nothing(
     assert (await api(server, "POST", f"{path}/launch", token=ana.token))[0] == 404
     _, listed = await api(server, "GET", "/api/tournaments")
     assert [(t["id"], t["players"], t["cap"]) for t in listed] == [(made["id"], 2, 2)]
+    # The list marks the reader's own: entered, organised (nothing without a token).
+    assert (listed[0]["entered"], listed[0]["yours"], listed[0]["champion"]) == (False, False, None)
+    for asking, mine in (
+        (ana.token, (True, False)),
+        (token, (False, True)),
+        (cy.token, (False, False)),
+    ):
+        _, listed = await api(server, "GET", "/api/tournaments", token=asking)
+        assert (listed[0]["entered"], listed[0]["yours"]) == mine
     # Nobody but the match's players may take a seat in its room.
     assert (await api(server, "POST", f"{path}/start", token=token))[0] == 200
     view = await until(server, made["id"], lambda v: bool(playing(v)))
@@ -221,6 +230,8 @@ async def test_no_shows_forfeit_after_the_setting(make_server: Factory, opened: 
     decided = view["matches"][0]
     assert decided["decided"] == "forfeit" and decided["winner"] == slot
     assert view["champion"] == "Ana"
+    _, listed = await api(server, "GET", "/api/tournaments")
+    assert [(t["status"], t["champion"]) for t in listed] == [("finished", "Ana")]
     assert view["standings"] == [
         {"place": "1", "name": "Ana", "bot": False, "level": None},
         {"place": "2", "name": "Ben", "bot": False, "level": None},
