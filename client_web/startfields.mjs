@@ -9,7 +9,7 @@
 // The pure part (a language's order of the fields, its names of the months, its clock)
 // is tested in `tests/startfields.test.mjs`; `startFields` draws it into the page.
 
-import { lang, t } from "./i18n/index.mjs";
+import { dateLocale, t } from "./i18n/index.mjs";
 
 /** Minutes offered: every five (a tournament starts on the hour, or near it). */
 export const MINUTE_STEP = 5;
@@ -129,9 +129,9 @@ export function momentFrom(v, twelve) {
   return { year, month, day: Math.min(Number(v.day), daysIn(year, month)), hour, minute: Number(v.minute) };
 }
 
-/** The moment in words, in full (the weekday too), in the page's language. @param {Moment} m */
+/** The moment in words, in full (the weekday too), in the page's language (its reader's region's way). @param {Moment} m */
 function inWords(m) {
-  return new Intl.DateTimeFormat(lang(), { dateStyle: "full", timeStyle: "short" }).format(new Date(timeOf(m)));
+  return new Intl.DateTimeFormat(dateLocale(), { dateStyle: "full", timeStyle: "short" }).format(new Date(timeOf(m)));
 }
 
 /**
@@ -156,7 +156,9 @@ export function startFields(box, said, initial) {
     return field;
   };
   const draw = () => {
-    const language = lang();
+    // The page's language in the reader's region: an en-GB reader's day before the month,
+    // on a 24-hour clock.
+    const language = dateLocale();
     const clock = clockOf(language);
     twelve = clock.twelve;
     const offered = choices(language, moment, new Date().getFullYear());
@@ -187,7 +189,7 @@ export function startFields(box, said, initial) {
     // (a 31st becomes the 30th), the field being changed keeping the focus.
     const day = fields.day;
     if (day && day.options.length !== daysIn(moment.year, moment.month)) {
-      const days = choices(lang(), moment, new Date().getFullYear()).day;
+      const days = choices(dateLocale(), moment, new Date().getFullYear()).day;
       day.replaceChildren(...days.map(([v, words]) => new Option(words, v, false, v === String(moment.day))));
     }
     said.textContent = inWords(moment);

@@ -8,7 +8,7 @@
 
 import { makeUpName } from "./askname.mjs";
 import { tournamentClock } from "./formats.mjs";
-import { keepLang, lang, minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
+import { dateLocale, keepLang, minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
 import { NAME_PATTERN, boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
 import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
@@ -126,7 +126,7 @@ function when(epochMs) {
   // is shown in the reader's own, and a player elsewhere read the organiser's 10:00 as 12:00
   // with nothing to say why.
   const format = { year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" };
-  return new Intl.DateTimeFormat(lang(), /** @type {Intl.DateTimeFormatOptions} */ (format)).format(new Date(epochMs));
+  return new Intl.DateTimeFormat(dateLocale(), /** @type {Intl.DateTimeFormatOptions} */ (format)).format(new Date(epochMs));
 }
 
 function render() {

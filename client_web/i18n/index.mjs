@@ -59,6 +59,23 @@ export function lang() {
 }
 
 /**
+ * The locale dates and times are written in: the page's language in the reader's own
+ * region when the browser names one for that language — an "en-GB" browser reads
+ * "6 December 2026, 14:05" and an "en-US" one "December 6, 2026, 2:05 PM", both on the
+ * English page —, else the language alone. The words stay the page's.
+ * @param {readonly string[]} [preferred] the browser's languages, most wanted first
+ */
+export function dateLocale(preferred = typeof navigator === "undefined" ? [] : navigator.languages ?? []) {
+  const own = preferred.find((tag) => tag.toLowerCase().startsWith(`${current}-`));
+  if (!own) return current;
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf([own]).length ? own : current;
+  } catch {
+    return current; // a tag the browser lists but Intl will not parse
+  }
+}
+
+/**
  * A sentence turned into a clause that follows a colon ("Not here: the cue ball…"): its
  * first letter in lower case, as all three languages write it there.
  * @param {string} sentence @returns {string}
@@ -184,12 +201,12 @@ export function list(items) {
 
 /** A clock time "21:04" the language's way. @param {number} epochMs */
 export function time(epochMs) {
-  return new Intl.DateTimeFormat(current, { hour: "2-digit", minute: "2-digit" }).format(new Date(epochMs));
+  return new Intl.DateTimeFormat(dateLocale(), { hour: "2-digit", minute: "2-digit" }).format(new Date(epochMs));
 }
 
 /** A day and a time "1 Dec, 21:04" the language's way (a match in a profile). @param {number} epochMs */
 export function when(epochMs) {
-  return new Intl.DateTimeFormat(current, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(epochMs));
+  return new Intl.DateTimeFormat(dateLocale(), { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(epochMs));
 }
 
 /** Whole seconds as a clock reads them: "1:05" (the table's and a bracket's countdowns). @param {number} s */

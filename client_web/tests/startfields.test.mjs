@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { dateLocale, setLanguage } from "../i18n/index.mjs";
 import { choices, clockOf, dateOrder, daysIn, momentFrom, monthNames, periodNames, suggestedStart, valuesOf } from "../startfields.mjs";
 
 test("the date's fields come in the order each language writes a date", () => {
@@ -17,6 +18,21 @@ test("the time is told on each language's clock", () => {
   assert.deepEqual(clockOf("ru"), { order: ["hour", "minute"], separator: ":", twelve: false });
   assert.deepEqual(clockOf("en"), { order: ["hour", "minute", "period"], separator: ":", twelve: true });
   assert.deepEqual(periodNames("en"), ["AM", "PM"]);
+});
+
+test("an English reader in Britain gets the day first on a 24-hour clock; the language stays the page's", () => {
+  setLanguage("en", false);
+  assert.equal(dateLocale(["en-GB", "hr"]), "en-GB");
+  assert.deepEqual(dateOrder(dateLocale(["en-GB"])), ["day", "month", "year"]);
+  assert.equal(clockOf(dateLocale(["en-GB"])).twelve, false);
+  assert.equal(dateLocale(["en-US"]), "en-US");
+  // A region of another language than the page's is not taken: the page's own then.
+  assert.equal(dateLocale(["hr-HR", "de-DE"]), "en");
+  assert.equal(dateLocale([]), "en");
+  setLanguage("hr", false);
+  assert.equal(dateLocale(["en-GB", "hr-HR"]), "hr-HR");
+  assert.equal(dateLocale(["en-GB"]), "hr");
+  setLanguage("en", false);
 });
 
 test("the months are named on their own, as a picked month reads", () => {

@@ -311,3 +311,22 @@ def test_the_start_time_fits_a_phone(page_at: Any, server: Server) -> None:
     assert page.input_value("#tc-start-day") == "30"
     save(client, "tournament-new-start-phone-hr.png", full_page=True)
     assert client.problems() == []
+
+
+def test_an_english_reader_in_britain_picks_the_start_the_british_way(
+    page_at: Any, server: Server
+) -> None:
+    """The English page in a British browser (en-GB): the day before the month and a
+    24-hour clock, as the reader's own region writes a date, in English words."""
+    token = session_token(server, "Org time gb")
+    client = page_at("/tournament/new", "en", token, locale="en-GB")
+    page = client.page
+    page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
+    assert page.evaluate("navigator.language") == "en-GB"
+    assert start_fields(page) == ["day", "month", "year", "hour", "minute"]
+    assert options(page, "#tc-start-hour") == [f"{h:02d}" for h in range(24)]
+    year = page.evaluate("new Date().getFullYear()") + 1
+    pick_start(page, year=year, month=12, day=24, hour=20, minute=30)
+    said = page.inner_text("#tc-starts-said")
+    assert re.fullmatch(rf"\w+,? 24 December {year},? (at )?20:30", said), said
+    assert client.problems() == []
