@@ -8,18 +8,19 @@
 // next click lands, moved with the arrow keys, taken off with Delete. A click on the cloth
 // or on an object ball points the cue there.
 
-import { DEG, aimPreview, angleTo, checkPlacement, isMiscueZone, round6, toDegrees } from "./aim.mjs";
-import { BREAK_POWER, DEFAULT_POWER, MISCUE_LIMIT, powerPercent, speedFromPower } from "./controls.mjs";
-import { wireTray } from "./practicetray.mjs";
+import { DEG, aimPreview, angleTo, checkPlacement, clearLineTo, round6, toDegrees } from "./aim.mjs";
+import { BREAK_POWER, DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
+import { renderGhost } from "./practiceghost.mjs";
+import { trayStyle, wireTray } from "./practicetray.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./strip.mjs";
-import { num, t } from "./i18n/index.mjs";
+import { t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
-import { drillGoal, previewWords, shotWords, statusWords } from "./practicewords.mjs";
+import { drillGoal, previewWords, shotWords, statusWords, tipWords } from "./practicewords.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { app, touchFirst } from "./state.mjs";
-import { BALL_COLOURS, TABLE, isStriped } from "./table.mjs";
+import { BALL_COLOURS, TABLE } from "./table.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 
 /** @typedef {import("./net.mjs").Msg} Msg */
@@ -93,6 +94,8 @@ export class PracticeTable {
     this.previewDuration = 0;
     /** @type {number | null} the lowest ball before the shot being shown (for the verdict's words) */
     this.lowestBefore = null;
+    /** The last shot played: where the cue ball was and the aim (undone, aimed so again). @type {{ cue: Vec, angle: number } | null} */
+    this.lastShot = null;
     this.busy = false;
     this.dirty = true;
     this.wire();
@@ -208,13 +211,18 @@ export class PracticeTable {
       if (m.t === "practice_state") {
         // Undo, retry, a drill, a ball moved: the last shot's result is not this table's
         // (someone arriving to watch, or a resync, changes nothing); a drill says its goal.
+        // A drill's goal stays said while its balls are moved about or a shot taken back.
         if (!["join", "resync", "rules"].includes(m.cause)) {
           $("p-verdict").textContent = "";
-          this.note = { text: m.cause === "drill" ? drillGoal(m.view.drill) : "", tone: "", goal: true };
+          this.note = { text: drillGoal(m.view.drill), tone: "", goal: true };
         }
         this.apply(m.view);
         // A drill set up (or the ghost's next rack): the cue points at its ball to hit.
         if (m.cause === "drill") this.aimAtLowest();
+        // The shot taken back or set up again: aimed as it was played, to practise it again.
+        const shot = this.lastShot;
+        const cue = m.view.balls?.[0];
+        if ((m.cause === "undo" || m.cause === "retry") && shot && cue && cue[0] === shot.cue[0] && cue[1] === shot.cue[1]) this.angle = shot.angle;
       } else this.play(m);
     }
   }
@@ -247,8 +255,12 @@ export class PracticeTable {
       t: 0,
       wall: performance.now(),
       done: () => {
+        const wasBreak = !!this.view?.is_break;
         this.apply(m.view);
-        this.showVerdict(m);
+        // The balls have moved: the cue points at the ball to hit, as a match's next turn
+        // (after a break it pointed where the rack had been, at a cushion).
+        this.aimAtLowest();
+        this.showVerdict(m, wasBreak);
       },
     };
     if (document.visibilityState === "hidden") this.finishAnim();
@@ -262,9 +274,10 @@ export class PracticeTable {
     this.pump();
   }
 
-  /** The shot's result, beside the table and (first) in the banner over it. @param {Msg} m */
-  showVerdict(m) {
-    const said = shotWords(m, this.lowestBefore ?? null);
+  /** The shot's result, beside the table and (first) in the banner over it.
+   * @param {Msg} m @param {boolean} wasBreak the shot was a break */
+  showVerdict(m, wasBreak) {
+    const said = shotWords(m, this.lowestBefore ?? null, wasBreak);
     const el = $("p-verdict");
     el.textContent = said.text;
     el.className = `practice-verdict ${said.tone}`;
@@ -304,6 +317,7 @@ export class PracticeTable {
     if (!this.mine() || this.anim || this.busy || !this.view?.balls?.[0]) return;
     this.busy = true;
     this.lowestBefore = this.view.lowest;
+    this.lastShot = { cue: this.view.balls[0], angle: this.angle };
     if (this.view.is_break) this.breakPower = this.power; // the next break (a retry) from it
     $("p-verdict").textContent = "";
     this.note = { text: "", tone: "", goal: false };
@@ -345,11 +359,14 @@ export class PracticeTable {
     return this.role === "player" && !!this.view;
   }
 
+  /** The cue at the ball to hit, past a ball in the way if it can (as at a match). */
   aimAtLowest() {
     const v = this.view;
     const cue = v?.balls?.[0];
     const low = v?.lowest != null ? v.balls[v.lowest] : null;
-    if (cue && low) this.angle = angleTo(cue, low);
+    if (!cue || !low) return;
+    const others = v.balls.flatMap((/** @type {Vec | null} */ b, /** @type {number} */ n) => (n > 0 && b ? [{ n, x: b[0], y: b[1] }] : []));
+    this.angle = clearLineTo(cue, { n: v.lowest, x: low[0], y: low[1] }, others);
   }
 
   // --- the panel --------------------------------------------------------------------------------
@@ -386,36 +403,16 @@ export class PracticeTable {
     /** @type {HTMLInputElement} */ ($("p-rules")).checked = !!v?.rules;
     /** @type {HTMLSelectElement} */ ($("p-drill")).value = v?.drill ?? "";
     $("p-drill-help").textContent = drillGoal(v?.drill);
-    this.renderGhost(v?.ghost ?? null, mine);
+    renderGhost(v?.ghost ?? null, mine);
     /** @type {HTMLInputElement} */ ($("p-link")).value = v ? practiceLink(v.layout) : "";
     $("p-watchers").textContent = v?.spectators ? t("practice.watchers", { n: v.spectators }) : "";
     $("p-power-out").textContent = t("unit.percent", { p: powerPercent(this.power) });
     drawStrip("p-", this.power, $("p-power-out").textContent);
     $("p-strip").classList.toggle("disabled", !mine);
-    const spin = this.height === 0 ? t("practice.centre") : this.height > 0 ? t("practice.follow", { n: num(Math.round(this.height * 100)) }) : t("practice.draw", { n: num(Math.round(-this.height * 100)) });
-    const side = this.side === 0 ? t("practice.noSide") : t(this.side > 0 ? "practice.right" : "practice.left", { n: num(Math.round(Math.abs(this.side) * 100)) });
-    // Both at once can take the tip past where it holds the ball: said as at the table, on
-    // both sliders' words, as either slider may be the one that went too far.
-    const risky = isMiscueZone(this.side, this.height, MISCUE_LIMIT);
-    $("p-spin-out").textContent = risky ? t("spin.miscue", { text: spin }) : spin;
-    $("p-side-out").textContent = risky ? t("spin.miscue", { text: side }) : side;
+    const words = tipWords(this.height, this.side);
+    $("p-spin-out").textContent = words.spin;
+    $("p-side-out").textContent = words.side;
     this.renderStatus();
-  }
-
-  /**
-   * The ghost drill's score (racks won and lost against the ghost) and how this rack stands.
-   * @param {{ won: number, lost: number, rack: "playing" | "won" | "lost" } | null} ghost
-   * @param {boolean} mine
-   */
-  renderGhost(ghost, mine) {
-    const box = $("p-ghost");
-    box.hidden = !ghost;
-    /** @type {HTMLButtonElement} */ ($("p-ghost-next")).disabled = !mine || !ghost;
-    if (!ghost) return;
-    $("p-ghost-score").textContent = t("practice.ghost.score", { won: num(ghost.won), lost: num(ghost.lost) });
-    const rack = $("p-ghost-rack");
-    rack.textContent = t(`practice.ghost.${ghost.rack}`);
-    rack.className = `practice-ghost-rack ${ghost.rack === "won" ? "good" : ghost.rack === "lost" ? "foul" : "help"}`;
   }
 
   /** The banner over the table: what just happened (its tone on the border), what to do now. */
@@ -790,10 +787,4 @@ export class PracticeTable {
     const [sx, sy] = this.renderer.view.toScreen(x, y);
     return [r.left + sx, r.top + sy];
   }
-}
-
-/** A tray ball's look: its colour, a stripe as a band. @param {number} n */
-function trayStyle(n) {
-  const c = BALL_COLOURS[n];
-  return isStriped(n) ? `background: linear-gradient(#f8f6ee 25%, ${c} 25%, ${c} 75%, #f8f6ee 75%)` : `background: ${c}`;
 }

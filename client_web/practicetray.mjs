@@ -8,6 +8,8 @@
 // let the browser pan vertically) and leaves the ball where it was. A mouse or a pen drags
 // at once, as before.
 
+import { BALL_COLOURS, isStriped } from "./table.mjs";
+
 /** How long a finger holds a tray ball before the ball follows it (ms). */
 export const HOLD_MS = 200;
 
@@ -75,4 +77,10 @@ export function wireTray(tray, host) {
       e.preventDefault();
     }
   });
+}
+
+/** A tray ball's look: its colour, a stripe as a band. @param {number} n */
+export function trayStyle(n) {
+  const c = BALL_COLOURS[n];
+  return isStriped(n) ? `background: linear-gradient(#f8f6ee 25%, ${c} 25%, ${c} 75%, #f8f6ee 75%)` : `background: ${c}`;
 }

@@ -3,7 +3,9 @@
 // are chosen in one place and the banner over the table — all a phone shows without
 // scrolling — never contradicts the panel beside or below it.
 
-import { t } from "./i18n/index.mjs";
+import { isMiscueZone } from "./aim.mjs";
+import { MISCUE_LIMIT } from "./controls.mjs";
+import { num, t } from "./i18n/index.mjs";
 import { foulReasons } from "./verdict.mjs";
 
 /** @typedef {Record<string, any>} Msg */
@@ -22,11 +24,13 @@ export function drillGoal(drill) {
 }
 
 /**
- * The result of a shot just played: a foul and why, the rack won, what was pocketed.
+ * The result of a shot just played: a foul and why, the rack won, what was pocketed (the 9
+ * on a break said for what it is, with the rules off too: it wins a match's rack).
  * @param {Msg} m a `practice_shot` @param {number | null} lowestBefore the lowest ball before it
+ * @param {boolean} [wasBreak] the shot was a break
  * @returns {{ text: string, tone: "foul" | "good" | "" }}
  */
-export function shotWords(m, lowestBefore) {
+export function shotWords(m, lowestBefore, wasBreak = false) {
   const pocketed = (m.report.pocketed ?? []).filter((/** @type {number} */ b) => b !== 0);
   const scratch = (m.report.pocketed ?? []).includes(0) || (m.report.off_table ?? []).includes(0);
   const v = m.verdict;
@@ -39,6 +43,8 @@ export function shotWords(m, lowestBefore) {
     said = { text: `${t("practice.foul")}: ${reasons.join("; ")}`, tone: "foul" };
   } else if (v && v.game_over) {
     said = { text: t("practice.rackWon"), tone: "good" };
+  } else if (wasBreak && pocketed.includes(9) && !scratch) {
+    said = { text: t("practice.nineOnBreak", { n: pocketed.length, balls: pocketed.join(", ") }), tone: "good" };
   } else if (pocketed.length) {
     said = { text: t("practice.pocketed", { n: pocketed.length, balls: pocketed.join(", ") }), tone: v && !scratch ? "good" : "" };
   } else if (scratch) {
@@ -102,4 +108,17 @@ function nextStep(v, at) {
   // Every object ball down (a drill done): how to play it again, not "aim" at nothing.
   if (!v.balls.some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b)) return t("practice.allDown");
   return t(at.touch ? "practice.readyTouch" : "practice.ready");
+}
+
+/**
+ * The tip's place in words, each slider's own: follow or draw, and side. Both at once can
+ * take the tip past where it holds the ball: said as at the table, on both sliders'
+ * words, as either slider may be the one that went too far.
+ * @param {number} height -1 (draw) to 1 (follow) @param {number} side -1 (left) to 1 (right)
+ */
+export function tipWords(height, side) {
+  const spin = height === 0 ? t("practice.centre") : height > 0 ? t("practice.follow", { n: num(Math.round(height * 100)) }) : t("practice.draw", { n: num(Math.round(-height * 100)) });
+  const sideways = side === 0 ? t("practice.noSide") : t(side > 0 ? "practice.right" : "practice.left", { n: num(Math.round(Math.abs(side) * 100)) });
+  const risky = isMiscueZone(side, height, MISCUE_LIMIT);
+  return { spin: risky ? t("spin.miscue", { text: spin }) : spin, side: risky ? t("spin.miscue", { text: sideways }) : sideways };
 }

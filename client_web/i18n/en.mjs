@@ -136,6 +136,7 @@ export default {
   "practice.closed": "The practice table has closed.",
   "practice.foul": "Foul",
   "practice.rackWon": "The 9 on a legal shot: rack won!",
+  "practice.nineOnBreak": "The 9 on the break (pocketed: {balls}): in a match, that wins the rack!",
   "practice.pocketed": { one: "Pocketed: {balls}", other: "Pocketed: {balls}" },
   "practice.legal": "Legal shot, nothing pocketed.",
   "practice.nothing": "Nothing pocketed.",

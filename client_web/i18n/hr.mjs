@@ -136,6 +136,7 @@ export default {
   "practice.closed": "Stol za vježbu je zatvoren.",
   "practice.foul": "Faul",
   "practice.rackWon": "Devetka pravilnim udarcem: partija dobivena!",
+  "practice.nineOnBreak": "Devetka iz otvaranja (ubačeno: {balls}): u meču to je dobivena partija!",
   "practice.pocketed": { one: "Ubačena kugla: {balls}", few: "Ubačene kugle: {balls}", other: "Ubačene kugle: {balls}" },
   "practice.legal": "Pravilan udarac, ništa nije ubačeno.",
   "practice.nothing": "Ništa nije ubačeno.",

@@ -136,6 +136,7 @@ export default {
   "practice.closed": "Тренировочный стол закрыт.",
   "practice.foul": "Фол",
   "practice.rackWon": "Девятка правильным ударом: партия выиграна!",
+  "practice.nineOnBreak": "Девятка с разбития (забито: {balls}): в матче это выигранная партия!",
   "practice.pocketed": { one: "Забит шар: {balls}", few: "Забиты шары: {balls}", many: "Забиты шары: {balls}", other: "Забиты шары: {balls}" },
   "practice.legal": "Правильный удар, ничего не забито.",
   "practice.nothing": "Ничего не забито.",

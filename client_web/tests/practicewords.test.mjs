@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { drillGoal, previewWords, shotWords, statusWords } from "../practicewords.mjs";
+import { drillGoal, previewWords, shotWords, statusWords, tipWords } from "../practicewords.mjs";
 
 setLanguage("en");
 
@@ -72,4 +72,24 @@ test("placing a ball and watching say only that", () => {
   assert.equal(statusWords(table(), { ...me, picked: 3 }).next, "the 3 picked: tap the table where it goes.");
   assert.equal(statusWords(table(), { ...me, player: false }).next, "Watching Ana practise");
   assert.equal(statusWords(null, me).next, "Setting up the table…");
+});
+
+test("the 9 on the break is said for what it is, with the rules off too", () => {
+  setLanguage("en");
+  const broke = { report: { pocketed: [3, 9], off_table: [] }, verdict: null, miscue: false };
+  assert.deepEqual(shotWords(broke, 1, true), { text: "The 9 on the break (pocketed: 3, 9): in a match, that wins the rack!", tone: "good" });
+  // Not a break: only what went down; a scratch with it is no win.
+  assert.equal(shotWords(broke, 1, false).text, "Pocketed: 3, 9");
+  const scratched = { ...broke, report: { pocketed: [0, 9], off_table: [] } };
+  assert.equal(shotWords(scratched, 1, true).text, "Pocketed: 9. Scratch: the cue ball went down.");
+  setLanguage("ru");
+  assert.equal(shotWords(broke, 1, true).text, "Девятка с разбития (забито: 3, 9): в матче это выигранная партия!");
+  setLanguage("en");
+});
+
+test("the tip's place is worded on each slider, both warned past where the tip holds", () => {
+  setLanguage("en");
+  assert.deepEqual(tipWords(0, 0), { spin: "centre ball", side: "none" });
+  assert.deepEqual(tipWords(-0.3, 0), { spin: "draw 30 %", side: "none" });
+  assert.deepEqual(tipWords(0.6, 0.6), { spin: "follow 60 % — miscue risk", side: "right 60 % — miscue risk" });
 });

@@ -500,3 +500,43 @@ def test_the_keys_ring_on_the_practice_table_stays_off_the_prompt(
     ana.page.keyboard.press("ArrowLeft")
     assert ana.page.evaluate(ring) == ["p-table", "solid", "-3px"]
     assert_quiet(ana)
+
+
+def test_after_a_shot_the_cue_points_at_the_ball_to_hit_and_an_undo_aims_as_played(
+    open_client: OpenClient,
+) -> None:
+    """After the break the cue pointed where the rack had been (at a cushion); it points
+    at the ball to hit, as at a match's next turn. Undone, the shot is aimed as it was
+    played, to practise it again. A drill's goal stays said as its cue ball is moved."""
+    ana = open_client("Ana", lang="ru")
+    ana.page.click("#practice")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    played = practice(ana, "p.angle")
+    ana.page.focus("#p-table")
+    ana.page.keyboard.press("Space")
+    wait_practice(ana, "p.view.shots === 1 && !p.anim && p.queue.length === 0")
+    cue, low = practice(ana, "[p.view.balls[0], p.view.lowest && p.view.balls[p.view.lowest]]")
+    if cue is not None and low is not None:  # (a scratch leaves no cue ball to aim from)
+        toward = math.atan2(low[1] - cue[1], low[0] - cue[0])
+        # (past a ball in the way, within the ball's own width as seen from the cue ball)
+        width = math.asin(min(1.0, 2 * 0.028575 / math.dist(cue, low)))
+        off = abs((practice(ana, "p.angle") - toward + math.pi) % (2 * math.pi) - math.pi)
+        assert off <= width + 1e-6, (off, width)
+    ana.page.click("#p-undo")
+    wait_practice(ana, "p.view.redo === 1 && p.queue.length === 0")
+    assert practice(ana, "p.angle") == played
+    # A drill's goal, and the cue ball moved: the goal is still what the banner says.
+    ana.page.select_option("#p-drill", "three_ball")
+    wait_practice(ana, "p.view.drill === 'three_ball' && p.queue.length === 0")
+    goal = ana.page.inner_text("#p-status .verdict")
+    assert goal == ana.page.inner_text("#p-drill-help") and goal
+    cue = practice(ana, "p.view.balls[0]")
+    sx, sy = screen_of(ana, cue[0], cue[1])
+    ana.page.mouse.move(sx, sy)
+    ana.page.mouse.down()
+    tx, ty = screen_of(ana, cue[0] + 0.15, cue[1])
+    ana.page.mouse.move(tx, ty, steps=8)
+    ana.page.mouse.up()
+    wait_practice(ana, f"p.view.balls[0][0] > {cue[0] + 0.1} && p.queue.length === 0")
+    assert ana.page.inner_text("#p-status .verdict") == goal
+    assert_quiet(ana)
