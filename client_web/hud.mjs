@@ -220,7 +220,10 @@ export function renderSeats() {
     if (s && clock && status() === "playing" && (v?.settings?.extensions ?? 0) > 0) {
       tags.push(h("span", { class: "tag ext", "data-extensions": String(clock.extensions?.[i] ?? 0), text: (clock.extensions?.[i] ?? 0) > 0 ? t("tag.extensions", { n: clock.extensions?.[i] ?? 0 }) : t("tag.noExtensions") }));
     }
-    if (s && s.computer != null) tags.push(h("span", { class: "tag computer", text: t("tag.computer", { level: s.computer }) }));
+    // In its two parts, either side of the words' " · ": an upright phone puts them on two
+    // lines ("компьютер · / уровень 4" had wrapped after the dot).
+    const parts = s && s.computer != null ? t("tag.computer", { level: s.computer }).split(" · ") : [];
+    if (parts.length) tags.push(h("span", { class: "tag computer" }, parts.flatMap((p, k) => [...(k ? [h("span", { class: "sep", text: " · " })] : []), h("span", { text: p })])));
     // First: short, it shares the first line with the next tag (a phone's seat keeps its height).
     if (i === mySeat()) tags.unshift(h("span", { class: "tag you", text: t("tag.you") }));
     const score = tb?.score?.[i] ?? 0;

@@ -123,3 +123,25 @@ def test_a_rated_wait_nobody_takes_can_meet_a_guest_waiting_for_an_unrated_game(
     names = sorted(ana.state("a.view.seats.map(s => s.name)"))
     assert names == ["Ana Rated", "Bob"]
     assert_quiet(ana, bob)
+
+
+def test_an_upright_phone_puts_the_computers_tag_on_two_lines(open_client: OpenClient) -> None:
+    """The tag "компьютер · уровень 4" wrapped after its dot on a 360 px phone; upright, it
+    says what it is on one line and its level on the next, centred, within its seat."""
+    zoya = open_client("Александра", lang="ru", width=360, height=740, touch=True)
+    zoya.page.select_option("#computer-level", "4")
+    zoya.page.tap("#computer")
+    zoya.page.wait_for_selector("#table-view:not([hidden])")
+    tag = zoya.page.locator("#seat1 .tag.computer")
+    tag.wait_for()
+    parts = tag.locator("span:not(.sep)")
+    assert parts.all_inner_texts() == ["компьютер", "уровень 4"]
+    assert tag.locator(".sep").is_hidden()
+    first, second = (parts.nth(i).bounding_box() for i in (0, 1))
+    box, seat = tag.bounding_box(), zoya.page.locator("#seat1").bounding_box()
+    assert first and second and box and seat
+    assert second["y"] >= first["y"] + first["height"] - 1  # the level on a line of its own
+    assert abs((first["x"] + first["width"] / 2) - (second["x"] + second["width"] / 2)) < 2
+    assert box["x"] >= seat["x"] and box["x"] + box["width"] <= seat["x"] + seat["width"]
+    save(zoya, "computer-tag-ru-phone.png")
+    assert_quiet(zoya)
