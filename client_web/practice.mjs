@@ -393,6 +393,8 @@ export class PracticeTable {
       /** @type {HTMLButtonElement} */ (b).disabled = !mine;
       tray.append(b);
     }
+    // Nothing off the table: the tray says so, not how to take a ball from it as well.
+    trayLabel.hidden = tray.childElementCount === 0;
     if (tray.childElementCount === 0) tray.append(h("span", { class: "help", text: t("practice.trayEmpty") }));
     /** @type {HTMLButtonElement} */ ($("p-remove")).disabled = !mine || this.picked === null || !v?.balls?.[this.picked];
     /** @type {HTMLButtonElement} */ ($("p-undo")).disabled = !mine || !v?.undo;

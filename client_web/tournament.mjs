@@ -606,6 +606,7 @@ async function start() {
   await ensureSession();
   showMe(null);
   if (creating) {
+    $("tour-new").hidden = true; // (a link to this very page)
     $("tour-message").hidden = true;
     startCreating({ token, authorization });
     return;

@@ -344,3 +344,26 @@ def test_held_sideways_the_push_out_leaves_the_pockets_in_sight(open_client: Ope
         ), ((x, y), (sx, sy), box, chip.get_attribute("class"))
     save(pusher, "push-out-sideways.png")
     assert_quiet(ana, bob)
+
+
+def test_the_practice_panel_and_the_tournament_pages_are_tapped_with_a_finger(
+    open_client: OpenClient, open_page: Any
+) -> None:
+    """The practice panel's buttons, sliders and drills' menu (Undo was 35 px tall, the
+    sliders 18), and the tournament pages' top-bar links (16 px of underlined text)."""
+    ana = open_client("Ana", lang="hr", hash="#/practice", **PHONE)
+    ana.page.wait_for_selector("#practice-view:not([hidden])")
+    ana.page.wait_for_function("!!window.ninepool.practice?.view")
+    small: list[str] = ana.page.evaluate(
+        TOO_SMALL.replace("r.bottom < 0 || r.top > innerHeight", "false"),
+        ".practice-panel :is(button:not(.tray-ball), select, input[type=range])",
+    )
+    assert small == [], small
+    for path in ("/tournaments?lang=ru", "/tournament/new?lang=hr"):
+        page = open_page(path, path, width=390, height=844, touch=True)
+        page.page.wait_for_selector(".topbar a:not(.brand):visible")
+        links: list[str] = page.page.evaluate(TOO_SMALL, ".topbar a:not(.brand)")
+        assert links == [], (path, links)
+    # The organiser's form has no link to itself.
+    assert page.page.locator("a[href^='/tournament/new']:visible").count() == 0
+    assert_quiet(ana)

@@ -50,6 +50,9 @@ def test_practice_table_and_a_shared_link(open_client: OpenClient) -> None:
     wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
     start = practice(ana, "p.positions()")
     assert all(pos is not None for pos in start)  # a full rack to break
+    # Nothing off the table: the tray says so, and not how to take a ball from it.
+    assert ana.page.is_hidden("#p-tray-label")
+    assert ana.page.inner_text("#p-tray") == "All ten balls are on the table."
 
     # The 9 dragged off the table lands in the tray; dragged back it is on the table.
     nine = start[9]
@@ -62,6 +65,7 @@ def test_practice_table_and_a_shared_link(open_client: OpenClient) -> None:
     ana.page.mouse.up()
     ana.page.wait_for_selector("#p-tray button[data-ball='9']")
     wait_practice(ana, "p.view.balls[9] === null && p.view.undo === 1")
+    assert ana.page.is_visible("#p-tray-label")
     tray_ball = ana.page.locator("#p-tray button[data-ball='9']").bounding_box()
     assert tray_ball is not None
     ana.page.mouse.move(tray_ball["x"] + 16, tray_ball["y"] + 16)
