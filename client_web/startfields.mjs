@@ -129,9 +129,12 @@ export function momentFrom(v, twelve) {
   return { year, month, day: Math.min(Number(v.day), daysIn(year, month)), hour, minute: Number(v.minute) };
 }
 
-/** The moment in words, in full (the weekday too), in the page's language (its reader's region's way). @param {Moment} m */
+/** The moment in words, in full (the weekday too), in the page's language (its reader's
+ * region's way), with the reader's time zone, as the tournament's pages then show it to
+ * readers elsewhere ("… u 20:30 CET"). @param {Moment} m */
 function inWords(m) {
-  return new Intl.DateTimeFormat(dateLocale(), { dateStyle: "full", timeStyle: "short" }).format(new Date(timeOf(m)));
+  const format = { weekday: "long", day: "numeric", month: "long", year: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" };
+  return new Intl.DateTimeFormat(dateLocale(), /** @type {Intl.DateTimeFormatOptions} */ (format)).format(new Date(timeOf(m)));
 }
 
 /**
