@@ -36,18 +36,23 @@ function gameReplay(src) {
 
 /**
  * Words a logged event in the current language, with the names it was written with.
- * @param {{ m: Msg, lowest: number | null, match?: number, seats?: import("./lognames.mjs").WrittenSeat[], lag?: Msg | null }} src @returns {import("./verdict.mjs").Described}
+ * @param {{ m: Msg, lowest: number | null, match?: number, seats?: import("./lognames.mjs").WrittenSeat[], lag?: Msg | null }} src
+ * @returns {import("./verdict.mjs").Described}
  */
 function describeSource(src) {
   const m = src.m;
   const n = namesAsWritten(src.seats, names());
+  // The reader's own lines say "you": those of their seat written while they sat in it
+  // (under the name they sit under now; a line from before they sat down names who did).
+  const seat = mySeat();
+  const me = seat !== null && !!src.seats?.[seat] && src.seats[seat]?.name === app.view?.seats?.[seat]?.name ? seat : null;
   switch (m.t) {
     case "shot_result":
-      return forLog(describeShot(/** @type {any} */ (m), n, src.lowest), m.verdict);
+      return forLog(describeShot(/** @type {any} */ (m), n, src.lowest, me), m.verdict);
     case "ruling":
-      return forLog(describeRuling(/** @type {any} */ (m), n, breakDrawn(src.lag)), m.verdict);
+      return forLog(describeRuling(/** @type {any} */ (m), n, breakDrawn(src.lag), me), m.verdict);
     case "lag_result":
-      return describeLag(/** @type {any} */ (m), n);
+      return describeLag(/** @type {any} */ (m), n, me);
     case "sits": // the page's own lines (`logRenames`), not server events
     case "leaves":
       return { headline: t(`ev.${m.t}`, { name: seatName(m.who.name, m.who.computer) }), rules: [], tone: "neutral", details: [] };

@@ -51,6 +51,16 @@ function who(names, seat) {
   return names[seat] || t("v.playerN", { n: seat + 1 });
 }
 
+/**
+ * A line's key in the "you" form when the player it names is the reader (`me`, their
+ * seat): a player's own page says "ball in hand for you", not their own name (a newcomer
+ * did not know the made-up "Igrač-8108" was them). @param {string} key
+ * @param {number | null | undefined} seat @param {number | null | undefined} me
+ */
+function yours(key, seat, me) {
+  return me !== null && me !== undefined && seat === me ? `${key}You` : key;
+}
+
 /** "3", "3 and 5", "1, 3 and 5": object balls by number, the cue ball by name. @param {readonly number[]} balls */
 export function ballList(balls) {
   return list(balls.map((b) => (b === 0 ? t("v.cueBall") : num(b))));
@@ -194,15 +204,16 @@ function capitalise(s) {
  * @param {Verdict} v @param {readonly string[]} names
  * @param {{ turn?: number | null, ball_in_hand?: string | null } | null} next the table after the action
  * @param {ShotFacts | null} facts @param {number | null} lowest
+ * @param {number | null} [me] the reader's seat (the next shot theirs: "you")
  * @returns {{ text: string, rules: string[], more: Line[] }}
  */
-function foulHeadline(v, names, next, facts, lowest) {
+function foulHeadline(v, names, next, facts, lowest, me = null) {
   const pairs = foulReasons(v, facts, lowest);
   const [rule, reasons] = pairs[0] ?? ["", t("foul.other")];
   const rules = rule ? [rule] : [];
   const more = pairs.slice(1).map(([r, words]) => ({ text: capitalise(words), rule: r }));
   if (next && next.turn !== null && next.turn !== undefined && !v.game_over) {
-    const key = next.ball_in_hand ? "v.foulBih" : "v.foulNext";
+    const key = yours(next.ball_in_hand ? "v.foulBih" : "v.foulNext", next.turn, me);
     return { text: t(key, { reasons, name: who(names, next.turn) }), rules, more };
   }
   return { text: t("v.foul", { reasons }), rules, more };
@@ -213,16 +224,17 @@ function foulHeadline(v, names, next, facts, lowest) {
  * said how already ("Ana concedes the game — Bob wins the game", not "…: the opponent
  * conceded" again).
  * @param {Verdict} v @param {readonly string[]} names @param {boolean} [bare]
+ * @param {number | null} [me] the reader's seat (their win: "you")
  * @returns {{ text: string, rules: string[] }}
  */
-function gameOverHeadline(v, names, bare = false) {
+function gameOverHeadline(v, names, bare = false, me = null) {
   const end = v.game_end;
   if (v.stalemate || end === "stalemate") return { text: t("v.stalemate"), rules: ["R14"] };
   const winner = who(names, v.game_winner);
   const rule = end === "three_fouls" ? "R13" : end === "concede" ? "O4" : end === "forfeit" ? "O5" : "G5";
-  if (bare) return { text: t(v.match_over ? "v.winsMatchBare" : "v.winsRackBare", { name: winner }), rules: [rule] };
+  if (bare) return { text: t(yours(v.match_over ? "v.winsMatchBare" : "v.winsRackBare", v.game_winner, me), { name: winner }), rules: [rule] };
   const how = t(`v.how.${end === "three_fouls" || end === "concede" || end === "forfeit" ? end : "nine"}`);
-  return { text: t(v.match_over ? "v.winsMatch" : "v.winsRack", { name: winner, how }), rules: [rule] };
+  return { text: t(yours(v.match_over ? "v.winsMatch" : "v.winsRack", v.game_winner, me), { name: winner, how }), rules: [rule] };
 }
 
 /**
@@ -232,9 +244,10 @@ function gameOverHeadline(v, names, bare = false) {
  *   verdict: Verdict, table: { turn: number | null, ball_in_hand: string | null, choice_pending: boolean } }} result
  * @param {readonly string[]} names seat → display name
  * @param {number | null} [lowest] the lowest ball on the table before the shot (for "hit the 5, not the 2")
+ * @param {number | null} [me] the reader's seat (lines naming them say "you")
  * @returns {Described}
  */
-export function describeShot(result, names, lowest = null) {
+export function describeShot(result, names, lowest = null, me = null) {
   const v = result.verdict;
   const shooter = who(names, result.shooter);
   /** @type {Line[]} */
@@ -243,15 +256,15 @@ export function describeShot(result, names, lowest = null) {
   const pocketed = (result.report.pocketed ?? []).filter((b) => b !== 0);
   const facts = result.report;
   if (v.foul) {
-    const foul = foulHeadline(v, names, v.game_over ? null : result.table, facts, lowest);
+    const foul = foulHeadline(v, names, v.game_over ? null : result.table, facts, lowest, me);
     if (v.game_over) {
-      const over = gameOverHeadline(v, names);
+      const over = gameOverHeadline(v, names, false, me);
       return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...foul.more, ...details, ...notesBesides(v, over.rules)] };
     }
     return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details, ...noteLines(v)] };
   }
   if (v.game_over) {
-    const over = gameOverHeadline(v, names);
+    const over = gameOverHeadline(v, names, false, me);
     return { headline: over.text, rules: over.rules, tone: "win", details: [...details, ...notesBesides(v, over.rules)] };
   }
   const next = result.table;
@@ -276,7 +289,7 @@ export function describeShot(result, names, lowest = null) {
     };
   }
   const key = broke && result.report.first !== null ? "v.breakNoPocket" : result.report.first === null ? "v.noHit" : "v.noPocket";
-  return { headline: t(key, { name: who(names, next.turn), breaker: shooter }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)] };
+  return { headline: t(yours(key, next.turn, me), { name: who(names, next.turn), breaker: shooter }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)] };
 }
 
 /**
@@ -296,9 +309,10 @@ export function forLog(d, v) {
  *   table: { turn: number | null, ball_in_hand: string | null, choice_pending: boolean, breaker?: number }, late?: boolean }} ruling
  * @param {readonly string[]} names
  * @param {boolean} [draw] the first breaker was drawn by the room, not lagged for
+ * @param {number | null} [me] the reader's seat (lines naming them say "you")
  * @returns {Described}
  */
-export function describeRuling(ruling, names, draw = false) {
+export function describeRuling(ruling, names, draw = false, me = null) {
   const by = who(names, ruling.by);
   const v = ruling.verdict;
   const details = v ? noteLines(v) : [];
@@ -315,7 +329,7 @@ export function describeRuling(ruling, names, draw = false) {
     case "concede_match": {
       const head = t(ruling.action === "concede_match" ? "r.concedeMatch" : "r.concedeGame", { name: by });
       if (v && v.game_over) {
-        const over = gameOverHeadline(v, names, true);
+        const over = gameOverHeadline(v, names, true, me);
         return d(t("r.concedeThen", { head, rest: over.text }), ["O4"], "win");
       }
       return d(head, ["O4"], "win");
@@ -326,11 +340,11 @@ export function describeRuling(ruling, names, draw = false) {
       return d(t("r.staleAccept", { name: by }), ["R14"], "neutral");
     case "clock_expired": {
       if (v && v.foul) {
-        const foul = foulHeadline(v, names, v.game_over ? null : next, null, null);
+        const foul = foulHeadline(v, names, v.game_over ? null : next, null, null, me);
         // A third foul in a row by time loses the game: headed so, as a shot's would be
         // (the time-out read as the next game's breaker's foul).
         if (v.game_over) {
-          const over = gameOverHeadline(v, names);
+          const over = gameOverHeadline(v, names, false, me);
           return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...foul.more, ...notesBesides(v, over.rules)] };
         }
         return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details] };
@@ -339,7 +353,7 @@ export function describeRuling(ruling, names, draw = false) {
     }
     case "forfeit": {
       const head = t("r.forfeit", { name: by });
-      if (v && v.game_over) return d(t("r.concedeThen", { head, rest: gameOverHeadline(v, names, true).text }), ["O5"], "win");
+      if (v && v.game_over) return d(t("r.concedeThen", { head, rest: gameOverHeadline(v, names, true, me).text }), ["O5"], "win");
       return d(head, ["O5"], "win");
     }
     case "extension":
@@ -348,7 +362,7 @@ export function describeRuling(ruling, names, draw = false) {
       // No choice in time (O6): the winner breaks, and chose nothing (nor does a note say so).
       if (ruling.late) return { headline: t("r.lagLate", { name: by }), rules: ["O6"], tone: "neutral", details: [] };
       const lines = v ? noteLines(v, draw) : [];
-      const head = next.breaker === ruling.by ? t("r.lagBreak", { name: by }) : t("r.lagGive", { name: by, other: who(names, next.breaker ?? null) });
+      const head = next.breaker === ruling.by ? t(yours("r.lagBreak", ruling.by, me), { name: by }) : t("r.lagGive", { name: by, other: who(names, next.breaker ?? null) });
       return { headline: head, rules: ["R3"], tone: "neutral", details: lines };
     }
     default:
@@ -360,9 +374,10 @@ export function describeRuling(ruling, names, draw = false) {
  * The lag result in words: who won (or "lag again"), then where each ball stopped.
  * @param {{ method: string, winner: number | null, reason?: string | null, lags: { seat: number, distance: number | null, fault: string, fault_code?: string }[] }} lag
  * @param {readonly string[]} names
+ * @param {number | null} [me] the reader's seat (the lag they won says "you")
  * @returns {Described}
  */
-export function describeLag(lag, names) {
+export function describeLag(lag, names, me = null) {
   if (lag.method === "draw") {
     const head = lag.winner === null ? t("lag.drawNone") : t(lag.reason === "late" ? "lag.drawLate" : "lag.draw", { name: who(names, lag.winner) });
     return { headline: head, rules: ["R3", "O6"], tone: "neutral", details: [] };
@@ -377,7 +392,7 @@ export function describeLag(lag, names) {
   });
   // A lag played again says why: equal to 0.1 mm, or neither lag counting (O6).
   const again = lag.reason === "tie" ? t("lag.tie") : lag.reason === "both_faults" ? t("lag.bothFaults") : t("lag.again");
-  const head = lag.winner === null ? again : t("lag.wins", { name: who(names, lag.winner) });
+  const head = lag.winner === null ? again : t(yours("lag.wins", lag.winner, me), { name: who(names, lag.winner) });
   const counted = lag.lags.filter((l) => l.distance !== null);
   if (lag.winner !== null && counted.length === 2) {
     // From the centimetres as shown, so the difference adds up on screen.

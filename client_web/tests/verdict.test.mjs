@@ -326,3 +326,22 @@ test("the two-foul warning speaks to the warned player on their own screen", () 
   assert.equal(describeWarning({ kind: "three_fouls", seat: 0 }, names).text, "У игрока Ana два фола подряд: третий — проигрыш партии");
   setLanguage("en", false);
 });
+
+test("a line that names the reader says 'you' on their own page, and names them on anyone else's", () => {
+  setLanguage("en", false);
+  const bih = shot({ verdict: { ...baseVerdict, foul: true, fouls: ["R9"], reasons: [["R9", "No object ball was pocketed and no ball reached a rail after the first contact"]] }, table: table(1, "table") });
+  assert.equal(describeShot(bih, names, null, 1).headline, "Foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for you");
+  assert.equal(describeShot(bih, names, null, 0).headline, "Foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for Bob");
+  assert.equal(describeShot(shot({}), names, null, 1).headline, "No ball pocketed — your shot");
+  const lag = { method: "lag", winner: 1, lags: [{ seat: 0, distance: 0.3, fault: "" }, { seat: 1, distance: 0.12, fault: "" }] };
+  assert.equal(describeLag(lag, names, 1).headline, "You win the lag and choose who breaks");
+  const first = { turn: 0, ball_in_hand: "kitchen", choice_pending: false, breaker: 0 };
+  assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first }, names, false, 0).headline, "You choose to break the first game");
+  setLanguage("hr", false);
+  assert.equal(describeShot(bih, names, null, 1).headline.split(" — ")[1], "igrate s bijelom u ruci");
+  assert.equal(describeLag(lag, names, 1).headline, "Dobivate bliškanje i birate tko otvara");
+  setLanguage("ru", false);
+  assert.equal(describeShot(shot({}), names, null, 1).headline, "Ни один шар не забит — бьёте вы");
+  assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first }, names, false, 0).headline, "Первую партию по своему выбору разбиваете вы");
+  setLanguage("en", false);
+});
