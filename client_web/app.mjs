@@ -293,7 +293,9 @@ async function leaveByNavigation() {
 }
 
 function clearRoom() {
-  /** @type {HTMLDialogElement} */ ($("result-dialog")).close(); // the table's result goes with it
+  // The table's questions and result go with it (the lag winner's choice stayed open over
+  // the lobby, its countdown running, and answered nothing).
+  for (const id of ["result-dialog", "lag-dialog", "choice-dialog", "concede-dialog", "leave-dialog"]) /** @type {HTMLDialogElement} */ ($(id)).close();
   forgetRoom();
   setPanel(false); // the next table opens on its table, not on the last one's sheet
   $("log").replaceChildren();

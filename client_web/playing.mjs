@@ -9,7 +9,7 @@ import { addChat, popChat } from "./chat.mjs";
 import { showResult } from "./hud.mjs";
 import { t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
-import { championAfter, learnKeptNames } from "./kept.mjs";
+import { championAfter, keptStake, learnKeptNames } from "./kept.mjs";
 import { lagPlayback, lagRest, lagTracks } from "./lagballs.mjs";
 import { noteGameOver, noteSnapshot, renderRatingLine } from "./ratingchange.mjs";
 import { absorbHistory, logEvent, logRenames, recentEvents, restoreHistory, rewordLog } from "./roomlog.mjs";
@@ -160,6 +160,14 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
           noShow ? null : rackReplay(app.rackShots.rack, m.reason === "concede" && app.rackShots.rack !== app.table?.rack),
         );
         tv.matchOver();
+        // A tournament's player who lost is told what it cost (out, or on in the losers'
+        // bracket, or a deciding match for the title): the result said only who won.
+        const stake = m.winner !== null && mySeat() !== null && mySeat() !== m.winner ? keptStake(mySeat()) : null;
+        const costLine = document.getElementById("result-next");
+        if (costLine && stake && stake !== "title") {
+          costLine.textContent = t(`result.stake.${stake}`);
+          costLine.hidden = false;
+        }
         // A tournament's last match: its result says who won the tournament, too (this
         // match's winner, named as the score names them).
         const view = app.view;

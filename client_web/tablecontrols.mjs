@@ -6,7 +6,7 @@
 import { $, toast } from "./dom.mjs";
 import { inviteLink, placeResult, setPanel } from "./hud.mjs";
 import { keptStake } from "./kept.mjs";
-import { num, t, wordAs } from "./i18n/index.mjs";
+import { keepLang, num, t, wordAs } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { describeReach } from "./reach.mjs";
 import { shotSounds } from "./sound.mjs";
@@ -109,9 +109,13 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   }
   const leaveDlg = /** @type {HTMLDialogElement} */ ($("leave-dialog"));
   const leave = async () => {
+    // A tournament's player goes back to its bracket, where they read what the match
+    // they left (or conceded by leaving) did to their standing; anyone else to the lobby.
+    const tournament = app.view?.settings?.tournament;
     await act({ t: "leave" });
     clearRoom();
-    location.hash = "#/";
+    if (tournament) location.assign(keepLang(`/tournament/${encodeURIComponent(tournament)}`));
+    else location.hash = "#/";
   };
   $("leave").addEventListener("click", () => {
     closeMenu();

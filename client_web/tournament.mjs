@@ -14,13 +14,13 @@ import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 import { installTips, tipAttrs } from "./tip.mjs";
 import { rewordCreating, startCreating } from "./tournamentform.mjs";
-import { myEntry, roundTitle, whereYouStand } from "./tourstanding.mjs";
+import { feederOf, myEntry, roundTitle, whereYouStand } from "./tourstanding.mjs";
 
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], feeds?: [string, string | null][], status: string, winner: number | null, decided: string | null, no_show?: boolean[], score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number, champion?: string | null, entered?: boolean, yours?: boolean}} ListedView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number, champion?: string | null, champion_level?: number | null, entered?: boolean, yours?: boolean}} ListedView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, guest?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
@@ -368,7 +368,7 @@ function renderList() {
         el("td", {}, [when(row.starts_at)]),
         el("td", {}, [t(`tour.format.${row.format}`)]),
         el("td", { "data-label": t("tour.col.players") }, [t("tour.players", { n: row.players, cap: row.cap })]),
-        el("td", {}, [row.champion ? t("tour.listChampion", { status: t(`tour.status.${row.status}`), name: row.champion }) : t(`tour.status.${row.status}`)]),
+        el("td", {}, [row.champion ? t("tour.listChampion", { status: t(`tour.status.${row.status}`), name: seatName(row.champion, row.champion_level ?? null) }) : t(`tour.status.${row.status}`)]),
       ]),
     ),
   );
@@ -411,7 +411,7 @@ function renderBrackets(view) {
     const columns = rounds.map((round) =>
       el("div", { class: "tour-round" }, [
         el("h3", {}, [roundTitle(view, side, round, last)]),
-        ...matches.filter((m) => m.round === round).map((m) => matchCard(m, view.me ?? null)),
+        ...matches.filter((m) => m.round === round).map((m) => matchCard(view, m, view.me ?? null)),
       ]),
     );
     const title = view.format === "single" ? t("tour.bracket") : t(`tour.side.${side}`);
@@ -420,8 +420,19 @@ function renderBrackets(view) {
   $("tour-brackets").replaceChildren(...parts);
 }
 
-/** @param {MatchView} match @param {number | null} me the reader's seed, if an entrant */
-function matchCard(match, me) {
+/**
+ * A slot still to be filled, named by the match it waits for once that match's two are
+ * known ("Winner of Cy – Di"), else "to be decided". (A deciding match not needed has
+ * nobody in it: a dash, not the "bye" of a player who went through unplayed.)
+ * @param {TournamentView} view @param {MatchView} match @param {number} slot
+ */
+function slotToCome(view, match, slot) {
+  const from = feederOf(view, match, slot, (name, level) => seatName(name, level ?? null));
+  return from ? t(from.kind === "winner" ? "tour.slotWinner" : "tour.slotLoser", { a: from.a, b: from.b }) : t("tour.tbd");
+}
+
+/** @param {TournamentView} view @param {MatchView} match @param {number | null} me the reader's seed, if an entrant */
+function matchCard(view, match, me) {
   const done = match.status === "done";
   // Two byes meeting (a small field in the losers' bracket): nobody plays, nobody goes on.
   const empty = done && match.players.every((p) => p === null);
@@ -430,7 +441,7 @@ function matchCard(match, me) {
     const name = match.players[slot];
     const seed = match.seeds[slot];
     const state = done && !empty && match.winner !== null ? (match.winner === slot ? " won" : " lost") : "";
-    const label = name ? seatName(name, match.computers?.[slot]) : match.status === "waiting" ? t("tour.tbd") : t("tour.bye");
+    const label = name ? seatName(name, match.computers?.[slot]) : match.status === "void" ? "—" : match.status === "waiting" ? slotToCome(view, match, slot) : t("tour.bye");
     const seedText = seed === null ? "" : String(seed);
     const own = me !== null && seed === me ? " mine" : "";
     // While the match is played its room's score shows, and who has not sat down yet.

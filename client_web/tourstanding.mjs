@@ -33,7 +33,13 @@ export function placeWords(place) {
  * @param {TournamentView} view @param {string} side @param {number} round @param {number} last
  */
 export function roundTitle(view, side, round, last) {
-  if (side === "final") return t(round === 1 ? "tour.gfFirst" : "tour.gfDecider");
+  // The deciding match is played only if the losers' side's player wins the first: said
+  // so until that is known.
+  if (side === "final" && round === 1) return t("tour.gfFirst");
+  if (side === "final") {
+    const open = view.matches.some((m) => m.bracket === "final" && m.round === 2 && m.status === "waiting");
+    return t(open ? "tour.gfDeciderIfNeeded" : "tour.gfDecider");
+  }
   if (view.format === "single" && round === last) return t("tour.finalRound");
   return t("tour.round", { n: round });
 }
@@ -78,14 +84,25 @@ export function whereYouStand(view, named) {
   const stage = words.charAt(0).toLocaleLowerCase(lang()) + words.slice(1);
   if (name) return t("tour.whereNext", { stage, name: named(name, next.computers?.[1 - slot]) });
   // Not known yet: named by the match it waits for, once that match's two are known.
-  const [kind, from] = next.feeds?.[1 - slot] ?? [];
+  const from = feederOf(view, next, 1 - slot, named);
+  if (from) return t(from.kind === "winner" ? "tour.whereNextWinner" : "tour.whereNextLoser", { stage, a: from.a, b: from.b });
+  return t("tour.whereNextOpen", { stage });
+}
+
+/**
+ * Where a slot not filled yet is filled from, once the match it waits for has its two
+ * players: that match's winner or loser, and its two by name; null otherwise (a first
+ * round's seed, or a match whose own players are not known yet).
+ * @param {TournamentView} view @param {MatchView} match @param {number} slot
+ * @param {(name: string, level: number | null | undefined) => string} named
+ * @returns {{ kind: "winner" | "loser", a: string, b: string } | null}
+ */
+export function feederOf(view, match, slot, named) {
+  const [kind, from] = match.feeds?.[slot] ?? [];
   const feeder = view.matches.find((m) => m.id === from);
   const [a, b] = feeder?.players ?? [];
-  if ((kind === "winner" || kind === "loser") && feeder && a && b) {
-    const pair = { a: named(a, feeder.computers?.[0]), b: named(b, feeder.computers?.[1]) };
-    return t(kind === "winner" ? "tour.whereNextWinner" : "tour.whereNextLoser", { stage, ...pair });
-  }
-  return t("tour.whereNextOpen", { stage });
+  if ((kind !== "winner" && kind !== "loser") || !feeder || !a || !b) return null;
+  return { kind, a: named(a, feeder.computers?.[0]), b: named(b, feeder.computers?.[1]) };
 }
 
 /** The reader's own entry (`me`: their place on the list, from 1), if they entered.

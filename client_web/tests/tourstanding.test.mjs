@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { placeWords, whereYouStand } from "../tourstanding.mjs";
+import { feederOf, placeWords, roundTitle, whereYouStand } from "../tourstanding.mjs";
 
 /** @param {Partial<import("../tournament.mjs").MatchView>} m @returns {import("../tournament.mjs").MatchView} */
 function match(m) {
@@ -100,4 +100,21 @@ test("an opponent not known yet is named by the match they come from, once its t
   setLanguage("en", false);
   view.matches[1] = match({ id: "b", players: ["Cy", null], seeds: [3, null] });
   assert.equal(whereYouStand(view, named), "You are still in. Your next match: round 2; your opponent is not known yet.");
+});
+
+test("a bracket's slot to come is named by its match once that match's two are known; the deciding match is 'if needed' until it is known", () => {
+  setLanguage("en", false);
+  const view = eight({ format: "double" });
+  const c = match({ id: "c", round: 2, players: ["Ana", null], seeds: [1, null], feeds: [["winner", "a"], ["winner", "b"]] });
+  const from = feederOf(view, c, 1, named);
+  assert.deepEqual(from, { kind: "winner", a: "Cy", b: "Di" });
+  assert.equal(feederOf(view, c, 1, named) && feederOf({ ...view, matches: [] }, c, 1, named), null);
+  const gf2 = match({ id: "GF2", bracket: "final", round: 2 });
+  view.matches.push(gf2);
+  assert.equal(roundTitle(view, "final", 2, 2), "Deciding match (if needed)");
+  gf2.status = "void";
+  assert.equal(roundTitle(view, "final", 2, 2), "Deciding match");
+  setLanguage("ru", false);
+  gf2.status = "waiting";
+  assert.equal(roundTitle(view, "final", 2, 2), "Решающий матч (если понадобится)");
 });

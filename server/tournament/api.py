@@ -1,8 +1,9 @@
 """The JSON API of tournaments, in the style of the players' (`server.edge.api`):
 
 - `GET /api/tournaments`: 200 `[{"id","name","format","status","players","cap",
-  "starts_at","champion","entered","yours"}, …]`, newest first (at most 50): `champion`
-  the winner's name once finished (else null); with a session token (optional here),
+  "starts_at","champion","champion_level","entered","yours"}, …]`, newest first (at most
+  50): `champion` the winner's name once finished (else null), `champion_level` its
+  computer level if a computer won (else null); with a session token (optional here),
   `entered` whether the reader is an entrant and `yours` whether they organise it;
 - `POST /api/tournaments` `{"name","format","cap","seeding","starts_at","races","bots",
   "bot_level","shot_clock"}`: 201 the tournament (below); `format` `single`|`double`, `cap`
@@ -269,6 +270,7 @@ class TournamentApi:
                     "cap": t.cap,
                     "starts_at": t.starts_at,
                     "champion": None if winner is None else t.entrants[winner].name,
+                    "champion_level": None if winner is None else _level(t.entrants[winner]),
                     "entered": viewer is not None and _seed_of(t, viewer) is not None,
                     "yours": viewer is not None and viewer == t.organiser,
                 }

@@ -228,7 +228,8 @@ def test_conceding_or_leaving_a_tournament_match_says_what_losing_it_costs(
 ) -> None:
     """A double elimination's first match: the concede question and the leave question
     say that losing it sends the player to the losers' bracket (at any other table they
-    say only that it gives the opponent the match)."""
+    say only that it gives the opponent the match); conceded, the result says so; leaving
+    takes her to the bracket."""
     ana = open_client("Ana", lang="ru")
     ana.wait("!!a.welcome")
     token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
@@ -271,4 +272,18 @@ def test_conceding_or_leaving_a_tournament_match_says_what_losing_it_costs(
         )
         ana.page.click("#leave-cancel")
         assert ana.state("a.view.status") == "playing"
+        # Conceded, the result says what it cost her, not only who won.
+        ana.page.click("#more summary")
+        ana.page.click("#concede")
+        ana.page.click("#concede-match")
+        ana.page.locator("#result-dialog").wait_for(state="visible")
+        assert ana.page.inner_text("#result-next") == "Вы продолжаете в нижней сетке."
+        save(ana, "tournament-conceded-result-ru.png")
+        ana.page.click("#result-close")
+        # Leaving the finished table takes her to the bracket, not the lobby: there she
+        # reads where she stands now.
+        ana.page.click("#more summary")
+        ana.page.click("#leave")
+        ana.page.wait_for_url(f"**/tournament/{tournament}?lang=ru")
+        ana.page.wait_for_selector("#tour-view:not([hidden])")
     assert_quiet(ana)

@@ -159,6 +159,10 @@ async def test_computers_fill_a_double_elimination_to_the_end(
     # The people conceded every match against a computer: a computer is the champion.
     assert labelled[view["champion"]] == (True, 1)
     assert standings[0]["place"] == "1" and standings[0]["bot"] is True
+    # The list of tournaments says the champion is a computer, and its level.
+    _, listed = await api(server, "GET", "/api/tournaments")
+    mine = next(row for row in listed if row["id"] == made["id"])
+    assert (mine["champion"], mine["champion_level"]) == (view["champion"], 1)
 
 
 def test_computer_entrants_take_the_empty_places_at_a_level_or_spread() -> None:
