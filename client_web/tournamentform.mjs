@@ -5,7 +5,7 @@
 
 import { $ } from "./dom.mjs";
 import { SHOT_CLOCKS, tournamentClock } from "./formats.mjs";
-import { keepLang, num, t } from "./i18n/index.mjs";
+import { keepLang, num, t, wordAs } from "./i18n/index.mjs";
 import { startFields, suggestedStart } from "./startfields.mjs";
 
 /**
@@ -62,12 +62,19 @@ export function startCreating(api) {
   const format = /** @type {HTMLSelectElement} */ ($("tc-format"));
   const losersRace = () => {
     const single = format.value === "single";
+    const two = Number(input("tc-cap").value) === 2;
     input("tc-losers").disabled = single;
     /** @type {HTMLElement} */ (input("tc-losers").closest("label")).hidden = single;
-    // Nor a winners' bracket to name: its race is that of every round before the final.
+    // Nor a winners' bracket to name: its race is that of every round before the final
+    // (none for two places: their one match is the final).
     const winners = /** @type {HTMLElement} */ (input("tc-winners").closest("label")?.querySelector("span"));
     winners.dataset.i18n = single ? "tour.side.rounds" : "tour.side.winners";
     winners.textContent = t(winners.dataset.i18n);
+    /** @type {HTMLElement} */ (input("tc-winners").closest("label")).hidden = single && two;
+    // Two places, said what they make, in either format (the format's change is not silent).
+    const note = $("tc-cap-note");
+    note.hidden = !two;
+    if (two) wordAs(note, single ? "tour.create.twoSingle" : "tour.create.twoDouble");
   };
   format.addEventListener("change", () => {
     format.dataset.chosen = "yes";
@@ -78,10 +85,8 @@ export function startCreating(api) {
   // between the same two. Until the organiser picks a format, two places are a single
   // elimination, and more a double one.
   input("tc-cap").addEventListener("input", () => {
-    if (format.dataset.chosen) return;
     const single = Number(input("tc-cap").value) === 2;
-    if ((format.value === "single") === single) return;
-    format.value = single ? "single" : "double";
+    if (!format.dataset.chosen && (format.value === "single") !== single) format.value = single ? "single" : "double";
     losersRace();
   });
   const bots = input("tc-bots");

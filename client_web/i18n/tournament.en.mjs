@@ -75,6 +75,8 @@ export default {
   "tour.create.name": "Name",
   "tour.create.format": "Format",
   "tour.create.cap": "Places",
+  "tour.create.twoSingle": "Two places make one match: the final.",
+  "tour.create.twoDouble": "Two places: their first match, then a grand final between the same players.",
   "tour.create.seeding": "Seeding",
   "tour.create.starts": "Starts",
   "tour.create.day": "Day",

@@ -75,6 +75,8 @@ export default {
   "tour.create.name": "Naziv",
   "tour.create.format": "Sustav natjecanja",
   "tour.create.cap": "Broj mjesta",
+  "tour.create.twoSingle": "Dva mjesta čine jedan meč: finale.",
+  "tour.create.twoDouble": "Dva mjesta: njihov prvi meč, a zatim veliko finale između istih igrača.",
   "tour.create.seeding": "Raspored nositelja",
   "tour.create.starts": "Početak",
   "tour.create.day": "Dan",

@@ -75,6 +75,8 @@ export default {
   "tour.create.name": "Название",
   "tour.create.format": "Система",
   "tour.create.cap": "Число мест",
+  "tour.create.twoSingle": "Два места — это один матч: финал.",
+  "tour.create.twoDouble": "Два места: их первый матч, затем гранд-финал между теми же игроками.",
   "tour.create.seeding": "Посев",
   "tour.create.starts": "Начало",
   "tour.create.day": "День",

@@ -162,14 +162,22 @@ def test_two_places_are_a_single_elimination_until_the_organiser_picks(
     page.wait_for_selector("#tour-create:not([hidden]) #tour-create-form:not([hidden])")
     fmt = page.locator("#tc-format")
     assert fmt.input_value() == "double"
+    assert page.is_hidden("#tc-cap-note")
     page.fill("#tc-cap", "2")
     assert fmt.input_value() == "single" and page.locator("#tc-losers").is_hidden()
+    # Said, not done silently; and no race asked for rounds before a final that has none.
+    assert page.inner_text("#tc-cap-note") == "Two places make one match: the final."
+    assert page.locator("#tc-winners").is_hidden() and page.locator("#tc-final").is_visible()
     page.fill("#tc-cap", "8")
     assert fmt.input_value() == "double" and page.locator("#tc-losers").is_visible()
-    # Picked, the format stays whatever the places.
+    assert page.is_hidden("#tc-cap-note") and page.locator("#tc-winners").is_visible()
+    # Picked, the format stays whatever the places, and what two places make is said.
     page.select_option("#tc-format", "double")
     page.fill("#tc-cap", "2")
     assert fmt.input_value() == "double" and page.locator("#tc-losers").is_visible()
+    assert page.inner_text("#tc-cap-note") == (
+        "Two places: their first match, then a grand final between the same players."
+    )
 
 
 #: "30 s a shot, 1 extension of 30 s per rack", as the tables of each language say it.
