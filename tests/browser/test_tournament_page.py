@@ -104,6 +104,14 @@ def tournaments(server: Server) -> dict[str, Any]:
     return {"running": running, "open": open_one, "view": view}
 
 
+#: A slot to come, named by the match it waits for, in each language.
+FROM = {
+    "en": {"winner": "Winner of {} – {}", "loser": "Loser of {} – {}"},
+    "hr": {"winner": "Pobjednik meča {} – {}", "loser": "Poraženi u meču {} – {}"},
+    "ru": {"winner": "Победитель матча {} – {}", "loser": "Проигравший в матче {} – {}"},
+}
+
+
 @pytest.mark.parametrize("lang", ["en", "hr", "ru"])
 def test_the_bracket_renders_live_in_every_language(
     page_at: Any, tournaments: dict[str, Any], lang: str
@@ -131,6 +139,14 @@ def test_the_bracket_renders_live_in_every_language(
     state = page.locator(f'.tour-match[data-match="{playing["id"]}"] .tour-state').inner_text()
     assert all(name in state for name in playing["players"]), state
     assert page.locator(f'a[href*="#/play/{room}"]').count() == 0
+    # The slot its winner goes to is named by it, not "to be decided" (its loser's too).
+    a, b = playing["players"]
+    for kind, words in FROM[lang].items():
+        waits = next(
+            m for m in tournaments["view"]["matches"] if [kind, playing["id"]] in m["feeds"]
+        )
+        card = page.locator(f'.tour-match[data-match="{waits["id"]}"]').inner_text()
+        assert words.format(a, b) in card, card
     assert page.locator("html").get_attribute("lang") == lang
     assert page.locator("#tour-name").inner_text() == "Kup Zagreba"
     # Every word on the page is the language's: no key left untranslated.
