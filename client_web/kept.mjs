@@ -7,7 +7,7 @@
 import { app } from "./state.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
-/** @typedef {"out" | "losers" | "decider" | "title"} Stake */
+/** @typedef {"out" | "losers" | "grandFinal" | "decider" | "title"} Stake */
 
 /**
  * Reads the names of a tournament match's players, once for this room, then redraws.
@@ -53,7 +53,8 @@ export async function readKept(view) {
 /**
  * What losing a tournament's match costs one of its players — said where they may concede
  * it or leave it (which concedes it): "out" of the tournament; sent to the "losers"'
- * bracket (a double elimination's winners' side); a "decider" for the title (the grand
+ * bracket (a double elimination's winners' side), or to the "grandFinal" where there is
+ * no losers' bracket (a double elimination of two); a "decider" for the title (the grand
  * final's unbeaten player, `GF1`'s first); the "title" (a final's loser is out in second
  * place). Null for a player not in the match.
  * @param {Msg} doc the tournament's page @param {Msg} match its entry for this room
@@ -66,7 +67,12 @@ export function stakeOf(doc, match, player) {
   if (slot < 0) return null;
   if (match.bracket === "final") return match.round === 1 && slot === 0 ? "decider" : "title";
   if (match.bracket === "losers") return "out";
-  if (doc.format === "double") return "losers";
+  // A double elimination of two has no losers' bracket: its first match's loser goes
+  // straight to the grand final (the match whose feeds take this one's loser).
+  if (doc.format === "double") {
+    const down = (doc.matches ?? []).find((/** @type {Msg} */ m) => (m.feeds ?? []).some((/** @type {[string, string | null]} */ f) => f[0] === "loser" && f[1] === match.id));
+    return down?.bracket === "final" ? "grandFinal" : "losers";
+  }
   const rounds = (doc.matches ?? []).filter((/** @type {Msg} */ m) => m.bracket === "winners").map((/** @type {Msg} */ m) => m.round);
   return match.round === Math.max(...rounds) ? "title" : "out";
 }

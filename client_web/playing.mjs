@@ -7,7 +7,7 @@ import { celebrate } from "./celebrate.mjs";
 import { toast } from "./dom.mjs";
 import { addChat, popChat } from "./chat.mjs";
 import { showResult } from "./hud.mjs";
-import { t } from "./i18n/index.mjs";
+import { t, wordAs } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { championAfter, keptStake, learnKeptNames } from "./kept.mjs";
 import { lagPlayback, lagRest, lagTracks } from "./lagballs.mjs";
@@ -165,7 +165,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         const stake = m.winner !== null && mySeat() !== null && mySeat() !== m.winner ? keptStake(mySeat()) : null;
         const costLine = document.getElementById("result-next");
         if (costLine && stake && stake !== "title") {
-          costLine.textContent = t(`result.stake.${stake}`);
+          wordAs(costLine, `result.stake.${stake}`);
           costLine.hidden = false;
         }
         // A tournament's last match: its result says who won the tournament, too (this
@@ -176,7 +176,9 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
             const line = document.getElementById("result-next");
             if (!champion || !line || app.view?.room !== view.room || !(/** @type {HTMLDialogElement} */ (document.getElementById("result-dialog"))).open) return;
             const mine = app.role === "player" && app.seat === m.winner;
-            line.textContent = mine ? t("result.championYou") : t("result.champion", { name: n[m.winner] });
+            // (worded so that a change of language words it again)
+            if (mine) wordAs(line, "result.championYou");
+            else wordAs(line, "result.champion", { name: n[m.winner] });
             line.hidden = false;
           });
         if (cheers(m.winner)) {

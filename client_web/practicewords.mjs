@@ -43,7 +43,7 @@ export function shotWords(m, lowestBefore, wasBreak = false) {
     said = { text: `${t("practice.foul")}: ${reasons.join("; ")}`, tone: "foul" };
   } else if (v && v.game_over) {
     said = { text: t("practice.rackWon"), tone: "good" };
-  } else if (wasBreak && pocketed.includes(9) && !scratch) {
+  } else if (wasBreak && pocketed.includes(9) && !scratch && m.report.first === lowestBefore) {
     said = { text: t("practice.nineOnBreak", { n: pocketed.length, balls: pocketed.join(", ") }), tone: "good" };
   } else if (pocketed.length) {
     said = { text: t("practice.pocketed", { n: pocketed.length, balls: pocketed.join(", ") }), tone: v && !scratch ? "good" : "" };

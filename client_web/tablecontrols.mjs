@@ -110,8 +110,9 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   const leaveDlg = /** @type {HTMLDialogElement} */ ($("leave-dialog"));
   const leave = async () => {
     // A tournament's player goes back to its bracket, where they read what the match
-    // they left (or conceded by leaving) did to their standing; anyone else to the lobby.
-    const tournament = app.view?.settings?.tournament;
+    // they left (or conceded by leaving) did to their standing; anyone else (a spectator
+    // too) to the lobby.
+    const tournament = mySeat() !== null ? app.view?.settings?.tournament : null;
     await act({ t: "leave" });
     clearRoom();
     if (tournament) location.assign(keepLang(`/tournament/${encodeURIComponent(tournament)}`));

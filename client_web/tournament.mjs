@@ -362,7 +362,7 @@ function renderList() {
       el("tr", { "data-tournament": row.id }, [
         el("td", {}, [
           el("a", { href: keepLang(`/tournament/${encodeURIComponent(row.id)}`) }, [row.name]),
-          ...(row.entered ? [" ", el("span", { class: "tour-you" }, [t("tour.you")])] : []),
+          ...(row.entered ? [" ", el("span", { class: "tour-you" }, [t("tour.listEntered")])] : []),
           ...(row.yours ? [" ", el("span", { class: "tour-you" }, [t("tour.listYours")])] : []),
         ]),
         el("td", {}, [when(row.starts_at)]),

@@ -124,13 +124,17 @@ async function create() {
   const level = Number(/** @type {HTMLSelectElement} */ ($("tc-bot-level")).value);
   const bots = input("tc-bots").checked;
   /** @type {Record<string, unknown>} */
+  const races = { winners: Number(input("tc-winners").value), losers: Number(input("tc-losers").value), final: Number(input("tc-final").value) };
+  // Two places in a single elimination: one match, the final; the rounds before it (none,
+  // their field hidden) play to the final's race, whatever the hidden field held.
+  if (/** @type {HTMLSelectElement} */ ($("tc-format")).value === "single" && Number(input("tc-cap").value) === 2) races.winners = races.final;
   const body = {
     name: input("tc-name").value.trim(),
     format: /** @type {HTMLSelectElement} */ ($("tc-format")).value,
     cap: Number(input("tc-cap").value),
     seeding: /** @type {HTMLSelectElement} */ ($("tc-seeding")).value,
     starts_at: starts ? starts.time() : Number.NaN,
-    races: { winners: Number(input("tc-winners").value), losers: Number(input("tc-losers").value), final: Number(input("tc-final").value) },
+    races,
     bots,
   };
   const clock = /** @type {HTMLSelectElement} */ ($("tc-clock")).value;

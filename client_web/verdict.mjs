@@ -6,7 +6,7 @@
 // (`headline`), with the rule ids apart (`rules`), shown in small print. Pure functions
 // of the event, the names and the language.
 
-import { list, num, seatName, t } from "./i18n/index.mjs";
+import { clause, list, num, seatName, t } from "./i18n/index.mjs";
 
 /**
  * @typedef {object} Verdict the wire `VerdictView`, read leniently
@@ -232,7 +232,12 @@ function gameOverHeadline(v, names, bare = false, me = null) {
   if (v.stalemate || end === "stalemate") return { text: t("v.stalemate"), rules: ["R14"] };
   const winner = who(names, v.game_winner);
   const rule = end === "three_fouls" ? "R13" : end === "concede" ? "O4" : end === "forfeit" ? "O5" : "G5";
-  if (bare) return { text: t(yours(v.match_over ? "v.winsMatchBare" : "v.winsRackBare", v.game_winner, me), { name: winner }), rules: [rule] };
+  // (after a dash: "Ana concedes the match — you win the match")
+  if (bare) {
+    const key = yours(v.match_over ? "v.winsMatchBare" : "v.winsRackBare", v.game_winner, me);
+    const text = t(key, { name: winner });
+    return { text: key.endsWith("You") ? clause(text) : text, rules: [rule] };
+  }
   const how = t(`v.how.${end === "three_fouls" || end === "concede" || end === "forfeit" ? end : "nine"}`);
   return { text: t(yours(v.match_over ? "v.winsMatch" : "v.winsRack", v.game_winner, me), { name: winner, how }), rules: [rule] };
 }

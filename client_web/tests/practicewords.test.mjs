@@ -76,12 +76,14 @@ test("placing a ball and watching say only that", () => {
 
 test("the 9 on the break is said for what it is, with the rules off too", () => {
   setLanguage("en");
-  const broke = { report: { pocketed: [3, 9], off_table: [] }, verdict: null, miscue: false };
+  const broke = { report: { pocketed: [3, 9], off_table: [], first: 1 }, verdict: null, miscue: false };
   assert.deepEqual(shotWords(broke, 1, true), { text: "The 9 on the break (pocketed: 3, 9): in a match, that wins the rack!", tone: "good" });
   // Not a break: only what went down; a scratch with it is no win.
   assert.equal(shotWords(broke, 1, false).text, "Pocketed: 3, 9");
-  const scratched = { ...broke, report: { pocketed: [0, 9], off_table: [] } };
+  const scratched = { ...broke, report: { pocketed: [0, 9], off_table: [], first: 1 } };
   assert.equal(shotWords(scratched, 1, true).text, "Pocketed: 9. Scratch: the cue ball went down.");
+  // Nor a break that hit another ball before the 1 (a foul in a match: the 9 comes back up).
+  assert.equal(shotWords({ ...broke, report: { ...broke.report, first: 4 } }, 1, true).text, "Pocketed: 3, 9");
   setLanguage("ru");
   assert.equal(shotWords(broke, 1, true).text, "Девятка с разбития (забито: 3, 9): в матче это выигранная партия!");
   setLanguage("en");

@@ -31,6 +31,17 @@ test("a double elimination sends the winners' side down, puts the losers' side o
   assert.deepEqual(["p2", "p0"].map((p) => stakeOf(double, gf2, p)), ["title", "title"]);
 });
 
+test("a double elimination of two has no losers' bracket: its first match's loser meets the winner again in the grand final", () => {
+  const first = { id: "W1-1", bracket: "winners", round: 1, seeds: [1, 2] };
+  const gf1 = { id: "GF1", bracket: "final", round: 1, seeds: [null, null], feeds: [["winner", "W1-1"], ["loser", "W1-1"]] };
+  const two = { format: "double", entrants: [{ player: "p0" }, { player: "p1" }], matches: [first, gf1] };
+  assert.deepEqual(["p0", "p1"].map((p) => stakeOf(two, first, p)), ["grandFinal", "grandFinal"]);
+  // With a losers' bracket, a winners' match's loser goes down to it.
+  const l1 = { id: "L1-1", bracket: "losers", round: 1, seeds: [null, null], feeds: [["loser", "W1-1"], ["loser", "W1-2"]] };
+  const four = { ...two, matches: [first, l1, gf1] };
+  assert.equal(stakeOf(four, first, "p0"), "losers");
+});
+
 test("a player who is not in the match, or not in the tournament, has nothing at stake", () => {
   const winners = { bracket: "winners", round: 1, seeds: [1, 4] };
   const single = doc("single", [winners]);

@@ -95,7 +95,7 @@ test("an opponent not known yet is named by the match they come from, once its t
   double.matches[1] = match({ id: "b", players: ["Cy", "Bot 3"], computers: [null, 3], seeds: [3, 4], status: "playing", room: "r" });
   double.matches.push(match({ id: "l1", bracket: "losers", round: 1, players: ["Bo", null], seeds: [2, null], feeds: [["loser", "a"], ["loser", "b"]] }));
   const tagged = (/** @type {string} */ name, /** @type {number | null | undefined} */ level) => (level ? `${name} (${level})` : name);
-  assert.equal(whereYouStand(double, tagged), "Još ste u turniru. Vaš sljedeći meč: gubitnička grana, 1. kolo, protivnik: poraženi u meču Cy – Bot 3 (3).");
+  assert.equal(whereYouStand(double, tagged), "Još ste u turniru. Vaš sljedeći meč: gubitnička grana, 1. kolo, protivnik: gubitnik meča Cy – Bot 3 (3).");
   // A match whose own two are not known yet names nobody.
   setLanguage("en", false);
   view.matches[1] = match({ id: "b", players: ["Cy", null], seeds: [3, null] });

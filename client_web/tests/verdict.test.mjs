@@ -337,6 +337,9 @@ test("a line that names the reader says 'you' on their own page, and names them 
   assert.equal(describeLag(lag, names, 1).headline, "You win the lag and choose who breaks");
   const first = { turn: 0, ball_in_hand: "kitchen", choice_pending: false, breaker: 0 };
   assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first }, names, false, 0).headline, "You choose to break the first game");
+  // After a dash, in lower case: "Bob concedes the match — you win the match".
+  const conceded = describeRuling({ by: 1, action: "concede_match", verdict: { ...baseVerdict, game_over: true, match_over: true, game_winner: 0, game_end: "concede" }, table: table(null) }, names, false, 0);
+  assert.equal(conceded.headline, "Bob concedes the match — you win the match");
   setLanguage("hr", false);
   assert.equal(describeShot(bih, names, null, 1).headline.split(" — ")[1], "igrate s bijelom u ruci");
   assert.equal(describeLag(lag, names, 1).headline, "Dobivate bliškanje i birate tko otvara");

@@ -176,7 +176,7 @@ def test_two_places_are_a_single_elimination_until_the_organiser_picks(
     page.fill("#tc-cap", "2")
     assert fmt.input_value() == "double" and page.locator("#tc-losers").is_visible()
     assert page.inner_text("#tc-cap-note") == (
-        "Two places: their first match, then a grand final between the same players."
+        "Two places: one match, then a grand final between the same two players."
     )
 
 

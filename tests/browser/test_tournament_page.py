@@ -107,7 +107,7 @@ def tournaments(server: Server) -> dict[str, Any]:
 #: A slot to come, named by the match it waits for, in each language.
 FROM = {
     "en": {"winner": "Winner of {} – {}", "loser": "Loser of {} – {}"},
-    "hr": {"winner": "Pobjednik meča {} – {}", "loser": "Poraženi u meču {} – {}"},
+    "hr": {"winner": "Pobjednik meča {} – {}", "loser": "Gubitnik meča {} – {}"},
     "ru": {"winner": "Победитель матча {} – {}", "loser": "Проигравший в матче {} – {}"},
 }
 
@@ -672,7 +672,7 @@ def test_a_finished_tournament_says_who_won_not_that_it_began(
 #: and a finished tournament's state there, as each language says them.
 TO_GAME = {"en": "Back to the game", "hr": "Natrag u igru", "ru": "Назад в игру"}
 YOURS = {"en": "yours", "hr": "vaš", "ru": "ваш"}
-YOU = {"en": "you", "hr": "vi", "ru": "вы"}
+YOU = {"en": "you're in", "hr": "sudjelujete", "ru": "участвуете"}
 WON = {
     "en": "Finished — won by {}",
     "hr": "Završen — pobjednik: {}",

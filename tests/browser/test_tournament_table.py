@@ -226,10 +226,10 @@ def test_a_player_at_another_table_is_shown_the_way_to_their_match(
 def test_conceding_or_leaving_a_tournament_match_says_what_losing_it_costs(
     open_client: OpenClient, server: Server
 ) -> None:
-    """A double elimination's first match: the concede question and the leave question
-    say that losing it sends the player to the losers' bracket (at any other table they
-    say only that it gives the opponent the match); conceded, the result says so; leaving
-    takes her to the bracket."""
+    """A double elimination of two's first match: the concede question and the leave
+    question say that losing it leaves the player the grand final (there is no losers'
+    bracket to go to; at any other table they say only that it gives the opponent the
+    match); conceded, the result says so; leaving takes her to the bracket."""
     ana = open_client("Ana", lang="ru")
     ana.wait("!!a.welcome")
     token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
@@ -260,7 +260,7 @@ def test_conceding_or_leaving_a_tournament_match_says_what_losing_it_costs(
         ana.page.click("#concede")
         ana.page.locator("#concede-dialog").wait_for(state="visible")
         assert ana.page.inner_text("#concede-stake") == (
-            "Это матч турнира: проиграв его, вы переходите в нижнюю сетку."
+            "Это матч турнира: проиграв его, вы сыграете в гранд-финале."
         )
         save(ana, "tournament-concede-ru.png")
         ana.page.click("#concede-cancel")
@@ -268,7 +268,7 @@ def test_conceding_or_leaving_a_tournament_match_says_what_losing_it_costs(
         ana.page.click("#leave")
         ana.page.locator("#leave-dialog").wait_for(state="visible")
         assert ana.page.inner_text("#leave-stake") == (
-            "Это матч турнира: проиграв его, вы переходите в нижнюю сетку."
+            "Это матч турнира: проиграв его, вы сыграете в гранд-финале."
         )
         ana.page.click("#leave-cancel")
         assert ana.state("a.view.status") == "playing"
@@ -277,7 +277,7 @@ def test_conceding_or_leaving_a_tournament_match_says_what_losing_it_costs(
         ana.page.click("#concede")
         ana.page.click("#concede-match")
         ana.page.locator("#result-dialog").wait_for(state="visible")
-        assert ana.page.inner_text("#result-next") == "Вы продолжаете в нижней сетке."
+        assert ana.page.inner_text("#result-next") == "Вы сыграете в гранд-финале."
         save(ana, "tournament-conceded-result-ru.png")
         ana.page.click("#result-close")
         # Leaving the finished table takes her to the bracket, not the lobby: there she
