@@ -464,9 +464,10 @@ function matchCard(view, match, me) {
         : t("tour.live");
     foot.push(el("span", { class: "tour-state" }, [status]));
     if (waiting.length > 0 && live?.forfeit_at) foot.push(noShowClock(live.forfeit_at));
-    foot.push(el("a", { href: keepLang(`/#/room/${room}`) }, [t("tour.watch")]));
-    // Only the match's own players have a seat kept for them (once in it, the way back).
+    // Only the match's own players have a seat kept for them (once in it, the way back);
+    // they are offered that, not to watch their own match.
     if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: keepLang(`/#/play/${room}`) }, [t(seatedAt(match, me) ? "tour.backToTable" : "tour.play")]));
+    else foot.push(el("a", { href: keepLang(`/#/room/${room}`) }, [t("tour.watch")]));
   } else if (match.status === "ready") {
     foot.push(el("span", {}, [t("tour.ready")]));
   } else if (done && match.decided === "forfeit") {

@@ -102,6 +102,8 @@ def test_a_player_seated_in_another_tab_is_sent_back_to_the_table(
         )
         card = page.locator(f'.tour-match[data-match="{match["id"]}"] .tour-foot')
         assert "Natrag za stol" in card.inner_text(), card.inner_text()
+        # Her own match's card offers her seat, not to watch it.
+        assert "Gledaj" not in card.inner_text(), card.inner_text()
         save(client, "tournament-seated-hr.png")
         # Up from the table before play began (the seat given up): asked to sit down again.
         tab.send(msgpack.packb({"t": "leave", "id": 4}))
