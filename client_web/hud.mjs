@@ -388,7 +388,9 @@ function drawClock() {
   const noShow = status() === "waiting" && tournamentMatch() && (!app.view?.seats?.[0] || !app.view?.seats?.[1]) ? forfeitIn() : null;
   if (noShow !== null) {
     el.hidden = false;
-    el.textContent = t("clock.forfeit", { time: minutesAndSeconds(noShow) });
+    // The one player not seated is named (bare, the one seated read the clock as theirs).
+    const away = [0, 1].filter((i) => !app.view?.seats?.[i]).map(keptName);
+    el.textContent = away.length === 1 && away[0] ? t("clock.forfeitName", { name: away[0], time: minutesAndSeconds(noShow) }) : t("clock.forfeit", { time: minutesAndSeconds(noShow) });
     el.classList.toggle("low", noShow <= 30);
     el.removeAttribute("aria-label");
     return;

@@ -265,6 +265,7 @@ export default {
   "match.named": "{name} · {line}",
   "clock.label": "Shot clock: {n} seconds left",
   "clock.forfeit": "No-show forfeit in {time}",
+  "clock.forfeitName": "{name}: no-show forfeit in {time}",
   "clock.paused": "{time} · stopped",
   "clock.lagLabel": "Time to play the lag: {n} seconds left",
   "clock.lag": "Lag: {time}",

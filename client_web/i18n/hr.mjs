@@ -265,6 +265,7 @@ export default {
   "match.named": "{name} · {line}",
   "clock.label": "Vrijeme za udarac: još {n} s",
   "clock.forfeit": "Nedolazak: poraz bez borbe za {time}",
+  "clock.forfeitName": "{name}: nedolazak, poraz bez borbe za {time}",
   "clock.paused": "{time} · zaustavljeno",
   "clock.lagLabel": "Vrijeme za bliškanje: još {n} s",
   "clock.lag": "Bliškanje: {time}",

@@ -265,6 +265,7 @@ export default {
   "match.named": "{name} · {line}",
   "clock.label": "Время на удар: осталось {n} с",
   "clock.forfeit": "Неявка: техническое поражение через {time}",
+  "clock.forfeitName": "{name}: неявка, техническое поражение через {time}",
   "clock.paused": "{time} · остановлено",
   "clock.lagLabel": "Время на раскат: осталось {n} с",
   "clock.lag": "Раскат: {time}",

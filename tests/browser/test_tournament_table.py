@@ -108,6 +108,14 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     save(ana, "tournament-my-match-hr.png")
     ana.page.click("#my-match-sit")
     ana.wait(f"a.room === {room!r} && a.role === 'player'")
+    # The no-show's clock at the table is Luka's, named (bare, she read it as her own).
+    ana.page.wait_for_function(
+        "document.getElementById('clock').textContent.includes('za 0:')"
+        " || document.getElementById('result-dialog').open"
+    )
+    if not ana.page.is_visible("#result-dialog"):
+        clock = ana.page.inner_text("#clock")
+        assert re.fullmatch(r"Luka: nedolazak, poraz bez borbe za 0:\d\d", clock), clock
     ana.page.wait_for_function("document.title === 'ninepool — devetka'")  # at the table
     # At the table she is told whom she waits for, and offered no invite link.
     ana.page.wait_for_function(
