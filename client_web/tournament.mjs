@@ -8,7 +8,7 @@
 
 import { makeUpName } from "./askname.mjs";
 import { tournamentClock } from "./formats.mjs";
-import { dateLocale, keepLang, minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
+import { dateLocale, keepLang, minutesAndSeconds, num, seatName, t, wordAs } from "./i18n/index.mjs";
 import { NAME_PATTERN, boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
 import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
@@ -192,7 +192,11 @@ function render() {
   const sitting = !!mine && seatedAt(mine, view.me ?? null);
   // A tab left in the background says so in its title: a no-show's clock is running.
   if (mine && !sitting) document.title = `● ${t("tour.titleReady")} — ${document.title}`;
-  wordAs($("tour-mine-text"), sitting ? "tour.yourSeat" : "tour.yourMatch");
+  // (the opponent named, once known: the banner said only that a table was open)
+  const slot = mine ? mine.seeds.indexOf(view.me ?? null) : -1;
+  const versus = mine && slot >= 0 ? mine.players[1 - slot] : null;
+  if (sitting || !mine || !versus) wordAs($("tour-mine-text"), sitting ? "tour.yourSeat" : "tour.yourMatch");
+  else wordAs($("tour-mine-text"), "tour.yourMatchVs", { name: seatName(versus, mine.computers?.[1 - slot] ?? null) });
   wordAs($("tour-mine-sit"), sitting ? "tour.backToTable" : "tour.play");
   if (mine) $("tour-mine-sit").setAttribute("href", keepLang(`/#/play/${encodeURIComponent(mine.room ?? "")}`));
   const deadline = mine?.live && !mine.live.started ? mine.live.forfeit_at ?? null : null;
@@ -218,13 +222,6 @@ function render() {
 function seatedAt(match, me) {
   const slot = me === null ? -1 : match.seeds.indexOf(me);
   return slot >= 0 && !!match.live?.seated[slot];
-}
-
-/** An element worded by a catalogue key, kept as its `data-i18n` so that a change of
- * language words it again. @param {HTMLElement} node @param {string} key */
-function wordAs(node, key) {
-  node.dataset.i18n = key;
-  node.textContent = t(key);
 }
 
 /** @param {TournamentView} view */

@@ -126,6 +126,7 @@ export default {
   "tour.cancelConfirm": "Cancel the tournament? This cannot be undone.",
   "tour.cancelledOrganiser": "Cancelled by the organiser.",
   "tour.yourMatch": "Your match's table is open.",
+  "tour.yourMatchVs": "Your match's table is open (opponent: {name}).",
   "tour.yourSeat": "You are seated at your match's table.",
   "tour.awaitedDue": "{name} has {time} to come to the table, or loses by forfeit",
   "tour.backToTable": "Back to your table",

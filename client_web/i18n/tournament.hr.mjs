@@ -126,6 +126,7 @@ export default {
   "tour.cancelConfirm": "Otkazati turnir? To se ne može poništiti.",
   "tour.cancelledOrganiser": "Organizator je otkazao turnir.",
   "tour.yourMatch": "Stol za vaš meč je otvoren.",
+  "tour.yourMatchVs": "Stol za vaš meč je otvoren (protivnik: {name}).",
   "tour.yourSeat": "Već sjedite za stolom svoga meča.",
   "tour.awaitedDue": "{name} ima još {time} da sjedne za stol, inače gubi bez borbe",
   "tour.backToTable": "Natrag za stol",

@@ -126,6 +126,7 @@ export default {
   "tour.cancelConfirm": "Отменить турнир? Восстановить его будет нельзя.",
   "tour.cancelledOrganiser": "Турнир отменён организатором.",
   "tour.yourMatch": "Стол для вашего матча открыт.",
+  "tour.yourMatchVs": "Стол для вашего матча открыт (соперник: {name}).",
   "tour.yourSeat": "Вы сидите за столом своего матча.",
   "tour.awaitedDue": "У игрока {name} осталось {time}, чтобы сесть за стол, иначе — техническое поражение",
   "tour.backToTable": "Вернуться за стол",

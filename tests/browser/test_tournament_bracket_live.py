@@ -110,7 +110,9 @@ def test_a_player_seated_in_another_tab_is_sent_back_to_the_table(
         page.wait_for_function(
             "document.getElementById('tour-mine-sit').textContent === 'Sjedni za stol'"
         )
-        assert page.inner_text("#tour-mine").startswith("Stol za vaš meč je otvoren.")
+        assert page.inner_text("#tour-mine").startswith(
+            "Stol za vaš meč je otvoren (protivnik: Vid)."
+        )
     assert client.problems() == []
 
 

@@ -350,7 +350,9 @@ def test_an_entrant_is_shown_the_way_to_their_match(page_at: Any, server: Server
     client = page_at(f"/tournament/{tournament_id}", "ru", marta)
     page = client.page
     page.wait_for_selector("#tour-mine:not([hidden])")
-    assert page.inner_text("#tour-mine").startswith("Стол для вашего матча открыт.")
+    assert page.inner_text("#tour-mine").startswith(
+        "Стол для вашего матча открыт (соперник: Nina)."
+    )
     assert page.get_attribute("#tour-mine-sit", "href") == f"/?lang=ru#/play/{match['room']}"
     assert page.locator(".tour-slot.mine").inner_text().count("Marta") == 1
     assert page.locator(f'.tour-match a[href="/?lang=ru#/play/{match["room"]}"]').count() == 1
