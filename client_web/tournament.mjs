@@ -342,7 +342,7 @@ async function loadList() {
   renderList();
 }
 
-/** Every tournament, newest first: its name (a link to its page, marked when the reader
+/** The tournaments, newest first (a cancelled one only for its own): its name (a link to its page, marked when the reader
  * entered it or organises it), start, format, places taken and state (a finished one's
  * with its champion). */
 function renderList() {
@@ -352,10 +352,13 @@ function renderList() {
   message.textContent = unavailable ? t("tour.unavailable") : t("tour.listLoading");
   $("tour-list").hidden = !listed;
   if (!listed) return;
-  $("tour-list-empty").hidden = listed.length > 0;
-  $("tour-list-table").hidden = listed.length === 0;
+  // A cancelled tournament is its organiser's and its entrants' business: kept from the
+  // list of everyone else (the organiser's trials filled it), its page still at its link.
+  const rows = listed.filter((row) => row.status !== "cancelled" || row.yours || row.entered);
+  $("tour-list-empty").hidden = rows.length > 0;
+  $("tour-list-table").hidden = rows.length === 0;
   $("tour-list-rows").replaceChildren(
-    ...listed.map((row) =>
+    ...rows.map((row) =>
       el("tr", { "data-tournament": row.id }, [
         el("td", {}, [
           el("a", { href: keepLang(`/tournament/${encodeURIComponent(row.id)}`) }, [row.name]),

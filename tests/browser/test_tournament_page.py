@@ -485,6 +485,14 @@ def test_the_organiser_cancels_it_and_the_page_says_so(page_at: Any, server: Ser
     assert page.locator("body").inner_text().count("Cancelled by the organiser.") == 1
     assert page.locator("#tour-organiser").is_hidden()
     assert call(server, "GET", f"/api/tournaments/{tournament_id}")["status"] == "cancelled"
+    # The list keeps it for its organiser (and its entrants), not for everyone else.
+    row = f'tr[data-tournament="{tournament_id}"]'
+    page.click("#tour-all")
+    page.wait_for_selector(row)
+    other = page_at("/tournaments", "en", session_token(server, "Passer-by")).page
+    other.wait_for_selector("#tour-list:not([hidden])")
+    other.wait_for_timeout(300)
+    assert other.locator(row).count() == 0
     assert client.problems() == []
 
 
