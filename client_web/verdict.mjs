@@ -276,7 +276,7 @@ export function describeShot(result, names, lowest = null, me = null) {
   if (result.shot.push_out) {
     const params = { name: shooter, next: who(names, next.turn), n: pocketed.length, balls: ballList(pocketed) };
     return {
-      headline: t(pocketed.length ? "v.pushOutDown" : "v.pushOut", params),
+      headline: t(yours(pocketed.length ? "v.pushOutDown" : "v.pushOut", next.turn, me), params),
       rules: ["R6"],
       tone: "neutral",
       details: [...details, ...noteLines(v)],
@@ -287,7 +287,7 @@ export function describeShot(result, names, lowest = null, me = null) {
   const broke = (v.notes ?? []).some(([rule]) => rule === "R5");
   if (pocketed.length > 0 && next.turn === result.shooter) {
     return {
-      headline: t(broke ? "v.breakPockets" : "v.pockets", { name: shooter, n: pocketed.length, balls: ballList(pocketed) }),
+      headline: t(yours(broke ? "v.breakPockets" : "v.pockets", result.shooter, me), { name: shooter, n: pocketed.length, balls: ballList(pocketed) }),
       rules: [],
       tone: "good",
       details: [...details, ...noteLines(v)],
@@ -329,7 +329,7 @@ export function describeRuling(ruling, names, draw = false, me = null) {
     case "choose_shoot":
       return d(t("r.chooseShoot", { name: by }), ["R6"], "neutral");
     case "choose_pass":
-      return d(t("r.choosePass", { name: by, next: who(names, next.turn) }), ["R6"], "neutral");
+      return d(t(yours("r.choosePass", next.turn, me), { name: by, next: who(names, next.turn) }), ["R6"], "neutral");
     case "concede_game":
     case "concede_match": {
       const head = t(ruling.action === "concede_match" ? "r.concedeMatch" : "r.concedeGame", { name: by });
@@ -367,7 +367,7 @@ export function describeRuling(ruling, names, draw = false, me = null) {
       // No choice in time (O6): the winner breaks, and chose nothing (nor does a note say so).
       if (ruling.late) return { headline: t("r.lagLate", { name: by }), rules: ["O6"], tone: "neutral", details: [] };
       const lines = v ? noteLines(v, draw) : [];
-      const head = next.breaker === ruling.by ? t(yours("r.lagBreak", ruling.by, me), { name: by }) : t("r.lagGive", { name: by, other: who(names, next.breaker ?? null) });
+      const head = next.breaker === ruling.by ? t(yours("r.lagBreak", ruling.by, me), { name: by }) : t(yours("r.lagGive", next.breaker, me), { name: by, other: who(names, next.breaker ?? null) });
       return { headline: head, rules: ["R3"], tone: "neutral", details: lines };
     }
     default:

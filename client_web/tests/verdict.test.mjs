@@ -340,6 +340,13 @@ test("a line that names the reader says 'you' on their own page, and names them 
   // After a dash, in lower case: "Bob concedes the match — you win the match".
   const conceded = describeRuling({ by: 1, action: "concede_match", verdict: { ...baseVerdict, game_over: true, match_over: true, game_winner: 0, game_end: "concede" }, table: table(null) }, names, false, 0);
   assert.equal(conceded.headline, "Bob concedes the match — you win the match");
+  const pots = shot({ shooter: 0, report: { first: 1, pocketed: [1], rails: [] }, table: table(0) });
+  assert.equal(describeShot(pots, names, null, 0).headline, "You pocket the 1 — and shoot again");
+  assert.equal(describeShot(pots, names, null, 1).headline, "Ana pockets the 1 — and shoots again");
+  const pushed = shot({ shooter: 0, shot: { push_out: true }, table: table(1) });
+  assert.equal(describeShot(pushed, names, null, 1).headline, "Ana pushes out — you choose: shoot, or pass it back");
+  const gives = { by: 0, action: "lag_choice", verdict: null, table: { turn: 1, ball_in_hand: "kitchen", choice_pending: false, breaker: 1 } };
+  assert.equal(describeRuling(gives, names, false, 1).headline, "Ana lets you break the first game");
   setLanguage("hr", false);
   assert.equal(describeShot(bih, names, null, 1).headline.split(" — ")[1], "igrate s bijelom u ruci");
   assert.equal(describeLag(lag, names, 1).headline, "Dobivate bliškanje i birate tko otvara");
