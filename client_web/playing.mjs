@@ -29,6 +29,9 @@ import { describeEnd, describeWarning, loserOf } from "./verdict.mjs";
 const PLAYBACK_RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
+/** Whether the reader is the player who lost (their result says "You conceded."). @param {number | null} winner */
+const lostByMe = (winner) => winner !== null && mySeat() !== null && mySeat() === 1 - winner;
+
 /**
  * Whether a win is cheered (confetti, fanfare) on this screen: for the winner and for
  * spectators, never on the screen of the player who lost. @param {number | null} winner
@@ -134,7 +137,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : mine ? t("result.rackYou", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
         const breaker = app.table?.breaker;
         const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker], mine: app.role === "player" && app.seat === breaker } : null;
-        showResult(title, { names: n, score: m.score }, describeEnd(m.reason, 0, loserOf(m.winner, n)), false, rackReplay(m.rack, false), next);
+        showResult(title, { names: n, score: m.score }, describeEnd(m.reason, 0, loserOf(m.winner, n), lostByMe(m.winner)), false, rackReplay(m.rack, false), next);
         if (cheers(m.winner)) {
           celebrate(false, sound, reducedMotion());
           heard.push("fanfare");
@@ -153,7 +156,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         showResult(
           m.winner === null ? t("result.matchNobody") : app.role === "player" && app.seat === m.winner ? t("result.matchYou") : t("result.match", { name: n[m.winner] }),
           noShow ? null : { names: n, score: m.score },
-          noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n)),
+          noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n), lostByMe(m.winner)),
           true,
           // The last game played: the one the match ended in, or before a game conceded
           // unplayed (whose replay would be empty), then named ("this game" was not it).

@@ -216,9 +216,14 @@ export class PracticeTable {
           $("p-verdict").textContent = "";
           this.note = { text: drillGoal(m.view.drill), tone: "", goal: true };
         }
+        // The cue on the ball to hit stays on it as the cue ball is moved (as at a match's
+        // ball in hand); a drill set up (or the ghost's next rack) points it there.
+        const was = this.view?.balls?.[0];
+        const low = this.view?.lowest != null ? this.view.balls[this.view.lowest] : null;
+        const off = was && low ? Math.abs(((this.angle - angleTo(was, low) + 3 * Math.PI) % (2 * Math.PI)) - Math.PI) : Infinity;
+        const onLowest = m.cause === "put" && off < 0.5 / DEG; // (the match's own tolerance)
         this.apply(m.view);
-        // A drill set up (or the ghost's next rack): the cue points at its ball to hit.
-        if (m.cause === "drill") this.aimAtLowest();
+        if (m.cause === "drill" || onLowest) this.aimAtLowest();
         // The shot taken back or set up again: aimed as it was played, to practise it again.
         const shot = this.lastShot;
         const cue = m.view.balls?.[0];

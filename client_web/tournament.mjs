@@ -362,7 +362,7 @@ function renderList() {
       el("tr", { "data-tournament": row.id }, [
         el("td", {}, [
           el("a", { href: keepLang(`/tournament/${encodeURIComponent(row.id)}`) }, [row.name]),
-          ...(row.entered ? [" ", el("span", { class: "tour-you" }, [t("tour.listEntered")])] : []),
+          ...(row.entered ? [" ", el("span", { class: "tour-you" }, [t(row.status === "finished" ? "tour.listPlayed" : "tour.listEntered")])] : []),
           ...(row.yours ? [" ", el("span", { class: "tour-you" }, [t("tour.listYours")])] : []),
         ]),
         el("td", {}, [when(row.starts_at)]),
@@ -588,7 +588,10 @@ async function start() {
     else render();
   });
   showMe(null);
-  boundNameField(/** @type {HTMLInputElement} */ ($("tour-player-name")));
+  const nameField = /** @type {HTMLInputElement} */ ($("tour-player-name"));
+  boundNameField(nameField);
+  // The name offered is taken whole or typed over (a tap and typing wrote "Игрок-3819Дмитрий").
+  nameField.addEventListener("focus", () => setTimeout(() => nameField.select(), 0));
   $("tour-form").addEventListener("submit", (event) => {
     event.preventDefault();
     void registration("register");

@@ -327,12 +327,12 @@ export function describeRuling(ruling, names, draw = false, me = null) {
   const d = (headline, rules, tone) => ({ headline, rules, tone, details });
   switch (ruling.action) {
     case "choose_shoot":
-      return d(t("r.chooseShoot", { name: by }), ["R6"], "neutral");
+      return d(t(yours("r.chooseShoot", ruling.by, me), { name: by }), ["R6"], "neutral");
     case "choose_pass":
       return d(t(yours("r.choosePass", next.turn, me), { name: by, next: who(names, next.turn) }), ["R6"], "neutral");
     case "concede_game":
     case "concede_match": {
-      const head = t(ruling.action === "concede_match" ? "r.concedeMatch" : "r.concedeGame", { name: by });
+      const head = t(yours(ruling.action === "concede_match" ? "r.concedeMatch" : "r.concedeGame", ruling.by, me), { name: by });
       if (v && v.game_over) {
         const over = gameOverHeadline(v, names, true, me);
         return d(t("r.concedeThen", { head, rest: over.text }), ["O4"], "win");
@@ -354,20 +354,20 @@ export function describeRuling(ruling, names, draw = false, me = null) {
         }
         return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details] };
       }
-      return d(t("r.clock", { name: by }), ["O3"], "foul");
+      return d(t(yours("r.clock", ruling.by, me), { name: by }), ["O3"], "foul");
     }
     case "forfeit": {
-      const head = t("r.forfeit", { name: by });
+      const head = t(yours("r.forfeit", ruling.by, me), { name: by });
       if (v && v.game_over) return d(t("r.concedeThen", { head, rest: gameOverHeadline(v, names, true, me).text }), ["O5"], "win");
       return d(head, ["O5"], "win");
     }
     case "extension":
-      return d(t("r.extension", { name: by }), ["O3"], "neutral");
+      return d(t(yours("r.extension", ruling.by, me), { name: by }), ["O3"], "neutral");
     case "lag_choice": {
       // No choice in time (O6): the winner breaks, and chose nothing (nor does a note say so).
-      if (ruling.late) return { headline: t("r.lagLate", { name: by }), rules: ["O6"], tone: "neutral", details: [] };
+      if (ruling.late) return { headline: t(yours("r.lagLate", ruling.by, me), { name: by }), rules: ["O6"], tone: "neutral", details: [] };
       const lines = v ? noteLines(v, draw) : [];
-      const head = next.breaker === ruling.by ? t(yours("r.lagBreak", ruling.by, me), { name: by }) : t(yours("r.lagGive", next.breaker, me), { name: by, other: who(names, next.breaker ?? null) });
+      const head = next.breaker === ruling.by ? t(yours("r.lagBreak", ruling.by, me), { name: by }) : t(me !== null && ruling.by === me ? "r.lagGiveMine" : yours("r.lagGive", next.breaker, me), { name: by, other: who(names, next.breaker ?? null) });
       return { headline: head, rules: ["R3"], tone: "neutral", details: lines };
     }
     default:
@@ -384,12 +384,13 @@ export function describeRuling(ruling, names, draw = false, me = null) {
  */
 export function describeLag(lag, names, me = null) {
   if (lag.method === "draw") {
-    const head = lag.winner === null ? t("lag.drawNone") : t(lag.reason === "late" ? "lag.drawLate" : "lag.draw", { name: who(names, lag.winner) });
+    const head = lag.winner === null ? t("lag.drawNone") : t(yours(lag.reason === "late" ? "lag.drawLate" : "lag.draw", lag.winner, me), { name: who(names, lag.winner) });
     return { headline: head, rules: ["R3", "O6"], tone: "neutral", details: [] };
   }
   /** @type {Line[]} */
   const details = lag.lags.map((l) => {
-    const name = who(names, l.seat);
+    // (the reader's own ball: "You: 5.8 cm from the cushion")
+    const name = me !== null && l.seat === me ? t("v.youLabel") : who(names, l.seat);
     if (l.distance !== null) return { text: t("lag.dist", { name, cm: t("unit.cm", { v: num(l.distance * 100, 1) }) }), rule: "" };
     const byCode = { off_table: "lag.fault.off", short: "lag.fault.rail", late: "lag.fault.late" }[l.fault_code ?? ""] ?? null;
     const key = byCode ?? (/pocketed|left the table/.test(l.fault) ? "lag.fault.off" : /foot rail/.test(l.fault) ? "lag.fault.rail" : "lag.fault.other");
@@ -403,7 +404,7 @@ export function describeLag(lag, names, me = null) {
     // From the centimetres as shown, so the difference adds up on screen.
     const cm = counted.map((l) => Math.round(/** @type {number} */ (l.distance) * 1000) / 10);
     const gap = Math.abs(cm[0] - cm[1]);
-    details.push({ text: t("lag.closer", { winner: who(names, lag.winner), d: t("unit.cm", { v: num(gap, 1) }) }), rule: "" });
+    details.push({ text: t(yours("lag.closer", lag.winner, me), { winner: who(names, lag.winner), d: t("unit.cm", { v: num(gap, 1) }) }), rule: "" });
   }
   return { headline: head, rules: ["R3", "O6"], tone: "neutral", details };
 }
@@ -435,10 +436,11 @@ const LOST_BY = ["three_fouls", "concede", "forfeit"];
  * the loser's name is known, a lost-by reason names them: "the opponent" would be wrong
  * on the screen of the one who conceded, and means nothing to a spectator.
  * @param {string} reason @param {number} [raceTo] @param {string | null} [loser]
+ * @param {boolean} [mine] the loser is the reader ("You conceded.")
  */
-export function describeEnd(reason, raceTo = 0, loser = null) {
+export function describeEnd(reason, raceTo = 0, loser = null, mine = false) {
   if (reason === "race") return t("end.race", { n: raceTo });
-  if (loser && LOST_BY.includes(reason)) return t(`end.${reason}By`, { name: loser });
+  if (loser && LOST_BY.includes(reason)) return t(`end.${reason}By${mine ? "You" : ""}`, { name: loser });
   if (["nine", "three_fouls", "concede", "forfeit", "stalemate"].includes(reason)) return t(`end.${reason}`);
   return t("end.other");
 }

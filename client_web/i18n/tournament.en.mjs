@@ -103,6 +103,7 @@ export default {
   "tour.toGame": "Back to the game",
   "tour.listYours": "yours",
   "tour.listEntered": "you're in",
+  "tour.listPlayed": "you played",
   "tour.listChampion": "{status} — won by {name}",
   "tour.listTitle": "Tournaments",
   "tour.listLoading": "Loading the tournaments…",

@@ -103,6 +103,7 @@ export default {
   "tour.toGame": "Natrag u igru",
   "tour.listYours": "vaš",
   "tour.listEntered": "sudjelujete",
+  "tour.listPlayed": "sudjelovali ste",
   "tour.listChampion": "{status} — pobjednik: {name}",
   "tour.listTitle": "Turniri",
   "tour.listLoading": "Učitavanje turnira…",

@@ -103,6 +103,7 @@ export default {
   "tour.toGame": "Назад в игру",
   "tour.listYours": "ваш",
   "tour.listEntered": "участвуете",
+  "tour.listPlayed": "участвовали",
   "tour.listChampion": "{status} — победитель: {name}",
   "tour.listTitle": "Турниры",
   "tour.listLoading": "Загрузка турниров…",

@@ -347,6 +347,13 @@ test("a line that names the reader says 'you' on their own page, and names them 
   assert.equal(describeShot(pushed, names, null, 1).headline, "Ana pushes out — you choose: shoot, or pass it back");
   const gives = { by: 0, action: "lag_choice", verdict: null, table: { turn: 1, ball_in_hand: "kitchen", choice_pending: false, breaker: 1 } };
   assert.equal(describeRuling(gives, names, false, 1).headline, "Ana lets you break the first game");
+  assert.equal(describeRuling(gives, names, false, 0).headline, "You let Bob break the first game");
+  assert.equal(describeLag({ method: "draw", winner: 1, lags: [] }, names, 1).headline, "You win the draw and choose who breaks");
+  const lagged = describeLag({ method: "lag", winner: 1, lags: [{ seat: 0, distance: 0.3, fault: "" }, { seat: 1, distance: 0.12, fault: "" }] }, names, 1);
+  assert.deepEqual(lagged.details.map((l) => l.text), ["Ana: 30.0 cm from the cushion", "You: 12.0 cm from the cushion", "Your ball stopped 18.0 cm closer to the cushion."]);
+  assert.equal(describeEnd("concede", 0, "Ana", true), "You conceded.");
+  assert.equal(describeEnd("concede", 0, "Ana"), "Ana concedes.");
+  assert.equal(describeRuling({ by: 0, action: "concede_game", verdict: null, table: table(1) }, names, false, 0).headline, "You concede the game");
   setLanguage("hr", false);
   assert.equal(describeShot(bih, names, null, 1).headline.split(" — ")[1], "igrate s bijelom u ruci");
   assert.equal(describeLag(lag, names, 1).headline, "Dobivate bliškanje i birate tko otvara");

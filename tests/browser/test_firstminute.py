@@ -428,8 +428,10 @@ def test_trap9_result_dialogs_in_words(open_client: OpenClient) -> None:
         # The winner reads it addressed to them.
         title = "You win game 1!" if c is bob else "Bob wins game 1!"
         assert c.page.inner_text("#result-title") == title
-        # Named: "the opponent conceded" would be false on Ana's own screen.
-        assert c.page.inner_text("#result-text") == "Ana concedes."
+        # Named: "the opponent conceded" would be false on Ana's own screen, which
+        # speaks to her.
+        conceded = "You conceded." if c is ana else "Ana concedes."
+        assert c.page.inner_text("#result-text") == conceded
         score = c.page.locator("#result-score")
         assert score.get_attribute("aria-label") == "Ana 0 – 1 Bob"
         parts = score.locator("span").all_inner_texts()

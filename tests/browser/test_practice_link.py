@@ -511,7 +511,8 @@ def test_after_a_shot_the_cue_points_at_the_ball_to_hit_and_an_undo_aims_as_play
 ) -> None:
     """After the break the cue pointed where the rack had been (at a cushion); it points
     at the ball to hit, as at a match's next turn. Undone, the shot is aimed as it was
-    played, to practise it again. A drill's goal stays said as its cue ball is moved."""
+    played, to practise it again. A drill's goal stays said as its cue ball is moved, and
+    the cue stays on the drill's ball."""
     ana = open_client("Ana", lang="ru")
     ana.page.click("#practice")
     wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
@@ -538,9 +539,47 @@ def test_after_a_shot_the_cue_points_at_the_ball_to_hit_and_an_undo_aims_as_play
     sx, sy = screen_of(ana, cue[0], cue[1])
     ana.page.mouse.move(sx, sy)
     ana.page.mouse.down()
-    tx, ty = screen_of(ana, cue[0] + 0.15, cue[1])
+    # (across the line to the drill's ball, so that the old direction misses it, to a
+    # spot clear of every ball)
+    balls = [b for b in practice(ana, "p.view.balls") if b is not None]
+    dy = next(
+        d
+        for d in (0.2, -0.2, 0.25, -0.25, 0.3, -0.3)
+        if 0.1 < cue[1] + d < 1.17 and all(math.dist(b, (cue[0], cue[1] + d)) > 0.08 for b in balls)
+    )
+    tx, ty = screen_of(ana, cue[0], cue[1] + dy)
     ana.page.mouse.move(tx, ty, steps=8)
     ana.page.mouse.up()
-    wait_practice(ana, f"p.view.balls[0][0] > {cue[0] + 0.1} && p.queue.length === 0")
+    wait_practice(ana, f"Math.abs(p.view.balls[0][1] - {cue[1]}) > 0.15 && p.queue.length === 0")
     assert ana.page.inner_text("#p-status .verdict") == goal
+    # The cue, on the drill's ball before, is on it still from where the cue ball went
+    # (it had kept its direction and pointed at a cushion).
+    cue, low = practice(ana, "[p.view.balls[0], p.view.balls[p.view.lowest]]")
+    toward = math.atan2(low[1] - cue[1], low[0] - cue[0])
+    off = abs((practice(ana, "p.angle") - toward + math.pi) % (2 * math.pi) - math.pi)
+    assert off < math.asin(2 * 0.028575 / math.dist(cue, low)), off
     assert_quiet(ana)
+
+
+def test_a_long_result_beside_the_table_keeps_clear_of_the_help_below_it(
+    open_client: OpenClient,
+) -> None:
+    """On a 1280 × 720 screen with the ghost drill's box open, the panel is taller than
+    the window: a three-line result shrank to one line and ran over the keys' help. The
+    panel scrolls instead; each part keeps its height."""
+    ana = open_client("Ana", lang="hr", width=1280, height=720)
+    ana.page.click("#practice")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    ana.page.select_option("#p-drill", "nine_ghost")
+    wait_practice(ana, "p.view.drill === 'nine_ghost' && p.queue.length === 0")
+    # (the words of a long result, as the table writes them after a break)
+    ana.page.evaluate(
+        "document.getElementById('p-verdict').textContent ="
+        " 'Devetka iz otvaranja (ubačeno: 5, 4, 9): u meču to je dobivena partija!'"
+        " + ' Faul: bijela je najprije pogodila kuglu 2, a ne kuglu 1.'"
+    )
+    verdict = ana.page.locator("#p-verdict").bounding_box()
+    keys = ana.page.locator("#p-keys").bounding_box()
+    assert verdict and keys and verdict["y"] + verdict["height"] <= keys["y"], (verdict, keys)
+    words = ana.page.evaluate("document.getElementById('p-verdict').scrollHeight")
+    assert verdict["height"] >= words - 1, (verdict, words)

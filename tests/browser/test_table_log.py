@@ -124,7 +124,7 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
     save(bob, "lag-not-played-ru.png")
     # Ana never chooses: when the time is out she breaks, and nobody reads she chose to.
     for c, words in (
-        (ana, "No choice in time: Ana breaks the first game"),
+        (ana, "No choice in time: you break the first game"),
         (bob, "Время на выбор истекло: первую партию разбивает Ana"),
     ):
         c.page.wait_for_function(

@@ -169,11 +169,15 @@ def test_registering_from_the_page(
         server, "POST", f"{path}/register", {"name": f"Taken {lang}"}, session_token(server, "Tea")
     )
     token = session_token(server, f"Reg {lang}")
-    client = page_at(f"/tournament/{tournament_id}", lang, token)
+    client = page_at(f"/tournament/{tournament_id}", lang, token, name="Igrač-3819")
     page = client.page
     page.wait_for_selector("#tour-form:not([hidden])")
     assert page.locator("#tour-leave").is_hidden()
-    page.fill("#tour-player-name", f"Igrac {lang}")
+    # The game's name is offered; a click and typing replaces it, not adds to it.
+    assert page.input_value("#tour-player-name") == "Igrač-3819"
+    page.click("#tour-player-name")
+    page.keyboard.type(f"Igrac {lang}")
+    assert page.input_value("#tour-player-name") == f"Igrac {lang}"
     page.click("#tour-join")
     entrants = "[...document.querySelectorAll('#tour-entrants li')]"
     page.wait_for_function(f"{entrants}.some(li => li.dataset.name === 'Igrac {lang}')")
@@ -670,7 +674,7 @@ def test_a_finished_tournament_says_who_won_not_that_it_began(
     name, status = row.locator("td").nth(0).inner_text(), row.locator("td").nth(4).inner_text()
     assert (name, status) == (f"Done {lang} {YOURS[lang]}", WON[lang].format(champion)), row
     save(client, f"tournaments-finished-{lang}.png", full_page=True)
-    # A player's list marks the tournaments they entered.
+    # A player's list marks the tournaments they entered (this one over: they played in it).
     player = page_at("/tournaments", lang, tokens[champion]).page
     row = player.locator(f'tr[data-tournament="{tournament_id}"] td').first
     row.wait_for()
@@ -682,7 +686,7 @@ def test_a_finished_tournament_says_who_won_not_that_it_began(
 #: and a finished tournament's state there, as each language says them.
 TO_GAME = {"en": "Back to the game", "hr": "Natrag u igru", "ru": "Назад в игру"}
 YOURS = {"en": "yours", "hr": "vaš", "ru": "ваш"}
-YOU = {"en": "you're in", "hr": "sudjelujete", "ru": "участвуете"}
+YOU = {"en": "you played", "hr": "sudjelovali ste", "ru": "участвовали"}
 WON = {
     "en": "Finished — won by {}",
     "hr": "Završen — pobjednik: {}",
