@@ -1,36 +1,28 @@
-"""`python -m server`: run the game server (see `--help`)."""
+"""`python -m server`: run the game server (see `--help`; the work is `server.serve`).
+
+SIGINT is made to stop the process before anything else is imported. Started as a script's
+background job, the process inherits SIGINT ignored (POSIX); set only once the server's
+modules were imported, an interrupt sent while a loaded machine was still importing them
+(seconds) was lost, and the node went on to wait for Redis, deaf to it. An interrupt
+before the server runs ends the process as one while it runs does: quietly, status 0.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import signal
 import sys
 
-from server.app import run
-from server.ops import gc_policy, logs
-from server.ops.config import config_from_args
-from server.store import StoreError
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def main(argv: list[str] | None = None) -> int:
-    config = config_from_args(argv)
-    # JSON lines by default (--log-format text for a terminal); never a session token.
-    logs.configure(config.log_level, config.log_format)
-    # Everything is imported now: freeze it, and space the collector's pauses out.
-    gc_policy.tune_for_serving(config.gc_threshold)
-    # SIGINT stops the server at every stage. Started as a script's background job, it
-    # inherits SIGINT ignored (POSIX), and asyncio then leaves it so until the server is
-    # ready and installs its own handler: an interrupt while it waited for Redis was lost.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+def _main() -> int:
     try:
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(run(config))
-    except (OSError, StoreError) as exc:  # the port is taken, the store file unusable, …
-        print(f"cannot start the server: {exc}", file=sys.stderr)
-        return 1
-    return 0
+        from server.serve import main
+
+        return main()
+    except KeyboardInterrupt:
+        return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_main())

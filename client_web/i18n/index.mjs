@@ -1,9 +1,10 @@
 // The client's words in English, Croatian and Russian: one catalogue module per language
 // (`en.mjs`, `hr.mjs`, `ru.mjs`; each spreads in the words of the pages apart from the
-// game, `tournament.<lang>.mjs` and `rules.<lang>.mjs`), the language chosen from `?lang=`, then the one the
-// player picked (kept in localStorage), then `navigator.languages`. Plurals go through
-// Intl.PluralRules (Croatian and Russian have three forms), numbers through
-// Intl.NumberFormat, lists through Intl.ListFormat.
+// game, `tournament.<lang>.mjs` and `rules.<lang>.mjs`, and the referee's words,
+// `referee.<lang>.mjs`), the language chosen from `?lang=`, then the one the player picked
+// (kept in localStorage), then `navigator.languages`. Plurals go through Intl.PluralRules
+// (Croatian and Russian have three forms), numbers through Intl.NumberFormat, lists
+// through Intl.ListFormat.
 //
 // A catalogue value is a string with `{name}` placeholders (`{nameMin}` and `{nameMax}` are
 // the name rule's bounds, filled in unasked), or for plurals an object of

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import gc, json
-import server.__main__  # everything `python -m server` has imported when it tunes
+import server.serve  # everything `python -m server` has imported when it tunes
 from server.ops import gc_policy
 before = gc.get_threshold()
 gc_policy.tune_for_serving({threshold})
