@@ -107,7 +107,7 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
     ana.page.locator("#lag-dialog").wait_for(state="visible")
     for c, words, clock in (
         (ana, "Bob: the lag was not played in time", "Who breaks: 0:"),
-        (bob, "Bob: раскат не сыгран вовремя", "Кто разбивает: 0:"),
+        (bob, "Вы: раскат не сыгран вовремя", "Кто разбивает: 0:"),  # his own page
     ):
         c.page.wait_for_function(
             "(w) => document.getElementById('log').textContent.includes(w)", arg=words
