@@ -71,7 +71,12 @@ def test_every_foul_sentence_has_its_code() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "hr", "ru"])
 def test_every_code_and_reason_is_worded_in_each_catalogue(lang: str) -> None:
-    catalogue = (ROOT / "client_web" / "i18n" / f"{lang}.mjs").read_text(encoding="utf-8")
+    # The language's catalogue and the parts it spreads in (`referee.<lang>.mjs`, …).
+    catalogue = " ".join(
+        path.read_text(encoding="utf-8")
+        for path in sorted((ROOT / "client_web" / "i18n").glob("*.mjs"))
+        if lang in path.name.split(".")
+    )
     keys = set(re.findall(r'^\s*"([A-Za-z0-9_.]+)"\s*:', catalogue, flags=re.MULTILINE))
     missing = [f"foul.{c}" for c in FOUL_CODES if f"foul.{c}" not in keys]
     missing += [f"note.{c}" for c in NOTE_CODES if f"note.{c}" not in keys]
