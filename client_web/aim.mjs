@@ -50,6 +50,11 @@ import { TABLE } from "./table.mjs";
 /** Degrees in a radian. */
 export const DEG = 180 / Math.PI;
 
+/** The signed smallest turn from angle `a` to angle `b` (radians). @param {number} a @param {number} b */
+export function angleBetween(a, b) {
+  return Math.atan2(Math.sin(b - a), Math.cos(b - a));
+}
+
 /** Degrees in [−180, 180), to 0.0001°, as the shots are sent (the protocol takes ±360). @param {number} rad */
 export function toDegrees(rad) {
   let d = rad * DEG;

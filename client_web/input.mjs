@@ -11,7 +11,7 @@
 //   takes over (pointercancel) is undone.
 // - Keys work whenever no text field has the focus: a click on the table focuses it.
 
-import { DEG, angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
+import { DEG, angleBetween, angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
 import { toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { app, ballInHand, canShoot, cuePos, lowestPos, objectBalls, touchFirst } from "./state.mjs";
@@ -31,11 +31,6 @@ const PULL_FULL = 0.55;
 const FLICK_MS = 350;
 const FLICK_PX = 40;
 const FLICK_SPEED = 0.5;
-
-/** The signed smallest turn from angle `a` to angle `b` (radians). @param {number} a @param {number} b */
-function angleBetween(a, b) {
-  return Math.atan2(Math.sin(b - a), Math.cos(b - a));
-}
 
 /**
  * Where the ball-in-hand handle sits on screen: beside the cue ball, square to the aim so

@@ -8,7 +8,7 @@
 // next click lands, moved with the arrow keys, taken off with Delete. A click on the cloth
 // or on an object ball points the cue there.
 
-import { DEG, aimPreview, angleTo, checkPlacement, clearLineTo, round6, toDegrees } from "./aim.mjs";
+import { DEG, aimPreview, angleBetween, angleTo, checkPlacement, clearLineTo, round6, toDegrees } from "./aim.mjs";
 import { BREAK_POWER, DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
 import { renderGhost } from "./practiceghost.mjs";
 import { trayStyle, wireTray } from "./practicetray.mjs";
@@ -220,8 +220,7 @@ export class PracticeTable {
         // ball in hand); a drill set up (or the ghost's next rack) points it there.
         const was = this.view?.balls?.[0];
         const low = this.view?.lowest != null ? this.view.balls[this.view.lowest] : null;
-        const off = was && low ? Math.abs(((this.angle - angleTo(was, low) + 3 * Math.PI) % (2 * Math.PI)) - Math.PI) : Infinity;
-        const onLowest = m.cause === "put" && off < 0.5 / DEG; // (the match's own tolerance)
+        const onLowest = m.cause === "put" && !!was && !!low && Math.abs(angleBetween(this.angle, angleTo(was, low))) < 0.5 / DEG; // (the match's tolerance)
         this.apply(m.view);
         if (m.cause === "drill" || onLowest) this.aimAtLowest();
         // The shot taken back or set up again: aimed as it was played, to practise it again.
