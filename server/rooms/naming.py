@@ -102,13 +102,17 @@ class Naming(Working):
         return True
 
     def rated(self, news: Rated) -> None:
-        """A seated player's rating as the players service says it now: shown to all (no
-        game information, so not stored; a restored room asks again)."""
-        index = self.seat_of_player(news.player)
-        seat = self.seats[index] if index is not None else None
-        if index is None or seat is None:
-            return
-        if (seat.rating, seat.provisional) == (news.rating, news.provisional):
-            return
-        self.seats[index] = replace(seat, rating=news.rating, provisional=news.provisional)
-        self.broadcast_only(self.snapshot_message(self.seq))
+        """Seated players' ratings as the players service says them now: shown to all in
+        one snapshot (no game information, so not stored; a restored room asks again)."""
+        changed = False
+        for told in news.ratings:
+            index = self.seat_of_player(told.player)
+            seat = self.seats[index] if index is not None else None
+            if index is None or seat is None:
+                continue
+            if (seat.rating, seat.provisional) == (told.rating, told.provisional):
+                continue
+            self.seats[index] = replace(seat, rating=told.rating, provisional=told.provisional)
+            changed = True
+        if changed:
+            self.broadcast_only(self.snapshot_message(self.seq))

@@ -10,8 +10,9 @@ result once, by (room, match, rack) and (room, match), so a repeat changes nothi
 ratings and leaderboards move exactly once for every rack that ended.
 
 Ratings go the other way: when a player takes a seat, and after each rack they played
-is counted, their rating is looked up and posted to the room as a `Rated` command, so
-that the change happens in the room's own task like every other.
+is counted, their rating is looked up and posted to the room as a `Rated` command (a
+rack's two players' in one), so that the change happens in the room's own task like
+every other.
 
 `ResultSink` is the seam: `server.players.service.Players` in the server, chosen once
 at start-up; `NoResults` keeps nothing (a lobby built without a players service).
@@ -25,7 +26,7 @@ from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from server.players.results import MatchResult, PlayerRating, RackResult
-from server.rooms.seams import Command, Rated
+from server.rooms.seams import Command, Rated, Rating
 
 log = logging.getLogger(__name__)
 
@@ -108,14 +109,19 @@ class Reporter:
                     return
                 await asyncio.sleep(delay)
         if isinstance(result, RackResult):
-            for player in (result.winner, result.loser):
-                await self._look_up(room, player)
+            await self._look_up(room, result.winner, result.loser)
 
-    async def _look_up(self, room: Postable, player: str) -> None:
-        try:
-            rating = await self.sink.rating(player)
-        except Exception as exc:
-            log.warning("room %s: no rating for a player: %s", room.id, exc)
-            return
-        if rating is not None:
-            room.post(Rated(player, rating.rating, rating.provisional))
+    async def _look_up(self, room: Postable, *players: str) -> None:
+        """Posts the players' ratings in one command: a rack's two new ratings are shown
+        together (the result's line says both changes)."""
+        told: list[Rating] = []
+        for player in players:
+            try:
+                rating = await self.sink.rating(player)
+            except Exception as exc:
+                log.warning("room %s: no rating for a player: %s", room.id, exc)
+                continue
+            if rating is not None:
+                told.append(Rating(player, rating.rating, rating.provisional))
+        if told:
+            room.post(Rated(tuple(told)))

@@ -253,13 +253,21 @@ class Tell:
 
 
 @dataclass(frozen=True)
-class Rated:
-    """The players service says what `player`'s rating is now (looked up when they took
-    a seat, and again after each rated rack): shown next to their name."""
+class Rating:
+    """One player's rating as the players service says it now."""
 
     player: str
     rating: int | None
     provisional: bool
+
+
+@dataclass(frozen=True)
+class Rated:
+    """The players service says what players' ratings are now (a player's when they took
+    a seat; both players' after each rated rack, told together so that no one sees the
+    winner's new rating beside the loser's old one): shown next to their names."""
+
+    ratings: tuple[Rating, ...]
 
 
 Command = (

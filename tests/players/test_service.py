@@ -14,6 +14,8 @@ from server.players.results import MatchResult, RackResult
 from server.players.service import AccountError, Players, Rules, Throttled
 from server.players.sqlite import SqlitePlayerStore
 from server.players.tokens import AccountTokens
+from server.rooms.reporting import Reporter
+from server.rooms.seams import Command, Rated
 
 SECRET = b"k" * 32
 
@@ -212,3 +214,29 @@ async def test_the_profile_and_the_leaderboard(players: Players, tmp_path: Path)
     assert board == [{"name": "Alice", "rating": profile["rating"], "racks": 30}]
     assert await players.leaderboard(10, monthly=True) == board
     assert await players.profile("nobody") is None
+
+
+class Room:
+    """A room as the reporter reaches it: what was posted to it, in order."""
+
+    id = "room"
+
+    def __init__(self) -> None:
+        self.posted: list[Command] = []
+
+    def post(self, command: Command) -> None:
+        self.posted.append(command)
+
+
+async def test_a_racks_two_new_ratings_reach_the_room_together(players: Players) -> None:
+    """After a rated rack the room hears both players' new ratings in one command, so its
+    one snapshot shows the winner's and the loser's change together."""
+    a = (await players.create_account("Ljerka", "correct horse", "10.0.0.1")).player
+    b = (await players.create_account("Dmitrij", "correct horse", "10.0.0.2")).player
+    reporter, room = Reporter(players, retry_delays=()), Room()
+    reporter.report(room, RackResult("room", 1, 1, b, a, True, b))
+    await reporter.drain()
+    (told,) = room.posted
+    assert isinstance(told, Rated)
+    shown = {r.player: r.rating for r in told.ratings}
+    assert shown[b] is not None and shown[a] is not None and shown[b] > 500 > shown[a]

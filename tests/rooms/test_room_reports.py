@@ -14,7 +14,7 @@ from protocol import messages as m
 from server.players.results import MatchResult, RackResult
 from server.rooms import snapshots
 from server.rooms.model import Effect, Report, RoomState, Save, Simulated
-from server.rooms.seams import Rated, Request
+from server.rooms.seams import Rated, Rating, Request
 from server.rooms.table import player_seat
 from tests.rooms.test_machine import ANA, BO, Person, kinds, playing, run, simulate
 from tests.server import scripting
@@ -160,15 +160,15 @@ def test_the_rack_in_play_survives_a_restore() -> None:
 
 def test_a_rating_is_shown_next_to_the_seat_without_a_save() -> None:
     state = playing(rated=True)
-    state, effects = run(state, Rated(str(BO.player), 612, True))
+    state, effects = run(state, Rated((Rating(str(BO.player), 612, True),)))
     assert kinds(effects) == ["Broadcast"]
     view = snapshots.view(state, 1000.0)
     seat = view.seats[1]
     assert seat is not None and seat.rating == 612 and seat.provisional
     assert snapshots.info(state).ratings == [None, 612]
     # The same again changes nothing; a stranger's rating is not for this room.
-    assert run(state, Rated(str(BO.player), 612, True))[1] == []
-    assert run(state, Rated("p-nobody", 700, False))[1] == []
+    assert run(state, Rated((Rating(str(BO.player), 612, True),)))[1] == []
+    assert run(state, Rated((Rating("p-nobody", 700, False),)))[1] == []
 
 
 def crafted(
