@@ -617,11 +617,12 @@ async function start() {
     setInterval(() => void loadList(), LIST_REFRESH_MS);
     return;
   }
+  // The form has no link to itself, from its first frame (not after the session below).
+  if (creating) $("tour-new").hidden = true;
   // Registering and organising need a session: a newcomer's is made here.
   await ensureSession();
   showMe(null);
   if (creating) {
-    $("tour-new").hidden = true; // (a link to this very page)
     $("tour-message").hidden = true;
     startCreating({ token, authorization });
     return;

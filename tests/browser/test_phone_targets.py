@@ -359,8 +359,13 @@ def test_the_practice_panel_and_the_tournament_pages_are_tapped_with_a_finger(
         ".practice-panel :is(button:not(.tray-ball), select, input[type=range])",
     )
     assert small == [], small
-    for path in ("/tournaments?lang=ru", "/tournament/new?lang=hr"):
+    for path, shown in (
+        ("/tournaments?lang=ru", "#tour-list"),
+        ("/tournament/new?lang=hr", "#tour-create"),
+    ):
         page = open_page(path, path, width=390, height=844, touch=True)
+        # The page's script has run (it hides the links a page does not need).
+        page.page.wait_for_selector(f"{shown}:not([hidden])")
         page.page.wait_for_selector(".topbar a:not(.brand):visible")
         links: list[str] = page.page.evaluate(TOO_SMALL, ".topbar a:not(.brand)")
         assert links == [], (path, links)
