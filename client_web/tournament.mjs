@@ -14,13 +14,13 @@ import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 import { installTips, tipAttrs } from "./tip.mjs";
 import { rewordCreating, startCreating } from "./tournamentform.mjs";
-import { feederOf, myEntry, roundTitle, whereYouStand } from "./tourstanding.mjs";
+import { feederOf, myEntry, placeWords, roundTitle, whereYouStand } from "./tourstanding.mjs";
 
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], feeds?: [string, string | null][], status: string, winner: number | null, decided: string | null, no_show?: boolean[], score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number, champion?: string | null, champion_level?: number | null, entered?: boolean, yours?: boolean}} ListedView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number, champion?: string | null, champion_level?: number | null, entered?: boolean, yours?: boolean, place?: string | null}} ListedView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, guest?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
@@ -362,7 +362,7 @@ function renderList() {
       el("tr", { "data-tournament": row.id }, [
         el("td", {}, [
           el("a", { href: keepLang(`/tournament/${encodeURIComponent(row.id)}`) }, [row.name]),
-          ...(row.entered ? [" ", el("span", { class: "tour-you" }, [t(row.status === "finished" ? "tour.listPlayed" : "tour.listEntered")])] : []),
+          ...(row.entered ? [" ", el("span", { class: "tour-you" }, [entryWords(row)])] : []),
           ...(row.yours ? [" ", el("span", { class: "tour-you" }, [t("tour.listYours")])] : []),
         ]),
         el("td", {}, [when(row.starts_at)]),
@@ -372,6 +372,13 @@ function renderList() {
       ]),
     ),
   );
+}
+
+/** The mark on a tournament the reader entered: their final place once it is known (out,
+ * or finished), else that they are in it or played it. @param {ListedView} row */
+function entryWords(row) {
+  if (row.place) return t("tour.listPlace", { place: placeWords(row.place) });
+  return t(row.status === "finished" ? "tour.listPlayed" : "tour.listEntered");
 }
 
 /**

@@ -104,6 +104,7 @@ export default {
   "tour.listYours": "yours",
   "tour.listEntered": "you're in",
   "tour.listPlayed": "you played",
+  "tour.listPlace": "your place: {place}",
   "tour.listChampion": "{status} — won by {name}",
   "tour.listTitle": "Tournaments",
   "tour.listLoading": "Loading the tournaments…",

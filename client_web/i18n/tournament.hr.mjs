@@ -104,6 +104,7 @@ export default {
   "tour.listYours": "vaš",
   "tour.listEntered": "sudjelujete",
   "tour.listPlayed": "sudjelovali ste",
+  "tour.listPlace": "vaše mjesto: {place}",
   "tour.listChampion": "{status} — pobjednik: {name}",
   "tour.listTitle": "Turniri",
   "tour.listLoading": "Učitavanje turnira…",

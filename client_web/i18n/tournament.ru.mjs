@@ -104,6 +104,7 @@ export default {
   "tour.listYours": "ваш",
   "tour.listEntered": "участвуете",
   "tour.listPlayed": "участвовали",
+  "tour.listPlace": "ваше место: {place}",
   "tour.listChampion": "{status} — победитель: {name}",
   "tour.listTitle": "Турниры",
   "tour.listLoading": "Загрузка турниров…",

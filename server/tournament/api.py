@@ -1,10 +1,12 @@
 """The JSON API of tournaments, in the style of the players' (`server.edge.api`):
 
 - `GET /api/tournaments`: 200 `[{"id","name","format","status","players","cap",
-  "starts_at","champion","champion_level","entered","yours"}, …]`, newest first (at most
-  50): `champion` the winner's name once finished (else null), `champion_level` its
-  computer level if a computer won (else null); with a session token (optional here),
-  `entered` whether the reader is an entrant and `yours` whether they organise it;
+  "starts_at","champion","champion_level","entered","yours","place"}, …]`, newest first
+  (at most 50): `champion` the winner's name once finished (else null), `champion_level`
+  its computer level if a computer won (else null); with a session token (optional here),
+  `entered` whether the reader is an entrant, `yours` whether they organise it and
+  `place` the reader's final place as the standings give it (`"3"`, `"5–6"`) once it is
+  known — they are out, or it is finished — else null;
 - `POST /api/tournaments` `{"name","format","cap","seeding","starts_at","races","bots",
   "bot_level","shot_clock"}`: 201 the tournament (below); `format` `single`|`double`, `cap`
   2–64, `seeding` `rating`|`random`, `starts_at` epoch milliseconds (not in the past),
@@ -265,6 +267,7 @@ class TournamentApi:
         rows = []
         for t in await self.service.listing(LISTED):
             winner = champion(t)
+            seed = None if viewer is None else _seed_of(t, viewer)
             rows.append(
                 {
                     "id": t.id,
@@ -276,8 +279,9 @@ class TournamentApi:
                     "starts_at": t.starts_at,
                     "champion": None if winner is None else t.entrants[winner].name,
                     "champion_level": None if winner is None else _level(t.entrants[winner]),
-                    "entered": viewer is not None and _seed_of(t, viewer) is not None,
+                    "entered": seed is not None,
                     "yours": viewer is not None and viewer == t.organiser,
+                    "place": None if seed is None else _final_place(t, seed),
                 }
             )
         return json_response(200, rows)
@@ -420,6 +424,12 @@ def _seed_of(tournament: Tournament, player: str) -> int | None:
     as the matches' `seeds` give it; None if they are not an entrant."""
     index = tournament.entrant_of(player)
     return None if index is None else index + 1
+
+
+def _final_place(tournament: Tournament, seed: int) -> str | None:
+    """The entrant's final place (`"5–6"`), once they are out or it is finished."""
+    mine = [row for row in standings(tournament) if row.entrant == seed - 1]
+    return mine[0].place if mine else None
 
 
 def _level(entrant: Entrant) -> int | None:

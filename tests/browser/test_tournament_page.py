@@ -674,11 +674,13 @@ def test_a_finished_tournament_says_who_won_not_that_it_began(
     name, status = row.locator("td").nth(0).inner_text(), row.locator("td").nth(4).inner_text()
     assert (name, status) == (f"Done {lang} {YOURS[lang]}", WON[lang].format(champion)), row
     save(client, f"tournaments-finished-{lang}.png", full_page=True)
-    # A player's list marks the tournaments they entered (this one over: they played in it).
-    player = page_at("/tournaments", lang, tokens[champion]).page
-    row = player.locator(f'tr[data-tournament="{tournament_id}"] td').first
-    row.wait_for()
-    assert row.inner_text() == f"Done {lang} {YOU[lang]}"
+    # A player's list marks the tournaments they entered, this one over with their place.
+    loser = match["players"][1]
+    for who, place in ((champion, FIRST), (loser, SECOND)):
+        player = page_at("/tournaments", lang, tokens[who]).page
+        row = player.locator(f'tr[data-tournament="{tournament_id}"] td').first
+        row.wait_for()
+        assert row.inner_text() == f"Done {lang} {PLACE[lang].format(place[lang])}"
     assert client.problems() == []
 
 
@@ -686,7 +688,8 @@ def test_a_finished_tournament_says_who_won_not_that_it_began(
 #: and a finished tournament's state there, as each language says them.
 TO_GAME = {"en": "Back to the game", "hr": "Natrag u igru", "ru": "Назад в игру"}
 YOURS = {"en": "yours", "hr": "vaš", "ru": "ваш"}
-YOU = {"en": "you played", "hr": "sudjelovali ste", "ru": "участвовали"}
+PLACE = {"en": "your place: {}", "hr": "vaše mjesto: {}", "ru": "ваше место: {}"}
+FIRST, SECOND = {"en": "1st", "hr": "1.", "ru": "1-е"}, {"en": "2nd", "hr": "2.", "ru": "2-е"}
 WON = {
     "en": "Finished — won by {}",
     "hr": "Završen — pobjednik: {}",

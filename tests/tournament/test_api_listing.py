@@ -8,6 +8,7 @@ import json
 
 from server.edge.apiconn import ApiRequest
 from server.players.store import PlayerStoreError
+from server.tournament import bracket
 from server.tournament.api import Reader, TournamentApi
 from server.tournament.bracket import new_tournament, register
 from server.tournament.model import Entrant, Races, Tournament
@@ -81,3 +82,40 @@ async def test_the_list_marks_the_readers_own_and_survives_the_accounts_store_aw
         body=b'{"name": "Ana"}',
     )
     assert (await listing_api(away).handle(register_as_ana)).status == 503
+
+
+async def test_the_list_gives_the_readers_place_once_it_is_known() -> None:
+    """A reader knocked out in the first round of four reads their shared place (3–4) at
+    once; the finalists read theirs when the final is played; a reader still in, or a
+    stranger, reads none."""
+    tournament = one_tournament()
+    for player, name in (("p-ben", "Ben"), ("p-cy", "Cy"), ("p-di", "Di")):
+        tournament = register(tournament, Entrant(player=player, name=name))
+    tournament = bracket.start(tournament)
+    first = [m for m in tournament.matches if m.round == 1]
+    tournament = bracket.report(tournament, first[0].id, 0, (3, 1))
+
+    async def place_of(player: str, of: Tournament) -> object:
+        async def reader(token: str) -> Reader | None:
+            return Reader(player=token, account=None)
+
+        api = listing_api(reader)
+        api.service = Listing([of])  # type: ignore[assignment]
+        return json.loads((await api.handle(get(player))).body)[0]["place"]
+
+    played = tournament.match(first[0].id)
+    assert played.loser_entrant is not None and played.winner_entrant is not None
+    out = tournament.entrants[played.loser_entrant].player
+    still_in = tournament.entrants[played.winner_entrant].player
+    assert await place_of(out, tournament) == "3–4"
+    assert await place_of(still_in, tournament) is None
+    assert await place_of("p-stranger", tournament) is None
+    tournament = bracket.report(tournament, first[1].id, 1, (3, 2))
+    (final,) = bracket.ready(tournament)
+    tournament = bracket.report(tournament, final.id, 1, (5, 4))
+    assert tournament.status == "finished"
+    champion = tournament.entrants[tournament.match(final.id).winner_entrant or 0].player
+    runner_up = tournament.entrants[tournament.match(final.id).loser_entrant or 0].player
+    assert await place_of(champion, tournament) == "1"
+    assert await place_of(runner_up, tournament) == "2"
+    assert await place_of(out, tournament) == "3–4"
