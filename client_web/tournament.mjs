@@ -144,10 +144,7 @@ function render() {
   $("tour-view").hidden = false;
   document.title = `${view.name} — ${t("tour.title")}`;
   $("tour-name").textContent = view.name;
-  const races =
-    view.format === "double"
-      ? t("tour.races", { winners: view.races.winners, losers: view.races.losers, final: view.races.final })
-      : t("tour.racesSingle", { winners: view.races.winners, final: view.races.final });
+  const races = racesWords(view);
   $("tour-facts").textContent = [
     t(`tour.format.${view.format}`),
     t(`tour.status.${view.status}`),
@@ -372,6 +369,23 @@ function renderList() {
       ]),
     ),
   );
+}
+
+/**
+ * The races as this bracket has them: a bracket of two is the final alone (single) or has
+ * no losers' side (double), so it names no races it does not play — the bracket's own
+ * matches once drawn, the places before.
+ * @param {TournamentView} view
+ */
+function racesWords(view) {
+  const { winners, losers, final } = view.races;
+  const drawn = view.matches.length > 0;
+  if (view.format === "single") {
+    const finalOnly = drawn ? view.matches.every((m) => m.round === 1) : view.cap === 2;
+    return finalOnly ? t("tour.racesFinal", { final }) : t("tour.racesSingle", { winners, final });
+  }
+  const losersSide = drawn ? view.matches.some((m) => m.bracket === "losers") : view.cap > 2;
+  return losersSide ? t("tour.races", { winners, losers, final }) : t("tour.racesSingle", { winners, final });
 }
 
 /** The mark on a tournament the reader entered: their final place once it is known (out,

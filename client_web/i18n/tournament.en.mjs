@@ -18,6 +18,7 @@ export default {
   "tour.seeding.random": "Seeded by random draw",
   "tour.races": "Races to {winners} on the winners' side, {losers} on the losers' side, {final} in the final",
   "tour.racesSingle": "Races to {winners}, the final to {final}",
+  "tour.racesFinal": "The final is a race to {final}",
   "tour.noClock": "No shot clock",
   "tour.entrants": "Players: {n} of {cap}",
   "tour.entrantsTitle": "Players",

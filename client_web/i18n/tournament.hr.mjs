@@ -18,6 +18,7 @@ export default {
   "tour.seeding.random": "Raspored ždrijebom",
   "tour.races": "Igra se do {winners} u pobjedničkoj grani, do {losers} u gubitničkoj, do {final} u finalu",
   "tour.racesSingle": "Igra se do {winners}, finale do {final}",
+  "tour.racesFinal": "Finale se igra do {final}",
   "tour.noClock": "Bez vremenskog ograničenja za udarac",
   "tour.entrants": "Igrači: {n} od {cap}",
   "tour.entrantsTitle": "Igrači",

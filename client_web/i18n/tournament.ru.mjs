@@ -18,6 +18,7 @@ export default {
   "tour.seeding.random": "Посев жеребьёвкой",
   "tour.races": "Игра до {winners} в верхней сетке, до {losers} в нижней, до {final} в финале",
   "tour.racesSingle": "Игра до {winners}, финал до {final}",
+  "tour.racesFinal": "Финал — игра до {final}",
   "tour.noClock": "Без ограничения времени на удар",
   "tour.entrants": "Игроков: {n} из {cap}",
   "tour.entrantsTitle": "Игроки",

@@ -628,6 +628,14 @@ def play_out(server: Server, match: dict[str, Any], tokens: dict[str, str], lose
         _frames(conceding, lambda f: f["t"] == "match_over")
 
 
+#: A bracket of two's one race (to 1), as each language says it.
+FINAL_RACE = {
+    "en": "The final is a race to 1",
+    "hr": "Finale se igra do 1",
+    "ru": "Финал — игра до 1",
+}
+EARLIER_RACES = {"en": "Races to 1,", "hr": "Igra se do 1,", "ru": "Игра до 1,"}
+
 #: "The tournament has begun." as each language says it.
 BEGUN = {"en": "The tournament has begun.", "hr": "Turnir je počeo.", "ru": "Турнир начался."}
 
@@ -647,10 +655,14 @@ def test_a_finished_tournament_says_who_won_not_that_it_began(
     client = page_at(f"/tournament/{tournament_id}", lang, organiser)
     page = client.page
     page.wait_for_selector("#tour-start:enabled")
+    # Two places make the final alone: its race, and no other.
+    facts = page.inner_text("#tour-facts")
+    assert FINAL_RACE[lang] in facts and EARLIER_RACES[lang] not in facts, facts
     page.click("#tour-start")
     confirm(page)
     page.wait_for_selector("#tour-organiser", state="hidden")
     assert page.inner_text("#tour-organiser-answer") == BEGUN[lang]
+    assert FINAL_RACE[lang] in page.inner_text("#tour-facts")
     match: dict[str, Any] = {}
     for _ in range(400):
         match = call(server, "GET", path)["matches"][0]
