@@ -288,9 +288,7 @@ class Lobby:
         # handed them over; a repeat counts once), and the seats' ratings.
         for result in room.state.reports:
             self.reporter.report(room, result)
-        for seat in room.seats:
-            if seat is not None:
-                self.reporter.look_up(room, seat.player)
+        self.reporter.look_up(room, *(seat.player for seat in room.seats if seat is not None))
 
     def create(self, client: Member, message: m.Create) -> None:
         if message.settings.reserved or message.settings.tournament is not None:

@@ -81,8 +81,8 @@ class Reporter:
     def report(self, room: Postable, result: RackResult | MatchResult) -> None:
         self._spawn(self._hand_over(room, result))
 
-    def look_up(self, room: Postable, player: str) -> None:
-        self._spawn(self._look_up(room, player))
+    def look_up(self, room: Postable, *players: str) -> None:
+        self._spawn(self._look_up(room, *players))
 
     async def drain(self, timeout: float = 5.0) -> None:
         if self._tasks:
