@@ -142,7 +142,7 @@ export default {
   "tour.share": "Скопировать ссылку на турнир",
   "tour.linkCopied": "Ссылка скопирована: отправьте её игрокам.",
   "tour.conceded": "Победа: соперник сдал матч",
-  "tour.concededBy": "Матч сдан: {name}",
+  "tour.concededBy": "Сдача матча: {name}",
   "tour.gfFirst": "Первый матч",
   "tour.gfDecider": "Решающий матч",
   "tour.create.err.cap": "в турнире от 2 до 64 мест.",
