@@ -51,6 +51,8 @@ export default {
   "level.4": "4 — advanced",
   "level.5": "5 — strong",
   "computer.name": "Bot {level}",
+  // The letters after a tournament's second and later computer of a level ("Bot 5 B"), A to Z in turn.
+  "computer.marks": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
   "tag.computer": "computer · level {level}",
   "rooms.computerName": "{name} (computer)",
   "rooms.againstComputer": "Against the computer",

@@ -51,6 +51,7 @@ export default {
   "level.4": "4 — napredni igrač",
   "level.5": "5 — jaki igrač",
   "computer.name": "Bot {level}",
+  "computer.marks": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
   "tag.computer": "računalo · razina {level}",
   "rooms.computerName": "{name} (računalo)",
   "rooms.againstComputer": "Protiv računala",

@@ -181,9 +181,13 @@ export function t(key, params = {}) {
  * @param {string} name @param {number | null | undefined} level the computer's level, if a computer
  */
 export function seatName(name, level) {
-  // "Bot 5", or in a tournament's field a second one of that level, "Bot 5 B".
+  // "Bot 5", or in a tournament's field a second one of that level, "Bot 5 B" — its
+  // letters the reader's alphabet's ("Бот 5 Б"), A to Z in turn.
   const numbered = level != null ? /^Bot (\d+)( [B-Z][A-Z]*)?$/.exec(name) : null;
-  return numbered ? `${t("computer.name", { level: numbered[1] })}${numbered[2] ?? ""}` : name;
+  if (!numbered) return name;
+  const alphabet = [...t("computer.marks")];
+  const mark = [...(numbered[2] ?? "")].map((c) => (c === " " ? c : alphabet[c.charCodeAt(0) - 65] ?? c)).join("");
+  return `${t("computer.name", { level: numbered[1] })}${mark}`;
 }
 
 /**

@@ -51,6 +51,7 @@ export default {
   "level.4": "4 — продвинутый",
   "level.5": "5 — сильный",
   "computer.name": "Бот {level}",
+  "computer.marks": "АБВГДЕЖЗИКЛМНОПРСТУФХЦЧШЭЮ",
   "tag.computer": "компьютер · уровень {level}",
   "rooms.computerName": "{name} (компьютер)",
   "rooms.againstComputer": "Против компьютера",

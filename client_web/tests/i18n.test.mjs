@@ -145,10 +145,14 @@ test("a computer's name is written the reader's way, a tournament's second of a 
   const { seatName } = await import("../i18n/index.mjs");
   setLanguage("ru", false);
   assert.equal(seatName("Bot 5", 5), "Бот 5");
-  assert.equal(seatName("Bot 5 B", 5), "Бот 5 B");
+  assert.equal(seatName("Bot 5 B", 5), "Бот 5 Б");
+  assert.equal(seatName("Bot 3 BA", 3), "Бот 3 БА"); // (the 27th of a level)
+  assert.equal(seatName("Bot 3 Z", 3), "Бот 3 Ю");
   // A person's name stays theirs, whatever it reads.
   assert.equal(seatName("Bot 5 B", null), "Bot 5 B");
   assert.equal(seatName("Bot 5 x", 5), "Bot 5 x");
+  setLanguage("hr", false);
+  assert.equal(seatName("Bot 5 C", 5), "Bot 5 C");
   setLanguage("en", false);
 });
 
