@@ -119,4 +119,26 @@ def test_a_wide_phone_held_sideways_practises_on_the_whole_screen(
     assert status["x"] + status["width"] <= table["x"] + 1, (status, table)
     assert table["height"] > 260 and table["width"] > 500, table
     assert title["y"] < 390, title
+    # Remove, Undo, Redo and Retry at the foot of the banner's column, on the first screen
+    # beside the table (in the panel they were under the fold), a finger's size each, and
+    # clear of the banner's words.
+    words = zoe.page.evaluate(
+        "Math.max(...[...document.querySelectorAll('#p-status > *')]"
+        ".map((e) => e.getBoundingClientRect().bottom))"
+    )
+    for button in ("#p-remove", "#p-undo", "#p-redo", "#p-retry"):
+        place = zoe.page.locator(button).bounding_box()
+        assert place is not None, button
+        assert place["x"] >= status["x"] and place["x"] + place["width"] <= table["x"], button
+        assert place["y"] > words and place["y"] + place["height"] <= 390, (button, place, words)
+        assert place["height"] >= 44 and place["width"] >= 44, (button, place)
     save(zoe, "practice-sideways-ru.png")
+    # A shot, then Undo with a finger from there: the balls are back, without a scroll.
+    before = practice(zoe, "p.view.balls")
+    zoe.page.evaluate("document.getElementById('p-shoot').click()")
+    wait_practice(zoe, "!p.anim && !!p.view.undo")
+    assert zoe.page.evaluate("scrollY") == 0
+    zoe.page.locator("#p-undo").tap()
+    wait_practice(zoe, "!p.anim && !p.view.undo")
+    assert practice(zoe, "p.view.balls") == before
+    assert zoe.page.evaluate("scrollY") == 0
