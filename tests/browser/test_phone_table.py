@@ -385,29 +385,3 @@ def test_held_sideways_a_chat_line_sent_leaves_the_box_whole_in_sight(
         assert form["top"] >= 0 and form["bottom"] <= SIDEWAYS[1] - 8, (text, form)
     save(bob, "chat-sent-sideways.png")
     assert_quiet(ana, bob)
-
-
-def test_held_sideways_the_lag_card_stands_beside_the_table(open_client: OpenClient) -> None:
-    """On a phone held sideways the lag's card stood over the middle of the cloth, beside an
-    empty column: it stands in that column, left of the table, its words, sliders and
-    button whole on the screen, and the lag is played from it with a finger."""
-    ana, bob, _ = host_and_guest(
-        open_client,
-        host={"width": SIDEWAYS[0], "height": SIDEWAYS[1], "touch": True},
-        first_break="lag",
-    )
-    ana.page.locator("#lag-shoot").wait_for(state="visible")
-    ana.page.wait_for_function("!window.ninepool.portrait()")
-    card, bed = box(ana, "#lag-controls"), cloth(ana)
-    assert card["x"] >= 0 and card["x"] + card["width"] <= bed["left"] + 1, (card, bed)
-    for part in ("#lag-controls .help >> nth=0", "#lag-power", "#lag-angle", "#lag-shoot"):
-        inside = box(ana, part)
-        assert (
-            inside["y"] >= card["y"]
-            and inside["y"] + inside["height"] <= card["y"] + card["height"] + 1
-        ), part
-        assert inside["y"] + inside["height"] <= SIDEWAYS[1], part
-    save(ana, "phone-lag-sideways.png")
-    ana.page.locator("#lag-shoot").tap()
-    ana.wait("a.lagSent || (a.view.lagged ?? []).includes(a.seat) || a.view.lag_choice != null")
-    assert_quiet(ana, bob)
