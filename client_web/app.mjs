@@ -36,7 +36,6 @@ import { wireTableControls } from "./tablecontrols.mjs";
 import { CONNECTED_TAB, parseHash } from "./route.mjs";
 
 initLanguage();
-
 /** @typedef {import("./aim.mjs").Vec} Vec */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -213,6 +212,8 @@ async function joinTable(room, code, play) {
 async function onRoute() {
   const pr = practiceRoute();
   if (pr) {
+    if (tv.active) await tv.stop(); // a table this page is at is left first, as on the way to the lobby:
+    if (!practice.room && app.room && !(await leaveByNavigation())) return; // (the view waited on it for ever)
     show("practice");
     if (conn.welcomed && !practice.room && !app.room) {
       await ensureName();

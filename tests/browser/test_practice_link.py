@@ -12,7 +12,7 @@ from typing import Any
 from server.rooms.practice_layout import Layout, encode_layout
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet
-from tests.browser.test_firstminute import Touch
+from tests.browser.test_firstminute import Touch, started
 
 OpenClient = Callable[..., Client]
 
@@ -583,3 +583,25 @@ def test_a_long_result_beside_the_table_keeps_clear_of_the_help_below_it(
     assert verdict and keys and verdict["y"] + verdict["height"] <= keys["y"], (verdict, keys)
     words = ana.page.evaluate("document.getElementById('p-verdict').scrollHeight")
     assert verdict["height"] >= words - 1, (verdict, words)
+
+
+def test_the_practice_address_from_a_table_leaves_it_or_says_why_not(
+    open_client: OpenClient,
+) -> None:
+    """The practice address (typed, or a position's link) opened at a table: the practice
+    view waited for ever on a table that never came. A spectator leaves the table they
+    watched and practises; a player in a running match is sent back to it and told how to
+    leave it, the match untouched."""
+    ana, bob, room = started(open_client)
+    cleo = open_client("Cleo", hash=f"#/room/{room}")
+    cleo.wait(f"a.room === {room!r} && a.role === 'spectator' && !!a.view")
+    ana.page.evaluate("location.hash = '#/practice'")
+    ana.page.wait_for_function(f"location.hash === '#/room/{room}'")
+    ana.page.wait_for_function("document.getElementById('toast').textContent.includes('More')")
+    assert ana.page.is_visible("#table-view") and ana.page.is_hidden("#practice-view")
+    assert ana.state("a.room") == room and ana.state("a.view.status") == "playing"
+    assert ana.state("window.ninepool.practice.room") is None
+    cleo.page.evaluate("location.hash = '#/practice'")
+    wait_practice(cleo, "!!p.view && p.role === 'player'")
+    assert cleo.state("a.room") is None
+    assert_quiet(ana, bob, cleo)
