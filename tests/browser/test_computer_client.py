@@ -67,6 +67,7 @@ def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
     ana.wait("a.view.status === 'playing' && !!a.table")
 
     # The rack: Ana shoots at the lowest ball on her turns, the bot plays its own.
+    named = 0
     for _ in range(MAX_TURNS):
         ana.wait(
             "(a.table.rack > 1 || a.table.match_over) || "
@@ -77,6 +78,15 @@ def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
         if ana.state("a.table.rack > 1 || a.table.match_over"):
             break
         if ana.state("a.table.turn !== a.seat"):
+            # The verdict says the computer is to shoot; the line under it does not say it
+            # again ("— Bot 1 to shoot" then "Bot 1 to shoot — must hit…").
+            seen = ana.state(
+                "({ still: !a.anim && !!a.lastVerdict && a.table.turn !== a.seat,"
+                " text: document.getElementById('status').innerText })"
+            )
+            if seen["still"] and "Bot 1" in seen["text"]:
+                assert seen["text"].count("Bot 1") == 1, seen["text"]
+                named += 1
             continue
         if ana.state("a.table.choice_pending"):
             ana.page.locator("#choice-dialog").wait_for(state="visible")
@@ -88,6 +98,7 @@ def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
     else:
         raise AssertionError("the rack did not end")
     ana.wait("a.table.score[0] + a.table.score[1] === 1")
+    assert named > 0  # (the computer's turn was seen at least once before its shot)
     save(ana, "computer-rack.png")
     assert_quiet(ana)
 

@@ -1,0 +1,93 @@
+// What the player (or a watcher) should do now, in one sentence: the line under the
+// verdict above the table, from the waiting room through the lag to every shot.
+
+import { describeTip, powerPercent } from "./controls.mjs";
+import { clause, list, num, t } from "./i18n/index.mjs";
+import { keptName } from "./kept.mjs";
+import { app, breakDrawn, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
+
+/** The ball to hit first, as a number. */
+function lowestText() {
+  const low = app.table?.lowest;
+  return low != null ? num(low) : "";
+}
+
+/** What the player should do now, in one sentence. */
+export function prompt() {
+  const tb = app.table;
+  const n = names();
+  const st = status();
+  const me = mySeat();
+  if (!app.view) return t("prompt.joining");
+  if (st === "waiting") {
+    const seats = app.view.seats;
+    if ((!seats[0] || !seats[1]) && tournamentMatch()) {
+      // A tournament's match: the seats are its players'; nobody is invited.
+      const away = [0, 1].filter((i) => !seats[i]).map((i) => keptName(i));
+      if (away.some((x) => !x)) return t(me === null ? "prompt.keptWatch" : "prompt.keptAnyone");
+      return t(me === null ? "prompt.keptWatchNames" : "prompt.kept", { name: list(/** @type {string[]} */ (away)), n: away.length });
+    }
+    if (!seats[0] || !seats[1]) return me === null ? t(app.linkInvite ? "invite.offer" : "prompt.noOpponentWatch") : t("prompt.noOpponent");
+    if (me !== null) {
+      if (!seats[me]?.ready) return t("prompt.pressReady");
+      return t("prompt.waitOther", { name: n[1 - me] });
+    }
+    return t("prompt.waitReady");
+  }
+  if (st === "lag") {
+    const chooser = app.view.lag_choice ?? null;
+    // The first break decided by the draw: its winner won the draw, not a lag.
+    if (chooser !== null && me !== null && chooser === me) return t(breakDrawn() ? "prompt.drawWon" : "prompt.lagWon", { name: n[1 - me] });
+    if (chooser !== null) return t("prompt.lagChooses", { name: n[chooser] });
+    if (app.anim) return app.anim.label;
+    if (me !== null && !(app.view.lagged ?? []).includes(me) && !app.lagSent) {
+      // The opponent's lag is in: this one is awaited (and, timed, lost if not played).
+      if (!(app.view.lagged ?? []).includes(1 - me)) return t("prompt.lagYou");
+      return t(app.view.lag_until ? "prompt.lagOtherTimed" : "prompt.lagOther", { name: n[1 - me] });
+    }
+    if (me !== null) return t("lag.sent");
+    // Watching: the lag played is said (its ball stays hidden until both are in).
+    const done = app.view.lagged ?? [];
+    return done.length === 1 ? t("prompt.lagWaitOne", { name: n[done[0]], other: n[1 - done[0]] }) : t("prompt.lagWait");
+  }
+  if (!tb) return "";
+  if (tb.match_over || st === "finished") return t("prompt.over");
+  // The TV is watched, not driven: its shots play out without a word about skipping them.
+  if (app.anim) return onTv() ? app.anim.label : `${app.anim.label} ${t(touchFirst() ? "prompt.skipTouch" : "prompt.skip")}`;
+  const who = tb.turn === null ? "" : n[tb.turn];
+  const ball = lowestText();
+  if (tb.turn === me) {
+    if (app.drag?.kind === "place" && app.placing) {
+      return app.placing.ok ? t("prompt.placeHere") : t("prompt.notHere", { why: clause(app.placing.message) });
+    }
+    if (tb.choice_pending) return t("prompt.choose");
+    if (app.shotPending) return t("prompt.shooting");
+    // Armed, the push-out is what this shot is: its rule, where the player reads (no ball
+    // need be hit first, so no line is a foul for the ball it meets).
+    if (pushOutArmed()) return t("pushout.help");
+    // How to move a first ball in hand comes before what the aim as it lies would hit.
+    if (tb.ball_in_hand === "table" && !app.movedInHand && ball) return t("prompt.bih", { ball });
+    // (a push-out offered, the line is no foul if played as one: said with the warning)
+    if (app.wrongBall !== null && canShoot()) return t(tb.push_out_allowed ? "prompt.wrongBallPush" : "prompt.wrongBall", { hit: num(app.wrongBall), ball });
+    // Offered (the shot after a legal break), the push-out is said: a button alone named it.
+    if (tb.push_out_allowed && canShoot() && ball) return t("prompt.pushOffer", { ball });
+    const touch = touchFirst();
+    if (tb.ball_in_hand === "kitchen") return t(touch ? "prompt.breakTouch" : "prompt.break", { p: t("unit.percent", { p: powerPercent(app.aim.power) }) });
+    if (tb.ball_in_hand) return t(app.movedInHand ? "prompt.bihShort" : "prompt.bih", { ball });
+    if (!ball) return t("prompt.yoursNoBall");
+    return t(knowsHow() ? "prompt.yoursShort" : touch ? "prompt.yoursTouch" : "prompt.yours", { ball });
+  }
+  if (tb.choice_pending) return t("prompt.otherChooses", { name: who });
+  const ra = othersAim();
+  if (ra) {
+    const p = t("unit.percent", { p: powerPercent(app.remoteAimPower) });
+    const tip = describeTip(ra.tip[0], ra.tip[1]);
+    if (ra.push_out) return t(mySeat() !== null ? "prompt.otherPushes" : "prompt.pushWatched", { name: who, p });
+    return ra.elevation
+      ? t("prompt.otherAimsRaised", { name: who, p, tip, deg: Math.round(ra.elevation) })
+      : t("prompt.otherAims", { name: who, p, tip });
+  }
+  // (the verdict above already says whose shot it is: "— Bot 2 to shoot" twice read as a stutter)
+  if (who && app.lastVerdict && !app.anim && app.lastVerdict.text.includes(who)) return t("prompt.otherNamed", { ball });
+  return t(tb.ball_in_hand ? "prompt.otherBih" : "prompt.other", { name: who, ball });
+}
