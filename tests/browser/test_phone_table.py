@@ -385,3 +385,47 @@ def test_held_sideways_a_chat_line_sent_leaves_the_box_whole_in_sight(
         assert form["top"] >= 0 and form["bottom"] <= SIDEWAYS[1] - 8, (text, form)
     save(bob, "chat-sent-sideways.png")
     assert_quiet(ana, bob)
+
+
+def test_held_sideways_a_long_name_on_the_result_is_not_cut_inside_a_word(
+    open_client: OpenClient,
+) -> None:
+    """Between two games, a phone held sideways shows the result in the column left of the
+    table, where "Иван Петров 0 : 1 Бот 2" broke the name inside a word ("Петр" / "ов"):
+    each name's words stay whole, a name on a line of its own if need be."""
+    ana = open_client(LONG_NAMES[0], **{**PHONE, "lang": "ru"})
+    ana.page.select_option("#c-first", "draw")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    link = ana.page.input_value("#invite-link")
+    bob = open_client(LONG_NAMES[1], **PHONE, hash=link[link.index("#") :])
+    bob.wait("!!a.view && a.role === 'player' && a.seat === 1")
+    winner_chooses((ana, bob), "#lag-break")
+    ana.wait("a.view.status === 'playing' && !!a.table")
+    ana.idle()
+    ana.page.click("#panel-toggle")  # (the menu is in the sheet)
+    concede(ana, "game")
+    ana.page.locator("#result-dialog.between").wait_for(state="visible")
+    ana.page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
+    ana.page.wait_for_function("!window.ninepool.portrait()")
+    save(ana, "phone-result-long-names-sideways.png")
+    broken: list[str] = ana.page.evaluate(
+        """[...document.querySelectorAll('#result-score .result-name')].flatMap((e) => {
+             const text = e.firstChild; const out = [];
+             for (const m of text.textContent.matchAll(/[^\\s-]+/g)) {
+               const r = document.createRange();
+               r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
+               const lines = new Set([...r.getClientRects()].map((q) => Math.round(q.top)));
+               if (lines.size > 1) out.push(m[0]);
+             }
+             return out; })"""
+    )
+    assert broken == [], broken
+    card = box(ana, "#result-dialog")
+    for part in ("#result-score", "#result-close"):
+        inside = box(ana, part)
+        assert (
+            inside["x"] >= card["x"]
+            and inside["x"] + inside["width"] <= card["x"] + card["width"] + 1
+        )
+    assert_quiet(ana, bob)
