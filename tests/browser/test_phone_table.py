@@ -345,6 +345,10 @@ def test_held_sideways_the_lag_winners_question_leaves_the_lag_balls_in_view(
             box["x"] - 14 <= x <= box["x"] + box["width"] + 14
             and box["y"] - 14 <= y <= box["y"] + box["height"] + 14
         ), (balls, box)
+    # Under the scoreboard: over it, it hid the winner's own name.
+    for seat in ("#seat0", "#seat1"):
+        at = winner.page.locator(seat).bounding_box()
+        assert at is not None and box["y"] >= at["y"] + at["height"] - 1, (seat, at, box)
     for button in ("#lag-break", "#lag-give"):
         b = winner.page.locator(button).bounding_box()
         assert b is not None and b["y"] >= 0 and b["y"] + b["height"] <= SIDEWAYS[1], (button, b)
