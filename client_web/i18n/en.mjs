@@ -327,7 +327,7 @@ export default {
   "lag.balls": "Lag balls: {a}, {b}",
 
   "wait.ready": "Let's start!",
-  "wait.notReady": "Wait, not yet",
+  "wait.notReady": "Hold the start",
   "invite.label": "Invite a friend: send this link",
   "invite.copy": "Copy link",
   "invite.copied": "Link copied — send it to your friend.",
