@@ -215,7 +215,7 @@ export default {
   "rooms.actions": "Actions",
   "rooms.empty": "No public tables yet — create one or start a quick match.",
   "rooms.replayId": "Replay a match by table id",
-  "rooms.replayPlaceholder": "e.g. WFsTXEdx, from the table's address",
+  "rooms.replayPlaceholder": "e.g. WFsTXEdx",
   "rooms.openReplay": "Open replay",
   "rooms.vs": "{a} vs {b}",
   "rooms.scoreLine": "{a}–{b} (race to {race})",

@@ -214,7 +214,7 @@ export default {
   "rooms.actions": "Radnje",
   "rooms.empty": "Još nema javnih stolova — otvorite jedan ili pokrenite brzu igru.",
   "rooms.replayId": "Snimka meča prema oznaci stola",
-  "rooms.replayPlaceholder": "npr. WFsTXEdx, iz adrese stola",
+  "rooms.replayPlaceholder": "npr. WFsTXEdx",
   "rooms.openReplay": "Otvori snimku",
   "rooms.vs": "{a} – {b}",
   "rooms.scoreLine": "{a}:{b} (do {race})",

@@ -214,7 +214,7 @@ export default {
   "rooms.actions": "Действия",
   "rooms.empty": "Открытых столов пока нет — откройте свой или начните быструю игру.",
   "rooms.replayId": "Запись матча по номеру стола",
-  "rooms.replayPlaceholder": "например, WFsTXEdx — из адреса стола",
+  "rooms.replayPlaceholder": "например, WFsTXEdx",
   "rooms.openReplay": "Открыть запись",
   "rooms.vs": "{a} — {b}",
   "rooms.scoreLine": "{a}:{b} (до {race})",
