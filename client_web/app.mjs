@@ -34,8 +34,10 @@ import { app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBal
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
 import { wireTableControls } from "./tablecontrols.mjs";
 import { CONNECTED_TAB, parseHash } from "./route.mjs";
+import { showConn } from "./connstatus.mjs";
 
 initLanguage();
+
 /** @typedef {import("./aim.mjs").Vec} Vec */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -44,7 +46,7 @@ const conn = new Connection({
   url: defaultUrl(),
   name: () => currentName(),
   onMessage: (m) => onMessage(m),
-  onState: (s) => showConn(s),
+  onState: (s) => showConn(s, conn),
   onWelcome: (w) => onWelcome(w),
   onNameTaken: (code) => {
     /** @type {HTMLInputElement} */ ($("name")).value = "";
@@ -145,21 +147,6 @@ async function act(msg) {
   }
 }
 
-/** @param {string} s */
-function showConn(s) {
-  const el = $("conn");
-  el.className = `conn conn-${s}`;
-  el.textContent = t(`conn.${s}`);
-  // Another tab took over: this one plays again only when asked to (each retaking the seat
-  // by itself, two tabs would take it back and forth).
-  $("play-here").hidden = !(s === "offline" && conn.replaced);
-  if (s === "offline" && conn.replaced) {
-    el.textContent = t("conn.otherTab");
-    toast(t("conn.replaced"));
-  }
-  if (s === "offline" && conn.fatal) toast(t("conn.fatal"));
-}
-
 /**
  * Says hello, once. A tab opened at a replay (a log's link, a shared one) plays it from
  * its record over HTTP and says nothing until it goes anywhere else: a hello as this
@@ -212,8 +199,9 @@ async function joinTable(room, code, play) {
 async function onRoute() {
   const pr = practiceRoute();
   if (pr) {
-    if (tv.active) await tv.stop(); // a table this page is at is left first, as on the way to the lobby:
-    if (!practice.room && app.room && !(await leaveByNavigation())) return; // (the view waited on it for ever)
+    // A table this page is at is left first, as on the way to the lobby (the view waited on it for ever).
+    if (tv.active) await tv.stop();
+    if (!practice.room && app.room && !(await leaveByNavigation())) return;
     show("practice");
     if (conn.welcomed && !practice.room && !app.room) {
       await ensureName();
@@ -737,7 +725,7 @@ function wire() {
 /** Everything worded again, in the language just chosen. */
 function reword() {
   rewordCreateForm();
-  showConn(conn.state);
+  showConn(conn.state, conn);
   showMe();
   renderRooms();
   renderQuick();

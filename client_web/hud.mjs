@@ -43,7 +43,7 @@ function rulePrint(rules) {
  */
 export function log(d, opts = {}) {
   const { headline: text, tone, details, rules } = d;
-  if (!opts.aside) app.lastVerdict = { text, tone, rules };
+  if (!opts.aside) app.lastVerdict = { text, tone, rules, next: d.next ?? null };
   const li = h("li", { class: tone }, [text, ...rulePrint(rules)]);
   for (const x of details) li.append(h("span", { class: "detail" }, [x.text, ...rulePrint([x.rule])]));
   // (in a tab of its own, as the result's: in the page itself it took a player away from
@@ -524,9 +524,12 @@ export function renderTableUi() {
   const statusEl = $("status");
   const v = app.lastVerdict;
   statusEl.replaceChildren();
-  if (v && !app.anim) statusEl.append(h("div", { class: "verdict" }, [v.text, ...rulePrint(v.rules)]));
-  statusEl.append(h("div", { class: "prompt", text: prompt() }));
   statusEl.className = `status ${v && !app.anim ? v.tone : ""}`;
+  const verdict = v && !app.anim ? h("div", { class: "verdict" }, [v.text, ...rulePrint(v.rules)]) : null;
+  if (verdict) statusEl.append(verdict);
+  // (one cut to its first lines may have lost whose shot it is, said at its end)
+  const whole = !!verdict && verdict.scrollHeight <= verdict.clientHeight + 1;
+  statusEl.append(h("div", { class: "prompt", text: prompt(whole) }));
 
   // The banner (over the table, not pushing it): the R13 warning while a player is on two fouls.
   const banner = $("banner");

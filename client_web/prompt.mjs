@@ -12,8 +12,11 @@ function lowestText() {
   return low != null ? num(low) : "";
 }
 
-/** What the player should do now, in one sentence. */
-export function prompt() {
+/**
+ * What the player should do now, in one sentence. @param {boolean} [underVerdict] said
+ * in the status box, under the last verdict shown whole
+ */
+export function prompt(underVerdict = false) {
   const tb = app.table;
   const n = names();
   const st = status();
@@ -87,7 +90,9 @@ export function prompt() {
       ? t("prompt.otherAimsRaised", { name: who, p, tip, deg: Math.round(ra.elevation) })
       : t("prompt.otherAims", { name: who, p, tip });
   }
-  // (the verdict above already says whose shot it is: "— Bot 2 to shoot" twice read as a stutter)
-  if (who && app.lastVerdict && !app.anim && app.lastVerdict.text.includes(who)) return t("prompt.otherNamed", { ball });
+  // Under a verdict that says whose shot it is, shown whole: "— Bot 2 to shoot" and then
+  // "Bot 2 to shoot — …" read as a stutter. (The table's label for screen readers, with
+  // no verdict beside it, names them.)
+  if (underVerdict && app.lastVerdict?.next === tb.turn) return t("prompt.otherNamed", { ball });
   return t(tb.ball_in_hand ? "prompt.otherBih" : "prompt.other", { name: who, ball });
 }

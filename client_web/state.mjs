@@ -55,7 +55,7 @@ export const app = {
   remoteAimAt: 0,
   /** @type {Msg | null} */ lastShot: null,
   shotPending: false,
-  /** @type {{ text: string, tone: string, rules: string[] } | null} */ lastVerdict: null,
+  /** @type {{ text: string, tone: string, rules: string[], next: number | null } | null} */ lastVerdict: null,
   /** @type {{ m: Msg, lowest: number | null, aside: boolean, match?: number, played?: boolean, seats?: import("./lognames.mjs").WrittenSeat[], lag?: Msg | null }[]} the events the log words, oldest first (worded again on a change of language); `match`: the room's match it was in; `seats`: the players' names it was written with; `lag`: the lag result before it */
   logSources: [],
   /** @type {Msg[]} the chat, oldest first */

@@ -14,7 +14,7 @@ import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 import { installTips, tipAttrs } from "./tip.mjs";
 import { rewordCreating, startCreating } from "./tournamentform.mjs";
-import { feederOf, myEntry, placeWords, roundTitle, whereYouStand } from "./tourstanding.mjs";
+import { feederOf, myEntry, placeWords, racesWords, roundTitle, whereYouStand } from "./tourstanding.mjs";
 
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
@@ -371,25 +371,9 @@ function renderList() {
   );
 }
 
-/**
- * The races as this bracket has them: a bracket of two is the final alone (single) or has
- * no losers' side (double), so it names no races it does not play — the bracket's own
- * matches once drawn, the places before.
- * @param {TournamentView} view
- */
-function racesWords(view) {
-  const { winners, losers, final } = view.races;
-  const drawn = view.matches.length > 0;
-  if (view.format === "single") {
-    const finalOnly = drawn ? view.matches.every((m) => m.round === 1) : view.cap === 2;
-    return finalOnly ? t("tour.racesFinal", { final }) : t("tour.racesSingle", { winners, final });
-  }
-  const losersSide = drawn ? view.matches.some((m) => m.bracket === "losers") : view.cap > 2;
-  return losersSide ? t("tour.races", { winners, losers, final }) : t("tour.racesSingle", { winners, final });
-}
-
 /** The mark on a tournament the reader entered: their final place once it is known (out,
- * or finished), else that they are in it or played it. @param {ListedView} row */
+ * or finished), else that they are in it — or played it, from a server that gives no
+ * place. @param {ListedView} row */
 function entryWords(row) {
   if (row.place) return t("tour.listPlace", { place: placeWords(row.place) });
   return t(row.status === "finished" ? "tour.listPlayed" : "tour.listEntered");

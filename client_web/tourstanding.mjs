@@ -2,8 +2,8 @@
 // its page: still in, and their next match (its stage, and the opponent once known); out,
 // and the place they share; their final place; or the title. The bracket shows it too,
 // but a player knocked out had to find their own name in the standings' table to learn
-// that they were out at all, and in which place. Kept apart from the page so that the
-// words are tested without one.
+// that they were out at all, and in which place. Also the races the bracket plays, for
+// the page's facts. Kept apart from the page so that the words are tested without one.
 
 import { stageWords } from "./formats.mjs";
 import { lang, t } from "./i18n/index.mjs";
@@ -109,4 +109,21 @@ export function feederOf(view, match, slot, named) {
  * @param {TournamentView} view */
 export function myEntry(view) {
   return view.me ? view.entrants[view.me - 1] : undefined;
+}
+
+/**
+ * The races as this bracket has them: a bracket of two is the final alone (single) or has
+ * no losers' side (double), so it names no races it does not play — the bracket's own
+ * matches once drawn, the places before.
+ * @param {TournamentView} view
+ */
+export function racesWords(view) {
+  const { winners, losers, final } = view.races;
+  const drawn = view.matches.length > 0;
+  if (view.format === "single") {
+    const finalOnly = drawn ? view.matches.every((m) => m.round === 1) : view.cap === 2;
+    return finalOnly ? t("tour.racesFinal", { final }) : t("tour.racesSingle", { winners, final });
+  }
+  const losersSide = drawn ? view.matches.some((m) => m.bracket === "losers") : view.cap > 2;
+  return losersSide ? t("tour.races", { winners, losers, final }) : t("tour.racesSingle", { winners, final });
 }

@@ -35,6 +35,8 @@ import { clause, list, num, seatName, t } from "./i18n/index.mjs";
  * @property {string[]} rules the rule ids behind it, for the small print
  * @property {"foul" | "good" | "neutral" | "win"} tone
  * @property {Line[]} details the rest, each with its rule id
+ * @property {number | null} [next] the seat the headline names as the one to shoot next
+ *   ("— Bob to shoot", "ball in hand for Bob", "… and shoots again"), if it names one
  */
 
 /**
@@ -266,7 +268,7 @@ export function describeShot(result, names, lowest = null, me = null) {
       const over = gameOverHeadline(v, names, false, me);
       return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...foul.more, ...details, ...notesBesides(v, over.rules)] };
     }
-    return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details, ...noteLines(v)] };
+    return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details, ...noteLines(v)], next: result.table.turn };
   }
   if (v.game_over) {
     const over = gameOverHeadline(v, names, false, me);
@@ -280,6 +282,7 @@ export function describeShot(result, names, lowest = null, me = null) {
       rules: ["R6"],
       tone: "neutral",
       details: [...details, ...noteLines(v)],
+      next: next.turn,
     };
   }
   // A legal break (the referee's R5 note: a push-out may follow) is said to be the break:
@@ -291,10 +294,11 @@ export function describeShot(result, names, lowest = null, me = null) {
       rules: [],
       tone: "good",
       details: [...details, ...noteLines(v)],
+      next: result.shooter,
     };
   }
   const key = broke && result.report.first !== null ? "v.breakNoPocket" : result.report.first === null ? "v.noHit" : "v.noPocket";
-  return { headline: t(yours(key, next.turn, me), { name: who(names, next.turn), breaker: shooter }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)] };
+  return { headline: t(yours(key, next.turn, me), { name: who(names, next.turn), breaker: shooter }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)], next: next.turn };
 }
 
 /**

@@ -326,7 +326,7 @@ export default {
   "lag.balls": "Kugle za bliškanje: {a}, {b}",
 
   "wait.ready": "Počnimo!",
-  "wait.notReady": "Pričekaj s početkom",
+  "wait.notReady": "Pričekajmo s početkom",
   "invite.label": "Pozovite prijatelja: pošaljite mu ovu poveznicu",
   "invite.copy": "Kopiraj poveznicu",
   "invite.copied": "Poveznica je kopirana — pošaljite je prijatelju.",

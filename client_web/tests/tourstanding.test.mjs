@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { feederOf, placeWords, roundTitle, whereYouStand } from "../tourstanding.mjs";
+import { feederOf, placeWords, racesWords, roundTitle, whereYouStand } from "../tourstanding.mjs";
 
 /** @param {Partial<import("../tournament.mjs").MatchView>} m @returns {import("../tournament.mjs").MatchView} */
 function match(m) {
@@ -117,4 +117,24 @@ test("a bracket's slot to come is named by its match once that match's two are k
   setLanguage("ru", false);
   gf2.status = "waiting";
   assert.equal(roundTitle(view, "final", 2, 2), "Решающий матч (если понадобится)");
+});
+
+test("the races said are the ones the bracket plays: a bracket of two the final alone, or no losers' side", () => {
+  setLanguage("en", false);
+  const races = { winners: 3, losers: 2, final: 5 };
+  const view = (/** @type {"single" | "double"} */ format, /** @type {number} */ cap, /** @type {Partial<import("../tournament.mjs").MatchView>[]} */ drawn = []) =>
+    ({ ...eight(), format, cap, races, matches: drawn.map((m) => match(m)) });
+  // Before the draw, by the places.
+  assert.equal(racesWords(view("single", 2)), "The final is a race to 5");
+  assert.equal(racesWords(view("single", 4)), "Races to 3, the final to 5");
+  assert.equal(racesWords(view("double", 2)), "Races to 3, the final to 5");
+  assert.equal(racesWords(view("double", 4)), "Races to 3 on the winners' side, 2 on the losers' side, 5 in the final");
+  // Drawn, by the bracket's matches: four places but two came (a bracket of two).
+  assert.equal(racesWords(view("single", 4, [{ round: 1 }])), "The final is a race to 5");
+  assert.equal(racesWords(view("single", 4, [{ round: 1 }, { round: 1 }, { round: 2 }])), "Races to 3, the final to 5");
+  assert.equal(racesWords(view("double", 4, [{ bracket: "winners" }, { bracket: "final" }])), "Races to 3, the final to 5");
+  assert.equal(racesWords(view("double", 3, [{ bracket: "winners" }, { bracket: "losers" }, { bracket: "final" }])), "Races to 3 on the winners' side, 2 on the losers' side, 5 in the final");
+  setLanguage("ru", false);
+  assert.equal(racesWords(view("single", 2)), "Финал — игра до 5");
+  setLanguage("en", false);
 });

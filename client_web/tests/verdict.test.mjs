@@ -82,6 +82,16 @@ test("miss passes the turn; no contact is said plainly", () => {
   assert.equal(describeShot(shot({ report: { first: null, pocketed: [], rails: [] } }), names).headline, "No ball hit — Bob to shoot");
 });
 
+test("a shot's verdict says whose shot is next when its headline names them, and only then", () => {
+  // (the prompt under it then does not name them again)
+  assert.equal(describeShot(shot({}), names).next, 1); // "No ball pocketed — Bob to shoot"
+  assert.equal(describeShot(shot({ report: { first: 1, pocketed: [3], rails: [] }, table: table(0) }), names).next, 0); // "… and shoots again"
+  const foul = { ...baseVerdict, foul: true, fouls: ["R8"], reasons: [["R8", "wrong ball"]] };
+  assert.equal(describeShot(shot({ verdict: foul, table: table(1, "table") }), names).next, 1); // "ball in hand for Bob"
+  const won = { ...baseVerdict, game_over: true, game_winner: 0, game_end: "nine" };
+  assert.equal(describeShot(shot({ report: { first: 9, pocketed: [9], rails: [] }, verdict: won, table: table(1, "kitchen") }), names).next, undefined); // the winner named, not the breaker
+});
+
 test("R5 a legal break is named the break, in every language", () => {
   const legal = { ...baseVerdict, notes: [["R5", "Legal break: the next shot may be played as a push-out"]] };
   assert.equal(describeShot(shot({ verdict: legal }), names).headline, "Ana breaks, no ball pocketed — Bob to shoot");

@@ -50,7 +50,7 @@ spectator `not_a_player`):
 | Playing  | Grace timer, nobody in room  | Finished          | every game left forfeited (O5) |
 | other    | Grace timer, seat away       | same; lag: Waiting | seat freed; Close if empty    |
 | *        | Shutdown                     | same              | clock paused, members closed   |
-| *        | Rated (a seat's rating)      | same              | snapshot (b, no save)          |
+| *        | Rated (seats' ratings)       | same              | snapshot (b, no save)          |
 | Waiting  | SeatBots (a computer seated) | Lagging, Choosing | as SeatPair; bots not the host's |
 | Waiting  | SeatComputer (a kept seat)   | same, or started  | a tournament's computer, ready |
 | Waiting  | Walkover, one seat taken     | Finished          | forfeit ruling, results (walkover) |

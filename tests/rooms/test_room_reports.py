@@ -214,3 +214,18 @@ def test_a_break_and_run_without_the_nine_on_the_break() -> None:
     assert isinstance(rack, RackResult)
     assert rack.winner == ANA.player and rack.ended_by == "nine"
     assert rack.break_and_run and not rack.nine_on_break
+
+
+def test_a_racks_two_new_ratings_are_shown_in_one_snapshot() -> None:
+    """After a rated rack both players' ratings move: one snapshot says both, so no one
+    sees the winner's new rating beside the loser's old one; one of them changed, still
+    one; neither, none."""
+    state = playing(rated=True)
+    both = Rated((Rating(str(ANA.player), 524, True), Rating(str(BO.player), 476, True)))
+    state, effects = run(state, both)
+    assert kinds(effects) == ["Broadcast"]
+    assert snapshots.info(state).ratings == [524, 476]
+    one = Rated((Rating(str(ANA.player), 530, True), Rating(str(BO.player), 476, True)))
+    state, effects = run(state, one)
+    assert kinds(effects) == ["Broadcast"] and snapshots.info(state).ratings == [530, 476]
+    assert run(state, one)[1] == []

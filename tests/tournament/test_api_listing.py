@@ -119,3 +119,56 @@ async def test_the_list_gives_the_readers_place_once_it_is_known() -> None:
     assert await place_of(champion, tournament) == "1"
     assert await place_of(runner_up, tournament) == "2"
     assert await place_of(out, tournament) == "3–4"
+
+
+async def test_a_double_eliminations_loser_has_a_place_only_once_out() -> None:
+    """In a double elimination of four, losing on the winners' side puts a player in the
+    losers' bracket, not out: no place yet; losing there gives the shared or single place;
+    the grand final's reset decides first and second."""
+    made = new_tournament(
+        "t2",
+        "Split",
+        format="double",
+        cap=4,
+        races=Races(),
+        seeding="random",
+        seed=5,
+        starts_at=1000,
+        organiser="org",
+    )
+    for player in ("p-a", "p-b", "p-c", "p-d"):
+        made = register(made, Entrant(player=player, name=player[2:].upper()))
+    tournament = bracket.start(made)
+
+    async def place_of(player: str) -> object:
+        async def reader(token: str) -> Reader | None:
+            return Reader(player=token, account=None)
+
+        api = listing_api(reader)
+        api.service = Listing([tournament])  # type: ignore[assignment]
+        return json.loads((await api.handle(get(player))).body)[0]["place"]
+
+    def player_of(entrant: int | None) -> str:
+        assert entrant is not None
+        return tournament.entrants[entrant].player
+
+    first = tournament.match("W1-1")
+    tournament = bracket.report(tournament, first.id, 0, (3, 1))
+    dropped = player_of(tournament.match(first.id).loser_entrant)
+    assert await place_of(dropped) is None  # to the losers' bracket, still in
+    # Every open match won by its first slot, to the grand final's first match.
+    while tournament.status == "running" and not any(
+        m.id == "GF1" for m in bracket.ready(tournament)
+    ):
+        match = bracket.ready(tournament)[0]
+        tournament = bracket.report(tournament, match.id, 0, (3, 0))
+    assert [await place_of(e.player) for e in tournament.entrants].count("4") == 1
+    assert [await place_of(e.player) for e in tournament.entrants].count("3") == 1
+    # The losers' side's winner takes the first grand final, then the reset.
+    tournament = bracket.report(tournament, "GF1", 1, (5, 4))
+    gf2 = tournament.match("GF2")
+    assert gf2.status in ("ready", "playing")
+    tournament = bracket.report(tournament, "GF2", 1, (5, 3))
+    assert tournament.status == "finished"
+    assert await place_of(player_of(gf2.players[1])) == "1"
+    assert await place_of(player_of(gf2.players[0])) == "2"
