@@ -595,8 +595,19 @@ async function start() {
   showMe(null);
   const nameField = /** @type {HTMLInputElement} */ ($("tour-player-name"));
   boundNameField(nameField);
-  // The name offered is taken whole or typed over (a tap and typing wrote "Игрок-3819Дмитрий").
-  nameField.addEventListener("focus", () => setTimeout(() => nameField.select(), 0));
+  // The name offered is taken whole or typed over (a tap and typing wrote "Игрок-3819Дмитрий"):
+  // selected as the field takes the focus, the click's own mouseup kept from undoing it (a
+  // selection made a moment later came after the first letters typed, and took them).
+  let selecting = false;
+  nameField.addEventListener("focus", () => {
+    nameField.select();
+    selecting = true;
+  });
+  nameField.addEventListener("mouseup", (event) => {
+    if (selecting) event.preventDefault();
+    selecting = false;
+  });
+  nameField.addEventListener("blur", () => (selecting = false));
   $("tour-form").addEventListener("submit", (event) => {
     event.preventDefault();
     void registration("register");

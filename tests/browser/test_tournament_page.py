@@ -768,3 +768,31 @@ def test_the_organisers_buttons_take_a_finger(page_at: Any, server: Server) -> N
     assert remove["x"] - (name["x"] + name["width"]) >= 12, (name, remove)
     save(phone, "tournament-organiser-phone-hr.png")
     assert phone.problems() == []
+
+
+def test_a_tap_on_the_offered_name_and_typing_replaces_it(page_at: Any, server: Server) -> None:
+    """On a touch phone, the name offered for registering is typed over after a tap, as
+    after a click (a tap and typing wrote "Игрок-3819Дмитрий"), from the first letter."""
+    organiser = session_token(server, "Org tap")
+    tournament_id = new_tournament(server, organiser, "Tap")
+    token = session_token(server, "Tapper")
+    phone = page_at(
+        f"/tournament/{tournament_id}",
+        "ru",
+        token,
+        name="Игрок-3819",
+        width=390,
+        height=844,
+        touch=True,
+    )
+    page = phone.page
+    page.wait_for_selector("#tour-form:not([hidden])")
+    assert page.input_value("#tour-player-name") == "Игрок-3819"
+    page.locator("#tour-player-name").tap()
+    page.keyboard.type("Дмитрий")
+    assert page.input_value("#tour-player-name") == "Дмитрий"
+    # A second tap inside the name being typed places the caret, as anywhere else.
+    page.locator("#tour-player-name").tap()
+    page.keyboard.type("ч")
+    assert page.input_value("#tour-player-name").count("ч") == 1
+    assert phone.problems() == []
