@@ -345,10 +345,17 @@ def test_held_sideways_the_lag_winners_question_leaves_the_lag_balls_in_view(
             box["x"] - 14 <= x <= box["x"] + box["width"] + 14
             and box["y"] - 14 <= y <= box["y"] + box["height"] + 14
         ), (balls, box)
-    # Under the scoreboard: over it, it hid the winner's own name.
+    # Under the scoreboard: over it, it hid the winner's own name; and above the sheet's
+    # bar, over the column's own words (they peeked out above it, half hidden).
     for seat in ("#seat0", "#seat1"):
         at = winner.page.locator(seat).bounding_box()
         assert at is not None and box["y"] >= at["y"] + at["height"] - 1, (seat, at, box)
+    bar = winner.page.locator("#panel-toggle").bounding_box()
+    column = winner.page.locator("#status").bounding_box()
+    assert bar is not None and column is not None
+    assert box["y"] + box["height"] <= bar["y"] + 1, (box, bar)
+    assert box["y"] <= column["y"] + 1, (box, column)
+    assert box["y"] + box["height"] >= column["y"] + column["height"] - 1, (box, column)
     for button in ("#lag-break", "#lag-give"):
         b = winner.page.locator(button).bounding_box()
         assert b is not None and b["y"] >= 0 and b["y"] + b["height"] <= SIDEWAYS[1], (button, b)
@@ -432,4 +439,7 @@ def test_held_sideways_a_long_name_on_the_result_is_not_cut_inside_a_word(
             inside["x"] >= card["x"]
             and inside["x"] + inside["width"] <= card["x"] + card["width"] + 1
         )
+    # Its button is on the screen above the sheet's bar, however many lines the names take.
+    bar = box(ana, "#panel-toggle")
+    assert box(ana, "#result-close")["y"] + box(ana, "#result-close")["height"] <= bar["y"] + 1
     assert_quiet(ana, bob)
