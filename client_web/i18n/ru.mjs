@@ -658,7 +658,7 @@ export default {
   "account.thisMonth": "За этот месяц",
   "account.noLeaders": "Пока никого: игрок попадает в таблицу после 30 рейтинговых партий (для них нужно войти в учётную запись и играть за столом с отметкой «На рейтинг»).",
   "account.mine": "Ваш рейтинг: {rating}",
-  "account.mineProvisional": "Ваш рейтинг: {rating} · рейтинговых партий {n}/30 (в таблицу — с 30)",
+  "account.mineProvisional": "Ваш рейтинг: {rating} — «?»: предварительный до 30 рейтинговых партий ({n}/30); в таблицу попадают с 30.",
   "account.noSuchPlayer": "Игрока с таким именем нет.",
   "account.rating": "Рейтинг",
   "account.provisionalRating": "{rating}?",
