@@ -148,7 +148,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         if (app.view) app.view.status = "finished";
         // Conceded with a rack under way (a shot played in it): that rack counts as a game
         // conceded (docs/RATINGS.md), as the server reports it.
-        if (m.reason === "concede" && app.rackShots.rack === app.table?.rack) noteGameOver("concede");
+        if (m.reason === "concede" && app.rackShots.rack === app.table?.rack) noteGameOver("concede", true);
         const n = names();
         // A tournament's opponent who never sat down: said so (not "stayed away"), and no
         // score against an empty seat ("Seat 2") nor replay of a game never played.

@@ -14,7 +14,7 @@ import { $ } from "./dom.mjs";
 import { lang, t } from "./i18n/index.mjs";
 import { app, names } from "./state.mjs";
 
-/** @typedef {{ players: string[], ratings: (number | null)[], counted: number }} Base */
+/** @typedef {{ players: string[], ratings: (number | null)[], counted: number, underWay?: boolean }} Base */
 
 /** Game endings that move ratings: the 9 made, the opponent's third foul in a row, a game conceded. */
 const RATED_ENDS = new Set(["nine", "three_fouls", "concede"]);
@@ -64,11 +64,15 @@ export function noteSnapshot() {
   writeBase(app.room, { ...seatsNow(), counted: 0 });
 }
 
-/** Called with every game's result in a rated match. @param {string} reason the game's end */
-export function noteGameOver(reason) {
+/**
+ * Called with every game's result in a rated match. @param {string} reason the game's end
+ * @param {boolean} [underWay] the game under way when the match was conceded (it counts as
+ * lost, though the match's score does not show it: said under the result)
+ */
+export function noteGameOver(reason, underWay = false) {
   if (!app.room || !app.view?.settings?.rated || !RATED_ENDS.has(reason)) return;
   const base = readBase(app.room);
-  if (base) writeBase(app.room, { ...base, counted: base.counted + 1 });
+  if (base) writeBase(app.room, { ...base, counted: base.counted + 1, underWay });
 }
 
 /** "+12", "−7", "0" the language's way, with a true minus sign (some languages' formats give a hyphen). @param {number} v */
@@ -100,7 +104,9 @@ export function ratingLine(matchOver = true) {
     const shown = ratingText(rating, provisional);
     return [before === null || before === undefined ? t("result.ratingNow", { name: n[seat], rating: shown }) : t("result.ratingChange", { name: n[seat], rating: shown, change: signed(Math.round(rating) - Math.round(before)) })];
   });
-  return items.length ? t("result.ratings", { list: items.join(" · ") }) : "";
+  if (!items.length) return "";
+  const line = t("result.ratings", { list: items.join(" · ") });
+  return matchOver && same && base.underWay ? `${line} ${t("result.underWayCounts")}` : line;
 }
 
 /** Draws the line into the open match result (and hides it when there is none). */

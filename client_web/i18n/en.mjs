@@ -367,6 +367,7 @@ export default {
   "result.ratingChange": "{name}\u00a0{rating}\u00a0({change})",
   "result.ratingNow": "{name}\u00a0{rating}",
   "result.ratingsKept": "No game of this match counted, so the ratings did not change: a conceded match, and a game lost by staying away, do not count.",
+  "result.underWayCounts": "(The game under way when the match was conceded counts as lost.)",
   "result.score": "{a} {sa} – {sb} {b}",
   "result.next": "Next game in {s} s: {name} breaks.",
   "result.nextYou": "Next game in {s} s: you break.",

@@ -366,6 +366,7 @@ export default {
   "result.ratingChange": "{name}\u00a0{rating}\u00a0({change})",
   "result.ratingNow": "{name}\u00a0{rating}",
   "result.ratingsKept": "Nijedna se partija ovog meča nije računala, pa se rejting nije promijenio: predani meč i partija izgubljena zbog izbivanja ne računaju se.",
+  "result.underWayCounts": "(Partija u tijeku kad je meč predan računa se kao izgubljena.)",
   "result.score": "{a} {sa} : {sb} {b}",
   "result.next": "Sljedeća partija za {s} s: otvara {name}.",
   "result.nextYou": "Sljedeća partija za {s} s: otvarate vi.",

@@ -366,6 +366,7 @@ export default {
   "result.ratingChange": "{name}\u00a0{rating}\u00a0({change})",
   "result.ratingNow": "{name}\u00a0{rating}",
   "result.ratingsKept": "Ни одна партия этого матча не учтена, поэтому рейтинг не изменился: сданный матч и партия, проигранная из-за долгого отсутствия, не учитываются.",
+  "result.underWayCounts": "(Партия, шедшая в момент сдачи матча, засчитана как проигранная.)",
   "result.score": "{a} {sa} : {sb} {b}",
   "result.next": "Следующая партия через {s} с: разбивает {name}.",
   "result.nextYou": "Следующая партия через {s} с: разбиваете вы.",

@@ -220,6 +220,31 @@ def test_a_rated_match_conceded_before_a_game_is_won_says_why_no_rating_moved(
     assert_quiet(ana, bob)
 
 
+def test_a_rated_match_conceded_in_a_game_under_way_says_that_game_counted(
+    open_client: OpenClient,
+) -> None:
+    """A match conceded with a shot played in its game: that game counts as lost (the
+    ratings move) though the score stays 0 : 0; the result says so, or it read as ratings
+    moved by a match nobody won a game of."""
+    ana, bob = rated_match_started(open_client, ("Vasja", "ru"), ("Masha", "en"))
+    players = (ana, bob)
+    foul_softly(shooter(players))
+    settle(ana, bob)
+    concede(ana, "match")
+    said = {
+        ana.name: "(Партия, шедшая в момент сдачи матча, засчитана как проигранная.)",
+        bob.name: "(The game under way when the match was conceded counts as lost.)",
+    }
+    for c in players:
+        c.page.locator("#result-dialog").wait_for(state="visible")
+        c.page.wait_for_function(
+            "document.getElementById('result-rating').textContent.includes('24)')"
+        )
+        line = c.page.inner_text("#result-rating")
+        assert line.endswith(said[c.name]), line
+    assert_quiet(ana, bob)
+
+
 def test_a_rated_games_result_says_what_it_did_to_the_ratings(open_client: OpenClient) -> None:
     """Ratings move game by game: a game's result in a rated match (here a game conceded,
     which counts) says each rating now and its change, as the match's result does; the
