@@ -101,6 +101,10 @@ export function initAccounts(opts) {
     // Not a name made up for a guest ("Player-4821"): no one's name to keep, and a click
     // in the field put what the newcomer typed after it ("Игрок-5533Дмитрий Ко").
     nameInput.value = madeUp(name) ? "" : name;
+    // (and the dialog then asks for a name of one's own, not to keep the one played under)
+    const text = $("account-text");
+    text.dataset.i18n = madeUp(name) ? "account.textNewName" : "account.text";
+    text.textContent = t(text.dataset.i18n);
     password.value = "";
     dialog.showModal();
     nameInput.select();

@@ -633,6 +633,7 @@ export default {
   "account.open": "Sign up or log in",
   "account.title": "Your account",
   "account.text": "Sign up to keep the name you play under and, from then on, a rating and a record of your games (games played as a guest are not carried over); log in to play as your account on any device.",
+  "account.textNewName": "Sign up under a name of your own to keep it and, from then on, a rating and a record of your games (games played as a guest are not carried over); log in to play as your account on any device.",
   "account.name": "Name",
   "account.password": "Password",
   "account.rules": "A name is {nameMin} to {nameMax} characters: letters of one alphabet and digits, with spaces, dots, dashes or underscores only between them; a password has at least 8 characters.",

@@ -632,6 +632,7 @@ export default {
   "account.open": "Registracija ili prijava",
   "account.title": "Vaš korisnički račun",
   "account.text": "Registrirajte se kako biste zadržali ime pod kojim igrate i od tada imali rejting i zapis svojih partija (partije odigrane kao gost ne prenose se); prijavite se da biste sa svog računa igrali na bilo kojem uređaju.",
+  "account.textNewName": "Registrirajte se pod vlastitim imenom kako biste ga zadržali i od tada imali rejting i zapis svojih partija (partije odigrane kao gost ne prenose se); prijavite se da biste sa svog računa igrali na bilo kojem uređaju.",
   "account.name": "Ime",
   "account.password": "Lozinka",
   "account.rules": "Ime ima od {nameMin} do {nameMax} znakova: slova jednoga pisma i znamenke, a razmaci, točke, crtice i podvlake samo između njih; lozinka ima najmanje 8 znakova.",

@@ -212,6 +212,8 @@ def test_the_account_dialog_does_not_offer_a_made_up_name(open_client: OpenClien
     c.page.locator("#account-dialog").wait_for(state="visible")
     field = c.page.locator("#account-name")
     assert field.input_value() == ""
+    # The dialog asks for a name of one's own (it said "keep the name you play under").
+    assert c.page.inner_text("#account-text").startswith("Зарегистрируйтесь под своим именем")
     field.click()
     c.page.keyboard.type("Дмитрий Ковалёв")
     assert field.input_value() == "Дмитрий Ковалёв"
@@ -219,6 +221,7 @@ def test_the_account_dialog_does_not_offer_a_made_up_name(open_client: OpenClien
     c.page.fill("#name", "Дима")
     c.page.click("#account-open")
     assert field.input_value() == "Дима"
+    assert c.page.inner_text("#account-text").startswith("Зарегистрируйтесь, чтобы сохранить имя")
     assert_quiet(c)
 
 
