@@ -647,6 +647,7 @@ export default {
   "account.logout": "Log out",
   "account.logoutAll": "Log out everywhere",
   "account.logoutSeated": "You are seated at this table as {me}: logged out, you would come back as a new guest and leave your seat empty. Log out when the match is over, or leave the table first.",
+  "account.loggedOut": "Logged out: you play on as a guest.",
   "account.taken": "That name is taken, or one that looks just like it.",
   "account.wrong": "Wrong name or password.",
   "account.newHere": "If the name is yours, check the password. New here? Press “Sign up” to make this name your account.",

@@ -646,6 +646,7 @@ export default {
   "account.logout": "Odjavi se",
   "account.logoutAll": "Odjavi se sa svih uređaja",
   "account.logoutSeated": "Za ovim stolom sjedite kao {me}: nakon odjave vratili biste se kao novi gost, a vaše bi mjesto ostalo prazno. Odjavite se kad meč završi ili najprije napustite stol.",
+  "account.loggedOut": "Odjavljeni ste: nastavljate igrati kao gost.",
   "account.taken": "To je ime zauzeto ili je zauzeto ime koje izgleda jednako.",
   "account.wrong": "Pogrešno ime ili lozinka.",
   "account.newHere": "Ako je ime vaše, provjerite lozinku. Prvi put ste ovdje? Pritisnite „Registriraj se“ i ovo će ime postati vaš račun.",
