@@ -178,9 +178,8 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     player = ana.state("a.welcome.player")
     ana.page.click("#account-logout")
     ana.wait("a.welcome && a.welcome.account !== true")
-    ana.page.wait_for_function(
-        "document.getElementById('toast').textContent.includes('Logged out: you play on as a guest.')"
-    )
+    said = "Logged out: you play on as a guest."
+    ana.page.wait_for_function(f"document.getElementById('toast').textContent.includes({said!r})")
     assert ana.state("a.welcome.player") != player
     assert ana.state("a.welcome.name") != "Anabel"
     ana.page.locator("#account-open").wait_for(state="visible")
