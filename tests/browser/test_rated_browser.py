@@ -422,6 +422,9 @@ def test_a_finger_opens_what_the_question_mark_of_a_rating_means(
     for c in (phone, desk):
         sign_up(c, c.name)
     room = rated_table(phone, desk, race=3)
+    # The draw's winner answers first: on a phone the question stands over the scoreboard
+    # (when the phone won the draw, the tap below met the question, not the mark).
+    winner_chooses((phone, desk), "#lag-break")
     phone.page.wait_for_function(
         "document.querySelectorAll('#seat0 .rating, #seat1 .rating').length === 2"
     )
