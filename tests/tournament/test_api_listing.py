@@ -11,14 +11,14 @@ from server.players.store import PlayerStoreError
 from server.tournament import bracket
 from server.tournament.api import Reader, TournamentApi
 from server.tournament.bracket import new_tournament, register
-from server.tournament.model import Entrant, Races, Tournament
+from server.tournament.model import Entrant, Format, Races, Tournament
 
 
-def one_tournament() -> Tournament:
+def one_tournament(fmt: Format = "single") -> Tournament:
     made = new_tournament(
         "t1",
         "Zagreb Open",
-        format="single",
+        format=fmt,
         cap=4,
         races=Races(),
         seeding="random",
@@ -43,9 +43,9 @@ async def nobody(_: object) -> None:
     return None
 
 
-def listing_api(reader_of: object) -> TournamentApi:
+def listing_api(reader_of: object, listed: Tournament | None = None) -> TournamentApi:
     return TournamentApi(
-        Listing([one_tournament()]),  # type: ignore[arg-type]
+        Listing([listed or one_tournament()]),  # type: ignore[arg-type]
         others=None,  # type: ignore[arg-type]
         reader_of=reader_of,  # type: ignore[arg-type]
         rating_of=nobody,  # type: ignore[arg-type]
@@ -56,6 +56,16 @@ def listing_api(reader_of: object) -> TournamentApi:
 def get(token: str | None) -> ApiRequest:
     headers = {} if token is None else {"authorization": f"Bearer {token}"}
     return ApiRequest(method="GET", path="/api/tournaments", query="", headers=headers)
+
+
+async def place_of(player: str, tournament: Tournament) -> object:
+    """The `place` the list gives `player` (their token is their id here)."""
+
+    async def reader(token: str) -> Reader | None:
+        return Reader(player=token, account=None)
+
+    answer = await listing_api(reader, tournament).handle(get(player))
+    return json.loads(answer.body)[0]["place"]
 
 
 async def test_the_list_marks_the_readers_own_and_survives_the_accounts_store_away() -> None:
@@ -94,15 +104,6 @@ async def test_the_list_gives_the_readers_place_once_it_is_known() -> None:
     tournament = bracket.start(tournament)
     first = [m for m in tournament.matches if m.round == 1]
     tournament = bracket.report(tournament, first[0].id, 0, (3, 1))
-
-    async def place_of(player: str, of: Tournament) -> object:
-        async def reader(token: str) -> Reader | None:
-            return Reader(player=token, account=None)
-
-        api = listing_api(reader)
-        api.service = Listing([of])  # type: ignore[assignment]
-        return json.loads((await api.handle(get(player))).body)[0]["place"]
-
     played = tournament.match(first[0].id)
     assert played.loser_entrant is not None and played.winner_entrant is not None
     out = tournament.entrants[played.loser_entrant].player
@@ -125,28 +126,10 @@ async def test_a_double_eliminations_loser_has_a_place_only_once_out() -> None:
     """In a double elimination of four, losing on the winners' side puts a player in the
     losers' bracket, not out: no place yet; losing there gives the shared or single place;
     the grand final's reset decides first and second."""
-    made = new_tournament(
-        "t2",
-        "Split",
-        format="double",
-        cap=4,
-        races=Races(),
-        seeding="random",
-        seed=5,
-        starts_at=1000,
-        organiser="org",
-    )
-    for player in ("p-a", "p-b", "p-c", "p-d"):
-        made = register(made, Entrant(player=player, name=player[2:].upper()))
-    tournament = bracket.start(made)
-
-    async def place_of(player: str) -> object:
-        async def reader(token: str) -> Reader | None:
-            return Reader(player=token, account=None)
-
-        api = listing_api(reader)
-        api.service = Listing([tournament])  # type: ignore[assignment]
-        return json.loads((await api.handle(get(player))).body)[0]["place"]
+    tournament = one_tournament("double")
+    for player in ("p-b", "p-c", "p-d"):
+        tournament = register(tournament, Entrant(player=player, name=player[2:].upper()))
+    tournament = bracket.start(tournament)
 
     def player_of(entrant: int | None) -> str:
         assert entrant is not None
@@ -155,20 +138,20 @@ async def test_a_double_eliminations_loser_has_a_place_only_once_out() -> None:
     first = tournament.match("W1-1")
     tournament = bracket.report(tournament, first.id, 0, (3, 1))
     dropped = player_of(tournament.match(first.id).loser_entrant)
-    assert await place_of(dropped) is None  # to the losers' bracket, still in
+    assert await place_of(dropped, tournament) is None  # to the losers' bracket, still in
     # Every open match won by its first slot, to the grand final's first match.
     while tournament.status == "running" and not any(
         m.id == "GF1" for m in bracket.ready(tournament)
     ):
         match = bracket.ready(tournament)[0]
         tournament = bracket.report(tournament, match.id, 0, (3, 0))
-    assert [await place_of(e.player) for e in tournament.entrants].count("4") == 1
-    assert [await place_of(e.player) for e in tournament.entrants].count("3") == 1
+    assert [await place_of(e.player, tournament) for e in tournament.entrants].count("4") == 1
+    assert [await place_of(e.player, tournament) for e in tournament.entrants].count("3") == 1
     # The losers' side's winner takes the first grand final, then the reset.
     tournament = bracket.report(tournament, "GF1", 1, (5, 4))
     gf2 = tournament.match("GF2")
     assert gf2.status in ("ready", "playing")
     tournament = bracket.report(tournament, "GF2", 1, (5, 3))
     assert tournament.status == "finished"
-    assert await place_of(player_of(gf2.players[1])) == "1"
-    assert await place_of(player_of(gf2.players[0])) == "2"
+    assert await place_of(player_of(gf2.players[1]), tournament) == "1"
+    assert await place_of(player_of(gf2.players[0]), tournament) == "2"
