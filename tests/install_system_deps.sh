@@ -17,10 +17,13 @@ fi
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+# A fresh machine may be running its own package updates when the suite starts: wait for
+# apt's lock (up to five minutes) instead of failing on it.
+APT=(apt-get -o DPkg::Lock::Timeout=300)
+$SUDO "${APT[@]}" update -qq
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing system packages: ${need[*]}"
-  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  $SUDO "${APT[@]}" install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 if [ "$need_promtool" = true ]; then
   # Debian ships promtool in its `prometheus` package, whose installation would also set
