@@ -78,7 +78,9 @@ export function prompt(underVerdict = false) {
     if (tb.ball_in_hand === "kitchen") return t(touch ? "prompt.breakTouch" : "prompt.break", { p: t("unit.percent", { p: powerPercent(app.aim.power) }) });
     if (tb.ball_in_hand) return t(app.movedInHand ? "prompt.bihShort" : "prompt.bih", { ball });
     if (!ball) return t("prompt.yoursNoBall");
-    return t(knowsHow() ? "prompt.yoursShort" : touch ? "prompt.yoursTouch" : "prompt.yours", { ball });
+    // Under a verdict that ends "— your shot", the prompt does not say it again.
+    const head = t(underVerdict && app.lastVerdict?.next === me ? "prompt.yoursNamed" : "prompt.yoursShort", { ball });
+    return knowsHow() ? head : `${head} ${t(touch ? "prompt.aimHowTouch" : "prompt.aimHow")}`;
   }
   if (tb.choice_pending) return t("prompt.otherChooses", { name: who });
   const ra = othersAim();

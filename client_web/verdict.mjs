@@ -63,6 +63,18 @@ function yours(key, seat, me) {
   return me !== null && me !== undefined && seat === me ? `${key}You` : key;
 }
 
+/**
+ * A line that names two players, the one who acted (`actor`) and the one it turns to
+ * (`other`): on the actor's own page the "mine" form ("You push out — Bob chooses"), on
+ * the other's the "you" form; a player did not know their own name said back to them
+ * ("Marko igra push out" on Marko's page). @param {string} key
+ * @param {number | null | undefined} actor @param {number | null | undefined} other
+ * @param {number | null | undefined} me
+ */
+function mine(key, actor, other, me) {
+  return me !== null && me !== undefined && actor === me ? `${key}Mine` : yours(key, other, me);
+}
+
 /** "3", "3 and 5", "1, 3 and 5": object balls by number, the cue ball by name. @param {readonly number[]} balls */
 export function ballList(balls) {
   return list(balls.map((b) => (b === 0 ? t("v.cueBall") : num(b))));
@@ -260,7 +272,8 @@ export function describeShot(result, names, lowest = null, me = null) {
   /** @type {Line[]} */
   const details = [];
   if (result.miscue) details.push({ text: t("v.miscue"), rule: "O2" });
-  const pocketed = (result.report.pocketed ?? []).filter((b) => b !== 0);
+  // By number, not in the order they dropped: "balls 1 and 8" reads as a list, "8 and 1" as a slip.
+  const pocketed = (result.report.pocketed ?? []).filter((b) => b !== 0).sort((a, b) => a - b);
   const facts = result.report;
   if (v.foul) {
     const foul = foulHeadline(v, names, v.game_over ? null : result.table, facts, lowest, me);
@@ -278,7 +291,7 @@ export function describeShot(result, names, lowest = null, me = null) {
   if (result.shot.push_out) {
     const params = { name: shooter, next: who(names, next.turn), n: pocketed.length, balls: ballList(pocketed) };
     return {
-      headline: t(yours(pocketed.length ? "v.pushOutDown" : "v.pushOut", next.turn, me), params),
+      headline: t(mine(pocketed.length ? "v.pushOutDown" : "v.pushOut", result.shooter, next.turn, me), params),
       rules: ["R6"],
       tone: "neutral",
       details: [...details, ...noteLines(v)],
@@ -298,7 +311,7 @@ export function describeShot(result, names, lowest = null, me = null) {
     };
   }
   const key = broke && result.report.first !== null ? "v.breakNoPocket" : result.report.first === null ? "v.noHit" : "v.noPocket";
-  return { headline: t(yours(key, next.turn, me), { name: who(names, next.turn), breaker: shooter }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)], next: next.turn };
+  return { headline: t(mine(key, key === "v.breakNoPocket" ? result.shooter : null, next.turn, me), { name: who(names, next.turn), breaker: shooter }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)], next: next.turn };
 }
 
 /**
@@ -333,7 +346,7 @@ export function describeRuling(ruling, names, draw = false, me = null) {
     case "choose_shoot":
       return d(t(yours("r.chooseShoot", ruling.by, me), { name: by }), ["R6"], "neutral");
     case "choose_pass":
-      return d(t(yours("r.choosePass", next.turn, me), { name: by, next: who(names, next.turn) }), ["R6"], "neutral");
+      return d(t(mine("r.choosePass", ruling.by, next.turn, me), { name: by, next: who(names, next.turn) }), ["R6"], "neutral");
     case "concede_game":
     case "concede_match": {
       const head = t(yours(ruling.action === "concede_match" ? "r.concedeMatch" : "r.concedeGame", ruling.by, me), { name: by });
@@ -344,9 +357,9 @@ export function describeRuling(ruling, names, draw = false, me = null) {
       return d(head, ["O4"], "win");
     }
     case "stalemate_propose":
-      return d(t("r.stalePropose", { name: by, other: who(names, other) }), ["R14"], "neutral");
+      return d(t(mine("r.stalePropose", ruling.by, other, me), { name: by, other: who(names, other) }), ["R14"], "neutral");
     case "stalemate_accept":
-      return d(t("r.staleAccept", { name: by }), ["R14"], "neutral");
+      return d(t(mine("r.staleAccept", ruling.by, null, me), { name: by }), ["R14"], "neutral");
     case "clock_expired": {
       if (v && v.foul) {
         const foul = foulHeadline(v, names, v.game_over ? null : next, null, null, me);

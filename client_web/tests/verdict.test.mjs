@@ -96,7 +96,8 @@ test("R5 a legal break is named the break, in every language", () => {
   const legal = { ...baseVerdict, notes: [["R5", "Legal break: the next shot may be played as a push-out"]] };
   assert.equal(describeShot(shot({ verdict: legal }), names).headline, "Ana breaks, no ball pocketed — Bob to shoot");
   const made = describeShot(shot({ report: { first: 1, pocketed: [7, 2], rails: [] }, verdict: legal, table: table(0) }), names);
-  assert.equal(made.headline, "Ana breaks and pockets the 7 and 2 — and shoots again");
+  // Listed by number, whatever order they dropped in.
+  assert.equal(made.headline, "Ana breaks and pockets the 2 and 7 — and shoots again");
   // The note under it still says what the break allows.
   assert.ok(made.details.some((l) => l.rule === "R5"));
   setLanguage("hr");
@@ -355,6 +356,20 @@ test("a line that names the reader says 'you' on their own page, and names them 
   assert.equal(describeShot(pots, names, null, 1).headline, "Ana pockets the 1 — and shoots again");
   const pushed = shot({ shooter: 0, shot: { push_out: true }, table: table(1) });
   assert.equal(describeShot(pushed, names, null, 1).headline, "Ana pushes out — you choose: shoot, or pass it back");
+  // The player who acted is not named to themselves: "You push out — Bob chooses".
+  assert.equal(describeShot(pushed, names, null, 0).headline, "You push out — Bob chooses: shoot, or pass it back");
+  const pushedDown = shot({ shooter: 0, shot: { push_out: true }, report: { first: 3, pocketed: [5], rails: [] }, table: table(1) });
+  assert.equal(describeShot(pushedDown, names, null, 0).headline, "You push out; ball 5 stays down — Bob chooses: shoot, or pass it back");
+  const legalBreak = { ...baseVerdict, notes: [["R5", "Legal break"]] };
+  assert.equal(describeShot(shot({ shooter: 0, verdict: legalBreak }), names, null, 0).headline, "You break, no ball pocketed — Bob to shoot");
+  assert.equal(describeShot(shot({ shooter: 0, verdict: legalBreak }), names, null, 1).headline, "Ana breaks, no ball pocketed — your shot");
+  const passed = { by: 1, action: "choose_pass", verdict: null, table: table(0) };
+  assert.equal(describeRuling(passed, names, false, 1).headline, "You pass the shot back — Ana to shoot");
+  assert.equal(describeRuling(passed, names, false, 0).headline, "Bob passes the shot back — your shot");
+  const proposed = { by: 0, action: "stalemate_propose", verdict: null, table: table(1) };
+  assert.equal(describeRuling(proposed, names, false, 0).headline, "You propose a stalemate — Bob may accept");
+  assert.equal(describeRuling(proposed, names, false, 1).headline, "Ana proposes a stalemate — you may accept");
+  assert.equal(describeRuling(proposed, names).headline, "Ana proposes a stalemate — Bob may accept");
   const gives = { by: 0, action: "lag_choice", verdict: null, table: { turn: 1, ball_in_hand: "kitchen", choice_pending: false, breaker: 1 } };
   assert.equal(describeRuling(gives, names, false, 1).headline, "Ana lets you break the first game");
   assert.equal(describeRuling(gives, names, false, 0).headline, "You let Bob break the first game");
@@ -367,8 +382,10 @@ test("a line that names the reader says 'you' on their own page, and names them 
   setLanguage("hr", false);
   assert.equal(describeShot(bih, names, null, 1).headline.split(" — ")[1], "igrate s bijelom u ruci");
   assert.equal(describeLag(lag, names, 1).headline, "Dobivate bliškanje i birate tko otvara");
+  assert.equal(describeShot(pushed, names, null, 0).headline, "Igrate push out — Bob bira: igrati ili vam vratiti udarac");
   setLanguage("ru", false);
   assert.equal(describeShot(shot({}), names, null, 1).headline, "Ни один шар не забит — бьёте вы");
+  assert.equal(describeRuling(passed, names, false, 1).headline, "Вы возвращаете удар — бьёт Ana");
   assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first }, names, false, 0).headline, "Первую партию по своему выбору разбиваете вы");
   setLanguage("en", false);
 });

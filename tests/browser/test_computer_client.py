@@ -67,7 +67,7 @@ def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
     ana.wait("a.view.status === 'playing' && !!a.table")
 
     # The rack: Ana shoots at the lowest ball on her turns, the bot plays its own.
-    named = 0
+    named = told = 0
     for _ in range(MAX_TURNS):
         ana.wait(
             "(a.table.rack > 1 || a.table.match_over) || "
@@ -88,6 +88,15 @@ def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
                 assert seen["text"].count("Bot 1") == 1, seen["text"]
                 named += 1
             continue
+        # Her own turn under a verdict ending "— your shot": the line under it does not
+        # say it again ("Your shot — hit the 2 first.").
+        mine = ana.state(
+            "({ still: !a.anim && !!a.lastVerdict && a.lastVerdict.next === a.seat,"
+            " text: document.getElementById('status').innerText.toLowerCase() })"
+        )
+        if mine["still"] and "your shot" in mine["text"]:
+            assert mine["text"].count("your shot") == 1, mine["text"]
+            told += 1
         if ana.state("a.table.choice_pending"):
             ana.page.locator("#choice-dialog").wait_for(state="visible")
             ana.page.click("#choose-shoot")
@@ -99,6 +108,7 @@ def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
         raise AssertionError("the rack did not end")
     ana.wait("a.table.score[0] + a.table.score[1] === 1")
     assert named > 0  # (the computer's turn was seen at least once before its shot)
+    print("her turns under a verdict naming her:", told)
     save(ana, "computer-rack.png")
     assert_quiet(ana)
 
