@@ -628,7 +628,10 @@ function wire() {
   wireCreateForm((settings) => (lobbyNameReady() ? ensureName().then(() => act({ t: "create", settings })) : Promise.resolve(null)));
 
   const joinCode = async (/** @type {"player" | "spectator"} */ role) => {
-    const raw = /** @type {HTMLInputElement} */ ($("join-code")).value.trim();
+    const field = /** @type {HTMLInputElement} */ ($("join-code"));
+    const raw = field.value.trim();
+    // Nothing typed: the field is where to look (a toast at the top of a long page was missed).
+    if (!raw) return field.focus(), toast(t("lobby.codeEmpty"));
     // A whole invite link pasted here: followed as a link (to sit), or its table watched.
     const link = raw.match(/#\/(?:play|room)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?(?:\/[a-z0-9]{1,64})?$/);
     if (link) {

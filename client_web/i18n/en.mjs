@@ -59,6 +59,7 @@ export default {
   "rooms.exhibition": "Computer vs computer",
   "lobby.code": "Invite code",
   "lobby.codePlaceholder": "e.g. Q7K2MX… or the invite link",
+  "lobby.codeEmpty": "Type or paste the invite code you were sent, then press Join or Watch.",
   "lobby.codeBad": "An invite code is 4–32 letters and digits, or paste the whole invite link.",
   "lobby.join": "Join",
   "lobby.watch": "Watch",

@@ -58,6 +58,7 @@ export default {
   "rooms.exhibition": "Računalo protiv računala",
   "lobby.code": "Pozivni kôd",
   "lobby.codePlaceholder": "npr. Q7K2MX… ili poveznica",
+  "lobby.codeEmpty": "Upišite ili zalijepite pozivni kôd koji ste dobili, pa pritisnite „Sjedni“ ili „Gledaj“.",
   "lobby.codeBad": "Pozivni kôd ima od 4 do 32 slova i brojke; možete zalijepiti i cijelu pozivnu poveznicu.",
   "lobby.join": "Sjedni",
   "lobby.watch": "Gledaj",

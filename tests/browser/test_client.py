@@ -627,6 +627,13 @@ def test_quick_match_private_code_chat_and_clock(open_client: OpenClient) -> Non
     code = cleo.state("a.code")
     assert code in cleo.page.input_value("#invite-link")
     assert dan.page.locator(f"tr[data-room='{cleo.state('a.room')}']").count() == 0
+    # Join pressed before the code is in: he is told what to do, and the field has the focus.
+    dan.page.click("#join-code-form button[type=submit]")
+    dan.page.wait_for_function(
+        "document.getElementById('toast').textContent.startsWith('Type or paste the invite code')"
+        " && document.activeElement === document.getElementById('join-code')"
+    )
+    assert dan.state("a.room") is None
     dan.page.fill("#join-code", code)
     dan.page.click("#join-code-form button[type=submit]")
     dan.wait("a.role === 'player' && a.seat === 1")
