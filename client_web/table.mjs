@@ -9,10 +9,12 @@
 export const BALL_RADIUS = 0.028575;
 
 /**
- * @typedef {{ id: string, x: number, y: number, mouth: number, corner: boolean, hole: [number, number], holeRadius: number }} Pocket
+ * @typedef {{ id: string, x: number, y: number, mouth: number, corner: boolean, hole: [number, number], holeRadius: number, jaws: [[number, number], [number, number]], tips: [[number, number], [number, number]] }} Pocket
  * `x`, `y` is where the pocket meets the cushion-nose lines (the corner, or the middle
  * of the side rail); `mouth` the opening between the jaw points in metres; `hole` and
- * `holeRadius` the circle a ball drops into (a shelf depth past the mouth line).
+ * `holeRadius` the circle a ball drops into (a shelf depth past the mouth line); `jaws`
+ * the two jaw points on the nose lines, and `tips` the centres of their rounded points
+ * (radius `JAW_TIP_RADIUS`), which a ball that drops cleanly passes without touching.
  */
 
 /**
@@ -42,19 +44,55 @@ const SIDE_SHELF = 0.0095;
 const CORNER_HOLE_OFFSET = (CORNER_SHELF + CORNER_HOLE) / Math.SQRT2 - CORNER_MOUTH / (2 * Math.SQRT2);
 const SIDE_HOLE_OFFSET = SIDE_SHELF + SIDE_HOLE;
 
+/** Degrees between the cushion nose and the jaw's facing, through the cushion (WPA). */
+const CORNER_JAW_ANGLE = 142;
+const SIDE_JAW_ANGLE = 103;
+/** The rounded point of a jaw, in metres. */
+export const JAW_TIP_RADIUS = 0.004;
+
+/**
+ * The centre of a jaw's rounded point, as the server builds it: a circle tangent to the
+ * nose (running `along`, away from the pocket) and to the facing cut back into the rail
+ * (`out`) at `angle` degrees. @param {[number, number]} point
+ * @param {[number, number]} along @param {[number, number]} out @param {number} angle
+ * @returns {[number, number]}
+ */
+function tipCentre(point, along, out, angle) {
+  const a = (angle * Math.PI) / 180;
+  const facing = [Math.cos(a) * along[0] + Math.sin(a) * out[0], Math.cos(a) * along[1] + Math.sin(a) * out[1]];
+  const bx = along[0] + facing[0];
+  const by = along[1] + facing[1];
+  const k = JAW_TIP_RADIUS / Math.sin(a / 2) / Math.hypot(bx, by);
+  return [point[0] + bx * k, point[1] + by * k];
+}
+
 /**
  * @param {string} id @param {number} x @param {number} y @param {number} dx @param {number} dy
  * @returns {Pocket}
  */
 function corner(id, x, y, dx, dy) {
   const k = CORNER_HOLE_OFFSET;
-  return { id, x, y, mouth: CORNER_MOUTH, corner: true, hole: [x + dx * k, y + dy * k], holeRadius: CORNER_HOLE };
+  const d = CORNER_MOUTH / Math.SQRT2;
+  /** @type {[number, number]} */ const alongX = [x - dx * d, y];
+  /** @type {[number, number]} */ const alongY = [x, y - dy * d];
+  return {
+    id, x, y, mouth: CORNER_MOUTH, corner: true, hole: [x + dx * k, y + dy * k], holeRadius: CORNER_HOLE,
+    jaws: [alongX, alongY],
+    tips: [tipCentre(alongX, [-dx, 0], [0, dy], CORNER_JAW_ANGLE), tipCentre(alongY, [0, -dy], [dx, 0], CORNER_JAW_ANGLE)],
+  };
 }
 
 /** @param {string} id @param {number} y @param {number} dy @returns {Pocket} */
 function side(id, y, dy) {
   const x = LENGTH / 2;
-  return { id, x, y, mouth: SIDE_MOUTH, corner: false, hole: [x, y + dy * SIDE_HOLE_OFFSET], holeRadius: SIDE_HOLE };
+  const s = SIDE_MOUTH / 2;
+  /** @type {[number, number]} */ const head = [x - s, y];
+  /** @type {[number, number]} */ const foot = [x + s, y];
+  return {
+    id, x, y, mouth: SIDE_MOUTH, corner: false, hole: [x, y + dy * SIDE_HOLE_OFFSET], holeRadius: SIDE_HOLE,
+    jaws: [head, foot],
+    tips: [tipCentre(head, [-1, 0], [0, dy], SIDE_JAW_ANGLE), tipCentre(foot, [1, 0], [0, dy], SIDE_JAW_ANGLE)],
+  };
 }
 
 /** @type {TableGeometry} */

@@ -12,7 +12,7 @@ import {
   isMiscueZone,
   lowestBall,
   objectRun,
-  pocketAt,
+  pocketEntered,
   rayCircle,
   rollingDeflection,
 } from "../aim.mjs";
@@ -97,7 +97,30 @@ test("cushion contact reports the pocket the line runs into", () => {
   assert.equal(cushionContact([1.27, 0.635], -Math.PI / 2).pocket, "S0");
   // A rail well away from any pocket.
   assert.equal(cushionContact([0.8, 0.635], Math.PI / 2).pocket, null);
-  assert.equal(pocketAt([0.3, R]), null);
+  assert.equal(pocketEntered([0.3, 0.5], [0, -1], [0.3, R]), null);
+});
+
+test("a line is into a pocket only when it passes both jaw points without touching them", () => {
+  // Straight in along the foot-right corner's axis (45°), then slid sideways: clean up to
+  // about 2.7 cm from the axis (the jaw points less the ball), and not once the ball
+  // would touch a jaw point, though its centre is still in the mouth.
+  const from = [TABLE.length - 0.5, TABLE.width - 0.5];
+  const ang = Math.PI / 4;
+  const across = [-Math.sin(ang), Math.cos(ang)];
+  const slid = (d) => cushionContact([from[0] + across[0] * d, from[1] + across[1] * d], ang).pocket;
+  assert.equal(slid(0), "F1");
+  assert.equal(slid(0.025), "F1");
+  assert.equal(slid(-0.025), "F1");
+  assert.equal(slid(0.035), null);
+  assert.equal(slid(-0.035), null);
+  // The old test — the centre meeting the cushion line within a ball's width of the
+  // mouth along the rail — called this one in: it strikes the jaw point.
+  assert.equal(slid(0.05), null);
+  // A side pocket straight on: the mouth is wider than a corner's.
+  const side = (d) => cushionContact([1.27 + d, 0.635], -Math.PI / 2).pocket;
+  assert.equal(side(0), "S0");
+  assert.equal(side(0.03), "S0");
+  assert.equal(side(0.04), null);
 });
 
 test("aim preview picks whichever comes first, ball or cushion", () => {
