@@ -129,6 +129,22 @@ export function tableAfter(events, i) {
   return table;
 }
 
+/**
+ * The lag whose balls still stand on the table at event `i`: the latest lag result at or
+ * before it, unless a table has been set since (live, the two balls stay where they
+ * stopped until the winner's choice brings the rack; the replay emptied the table at the
+ * next event, "waiting for Bob to choose who breaks"). @param {readonly Msg[]} events
+ * @param {number} i @returns {Msg | null}
+ */
+export function lagShownAt(events, i) {
+  for (let k = i; k >= 0; k--) {
+    const e = events[k];
+    if (e.t === "lag_result") return e.lags?.length ? e : null;
+    if ((e.t === "snapshot" && e.view?.table) || e.t === "placed" || ((e.t === "shot_result" || e.t === "ruling") && e.table)) return null;
+  }
+  return null;
+}
+
 export class ReplayViewer {
   constructor() {
     this.renderer = new Renderer(/** @type {HTMLCanvasElement} */ (el("r-table")));
@@ -313,7 +329,8 @@ export class ReplayViewer {
     this.names = this.namesAt(this.index);
     this.anim = null;
     // A lag's result shows its balls where they stopped, named, as the table did live.
-    this.lagRest = e.t === "lag_result" && e.lags?.length ? lagRest(e) : null;
+    const lag = lagShownAt(this.events, this.index);
+    this.lagRest = lag ? lagRest(lag) : null;
     if (animate && e.t === "shot_result") {
       this.table = this.tableAt(this.index - 1);
       this.anim = { playbacks: [new ShotPlayback(normaliseTracks(decodeTracks(e.traj)), e.duration, e.final)], start: performance.now(), last: 0 };

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { describeEvent, tableAfter } from "../replay.mjs";
+import { describeEvent, lagShownAt, tableAfter } from "../replay.mjs";
 
 const names = ["Ana", "Bob"];
 const verdict = {
@@ -95,4 +95,24 @@ test("a game's winning shot shows where the balls stopped; the next rack comes a
   // A shot that does not end a game shows its own table, as before.
   const plain = { ...winning, verdict: { ...verdict, game_over: false, match_over: false } };
   assert.deepEqual(tableAfter([before, plain], 1)?.balls, rack(0));
+});
+
+test("the lag's balls stay on the replay's table until the winner's choice brings the rack", () => {
+  const lag = { t: "lag_result", seq: 2, method: "lag", winner: 1, lags: [{ seat: 0, distance: 0.3, fault: "" }, { seat: 1, distance: 0.1, fault: "" }] };
+  const events = [
+    { t: "snapshot", seq: 0, view: { status: "lag", table: null } },
+    { t: "presence", seq: 1, seat: 1, connected: true },
+    lag,
+    { t: "snapshot", seq: 3, view: { status: "lag", lag_choice: 1, table: null } }, // waiting for Bob's choice
+    { t: "chat", seq: 4, name: "Ana", text: "nice lag" },
+    { t: "ruling", seq: 5, by: 1, action: "lag_choice", verdict: null, table: { turn: 1, balls: [] } },
+  ];
+  assert.equal(lagShownAt(events, 1), null); // before it was played
+  assert.equal(lagShownAt(events, 2), lag);
+  assert.equal(lagShownAt(events, 3), lag); // the replay had emptied the table here
+  assert.equal(lagShownAt(events, 4), lag);
+  assert.equal(lagShownAt(events, 5), null); // the rack is on the table
+  // A lag played again: its own balls, not the first one's.
+  const again = { ...lag, seq: 6, winner: null, lags: [{ seat: 0, distance: 0.2, fault: "" }, { seat: 1, distance: 0.2, fault: "" }] };
+  assert.equal(lagShownAt([...events.slice(0, 4), again], 4), again);
 });
