@@ -196,6 +196,10 @@ export function renderSeats() {
   const tb = app.table;
   const n = names();
   const spectator = app.role === "spectator";
+  // A match with extensions gives each seat a fourth line of tags (its extensions left):
+  // kept for it from the start on an upright phone, so the table does not shrink the
+  // first time a seat has all four.
+  $("seat0").parentElement?.classList.toggle("extensions", (v?.settings?.extensions ?? 0) > 0);
   for (const i of [0, 1]) {
     const el = $(`seat${i}`);
     const s = v?.seats?.[i];

@@ -74,12 +74,12 @@ test("the language: ?lang= first, then the stored choice, then the browser's", (
 
 test("three plural forms in Russian and Croatian; numbers written the language's way", () => {
   setLanguage("ru", false);
-  assert.deepEqual([1, 2, 5, 21].map((n) => t("tag.fouls", { n })), ["1 фол", "2 фола", "5 фолов", "21 фол"]);
+  assert.deepEqual([1, 2, 5, 21].map((n) => t("tag.fouls", { n })), ["1 фол подряд", "2 фола подряд", "5 фолов подряд", "21 фол подряд"]);
   assert.equal(t("unit.speed", { v: 2.05 }), "2,05 м/с");
   setLanguage("hr", false);
-  assert.deepEqual([1, 2, 5, 21].map((n) => t("tag.fouls", { n })), ["1 faul", "2 faula", "5 faulova", "21 faul"]);
+  assert.deepEqual([1, 2, 5, 21].map((n) => t("tag.fouls", { n })), ["1 faul zaredom", "2 faula zaredom", "5 faulova zaredom", "21 faul zaredom"]);
   setLanguage("en", false);
-  assert.deepEqual([1, 2].map((n) => t("tag.fouls", { n })), ["1 foul", "2 fouls"]);
+  assert.deepEqual([1, 2].map((n) => t("tag.fouls", { n })), ["1 foul in a row", "2 fouls in a row"]);
 });
 
 test("the rules vocabulary of the catalogue headers is used wherever English names the term", () => {

@@ -575,8 +575,9 @@ def test_on_a_phone_the_two_foul_warning_is_said_then_leaves_the_table_clear(
             "getComputedStyle(document.getElementById('banner')).opacity === '0'",
             timeout=10_000,
         )
-    assert "2 фола — предупреждение" in bob.page.inner_text(".scoreboard")
-    assert "2 faula — upozorenje" in ana.page.inner_text(".scoreboard")
+    # Faded, the banner leaves its mark on the seat: the count in a row, and the sign.
+    assert "⚠ 2 фола подряд" in bob.page.inner_text(".scoreboard")
+    assert "⚠ 2 faula zaredom" in ana.page.inner_text(".scoreboard")
     save(ana, "two-fouls-faded-phone-hr.png")
     assert_quiet(ana, bob)
 
