@@ -170,7 +170,8 @@ export function cushionContact(origin, angle, table = TABLE) {
  * rails was called a pot for paths the server's jaws turn away — 45 % of the paths it
  * called in, measured against the engine (tests/browser/test_pocket_parity.py); a
  * ball that grazes a jaw drops at some speeds and not at others, and the line is a
- * promise. @param {Vec} origin @param {Vec} dir @param {Vec} point
+ * promise — kept at the speeds pots are played at (a hard ball into a side pocket at a
+ * steep angle can still rattle out, as the preview knows no speed). @param {Vec} origin @param {Vec} dir @param {Vec} point
  * @param {TableGeometry} [table] @returns {string | null}
  */
 export function pocketEntered(origin, dir, point, table = TABLE) {

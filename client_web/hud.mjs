@@ -199,7 +199,8 @@ export function renderSeats() {
   // A match with extensions gives each seat a fourth line of tags (its extensions left):
   // kept for it from the start on an upright phone, so the table does not shrink the
   // first time a seat has all four.
-  $("seat0").parentElement?.classList.toggle("extensions", (v?.settings?.extensions ?? 0) > 0);
+  // (Extensions are a shot clock's: without one the tag never shows.)
+  $("seat0").parentElement?.classList.toggle("extensions", (v?.settings?.extensions ?? 0) > 0 && v?.settings?.shot_clock != null);
   for (const i of [0, 1]) {
     const el = $(`seat${i}`);
     const s = v?.seats?.[i];

@@ -346,7 +346,8 @@ export function describeRuling(ruling, names, draw = false, me = null) {
     case "choose_shoot":
       return d(t(yours("r.chooseShoot", ruling.by, me), { name: by }), ["R6"], "neutral");
     case "choose_pass":
-      return d(t(mine("r.choosePass", ruling.by, next.turn, me), { name: by, next: who(names, next.turn) }), ["R6"], "neutral");
+      // It ends "— Ana to shoot" or "— your shot": the line under it need not say so again.
+      return { ...d(t(mine("r.choosePass", ruling.by, next.turn, me), { name: by, next: who(names, next.turn) }), ["R6"], "neutral"), next: next.turn };
     case "concede_game":
     case "concede_match": {
       const head = t(yours(ruling.action === "concede_match" ? "r.concedeMatch" : "r.concedeGame", ruling.by, me), { name: by });

@@ -18,9 +18,15 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine may be running its own package updates when the suite starts: wait for
-# apt's lock (up to five minutes) instead of failing on it.
+# apt's lock (up to five minutes) instead of failing on it. The option covers dpkg's lock
+# (install); `update` takes the lists' lock, which it does not cover, so it is tried again.
 APT=(apt-get -o DPkg::Lock::Timeout=300)
-$SUDO "${APT[@]}" update -qq
+for attempt in $(seq 1 30); do
+  if $SUDO "${APT[@]}" update -qq; then break; fi
+  [ "$attempt" -lt 30 ] || exit 1
+  echo "apt-get update failed (another update running?); trying again in 10 s"
+  sleep 10
+done
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing system packages: ${need[*]}"
   $SUDO "${APT[@]}" install -y -qq --no-install-recommends "${need[@]}" >/dev/null

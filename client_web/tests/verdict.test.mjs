@@ -366,6 +366,7 @@ test("a line that names the reader says 'you' on their own page, and names them 
   const passed = { by: 1, action: "choose_pass", verdict: null, table: table(0) };
   assert.equal(describeRuling(passed, names, false, 1).headline, "You pass the shot back — Ana to shoot");
   assert.equal(describeRuling(passed, names, false, 0).headline, "Bob passes the shot back — your shot");
+  assert.equal(describeRuling(passed, names, false, 0).next, 0); // it names whose shot it is
   const proposed = { by: 0, action: "stalemate_propose", verdict: null, table: table(1) };
   assert.equal(describeRuling(proposed, names, false, 0).headline, "You propose a stalemate — Bob may accept");
   assert.equal(describeRuling(proposed, names, false, 1).headline, "Ana proposes a stalemate — you may accept");
