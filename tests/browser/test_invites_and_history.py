@@ -133,6 +133,13 @@ def test_a_private_tables_stream_strip_carries_its_code(
     # Pasted as a code in the lobby, the table's address is refused in words that say why
     # it may be so.
     dan = open_client("Dan")
+    # Watch pressed before anything is pasted: he is told what to do, the field focused.
+    dan.page.click("#join-code-watch")
+    dan.page.wait_for_function(
+        "document.getElementById('toast').textContent.startsWith('Type or paste the invite code')"
+        " && document.activeElement === document.getElementById('join-code')"
+    )
+    assert dan.state("a.room") is None
     dan.page.fill("#join-code", ana.page.url)
     assert ana.page.url.endswith(f"#/room/{room}")
     dan.page.click("#join-code-watch")
