@@ -1,6 +1,6 @@
-"""The stream strip that follows the TV channel (`/overlay/tv`), on a server of its own so
-that nothing is live when it opens: it says nothing is live, takes the match that starts,
-and says nothing is live again once that match is over."""
+"""The stream strip that follows the TV channel (`/overlay/tv`), and the TV page itself, on
+a server of its own so that nothing is live when they open: they say nothing is live, take
+the match that starts, and say nothing is live again once that match is over."""
 
 from __future__ import annotations
 
@@ -27,7 +27,24 @@ def test_the_channels_strip_follows_what_is_live_and_says_when_nothing_is(
             "(text) => document.getElementById('overlay').innerText === text", arg=words[lang]
         )
         assert strip.page.locator(".ov-score").count() == 0
+    # The TV page, a streamer's capture while nothing is live: the channel's words over an
+    # empty table, and none of a player's controls (a Shoot button, the power, a chat box
+    # that sent nowhere stood beside it).
+    tv = open_page("tv-idle", f"/tv?lang=en&linger=4&rate={RATE}")
+    tv.page.wait_for_function(
+        "document.getElementById('tv-banner').textContent.startsWith('TV · no match')"
+    )
+    hidden = "(s) => getComputedStyle(document.querySelector(s)).visibility === 'hidden'"
+    for part in ("#panel", "#shot-controls", "#chat-form", ".scoreboard"):
+        assert tv.page.evaluate(hidden, f"#table-view {part}"), part
+    save(tv, "tv-idle.png")
     ana, bob, room = start_match(open_client)
+    # The match comes on: a viewer's panel (what happened, the chat) with it.
+    tv.page.wait_for_function(f"window.ninepool.app.tvRoom === {room!r}")
+    tv.page.wait_for_function(
+        "getComputedStyle(document.getElementById('panel')).visibility === 'visible'"
+    )
+    assert tv.page.is_visible("#log") and tv.page.is_hidden("#shot-controls")
     for strip in strips.values():
         strip.page.wait_for_function(
             f"window.ninepoolOverlay?.room === {room!r} "
@@ -46,4 +63,4 @@ def test_the_channels_strip_follows_what_is_live_and_says_when_nothing_is(
             timeout=15_000,
         )
     assert strips["en"].page.inner_text("#overlay") == words["en"]
-    assert_quiet(ana, bob, *strips.values())
+    assert_quiet(ana, bob, tv, *strips.values())
