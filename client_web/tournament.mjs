@@ -139,6 +139,8 @@ function render() {
   }
   if (!shown) return;
   const view = shown;
+  // Whose page it is, in every state (from the start on the name had gone from the bar).
+  showMe(view.account ?? null);
   message.hidden = !unavailable;
   if (unavailable) message.textContent = t("tour.unavailable");
   $("tour-view").hidden = false;

@@ -35,9 +35,9 @@
   whether that session organises it, `entered` whether it is registered (both false
   without one) and `me` its place among the entrants from 1 — its seed, as the matches'
   `seeds` say, once the tournament has started (null if not an entrant); the answers to
-  the writes below say the same of the writer; `account`, while registration is open and
-  the token is a logged-in player's, their account's name (the page offers it as the name
-  to register under: it cannot know it otherwise), else null; 404;
+  the writes below say the same of the writer; `account`, when the token is a logged-in
+  player's, their account's name (the page offers it as the name to register under, and
+  says whose page it is: it cannot know it otherwise), else null; 404;
 - `POST /api/tournaments/<id>/register` `{"name"}`: 200 the tournament; 400 `bad_name` (a
   name out of the rule for a new name, `server.players.names.check_new`: 3–20 characters…;
   a logged-in player's own account name is taken as the account has it, even one claimed
@@ -195,8 +195,8 @@ class TournamentApi:
             reader = await self._reader(request)
             live = await self.service.live(found)
             viewer = None if reader is None else reader.player
-            # The account's name only while the reader may still register under it.
-            account = reader.account if reader and found.status == "registering" else None
+            # The account's name: to register under, and to say whose page it is.
+            account = reader.account if reader else None
             return json_response(200, tournament_view(found, viewer, live, account))
         action = parts[1]
         if action not in ("register", "unregister", "start", "remove", "cancel"):

@@ -177,3 +177,30 @@ def test_a_no_show_countdown_never_widens_its_column(open_page: Any, server: Ser
             ), (kind, before[kind], after)
     for client in pages.values():
         assert client.problems() == []
+
+
+def test_an_account_is_named_on_a_running_tournament_and_a_player_not_yet_seated_is_not_dimmed(
+    open_page: Any, server: Server
+) -> None:
+    """The top bar says whose page it is once the tournament is under way too (the name
+    had gone from it at the start); a player not yet at the table is marked in italics,
+    not dimmed like a beaten player."""
+    credentials = {"name": "Mira", "password": "correct horse battery"}
+    call(server, "POST", "/api/accounts", credentials)
+    account = call(server, "POST", "/api/login", credentials)["token"]
+    tournament, _ = started(server, ("Ines", "Jura"), 2)
+    client = open_page(
+        "Mira", f"/tournament/{tournament}?lang=en", storage={"ninepool.account": account}
+    )
+    page = client.page
+    page.wait_for_selector(".tour-slot.away")
+    page.wait_for_function("document.querySelector('.topbar .me').textContent === 'Mira'")
+    path = f"/api/tournaments/{tournament}"
+    assert call(server, "GET", path, token=account)["account"] == "Mira"  # (under way)
+    assert call(server, "GET", path)["account"] is None
+    style = page.evaluate(
+        "(() => { const slot = document.querySelector('.tour-slot.away > span:nth-child(2)');"
+        " const s = getComputedStyle(slot); return [s.fontStyle, s.opacity]; })()"
+    )
+    assert style == ["italic", "1"], style
+    assert client.problems() == []
