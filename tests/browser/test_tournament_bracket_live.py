@@ -189,6 +189,13 @@ def test_an_account_is_named_on_a_running_tournament_and_a_player_not_yet_seated
     call(server, "POST", "/api/accounts", credentials)
     account = call(server, "POST", "/api/login", credentials)["token"]
     tournament, _ = started(server, ("Ines", "Jura"), 2)
+    # On a phone too: its top bar keeps the way back to the game on one line (only the "9"
+    # led there), leaving "New tournament" to the list.
+    phone = open_page("phone", f"/tournament/{tournament}?lang=en", width=390, height=844)
+    phone.page.wait_for_selector(".tour-match")
+    assert phone.page.is_visible("#tour-game") and phone.page.is_hidden("#tour-new")
+    bar = phone.page.locator(".topbar").bounding_box()
+    assert bar is not None and bar["height"] < 70, bar  # one line (two stood 109 px)
     client = open_page(
         "Mira", f"/tournament/{tournament}?lang=en", storage={"ninepool.account": account}
     )
@@ -203,4 +210,4 @@ def test_an_account_is_named_on_a_running_tournament_and_a_player_not_yet_seated
         " const s = getComputedStyle(slot); return [s.fontStyle, s.opacity]; })()"
     )
     assert style == ["italic", "1"], style
-    assert client.problems() == []
+    assert client.problems() == [] and phone.problems() == []
