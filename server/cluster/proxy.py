@@ -583,7 +583,10 @@ class RoomProxy:
         heard of, a command to send): True if there was."""
         self._wake.clear()
         try:
-            await asyncio.wait_for(self._wake.wait(), seconds)
+            # (asyncio.timeout, not wait_for: on Python 3.11 wait_for returns, the
+            # cancellation lost, when the news comes in the moment it is cancelled)
+            async with asyncio.timeout(seconds):
+                await self._wake.wait()
         except TimeoutError:
             return False
         return True

@@ -231,12 +231,21 @@ class TournamentService:
             loop.create_task(self._drive_forever(), name="tournaments"),
         ]
 
+    def nudge(self) -> None:
+        """Drive at once, not at the next tick (a start asked for now, a match decided)."""
+        self._nudge.set()
+
     async def stop(self) -> None:
-        for task in self._tasks:
+        """Cancel the loops and wait for them to end. A cancellation lost on its way (one
+        that met a nudge in the same moment was taken for the wait's end: the node's
+        shutdown then hung on its tournaments) is asked for again until each has ended."""
+        pending = set(self._tasks)
+        for task in pending:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        while pending:
+            _, pending = await asyncio.wait(pending, timeout=1.0)
+            for task in pending:
+                task.cancel()
         self._tasks = []
         await self.store.close()
 
@@ -315,7 +324,7 @@ class TournamentService:
             )
 
         changed = await self.store.update(tournament_id, begin)
-        self._nudge.set()
+        self.nudge()
         return changed
 
     # --- results from this node's rooms ----------------------------------------------------
@@ -375,8 +384,11 @@ class TournamentService:
             except Exception:
                 log.exception("tournaments: driving failed")
             self._nudge.clear()
+            # (asyncio.timeout, not wait_for: on Python 3.11 wait_for returns, the stop
+            # lost, when its wait ends in the moment it is cancelled)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._nudge.wait(), self.tick)
+                async with asyncio.timeout(self.tick):
+                    await self._nudge.wait()
 
     async def drive(self) -> None:
         """One round over every tournament registering or running."""
