@@ -247,7 +247,13 @@ class TournamentService:
             for task in pending:
                 task.cancel()
         self._tasks = []
-        await self.store.close()
+        # The store's connections are let go, but a node on its way down does not wait on
+        # them for long (its clients are closed only after this step).
+        try:
+            async with asyncio.timeout(5.0):
+                await self.store.close()
+        except TimeoutError:
+            log.warning("tournaments: the store's connections did not close within 5 s")
 
     # --- what the API asks -----------------------------------------------------------------
 
