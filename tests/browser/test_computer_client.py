@@ -46,6 +46,19 @@ def test_a_quick_match_nobody_takes_offers_the_computer_once(open_client: OpenCl
     assert_quiet(zoe)
 
 
+def said_once(c: Client, when: str, words: str) -> bool:
+    """Whether `words` stand in the status box under a verdict, the table still, while
+    `when` holds; if they do, they stand there once (asserted)."""
+    seen = c.state(
+        f"({{ still: !a.anim && !!a.lastVerdict && {when},"
+        " text: document.getElementById('status').innerText.toLowerCase() })"
+    )
+    if not (seen["still"] and words in seen["text"]):
+        return False
+    assert seen["text"].count(words) == 1, seen["text"]
+    return True
+
+
 def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
     ana = open_client("Ana")
     assert ana.page.inner_text("#computer") == "Play the computer"
@@ -80,23 +93,11 @@ def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
         if ana.state("a.table.turn !== a.seat"):
             # The verdict says the computer is to shoot; the line under it does not say it
             # again ("— Bot 1 to shoot" then "Bot 1 to shoot — must hit…").
-            seen = ana.state(
-                "({ still: !a.anim && !!a.lastVerdict && a.table.turn !== a.seat,"
-                " text: document.getElementById('status').innerText })"
-            )
-            if seen["still"] and "Bot 1" in seen["text"]:
-                assert seen["text"].count("Bot 1") == 1, seen["text"]
-                named += 1
+            named += said_once(ana, "a.table.turn !== a.seat", "bot 1")
             continue
         # Her own turn under a verdict ending "— your shot": the line under it does not
         # say it again ("Your shot — hit the 2 first.").
-        mine = ana.state(
-            "({ still: !a.anim && !!a.lastVerdict && a.lastVerdict.next === a.seat,"
-            " text: document.getElementById('status').innerText.toLowerCase() })"
-        )
-        if mine["still"] and "your shot" in mine["text"]:
-            assert mine["text"].count("your shot") == 1, mine["text"]
-            told += 1
+        told += said_once(ana, "a.lastVerdict.next === a.seat", "your shot")
         if ana.state("a.table.choice_pending"):
             ana.page.locator("#choice-dialog").wait_for(state="visible")
             ana.page.click("#choose-shoot")
