@@ -14,7 +14,7 @@ import { renderBadge } from "./chat.mjs";
 import { placeOnTable, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud, setPanel } from "./hud.mjs";
 import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachTableInput, handleRadius, handleSpot } from "./input.mjs";
-import { renderNextMatch, renderQuick, renderRooms, wireQuick } from "./lobby.mjs";
+import { renderNextMatch, renderQuick, renderRooms, wireJoinCode, wireQuick } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
 import { lagFrames, lagTags } from "./lagballs.mjs";
 import { askNameOnce, lobbyNameReady, madeUp, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
@@ -627,30 +627,7 @@ function wire() {
 
   wireCreateForm((settings) => (lobbyNameReady() ? ensureName().then(() => act({ t: "create", settings })) : Promise.resolve(null)));
 
-  const joinCode = async (/** @type {"player" | "spectator"} */ role) => {
-    const field = /** @type {HTMLInputElement} */ ($("join-code"));
-    const raw = field.value.trim();
-    // Nothing typed: the field is where to look (a toast at the top of a long page was missed).
-    if (!raw) return field.focus(), toast(t("lobby.codeEmpty"));
-    // A whole invite link pasted here: followed as a link (to sit), or its table watched.
-    const link = raw.match(/#\/(?:play|room)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?(?:\/[a-z0-9]{1,64})?$/);
-    if (link) {
-      if (role === "player") location.hash = link[0];
-      else await joinTable(link[1], link[2] ?? null, false);
-      return;
-    }
-    const code = raw.toUpperCase();
-    // The protocol's InviteCode: 4–32 letters and digits (the server issues 20).
-    if (!/^[A-Z0-9]{4,32}$/.test(code)) return toast(t("lobby.codeBad"));
-    if (role === "player" && !lobbyNameReady()) return;
-    await ensureName();
-    act({ t: "join", code, role });
-  };
-  $("join-code-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    joinCode("player");
-  });
-  $("join-code-watch").addEventListener("click", () => joinCode("spectator"));
+  wireJoinCode(conn, act, ensureName, joinTable);
   $("play-here").addEventListener("click", () => conn.start()); // (the other tab is let go)
   // A result's replay is a page to share; clicked at the table it opens here, in this tab:
   // a second tab would say hello as the same player and take the seat from this one.

@@ -5,7 +5,7 @@
 
 import { ratingText } from "./account.mjs";
 import { lobbyNameReady } from "./askname.mjs";
-import { session } from "./net.mjs";
+import { ServerError, session } from "./net.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { describeFormat, tableName } from "./formats.mjs";
 import { num, seatName, t } from "./i18n/index.mjs";
@@ -220,4 +220,60 @@ function playersCell(r) {
   }
   if (!cell.length) cell = ["—"];
   return r.rated ? [...cell, ` · ${t("account.ratedTag")}`] : cell;
+}
+
+/** A table's id as its address shows it (`#/room/PwHlORi6`). */
+const ROOM_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+/**
+ * The lobby's invite field: an invite code, a whole invite link pasted, or a table's id
+ * read from its address or the other player's screen (a public table's invite is a link
+ * with no code in it, so a friend told "table PwHlORi6" typed that and was told the code
+ * was wrong). A code is tried first; what no invite is gets tried as a table, and only
+ * when that is no open table either does the player hear the code was not right.
+ * @param {{ request(msg: Msg): Promise<Msg> }} conn
+ * @param {(msg: Msg) => Promise<Msg | null>} act a request whose refusal is shown
+ * @param {() => Promise<unknown>} ensureName
+ * @param {(room: string, code: string | null, play: boolean) => Promise<unknown>} joinTable
+ */
+export function wireJoinCode(conn, act, ensureName, joinTable) {
+  const joinCode = async (/** @type {"player" | "spectator"} */ role) => {
+    const field = /** @type {HTMLInputElement} */ ($("join-code"));
+    const raw = field.value.trim();
+    // Nothing typed: the field is where to look (a toast at the top of a long page was missed).
+    if (!raw) return field.focus(), toast(t("lobby.codeEmpty"));
+    // A whole invite link pasted here: followed as a link (to sit), or its table watched.
+    const link = raw.match(/#\/(?:play|room)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?(?:\/[a-z0-9]{1,64})?$/);
+    if (link) {
+      if (role === "player") location.hash = link[0];
+      else await joinTable(link[1], link[2] ?? null, false);
+      return;
+    }
+    const code = raw.toUpperCase();
+    // The protocol's InviteCode: 4–32 letters and digits (the server issues 20).
+    const isCode = /^[A-Z0-9]{4,32}$/.test(code);
+    if (!isCode && !ROOM_ID.test(raw)) return toast(t("lobby.codeBad"));
+    if (role === "player" && !lobbyNameReady()) return;
+    await ensureName();
+    if (!isCode) return joinTable(raw, null, role === "player");
+    try {
+      await conn.request({ t: "join", code, role });
+    } catch (err) {
+      if (!(err instanceof ServerError) || err.code !== "bad_invite" || !ROOM_ID.test(raw)) return toast(err);
+      try {
+        // (Exactly as typed: a table's id tells capitals from small letters.)
+        await conn.request({ t: "join", room: raw, role });
+      } catch (again) {
+        // Both seats taken: watch it, as a room link does.
+        if (again instanceof ServerError && again.code === "room_full" && role === "player") return act({ t: "join", room: raw, role: "spectator" });
+        // No such table either: it was meant as a code, and that is what was wrong.
+        toast(again instanceof ServerError && again.code === "no_such_room" ? err : again);
+      }
+    }
+  };
+  $("join-code-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    joinCode("player");
+  });
+  $("join-code-watch").addEventListener("click", () => joinCode("spectator"));
 }

@@ -580,7 +580,7 @@ export default {
   "err.bad_token": "Your session has expired; starting a new one.",
   "err.rate_limited": "Too fast — wait a moment and try again.",
   "err.no_such_room": "That table is not open: it has closed, or it is private and needs its invite link.",
-  "err.bad_invite": "That invite code is not right.",
+  "err.bad_invite": "That invite code is not right: paste the whole invite link you were sent.",
   "err.room_full": "Both seats are taken — you can watch instead.",
   "err.spectators_full": "This table has as many spectators as it can take.",
   "err.already_in_room": "You are already at a table: leave it first.",

@@ -149,6 +149,32 @@ def test_a_private_tables_stream_strip_carries_its_code(
     assert_quiet(ana, strip, bare, dan)
 
 
+def test_a_tables_id_typed_as_its_invite_code_seats_the_friend(open_client: OpenClient) -> None:
+    """A public table's invite is a link with no code in it, so a friend told the table's
+    id (the last part of its address) types that into the lobby's invite field: he sits
+    down. What is neither an invite code nor an open table is refused as a code, in words
+    that give the way that works."""
+    ana = open_client("Ana")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    room = ana.state("a.room")
+    assert ana.page.url.endswith(f"#/room/{room}"), ana.page.url
+    bob = open_client("Bob", lang="hr")
+    join = "#join-code-form button[type=submit]"
+    bob.page.fill("#join-code", "ZZ9QX7")
+    bob.page.click(join)
+    bob.page.wait_for_function(
+        "document.getElementById('toast').textContent"
+        ".startsWith('Pozivni kôd nije točan: zalijepite cijelu pozivnu poveznicu')"
+    )
+    assert bob.state("a.room") is None
+    bob.page.fill("#join-code", f" {room} ")
+    bob.page.click(join)
+    bob.wait(f"a.room === {room!r} && a.role === 'player' && a.seat === 1")
+    ana.wait("a.view.seats.filter(Boolean).length === 2")
+    assert_quiet(ana, bob)
+
+
 def test_the_lobby_names_an_unnamed_table_after_its_host(open_client: OpenClient) -> None:
     cleo = open_client("Cleo")
     cleo.page.click("#create-form button[type=submit]")
