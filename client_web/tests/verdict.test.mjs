@@ -382,11 +382,11 @@ test("a line that names the reader says 'you' on their own page, and names them 
   assert.equal(describeRuling({ by: 0, action: "concede_game", verdict: null, table: table(1) }, names, false, 0).headline, "You concede the game");
   setLanguage("hr", false);
   assert.equal(describeShot(bih, names, null, 1).headline.split(" — ")[1], "igrate s bijelom u ruci");
-  assert.equal(describeLag(lag, names, 1).headline, "Dobivate bliškanje i birate tko otvara");
-  assert.equal(describeShot(pushed, names, null, 0).headline, "Igrate push out — Bob bira: igrati ili vam vratiti udarac");
+  assert.equal(describeLag(lag, names, 1).headline, "Dobili ste bliškanje i birate tko otvara");
+  assert.equal(describeShot(pushed, names, null, 0).headline, "Odigrali ste push out — Bob bira: igrati ili vam vratiti udarac");
   setLanguage("ru", false);
   assert.equal(describeShot(shot({}), names, null, 1).headline, "Ни один шар не забит — бьёте вы");
-  assert.equal(describeRuling(passed, names, false, 1).headline, "Вы возвращаете удар — бьёт Ana");
+  assert.equal(describeRuling(passed, names, false, 1).headline, "Вы вернули удар — бьёт Ana");
   assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first }, names, false, 0).headline, "Первую партию по своему выбору разбиваете вы");
   setLanguage("en", false);
 });

@@ -246,8 +246,8 @@ def test_who_comes_to_watch_a_rematch_reads_the_last_match_in_the_log_only(
     assert "concede" not in ana.page.inner_text("#status").lower()
     ana.page.select_option("#lang", "hr")
     ana.page.wait_for_function("document.documentElement.lang === 'hr'")
-    assert "Predajete meč" in ana.page.inner_text("#log")
-    assert "Predajete" not in ana.page.inner_text("#status"), ana.page.inner_text("#status")
+    assert "Predali ste meč" in ana.page.inner_text("#log")
+    assert "Predali ste" not in ana.page.inner_text("#status"), ana.page.inner_text("#status")
     assert_quiet(ana, bob, dee)
 
 
