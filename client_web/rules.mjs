@@ -3,10 +3,37 @@
 // (`data-i18n`, from `rules.<lang>.mjs`); this only picks the language and keeps the
 // title and the links in it.
 
-import { t } from "./i18n/index.mjs";
+import { onLanguage, t } from "./i18n/index.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 
 startPageLanguage(/** @type {HTMLSelectElement} */ (document.getElementById("lang")), () => {
   document.title = t("rules.title");
 });
 document.title = t("rules.title");
+
+/**
+ * Opened from a table's menu (a tab of its own, `?from=table`), the way back is to close
+ * this tab: the table plays on in the one it came from. Its lobby link opened the game
+ * here, which said hello as the same player and took the seat from that tab ("Playing
+ * in another tab"). A tab the browser will not let a script close (it was navigated
+ * since) is left where it is, its link saying where the table is.
+ */
+const back = /** @type {HTMLAnchorElement | null} */ (document.getElementById("rules-back"));
+if (back && new URLSearchParams(location.search).get("from") === "table") {
+  const word = () => (back.textContent = t("rules.backTable"));
+  back.setAttribute("data-i18n", "rules.backTable");
+  back.removeAttribute("href");
+  back.setAttribute("role", "button");
+  back.tabIndex = 0;
+  word();
+  onLanguage(word);
+  const leave = (/** @type {Event} */ e) => {
+    e.preventDefault();
+    if (history.length > 1) return void (back.textContent = t("rules.tableElsewhere"));
+    window.close();
+  };
+  back.addEventListener("click", leave);
+  // (The brand leads home the same way: to the table, in its own tab.)
+  document.querySelector(".brand")?.addEventListener("click", leave);
+  back.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && leave(e));
+}

@@ -6,6 +6,8 @@ export default {
   "rules.title": "Rules of nine-ball",
   "rules.link": "All the rules",
   "rules.back": "Back to the lobby",
+  "rules.backTable": "Back to the table",
+  "rules.tableElsewhere": "Your table is in the tab you opened the rules from.",
   "rules.intro": "The World Pool-Billiard Association's rules of nine-ball (from an earlier edition), with a few more for playing online. The server is the referee and judges every shot. In nine-ball nothing is called: neither the ball nor the pocket.",
   "rules.contents": "On this page",
   "rules.h.object": "The object of the game",

@@ -6,6 +6,8 @@ export default {
   "rules.title": "Pravila devetke",
   "rules.link": "Sva pravila",
   "rules.back": "Natrag u predvorje",
+  "rules.backTable": "Natrag za stol",
+  "rules.tableElsewhere": "Vaš je stol u kartici iz koje ste otvorili pravila.",
   "rules.intro": "Pravila devetke Svjetskog saveza za pool biljar (WPA), prema jednom ranijem izdanju, uz nekoliko dodatnih pravila za igru na mreži. Sudac je poslužitelj: on ocjenjuje svaki udarac. U devetki se ništa ne najavljuje — ni kugla ni rupa.",
   "rules.contents": "Na ovoj stranici",
   "rules.h.object": "Predmet igre",

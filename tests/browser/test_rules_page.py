@@ -93,9 +93,13 @@ def test_the_rules_switch_language_in_place_and_fit_a_phone(open_client) -> None
 
 
 def test_the_table_offers_the_rules_in_a_tab_of_its_own(open_client) -> None:  # type: ignore[no-untyped-def]
+    """The table's menu opens the rules in a tab of their own, whose way back closes that
+    tab: its lobby link opened the game there, which took the seat from the table's tab
+    ("Playing in another tab") and showed the player's match in the rules' tab."""
     ana = open_client("Ana", lang="ru")
     more = ana.page.locator("#more-rules")
-    assert more.get_attribute("target") == "_blank" and more.get_attribute("href") == "/rules"
+    assert more.get_attribute("target") == "_blank"
+    assert more.get_attribute("href") == "/rules?from=table"
     ana.page.click("#create-form button[type=submit]")
     ana.wait("!!a.room")
     ana.page.click("#more summary")
@@ -104,7 +108,21 @@ def test_the_table_offers_the_rules_in_a_tab_of_its_own(open_client) -> None:  #
     rules = opened.value
     rules.wait_for_function("document.documentElement.lang === 'ru'")
     assert urlparse(rules.url).path == "/rules"
+    back = rules.locator("#rules-back")
+    back.wait_for()
+    assert back.inner_text() == "Назад к столу"
+    # Worded again in another language, still the way back to the table.
+    rules.select_option("#lang", "hr")
+    rules.wait_for_function(
+        "document.getElementById('rules-back').textContent === 'Natrag za stol'"
+    )
     # The table is still there, its seat kept.
     assert ana.state("a.room") and ana.state("a.role") == "player"
-    rules.close()
+    with rules.expect_event("close"):
+        back.click()
+    assert rules.is_closed()
+    # The table's tab never lost its connection to another tab.
+    assert ana.state("a.room") and ana.state("a.role") == "player"
+    assert ana.page.locator("#play-here").is_hidden()
+    assert ana.state("window.ninepool.conn.replaced") is False
     assert ana.problems() == []
