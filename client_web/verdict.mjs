@@ -351,11 +351,13 @@ export function describeRuling(ruling, names, draw = false, me = null) {
     case "concede_game":
     case "concede_match": {
       const head = t(yours(ruling.action === "concede_match" ? "r.concedeMatch" : "r.concedeGame", ruling.by, me), { name: by });
+      // The referee's own note ("The match was conceded", O4) says the headline again.
+      const said = { details: v ? notesBesides(v, ["O4"]) : [] };
       if (v && v.game_over) {
         const over = gameOverHeadline(v, names, true, me);
-        return d(t("r.concedeThen", { head, rest: over.text }), ["O4"], "win");
+        return { ...d(t("r.concedeThen", { head, rest: over.text }), ["O4"], "win"), ...said };
       }
-      return d(head, ["O4"], "win");
+      return { ...d(head, ["O4"], "win"), ...said };
     }
     case "stalemate_propose":
       return d(t(mine("r.stalePropose", ruling.by, other, me), { name: by, other: who(names, other) }), ["R14"], "neutral");

@@ -194,6 +194,12 @@ test("O4/O5 a conceded or forfeited game says how once: not '— Bob wins the ga
   assert.equal(conceded.headline, "Ana concedes the game — Bob wins the game");
   const match = describeRuling({ by: 0, action: "concede_match", verdict: { ...over, game_end: "concede", match_over: true }, table: table(1) }, names);
   assert.equal(match.headline, "Ana concedes the match — Bob wins the match");
+  // The referee's note saying the match was conceded is the headline again: left out; a
+  // note of another rule stays.
+  const noted = { ...over, game_end: "concede", match_over: true, notes: [["O4", "The match was conceded"], ["G3", "The 9 was spotted"]], note_codes: ["O4.match", ""] };
+  const said = describeRuling({ by: 0, action: "concede_match", verdict: noted, table: table(1) }, names);
+  assert.deepEqual(said.details.map((line) => line.rule), ["G3"]);
+  assert.deepEqual(describeRuling({ by: 0, action: "concede_match", verdict: { ...noted, notes: noted.notes.slice(0, 1), note_codes: ["O4.match"] }, table: table(1) }, names).details, []);
   const forfeit = describeRuling({ by: 0, action: "forfeit", verdict: { ...over, game_end: "forfeit" }, table: table(1) }, names);
   assert.ok(forfeit.headline.endsWith("— Bob wins the game"), forfeit.headline);
 });
