@@ -502,10 +502,19 @@ const PLACES = /** @type {[string, string[][], number][]} */ ([
   ["banner", AROUND, 1],
 ]);
 
-/** The prompt alone, said again (the break's names the power, which a key or drag moves). */
+/** Whether the status box shows the last verdict whole: one cut to its first lines may
+ * have lost whose shot it is, said at its end, and the prompt under it then says it. */
+function verdictWhole() {
+  const verdict = $("status").querySelector(".verdict");
+  return !!verdict && verdict.scrollHeight <= verdict.clientHeight + 1;
+}
+
+/** The prompt alone, said again (the break's names the power, which a key or drag moves),
+ * as it was said under the verdict: pulling the power strip under "— your shot" had the
+ * line under it start "Your shot —" again. */
 export function refreshPrompt() {
   const el = $("status").querySelector(".prompt");
-  if (el && app.view) el.textContent = prompt();
+  if (el && app.view) el.textContent = prompt(verdictWhole());
 }
 
 export function renderTableUi() {
@@ -532,9 +541,7 @@ export function renderTableUi() {
   statusEl.className = `status ${v && !app.anim ? v.tone : ""}`;
   const verdict = v && !app.anim ? h("div", { class: "verdict" }, [v.text, ...rulePrint(v.rules)]) : null;
   if (verdict) statusEl.append(verdict);
-  // (one cut to its first lines may have lost whose shot it is, said at its end)
-  const whole = !!verdict && verdict.scrollHeight <= verdict.clientHeight + 1;
-  statusEl.append(h("div", { class: "prompt", text: prompt(whole) }));
+  statusEl.append(h("div", { class: "prompt", text: prompt(verdictWhole()) }));
 
   // The banner (over the table, not pushing it): the R13 warning while a player is on two fouls.
   const banner = $("banner");

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.browser.support import Client, save
-from tests.browser.test_client import assert_quiet, shoot_at_lowest
+from tests.browser.test_client import assert_quiet, set_power, shoot_at_lowest
 from tests.browser.test_rated_browser import sign_up
 
 OpenClient = Callable[..., Client]
@@ -103,6 +103,9 @@ def test_a_rack_against_the_computer(open_client: OpenClient) -> None:
             ana.page.click("#choose-shoot")
             ana.wait("!a.table.choice_pending")
             continue
+        # Nor once she moves the power (the line said anew from the power's control did).
+        set_power(ana, 35)
+        told += said_once(ana, "a.lastVerdict.next === a.seat", "your shot")
         shoot_at_lowest(ana, 35)
         ana.wait("!a.shotPending")
     else:
