@@ -7,10 +7,14 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 NODE_STAMP := client_web/node_modules/.installed-stamp
+# Each page's script bundled into one file (server/edge/bundle.py), built again whenever a
+# client file changes; the server serves the modules one by one while it is not fresh.
+BUNDLE := client_web/.bundle/meta.json
+CLIENT_SOURCES := $(wildcard client_web/*.mjs client_web/i18n/*.mjs)
 
-.PHONY: run test setup lint typecheck conformance test-js test-py system-deps bench clean
+.PHONY: run test setup bundle lint typecheck conformance test-js test-py system-deps bench clean
 
-setup: $(STAMP) $(NODE_STAMP)
+setup: $(STAMP) $(NODE_STAMP) $(BUNDLE)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +25,11 @@ $(STAMP): pyproject.toml
 $(NODE_STAMP): client_web/package.json
 	cd client_web && npm install --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
+
+bundle: $(BUNDLE)
+
+$(BUNDLE): $(NODE_STAMP) $(CLIENT_SOURCES)
+	cd client_web && npm run --silent bundle
 
 ## Run the server (one process, embedded store) and print the URL to open.
 run: setup
@@ -75,4 +84,4 @@ bench: setup
 	$(PY) bench/shot_latency.py --shots 300
 
 clean:
-	rm -rf $(VENV) client_web/node_modules .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) client_web/node_modules client_web/.bundle .mypy_cache .ruff_cache .pytest_cache

@@ -152,7 +152,9 @@ class GameServer:
                 timeout=config.replay_timeout,
             ),
         )
-        self.routes = HttpRoutes(config.client_dir, self.metrics, self.replays, self._ready)
+        self.routes = HttpRoutes(
+            config.client_dir, self.metrics, self.replays, self._ready, config.client_bundle
+        )
         self.ready = False
         self._ws: WsServer | None = None
         self._lag_task: asyncio.Task[None] | None = None

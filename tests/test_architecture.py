@@ -330,7 +330,7 @@ def test_pure_packages_do_no_io() -> None:
 #: Where the repository keeps modules of its own besides the packages (third-party code,
 #: such as the client's `node_modules`, is not ours to split).
 OTHER_MODULE_DIRS = ("client_web", "tests", "bench", "deploy")
-NOT_OURS = ("node_modules", ".venv")
+NOT_OURS = ("node_modules", ".venv", ".bundle")
 
 
 def other_modules() -> list[str]:

@@ -19,6 +19,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.edge.bundle import ClientBundles
 from server.edge.replays import ReplayStreams
 from server.ops.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.ops.metrics import Metrics
@@ -132,8 +133,11 @@ class HttpRoutes:
         metrics: Metrics,
         replays: ReplayStreams,
         is_ready: Callable[[], bool],
+        bundled: bool = True,
     ) -> None:
         self.client_dir = client_dir.resolve()
+        #: A page's script as one file, while fresh (server/edge/bundle.py).
+        self.bundles = ClientBundles(self.client_dir, enabled=bundled)
         self.metrics = metrics
         self.replays = replays
         self.is_ready = is_ready
@@ -199,6 +203,8 @@ class HttpRoutes:
 
     def static(self, path: str, if_none_match: str | None) -> Response:
         file = self._resolve(path)
+        if file is not None or path.endswith(".mjs.map"):
+            file = self.bundles.script(path.lstrip("/")) or file
         if file is None:
             return text_response(http.HTTPStatus.NOT_FOUND, "not found\n")
         suffix = file.suffix.lower()

@@ -96,6 +96,8 @@ class Config:
     seed: int | None = None
     spectator_cap: int = 200
     client_dir: Path = CLIENT_DIR
+    #: Each page's script served as its bundle while fresh (server/edge/bundle.py).
+    client_bundle: bool = True
     #: Replays and the room list (server/edge/replays.py, server/rooms/pacing.py).
     update_interval: float = 1.0
     room_log_max: int = 10_000
@@ -304,6 +306,14 @@ SECTIONS: tuple[Section, ...] = (
                 FOLDER,
                 "the browser client served at `/`",
                 shown="`client_web/`",
+            ),
+            Setting(
+                Config,
+                "client_bundle",
+                YES_NO,
+                "serve each page's script as the one file `make setup` bundles it into "
+                "(`client_web/.bundle/`) while that is newer than every file in it; `off`: "
+                "the modules one by one",
             ),
             Setting(
                 Config,

@@ -126,3 +126,18 @@ def test_the_table_offers_the_rules_in_a_tab_of_its_own(open_client) -> None:  #
     assert ana.page.locator("#play-here").is_hidden()
     assert ana.state("window.ninepool.conn.replaced") is False
     assert ana.problems() == []
+
+
+def test_a_page_loads_its_script_as_one_bundled_file(open_client, open_page) -> None:  # type: ignore[no-untyped-def]
+    """Served as `make setup` bundles them (server/edge/bundle.py), the game and the rules
+    page each fetch one script, not the ~80 modules it is made of."""
+    ana = open_client("Ana")
+    rules = open_page("rules", "/rules?lang=ru")
+    rules.page.wait_for_function("document.documentElement.lang === 'ru'")
+    for page, script in ((ana, "/app.mjs"), (rules, "/rules.mjs")):
+        fetched = page.page.evaluate(
+            "performance.getEntriesByType('resource')"
+            ".map((r) => new URL(r.name).pathname).filter((p) => p.endsWith('.mjs'))"
+        )
+        assert fetched == [script], fetched
+    assert ana.problems() == []

@@ -40,6 +40,7 @@ CONTRACT: tuple[tuple[str, str, Any], ...] = (
     ("--seed", "NINEPOOL_SEED", None),
     ("--spectator-cap", "NINEPOOL_SPECTATOR_CAP", 200),
     ("--client-dir", "NINEPOOL_CLIENT_DIR", CLIENT_DIR),
+    ("--client-bundle", "NINEPOOL_CLIENT_BUNDLE", True),
     ("--update-interval", "NINEPOOL_UPDATE_INTERVAL", 1.0),
     ("--room-log-max", "NINEPOOL_ROOM_LOG_MAX", 10_000),
     ("--replay-max-bytes", "NINEPOOL_REPLAY_MAX_BYTES", 16 * 2**20),
@@ -113,6 +114,7 @@ SAMPLES: dict[str, tuple[str, Any, str, Any]] = {
     "--seed": ("7", 7, "8", 8),
     "--spectator-cap": ("0", 0, "5", 5),
     "--client-dir": ("/srv/a", Path("/srv/a"), "/srv/b", Path("/srv/b")),
+    "--client-bundle": ("yes", True, "no", False),
     "--update-interval": ("0", 0.0, "2.5", 2.5),
     "--room-log-max": ("500", 500, "20000", 20000),
     "--replay-max-bytes": ("1048576", 1048576, "65536", 65536),
@@ -227,7 +229,7 @@ def test_the_flags_are_the_contract() -> None:
         if option not in ("-h", "--help")
     }
     assert flags == {flag for flag, _, _ in CONTRACT}
-    assert len(CONTRACT) == 75
+    assert len(CONTRACT) == 76
 
 
 def test_the_declarations_are_the_contract() -> None:
