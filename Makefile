@@ -7,9 +7,10 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 NODE_STAMP := client_web/node_modules/.installed-stamp
-# Each page's script bundled into one file (server/edge/bundle.py), built again whenever a
-# client file changes; the server serves the modules one by one while it is not fresh.
-BUNDLE := client_web/.bundle/meta.json
+# Each page's script bundled into one file (client_web/build/bundle.mjs), built again
+# whenever a client file changes; the server serves the modules one by one while it is not
+# fresh (server/edge/bundle.py).
+BUNDLE := client_web/.bundle/manifest.json
 CLIENT_SOURCES := $(wildcard client_web/*.mjs client_web/i18n/*.mjs)
 
 .PHONY: run test setup bundle lint typecheck conformance test-js test-py system-deps bench clean
@@ -28,7 +29,7 @@ $(NODE_STAMP): client_web/package.json
 
 bundle: $(BUNDLE)
 
-$(BUNDLE): $(NODE_STAMP) $(CLIENT_SOURCES)
+$(BUNDLE): $(NODE_STAMP) $(CLIENT_SOURCES) client_web/build/bundle.mjs
 	cd client_web && npm run --silent bundle
 
 ## Run the server (one process, embedded store) and print the URL to open.
@@ -67,7 +68,7 @@ test-js: $(NODE_STAMP)
 # 5 s wait ran out: two it is.)
 # The run ends with its 25 slowest tests, where to look first when the suite grows long.
 PYTEST_WORKERS ?= 2
-test-py: $(STAMP)
+test-py: $(STAMP) $(BUNDLE)
 	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX="$(abspath $(VENV))/pycache" $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal --durations=25
 
 ## Coverage-guided fuzzing: every atheris target for FUZZ_SECONDS (see tests/fuzz/README.md).

@@ -229,8 +229,9 @@ const ROOM_ID = /^[A-Za-z0-9_-]{1,32}$/;
  * The lobby's invite field: an invite code, a whole invite link pasted, or a table's id
  * read from its address or the other player's screen (a public table's invite is a link
  * with no code in it, so a friend told "table PwHlORi6" typed that and was told the code
- * was wrong). A code is tried first; what no invite is gets tried as a table, and only
- * when that is no open table either does the player hear the code was not right.
+ * was wrong). A table is looked for first: a code tried and wrong counts against the
+ * guesses a connection and an address may make (the server's `bad_invite` budget), and
+ * every table id has a code's shape. Only what is no open table is tried as a code.
  * @param {{ request(msg: Msg): Promise<Msg> }} conn
  * @param {(msg: Msg) => Promise<Msg | null>} act a request whose refusal is shown
  * @param {() => Promise<unknown>} ensureName
@@ -255,20 +256,21 @@ export function wireJoinCode(conn, act, ensureName, joinTable) {
     if (!isCode && !ROOM_ID.test(raw)) return toast(t("lobby.codeBad"));
     if (role === "player" && !lobbyNameReady()) return;
     await ensureName();
-    if (!isCode) return joinTable(raw, null, role === "player");
+    if (ROOM_ID.test(raw)) {
+      try {
+        // (Exactly as typed: a table's id tells capitals from small letters.)
+        return await conn.request({ t: "join", room: raw, role });
+      } catch (err) {
+        // Both seats taken: watch it, as a room link does.
+        if (err instanceof ServerError && err.code === "room_full" && role === "player") return act({ t: "join", room: raw, role: "spectator" });
+        if (!(err instanceof ServerError) || err.code !== "no_such_room" || !isCode) return toast(err);
+      }
+    }
     try {
       await conn.request({ t: "join", code, role });
     } catch (err) {
-      if (!(err instanceof ServerError) || err.code !== "bad_invite" || !ROOM_ID.test(raw)) return toast(err);
-      try {
-        // (Exactly as typed: a table's id tells capitals from small letters.)
-        await conn.request({ t: "join", room: raw, role });
-      } catch (again) {
-        // Both seats taken: watch it, as a room link does.
-        if (again instanceof ServerError && again.code === "room_full" && role === "player") return act({ t: "join", room: raw, role: "spectator" });
-        // No such table either: it was meant as a code, and that is what was wrong.
-        toast(again instanceof ServerError && again.code === "no_such_room" ? err : again);
-      }
+      // Neither a table nor a code: said with the way that works (pasting the link).
+      toast(err instanceof ServerError && err.code === "bad_invite" ? t("lobby.codeWrong") : err);
     }
   };
   $("join-code-form").addEventListener("submit", (e) => {

@@ -4,7 +4,7 @@
 // One rule, so a guest can always sign up under the name they play under.
 //
 // The rule is declared in protocol/text.py (`NAME_MIN`, `NAME_MAX`). The browser cannot
-// read Python and the client has no build step, so the two numbers stand here as well, and
+// read Python and the client's bundler only joins its files, so the two numbers stand here, and
 // tests/protocol/test_name_rule.py fails, printing the lines to paste, if they ever part.
 // Everything else in the page takes them from here: the name fields' bounds
 // (`boundNameField`) and the catalogues' words for the rule (`{nameMin}`, `{nameMax}`,

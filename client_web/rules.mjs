@@ -15,8 +15,8 @@ document.title = t("rules.title");
  * Opened from a table's menu (a tab of its own, `?from=table`), the way back is to close
  * this tab: the table plays on in the one it came from. Its lobby link opened the game
  * here, which said hello as the same player and took the seat from that tab ("Playing
- * in another tab"). A tab the browser will not let a script close (it was navigated
- * since) is left where it is, its link saying where the table is.
+ * in another tab"). A tab the browser will not let a script close is left where it
+ * is, its link saying where the table is.
  */
 const back = /** @type {HTMLAnchorElement | null} */ (document.getElementById("rules-back"));
 if (back && new URLSearchParams(location.search).get("from") === "table") {
@@ -29,8 +29,11 @@ if (back && new URLSearchParams(location.search).get("from") === "table") {
   onLanguage(word);
   const leave = (/** @type {Event} */ e) => {
     e.preventDefault();
-    if (history.length > 1) return void (back.textContent = t("rules.tableElsewhere"));
     window.close();
+    // (A browser that keeps the tab open says nothing: the link does.)
+    setTimeout(() => {
+      if (!window.closed) back.textContent = t("rules.tableElsewhere");
+    }, 150);
   };
   back.addEventListener("click", leave);
   // (The brand leads home the same way: to the table, in its own tab.)

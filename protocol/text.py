@@ -42,7 +42,7 @@ INVISIBLE = frozenset(
 #: `NAME_PATTERN` takes. One rule, so a guest can always claim the name they play under.
 #: An account's name passes the claim's own checks on top (one script, not reserved, not
 #: like another account's: `server.players.names`). The browser client holds these two
-#: numbers in `client_web/namerule.mjs` (it cannot read Python and has no build step);
+#: numbers in `client_web/namerule.mjs` (it cannot read Python, and its bundler only joins files);
 #: `tests/protocol/test_name_rule.py` fails, printing the lines to paste, if they part.
 NAME_MIN = 3
 NAME_MAX = 20

@@ -72,7 +72,7 @@ export default {
   "note.R13.beforeBreak": "Prije otvaranja partija još nije počela: ovaj se faul ne broji u tri uzastopna faula",
   "note.R14.lifted": "Kugla je ubačena: upozorenje o neriješenoj partiji se ukida",
   "note.R14.stalemate": "Neriješena partija: kugle se ponovno slažu, a otvara isti igrač",
-  "note.R14.proposed": "Predloženo je neriješeno; protivnik može prihvatiti",
+  "note.R14.proposed": "Predložena je neriješena partija; protivnik može prihvatiti",
   "note.R14.warning": "Upozorenje o neriješenoj partiji: ako još tri izmjene svakog igrača prođu bez ubačene kugle, partija se ponavlja",
   "note.O6.decided": "Bliškanje je odlučeno; pobjednik je odabrao tko otvara prvu partiju",
   "note.O6.decidedDraw": "Ždrijeb je obavljen; pobjednik ždrijeba odabrao je tko otvara prvu partiju",

@@ -43,8 +43,8 @@ CONTENT_TYPES = {
 
 #: Third-party files the browser may load, and nothing else of node_modules.
 NODE_MODULES_ALLOWED = ("node_modules/@msgpack/msgpack/dist.esm/",)
-#: Folders of client_web/ that are not part of the served client.
-PRIVATE_PREFIXES = ("tests/", "node_modules/", ".")
+#: Folders of client_web/ that are not part of the served client (`build/`: the bundler).
+PRIVATE_PREFIXES = ("tests/", "build/", "node_modules/", ".")
 
 _ROOM_PATH = re.compile(r"^/replay/([A-Za-z0-9_-]{1,32})$")
 #: One rack of a match, as a page to share: the client's replay viewer opened on it. The

@@ -312,8 +312,8 @@ SECTIONS: tuple[Section, ...] = (
                 "client_bundle",
                 YES_NO,
                 "serve each page's script as the one file `make setup` bundles it into "
-                "(`client_web/.bundle/`) while that is newer than every file in it; `off`: "
-                "the modules one by one",
+                "(`client_web/.bundle/`) while every file in it is as the build found it; "
+                "`off`: the modules one by one",
             ),
             Setting(
                 Config,

@@ -165,7 +165,7 @@ def test_a_tables_id_typed_as_its_invite_code_seats_the_friend(open_client: Open
     bob.page.click(join)
     bob.page.wait_for_function(
         "document.getElementById('toast').textContent"
-        ".startsWith('Pozivni kôd nije točan: zalijepite cijelu pozivnu poveznicu')"
+        ".startsWith('Nijedan stol nema taj kôd ni oznaku: zalijepite cijelu pozivnu poveznicu')"
     )
     assert bob.state("a.room") is None
     bob.page.fill("#join-code", f" {room} ")

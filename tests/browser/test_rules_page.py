@@ -118,6 +118,9 @@ def test_the_table_offers_the_rules_in_a_tab_of_its_own(open_client) -> None:  #
     )
     # The table is still there, its seat kept.
     assert ana.state("a.room") and ana.state("a.role") == "player"
+    # A section read from the contents first (a step in the tab's history).
+    rules.click("a[href='#fouls']")
+    rules.wait_for_function("location.hash === '#fouls'")
     with rules.expect_event("close"):
         back.click()
     assert rules.is_closed()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,12 @@ def test_node_names_are_resolved_again() -> None:
         assert " resolve " in line and "max_fails=2 fail_timeout=5s" in line, line
 
 
+def read(url: str) -> bytes:
+    """The body of a GET (blocking: called from a thread, the node being on the loop)."""
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return bytes(response.read())
+
+
 @needs_nginx
 async def test_private_client_files_and_metrics_are_not_served(tmp_path: Path) -> None:
     node = StandInNode("n1")
@@ -114,6 +121,7 @@ async def test_private_client_files_and_metrics_are_not_served(tmp_path: Path) -
             ("/app.mjs", 200),
             ("/style.css", 200),
             (f"/tests/{tests[0]}", 404),
+            ("/build/bundle.mjs", 404),
             ("/node_modules/@msgpack/msgpack/package.json", 404),
             ("/node_modules/typescript/package.json", 404),
             ("/.gitignore", 404),
@@ -122,6 +130,10 @@ async def test_private_client_files_and_metrics_are_not_served(tmp_path: Path) -
             ("/replay/abc", 200),
         ):
             assert await asyncio.to_thread(get, nginx.http_url + path) == status, path
+        # A page's script comes from a node (its bundle, while fresh); a module it imports
+        # from the disk.
+        for path, body in (("/app.mjs", b"ok\n"), ("/hud.mjs", (client / "hud.mjs").read_bytes())):
+            assert await asyncio.to_thread(read, nginx.http_url + path) == body, path
     finally:
         await asyncio.to_thread(nginx.stop)
         await node.stop()

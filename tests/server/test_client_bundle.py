@@ -1,9 +1,11 @@
 """A page's script is served as its bundle only while the bundle is fresh
-(server/edge/bundle.py): a file edited since, a bundle missing or its metafile broken, or
-the setting off, and the module itself is served, as it stands."""
+(server/edge/bundle.py): every file it was built from as the build hashed it. A file
+edited since (whatever its time says), a bundle missing or its manifest broken, or the
+setting off, and the module itself is served, as it stands."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -20,8 +22,8 @@ BUNDLED = b"const x = 1; console.log(x);\n//# sourceMappingURL=app.mjs.map\n"
 MAP = b'{"version":3,"sources":["app.mjs","part.mjs"]}'
 
 
-def client(tmp_path: Path, meta: object | None = None) -> Path:
-    """A client folder: a page script importing a part, and its bundle built after both."""
+def client(tmp_path: Path, manifest: object | None = None) -> Path:
+    """A client folder: a page script importing a part, and its bundle built from both."""
     (tmp_path / "app.mjs").write_bytes(ENTRY)
     (tmp_path / "part.mjs").write_bytes(PART)
     (tmp_path / "index.html").write_bytes(b"<script type=module src=app.mjs></script>")
@@ -29,13 +31,12 @@ def client(tmp_path: Path, meta: object | None = None) -> Path:
     folder.mkdir()
     (folder / "app.mjs").write_bytes(BUNDLED)
     (folder / "app.mjs.map").write_bytes(MAP)
-    built = {"inputs": {"app.mjs": {}, "part.mjs": {}}, "entryPoint": "app.mjs"}
-    outputs = {".bundle/app.mjs": built, ".bundle/app.mjs.map": {"inputs": {}}}
-    text = json.dumps({"outputs": outputs} if meta is None else meta)
-    (folder / "meta.json").write_text(text)
-    # The sources an hour older than their bundle, as a build leaves them.
-    for name in ("app.mjs", "part.mjs"):
-        os.utime(tmp_path / name, (1_000_000, 1_000_000))
+    built = {
+        name: hashlib.sha256(body).hexdigest()
+        for name, body in (("app.mjs", ENTRY), ("part.mjs", PART))
+    }
+    text = json.dumps({"scripts": {"app.mjs": built}} if manifest is None else manifest)
+    (folder / "manifest.json").write_text(text)
     return tmp_path
 
 
@@ -55,7 +56,7 @@ async def test_a_fresh_bundle_is_served_for_its_page_script(
     # The modules it holds are still there by their own paths (a stale bundle needs them).
     assert (await fetch(server, "/part.mjs"))[2] == PART
     # The bundle's folder is not served by its own path.
-    for hidden in ("/.bundle/app.mjs", "/.bundle/meta.json", "/part.mjs.map"):
+    for hidden in ("/.bundle/app.mjs", "/.bundle/manifest.json", "/part.mjs.map"):
         assert (await fetch(server, hidden))[0] == 404, hidden
 
 
@@ -65,34 +66,41 @@ async def test_an_edit_since_the_build_serves_the_modules_until_it_is_built_agai
     folder = client(tmp_path)
     server = await make_server(client_dir=folder)
     assert (await fetch(server, "/app.mjs"))[2] == BUNDLED
-    # An imported file edited (newer than the bundle): the page script as it stands.
+    # An imported file edited, its time put back before the bundle's (as a copy that
+    # keeps times, or a save while the bundle was being built, leaves it): the page
+    # script as it stands all the same.
+    bundle_time = (folder / ".bundle" / "app.mjs").stat().st_mtime
     (folder / "part.mjs").write_bytes(b"export const x = 2;\n")
+    os.utime(folder / "part.mjs", (bundle_time - 3600, bundle_time - 3600))
     status, _, body = await fetch(server, "/app.mjs")
     assert status == 200 and body == ENTRY
     assert (await fetch(server, "/app.mjs.map"))[0] == 404
     assert (await fetch(server, "/part.mjs"))[2] == b"export const x = 2;\n"
-    assert any("older than part.mjs" in r.getMessage() for r in caplog.records)
-    # Built again (the bundle newer than every file in it): the bundle once more.
-    (folder / ".bundle" / "app.mjs").write_bytes(BUNDLED + b"// again\n")
-    assert (await fetch(server, "/app.mjs"))[2] == BUNDLED + b"// again\n"
+    assert any("built from another part.mjs" in r.getMessage() for r in caplog.records)
+    # The same words again (a file saved unchanged): the bundle once more.
+    (folder / "part.mjs").write_bytes(PART)
+    assert (await fetch(server, "/app.mjs"))[2] == BUNDLED
     # A file it was built from gone: the modules.
     (folder / "part.mjs").unlink()
     assert (await fetch(server, "/app.mjs"))[2] == ENTRY
 
 
 @pytest.mark.parametrize(
-    "meta",
+    "manifest",
     [
         "not json at all",
-        {"outputs": "a list"},
-        {"outputs": {".bundle/app.mjs": {"inputs": ["app.mjs"]}}},
+        {"scripts": "a list"},
+        {"scripts": {"app.mjs": ["app.mjs"]}},
+        {"scripts": {"app.mjs": {"app.mjs": 7}}},
+        {"scripts": {"app.mjs": {}}},
+        {"scripts": {"app.mjs": {"../outside.mjs": "0" * 64}}},
         {"nothing": {}},
     ],
 )
-async def test_a_broken_metafile_serves_the_modules(
-    make_server: ServerFactory, tmp_path: Path, meta: object
+async def test_a_broken_manifest_serves_the_modules(
+    make_server: ServerFactory, tmp_path: Path, manifest: object
 ) -> None:
-    server = await make_server(client_dir=client(tmp_path, meta))
+    server = await make_server(client_dir=client(tmp_path, manifest))
     status, _, body = await fetch(server, "/app.mjs")
     assert status == 200 and body == ENTRY
 
@@ -108,8 +116,8 @@ async def test_with_the_setting_off_the_modules_are_served(
 async def test_the_clients_own_bundles_are_fresh_after_setup(make_server: ServerFactory) -> None:
     """`make setup` (and so `make run` and `make test`) builds every page's bundle from
     the client as it is: each is served for its page script."""
-    meta = CLIENT_DIR / ".bundle" / "meta.json"
-    if not meta.exists():
+    manifest = CLIENT_DIR / ".bundle" / "manifest.json"
+    if not manifest.exists():
         pytest.skip("no bundle built: `make setup` builds it")
     server = await make_server()
     for script in ("app.mjs", "tournament.mjs", "rules.mjs", "overlay.mjs"):

@@ -54,6 +54,7 @@ async def test_client_files_with_content_types_and_caching(server: GameServer) -
     for hidden in (
         "/node_modules/@msgpack/msgpack/package.json",
         "/tests/",
+        "/build/bundle.mjs",
         "/../pyproject.toml",
         "/%2e%2e/pyproject.toml",
         "/nothing-here.js",
