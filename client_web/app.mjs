@@ -57,12 +57,15 @@ const conn = new Connection({
 initAccounts({ reconnect: () => conn.reconnectNow(), welcome: () => app.welcome });
 // In a tab not yet connected (opened at a replay) the account's buttons wait for its hello:
 // an account is not changed while its player is seated, and only the hello says whether.
+// A tab watching the TV as nobody goes to the lobby first, to say hello as the player.
 document.querySelector(".account-bar")?.addEventListener("click", (e) => {
   const button = /** @type {HTMLElement} */ (e.target).closest("button");
-  if (conn.started || !button) return;
+  if ((conn.started && !watchingAsNobody) || !button) return;
   e.stopPropagation();
-  connect();
-  const again = () => void (app.welcome ? button.click() : setTimeout(again, 100));
+  const before = app.welcome;
+  if (watchingAsNobody) location.hash = "#/";
+  else connect();
+  const again = () => void (app.welcome && app.welcome !== before ? button.click() : setTimeout(again, 100));
   again();
 }, true);
 
@@ -153,12 +156,33 @@ async function act(msg) {
  * browser's player took their seat from the tab they were playing in ("Playing in
  * another tab"). A tab that had said hello (reloaded at a replay) says it at once, its
  * seat restored behind the replay (`CONNECTED_TAB`, kept for the tab alone).
+ * A tab opened at the TV watches as nobody — a session of its own, kept in memory, as the
+ * stream overlay's — for the same reason: opened beside a match, it took the seat and
+ * showed the player's own table. It says hello as the player once it goes to the game.
  */
 function connect() {
   $("conn").hidden = false; // (nothing to say of a connection before there is one)
+  if (!conn.started && parseHash().kind === "tv" && !sessionStorage.getItem(CONNECTED_TAB)) {
+    /** @type {string | null} */
+    let token = null;
+    watchingAsNobody = true;
+    // (nobody has nothing to say in a room's chat: it reads it)
+    document.querySelector("#chat-form .row")?.toggleAttribute("hidden", true);
+    // (named as the stream overlay is: the player's own name may be an account's)
+    void conn.helloAs({ token: () => token, setToken: (v) => (token = v) }, "overlay");
+    return;
+  }
   sessionStorage.setItem(CONNECTED_TAB, "1");
+  if (watchingAsNobody && parseHash().kind !== "tv") {
+    watchingAsNobody = false;
+    document.querySelector("#chat-form .row")?.toggleAttribute("hidden", false);
+    void conn.helloAs(session);
+    return;
+  }
   conn.startOnce();
 }
+/** This tab watches the TV under a session of its own (`connect`). */
+let watchingAsNobody = false;
 
 // --- routing ----------------------------------------------------------------------------
 

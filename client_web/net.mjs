@@ -123,6 +123,8 @@ export class Connection {
     this.pending = new Map();
     /** @type {ConnState} */
     this.state = "connecting";
+    /** the name `hello` says instead of the page's (`helloAs`) @type {string | null} */
+    this.helloName = null;
     /** whether `start` has been called (a tab opened at a replay has not, yet) */
     this.started = false;
     this.attempt = 0;
@@ -185,7 +187,7 @@ export class Connection {
   async hello() {
     // Logged in: the account token says who plays (and under which name).
     const token = this.session.accountToken?.() || this.session.token();
-    const welcome = await this.request({ t: "hello", v: PROTOCOL_VERSION, name: this.opts.name(), token });
+    const welcome = await this.request({ t: "hello", v: PROTOCOL_VERSION, name: this.helloName ?? this.opts.name(), token });
     this.attempt = 0;
     this.welcomed = true;
     this.seq = null;
@@ -246,6 +248,20 @@ export class Connection {
     this.setState("reconnecting");
     const delay = Math.min(5000, 250 * 2 ** Math.min(this.attempt, 5));
     this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  /**
+   * Says hello again at once as the player whose tokens `next` keeps: a tab that watched
+   * the TV as nobody (its own session, in memory) going on to the game. Resolves with the
+   * new `welcome`.
+   * @param {{ token(): string | null, setToken(token: string | null): void, accountToken?: () => string | null, setAccountToken?: (token: string | null) => void }} next
+   * @param {string | null} [name] the name said in `hello` under it (null: the page's own)
+   * @returns {Promise<Msg>}
+   */
+  helloAs(next, name = null) {
+    this.session = next;
+    this.helloName = name;
+    return this.reconnectNow();
   }
 
   /**

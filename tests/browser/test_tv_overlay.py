@@ -64,3 +64,41 @@ def test_the_channels_strip_follows_what_is_live_and_says_when_nothing_is(
         )
     assert strips["en"].page.inner_text("#overlay") == words["en"]
     assert_quiet(ana, bob, tv, *strips.values())
+
+
+def test_the_tv_opened_beside_a_match_watches_it_without_taking_the_seat(
+    open_client: OpenClient,
+) -> None:
+    """A player opens the TV in a second tab of the same browser: the TV watches as
+    nobody, so the match's own tab keeps its seat (a hello as the player took it, and the
+    TV showed the player's own table). Going on from the TV to the game in that tab is
+    sitting down there, as any second tab of the game is."""
+    ana, bob, room = start_match(open_client)
+    ana.wait("a.view && (a.view.status === 'lag' || a.view.status === 'playing')")
+    url = ana.page.url.split("#")[0]
+    tv = ana.context.new_page()
+    problems: list[str] = []
+    tv.on("console", lambda m: m.type in ("error", "warning") and problems.append(m.text))
+    tv.goto(url.split("?")[0] + f"?lang=hr&rate={RATE}#/tv")
+    tv.wait_for_function(f"window.ninepool?.app.tvRoom === {room!r}")
+    assert tv.evaluate("window.ninepool.app.role") == "spectator"
+    # It reads the room's chat and says nothing in it (it would be nobody's words).
+    assert tv.is_hidden("#chat-input")
+    # The match's tab plays on: never told another tab took its seat.
+    bob.page.evaluate("window.ninepool.conn.request({ t: 'chat', text: 'still there?' })")
+    ana.page.wait_for_function(
+        "document.getElementById('chat-log').textContent.includes('still there?')"
+    )
+    assert ana.state("window.ninepool.conn.replaced") is False
+    assert ana.state("a.role") == "player" and ana.page.is_hidden("#play-here")
+    save(Client(name="tv", page=tv, context=ana.context), "tv-second-tab.png")
+    assert_quiet(ana)
+    # From the TV to the game: this tab says hello as Ana and her seat comes here.
+    tv.evaluate("location.hash = '#/'")
+    tv.wait_for_function(
+        f"window.ninepool.app.room === {room!r} && window.ninepool.app.role === 'player'"
+    )
+    ana.page.wait_for_selector("#play-here:not([hidden])")
+    assert tv.is_visible("#chat-input")
+    assert problems == []
+    assert_quiet(bob)
