@@ -3,7 +3,7 @@
 // (`data-i18n`, from `rules.<lang>.mjs`); this only picks the language and keeps the
 // title and the links in it.
 
-import { onLanguage, t } from "./i18n/index.mjs";
+import { t, wordAs } from "./i18n/index.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 
 startPageLanguage(/** @type {HTMLSelectElement} */ (document.getElementById("lang")), () => {
@@ -20,19 +20,16 @@ document.title = t("rules.title");
  */
 const back = /** @type {HTMLAnchorElement | null} */ (document.getElementById("rules-back"));
 if (back && new URLSearchParams(location.search).get("from") === "table") {
-  const word = () => (back.textContent = t("rules.backTable"));
-  back.setAttribute("data-i18n", "rules.backTable");
+  wordAs(back, "rules.backTable"); // (worded again with the page on a change of language)
   back.removeAttribute("href");
   back.setAttribute("role", "button");
   back.tabIndex = 0;
-  word();
-  onLanguage(word);
   const leave = (/** @type {Event} */ e) => {
     e.preventDefault();
     window.close();
     // (A browser that keeps the tab open says nothing: the link does.)
     setTimeout(() => {
-      if (!window.closed) back.textContent = t("rules.tableElsewhere");
+      if (!window.closed) wordAs(back, "rules.tableElsewhere");
     }, 150);
   };
   back.addEventListener("click", leave);

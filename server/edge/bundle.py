@@ -90,7 +90,7 @@ class ClientBundles:
     def script(self, relative: str) -> Path | None:
         """The bundle to serve for the page script `relative` (`app.mjs`), or None: not a
         page script, or no fresh bundle of it."""
-        if not self.enabled or "/" in relative:
+        if not self.enabled or "/" in relative or not relative.endswith((".mjs", ".mjs.map")):
             return None
         if relative.endswith(".mjs.map"):
             # (the source map of a bundle, asked for by a browser's developer tools)

@@ -202,9 +202,7 @@ class HttpRoutes:
         return candidate
 
     def static(self, path: str, if_none_match: str | None) -> Response:
-        file = self._resolve(path)
-        if file is not None or path.endswith(".mjs.map"):
-            file = self.bundles.script(path.lstrip("/")) or file
+        file = self.bundles.script(path.lstrip("/")) or self._resolve(path)
         if file is None:
             return text_response(http.HTTPStatus.NOT_FOUND, "not found\n")
         suffix = file.suffix.lower()
