@@ -35,6 +35,7 @@ import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, set
 import { wireTableControls } from "./tablecontrols.mjs";
 import { CONNECTED_TAB, parseHash } from "./route.mjs";
 import { showConn } from "./connstatus.mjs";
+import { FramePacer } from "./framepace.mjs";
 
 initLanguage();
 
@@ -45,7 +46,10 @@ initLanguage();
 const conn = new Connection({
   url: defaultUrl(),
   name: () => currentName(),
-  onMessage: (m) => onMessage(m),
+  onMessage: (m) => {
+    onMessage(m);
+    pacer.wake();
+  },
   onState: (s) => showConn(s, conn),
   onWelcome: (w) => onWelcome(w),
   onNameTaken: (code) => {
@@ -72,6 +76,7 @@ document.querySelector(".account-bar")?.addEventListener("click", (e) => {
 app.serverNow = () => conn.serverNow();
 
 const renderer = new Renderer(/** @type {HTMLCanvasElement} */ ($("table")));
+const pacer = new FramePacer(frame);
 const sound = new Sound();
 /** The practice table's view (`#/practice`). */
 const practice = new PracticeTable(conn, (route) => show(route));
@@ -503,6 +508,7 @@ function restingView() {
 /** Asks for the next frame to be drawn even while nothing moves. */
 function invalidate() {
   lastIdleDraw = 0;
+  pacer.wake();
 }
 
 /** When the table was last drawn while nothing moved (ms). */
@@ -521,22 +527,22 @@ function aimAid() {
 /** Draw times (ms) of the last frames, for `window.ninepool.frameStats()`. */
 const drawTimes = /** @type {number[]} */ ([]);
 
+/** Draws the route's table, if any; returns how long the next frame may wait (framepace.mjs):
+ * at rest only the highlight pulses and the clock counts, and 20 frames a second spare the battery. */
 function frame() {
-  requestAnimationFrame(frame);
   if (app.route === "replay" && replay) {
     replay.frame();
-    return;
+    return replay.anim ? 0 : 50;
   }
   if (app.route === "practice") {
     practice.frame();
-    return;
+    return practice.anim || practice.drag ? 0 : 100;
   }
-  if (app.route !== "table") return;
+  if (app.route !== "table") return 250;
   const now = performance.now();
   const resized = renderer.resize();
-  // At rest only the highlight pulses: 20 frames a second are plenty and spare the battery.
   const still = !app.anim && !app.drag && !app.aimDirty && now - app.remoteAimAt > 300;
-  if (still && !resized && now - lastIdleDraw < 50) return;
+  if (still && !resized && now - lastIdleDraw < 50) return 50 - (now - lastIdleDraw);
   lastIdleDraw = now;
   const balls = player.animFrame() ?? restingView();
   app.shown = balls;
@@ -590,6 +596,7 @@ function frame() {
   drawTimes.push(performance.now() - t0);
   if (drawTimes.length > 600) drawTimes.shift();
   renderClock();
+  return still ? 50 : 0;
 }
 
 attachTableInput(/** @type {HTMLCanvasElement} */ ($("table")), () => renderer.view, {
@@ -789,4 +796,5 @@ if (parseHash().kind === "replay" && !sessionStorage.getItem(CONNECTED_TAB)) {
   $("conn").hidden = true;
   void onRoute();
 } else connect();
-requestAnimationFrame(frame);
+pacer.wakeOnInput(window);
+pacer.wake();

@@ -731,9 +731,12 @@ def test_on_a_phone_the_warned_shooter_has_the_extension_on_the_table(
     other = bob if c is ana else ana
     chip = c.page.locator("#extend-chip")
     chip.wait_for(state="visible", timeout=10_000)
-    assert re.match(r"Još 1[89] s za vaš udarac", c.page.inner_text("#banner"))  # (a beat late)
+    # The warning comes at 20 s left; a busy machine reads it a few seconds late.
+    own = re.match(r"Još (\d+) s za vaš udarac", c.page.inner_text("#banner"))
+    assert own and 0 < int(own[1]) <= 20, c.page.inner_text("#banner")
     assert other.page.is_hidden("#extend-chip")
-    assert re.match(f"{c.name}: još 1[89] s za udarac", other.page.inner_text("#banner"))
+    theirs = re.match(f"{c.name}: još (\\d+) s za udarac", other.page.inner_text("#banner"))
+    assert theirs and abs(int(theirs[1]) - int(own[1])) <= 2, other.page.inner_text("#banner")
     save(c, "extend-chip-phone-hr.png")
     before = c.state("a.table.clock.deadline")
     chip.tap()
