@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs the system programs the test suite drives for real: Chromium (browser
-# tests) and nginx (load-balancer tests). redis-server is expected on the machine;
+# Installs the system programs the test suite drives for real: Chromium's headless shell
+# (browser tests; the full browser beside it, which `bench/page_load.py` measures) and
+# nginx (load-balancer tests). redis-server is expected on the machine;
 # it is installed too when missing. The deployment checks (tests/deploy) need shellcheck
 # and promtool. Idempotent: does nothing when all are present.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
