@@ -233,6 +233,8 @@ export function initAccounts(opts) {
     $("account-logout-all").hidden = !own(name);
     void showProfile(name);
   });
+  // A board still on its way when the dialog is closed does not open it again.
+  $("leaders-dialog").addEventListener("close", () => void (leadersAsked += 1));
   for (const id of ["leaders-dialog", "profile-dialog"]) {
     const d = /** @type {HTMLDialogElement} */ ($(id));
     $(`${id}-close`).addEventListener("click", () => d.close());
@@ -253,18 +255,23 @@ export function initAccounts(opts) {
   }
 }
 
+/** Boards asked for, and dialogs closed: a board answers only if nothing came after it. */
+let leadersAsked = 0;
+
 /**
  * The leaderboard (all time, or this month), and under it, for a logged-in player not on
  * it, their own rating and how many rated games they have of the 30 that list a player.
  * @param {"all" | "month"} period @param {string | null} me
  */
 async function showLeaders(period, me) {
+  const asked = ++leadersAsked;
   const dialog = /** @type {HTMLDialogElement} */ ($("leaders-dialog"));
   $("leaders-all").setAttribute("aria-pressed", String(period === "all"));
   $("leaders-month").setAttribute("aria-pressed", String(period === "month"));
   const body = $("leaders-rows");
   body.replaceChildren();
   const res = await api(`/api/leaderboard?limit=50${period === "month" ? "&period=month" : ""}`);
+  if (asked !== leadersAsked) return; // closed, or another board asked for since
   const rows = Array.isArray(res.body) ? res.body : [];
   rows.forEach((row, i) => {
     body.append(
@@ -281,6 +288,7 @@ async function showLeaders(period, me) {
   mine.hidden = true;
   if (me && period === "all" && !rows.some((row) => row.name === me)) {
     const own = await api(`/api/players/${encodeURIComponent(me)}`);
+    if (asked !== leadersAsked) return;
     const p = own.status === 200 ? own.body : null;
     if (p && typeof p.rating === "number") {
       const rating = ratingText(p.rating, p.provisional);

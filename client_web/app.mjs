@@ -30,12 +30,12 @@ import { TvDirector, lingerFrom } from "./tv.mjs";
 import { installRuleMarks, installTips } from "./tip.mjs";
 import { Sound } from "./sound.mjs";
 import { attachStrip } from "./strip.mjs";
-import { app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, othersAim, pushOutArmed, status, touchFirst } from "./state.mjs";
+import { aimAid, app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, othersAim, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
 import { wireTableControls } from "./tablecontrols.mjs";
 import { CONNECTED_TAB, parseHash } from "./route.mjs";
 import { showConn } from "./connstatus.mjs";
-import { FramePacer } from "./framepace.mjs";
+import { DrawTimes, FramePacer } from "./framepace.mjs";
 
 initLanguage();
 
@@ -515,20 +515,14 @@ function invalidate() {
 let lastIdleDraw = 0;
 /** @type {import("./render.mjs").Overlay | null} the overlay last drawn (for the tests' hooks) */
 let lastOverlay = null;
-/**
- * What the room lets the clients draw while a player aims: its `aim_aid` setting, the
- * same for the shooter and for everyone watching.
- * @returns {"full" | "ghost" | "none"}
- */
-function aimAid() {
-  return app.view?.settings?.aim_aid ?? "full";
-}
-
-/** Draw times (ms) of the last frames, for `window.ninepool.frameStats()`. */
-const drawTimes = /** @type {number[]} */ ([]);
+const drawTimes = new DrawTimes();
+/** When the table last moved or changed, and the scene then drawn (JSON) and whether calm. */
+const lastChange = { at: 0, scene: "", calm: false };
+/** How long the ball to hit pulses once the table has come to rest or changed (3 pulses). */
+const PULSE_MS = 5000;
 
 /** Draws the route's table, if any; returns how long the next frame may wait (framepace.mjs):
- * at rest only the highlight pulses and the clock counts, and 20 frames a second spare the battery. */
+ * at rest the ball to hit pulses (20 frames a second), then holds still and the clock counts. */
 function frame() {
   if (app.route === "replay" && replay) {
     replay.frame();
@@ -540,9 +534,10 @@ function frame() {
   }
   if (app.route !== "table") return 250;
   const now = performance.now();
-  const resized = renderer.resize();
+  const resized = renderer.resize() || renderer.blank;
   const still = !app.anim && !app.drag && !app.aimDirty && now - app.remoteAimAt > 300;
   if (still && !resized && now - lastIdleDraw < 50) return 50 - (now - lastIdleDraw);
+  const forced = lastIdleDraw === 0;
   lastIdleDraw = now;
   const balls = player.animFrame() ?? restingView();
   app.shown = balls;
@@ -590,13 +585,19 @@ function frame() {
     app.wrongBall = wrong;
     renderTableUi();
   }
+  // Anything new on the table pulses the ball to hit again; then the ring holds still, and a
+  // table at rest is drawn again only when something on it changes (framepace.mjs).
+  const scene = still ? JSON.stringify([balls, overlay]) : "";
+  if (!still || scene !== lastChange.scene) Object.assign(lastChange, { at: now, scene });
+  overlay.calm = still && now - lastChange.at > PULSE_MS;
+  renderClock();
+  if (overlay.calm && lastChange.calm && !forced && !resized) return 250;
+  lastChange.calm = overlay.calm;
   lastOverlay = overlay;
   const t0 = performance.now();
   renderer.draw(balls, overlay);
-  drawTimes.push(performance.now() - t0);
-  if (drawTimes.length > 600) drawTimes.shift();
-  renderClock();
-  return still ? 50 : 0;
+  drawTimes.add(performance.now() - t0);
+  return still ? (overlay.calm ? 250 : 50) : 0;
 }
 
 attachTableInput(/** @type {HTMLCanvasElement} */ ($("table")), () => renderer.view, {
@@ -770,7 +771,7 @@ function reword() {
   /** The labels, wrong-ball flag and tip dot of the overlay last drawn. */
   overlay() {
     const o = lastOverlay;
-    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, tip: o.tip ?? null, handle: o.handle ?? null, aimParts: [...renderer.aimParts], run: o.aim?.preview.kind === "ball" ? (o.aim.preview.run ?? null) : null } : null;
+    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, tip: o.tip ?? null, handle: o.handle ?? null, aimParts: [...renderer.aimParts], calm: !!o.calm, run: o.aim?.preview.kind === "ball" ? (o.aim.preview.run ?? null) : null } : null;
   },
   /** What was heard so far (impact kinds, fanfares), and whether sound is muted. */
   sounds: () => ({ heard: [...player.heard], muted: sound.muted }),
@@ -781,10 +782,7 @@ function reword() {
     return [r.left + x, r.top + y];
   },
   /** Median and 95th percentile of the recent frame draw times (ms). */
-  frameStats() { const s = [...drawTimes].sort((x, y) => x - y);
-    const at = (/** @type {number} */ q) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
-    return { frames: s.length, median: at(0.5), p95: at(0.95), max: s[s.length - 1] ?? 0 };
-  },
+  frameStats: () => drawTimes.stats(),
   /** Whether the table is drawn turned a quarter (narrow screens). */
   portrait: () => renderer.view.portrait,
 };
@@ -797,4 +795,5 @@ if (parseHash().kind === "replay" && !sessionStorage.getItem(CONNECTED_TAB)) {
   void onRoute();
 } else connect();
 pacer.wakeOnInput(window);
+document.addEventListener("visibilitychange", invalidate); // a calm table is drawn again on being shown
 pacer.wake();

@@ -10,6 +10,14 @@
 // where no table is drawn. Meanwhile the page sleeps on a timer, and whatever can change
 // the picture (a touch, a key, a message, a resize, a new route) wakes it at once.
 
+/** The event that asks the page's pacer for a frame (`askFrame`), from code that changed what is drawn. */
+const FRAME_WANTED = "ninepool-frame-wanted";
+
+/** Asks for a frame at the next refresh, from code that does not hold the page's pacer. */
+export function askFrame() {
+  window.dispatchEvent(new Event(FRAME_WANTED));
+}
+
 /** The wait after a frame that threw: the page keeps drawing, without spinning on it. */
 const AFTER_FAILURE_MS = 100;
 
@@ -45,11 +53,11 @@ export class FramePacer {
 
   /**
    * Wakes the pacer on whatever can change the picture before its timer would: touch,
-   * mouse, keys and wheel, a resize, a new route.
+   * mouse, keys, clicks and wheel, a form control's change, a resize, a new route, `askFrame`.
    * @param {EventTarget} target the page's window
    */
   wakeOnInput(target) {
-    for (const type of ["pointerdown", "pointermove", "pointerup", "keydown", "wheel", "resize", "hashchange"]) {
+    for (const type of ["pointerdown", "pointermove", "pointerup", "keydown", "keyup", "click", "input", "change", "wheel", "resize", "hashchange", FRAME_WANTED]) {
       target.addEventListener(type, () => this.wake(), { capture: true, passive: true });
     }
   }
@@ -61,11 +69,45 @@ export class FramePacer {
     try {
       wait = this.frame();
     } finally {
-      if (wait <= 0) this.wake();
-      else this.timer = this.later(() => {
-        this.timer = null;
-        this.wake();
-      }, wait);
+      this.sleep(wait);
     }
+  }
+
+  /** Sleeps `wait` ms before the next frame (none: the next refresh). @param {number} wait */
+  sleep(wait) {
+    // The frame may have woken the pacer itself: one chain of frames, never two.
+    if (this.asked) return;
+    if (this.timer !== null) this.cancel(this.timer);
+    this.timer = null;
+    if (wait <= 0) this.wake();
+    else this.timer = this.later(() => {
+      this.timer = null;
+      this.wake();
+    }, wait);
+  }
+}
+
+/** The draw times (ms) of the last frames drawn, for the page's `frameStats()` hook. */
+export class DrawTimes {
+  constructor(keep = 600) {
+    this.keep = keep;
+    /** @type {number[]} */
+    this.times = [];
+    /** Frames drawn since the page loaded. */
+    this.drawn = 0;
+  }
+
+  /** @param {number} ms */
+  add(ms) {
+    this.drawn += 1;
+    this.times.push(ms);
+    if (this.times.length > this.keep) this.times.shift();
+  }
+
+  /** Frames kept and drawn in all; the median, 95th percentile and longest of those kept. */
+  stats() {
+    const s = [...this.times].sort((x, y) => x - y);
+    const at = (/** @type {number} */ q) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+    return { frames: s.length, drawn: this.drawn, median: at(0.5), p95: at(0.95), max: s[s.length - 1] ?? 0 };
   }
 }

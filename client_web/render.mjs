@@ -325,6 +325,7 @@ export function heightLook(z) {
  * @property {{ x: number, y: number, r: number } | null} [handle] the ball-in-hand handle (CSS px)
  * @property {{ x: number, y: number, text: string, colour: string }[]} [labels] name tags beside balls (lag)
  * @property {boolean} [numbers] flat, legible numbers on the object balls (at rest)
+ * @property {boolean} [calm] the table has been at rest a while: the ring holds still
  */
 
 /**
@@ -345,12 +346,12 @@ export class Renderer {
     this.layer = document.createElement("canvas");
     this.view = new View(1, 1);
     this.dpr = 1;
+    this.blank = true; // the canvas cleared (resized, its context restored) and not drawn since
+    canvas.addEventListener("contextrestored", () => void (this.dpr = 0));
     /** What the last frame drew of the aim ("line", "ghost", "departures"). @type {string[]} */
     this.aimParts = [];
-    /** @type {Map<number, BallSprite>} */
-    this.sprites = new Map();
-    /** @type {Map<number, Float64Array>} */
-    this.orientation = new Map();
+    this.sprites = /** @type {Map<number, BallSprite>} */ (new Map());
+    this.orientation = /** @type {Map<number, Float64Array>} */ (new Map());
     for (let n = 0; n <= 9; n++) {
       this.sprites.set(n, new BallSprite(n));
       this.orientation.set(n, rackOrientation(n));
@@ -371,6 +372,7 @@ export class Renderer {
       return false;
     }
     this.dpr = dpr;
+    this.blank = true;
     this.canvas.width = Math.round(w * dpr);
     this.canvas.height = Math.round(h * dpr);
     this.view = new View(w, h, uprightScreen());
@@ -408,6 +410,7 @@ export class Renderer {
    * @param {BallDraw[]} balls @param {Overlay} overlay
    */
   draw(balls, overlay) {
+    this.blank = false;
     const ctx = this.ctx;
     const view = this.view;
     const dpr = this.dpr;
@@ -442,8 +445,8 @@ export class Renderer {
       const low = balls.find((b) => b.n === overlay.lowest);
       if (low) {
         const [sx, sy] = view.toScreen(low.x, low.y);
-        // The ring pulses, unless the reader asks for less motion.
-        const pulse = reduceMotion() ? 1 : 0.5 + 0.5 * Math.sin(performance.now() / 260);
+        // The ring pulses, unless the reader asks for less motion or the table is calm.
+        const pulse = reduceMotion() || overlay.calm ? 1 : 0.5 + 0.5 * Math.sin(performance.now() / 260);
         ctx.strokeStyle = `rgba(255, 236, 120, ${0.55 + 0.4 * pulse})`;
         ctx.lineWidth = Math.max(1.5, rPx * 0.16);
         ctx.beginPath();

@@ -217,6 +217,15 @@ export function cuePos() {
   return p ? [p[0], p[1]] : null;
 }
 
+/**
+ * What the room lets the clients draw while a player aims: its `aim_aid` setting, the
+ * same for the shooter and for everyone watching.
+ * @returns {"full" | "ghost" | "none"}
+ */
+export function aimAid() {
+  return app.view?.settings?.aim_aid ?? "full";
+}
+
 /** The aim the player to shoot is sending, while it is fresh (the prompt, the strip and
  * the table all show it). */
 export function othersAim() {

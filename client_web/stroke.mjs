@@ -17,6 +17,7 @@ import {
 import { $ } from "./dom.mjs";
 import { refreshPrompt } from "./hud.mjs";
 import { num, t } from "./i18n/index.mjs";
+import { askFrame } from "./framepace.mjs";
 import { describeReach } from "./reach.mjs";
 import { app, canShoot, cuePos, lowestPos, objectBalls, pushOutArmed } from "./state.mjs";
 import { drawStrip } from "./strip.mjs";
@@ -52,6 +53,7 @@ export function shotSpeed() {
 
 export function aimChanged() {
   app.aimDirty = true;
+  askFrame(); // from a button's repeat, a key: nothing else would wake a calm table's frames
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { FramePacer } from "../framepace.mjs";
+import { DrawTimes, FramePacer } from "../framepace.mjs";
 
 /**
  * A pacer on a fake clock: `refresh()` runs the display refresh's frame callbacks, `pass(ms)`
@@ -101,6 +101,30 @@ test("a wake cuts the sleep short, and many wakes before a refresh ask for one f
   assert.equal(page.pendingTimers(), 1, "asleep again");
 });
 
+test("a frame that wakes the pacer itself leaves one chain of frames, not two", () => {
+  /** @type {FramePacer | null} */
+  let self = null;
+  let n = 0;
+  const { page, pacer } = fakePage(() => {
+    n += 1;
+    if (n === 2) self?.wake(); // as a frame that refreshes the page's controls does
+    return 250;
+  });
+  self = pacer;
+  pacer.wake();
+  page.refresh();
+  page.pass(250);
+  page.refresh(); // the second frame: it woke the pacer and asked for 250 ms
+  page.refresh(); // the frame it woke for
+  assert.equal(page.pendingTimers(), 1, "one sleep, not two");
+  const before = page.drawn.length;
+  for (let i = 0; i < 4; i++) {
+    page.pass(250);
+    page.refresh();
+  }
+  assert.equal(page.drawn.length - before, 4, "four frames a second, not eight");
+});
+
 test("a frame that throws does not stop the drawing", () => {
   let calls = 0;
   const { page, pacer } = fakePage(() => {
@@ -128,4 +152,11 @@ test("input wakes it", () => {
   assert.equal(page.asked, 2);
   page.refresh();
   assert.equal(page.drawn.length, 2);
+});
+
+test("draw times: the last ones kept for their median and 95th percentile, every frame counted", () => {
+  const times = new DrawTimes(4);
+  for (const ms of [9, 1, 2, 3, 4, 5]) times.add(ms);
+  assert.deepEqual(times.stats(), { frames: 4, drawn: 6, median: 4, p95: 5, max: 5 });
+  assert.deepEqual(new DrawTimes().stats(), { frames: 0, drawn: 0, median: 0, p95: 0, max: 0 });
 });

@@ -1,9 +1,10 @@
 """A page asks the browser for frames only when it has something to draw. Each frame asked
 for keeps the compositor at work whether or not anything is drawn: the page used to ask for
 one at every display refresh, at the lobby and at a table at rest alike, about 6 % of a
-core on a phone doing nothing. The lobby now asks for a few a second, a table at rest for
-the twenty its pulsing highlight and its clock need, and a player who aims gets every
-refresh at once."""
+core on a phone doing nothing. The lobby now asks for a few a second; a table that has just
+come to rest for the twenty its pulsing highlight needs, until the ring has pulsed a few
+times and holds still, when the table is drawn again only if something on it changes; a
+player who aims gets every refresh at once."""
 
 from __future__ import annotations
 
@@ -52,21 +53,62 @@ def test_a_table_at_rest_paces_itself_and_aiming_gets_every_refresh(
     c = counting(shooter((ana, bob)))
     c.wait("a.view.status === 'playing' && !!a.table")
     c.idle()
-    c.page.wait_for_timeout(500)
-    resting = frames_in(c, 2000)
-    # The highlight's pulse and the clock: twenty a second, not sixty.
-    assert 10 <= resting <= 60, resting
-    # The mouse moves the cue: the page draws at the display's rate while it does.
-    box = c.page.locator("#table").bounding_box()
-    assert box is not None
-    x0, y = box["x"] + box["width"] * 0.7, box["y"] + box["height"] * 0.3
+    # The mouse drags the cue round: the page draws at the display's rate while it does.
     before = int(c.page.evaluate("window.__frames"))
-    for i in range(60):
-        c.page.mouse.move(x0 + (i % 30) * 3, y + (i % 7))
-        c.page.wait_for_timeout(16)
+    angle = c.state("a.aim.angle")
+    aim_by_dragging(c, steps=60)
     aiming = int(c.page.evaluate("window.__frames")) - before
+    assert c.state("a.aim.angle") != angle, "the drag did not aim"
+    # At rest the ball to hit pulses for a few seconds: twenty frames a second, not sixty.
+    c.page.wait_for_timeout(400)
+    assert not c.state("window.ninepool.overlay().calm")
+    resting = frames_in(c, 2000)
+    assert 10 <= resting <= 60, resting
     assert aiming > resting, (aiming, resting)
-    # At rest again, it slows down again.
-    c.page.wait_for_timeout(600)
-    assert frames_in(c, 2000) <= 60
+    # Then the ring holds still, and a calm table is looked at four times a second and
+    # drawn again only when something on it changes.
+    c.page.wait_for_function("window.ninepool.overlay().calm", timeout=15_000)
+    drawn = c.state("window.ninepool.frameStats().drawn")
+    calm = frames_in(c, 2000)
+    assert calm <= 12, calm
+    assert c.state("window.ninepool.frameStats().drawn") == drawn, "a calm table was drawn again"
+    # The other player, watching the same table, calms down too.
+    other = bob if c is ana else ana
+    other.page.wait_for_function("window.ninepool.overlay().calm", timeout=15_000)
+    # A calm table resized (a phone turned, a window narrowed) is drawn at its new size at
+    # once: resizing clears a canvas, and nothing on the table itself changed.
+    before_resize = drawn_of(other)
+    other.page.set_viewport_size({"width": 1000, "height": 700})
+    other.page.wait_for_function(f"window.ninepool.frameStats().drawn > {before_resize}")
+    cloth = other.page.evaluate(CLOTH_PIXEL)
+    assert cloth[3] == 255 and cloth[1] > cloth[0], cloth  # green cloth, not a blank canvas
+    # Anything new pulses the ring again: the cue moved.
+    aim_by_dragging(c, steps=5)
+    c.page.wait_for_function("!window.ninepool.overlay().calm")
     assert_quiet(ana, bob)
+
+
+#: The colour (RGBA) of the table's canvas on the cloth near a foot corner, off the rack.
+CLOTH_PIXEL = """(() => {
+  const canvas = document.getElementById('table');
+  const [x, y] = window.ninepool.screenOf(2.2, 0.2);
+  const r = canvas.getBoundingClientRect(), k = canvas.width / r.width;
+  return [...canvas.getContext('2d').getImageData((x - r.left) * k, (y - r.top) * k, 1, 1).data];
+})()"""
+
+
+def aim_by_dragging(c: Client, steps: int) -> None:
+    """The real mouse pressed on the cloth ahead of the cue ball and dragged across the
+    table, a step each display refresh, then let go (which aims; it does not shoot)."""
+    x0, y0 = c.state("window.ninepool.screenOf(1.6, 0.35)")
+    x1, y1 = c.state("window.ninepool.screenOf(1.6, 0.95)")
+    c.page.mouse.move(x0, y0)
+    c.page.mouse.down()
+    for i in range(1, steps + 1):
+        c.page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+        c.page.wait_for_timeout(16)
+    c.page.mouse.up()
+
+
+def drawn_of(c: Client) -> int:
+    return int(c.state("window.ninepool.frameStats().drawn"))

@@ -552,3 +552,30 @@ def test_an_account_holders_quick_match_is_rated_unless_they_untick_it(
         c.wait("!!a.view && a.role === 'player'")
         assert c.state("a.view.settings.rated") is True
     assert_quiet(dora, erik)
+
+
+def test_a_board_still_on_its_way_does_not_open_the_closed_leaderboard_again(
+    open_client: OpenClient,
+) -> None:
+    """ "This month" pressed and the leaderboard closed before the month's board came: the
+    board, when it came, opened the dialog again over the page."""
+    ana = open_client("Ana")
+    ana.page.click("#leaders-open")
+    ana.page.locator("#leaders-dialog").wait_for(state="visible")
+    # The month's board takes a second and a half to come.
+    ana.page.evaluate(
+        """(() => { const fetchNow = window.fetch.bind(window);
+             window.fetch = (url, opts) => String(url).includes('period=month')
+               ? new Promise((r) => setTimeout(r, 1500)).then(() => fetchNow(url, opts))
+               : fetchNow(url, opts); })()"""
+    )
+    ana.page.click("#leaders-month")
+    ana.page.click("#leaders-dialog-close")
+    ana.page.locator("#leaders-dialog").wait_for(state="hidden")
+    ana.page.wait_for_timeout(2500)
+    assert ana.page.is_hidden("#leaders-dialog")
+    # Opened again, it shows its board.
+    ana.page.click("#leaders-open")
+    ana.page.locator("#leaders-dialog").wait_for(state="visible")
+    ana.page.locator("#leaders-empty").wait_for(state="visible")
+    assert_quiet(ana)
