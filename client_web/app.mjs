@@ -721,7 +721,6 @@ function wire() {
     if (parseHash().kind !== "replay") connect();
     void onRoute();
   });
-  window.addEventListener("resize", () => renderer.resize());
   // Keep the live things (clock, grace countdown) fresh between events.
   setInterval(() => {
     if (app.route === "table") {
