@@ -16,12 +16,11 @@ import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLangu
 import { attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderNextMatch, renderQuick, renderRooms, wireJoinCode, wireQuick } from "./lobby.mjs";
 import { initAccounts } from "./account.mjs";
-import { lagFrames, lagTags } from "./lagballs.mjs";
+import { lagTags } from "./lagballs.mjs";
 import { askNameOnce, lobbyNameReady, madeUp, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
 import { NAME_PATTERN, boundNameField, nameTaken, tidyName } from "./namerule.mjs";
 import { Connection, ServerError, defaultUrl, session } from "./net.mjs";
-import { restingBalls } from "./playback.mjs";
-import { roomPlayer } from "./playing.mjs";
+import { restingView, roomPlayer } from "./playing.mjs";
 import { PracticeTable, practiceRoute } from "./practice.mjs";
 import { Renderer } from "./render.mjs";
 import { ReplayViewer } from "./replay.mjs";
@@ -348,6 +347,13 @@ async function onWelcome(w) {
   } else if (w.room && practiceRoute()) {
     if (await practice.comeBack(w.room, first ? (practiceRoute()?.code ?? null) : null)) show("practice");
     else void onRoute(); // the page came with a position's link: that one is opened
+  } else if (w.room && first && lr.kind === "lobby" && roomStatus(w.room) === "finished") {
+    // A tab opened at the lobby's address (a new tab, to look for the next game) while the
+    // player's match is over: nothing to go back to. The lobby, the table left as the
+    // result's lobby button leaves it (a running match's player is sent back to it, O5).
+    app.room = w.room;
+    history.replaceState(null, "", linked || "#/"); // (its snapshot came first, and showed its table)
+    void onRoute();
   } else if (w.room) {
     app.room = w.room; // the seat is restored; its snapshot follows at once
     if ((lr.kind === "room" || lr.kind === "play") && lr.id !== w.room) {
@@ -373,6 +379,12 @@ async function onWelcome(w) {
     if (practice.room) practice.reset(); // the practice table closed while away
     onRoute();
   }
+}
+
+/** A room's status from its snapshot, or else from the lobby's list (undefined: not known).
+ * @param {string} room */
+function roomStatus(room) {
+  return app.view?.room === room ? app.view.status : app.rooms.get(room)?.status;
 }
 
 /** @param {Msg} m */
@@ -482,28 +494,6 @@ async function place(pos) {
 }
 
 // --- drawing loop -------------------------------------------------------------------------
-
-/**
- * The balls at rest as they should be drawn now: the table's positions, with the cue
- * ball where it is being dragged (by me, or live by the shooter I am watching).
- * @returns {BallFrame[]}
- */
-function restingView() {
-  const balls = restingBalls(app.table?.balls ?? []);
-  if (!app.table && app.lagBalls.length) return [...balls, ...lagFrames(app.lagBalls)];
-  const cue = cuePos();
-  const remoteCue = app.remoteAim?.cue;
-  const cueBall = balls.find((b) => b.n === 0);
-  if (cueBall && cue) {
-    cueBall.x = cue[0];
-    cueBall.y = cue[1];
-  }
-  if (cueBall && remoteCue && !canShoot() && performance.now() - app.remoteAimAt < 3000) {
-    cueBall.x = remoteCue[0];
-    cueBall.y = remoteCue[1];
-  }
-  return balls;
-}
 
 /** Asks for the next frame to be drawn even while nothing moves. */
 function invalidate() {

@@ -8,14 +8,14 @@ import { toast } from "./dom.mjs";
 import { addChat, popChat } from "./chat.mjs";
 import { showResult } from "./hud.mjs";
 import { t, wordAs } from "./i18n/index.mjs";
-import { ShotPlayback, normaliseTracks } from "./playback.mjs";
+import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { championAfter, keptStake, learnKeptNames } from "./kept.mjs";
-import { lagPlayback, lagRest, lagTracks } from "./lagballs.mjs";
+import { lagFrames, lagPlayback, lagRest, lagTracks } from "./lagballs.mjs";
 import { noteGameOver, noteSnapshot, renderRatingLine } from "./ratingchange.mjs";
 import { absorbHistory, logEvent, logRenames, recentEvents, restoreHistory, rewordLog } from "./roomlog.mjs";
 import { shotSounds } from "./sound.mjs";
 import { rackAddress } from "./racks.mjs";
-import { app, mySeat, names, shotRack } from "./state.mjs";
+import { app, canShoot, cuePos, mySeat, names, shotRack } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { describeEnd, describeWarning, loserOf } from "./verdict.mjs";
 
@@ -409,4 +409,26 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
   }
 
   return { pump, startAnim, skipAnim, animFrame, heard };
+}
+
+/**
+ * The balls at rest as they should be drawn now: the table's positions, with the cue
+ * ball where it is being dragged (by me, or live by the shooter I am watching).
+ * @returns {BallFrame[]}
+ */
+export function restingView() {
+  const balls = restingBalls(app.table?.balls ?? []);
+  if (!app.table && app.lagBalls.length) return [...balls, ...lagFrames(app.lagBalls)];
+  const cue = cuePos();
+  const remoteCue = app.remoteAim?.cue;
+  const cueBall = balls.find((b) => b.n === 0);
+  if (cueBall && cue) {
+    cueBall.x = cue[0];
+    cueBall.y = cue[1];
+  }
+  if (cueBall && remoteCue && !canShoot() && performance.now() - app.remoteAimAt < 3000) {
+    cueBall.x = remoteCue[0];
+    cueBall.y = remoteCue[1];
+  }
+  return balls;
 }
