@@ -571,8 +571,11 @@ function frame() {
       overlay.tip = { side: ra.tip?.[0] ?? 0, height: ra.tip?.[1] ?? 0 };
     }
   }
-  if (wrong !== app.wrongBall) {
-    app.wrongBall = wrong;
+  // The words follow what is drawn: a wrong first ball, and the opponent's cue line, which
+  // goes 5 s after their last aim (their power was still given under a table without it).
+  const theirs = !!overlay.aim?.remote;
+  if (wrong !== app.wrongBall || theirs !== app.othersAimDrawn) {
+    Object.assign(app, { wrongBall: wrong, othersAimDrawn: theirs });
     renderTableUi();
   }
   // Anything new on the table pulses the ball to hit again; then the ring holds still, and a
@@ -757,10 +760,10 @@ function reword() {
   animating: () => !!app.anim || app.queue.length > 0,
   /** The lag balls the replay shows at rest (null: none). */
   replayLag: () => replay?.lagRest ?? null,
-  /** The labels, wrong-ball flag and tip dot of the overlay last drawn. */
+  /** The labels, wrong-ball flag, opponent's cue line and tip dot of the overlay last drawn. */
   overlay() {
     const o = lastOverlay;
-    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, tip: o.tip ?? null, handle: o.handle ?? null, aimParts: [...renderer.aimParts], calm: !!o.calm, run: o.aim?.preview.kind === "ball" ? (o.aim.preview.run ?? null) : null } : null;
+    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, remote: !!o.aim?.remote, tip: o.tip ?? null, handle: o.handle ?? null, aimParts: [...renderer.aimParts], calm: !!o.calm, run: o.aim?.preview.kind === "ball" ? (o.aim.preview.run ?? null) : null } : null;
   },
   /** What was heard so far (impact kinds, fanfares), and whether sound is muted. */
   sounds: () => ({ heard: [...player.heard], muted: sound.muted }),

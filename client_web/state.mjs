@@ -78,6 +78,8 @@ export const app = {
   movedInHand: false,
   /** @type {number | null} the ball the aim line hits first when it is not the ball to hit */
   wrongBall: null,
+  /** the last frame drew the opponent's live cue line (the prompt then gives their aim) */
+  othersAimDrawn: false,
   /** the power (0…1) of the shooter's live aim, for the spectators' prompt */
   remoteAimPower: 0,
   /** @type {import("./lagballs.mjs").LagBall[]} where the lag balls stopped, shown until the break */

@@ -556,3 +556,35 @@ def test_the_clocks_warning_and_its_extension_stand_over_the_open_sheet(
     c.wait(f"a.table.clock.deadline > {before}")
     assert c.state("a.panelOpen") and c.page.input_value("#chat-input") == "Bok!"
     assert_quiet(ana, bob)
+
+
+def test_once_the_opponents_cue_line_fades_the_prompt_stops_saying_they_aim(
+    open_client: OpenClient,
+) -> None:
+    """The waiting phone's prompt said "Bob is aiming: power 40 %" long after Bob had
+    stopped aiming and his cue line had faded from the table: the words were written only
+    when something happened at the table. They go with the line, and the strip shows the
+    player's own power again."""
+    ru = {**PHONE, "lang": "ru"}
+    ana, bob, _room = started(open_client, host=ru, guest=ru)
+    c = shooter((ana, bob))
+    waiting = bob if c is ana else ana
+    own = waiting.state("a.aim.power")
+    c.page.focus("#strip-track")
+    for _ in range(30):
+        c.page.keyboard.press("ArrowDown")
+    percent = round(c.state("a.aim.power") * 100)
+    aims = "document.querySelector('#status .prompt').textContent.includes('%')"
+    waiting.page.wait_for_function(aims)
+    waiting.page.wait_for_function("!!window.ninepool.overlay()?.remote")
+    waiting.page.wait_for_function(
+        f"document.getElementById('strip-out').textContent === '{percent} %'"
+    )
+    # Nothing more from the shooter: the line fades after 5 s, and the words with it.
+    waiting.page.wait_for_function("!window.ninepool.overlay()?.remote", timeout=10_000)
+    waiting.page.wait_for_function(f"!({aims})", timeout=2_000)
+    prompt = waiting.page.inner_text("#status .prompt")
+    assert prompt.startswith(f"Бьёт {c.name}"), prompt
+    assert waiting.page.inner_text("#strip-out") == f"{round(own * 100)} %"
+    save(waiting, "prompt-after-aim-fades-ru.png")
+    assert_quiet(ana, bob)
