@@ -1,11 +1,39 @@
 """The headline over the table when a game ends: the next game's table is headed by how
-the last one ended, not by its last foul as if the breaker had just fouled."""
+the last one ended, not by its last foul as if the breaker had just fouled. And the
+match's result: its confetti falls behind the words it celebrates."""
 
 from __future__ import annotations
 
 from tests.browser.support import save
 from tests.browser.test_client import OpenClient, assert_quiet, foul_softly, settle, shooter
 from tests.browser.test_firstminute import started
+from tests.browser.test_watching import concede
+
+#: What is drawn on top at the middle of an element of the result, confetti included: hit
+#: testing follows the order of painting once the confetti's canvas takes the pointer.
+ON_TOP = """(id) => {
+  const confetti = document.getElementById("confetti");
+  confetti.style.pointerEvents = "auto";
+  const r = document.getElementById(id).getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  confetti.style.pointerEvents = "";
+  return top?.closest("[id]")?.id ?? null;
+}"""
+
+
+def test_the_match_winners_confetti_falls_behind_the_title_and_buttons(
+    open_client: OpenClient,
+) -> None:
+    """The winner's confetti rained over the result's title, the very words it
+    celebrates, and over its buttons. It falls behind them, over the card."""
+    ana, bob, _room = started(open_client, host={"lang": "hr"})
+    concede(bob, "match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.page.wait_for_timeout(300)  # the confetti is falling
+    for part in ("result-title", "result-score", "result-close"):
+        assert ana.page.evaluate(ON_TOP, part) == part, part
+    save(ana, "confetti-behind-title-hr.png")
+    assert_quiet(ana, bob)
 
 
 def test_a_game_lost_on_a_third_foul_by_time_heads_the_next_game_as_lost(
