@@ -11,6 +11,7 @@
 import { DEG, aimPreview, angleBetween, angleTo, checkPlacement, clearLineTo, round6, toDegrees } from "./aim.mjs";
 import { BREAK_POWER, DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
 import { renderGhost } from "./practiceghost.mjs";
+import { practiceLink, wireShare } from "./practiceshare.mjs";
 import { trayStyle, wireTray } from "./practicetray.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./strip.mjs";
@@ -33,11 +34,6 @@ const R = TABLE.ballRadius;
 const RATE = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
 /** A pointer that moves less than this (CSS px) before it lets go clicked, not dragged. */
 const CLICK_SLOP = 5;
-
-/** The link that opens this position: `#/practice/<code>`. @param {string} code */
-export function practiceLink(code) {
-  return `${location.origin}${location.pathname}#/practice/${code}`;
-}
 
 /** `#/practice` (a new table) or `#/practice/<code>` (a shared position); null otherwise. */
 export function practiceRoute() {
@@ -642,16 +638,7 @@ export class PracticeTable {
         if (!$(id).matches(":focus-visible")) $("p-table").focus({ preventScroll: true });
       });
     }
-    $("p-copy").addEventListener("click", async () => {
-      const link = /** @type {HTMLInputElement} */ ($("p-link"));
-      try {
-        await navigator.clipboard.writeText(link.value);
-        toast(t("practice.copied"), "info");
-      } catch {
-        link.select();
-        toast(t("practice.copyByHand"), "info");
-      }
-    });
+    wireShare();
   }
 
   /** @param {PointerEvent} e */

@@ -137,6 +137,7 @@ export default {
   "practice.linkLabel": "Link to this position",
   "practice.copied": "Link copied: whoever opens it gets this position.",
   "practice.copyByHand": "The link is selected: copy it with Ctrl+C.",
+  "practice.copyByHandTouch": "The link is selected: to copy it, press and hold it.",
   "practice.keys": "Keys: arrows aim (with a ball picked: move it), Space shoots, Delete removes, Ctrl+Z undo, Ctrl+Y redo, R retry.",
   "practice.leave": "Leave practice",
   "practice.closed": "The practice table has closed.",

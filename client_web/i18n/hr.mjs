@@ -136,6 +136,7 @@ export default {
   "practice.linkLabel": "Poveznica na ovaj raspored",
   "practice.copied": "Poveznica kopirana: tko je otvori, dobiva ovaj raspored.",
   "practice.copyByHand": "Poveznica je označena: kopirajte je s Ctrl+C.",
+  "practice.copyByHandTouch": "Poveznica je označena: da biste je kopirali, pritisnite je i držite.",
   "practice.keys": "Tipke: strelice ciljaju (s odabranom kuglom je pomiču), razmaknica udara, Delete miče kuglu, Ctrl+Z poništava, Ctrl+Y ponavlja, R ponavlja udarac.",
   "practice.leave": "Napusti vježbu",
   "practice.closed": "Stol za vježbu je zatvoren.",

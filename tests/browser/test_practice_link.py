@@ -605,3 +605,39 @@ def test_the_practice_address_from_a_table_leaves_it_or_says_why_not(
     wait_practice(cleo, "!!p.view && p.role === 'player'")
     assert cleo.state("a.room") is None
     assert_quiet(ana, bob, cleo)
+
+
+def test_a_phones_copied_link_is_said_under_the_link_not_over_undo(
+    open_client: OpenClient,
+) -> None:
+    """The "Copy link" button said what it did in a toast at the top of the screen, which on a phone
+    stood over the table's Undo and Redo for four seconds. It is said under the link,
+    where the player is looking; a phone that cannot copy by itself is told to press and
+    hold the selected link (not to press Ctrl+C)."""
+    ana = open_client("Ana", width=390, height=844, touch=True, lang="hr", hash="#/practice")
+    ana.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(ana, "!!p.view && p.role === 'player'")
+    ana.page.wait_for_function("document.getElementById('p-link').value.includes('#/practice/')")
+    ana.page.locator("#p-copy").scroll_into_view_if_needed()
+    ana.page.locator("#p-copy").tap()
+    said = ana.page.locator("#p-copied")
+    said.wait_for(state="visible")
+    copied = ana.page.evaluate("navigator.clipboard ? 1 : 0")
+    words = said.inner_text()
+    if copied:
+        assert words in (
+            "Poveznica kopirana: tko je otvori, dobiva ovaj raspored.",
+            "Poveznica je označena: da biste je kopirali, pritisnite je i držite.",
+        ), words
+    else:
+        assert words == "Poveznica je označena: da biste je kopirali, pritisnite je i držite."
+    assert "Ctrl" not in words
+    assert ana.page.is_hidden("#toast")
+    # Under the link, in sight.
+    link = ana.page.locator("#p-link").bounding_box()
+    box = said.bounding_box()
+    assert link and box and box["y"] >= link["y"] + link["height"] - 1, (link, box)
+    assert box["y"] + box["height"] <= 844
+    save(ana, "practice-link-copied-phone-hr.png")
+    said.wait_for(state="hidden", timeout=8_000)
+    assert_quiet(ana)

@@ -1,0 +1,39 @@
+// The practice table's position as a link: its address, and the button that copies it.
+//
+// What the copy did is said beside the button, where the player is looking: a toast at the
+// top of a phone's screen stood over the table's Undo and Redo for its four seconds.
+
+import { $ } from "./dom.mjs";
+import { t } from "./i18n/index.mjs";
+import { touchFirst } from "./state.mjs";
+
+/** How long the words under the link stay (ms). */
+const SAID_MS = 5000;
+
+/** The link that opens this position: `#/practice/<code>`. @param {string} code */
+export function practiceLink(code) {
+  return `${location.origin}${location.pathname}#/practice/${code}`;
+}
+
+/** Wires "Copy link": the link to the clipboard, or selected to be copied by hand. */
+export function wireShare() {
+  const said = $("p-copied");
+  let timer = 0;
+  /** @param {string} key */
+  const say = (key) => {
+    said.textContent = t(key);
+    said.hidden = false;
+    clearTimeout(timer);
+    timer = window.setTimeout(() => (said.hidden = true), SAID_MS);
+  };
+  $("p-copy").addEventListener("click", async () => {
+    const link = /** @type {HTMLInputElement} */ ($("p-link"));
+    try {
+      await navigator.clipboard.writeText(link.value);
+      say("practice.copied");
+    } catch {
+      link.select();
+      say(touchFirst() ? "practice.copyByHandTouch" : "practice.copyByHand");
+    }
+  });
+}
