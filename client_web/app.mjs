@@ -246,10 +246,14 @@ async function onRoute() {
     show("replay");
     replay ??= new ReplayViewer();
     await replay.open(r.id, r.code ?? (app.room === r.id ? app.code : null), r.rack, r.match).catch((e) => toast(e));
-    // A player or spectator who came from a table (its result's replay) goes back to it.
+    // A player or spectator who came from a table (its result's replay) goes back to it; a
+    // tab of its own that the table's log opened (one page long, never connected) closes,
+    // which shows the table's tab again.
     const back = /** @type {HTMLAnchorElement} */ ($("r-back"));
-    back.hidden = !app.room;
+    const ownTab = !app.room && !conn.started && history.length === 1 && document.referrer.startsWith(location.origin);
+    back.hidden = !app.room && !ownTab;
     if (app.room) back.href = `#/room/${encodeURIComponent(app.room)}`;
+    back.onclick = ownTab ? (e) => (e.preventDefault(), window.close()) : null;
     return;
   }
   if (r.kind === "tv") {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from tests.browser.support import RATE, Client, Server, save
+from tests.browser.support import ARTIFACTS, RATE, Client, Server, save
 from tests.browser.test_client import (
     assert_quiet,
     click_table,
@@ -395,3 +395,36 @@ def test_a_finished_matchs_result_does_not_follow_its_player_to_the_lobby(
     ana.page.wait_for_selector("#lobby:not([hidden])")
     ana.page.locator("#result-dialog").wait_for(state="hidden")
     assert_quiet(ana, bob)
+
+
+def test_a_logs_replay_in_a_tab_of_its_own_leads_back_by_closing_itself(
+    open_client: OpenClient,
+) -> None:
+    """A replay the log opened in a tab of its own had no way back to the table: its
+    "Lobby" would take the seat from the table's tab. Its "Back to the table" closes the
+    tab, which shows the table's tab again, still seated. A replay opened by its address
+    has no table to go back to, and offers none."""
+    ana, bob, room = started(open_client, host={"lang": "ru"})
+    foul_softly(shooter((ana, bob)))
+    settle(ana, bob)
+    concede(bob, "game")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.page.click("#result-close")
+    link = ana.page.locator(f"#log a.log-replay[href='#/replay/{room}/1']").first
+    with ana.context.expect_page() as opened:
+        link.click()
+    tab = opened.value
+    tab.locator("#replay-view").wait_for(state="visible")
+    back = tab.locator("#r-back")
+    back.wait_for(state="visible")
+    assert back.inner_text() == "Вернуться к столу"
+    tab.screenshot(path=str(ARTIFACTS / "replay-own-tab-back-ru.png"))
+    with tab.expect_event("close", timeout=5_000):
+        back.click()
+    assert ana.page.is_visible("#conn.conn-online") and ana.page.is_hidden("#play-here")
+    assert ana.state("a.room") == room and ana.state("a.seat") is not None
+    eve = open_client("Eve", hash=f"#/replay/{room}/1")
+    eve.page.locator("#replay-view").wait_for(state="visible")
+    eve.page.wait_for_function("document.getElementById('r-log').children.length > 0")
+    assert eve.page.is_hidden("#r-back")
+    assert_quiet(ana, bob, eve)
