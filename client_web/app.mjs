@@ -31,7 +31,7 @@ import { Sound } from "./sound.mjs";
 import { attachStrip } from "./strip.mjs";
 import { aimAid, app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, othersAim, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
-import { wireTableControls } from "./tablecontrols.mjs";
+import { lagAim, wireTableControls } from "./tablecontrols.mjs";
 import { CONNECTED_TAB, parseHash } from "./route.mjs";
 import { showConn } from "./connstatus.mjs";
 import { DrawTimes, FramePacer } from "./framepace.mjs";
@@ -575,6 +575,7 @@ function frame() {
       overlay.tip = { side: ra.tip?.[0] ?? 0, height: ra.tip?.[1] ?? 0 };
     }
   }
+  if (!tb && !app.anim) overlay.aim = lagAim(renderer.view); // the player's lag, before it is played
   // The words follow what is drawn: a wrong first ball, and the opponent's cue line, which
   // goes 5 s after their last aim (their power was still given under a table without it).
   const theirs = !!overlay.aim?.remote;
@@ -764,10 +765,10 @@ function reword() {
   animating: () => !!app.anim || app.queue.length > 0,
   /** The lag balls the replay shows at rest (null: none). */
   replayLag: () => replay?.lagRest ?? null,
-  /** The labels, wrong-ball flag, opponent's cue line and tip dot of the overlay last drawn. */
+  /** The labels, wrong-ball flag, cue line (whose, from where, which way) and tip dot of the overlay last drawn. */
   overlay() {
     const o = lastOverlay;
-    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, remote: !!o.aim?.remote, tip: o.tip ?? null, handle: o.handle ?? null, aimParts: [...renderer.aimParts], calm: !!o.calm, run: o.aim?.preview.kind === "ball" ? (o.aim.preview.run ?? null) : null } : null;
+    return o ? { labels: o.labels ?? [], wrong: !!o.aim?.wrong, aim: o.aim ? { cue: o.aim.cue, angle: o.aim.angle, remote: !!o.aim.remote } : null, tip: o.tip ?? null, handle: o.handle ?? null, aimParts: [...renderer.aimParts], calm: !!o.calm, run: o.aim?.preview.kind === "ball" ? (o.aim.preview.run ?? null) : null } : null;
   },
   /** What was heard so far (impact kinds, fanfares), and whether sound is muted. */
   sounds: () => ({ heard: [...player.heard], muted: sound.muted }),

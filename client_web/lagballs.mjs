@@ -3,6 +3,7 @@
 
 import { t } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
+import { TABLE } from "./table.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
@@ -33,6 +34,20 @@ export function lagTracks(l) {
 /** One lag played back (nothing, for a lag not played in time). @param {Msg} l */
 export function lagPlayback(l) {
   return new ShotPlayback(lagTracks(l), l.duration, null);
+}
+
+/**
+ * Where a seat's lag ball waits to be played, as the server places it (`lag_spot` in
+ * `server/physics/lag.py`): 10 cm behind the head string, in the middle of its half.
+ * @param {number} seat @returns {[number, number]}
+ */
+export function lagSpot(seat) {
+  return [TABLE.headStringX - 0.1, TABLE.width * (seat === 0 ? 0.25 : 0.75)];
+}
+
+/** Both lag balls at their spots, each with its seat: the table before the lag is played. @returns {LagBall[]} */
+export function lagStarts() {
+  return [0, 1].map((seat) => ({ seat, pos: lagSpot(seat) }));
 }
 
 /** The resting lag balls as drawn, each marked with its seat. @param {LagBall[]} rest @returns {BallFrame[]} */

@@ -10,7 +10,7 @@ import { showResult } from "./hud.mjs";
 import { t, wordAs } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { championAfter, keptStake, learnKeptNames } from "./kept.mjs";
-import { lagFrames, lagPlayback, lagRest, lagTracks } from "./lagballs.mjs";
+import { lagFrames, lagPlayback, lagRest, lagStarts, lagTracks } from "./lagballs.mjs";
 import { noteGameOver, noteSnapshot, renderRatingLine } from "./ratingchange.mjs";
 import { absorbHistory, logEvent, logRenames, recentEvents, restoreHistory, rewordLog } from "./roomlog.mjs";
 import { shotSounds } from "./sound.mjs";
@@ -418,6 +418,8 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
  */
 export function restingView() {
   const balls = restingBalls(app.table?.balls ?? []);
+  // Before the lag is played (or played again after a tie), its balls wait at their spots.
+  if (!app.table && app.view?.status === "lag" && app.view.lag_choice == null) return lagFrames(lagStarts());
   if (!app.table && app.lagBalls.length) return [...balls, ...lagFrames(app.lagBalls)];
   const cue = cuePos();
   const remoteCue = app.remoteAim?.cue;

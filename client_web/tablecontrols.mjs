@@ -3,14 +3,17 @@
 // the chat, and the sheet that holds the log and the menu on a phone. Each sends one
 // request; what changes comes back as the room's events.
 
+import { DEG, aimPreview } from "./aim.mjs";
+import { powerFromSpeed } from "./controls.mjs";
 import { $, toast } from "./dom.mjs";
 import { inviteLink, placeResult, setPanel } from "./hud.mjs";
 import { keptStake } from "./kept.mjs";
+import { lagSpot } from "./lagballs.mjs";
 import { keepLang, num, t, wordAs } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { describeReach } from "./reach.mjs";
 import { shotSounds } from "./sound.mjs";
-import { app, canShoot, mySeat, names, status } from "./state.mjs";
+import { aimAid, app, canShoot, mySeat, names, status } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -291,4 +294,25 @@ async function chooseBreaker(choice, act, refresh) {
   /** @type {HTMLDialogElement} */ ($("lag-dialog")).close();
   const ok = await act({ t: "lag_choice", choice });
   if (!ok) refresh();
+}
+
+/**
+ * The player's own lag before it is played, as the table draws it: the cue behind their
+ * ball at its spot, at the lag's speed, and the line the angle sends it along (the card's
+ * "Angle" changed nothing that could be seen). Null once played, and for a watcher.
+ * The lag's card stands over the half of the table away from the player's ball (`at-top`
+ * when the ball is drawn in the lower half): across the table's foot it hid the ball.
+ * @param {import("./render.mjs").View} view
+ * @returns {import("./render.mjs").Overlay["aim"]}
+ */
+export function lagAim(view) {
+  const me = mySeat();
+  if (me !== null) $("lag-controls").classList.toggle("at-top", view.toScreen(...lagSpot(me))[1] > view.cssHeight / 2);
+  const v = app.view;
+  if (!v || v.status !== "lag" || v.lag_choice != null || me === null || app.role !== "player") return null;
+  if ((v.lagged ?? []).includes(me) || app.lagSent || app.anim) return null;
+  const speed = Number(/** @type {HTMLInputElement} */ ($("lag-power")).value) / 100;
+  const angle = Number(/** @type {HTMLInputElement} */ ($("lag-angle")).value) / 10 / DEG;
+  const cue = lagSpot(me);
+  return { cue, angle, power: powerFromSpeed(speed), speed, height: 0, elevation: 0, preview: aimPreview(cue, angle, []), aid: aimAid() };
 }

@@ -576,12 +576,12 @@ def test_once_the_opponents_cue_line_fades_the_prompt_stops_saying_they_aim(
     percent = round(c.state("a.aim.power") * 100)
     aims = "document.querySelector('#status .prompt').textContent.includes('%')"
     waiting.page.wait_for_function(aims)
-    waiting.page.wait_for_function("!!window.ninepool.overlay()?.remote")
+    waiting.page.wait_for_function("!!window.ninepool.overlay()?.aim?.remote")
     waiting.page.wait_for_function(
         f"document.getElementById('strip-out').textContent === '{percent} %'"
     )
     # Nothing more from the shooter: the line fades after 5 s, and the words with it.
-    waiting.page.wait_for_function("!window.ninepool.overlay()?.remote", timeout=10_000)
+    waiting.page.wait_for_function("!window.ninepool.overlay()?.aim?.remote", timeout=10_000)
     waiting.page.wait_for_function(f"!({aims})", timeout=2_000)
     prompt = waiting.page.inner_text("#status .prompt")
     assert prompt.startswith(f"Бьёт {c.name}"), prompt

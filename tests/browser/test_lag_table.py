@@ -1,0 +1,67 @@
+"""The lag before it is played (O6): the table showed no ball at all, and the card's
+"Angle" changed nothing that could be seen; on a phone the card stood over the head of
+the table, where the balls wait."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from server.physics.lag import lag_spot
+from tests.browser.support import Client, save
+from tests.browser.test_client import assert_quiet
+from tests.browser.test_firstminute import PHONE, OpenClient, host_and_guest
+
+SHOWN = "window.ninepool.overlay()"
+
+
+def card_clear_of(c: Client, seat: int) -> bool:
+    """Whether the lag's card leaves the seat's ball (its middle, and a ball's width
+    around it) in sight."""
+    x, y = c.page.evaluate("(p) => window.ninepool.screenOf(p[0], p[1])", list(lag_spot(seat)))
+    box = c.page.locator("#lag-controls").bounding_box()
+    assert box is not None
+    reach = 12
+    return not (
+        box["x"] - reach < x < box["x"] + box["width"] + reach
+        and box["y"] - reach < y < box["y"] + box["height"] + reach
+    )
+
+
+def test_before_the_lag_its_balls_wait_at_their_spots_and_the_angle_turns_the_line(
+    open_client: OpenClient,
+) -> None:
+    """Both players see both balls, named, where the server plays them from; each sees
+    their own cue and line, which the angle turns, and nobody else's; the card stands
+    clear of the player's own ball (held upright and sideways on a phone, on a desktop).
+    Once played, the line goes and the ball waits for the other lag."""
+    ana, bob, _room = host_and_guest(
+        open_client, host={**PHONE, "lang": "hr"}, guest={"lang": "ru"}, first_break="lag"
+    )
+    for c in (ana, bob):
+        c.page.locator("#lag-shoot").wait_for(state="visible")
+        c.page.wait_for_function(f"({SHOWN}?.labels.length ?? 0) === 2 && !!{SHOWN}.aim")
+    for c, seat in ((ana, 0), (bob, 1)):
+        aim = c.page.evaluate(f"{SHOWN}.aim")
+        assert aim["cue"] == pytest.approx(list(lag_spot(seat)), abs=1e-9), (c.name, aim)
+        assert aim["angle"] == 0 and not aim["remote"]
+        assert card_clear_of(c, seat), c.name
+    # The angle turns the line (2.5° of the slider's ±3°).
+    bob.page.locator("#lag-angle").fill("25")
+    bob.page.wait_for_function(f"Math.abs({SHOWN}.aim.angle - 2.5 * Math.PI / 180) < 1e-9")
+    assert bob.page.inner_text("#lag-angle-out") == "2,5°"
+    save(bob, "lag-line-desktop-ru.png")
+    save(ana, "lag-balls-phone-hr.png")
+    # Held sideways the card stands in the column beside the table, clear of both balls.
+    ana.page.set_viewport_size({"width": 844, "height": 390})
+    ana.page.wait_for_function("!window.ninepool.portrait()")
+    ana.page.wait_for_timeout(300)
+    assert card_clear_of(ana, 0) and card_clear_of(ana, 1)
+    assert ana.page.locator("#lag-shoot").bounding_box()["y"] < 390 - 30
+    save(ana, "lag-balls-sideways-hr.png")
+    # Played: the line goes, and the ball waits at its spot for the other lag.
+    bob.page.click("#lag-shoot")
+    bob.page.wait_for_function(f"!{SHOWN}.aim && {SHOWN}.labels.length === 2")
+    assert math.isclose(bob.state("a.view.lagged.length"), 1)
+    assert_quiet(ana, bob)
