@@ -542,11 +542,22 @@ export function renderTableUi() {
   const verdict = v && !app.anim ? h("div", { class: "verdict" }, [v.text, ...rulePrint(v.rules)]) : null;
   if (verdict) statusEl.append(verdict);
   statusEl.append(h("div", { class: "prompt", text: prompt(verdictWhole()) }));
+  // A stalemate proposed to this player: the answer beside the words that say so (R14; it
+  // was only in the closed "More" menu, where nobody looked for it).
+  const offered = tb?.stalemate_proposed_by;
+  if (player && offered !== null && offered !== undefined && offered !== me && !tb.stalemate_warning && !app.anim) {
+    const accept = h("button", { type: "button", id: "stalemate-chip", class: "small primary", text: t("more.stalemateAccept") });
+    accept.addEventListener("click", () => $("stalemate").click());
+    (verdict ?? statusEl).append(accept); // in the verdict's line: the box's height is fixed
+  }
 
   // The banner (over the table, not pushing it): the R13 warning while a player is on two fouls.
   const banner = $("banner");
   const w = app.warning;
-  const warnedNow = tb && w && w.kind === "three_fouls" ? (tb.warned ?? []).includes(w.seat) || (tb.fouls?.[w.seat] ?? 0) >= 2 : !!w;
+  // A warning stands while the table says it is in force: the stalemate warning stood over
+  // the replayed game, and the games after it.
+  const warnedNow =
+    tb && w && w.kind === "three_fouls" ? (tb.warned ?? []).includes(w.seat) || (tb.fouls?.[w.seat] ?? 0) >= 2 : w?.kind === "stalemate" ? !!tb?.stalemate_warning : !!w;
   // None of them once the match is over (a match conceded on a player's two fouls).
   const matchDone = !!tb?.match_over || status() === "finished";
   if (matchDone) {

@@ -306,6 +306,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
       if (m.verdict.new_rack) renderer.newRack();
       logEvent(m, { lowest: lowestBefore });
       if (!m.table.warned?.length && app.warning?.kind === "three_fouls") app.warning = null;
+      if (!m.table.stalemate_warning && app.warning?.kind === "stalemate") app.warning = null;
       if (app.warning?.kind === "clock") app.warning = null;
     }, shotSounds(tracks));
   }
