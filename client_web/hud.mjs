@@ -8,7 +8,7 @@ import { powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, lagTimes, roomName } from "./formats.mjs";
 import { keepLang, lang, list, minutesAndSeconds, num, t, wordAs } from "./i18n/index.mjs";
-import { app, breakDrawn, canShoot, mySeat, names, onTv, othersAim, status, touchFirst, tournamentMatch } from "./state.mjs";
+import { app, breakDrawn, canShoot, leftName, mySeat, names, onTv, othersAim, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS, TABLE } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
@@ -237,9 +237,11 @@ export function renderSeats() {
     // A tournament's empty seat names the player it waits for ("not here yet"); once the
     // match is over, its player, who has gone (their seat freed as they left) or never
     // came (a walkover): named, with no tag that could be wrong.
-    const awaited = s ? null : keptName(i);
+    // A finished match's player who has left still holds their score, by name.
+    const awaited = s ? null : (keptName(i) ?? leftName(i));
     const over = status() === "finished" || !!tb?.match_over;
     if (awaited && !over) tags.push(h("span", { class: "tag off", text: t("seat.notHere") }));
+    else if (awaited && !keptName(i)) tags.push(h("span", { class: "tag off", text: t("rooms.left") }));
     /** @type {(Node | string)[]} */
     const who = [h("span", { class: "name", text: s ? n[i] : (awaited ?? t("seat.empty")) }), h("div", { class: "tags" }, tags)];
     if (s && s.rating !== null && s.rating !== undefined) {
@@ -545,7 +547,7 @@ export function renderTableUi() {
   // A stalemate proposed to this player: the answer beside the words that say so (R14; it
   // was only in the closed "More" menu, where nobody looked for it).
   const offered = tb?.stalemate_proposed_by;
-  if (player && offered !== null && offered !== undefined && offered !== me && !tb.stalemate_warning && !app.anim) {
+  if (player && offered !== null && offered !== undefined && offered !== me && !tb?.stalemate_warning && !app.anim) {
     const accept = h("button", { type: "button", id: "stalemate-chip", class: "small primary", text: t("more.stalemateAccept") });
     accept.addEventListener("click", () => $("stalemate").click());
     (verdict ?? statusEl).append(accept); // in the verdict's line: the box's height is fixed

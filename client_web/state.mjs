@@ -33,6 +33,8 @@ export const app = {
   /** @type {Msg | null} RoomView */ view: null,
   /** A tournament match's players by name, seat 0 then seat 1, when a no-show forfeits, and what losing costs each seat (`kept.mjs`). @type {{ room: string, names: (string | null)[], forfeitAt: number | null, stakes: (import("./kept.mjs").Stake | null)[] } | null} */
   keptNames: null,
+  /** Who was last seen in each seat of this room (`leftName`). @type {{ room: string, names: (string | null)[] } | null} */
+  satNames: null,
   /** @type {Msg | null} TableView */ table: null,
   /** @type {Msg[]} */ queue: [],
   /** @type {{ playbacks: ShotPlayback[], t: number, wall: number, hold: number, onDone: () => void, label: string, sounds: import("./sound.mjs").Impact[], heard: number, seats: number[] | null, shooter: number | null } | null} shooter: whose shot plays (a replayed one is not the turn's) */
@@ -107,7 +109,23 @@ export const app = {
 export function names() {
   const seats = app.view?.seats ?? [null, null];
   const kept = app.keptNames?.room === app.room ? app.keptNames.names : [];
-  return [0, 1].map((i) => (seats[i] ? seatName(seats[i].name, seats[i].computer) : (kept[i] ?? t("seat.seatN", { n: i + 1 }))));
+  return [0, 1].map((i) => (seats[i] ? seatName(seats[i].name, seats[i].computer) : (kept[i] ?? leftName(i) ?? t("seat.seatN", { n: i + 1 }))));
+}
+
+/**
+ * Who sat in seat `i` of a finished match and has since left it: the name last seen there,
+ * else the lobby's record of who won and who lost (their scores stay by the seat; the
+ * table read "Empty seat 2 : 0 Emma"). Null while the match goes on, or when not known.
+ * @param {number} i
+ */
+export function leftName(i) {
+  if (status() !== "finished" && !app.table?.match_over) return null;
+  const seen = app.satNames?.room === app.room ? app.satNames?.names[i] : null;
+  if (seen) return seen;
+  const info = app.rooms.get(app.room ?? "");
+  const other = app.view?.seats?.[1 - i];
+  const ended = [info?.winner, info?.loser].filter((n) => typeof n === "string" && n && n !== other?.name);
+  return ended.length === 1 ? ended[0] : null;
 }
 
 /** The next shot is a push-out: chosen by the player, and one the rules allow now (R6). */
