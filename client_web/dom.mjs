@@ -10,6 +10,15 @@ export function $(id) {
   return /** @type {T} */ (el);
 }
 
+/**
+ * A name that may wrap after each of its hyphens: a line may not break between a hyphen and
+ * a digit (a minus sign), so "Игрок-6446" too narrow for its room broke as "Игрок-644 / 6".
+ * @param {string} name @returns {(Node | string)[]}
+ */
+export function hyphenBreaks(name) {
+  return name.split(/(?<=-)/).flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
+}
+
 /** @param {string} tag @param {Record<string, string>} [attrs] @param {(Node | string)[]} [children] */
 export function h(tag, attrs = {}, children = []) {
   const el = document.createElement(tag);

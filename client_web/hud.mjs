@@ -5,7 +5,7 @@
 
 import { ratingText } from "./account.mjs";
 import { powerPercent, speedFromPower } from "./controls.mjs";
-import { $, h } from "./dom.mjs";
+import { $, h, hyphenBreaks } from "./dom.mjs";
 import { RATED_QUICK_NAME, describeFormat, lagTimes, roomName } from "./formats.mjs";
 import { keepLang, lang, list, minutesAndSeconds, num, t, wordAs } from "./i18n/index.mjs";
 import { app, breakDrawn, canShoot, leftName, mySeat, names, onTv, othersAim, status, touchFirst, tournamentMatch } from "./state.mjs";
@@ -106,7 +106,7 @@ export function showResult(title, score, text, match, replay = null, next = null
   $("result-score").setAttribute("aria-label", scoreLine);
   $("result-score").replaceChildren(
     ...(score
-      ? [h("span", { class: "result-name", text: score.names[0] }), h("span", { class: "result-numbers", text: `${num(score.score[0])} : ${num(score.score[1])}` }), h("span", { class: "result-name", text: score.names[1] })]
+      ? [h("span", { class: "result-name" }, hyphenBreaks(score.names[0])), h("span", { class: "result-numbers", text: `${num(score.score[0])} : ${num(score.score[1])}` }), h("span", { class: "result-name" }, hyphenBreaks(score.names[1]))]
       : []),
   );
   $("result-text").textContent = text;

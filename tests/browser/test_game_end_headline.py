@@ -4,7 +4,9 @@ match's result: its confetti falls behind the words it celebrates."""
 
 from __future__ import annotations
 
-from tests.browser.support import save
+from typing import Any
+
+from tests.browser.support import Client, save
 from tests.browser.test_client import OpenClient, assert_quiet, foul_softly, settle, shooter
 from tests.browser.test_firstminute import started
 from tests.browser.test_watching import concede
@@ -70,4 +72,40 @@ def test_a_game_lost_on_a_third_foul_by_time_heads_the_next_game_as_lost(
         c.wait("a.table && a.table.rack === 2")
         c.idle()
         assert c.page.inner_text("#status .verdict").startswith(winner)
+    assert_quiet(ana, bob)
+
+
+#: For each text piece of the result's two names: on how many lines it is drawn.
+NAME_LINES = """() => [...document.querySelectorAll("#result-score .result-name")].flatMap((name) =>
+  [...name.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((text) => {
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const tops = [...range.getClientRects()].map((r) => Math.round(r.top));
+    return [text.textContent, new Set(tops).size];
+  }))"""
+
+
+def test_a_guests_numbered_name_wraps_after_its_hyphen_not_inside_the_number(
+    open_client: OpenClient,
+) -> None:
+    """On a narrow phone the result named "Игрок-644" on one line and "6" on the next: a
+    line may not break between a hyphen and a digit, so the name broke where it ran out
+    of room. It wraps after the hyphen."""
+    small = {"width": 320, "height": 640, "touch": True, "lang": "ru"}
+
+    def numbered(name: str, **kw: Any) -> Client:  # the host as a guest the page named
+        return open_client("Игрок-6446" if name == "Ana" else name, **kw)
+
+    ana, bob, _room = started(numbered, host=small, guest=small)
+    bob.page.tap("#panel-toggle")
+    concede(bob, "match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    pieces = ana.page.evaluate(NAME_LINES)
+    assert ["Игрок-", 1] in pieces and ["6446", 1] in pieces, pieces
+    assert all(lines == 1 for _, lines in pieces), pieces
+    assert ana.page.inner_text("#result-score .result-name >> nth=0") in (
+        "Игрок-6446",
+        "Игрок-\n6446",
+    )
+    save(ana, "result-name-wraps-after-hyphen-ru.png")
     assert_quiet(ana, bob)
