@@ -167,6 +167,18 @@ def test_the_push_out_and_its_choice_are_taken_with_a_finger(open_client: OpenCl
     # (it said only "foul", the push-out's button unexplained beside it).
     chip = pusher.page.locator("#push-chip").bounding_box()
     assert chip is not None
+    # On one line wherever it stands: pushed to 70 % of the width it wrapped ("Push / out")
+    # and grew over the corner pocket beside it.
+    lines = pusher.page.evaluate(
+        """() => { const chip = document.getElementById("push-chip"), kept = chip.className;
+          const places = [[], ["far"], ["wing"], ["wing", "right"], ["far", "wing", "right"]];
+          const range = document.createRange();
+          const lines = places.map((p) => { chip.className = ["push-chip", ...p].join(" ");
+            range.selectNodeContents(chip);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.bottom))).size; });
+          chip.className = kept; return lines; }"""
+    )
+    assert lines == [1] * 5, lines
     balls = pusher.state("a.table.balls")
     lowest = min(n for n, b in enumerate(balls) if n and b)
     for n, b in enumerate(balls):
