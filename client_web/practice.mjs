@@ -589,7 +589,12 @@ export class PracticeTable {
     for (const [id, kind] of [["p-undo", "practice_undo"], ["p-redo", "practice_redo"], ["p-retry", "practice_retry"]]) {
       $(id).addEventListener("click", () => (this.send({ t: kind }), $(id).matches(":focus-visible") || c.focus({ preventScroll: true })));
     }
-    $("p-shoot").addEventListener("click", () => this.shoot());
+    $("p-shoot").addEventListener("click", () => {
+      // On a phone the button is under the table: the shot played out of sight, its result
+      // in the box over the table, off the screen too. The table comes back into view.
+      if (this.mine() && document.documentElement.classList.contains("compact")) window.scrollTo({ top: 0, behavior: "smooth" });
+      this.shoot();
+    });
     // Space or Enter on the power or spin sliders shoots, as on the table (the key help).
     for (const id of ["p-power", "p-spin", "p-side"]) {
       $(id).addEventListener("keydown", (e) => {

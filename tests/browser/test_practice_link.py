@@ -641,3 +641,25 @@ def test_a_phones_copied_link_is_said_under_the_link_not_over_undo(
     save(ana, "practice-link-copied-phone-hr.png")
     said.wait_for(state="hidden", timeout=8_000)
     assert_quiet(ana)
+
+
+def test_a_phones_shoot_button_under_the_table_brings_the_table_back_into_view(
+    open_client: OpenClient,
+) -> None:
+    """Scrolled down to the panel, a phone's "Shoot" played the shot out of sight, and
+    its result too, in the box over the table. The page scrolls back up to the table."""
+    balls: list[tuple[float, float] | None] = [None] * 10
+    balls[0], balls[1] = (0.6, 0.635), (1.6, 0.5)
+    code = encode_layout(Layout(balls=tuple(balls)), False)
+    ana = open_client("Ana", width=390, height=844, touch=True, hash=f"#/practice/{code}")
+    wait_practice(ana, "!!p.view && p.role === 'player'")
+    shoot = ana.page.locator("#p-shoot")
+    shoot.scroll_into_view_if_needed()
+    assert ana.page.evaluate("window.scrollY") > 200
+    shoot.tap()
+    ana.page.wait_for_function("window.scrollY === 0")
+    table = ana.page.locator("#p-table").bounding_box()
+    assert table is not None and table["y"] >= 0 and table["y"] + table["height"] <= 844
+    wait_practice(ana, "!p.anim && !!p.view && p.view.shots > 0", timeout=30_000)
+    save(ana, "practice-phone-shot-in-view.png")
+    assert_quiet(ana)
