@@ -68,8 +68,8 @@ test("a break says how to shoot on a phone; a table cleared says how to play it 
 });
 
 test("placing a ball and watching say only that", () => {
-  assert.deepEqual(statusWords(table(), { ...me, picked: 1, note: "Foul: x" }), { note: "", next: "the 1 picked: tap where it goes." });
-  assert.equal(statusWords(table(), { ...me, picked: 3 }).next, "the 3 picked: tap the table where it goes.");
+  assert.deepEqual(statusWords(table(), { ...me, picked: 1, note: "Foul: x" }), { note: "", next: "Picked:\u00a0the 1. Tap where it goes." });
+  assert.equal(statusWords(table(), { ...me, picked: 3 }).next, "Picked:\u00a0the 3. Tap the table where it goes.");
   assert.equal(statusWords(table(), { ...me, player: false }).next, "Watching Ana practise");
   assert.equal(statusWords(null, me).next, "Setting up the table…");
 });
