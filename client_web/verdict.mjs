@@ -252,7 +252,11 @@ function gameOverHeadline(v, names, bare = false, me = null) {
     const text = t(key, { name: winner });
     return { text: key.endsWith("You") ? clause(text) : text, rules: [rule] };
   }
-  const how = t(`v.how.${end === "three_fouls" || end === "concede" || end === "forfeit" ? end : "nine"}`);
+  // How, naming who lost it: "by the opponent" read, on the loser's own screen, as if the
+  // winner had fouled (the loser reads "your three fouls in a row").
+  const kind = end === "three_fouls" || end === "concede" || end === "forfeit" ? end : "nine";
+  const loser = v.game_winner === null || v.game_winner === undefined ? null : 1 - v.game_winner;
+  const how = kind === "nine" ? t("v.how.nine") : t(loser !== null && loser === me ? `v.how.${kind}You` : `v.how.${kind}`, { loser: who(names, loser) });
   return { text: t(yours(v.match_over ? "v.winsMatch" : "v.winsRack", v.game_winner, me), { name: winner, how }), rules: [rule] };
 }
 

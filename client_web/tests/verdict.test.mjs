@@ -158,8 +158,11 @@ test("R13 third foul loses the game and the foul is still explained", () => {
     }),
     names,
   );
-  assert.equal(d.headline, "Bob wins the game: three fouls in a row by the opponent");
+  assert.equal(d.headline, "Bob wins the game: three fouls in a row by Ana");
   assert.deepEqual(d.rules, ["R13"]);
+  // On the loser's own screen it is theirs ("by the opponent" read as if Bob had fouled).
+  const mine = describeShot(shot({ report: { first: null, pocketed: [], rails: [] }, verdict: { ...baseVerdict, foul: true, fouls: ["R8"], game_over: true, game_winner: 1, game_end: "three_fouls" } }), names, null, 0);
+  assert.equal(mine.headline, "Bob wins the game: your three fouls in a row");
   assert.deepEqual(d.details[0], { text: "Foul: the cue ball hit no ball", rule: "R8" });
   // The third foul's note is not said again under the game it lost.
   assert.ok(!d.details.some((l) => l.rule === "R13"), JSON.stringify(d.details));
