@@ -649,6 +649,9 @@ export function renderTableUi() {
     // Ready, the button takes it back: no longer the thing to press next.
     $("ready").classList.toggle("primary", !mine?.ready);
     $("ready").setAttribute("aria-pressed", String(!!mine?.ready));
+    // Alone at the table and ready (sitting down is being ready), there is nothing to hold
+    // back yet: "Hold the start" stood there as the card's only button, and was pressed.
+    $("ready").hidden = !!mine?.ready && free;
   }
   const proposedBy = tb?.stalemate_proposed_by;
   const stale = $("stalemate");

@@ -498,7 +498,7 @@ export default {
   "ev.snapshot": "Stanje stola ({status})",
   "ev.sits": "{name} sjeda za stol",
   "ev.leaves": "{name} ustaje od stola",
-  "ev.ready": "{name} pritišće „Počnimo!“",
+  "ev.ready": "{name} želi početi",
   "ev.renamed": "{was} dalje igra kao {name}",
   "ev.rematch": "{name} traži revanš",
   "ev.rematchBegins": "Revanš: novi meč počinje od 0 : 0",

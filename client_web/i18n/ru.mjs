@@ -498,7 +498,7 @@ export default {
   "ev.snapshot": "Состояние стола ({status})",
   "ev.sits": "{name} садится за стол",
   "ev.leaves": "{name} выходит из-за стола",
-  "ev.ready": "{name} нажимает «Начинаем!»",
+  "ev.ready": "{name} ждёт начала",
   "ev.renamed": "{was} играет дальше под именем {name}",
   "ev.rematch": "{name} хочет реванша",
   "ev.rematchBegins": "Реванш: новый матч начинается со счёта 0 : 0",

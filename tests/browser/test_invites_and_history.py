@@ -428,3 +428,22 @@ def test_a_logs_replay_in_a_tab_of_its_own_leads_back_by_closing_itself(
     eve.page.wait_for_function("document.getElementById('r-log').children.length > 0")
     assert eve.page.is_hidden("#r-back")
     assert_quiet(ana, bob, eve)
+
+
+def test_alone_at_a_new_table_the_card_offers_the_invite_and_nothing_to_hold(
+    open_client: OpenClient,
+) -> None:
+    """Alone at a table just opened, the card under the invite had one button, "Hold the
+    start" (sitting down is being ready), and a newcomer pressed it: the friend who came
+    then sat at a table that did not start. Alone, nothing is held, and the friend who
+    comes starts the match."""
+    ana = open_client("Ana", lang="ru")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player' && !!a.view.seats[a.seat]?.ready")
+    ana.page.locator("#invite").wait_for(state="visible")
+    assert ana.page.is_hidden("#ready")
+    save(ana, "alone-at-a-new-table-ru.png")
+    bob = open_client("Bob", hash=f"#/room/{ana.state('a.room')}")
+    for c in (ana, bob):
+        c.wait("a.view.status !== 'waiting'")
+    assert_quiet(ana, bob)
