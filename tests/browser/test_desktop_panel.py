@@ -85,3 +85,36 @@ def test_a_chat_message_out_of_sight_is_shown_over_the_table(open_client: OpenCl
     )
     assert bob.page.evaluate(shown) == ""
     assert_quiet(ana, bob)
+
+
+def test_a_long_chat_message_gives_way_and_never_scrolls_the_controls_away(
+    open_client: OpenClient,
+) -> None:
+    """A 1280 × 800 window in Russian, whose help under Shoot takes five lines: a chat
+    message of four lines made the panel 27 px too tall, and sending it scrolled the panel
+    for good, the top of the spin control under the scoreboard. The chat's messages give
+    way (down to their last line) and the panel does not scroll."""
+    ru = {"width": 1280, "height": 800, "lang": "ru"}
+    ana, bob, _room = started(open_client, host=ru, guest=ru)
+    c = shooter((ana, bob))
+    other = bob if c is ana else ana
+    long = "Привет! " + "Это длинное сообщение, чтобы увидеть перенос. " * 4
+    other.page.fill("#chat-input", long)
+    other.page.press("#chat-input", "Enter")
+    c.page.wait_for_function("document.querySelectorAll('#chat-log li').length >= 1")
+    c.page.fill("#chat-input", "Удачи!")
+    c.page.press("#chat-input", "Enter")
+    c.page.wait_for_function("document.querySelectorAll('#chat-log li').length >= 2")
+    c.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+    panel = c.page.evaluate(
+        "(() => { const p = document.getElementById('panel');"
+        " return [p.scrollTop, p.scrollHeight, p.clientHeight]; })()"
+    )
+    assert panel[0] == 0 and panel[1] <= panel[2] + 1, panel
+    spin = c.page.locator("#spin").bounding_box()
+    board = c.page.locator("#table-view .scoreboard").bounding_box()
+    assert spin and board and spin["y"] >= board["y"] + board["height"], (spin, board)
+    place = c.page.locator("#chat-input").bounding_box()
+    assert place is not None and place["y"] + place["height"] <= 800
+    save(c, "laptop-panel-long-chat-ru.png")
+    assert_quiet(ana, bob)
