@@ -1,5 +1,5 @@
 // Where the cue ball goes after it hits the object ball, with the draw or follow the tip
-// gives it: the path the aim preview draws.
+// gives it: the path the aim preview draws (and the colour of the object ball's path).
 //
 // A stun ball leaves along the tangent line; a ball with follow or draw leaves along it
 // too, then curves, while it slides, toward (follow) or back from (draw) the object ball's
@@ -162,4 +162,14 @@ export function pathToCushion(path, maxRoll = Infinity, table = TABLE) {
   const t = toCushion(from, path.rollDir, Math.min(path.rollDistance, maxRoll));
   out.push([from[0] + path.rollDir[0] * t, from[1] + path.rollDir[1] * t]);
   return out;
+}
+
+/**
+ * The colour of the object ball's path: green when it runs into a pocket, unless the ball
+ * the line meets first is the wrong one (a foul: the pot would not count, and a green line
+ * under a red ghost ball read as a good shot); yellow otherwise.
+ * @param {boolean} pocket @param {boolean} wrong
+ */
+export function objectPathColour(pocket, wrong) {
+  return pocket && !wrong ? "rgba(120, 255, 160, 0.95)" : "rgba(255, 230, 90, 0.95)";
 }

@@ -7,7 +7,7 @@
 // so a frame is one layer copy, ten sprite copies and the overlays.
 
 import { cushionContact, objectRun } from "./aim.mjs";
-import { cueBallPath, pathToCushion } from "./cuepath.mjs";
+import { cueBallPath, objectPathColour, pathToCushion } from "./cuepath.mjs";
 import { BallSprite, rackOrientation, rotateOrientation } from "./balls.mjs";
 import { TABLE } from "./table.mjs";
 
@@ -328,16 +328,6 @@ export function heightLook(z) {
  * @property {boolean} [calm] the table has been at rest a while: the ring holds still
  */
 
-/**
- * The colour of the object ball's path: green when it runs into a pocket, unless the ball
- * the line meets first is the wrong one (a foul: the pot would not count, and a green line
- * under a red ghost ball read as a good shot); yellow otherwise.
- * @param {boolean} pocket @param {boolean} wrong
- */
-export function objectPathColour(pocket, wrong) {
-  return pocket && !wrong ? "rgba(120, 255, 160, 0.95)" : "rgba(255, 230, 90, 0.95)";
-}
-
 export class Renderer {
   /** @param {HTMLCanvasElement} canvas */
   constructor(canvas) {
@@ -519,6 +509,8 @@ export class Renderer {
     const placed = [];
     const rings = labels.map((l) => this.view.toScreen(l.x, l.y));
     const clear = rPx * 1.6; // a ringed ball's reach
+    const [[ax, ay], [bx, by]] = [this.view.toScreen(0, 0), this.view.toScreen(TABLE.length, TABLE.width)];
+    const cloth = [Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by)];
     for (const [k, l] of labels.entries()) {
       const [sx, sy] = rings[k];
       ctx.strokeStyle = l.colour;
@@ -527,15 +519,17 @@ export class Renderer {
       ctx.arc(sx, sy, rPx * 1.45, 0, Math.PI * 2);
       ctx.stroke();
       const w = ctx.measureText(l.text).width + 10;
-      // Beside the ball, else across from it, above or below it: the first place that
-      // stays on the canvas and covers no ringed ball nor another tag.
-      const fits = (/** @type {number} */ x, /** @type {number} */ y) =>
-        x >= 2 && x + w <= this.view.cssWidth - 2 && y - 10 >= 2 && y + 10 <= this.view.cssHeight - 2 &&
+      // Beside the ball, else across from it, above or below it: the first place that stays
+      // on the cloth (past the rail a tag covered a corner pocket), else on the canvas, and
+      // covers no ringed ball nor another tag.
+      const fits = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number[]} */ [l, tp, r, b]) =>
+        x >= l && x + w <= r && y - 10 >= tp && y + 10 <= b &&
         !rings.some(([bx, by]) => bx > x - clear && bx < x + w + clear && by > y - 10 - clear && by < y + 10 + clear) &&
         !placed.some((p) => x < p.x + p.w && p.x < x + w && Math.abs(y - p.y) < 22);
       const spots = [[sx + rPx * 1.8, sy], [sx - rPx * 1.8 - w, sy], [sx - w / 2, sy - rPx * 1.8 - 12], [sx - w / 2, sy + rPx * 1.8 + 12]];
-      let [x, y] = spots.find(([cx, cy]) => fits(cx, cy)) ?? spots[0];
-      if (!spots.some(([cx, cy]) => fits(cx, cy))) {
+      const canvas = [2, 2, this.view.cssWidth - 2, this.view.cssHeight - 2];
+      let [x, y] = [cloth, canvas].map((box) => spots.find(([cx, cy]) => fits(cx, cy, box))).find(Boolean) ?? spots[0];
+      if (!spots.some(([cx, cy]) => fits(cx, cy, canvas))) {
         if (x + w > this.view.cssWidth - 2) x = sx - rPx * 1.8 - w;
         for (const p of placed) {
           if (x < p.x + p.w && p.x < x + w && Math.abs(y - p.y) < 22) y = p.y + (y >= p.y || p.y + 44 > this.view.cssHeight ? 22 : -22);

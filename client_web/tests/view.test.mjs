@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { View, objectPathColour } from "../render.mjs";
+import { objectPathColour } from "../cuepath.mjs";
+import { View } from "../render.mjs";
 
 test("a phone held upright keeps the table upright when the scoreboard grows", () => {
   // 390 px wide: the canvas left under a tall scoreboard and a TV banner (~370 px) would

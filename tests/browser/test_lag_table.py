@@ -9,6 +9,7 @@ import math
 import pytest
 
 from server.physics.lag import lag_spot
+from server.physics.table import TABLE
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet
 from tests.browser.test_firstminute import PHONE, OpenClient, host_and_guest
@@ -64,4 +65,33 @@ def test_before_the_lag_its_balls_wait_at_their_spots_and_the_angle_turns_the_li
     bob.page.click("#lag-shoot")
     bob.page.wait_for_function(f"!{SHOWN}.aim && {SHOWN}.labels.length === 2")
     assert math.isclose(bob.state("a.view.lagged.length"), 1)
+    assert_quiet(ana, bob)
+
+
+def test_a_lag_balls_name_stays_on_the_cloth(open_client: OpenClient) -> None:
+    """On a phone a lag ball's name tag ran past the rail over a corner pocket (a ball on
+    the quarter line, a guest's long name beside it). A tag goes where it stays on the
+    cloth when there is such a place."""
+
+    def numbered(name: str, **kw: object) -> Client:  # the host as a guest the page named
+        return open_client("Igrač-4323" if name == "Ana" else name, **kw)
+
+    ana, bob, _room = host_and_guest(
+        numbered, host={**PHONE, "lang": "hr"}, guest=PHONE, first_break="lag"
+    )
+    ana.page.wait_for_function(f"({SHOWN}?.labels.length ?? 0) === 2")
+    ana.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+    canvas = ana.page.locator("#table").bounding_box()
+    assert canvas is not None
+    corners = [
+        ana.page.evaluate("(p) => window.ninepool.screenOf(p[0], p[1])", p)
+        for p in ((0.0, 0.0), (TABLE.length, TABLE.width))
+    ]
+    left, right = sorted(x - canvas["x"] for x, _ in corners)
+    top, bottom = sorted(y - canvas["y"] for _, y in corners)
+    for label in ana.page.evaluate(f"{SHOWN}.labels"):
+        box = label["box"]
+        assert left <= box["x"] and box["x"] + box["w"] <= right, (label["text"], box, left, right)
+        assert top <= box["y"] and box["y"] + box["h"] <= bottom, (label["text"], box)
+    save(ana, "lag-tags-on-the-cloth-hr.png")
     assert_quiet(ana, bob)
