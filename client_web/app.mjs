@@ -23,7 +23,7 @@ import { Connection, ServerError, defaultUrl, session } from "./net.mjs";
 import { restingView, roomPlayer } from "./playing.mjs";
 import { PracticeTable, practiceRoute } from "./practice.mjs";
 import { Renderer } from "./render.mjs";
-import { ReplayViewer } from "./replay.mjs";
+import { ReplayViewer, offerWayBack } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
 import { TvDirector, lingerFrom } from "./tv.mjs";
 import { installRuleMarks, installTips } from "./tip.mjs";
@@ -246,14 +246,7 @@ async function onRoute() {
     show("replay");
     replay ??= new ReplayViewer();
     await replay.open(r.id, r.code ?? (app.room === r.id ? app.code : null), r.rack, r.match).catch((e) => toast(e));
-    // A player or spectator who came from a table (its result's replay) goes back to it; a
-    // tab of its own that the table's log opened (one page long, never connected) closes,
-    // which shows the table's tab again.
-    const back = /** @type {HTMLAnchorElement} */ ($("r-back"));
-    const ownTab = !app.room && !conn.started && history.length === 1 && document.referrer.startsWith(location.origin);
-    back.hidden = !app.room && !ownTab;
-    if (app.room) back.href = `#/room/${encodeURIComponent(app.room)}`;
-    back.onclick = ownTab ? (e) => (e.preventDefault(), window.close()) : null;
+    offerWayBack(app.room, conn.started);
     return;
   }
   if (r.kind === "tv") {

@@ -16,7 +16,8 @@ export function $(id) {
  * @param {string} name @returns {(Node | string)[]}
  */
 export function hyphenBreaks(name) {
-  return name.split(/(?<=-)/).flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
+  // (No lookbehind in the pattern: Safari before 16.4 cannot read one, and nothing would load.)
+  return name.split("-").flatMap((part, i, all) => [...(i ? [document.createElement("wbr")] : []), i < all.length - 1 ? `${part}-` : part]);
 }
 
 /** @param {string} tag @param {Record<string, string>} [attrs] @param {(Node | string)[]} [children] */

@@ -544,14 +544,10 @@ export function renderTableUi() {
   const verdict = v && !app.anim ? h("div", { class: "verdict" }, [v.text, ...rulePrint(v.rules)]) : null;
   if (verdict) statusEl.append(verdict);
   statusEl.append(h("div", { class: "prompt", text: prompt(verdictWhole()) }));
-  // A stalemate proposed to this player: the answer beside the words that say so (R14; it
-  // was only in the closed "More" menu, where nobody looked for it).
+  // A stalemate warning proposed to this player: the answer under the words that say so
+  // (R14; it was only in the closed "More" menu, where nobody looked for it).
   const offered = tb?.stalemate_proposed_by;
-  if (player && offered !== null && offered !== undefined && offered !== me && !tb?.stalemate_warning && !app.anim) {
-    const accept = h("button", { type: "button", id: "stalemate-chip", class: "small primary", text: t("more.stalemateAccept") });
-    accept.addEventListener("click", () => $("stalemate").click());
-    (verdict ?? statusEl).append(accept); // in the verdict's line: the box's height is fixed
-  }
+  $("stalemate-chip").hidden = !(player && offered !== null && offered !== undefined && offered !== me && !tb?.stalemate_warning && !app.anim);
 
   // The banner (over the table, not pushing it): the R13 warning while a player is on two fouls.
   const banner = $("banner");
@@ -652,6 +648,8 @@ export function renderTableUi() {
     // Alone at the table and ready (sitting down is being ready), there is nothing to hold
     // back yet: "Hold the start" stood there as the card's only button, and was pressed.
     $("ready").hidden = !!mine?.ready && free;
+    // (A tournament's player alone, ready, and no invite to send: no card at all.)
+    if ($("ready").hidden && $("invite").hidden) $("wait-controls").hidden = true;
   }
   const proposedBy = tb?.stalemate_proposed_by;
   const stale = $("stalemate");

@@ -201,11 +201,13 @@ function playersCell(r) {
   // A finished match's player who has left the table (a tournament's frees the seat) is
   // still named: the row read one name beside "Ivo won — Marko conceded".
   const gone = r.status === "finished" ? [r.winner, r.loser].filter((n) => typeof n === "string" && n && !r.players.includes(n)) : [];
-  // In the order of the score beside them, which is the seats': the winner's seat is the
-  // one with more games (the row read "Emma — Ivo 2:0" when Ivo, who won 2:0, had left).
-  const winnerFirst = (r.score?.[0] ?? 0) >= (r.score?.[1] ?? 0);
+  // In the order of the score beside them, which is the seats' (the row read "Emma — Ivo
+  // 2:0" when Ivo, who won 2:0, had left): the server says where the winner sat; an older
+  // one's winner of a match played out is the seat with more games.
+  const race = r.ended_by !== "concede" && r.ended_by !== "forfeit";
+  const winnerFirst = typeof r.winner_seat === "number" ? r.winner_seat === 0 : race ? (r.score?.[0] ?? 0) >= (r.score?.[1] ?? 0) : null;
   const names = [...playerNames(r), ...gone];
-  const order = gone.length && names.length === 2 && ((r.players[0] ?? names[0]) === r.winner) !== winnerFirst ? [1, 0] : [0, 1];
+  const order = gone.length && names.length === 2 && winnerFirst !== null && ((r.players[0] ?? names[0]) === r.winner) !== winnerFirst ? [1, 0] : [0, 1];
   /** @type {(string | HTMLElement)[][]} */
   const shown = order.filter((i) => i < names.length).map((i) => {
     const name = names[i];

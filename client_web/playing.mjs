@@ -7,7 +7,7 @@ import { celebrate } from "./celebrate.mjs";
 import { toast } from "./dom.mjs";
 import { addChat, popChat } from "./chat.mjs";
 import { showResult } from "./hud.mjs";
-import { seatName, t, wordAs } from "./i18n/index.mjs";
+import { t, wordAs } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { championAfter, keptStake, learnKeptNames } from "./kept.mjs";
 import { lagFrames, lagPlayback, lagRest, lagStarts, lagTracks } from "./lagballs.mjs";
@@ -236,7 +236,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     // Who sits where, kept for a finished match's seat that its player leaves (`leftName`).
     const sat = app.satNames && app.satNames.room === v.room ? app.satNames : { room: v.room, names: [null, null] };
     app.satNames = sat;
-    for (const [i, seat] of (v.seats ?? []).entries()) if (seat) sat.names[i] = seatName(seat.name, seat.computer);
+    for (const [i, seat] of (v.seats ?? []).entries()) if (seat) sat.names[i] = { name: seat.name, computer: seat.computer ?? null };
     if (!firstTime) logRenames(v, before, m.seq);
     // The log marks where the new match starts: under the last one's end it read on.
     if (rematch) logEvent({ t: "rematch_begins" }, { aside: true });

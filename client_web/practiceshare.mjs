@@ -20,11 +20,12 @@ export function wireShare() {
   const said = $("p-copied");
   let timer = 0;
   /** @param {string} key */
+  // (A live region in the page all along, empty when idle: one that appears with its words
+  // already in it is often not read out.)
   const say = (key) => {
     said.textContent = t(key);
-    said.hidden = false;
     clearTimeout(timer);
-    timer = window.setTimeout(() => (said.hidden = true), SAID_MS);
+    timer = window.setTimeout(() => (said.textContent = ""), SAID_MS);
   };
   $("p-copy").addEventListener("click", async () => {
     const link = /** @type {HTMLInputElement} */ ($("p-link"));

@@ -18,7 +18,7 @@ import { lastPlay, matchBounds, rackAddress, rackBounds } from "./racks.mjs";
 import { Renderer } from "./render.mjs";
 import { lagFrames, lagPlayback, lagRest, lagTags } from "./lagballs.mjs";
 import { decodeTracks } from "./trajectory.mjs";
-import { num, seatName, t } from "./i18n/index.mjs";
+import { num, seatName, t, wordAs } from "./i18n/index.mjs";
 import { describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, describeWarning, loserOf, withRules } from "./verdict.mjs";
 
 /** @typedef {Record<string, any>} Msg */
@@ -143,6 +143,30 @@ export function lagShownAt(events, i) {
     if ((e.t === "snapshot" && e.view?.table) || e.t === "placed" || ((e.t === "shot_result" || e.t === "ruling") && e.table)) return null;
   }
   return null;
+}
+
+/**
+ * The replay's way back to its table. A player or spectator who came from a table (its
+ * result's replay) goes back to it. A tab of its own that the table's log opened (one page
+ * long, never connected, opened from the game's page — not the bracket's) closes, which
+ * shows the table's tab again; a tab the browser will not let a script close says where
+ * the table is.
+ * @param {string | null} room the table this page is at @param {boolean} connected
+ */
+export function offerWayBack(room, connected) {
+  const back = /** @type {HTMLAnchorElement} */ (document.getElementById("r-back"));
+  const from = document.referrer ? new URL(document.referrer) : null;
+  const ownTab = !room && !connected && history.length === 1 && from?.origin === location.origin && from.pathname === location.pathname;
+  back.hidden = !room && !ownTab;
+  wordAs(back, "replay.back");
+  if (room) back.href = `#/room/${encodeURIComponent(room)}`;
+  back.onclick = ownTab
+    ? (e) => {
+        e.preventDefault();
+        window.close();
+        setTimeout(() => window.closed || wordAs(back, "replay.tableElsewhere"), 150);
+      }
+    : null;
 }
 
 export class ReplayViewer {

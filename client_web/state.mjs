@@ -33,7 +33,7 @@ export const app = {
   /** @type {Msg | null} RoomView */ view: null,
   /** A tournament match's players by name, seat 0 then seat 1, when a no-show forfeits, and what losing costs each seat (`kept.mjs`). @type {{ room: string, names: (string | null)[], forfeitAt: number | null, stakes: (import("./kept.mjs").Stake | null)[] } | null} */
   keptNames: null,
-  /** Who was last seen in each seat of this room (`leftName`). @type {{ room: string, names: (string | null)[] } | null} */
+  /** Who was last seen in each seat of this room, named when read (`leftName`). @type {{ room: string, names: ({ name: string, computer: number | null } | null)[] } | null} */
   satNames: null,
   /** @type {Msg | null} TableView */ table: null,
   /** @type {Msg[]} */ queue: [],
@@ -121,7 +121,7 @@ export function names() {
 export function leftName(i) {
   if (status() !== "finished" && !app.table?.match_over) return null;
   const seen = app.satNames?.room === app.room ? app.satNames?.names[i] : null;
-  if (seen) return seen;
+  if (seen) return seatName(seen.name, seen.computer);
   const info = app.rooms.get(app.room ?? "");
   const other = app.view?.seats?.[1 - i];
   const ended = [info?.winner, info?.loser].filter((n) => typeof n === "string" && n && n !== other?.name);

@@ -134,6 +134,7 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     leaveDlg.close();
     leave();
   });
+  $("stalemate-chip").addEventListener("click", () => act({ t: "stalemate", action: "accept" }));
   $("stalemate").addEventListener("click", () => {
     closeMenu();
     const by = app.table?.stalemate_proposed_by;

@@ -55,6 +55,10 @@ class Info(Struct, frozen=True):
     winner: str | None = None
     loser: str | None = None
     ended_by: MatchEndReason | None = None
+    #: The seat the winner sat in, which orders the score (a conceded match's winner may
+    #: have fewer games): the names of players who have left go beside their games.
+    #: None before the end, and from older servers.
+    winner_seat: Seat | None = None
     #: Beside `players`: whether each has lost their connection (their seat kept through
     #: the grace period, O5); a computer never is. A channel choosing a table to show
     #: passes over one whose players are gone. Empty from older servers: none away.

@@ -179,7 +179,7 @@ test("rulings: R6 choice, R14 stalemate, O3 clock foul, O4 concession", () => {
   assert.deepEqual(pass.rules, ["R6"]);
   assert.equal(
     describeRuling({ by: 0, action: "stalemate_propose", verdict: null, table: table(0) }, names).headline,
-    "Ana proposes a stalemate — Bob may accept",
+    "Ana proposes a stalemate warning — Bob may accept",
   );
   const clock = describeRuling(
     { by: 0, action: "clock_expired", verdict: { ...baseVerdict, foul: true, fouls: ["O3"], reasons: [["O3", "The shot clock ran out"]] }, table: table(1, "table") },
@@ -377,9 +377,9 @@ test("a line that names the reader says 'you' on their own page, and names them 
   assert.equal(describeRuling(passed, names, false, 0).headline, "Bob passes the shot back — your shot");
   assert.equal(describeRuling(passed, names, false, 0).next, 0); // it names whose shot it is
   const proposed = { by: 0, action: "stalemate_propose", verdict: null, table: table(1) };
-  assert.equal(describeRuling(proposed, names, false, 0).headline, "You propose a stalemate — Bob may accept");
-  assert.equal(describeRuling(proposed, names, false, 1).headline, "Ana proposes a stalemate — you may accept");
-  assert.equal(describeRuling(proposed, names).headline, "Ana proposes a stalemate — Bob may accept");
+  assert.equal(describeRuling(proposed, names, false, 0).headline, "You propose a stalemate warning — Bob may accept");
+  assert.equal(describeRuling(proposed, names, false, 1).headline, "Ana proposes a stalemate warning — you may accept");
+  assert.equal(describeRuling(proposed, names).headline, "Ana proposes a stalemate warning — Bob may accept");
   const gives = { by: 0, action: "lag_choice", verdict: null, table: { turn: 1, ball_in_hand: "kitchen", choice_pending: false, breaker: 1 } };
   assert.equal(describeRuling(gives, names, false, 1).headline, "Ana lets you break the first game");
   assert.equal(describeRuling(gives, names, false, 0).headline, "You let Bob break the first game");

@@ -150,7 +150,7 @@ def snapshot(state: RoomState, seq: int, now: float) -> m.Snapshot:
 
 def info(state: RoomState) -> m.Info:
     table = state.table
-    winner, loser, ended_by = _ending(state)
+    winner, loser, ended_by, winner_seat = _ending(state)
     return m.Info(
         room=state.id,
         name=state.settings.name,
@@ -169,22 +169,27 @@ def info(state: RoomState) -> m.Info:
         winner=winner,
         loser=loser,
         ended_by=ended_by,
+        winner_seat=winner_seat,
         away=[s.bot is None and s.member is None for s in state.seats if s is not None],
     )
 
 
-def _ending(state: RoomState) -> tuple[str | None, str | None, m.MatchEndReason | None]:
+def _ending(
+    state: RoomState,
+) -> tuple[str | None, str | None, m.MatchEndReason | None, m.Seat | None]:
     """A finished match's winner and loser by name, as they sat (they may have left their
-    seats since), and how it ended: what the lobby says of it. Nothing before it ends."""
+    seats since), how it ended, and the winner's seat: what the lobby says of it. Nothing
+    before it ends."""
     phase = state.phase
     if not isinstance(phase, Finished) or not phase.table.state.match_over:
-        return None, None, None
+        return None, None, None, None
     winner = player_seat(phase.table.state.match_winner)
     if winner is None:
-        return None, None, None
+        return None, None, None, None
     seats = ["" if s is None else s.name for s in state.seats]
     names = [kept or seats[i] for i, kept in enumerate(phase.names)]
-    return names[winner] or None, names[1 - winner] or None, phase.table.state.match_ended_by
+    ended_by = phase.table.state.match_ended_by
+    return names[winner] or None, names[1 - winner] or None, ended_by, winner
 
 
 def judge_lag(seat: int, result: SimResult) -> m.LagView:

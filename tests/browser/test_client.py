@@ -513,7 +513,7 @@ def test_r14_stalemate_proposed_and_accepted(open_client: OpenClient) -> None:
     for c in (ana, bob):
         c.wait("a.table.stalemate_proposed_by === 0")
     bob.page.click("#more summary")
-    assert bob.page.inner_text("#stalemate") == "Accept the stalemate"
+    assert bob.page.inner_text("#stalemate") == "Accept the stalemate warning"
     assert ana.page.is_disabled("#stalemate")
     bob.page.click("#stalemate")
     for c in (ana, bob):

@@ -201,7 +201,7 @@ def test_practice_by_touch_and_keys(open_client: OpenClient) -> None:
     wait_practice(zoe, "p.picked === 0")
     assert zoe.page.locator("#p-table").bounding_box() == before
     status = zoe.page.inner_text("#p-status")
-    assert "tap where it goes" in status and "click" not in status, status
+    assert "Tap where it goes" in status and "lick" not in status, status
     zoe.page.touchscreen.tap(*screen_of(zoe, 1.0, 0.9))
     wait_practice(zoe, "!!p.view.balls[0] && p.view.undo === 1")
     assert math.dist(practice(zoe, "p.view.balls[0]"), (1.0, 0.9)) < 0.02

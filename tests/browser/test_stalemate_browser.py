@@ -19,8 +19,8 @@ from tests.browser.test_watching import concede
 def test_a_stalemate_is_accepted_beside_its_words_and_its_warning_goes_with_the_game(
     open_client: OpenClient,
 ) -> None:
-    """The player a stalemate was proposed to read "Ana proposes a stalemate — you may
-    accept" with nothing to press: the answer was in the closed "More" menu. It stands in
+    """The player a stalemate warning was proposed to read "Ana proposes a stalemate warning
+    — you may accept" with nothing to press: the answer was in the closed "More" menu. It stands in
     the status box. Accepted, the warning heads the game until the game ends; it stood
     over the next game, and the one after, once the game was conceded (or replayed)."""
     ana, bob, _room = start_match(open_client)
@@ -33,21 +33,21 @@ def test_a_stalemate_is_accepted_beside_its_words_and_its_warning_goes_with_the_
         foul_softly(shooter(players))
         settle(ana, bob)
     ana.wait("a.table.stalemate_open === true")
-    assert ana.page.locator("#stalemate-chip").count() == 0, "nothing proposed yet"
+    assert ana.page.is_hidden("#stalemate-chip"), "nothing proposed yet"
     ana.page.click("#more summary")
     ana.page.click("#stalemate")
     bob.wait("a.table.stalemate_proposed_by === 0")
-    chip = bob.page.locator("#status #stalemate-chip")
+    chip = bob.page.locator("#stalemate-chip")
     chip.wait_for(state="visible")
-    assert chip.inner_text() == "Accept the stalemate"
+    assert chip.inner_text() == "Accept"  # (beside "… — you may accept")
     assert "you may accept" in bob.page.inner_text("#status")
-    assert ana.page.locator("#stalemate-chip").count() == 0, "the proposer has nothing to accept"
+    assert ana.page.is_hidden("#stalemate-chip"), "the proposer has nothing to accept"
     save(bob, "stalemate-offer-accept-en.png")
     chip.click()
     for c in players:
         c.wait("a.table.stalemate_warning === true")
         c.page.locator("#banner.stalemate").wait_for(state="visible")
-    assert bob.page.locator("#stalemate-chip").count() == 0
+    assert bob.page.is_hidden("#stalemate-chip")
     # The game ends (conceded): the next one starts with no warning over it.
     rack = ana.state("a.table.rack")
     concede(shooter(players), "game")

@@ -296,11 +296,15 @@ def test_the_lobby_entry_of_a_match_left_names_its_winner_and_who_conceded() -> 
     info = snapshots.info(state)
     assert info.players == ["Bo"]
     assert (info.winner, info.loser, info.ended_by) == ("Bo", "Ana", "concede")
+    # Where the winner sat, which orders the score (Ana's seat is empty now).
+    bo_seat = next(i for i, s in enumerate(state.seats) if s is not None and s.name == "Bo")
+    assert info.winner_seat == bo_seat
     # A room brought back from its record still names them.
     record = decode_record(msgspec.msgpack.encode(snapshots.record(state, 1001.0)))
     restored = snapshots.restore(record, Limits(grace=60.0), 2000.0).state
     info = snapshots.info(restored)
     assert (info.winner, info.loser, info.ended_by) == ("Bo", "Ana", "concede")
+    assert info.winner_seat == bo_seat
 
 
 def test_quick_match_seats_both_ready_and_starts() -> None:
