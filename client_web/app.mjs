@@ -522,6 +522,7 @@ function frame() {
   if (app.route !== "table") return 250;
   const now = performance.now();
   const resized = renderer.resize() || renderer.blank;
+  if (resized) placeOnTable(tableScreenOf); // (what stands over the table finds its place again)
   const still = !app.anim && !app.drag && !app.aimDirty && now - app.remoteAimAt > 300;
   if (still && !resized && now - lastIdleDraw < 50) return 50 - (now - lastIdleDraw);
   const forced = lastIdleDraw === 0;
