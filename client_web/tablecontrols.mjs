@@ -80,7 +80,7 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
     // Kept to 0.01 mm/s: rounded to whole mm/s, two defaults drew the same speed, and tied,
     // about one lag in thirty-five; now only speeds within 0.07 mm/s tie (0.1 mm at rest).
     const speed = Math.round(Math.min(12, chosen * (1 + (Math.random() * 2 - 1) * LAG_SPREAD)) * 1e5) / 1e5;
-    const ok = await act({ t: "lag", speed, angle: Number(lagAngle.value) / 10, tip: [0, 0] });
+    const ok = await act({ t: "lag", speed, angle: lagAngleOf(lagAngle), tip: [0, 0] });
     if (ok && app.view && app.seat !== null && app.view.status === "lag") app.view.lagged = [...(app.view.lagged ?? []), app.seat];
     if (!ok) app.lagSent = false;
     refresh();
@@ -251,13 +251,15 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
 /**
  * The sheet opens at its top (the shot's spin and cue) for the player to shoot, and at
  * the log and the chat for everyone else: their shot's controls are greyed out, and the
- * log, which is what they opened it for, lay below a scroll.
+ * log, which is what they opened it for, lay below a scroll. Once the match is over, at
+ * its top too: its Rematch and More (to leave) stood under the sheet's bar.
  */
 function openAtWhatMatters() {
   const sheet = $("panel");
   const title = /** @type {HTMLElement} */ (sheet.querySelector(".log-title"));
   const below = title.getBoundingClientRect().top - sheet.getBoundingClientRect().top;
-  sheet.scrollTop = canShoot() ? 0 : sheet.scrollTop + below;
+  const over = status() === "finished" || !!app.table?.match_over;
+  sheet.scrollTop = canShoot() || over ? 0 : sheet.scrollTop + below;
 }
 
 /**
@@ -313,7 +315,16 @@ export function lagAim(view) {
   if (!v || v.status !== "lag" || v.lag_choice != null || me === null || app.role !== "player") return null;
   if ((v.lagged ?? []).includes(me) || app.lagSent || app.anim) return null;
   const speed = Number(/** @type {HTMLInputElement} */ ($("lag-power")).value) / 100;
-  const angle = Number(/** @type {HTMLInputElement} */ ($("lag-angle")).value) / 10 / DEG;
+  const angle = lagAngleOf(/** @type {HTMLInputElement} */ ($("lag-angle"))) / DEG;
   const cue = lagSpot(me);
   return { cue, angle, power: powerFromSpeed(speed), speed, height: 0, elevation: 0, preview: aimPreview(cue, angle, []), aid: aimAid() };
+}
+
+/**
+ * The lag's angle (degrees, as the protocol has it: anticlockwise seen from above) from its
+ * slider, whose right turns the ball to the player's right, clockwise (it turned it left,
+ * the way a mathematician's angle grows). @param {HTMLInputElement} slider
+ */
+function lagAngleOf(slider) {
+  return -Number(slider.value) / 10;
 }

@@ -48,10 +48,22 @@ def test_before_the_lag_its_balls_wait_at_their_spots_and_the_angle_turns_the_li
         assert aim["cue"] == pytest.approx(list(lag_spot(seat)), abs=1e-9), (c.name, aim)
         assert aim["angle"] == 0 and not aim["remote"]
         assert card_clear_of(c, seat), c.name
-    # The angle turns the line (2.5° of the slider's ±3°).
+    # The angle turns the line (2.5° of the slider's ±3°): the slider's right to the
+    # player's right, clockwise seen from above (it turned the ball to their left).
     bob.page.locator("#lag-angle").fill("25")
-    bob.page.wait_for_function(f"Math.abs({SHOWN}.aim.angle - 2.5 * Math.PI / 180) < 1e-9")
+    bob.page.wait_for_function(f"Math.abs({SHOWN}.aim.angle + 2.5 * Math.PI / 180) < 1e-9")
     assert bob.page.inner_text("#lag-angle-out") == "2,5°"
+    ball = bob.page.evaluate("(p) => window.ninepool.screenOf(p[0], p[1])", list(lag_spot(1)))
+    far = bob.page.evaluate("(p) => window.ninepool.screenOf(p[0], p[1])", [2.0, lag_spot(1)[1]])
+    # (drawn with the foot to the right, the player's right is down the screen)
+    assert far[0] > ball[0]
+    aim = bob.page.evaluate(f"{SHOWN}.aim")
+    tip = bob.page.evaluate(
+        "(a) => window.ninepool.screenOf("
+        "a.cue[0] + Math.cos(a.angle), a.cue[1] + Math.sin(a.angle))",
+        aim,
+    )
+    assert tip[1] > ball[1], (tip, ball)
     save(bob, "lag-line-desktop-ru.png")
     save(ana, "lag-balls-phone-hr.png")
     # Held sideways the card stands in the column beside the table, clear of both balls.

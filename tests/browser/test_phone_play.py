@@ -588,3 +588,32 @@ def test_once_the_opponents_cue_line_fades_the_prompt_stops_saying_they_aim(
     assert waiting.page.inner_text("#strip-out") == f"{round(own * 100)} %"
     save(waiting, "prompt-after-aim-fades-ru.png")
     assert_quiet(ana, bob)
+
+
+def test_once_the_match_is_over_the_sheet_opens_at_its_rematch(open_client: OpenClient) -> None:
+    """Held sideways after the match, the sheet opened at the log, as it does for a
+    player waiting on the other's shot: its Rematch and More (to leave) stood under its
+    bar, out of a finger's reach. Once the match is over it opens at its top."""
+    ana, bob, _room = started(open_client, host={**PHONE, "lang": "ru"}, guest=PHONE)
+    ana.page.set_viewport_size({"width": 844, "height": 390})
+    ana.page.wait_for_function("!window.ninepool.portrait()")
+    bob.page.tap("#panel-toggle")
+    concede(bob, "match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.page.tap("#result-close")
+    # A match's worth of words in the sheet, so that it scrolls.
+    for n in range(8):
+        c = bob if n % 2 else ana  # (at most five a player in ten seconds)
+        c.page.evaluate(f"window.ninepool.conn.request({{t: 'chat', text: 'GG {n}'}})")
+    ana.page.wait_for_function("document.querySelectorAll('#chat-log li').length >= 8")
+    ana.page.tap("#panel-toggle")
+    ana.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    panel = ana.page.evaluate(
+        "(() => { const p = document.getElementById('panel');"
+        " return [p.scrollTop, p.scrollHeight - p.clientHeight]; })()"
+    )
+    assert panel[1] > 50 and panel[0] == 0, panel
+    ana.page.locator("#more summary").wait_for(state="visible")
+    assert on_top(ana, "#more summary")
+    save(ana, "sheet-after-match-sideways-ru.png")
+    assert_quiet(ana, bob)
