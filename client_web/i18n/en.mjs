@@ -281,7 +281,7 @@ export default {
   "clock.pausedLabel": "Shot clock stopped while the player is away: {n} seconds left",
   "unit.seconds": "{s} s",
   "unit.speed": "{v} m/s",
-  "unit.percent": "{p} %",
+  "unit.percent": "{p}\u00a0%", // (never "40" and "%" on two lines)
   "unit.cm": "{v} cm",
   "spectators": { one: "· {n} watching", other: "· {n} watching" },
 

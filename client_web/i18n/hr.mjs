@@ -280,7 +280,7 @@ export default {
   "clock.pausedLabel": "Vrijeme za udarac zaustavljeno dok igrač nije tu: još {n} s",
   "unit.seconds": "{s} s",
   "unit.speed": "{v} m/s",
-  "unit.percent": "{p} %",
+  "unit.percent": "{p}\u00a0%", // (never "40" and "%" on two lines)
   "unit.cm": "{v} cm",
   "spectators": { one: "· {n} gledatelj", few: "· {n} gledatelja", other: "· {n} gledatelja" },
 

@@ -280,7 +280,7 @@ export default {
   "clock.pausedLabel": "Время на удар остановлено, пока игрока нет: осталось {n} с",
   "unit.seconds": "{s} с",
   "unit.speed": "{v} м/с",
-  "unit.percent": "{p} %",
+  "unit.percent": "{p}\u00a0%", // (never "40" and "%" on two lines)
   "unit.cm": "{v} см",
   "spectators": { one: "· {n} зритель", few: "· {n} зрителя", many: "· {n} зрителей", other: "· {n} зрителя" },
 

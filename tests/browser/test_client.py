@@ -738,7 +738,7 @@ def test_o2_raised_cue_caps_the_power_at_what_the_server_accepts(
     ana, bob, room = start_match(open_client)
     breaker = shooter((ana, bob))
     set_power(breaker, 100)
-    assert breaker.page.inner_text("#power-out") == "100 %"
+    assert breaker.page.inner_text("#power-out") == "100\xa0%"
     assert breaker.page.inner_text("#power-speed") == "12.00 m/s"
     # How far that carries, in table lengths (the engine's figure for 12 m/s is 7.54).
     assert breaker.page.inner_text("#power-reach") == "≈ 5 lengths"

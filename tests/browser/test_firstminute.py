@@ -257,17 +257,21 @@ def test_trap3_4_pull_back_with_ball_in_hand_is_a_legal_break_at_the_default_pow
     ana, bob, room = started(open_client)
     breaker = shooter((ana, bob))
     # The break starts at a legal break's power, shown as a percentage with the speed.
-    assert breaker.page.inner_text("#power-out") == "87 %"
+    assert breaker.page.inner_text("#power-out") == "87\xa0%"
     assert breaker.page.inner_text("#power-speed") == "9.13 m/s"
-    assert "87 %" in breaker.page.inner_text("#status")
+    assert "87\xa0%" in breaker.page.inner_text("#status")
     # The prompt follows the power as a key moves it.
     breaker.page.focus("#power")
     breaker.page.keyboard.press("ArrowLeft")
-    breaker.page.wait_for_function("document.getElementById('power-out').textContent === '86 %'")
-    assert "86 %" in breaker.page.inner_text("#status")
+    breaker.page.wait_for_function(
+        "document.getElementById('power-out').textContent === '86\\u00a0%'"
+    )
+    assert "86\xa0%" in breaker.page.inner_text("#status")
     breaker.page.keyboard.press("ArrowRight")
-    breaker.page.wait_for_function("document.getElementById('power-out').textContent === '87 %'")
-    assert "87 %" in breaker.page.inner_text("#status")
+    breaker.page.wait_for_function(
+        "document.getElementById('power-out').textContent === '87\\u00a0%'"
+    )
+    assert "87\xa0%" in breaker.page.inner_text("#status")
     cue = breaker.state("a.table.balls[0]")
     one = breaker.state("a.table.balls[1]")
     ang = math.atan2(one[1] - cue[1], one[0] - cue[0])
@@ -277,7 +281,7 @@ def test_trap3_4_pull_back_with_ball_in_hand_is_a_legal_break_at_the_default_pow
     )
     breaker.page.wait_for_timeout(300)
     assert not breaker.state("a.shotPending") and breaker.state("a.table.turn") is not None
-    assert breaker.page.inner_text("#power-out") == "87 %"
+    assert breaker.page.inner_text("#power-out") == "87\xa0%"
     assert [e for e in replay_events(server, room) if e["t"] == "shot_result"] == []
     # Pull back from the cue ball (ball in hand) and let go: a shot, not a moved ball.
     x0, y0 = breaker.screen(*cue)

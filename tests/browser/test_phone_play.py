@@ -56,7 +56,7 @@ def test_the_cue_on_the_strip_waits_at_the_top_and_the_pull_is_the_power(
         "parseFloat(getComputedStyle(document.getElementById('strip-track'), '::after').top)"
     )
     assert mark > track["height"] * 0.7, "the break's power is marked low on the strip"
-    assert c.page.inner_text("#strip-out") == f"{round(before * 100)} %"
+    assert c.page.inner_text("#strip-out") == f"{round(before * 100)}\xa0%"
     x, y = track["x"] + track["width"] / 2, cue["y"] + 20
     finger = Touch(c)
     shots = shots_sent(server, room)
@@ -233,7 +233,7 @@ def test_the_waiting_players_strip_shows_the_power_the_words_give(
         ".test(document.querySelector('#status .prompt').textContent)",
         arg=percent,
     )
-    assert waiting.page.inner_text("#strip-out") == f"{percent} %"
+    assert waiting.page.inner_text("#strip-out") == f"{percent}\xa0%"
     speed = c.page.inner_text("#strip-speed")
     assert waiting.page.inner_text("#strip-speed") == speed, "the speed under it is theirs too"
     assert waiting.state("a.aim.power") == own, "the waiting player's own power is kept"
@@ -443,7 +443,7 @@ def test_the_waiting_players_power_slider_shows_the_opponents_power(
     waiting.page.wait_for_function(
         "document.querySelector('#status .prompt').textContent.includes('power 23')"
     )
-    assert waiting.page.inner_text("#power-out") == "23 %"
+    assert waiting.page.inner_text("#power-out") == "23\xa0%"
     assert waiting.page.input_value("#power") == "23"
     assert waiting.page.inner_text("#power-speed") == c.page.inner_text("#power-speed")
     assert waiting.page.is_disabled("#shoot")
@@ -578,14 +578,14 @@ def test_once_the_opponents_cue_line_fades_the_prompt_stops_saying_they_aim(
     waiting.page.wait_for_function(aims)
     waiting.page.wait_for_function("!!window.ninepool.overlay()?.aim?.remote")
     waiting.page.wait_for_function(
-        f"document.getElementById('strip-out').textContent === '{percent} %'"
+        f"document.getElementById('strip-out').textContent === '{percent}\\u00a0%'"
     )
     # Nothing more from the shooter: the line fades after 5 s, and the words with it.
     waiting.page.wait_for_function("!window.ninepool.overlay()?.aim?.remote", timeout=10_000)
     waiting.page.wait_for_function(f"!({aims})", timeout=2_000)
     prompt = waiting.page.inner_text("#status .prompt")
     assert prompt.startswith(f"Бьёт {c.name}"), prompt
-    assert waiting.page.inner_text("#strip-out") == f"{round(own * 100)} %"
+    assert waiting.page.inner_text("#strip-out") == f"{round(own * 100)}\xa0%"
     save(waiting, "prompt-after-aim-fades-ru.png")
     assert_quiet(ana, bob)
 
