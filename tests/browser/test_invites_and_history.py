@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from tests.browser.support import ARTIFACTS, RATE, Client, Server, save
 from tests.browser.test_client import (
@@ -308,14 +309,12 @@ def test_a_results_replay_opens_in_the_same_tab_and_leads_back_to_the_table(
     assert_quiet(ana, bob)
 
 
-def test_a_logs_replay_in_a_tab_of_its_own_leaves_the_seat_in_this_one(
-    open_client: OpenClient,
-) -> None:
-    """The log's replay links open a tab of their own (the player's clock may be running).
-    That tab said hello as the same player and took the seat from the table's tab
-    ("Playing in another tab"): it now plays the replay without a connection, and says
-    hello only once it goes elsewhere (the lobby) or its player signs in."""
-    ana, bob, room = started(open_client)
+def a_games_replay_in_its_own_tab(
+    open_client: OpenClient, host: dict[str, Any] | None = None
+) -> tuple[Client, Client, str, Any, Any]:
+    """A game conceded after a foul; Ana opens its replay from the log, in a tab of its
+    own: (Ana, Bob, the room, the log's link, the replay's tab)."""
+    ana, bob, room = started(open_client, host=host)
     foul_softly(shooter((ana, bob)))
     settle(ana, bob)
     concede(bob, "game")
@@ -326,6 +325,17 @@ def test_a_logs_replay_in_a_tab_of_its_own_leaves_the_seat_in_this_one(
         link.click()
     tab = opened.value
     tab.locator("#replay-view").wait_for(state="visible")
+    return ana, bob, room, link, tab
+
+
+def test_a_logs_replay_in_a_tab_of_its_own_leaves_the_seat_in_this_one(
+    open_client: OpenClient,
+) -> None:
+    """The log's replay links open a tab of their own (the player's clock may be running).
+    That tab said hello as the same player and took the seat from the table's tab
+    ("Playing in another tab"): it now plays the replay without a connection, and says
+    hello only once it goes elsewhere (the lobby) or its player signs in."""
+    ana, bob, room, link, tab = a_games_replay_in_its_own_tab(open_client)
     tab.wait_for_function("document.getElementById('r-log').children.length > 0")
     assert tab.is_hidden("#conn")  # nothing said of a connection it has not made
     ana.page.wait_for_timeout(1500)  # (a hello would have taken the seat by now)
@@ -404,17 +414,7 @@ def test_a_logs_replay_in_a_tab_of_its_own_leads_back_by_closing_itself(
     "Lobby" would take the seat from the table's tab. Its "Back to the table" closes the
     tab, which shows the table's tab again, still seated. A replay opened by its address
     has no table to go back to, and offers none."""
-    ana, bob, room = started(open_client, host={"lang": "ru"})
-    foul_softly(shooter((ana, bob)))
-    settle(ana, bob)
-    concede(bob, "game")
-    ana.page.locator("#result-dialog").wait_for(state="visible")
-    ana.page.click("#result-close")
-    link = ana.page.locator(f"#log a.log-replay[href='#/replay/{room}/1']").first
-    with ana.context.expect_page() as opened:
-        link.click()
-    tab = opened.value
-    tab.locator("#replay-view").wait_for(state="visible")
+    ana, bob, room, _link, tab = a_games_replay_in_its_own_tab(open_client, {"lang": "ru"})
     back = tab.locator("#r-back")
     back.wait_for(state="visible")
     assert back.inner_text() == "Вернуться к столу"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.support import Server, save
+from tests.browser.support import Client, Server, save
 from tests.browser.test_client import (
     assert_quiet,
     click_table,
@@ -211,6 +211,20 @@ def test_the_lobby_shows_a_tables_score_on_a_phone(open_client: OpenClient) -> N
     assert_quiet(ana, bob, eve)
 
 
+def breaker_lowers_the_power(
+    ana: Client, bob: Client, presses: int
+) -> tuple[Client, Client, float]:
+    """The breaker lowers the power by keys on the strip: (breaker, the waiting player,
+    the waiting player's own power before)."""
+    c = shooter((ana, bob))
+    waiting = bob if c is ana else ana
+    own = waiting.state("a.aim.power")
+    c.page.focus("#strip-track")
+    for _ in range(presses):
+        c.page.keyboard.press("ArrowDown")
+    return c, waiting, float(own)
+
+
 def test_the_waiting_players_strip_shows_the_power_the_words_give(
     open_client: OpenClient,
 ) -> None:
@@ -218,13 +232,8 @@ def test_the_waiting_players_strip_shows_the_power_the_words_give(
     showed its own player's instead. It shows the opponent's now, and the player's own
     power comes back with the turn."""
     ana, bob, _room = started(open_client, host=PHONE, guest=PHONE)
-    c = shooter((ana, bob))
-    waiting = bob if c is ana else ana
-    own = waiting.state("a.aim.power")
     # The breaker brings the power down by keys on the strip, well away from the other's.
-    c.page.focus("#strip-track")
-    for _ in range(40):
-        c.page.keyboard.press("ArrowDown")
+    c, waiting, own = breaker_lowers_the_power(ana, bob, 40)
     theirs = c.state("a.aim.power")
     assert abs(theirs - own) > 0.2, (theirs, own)
     percent = round(theirs * 100)
@@ -567,12 +576,7 @@ def test_once_the_opponents_cue_line_fades_the_prompt_stops_saying_they_aim(
     player's own power again."""
     ru = {**PHONE, "lang": "ru"}
     ana, bob, _room = started(open_client, host=ru, guest=ru)
-    c = shooter((ana, bob))
-    waiting = bob if c is ana else ana
-    own = waiting.state("a.aim.power")
-    c.page.focus("#strip-track")
-    for _ in range(30):
-        c.page.keyboard.press("ArrowDown")
+    c, waiting, own = breaker_lowers_the_power(ana, bob, 30)
     percent = round(c.state("a.aim.power") * 100)
     aims = "document.querySelector('#status .prompt').textContent.includes('%')"
     waiting.page.wait_for_function(aims)
