@@ -268,7 +268,9 @@ export function renderSeats() {
   }
   const race = v?.settings?.race_to ?? 0;
   const rack = tb?.rack ?? 0;
-  const line = t(rack ? "match.lineRack" : "match.line", { race, rack });
+  // Once the match is over its last game's number would read as a game still to play.
+  const matchOver = status() === "finished" || !!tb?.match_over;
+  const line = t(matchOver ? "match.lineOver" : rack ? "match.lineRack" : "match.line", { race, rack });
   $("match-line").textContent = v?.settings?.name ? t("match.named", { name: roomName(v.settings.name, v.settings), line }) : line;
   // A rated match says so first: the ratings it moves are what its players play for.
   const format = v?.settings ? describeFormat(v.settings) : "";

@@ -269,6 +269,7 @@ export default {
   "tag.you": "you",
   "match.line": "Race to {race}",
   "match.lineRack": "Race to {race} · Game {rack}",
+  "match.lineOver": "Race to {race} · Match over",
   "match.named": "{name} · {line}",
   "clock.label": "Shot clock: {n} seconds left",
   "clock.forfeit": "No-show forfeit in {time}",

@@ -268,6 +268,7 @@ export default {
   "tag.you": "вы",
   "match.line": "Игра до {race}",
   "match.lineRack": "Игра до {race} · партия {rack}",
+  "match.lineOver": "Игра до {race} · матч окончен",
   "match.named": "{name} · {line}",
   "clock.label": "Время на удар: осталось {n} с",
   "clock.forfeit": "Неявка: техническое поражение через {time}",

@@ -169,6 +169,8 @@ def test_tv_follows_the_best_table_and_the_overlay_follows_one(
     # A player whose match is over turns to the TV in the same page (only the address's
     # hash changes): the finished table is left, and the live one comes on.
     bob.page.locator("#result-dialog").wait_for(state="visible")
+    # The header no longer numbers the conceded game as one still to play.
+    assert bob.page.inner_text("#match-line") == "Race to 3 · Match over"
     bob.page.click("#result-close")
     bob.page.evaluate("location.hash = '#/tv'")
     bob.wait(f"a.tvRoom === {second!r} && a.view && a.view.room === {second!r}", timeout=30_000)
