@@ -398,12 +398,14 @@ def test_held_sideways_a_chat_line_sent_leaves_the_box_whole_in_sight(
     assert_quiet(ana, bob)
 
 
-def test_held_sideways_a_long_name_on_the_result_is_not_cut_inside_a_word(
+def test_held_sideways_the_result_between_games_keeps_its_next_game_line_in_sight(
     open_client: OpenClient,
 ) -> None:
     """Between two games, a phone held sideways shows the result in the column left of the
-    table, where "Иван Петров 0 : 1 Бот 2" broke the name inside a word ("Петр" / "ов"):
-    each name's words stay whole, a name on a line of its own if need be."""
+    table. With long names its score took five lines ("Борис Спасский-" / "Орлов" / "0 : 1"
+    / "Владимир" / "Ковалевский"), and the line that says when the next game starts and
+    who breaks went under the buttons at the card's foot. The score is the scoreboard's,
+    just above: the card leaves it out, and its words stay whole."""
     ana = open_client(LONG_NAMES[0], **{**PHONE, "lang": "ru"})
     ana.page.select_option("#c-first", "draw")
     ana.page.click("#create-form button[type=submit]")
@@ -419,27 +421,34 @@ def test_held_sideways_a_long_name_on_the_result_is_not_cut_inside_a_word(
     ana.page.locator("#result-dialog.between").wait_for(state="visible")
     ana.page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
     ana.page.wait_for_function("!window.ninepool.portrait()")
+    ana.page.locator("#result-next").wait_for(state="visible")
     save(ana, "phone-result-long-names-sideways.png")
     broken: list[str] = ana.page.evaluate(
-        """[...document.querySelectorAll('#result-score .result-name')].flatMap((e) => {
-             const text = e.firstChild; const out = [];
+        """(() => { const text = document.getElementById('result-title').firstChild;
+             const out = [];
              for (const m of text.textContent.matchAll(/[^\\s-]+/g)) {
                const r = document.createRange();
                r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
                const lines = new Set([...r.getClientRects()].map((q) => Math.round(q.top)));
                if (lines.size > 1) out.push(m[0]);
              }
-             return out; })"""
+             return out; })()"""
     )
     assert broken == [], broken
+    assert LONG_NAMES[1] in ana.page.inner_text("#result-title")
     card = box(ana, "#result-dialog")
-    for part in ("#result-score", "#result-close"):
+    for part in ("#result-title", "#result-next", "#result-close"):
         inside = box(ana, part)
         assert (
             inside["x"] >= card["x"]
             and inside["x"] + inside["width"] <= card["x"] + card["width"] + 1
         )
-    # Its button is on the screen above the sheet's bar, however many lines the names take.
+    # The next game's line whole above the buttons, with nothing to scroll.
+    assert ana.page.evaluate("document.getElementById('result-dialog').scrollTop") == 0
+    next_line = box(ana, "#result-next")
+    assert next_line["y"] + next_line["height"] <= box(ana, "#result-dialog .row")["y"] + 1
+    assert ana.page.is_hidden("#result-score")
+    # Its button is on the screen above the sheet's bar.
     bar = box(ana, "#panel-toggle")
     assert box(ana, "#result-close")["y"] + box(ana, "#result-close")["height"] <= bar["y"] + 1
     assert_quiet(ana, bob)
