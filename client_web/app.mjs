@@ -488,6 +488,13 @@ async function place(pos) {
   const ok = await act({ t: "place", pos: [round6(pos[0]), round6(pos[1])] });
   if (ok) app.movedInHand = true;
   else app.placedPending = null;
+  // Accepted: the ball is there, whether its `placed` has come yet or not (a shot asked
+  // for with the placement, Space after the keys, is struck from it).
+  if (ok && app.placedPending === pos && app.table) {
+    app.table = { ...app.table, balls: [[round6(pos[0]), round6(pos[1])], ...app.table.balls.slice(1)] };
+    if (app.view) app.view.table = app.table;
+    app.placedPending = null;
+  }
 }
 
 // --- drawing loop -------------------------------------------------------------------------

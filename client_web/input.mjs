@@ -88,7 +88,7 @@ export function handleRadius(touch) {
 /**
  * @typedef {object} TableActions what the input may ask the application to do
  * @property {() => void} shoot
- * @property {(pos: Vec) => void} place
+ * @property {(pos: Vec) => Promise<void>} place
  * @property {(power: number) => void} setPower
  * @property {() => void} aimChanged
  * @property {() => void} refresh redraw the widgets after a change of state
@@ -293,6 +293,15 @@ export function attachTableInput(canvas, view, actions) {
     return p.along > tip - R && p.along < tip + 1.4 && p.side < slack;
   }
 
+  let keyPlaceTimer = 0;
+  /** Puts the cue ball down where the keys moved it, if it is still in hand. */
+  const sendKeyPlace = () => {
+    clearTimeout(keyPlaceTimer);
+    const pos = app.keyPlace;
+    app.keyPlace = null;
+    return pos && ballInHand() && canShoot() ? actions.place(pos) : null;
+  };
+
   // Keys: on the table, and anywhere on the page that is not a field or a control with keys
   // of its own (a click on the table used to leave the focus on the page body).
   /** When a key that types a character (and is no key of the table's) was last pressed. */
@@ -306,7 +315,9 @@ export function attachTableInput(canvas, view, actions) {
     // Someone typing a chat message whose click missed the message box: the space between
     // two words, or the Enter that ends it, is no shot (it played one, a foul), nor its
     // letters a move of the cue ball in hand.
-    const wasd = !!ballInHand() && ["w", "a", "s", "d"].includes(e.key.toLowerCase());
+    // (the key where W, A, S and D are on a Latin keyboard, whatever it types: on a Russian
+    // layout the same keys type ц, ф, ы, в)
+    const wasd = !!ballInHand() && WASD.has(e.code);
     if (e.key.length === 1 && e.key !== " " && !wasd) typedAt = e.timeStamp;
     if ((e.key === " " || e.key === "Enter") && e.timeStamp - typedAt < TYPING_MS) {
       e.preventDefault();
@@ -328,20 +339,27 @@ export function attachTableInput(canvas, view, actions) {
       actions.setPower(Math.min(1, Math.max(0.01, app.aim.power + (e.key === "ArrowUp" ? 0.02 : -0.02))));
     } else if (e.key === " " || e.key === "Enter") {
       if (e.repeat) return;
-      actions.shoot();
+      // A cue ball still being moved by the keys is put down first, then struck.
+      if (app.keyPlace) void sendKeyPlace()?.then(() => actions.shoot());
+      else actions.shoot();
     } else if (bih && cue && wasd) {
-      // Ball in hand from the keyboard: WASD moves the cue ball 1 cm (Shift: 1 mm) in the
-      // direction it has on screen, whichever way the table is turned (not while typing:
-      // the a in "Hvala" moved it).
+      // Ball in hand from the keyboard: WASD moves the cue ball 1 cm (Shift: 1 mm, Alt:
+      // 10 cm) in the direction it has on screen, whichever way the table is turned (not
+      // while typing: the a in "Hvala" moved it). The ball moves on this screen at once and
+      // is put down once the keys pause: each placement is a line of the game's record, and
+      // a replay listed one for every press.
       if (e.timeStamp - typedAt < TYPING_MS) return;
-      const step = e.shiftKey ? 0.001 : 0.01;
-      const k = e.key.toLowerCase();
-      const [sx, sy] = k === "d" ? [1, 0] : k === "a" ? [-1, 0] : k === "w" ? [0, -1] : [0, 1];
+      const step = e.shiftKey ? 0.001 : e.altKey ? 0.1 : 0.01;
+      const [sx, sy] = e.code === "KeyD" ? [1, 0] : e.code === "KeyA" ? [-1, 0] : e.code === "KeyW" ? [0, -1] : [0, 1];
       const [dx, dy] = view().screenDirToWorld(sx * step, sy * step);
       const pos = clampToBed([cue[0] + dx, cue[1] + dy], bih === "kitchen");
       const check = checkPlacement(pos, objectBalls(), bih === "kitchen");
-      if (check.ok) actions.place(pos);
-      else toast(t(check.key, { ball: num(check.ball ?? 0) }));
+      if (check.ok) {
+        app.keyPlace = pos;
+        clearTimeout(keyPlaceTimer);
+        keyPlaceTimer = window.setTimeout(sendKeyPlace, KEY_PLACE_MS);
+        actions.refresh();
+      } else toast(t(check.key, { ball: num(check.ball ?? 0) }));
     } else {
       return;
     }
@@ -352,6 +370,10 @@ export function attachTableInput(canvas, view, actions) {
 
 /** How long after a typed character Space and Enter are taken for typing, not a shot. */
 const TYPING_MS = 1500;
+/** The keys that move the cue ball in hand (by place on the keyboard, `KeyboardEvent.code`). */
+const WASD = new Set(["KeyW", "KeyA", "KeyS", "KeyD"]);
+/** How long the keys must rest before the cue ball they moved is put down (ms). */
+const KEY_PLACE_MS = 400;
 
 /** Degrees the cue turns at each press of a fine-aim button (the keyboard's Shift step is 0.05°). */
 const FINE_STEP = 0.1;

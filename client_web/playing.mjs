@@ -249,6 +249,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     app.code = v.code ?? app.code;
     if (m.invite) app.invite = m.invite;
     app.placedPending = null;
+    app.keyPlace = null;
     app.shotPending = false;
     if (v.status !== "lag" || v.lag_choice !== null || !(v.lagged ?? []).length) app.lagSent = (v.lagged ?? []).includes(app.seat ?? -1) && v.status === "lag";
     if (v.table) app.lagBalls = [];
@@ -294,6 +295,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     app.remoteAim = null;
     app.shotPending = false;
     app.placing = null;
+    app.keyPlace = null;
     app.placedPending = null;
     const rack = shotRack(m);
     app.rackShots = app.rackShots.rack === rack ? { rack, count: app.rackShots.count + 1 } : { rack, count: 0 };

@@ -53,6 +53,7 @@ export const app = {
   drag: null,
   /** @type {{ pos: Vec, ok: boolean, message: string } | null} */ placing: null,
   /** @type {Vec | null} placement sent, waiting for `placed` */ placedPending: null,
+  /** @type {Vec | null} where the keys have moved the cue ball in hand, not yet sent */ keyPlace: null,
   /** @type {Msg | null} */ remoteAim: null,
   remoteAimAt: 0,
   /** @type {Msg | null} */ lastShot: null,
@@ -232,6 +233,7 @@ export function lowestPos() {
 /** @returns {Vec | null} */
 export function cuePos() {
   if (app.placing && app.drag?.kind === "place") return app.placing.pos;
+  if (app.keyPlace) return app.keyPlace;
   if (app.placedPending) return app.placedPending;
   const p = app.table?.balls?.[0];
   return p ? [p[0], p[1]] : null;

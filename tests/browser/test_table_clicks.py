@@ -4,9 +4,19 @@ stick is aimed at, not the stick grabbed."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from tests.browser.support import save
-from tests.browser.test_client import assert_quiet, click_table, set_power, settle, shooter
+import pytest
+
+from tests.browser.support import Client, Server, save
+from tests.browser.test_client import (
+    assert_quiet,
+    click_table,
+    replay_events,
+    set_power,
+    settle,
+    shooter,
+)
 from tests.browser.test_firstminute import OpenClient, started
 
 
@@ -196,3 +206,58 @@ def test_every_turn_after_a_shot_starts_with_the_cue_at_the_ball_to_hit(
         set_power(c, 12)
         c.page.click("#shoot")
         settle(ana, bob)
+
+
+#: W, A, S and D where a Russian keyboard has them: the same keys, other letters.
+RUSSIAN_WASD = {"KeyW": ("ц", 87), "KeyA": ("ф", 65), "KeyS": ("ы", 83), "KeyD": ("в", 68)}
+
+
+def press_russian(c: Client, code: str, alt: bool = False) -> None:
+    """One press of a key as a Russian keyboard sends it (the key's letter is Cyrillic)."""
+    key, vk = RUSSIAN_WASD[code]
+    cdp = c.context.new_cdp_session(c.page)
+    down: dict[str, Any] = {"key": key, "code": code, "windowsVirtualKeyCode": vk}
+    if alt:
+        down["modifiers"] = 1
+    cdp.send("Input.dispatchKeyEvent", {"type": "keyDown", "text": "" if alt else key, **down})
+    cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", **down})
+    cdp.detach()
+
+
+def test_the_cue_ball_in_hand_moves_by_key_on_any_layout_and_is_put_down_once(
+    open_client: OpenClient, server: Server
+) -> None:
+    """WASD moved the cue ball in hand only where those keys type w, a, s and d: on a
+    Russian layout (ц, ф, ы, в) nothing moved. And every press was a placement, a line of
+    the game's record each (a replay listed dozens for one move). The keys act by their
+    place on the keyboard; Alt takes 10 cm steps; the ball is put down once they pause,
+    and Space strikes it where the keys left it."""
+    ana, bob, room = started(open_client, host={"lang": "ru"}, guest={"lang": "ru"})
+    c = shooter((ana, bob))
+    assert c.state("a.table.ball_in_hand") == "kitchen"
+    start = c.state("a.table.balls[0]")
+    placed_before = sum(e["t"] == "placed" for e in replay_events(server, room))
+    c.page.click(".log-title")  # (the focus on the page, not on a field)
+    for _ in range(5):
+        press_russian(c, "KeyW")
+    press_russian(c, "KeyW", alt=True)
+    moved = c.state("a.keyPlace")
+    assert moved is not None
+    assert math.dist(moved, start) == pytest.approx(0.15, abs=1e-9), (moved, start)
+    # Put down once, when the keys rest.
+    c.wait("!a.keyPlace && !a.placedPending")
+    c.page.wait_for_timeout(300)
+    placed = [e for e in replay_events(server, room) if e["t"] == "placed"]
+    assert len(placed) == placed_before + 1
+    assert math.dist(placed[-1]["pos"], moved) < 1e-6
+    # A press and Space at once: the ball goes down where the press left it, then is struck.
+    press_russian(c, "KeyS")
+    c.page.keyboard.press("Space")
+    c.wait("!!a.anim || a.shotPending || a.lastShot")
+    settle(ana, bob)
+    events = replay_events(server, room)
+    shot_at = max(i for i, e in enumerate(events) if e["t"] == "shot_result")
+    last_placed = max(i for i, e in enumerate(events) if e["t"] == "placed")
+    assert last_placed < shot_at
+    assert math.dist(events[last_placed]["pos"], moved) == pytest.approx(0.01, abs=1e-6)
+    assert_quiet(ana, bob)
