@@ -7,7 +7,7 @@ import { madeUp } from "./askname.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { num, t, when } from "./i18n/index.mjs";
 import { boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
-import { session } from "./net.mjs";
+import { ACCOUNT_KEY, session } from "./net.mjs";
 import { seatedAs } from "./state.mjs";
 
 /** Where the browser keeps whether an account holder's quick match is rated. */
@@ -23,6 +23,14 @@ function storedQuickRated() {
 }
 
 /** @typedef {Record<string, any>} Json */
+
+/** Whether another tab of this browser has logged in or out since this page started. */
+let changedElsewhere = false;
+
+/** Whether the page's player has changed in another tab ("Play here" then starts afresh). */
+export function accountChangedElsewhere() {
+  return changedElsewhere;
+}
 
 /** A rating as shown next to a name: "512", or "512?" while provisional. @param {number | null | undefined} rating @param {boolean} [provisional] */
 export function ratingText(rating, provisional = false) {
@@ -60,6 +68,7 @@ function refusal(status, body) {
  * @param {object} opts
  * @param {() => Promise<unknown>} opts.reconnect say hello again (with the new token)
  * @param {() => Json | null} opts.welcome the connection's latest `welcome`
+ * @param {() => boolean} opts.live whether this page's connection plays as this browser's player now
  */
 export function initAccounts(opts) {
   const dialog = /** @type {HTMLDialogElement} */ ($("account-dialog"));
@@ -84,6 +93,16 @@ export function initAccounts(opts) {
     if (offered) quickRated.checked = storedQuickRated();
   };
   refreshBar();
+  // Logged in or out in another tab of this browser: this page's player is someone else
+  // from now on. Its bar says so at once. A page still connected says hello again as that
+  // player; one the other tab has replaced starts afresh as them on "Play here" (it came
+  // back as a new guest still shown as the account, told its name was taken).
+  addEventListener("storage", (ev) => {
+    if (ev.key !== ACCOUNT_KEY && ev.key !== null) return;
+    refreshBar();
+    if (opts.live()) void opts.reconnect().catch(() => null);
+    else changedElsewhere = true;
+  });
   quickRated.addEventListener("change", () => {
     try {
       localStorage.setItem(QUICK_RATED_KEY, quickRated.checked ? "yes" : "no");

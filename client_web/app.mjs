@@ -15,7 +15,7 @@ import { placeOnTable, renderClock, renderLagLeft, renderSeats, renderTableUi as
 import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderNextMatch, renderQuick, renderRooms, wireJoinCode, wireQuick } from "./lobby.mjs";
-import { initAccounts } from "./account.mjs";
+import { accountChangedElsewhere, initAccounts } from "./account.mjs";
 import { lagTags } from "./lagballs.mjs";
 import { askNameOnce, lobbyNameReady, madeUp, makeUpName, needsName, showMe, showOwnName } from "./askname.mjs";
 import { NAME_PATTERN, boundNameField, nameTaken, tidyName } from "./namerule.mjs";
@@ -57,7 +57,7 @@ const conn = new Connection({
   },
 });
 
-initAccounts({ reconnect: () => conn.reconnectNow(), welcome: () => app.welcome });
+initAccounts({ reconnect: () => conn.reconnectNow(), welcome: () => app.welcome, live: () => conn.started && !conn.replaced && !watchingAsNobody });
 // In a tab not yet connected (opened at a replay) the account's buttons wait for its hello:
 // an account is not changed while its player is seated, and only the hello says whether.
 // A tab watching the TV as nobody goes to the lobby first, to say hello as the player.
@@ -659,7 +659,8 @@ function wire() {
   wireCreateForm((settings) => (lobbyNameReady() ? ensureName().then(() => act({ t: "create", settings })) : Promise.resolve(null)));
 
   wireJoinCode(conn, act, ensureName, joinTable);
-  $("play-here").addEventListener("click", () => conn.start()); // (the other tab is let go)
+  // (the other tab is let go; after a log-in or -out there, the page is this browser's new player)
+  $("play-here").addEventListener("click", () => (accountChangedElsewhere() ? location.reload() : conn.start()));
   // A result's replay is a page to share; clicked at the table it opens here, in this tab:
   // a second tab would say hello as the same player and take the seat from this one.
   $("result-replay").addEventListener("click", (e) => {

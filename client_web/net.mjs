@@ -10,7 +10,7 @@ const TOKEN_KEY = "ninepool.token";
 /** How long a reconnect keeps the old connection open for the new one's welcome (ms). */
 const OUTGOING_GRACE_MS = 5000;
 /** An account token (`POST /api/login`): said in `hello` instead of the guest's token. */
-const ACCOUNT_KEY = "ninepool.account";
+export const ACCOUNT_KEY = "ninepool.account";
 const NAME_KEY = "ninepool.name";
 
 /** Replies that answer a request by its `id`. */

@@ -3,9 +3,12 @@ a running match (O5, `test_client`), but not to one that is over."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet
 from tests.browser.test_firstminute import OpenClient, started
+from tests.browser.test_rated_browser import sign_up
 from tests.browser.test_watching import concede
 
 
@@ -41,3 +44,42 @@ def test_a_new_tab_after_a_finished_match_opens_the_lobby_not_its_table(
     again = new_tab(ana, ana.page.url.split("#")[0] + f"#/room/{room}")
     again.wait(f"a.room === {room!r}")
     assert_quiet(tab, again, bob)
+
+
+def test_a_tab_left_behind_follows_a_log_out_in_the_other_tab(open_client: OpenClient) -> None:
+    """A player signed up, opened the lobby in a second tab (which took the session) and
+    logged out there. The first tab still offered "My profile" and "Log out", and its "Play
+    here" came back as a new guest under the account's name, told the name was taken. It
+    now shows the log-in at once, and "Play here" starts it afresh as the new guest."""
+
+    def signed_up(name: str, **kw: Any) -> Client:  # the host with an account
+        c = open_client(name, **kw)
+        if name == "Ana":
+            sign_up(c, "Dmitrij")
+        return c
+
+    ana, bob, _room = started(signed_up, host={"lang": "ru"})
+    concede(bob, "match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.wait("a.view.status === 'finished'")
+    tab = new_tab(ana, ana.page.url.split("#")[0])  # (the lobby)
+    tab.wait("a.welcome !== null && a.room === null")
+    tab.page.click("#account-logout")
+    tab.wait("a.welcome && a.welcome.account !== true")
+    ana.page.locator("#account-open").wait_for(state="visible")
+    assert ana.page.is_hidden("#account-menu")
+    # A tab the other one took the session from waits for "Play here"; one still
+    # connected says hello again by itself (which of the two depends on whether the
+    # server had the table's tab replaced as the new one came: both are fine).
+    ana.page.wait_for_timeout(500)
+    if ana.page.is_visible("#play-here"):
+        ana.page.click("#result-close")
+        ana.page.click("#play-here")
+        ana.page.wait_for_selector("#conn.conn-online")
+    ana.wait("a.welcome && a.welcome.account !== true && a.welcome.name !== 'Dmitrij'")
+    # (a guest again: this test's browser names its guests "Ana" at every page load)
+    assert ana.state("a.welcome.player") == tab.state("a.welcome.player")
+    assert ana.page.is_hidden("#account-menu") and ana.page.is_visible("#account-open")
+    assert ana.page.is_hidden("#toast") or "Dmitrij" not in ana.page.inner_text("#toast")
+    save(ana, "tab-after-log-out-elsewhere-ru.png")
+    assert_quiet(ana, bob)
