@@ -530,7 +530,7 @@ export default {
   "replay.lobby": "Lobby",
   "replay.log": "Every event of the match",
   "replay.goTo": "Go to event {n}",
-  "replay.title": "Replay of {name} · race to {race}",
+  "replay.title": "Replay: {name} · race to {race}",
   "replay.pos": "Event {i} of {n}: {text}",
   "replay.none": "No replay for table {id}",
   "replay.truncated": "ends early (the rest was not kept)",

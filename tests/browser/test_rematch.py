@@ -181,6 +181,8 @@ def test_a_rematch_game_links_its_own_replay(
     assert int(scrub.get_attribute("min") or 0) > match_over
     assert int(scrub.get_attribute("max") or 0) == game_over
     assert "match 2, game 1" in rematch.page.inner_text("#r-line")
+    # (the table's name after a colon: "Replay of Against the computer" read oddly)
+    assert rematch.page.inner_text("#r-line").startswith("Replay: ")
     assert rematch.page.get_attribute("#r-share", "href") == link
     first = open_page("first-game", f"/replay/{room}/1?lang=hr&rate={RATE}")
     first.page.wait_for_function(
