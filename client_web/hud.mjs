@@ -118,7 +118,7 @@ export function showResult(title, score, text, match, replay = null, next = null
   }
   // A match over: the whole match too, every game of it, step by step.
   const whole = /** @type {HTMLAnchorElement} */ ($("result-replay-match"));
-  whole.hidden = !(match && app.room);
+  whole.hidden = !(match && app.room && score); // (no score: a match never played)
   // In this page (its language kept, no reload); shared, the address carries it.
   // That match only: after a rematch the room's record holds both.
   if (match && app.room) whole.href = `#/replay/${encodeURIComponent(app.room)}/${app.view?.match || 1}/all`;
@@ -145,6 +145,7 @@ export function showResult(title, score, text, match, replay = null, next = null
   clearTimeout(resultTimer);
   const line = $("result-next");
   line.hidden = true;
+  line.classList.remove("champion");
   if (!match) {
     const closeAt = next ? Math.max(next.at, app.serverNow() + RESULT_AT_LEAST_MS) : app.serverNow() + 5000;
     const tick = () => {

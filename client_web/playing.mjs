@@ -182,6 +182,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
             // (worded so that a change of language words it again)
             if (mine) wordAs(line, "result.championYou");
             else wordAs(line, "result.champion", { name: n[m.winner] });
+            line.classList.add("champion"); // (the tournament's title, not a footnote in grey)
             line.hidden = false;
           });
         if (cheers(m.winner)) {

@@ -381,7 +381,11 @@ export function describeRuling(ruling, names, draw = false, me = null) {
       return d(t(yours("r.clock", ruling.by, me), { name: by }), ["O3"], "foul");
     }
     case "forfeit": {
-      const head = t(yours("r.forfeit", ruling.by, me), { name: by });
+      // Forfeited before the lag (which the referee then gives the opponent, O6): the
+      // player never played — a tournament's no-show among them —, not one who "stayed
+      // away too long".
+      const unplayed = (v?.note_codes ?? []).includes("O6.gaveUp");
+      const head = t(yours(unplayed ? "r.noShow" : "r.forfeit", ruling.by, me), { name: by });
       if (v && v.game_over) return d(t("r.concedeThen", { head, rest: gameOverHeadline(v, names, true, me).text }), ["O5"], "win");
       return d(head, ["O5"], "win");
     }

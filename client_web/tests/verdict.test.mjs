@@ -205,6 +205,14 @@ test("O4/O5 a conceded or forfeited game says how once: not '— Bob wins the ga
   assert.deepEqual(describeRuling({ by: 0, action: "concede_match", verdict: { ...noted, notes: noted.notes.slice(0, 1), note_codes: ["O4.match"] }, table: table(1) }, names).details, []);
   const forfeit = describeRuling({ by: 0, action: "forfeit", verdict: { ...over, game_end: "forfeit" }, table: table(1) }, names);
   assert.ok(forfeit.headline.endsWith("— Bob wins the game"), forfeit.headline);
+  assert.match(forfeit.headline, /^Ana stayed away too long/);
+  // Forfeited before the lag (a tournament's no-show): the player never came, and the
+  // lag's note says whom it went against without "gave up".
+  const unplayed = { ...over, game_end: "forfeit", match_over: true, notes: [["O6", "The lag goes to the opponent of the player who gave up"]], note_codes: ["O6.gaveUp"] };
+  const noShow = describeRuling({ by: 0, action: "forfeit", verdict: unplayed, table: table(1) }, names);
+  assert.match(noShow.headline, /^Ana did not come to the table and loses — Bob wins the match/);
+  assert.deepEqual(noShow.details.map((line) => line.text), ["The lag goes to the opponent of the player who conceded or did not come"]);
+  assert.match(describeRuling({ by: 0, action: "forfeit", verdict: unplayed, table: table(1) }, names, false, 0).headline, /^You did not come to the table and lose/);
 });
 
 test("ball lists and the lag", () => {

@@ -130,6 +130,7 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
         "Protivnik nije došao za stol: pobjeda bez borbe."
     )
     assert ana.page.is_hidden("#result-rematch") and ana.page.is_hidden("#result-replay")
+    assert ana.page.is_hidden("#result-replay-match")  # (no replay of a match never played)
     # The match is over: its result closes ("Nastavi", continue, read as playing on).
     assert ana.page.inner_text("#result-close") == "Zatvori"
     # The final: the result says the tournament is hers, and Eve's that Ana won it.
@@ -137,6 +138,11 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
         "document.getElementById('result-next').textContent === 'Osvojili ste turnir!'"
     )
     assert ana.page.is_visible("#result-next")
+    # The title won stands out, not in the grey of a footnote.
+    assert ana.page.evaluate(
+        "getComputedStyle(document.getElementById('result-next')).color"
+        " === getComputedStyle(document.getElementById('result-title')).color"
+    )
     eve.page.wait_for_function(
         "document.getElementById('result-next').textContent === 'Ana osvaja turnir!'"
     )
@@ -149,6 +155,9 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     save(ana, "tournament-walkover-hr.png")
     # Dismissed, the result leaves the way back on the table, where the rematch would be.
     ana.page.click("#result-close")
+    # The table's own words: Luka never came (not "away too long").
+    verdict = ana.page.inner_text("#status .verdict")
+    assert verdict.startswith("Luka gubi zbog nedolaska za stol"), verdict
     table_back = ana.page.locator("#tournament-back")
     table_back.wait_for(state="visible")
     assert table_back.inner_text() == "Natrag na turnir"
