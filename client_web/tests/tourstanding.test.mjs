@@ -85,9 +85,9 @@ test("an opponent not known yet is named by the match they come from, once its t
   setLanguage("en", false);
   const view = eight();
   view.matches[2] = match({ id: "c", round: 2, players: ["Ana", null], seeds: [1, null], feeds: [["winner", "a"], ["winner", "b"]] });
-  assert.equal(whereYouStand(view, named), "You are still in. Your next match: round 2, against the winner of Cy – Di.");
+  assert.equal(whereYouStand(view, named), "You are still in. Your next match: round 2, against the winner of Cy\u00a0– Di.");
   setLanguage("ru", false);
-  assert.equal(whereYouStand(view, named), "Вы ещё в турнире. Следующий матч: 2\u2011й раунд, соперник: победитель матча Cy – Di.");
+  assert.equal(whereYouStand(view, named), "Вы ещё в турнире. Следующий матч: 2\u2011й раунд, соперник: победитель матча Cy\u00a0– Di.");
   // The losers' bracket waits for a loser; a computer is named as the page names it.
   setLanguage("hr", false);
   const double = eight({ format: "double", me: 2 });
@@ -95,7 +95,7 @@ test("an opponent not known yet is named by the match they come from, once its t
   double.matches[1] = match({ id: "b", players: ["Cy", "Bot 3"], computers: [null, 3], seeds: [3, 4], status: "playing", room: "r" });
   double.matches.push(match({ id: "l1", bracket: "losers", round: 1, players: ["Bo", null], seeds: [2, null], feeds: [["loser", "a"], ["loser", "b"]] }));
   const tagged = (/** @type {string} */ name, /** @type {number | null | undefined} */ level) => (level ? `${name} (${level})` : name);
-  assert.equal(whereYouStand(double, tagged), "Još ste u turniru. Vaš sljedeći meč: gubitnička grana, 1. kolo, protivnik: gubitnik meča Cy – Bot 3 (3).");
+  assert.equal(whereYouStand(double, tagged), "Još ste u turniru. Vaš sljedeći meč: gubitnička grana, 1. kolo, protivnik: gubitnik meča Cy\u00a0– Bot 3 (3).");
   // A match whose own two are not known yet names nobody.
   setLanguage("en", false);
   view.matches[1] = match({ id: "b", players: ["Cy", null], seeds: [3, null] });

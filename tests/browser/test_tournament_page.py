@@ -104,11 +104,12 @@ def tournaments(server: Server) -> dict[str, Any]:
     return {"running": running, "open": open_one, "view": view}
 
 
-#: A slot to come, named by the match it waits for, in each language.
+#: A slot to come, named by the match it waits for, in each language (the dash kept on the
+#: first player's line).
 FROM = {
-    "en": {"winner": "Winner of {} – {}", "loser": "Loser of {} – {}"},
-    "hr": {"winner": "Pobjednik meča {} – {}", "loser": "Gubitnik meča {} – {}"},
-    "ru": {"winner": "Победитель матча {} – {}", "loser": "Проигравший в матче {} – {}"},
+    "en": {"winner": "Winner of {}\u00a0– {}", "loser": "Loser of {}\u00a0– {}"},
+    "hr": {"winner": "Pobjednik meča {}\u00a0– {}", "loser": "Gubitnik meča {}\u00a0– {}"},
+    "ru": {"winner": "Победитель матча {}\u00a0– {}", "loser": "Проигравший в матче {}\u00a0– {}"},
 }
 
 
@@ -147,6 +148,12 @@ def test_the_bracket_renders_live_in_every_language(
         )
         card = page.locator(f'.tour-match[data-match="{waits["id"]}"]').inner_text()
         assert words.format(a, b) in card, card
+    # Said whole: a slot to come wraps in its card ("Pobjednik meča Emily …" was cut).
+    cut = page.evaluate(
+        "[...document.querySelectorAll('.tour-empty .tour-name')]"
+        ".filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"
+    )
+    assert cut == [], cut
     assert page.locator("html").get_attribute("lang") == lang
     assert page.locator("#tour-name").inner_text() == "Kup Zagreba"
     # Every word on the page is the language's: no key left untranslated.
