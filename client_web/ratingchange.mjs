@@ -105,7 +105,9 @@ export function ratingLine(matchOver = true) {
     return [before === null || before === undefined ? t("result.ratingNow", { name: n[seat], rating: shown }) : t("result.ratingChange", { name: n[seat], rating: shown, change: signed(Math.round(rating) - Math.round(before)) })];
   });
   if (!items.length) return "";
-  const line = t("result.ratings", { list: items.join(" · ") });
+  // Between games the change is the match's so far, not the game's: said so (a player who
+  // had just lost 26 points read "(−2)" as what the game cost).
+  const line = t(matchOver ? "result.ratings" : "result.ratingsSoFar", { list: items.join(" · ") });
   return matchOver && same && base.underWay ? `${line} ${t("result.underWayCounts")}` : line;
 }
 

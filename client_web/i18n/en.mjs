@@ -369,6 +369,7 @@ export default {
   "result.match": "{name} wins the match!",
   "result.matchNobody": "The match is over",
   "result.ratings": "Ratings: {list}",
+  "result.ratingsSoFar": "Ratings (change over the match): {list}",
   "result.ratingChange": "{name}\u00a0{rating}\u00a0({change})",
   "result.ratingNow": "{name}\u00a0{rating}",
   "result.ratingsKept": "No game of this match counted, so the ratings did not change: a conceded match, and a game lost by staying away, do not count.",

@@ -368,6 +368,7 @@ export default {
   "result.match": "{name} dobiva meč!",
   "result.matchNobody": "Meč je završen",
   "result.ratings": "Rejting: {list}",
+  "result.ratingsSoFar": "Rejting (promjena u meču): {list}",
   "result.ratingChange": "{name}\u00a0{rating}\u00a0({change})",
   "result.ratingNow": "{name}\u00a0{rating}",
   "result.ratingsKept": "Nijedna se partija ovog meča nije računala, pa se rejting nije promijenio: predani meč i partija izgubljena zbog izbivanja ne računaju se.",

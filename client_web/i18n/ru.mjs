@@ -368,6 +368,7 @@ export default {
   "result.match": "{name} выигрывает матч!",
   "result.matchNobody": "Матч окончен",
   "result.ratings": "Рейтинг: {list}",
+  "result.ratingsSoFar": "Рейтинг (изменение за матч): {list}",
   "result.ratingChange": "{name}\u00a0{rating}\u00a0({change})",
   "result.ratingNow": "{name}\u00a0{rating}",
   "result.ratingsKept": "Ни одна партия этого матча не учтена, поэтому рейтинг не изменился: сданный матч и партия, проигранная из-за долгого отсутствия, не учитываются.",

@@ -262,7 +262,9 @@ def test_a_rated_games_result_says_what_it_did_to_the_ratings(open_client: OpenC
         line = c.page.inner_text("#result-rating")
         assert "Dmitrij\u00a0524?\u00a0(+24)" in line, line
         assert "Ljerka\u00a0476?\u00a0(\u221224)" in line, line
-    assert ana.page.inner_text("#result-rating").startswith("Рейтинг: ")
+    # (the change the match's so far, not the game's: it is the same only after a first game)
+    assert ana.page.inner_text("#result-rating").startswith("Рейтинг (изменение за матч): ")
+    assert bob.page.inner_text("#result-rating").startswith("Ratings (change over the match): ")
     assert_quiet(ana, bob)
 
 
