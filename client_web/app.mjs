@@ -436,6 +436,7 @@ function onMessage(m) {
         app.remoteAim = m;
         app.remoteAimAt = performance.now();
         app.remoteAimPower = powerFromSpeed(m.speed, m.elevation);
+        tv.activity();
         if (!app.anim) renderTableUi();
       }
       return;

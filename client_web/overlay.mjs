@@ -23,7 +23,7 @@ import { readKept } from "./kept.mjs";
 import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { initLanguage, num, seatName, t } from "./i18n/index.mjs";
-import { TvDirector, lingerFrom } from "./tv.mjs";
+import { PLAY_MESSAGES, TvDirector, lingerFrom } from "./tv.mjs";
 
 /** The overlay's address that follows the TV channel (no room id is this short). */
 export const TV_ROOM = "tv";
@@ -407,6 +407,7 @@ function start() {
         return;
       }
       if (msg.room === undefined || msg.room !== room) return;
+      if (following && PLAY_MESSAGES.has(msg.t)) tv.activity(); // (a still table is left)
       feed.push(msg, performance.now());
       redraw();
     },

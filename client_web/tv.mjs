@@ -3,6 +3,8 @@
 // close score (hill-hill above all), a rack near its end, its players there — stays on
 // the table it chose until that match is over (a channel that hops mid-rack is
 // unwatchable), lingers on the result, then moves to the best table live at that moment.
+// A table that stands still (no shot, no aim, for `IDLE_SECONDS`: players gone to make
+// tea at a table without a shot clock) is left for another live one, if there is one.
 // With nothing live it waits and takes the first table that starts.
 //
 // `interest` and `pickTable` are pure (tested without a browser); `TvDirector` drives the
@@ -25,6 +27,12 @@ export function lingerFrom(search) {
  * tournament's table closes with its match, often before the last shot has played out on
  * the channel) before it moves on without it. */
 export const CLOSING_SECONDS = 30;
+
+/** Seconds the table shown may stand still before the channel moves to another live one. */
+export const IDLE_SECONDS = 90;
+
+/** A table's messages that are play: what keeps the channel on it (`TvDirector.activity`). */
+export const PLAY_MESSAGES = new Set(["shot_result", "ruling", "placed", "lag_result", "aim"]);
 
 /**
  * How worth watching a table is now, or null when it is not live (waiting for players,
@@ -60,6 +68,11 @@ export function interest(info) {
   if (away > 0) score -= 40; // below the computers' exhibitions, whatever its score: they play
   if (info.settings?.tournament) score += 1.5;
   return score;
+}
+
+/** What of a lobby entry changes when its table is played (not its count of watchers). @param {Info} info */
+function motionOf(info) {
+  return JSON.stringify([info.status, info.score, info.rack, info.balls_left, info.away, info.players]);
 }
 
 /** How many of the table's players are computers. @param {Info} info */
@@ -104,11 +117,19 @@ export function pickTable(infos, current) {
 
 export class TvDirector {
   /** @param {TvHost} host @param {number} [lingerMs] how long a finished match stays on
-   * @param {number} [closingMs] how long a closed table's match's end is waited for */
-  constructor(host, lingerMs = LINGER_SECONDS * 1000, closingMs = CLOSING_SECONDS * 1000) {
+   * @param {number} [closingMs] how long a closed table's match's end is waited for
+   * @param {number} [idleMs] how long the table shown may stand still */
+  constructor(host, lingerMs = LINGER_SECONDS * 1000, closingMs = CLOSING_SECONDS * 1000, idleMs = IDLE_SECONDS * 1000) {
     this.host = host;
     this.lingerMs = lingerMs;
     this.closingMs = closingMs;
+    this.idleMs = idleMs;
+    /** When the table shown last moved: a shot, a ruling, a player aiming (ms, `Date.now`). */
+    this.lastActive = 0;
+    /** @type {ReturnType<typeof setInterval> | null} */
+    this.idleCheck = null;
+    /** Tables left for standing still, with what their lobby entry said then (`motionOf`). @type {Map<string, string>} */
+    this.stillAt = new Map();
     /** @type {string | null} */
     this.room = null;
     this.active = false;
@@ -122,11 +143,43 @@ export class TvDirector {
 
   start() {
     this.active = true;
+    this.idleCheck ??= setInterval(() => void this.checkIdle(), Math.min(10_000, this.idleMs / 3));
     this.update();
+  }
+
+  /** Something happened at the table shown (a shot, a ruling, a player's aim). */
+  activity() {
+    this.lastActive = Date.now();
+  }
+
+  /** The table shown has stood still too long: another live table, if there is one. */
+  async checkIdle() {
+    if (!this.active || this.busy || this.linger || this.closing || !this.room) return;
+    if (Date.now() - this.lastActive < this.idleMs) return;
+    const was = this.room;
+    const rooms = [...this.host.rooms()];
+    const shown = rooms.find((i) => i.room === was);
+    if (shown) this.stillAt.set(was, motionOf(shown));
+    // Not back to a table left standing still that has not moved since (two still tables
+    // would take turns on the channel).
+    const next = pickTable(rooms.filter((i) => i.room !== was && this.stillAt.get(i.room) !== motionOf(i)), null);
+    if (!next) return; // nothing else on: the still table is the channel's best
+    this.busy = true;
+    try {
+      await this.host.leave();
+      this.room = null;
+      if (await this.host.watch(next)) this.room = next;
+      this.lastActive = Date.now();
+      this.host.showing(this.room);
+    } finally {
+      this.busy = false;
+    }
   }
 
   async stop() {
     this.active = false;
+    if (this.idleCheck) clearInterval(this.idleCheck);
+    this.idleCheck = null;
     if (this.linger) clearTimeout(this.linger);
     if (this.closing) clearTimeout(this.closing);
     this.linger = null;
@@ -155,6 +208,7 @@ export class TvDirector {
       if (this.room) await this.host.leave();
       this.room = null;
       if (next && (await this.host.watch(next))) this.room = next;
+      this.lastActive = Date.now();
       this.host.showing(this.room);
     } finally {
       this.busy = false;
@@ -198,6 +252,7 @@ export class TvDirector {
       try {
         const next = pickTable(rooms, null);
         if (next && (await this.host.watch(next))) this.room = next;
+        this.lastActive = Date.now();
         this.host.showing(this.room);
       } finally {
         this.busy = false;

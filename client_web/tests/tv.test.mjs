@@ -171,3 +171,46 @@ test("a table whose people are all away is not live; one away ranks below the co
   const live = info({ room: "live", computer: [1, 4] });
   assert.equal(pickTable([info({ room: "gone", away: [true, true], spectators: 30 }), live], "gone"), "live");
 });
+
+test("a table that stands still is left for another live one, if there is one", async () => {
+  /** @type {Record<string, any>[]} */
+  let rooms = [info({ room: "a", spectators: 5 }), info({ room: "b" })];
+  /** @type {string[]} */
+  const calls = [];
+  const tv = new TvDirector(
+    {
+      rooms: () => rooms,
+      watch: async (room) => void calls.push(`watch ${room}`) ?? true,
+      leave: async () => void calls.push("leave"),
+      showing: () => {},
+    },
+    10,
+    200,
+    150,
+  );
+  tv.start();
+  try {
+    await new Promise((r) => setTimeout(r, 0));
+    assert.deepEqual(calls, ["watch a"]);
+    // Play goes on at a: the channel stays, whatever else is live.
+    for (let i = 0; i < 8; i++) {
+      tv.activity();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.deepEqual(calls, ["watch a"]);
+    // a stands still: on to b.
+    await new Promise((r) => setTimeout(r, 400));
+    assert.deepEqual(calls, ["watch a", "leave", "watch b"]);
+    // b stands still too, and a has not moved since (a watcher fewer is no move): it stays,
+    // the two still tables do not take turns.
+    rooms = [info({ room: "a", spectators: 4 }), info({ room: "b", spectators: 1 })];
+    await new Promise((r) => setTimeout(r, 400));
+    assert.deepEqual(calls, ["watch a", "leave", "watch b"]);
+    // a is played again (a ball down): back to it.
+    rooms = [info({ room: "a", spectators: 4, balls_left: 7 }), info({ room: "b", spectators: 1 })];
+    await new Promise((r) => setTimeout(r, 400));
+    assert.deepEqual(calls.slice(0, 5), ["watch a", "leave", "watch b", "leave", "watch a"]);
+  } finally {
+    await tv.stop();
+  }
+});
