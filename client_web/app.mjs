@@ -31,7 +31,7 @@ import { Sound } from "./sound.mjs";
 import { attachStrip } from "./strip.mjs";
 import { aimAid, app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, othersAim, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
-import { lagAim, wireTableControls } from "./tablecontrols.mjs";
+import { keysToTable, lagAim, wireTableControls } from "./tablecontrols.mjs";
 import { CONNECTED_TAB, parseHash } from "./route.mjs";
 import { showConn } from "./connstatus.mjs";
 import { DrawTimes, FramePacer } from "./framepace.mjs";
@@ -200,6 +200,7 @@ function show(route) {
   $("replay-view").hidden = route !== "replay";
   document.documentElement.dataset.route = route;
   if (route === "table") renderer.resize();
+  if (route === "table") setTimeout(keysToTable, 0);
   showMe();
   renderNextMatch();
 }

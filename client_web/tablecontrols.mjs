@@ -13,7 +13,7 @@ import { keepLang, num, t, wordAs } from "./i18n/index.mjs";
 import { ShotPlayback, normaliseTracks } from "./playback.mjs";
 import { describeReach } from "./reach.mjs";
 import { shotSounds } from "./sound.mjs";
-import { aimAid, app, canShoot, mySeat, names, status } from "./state.mjs";
+import { aimAid, app, canShoot, mySeat, names, status, touchFirst } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -37,7 +37,22 @@ const LAG_SPREAD = 0.01;
  * Wires the table view's controls.
  * @param {TableControlDeps} deps
  */
+/**
+ * The keys to the table when nothing else has them: once the table is shown (the lobby's
+ * button pressed to get there has gone) and when a dialog over it closes, the focus was
+ * left on the page's body — no ring in sight, the next Tab at the logo, six presses from
+ * the table, and Space on a control tabbed to by mistake muting the sound instead of
+ * shooting. Not on a touch screen (a focused canvas there can scroll the page).
+ */
+export function keysToTable() {
+  const at = document.activeElement;
+  if (app.route !== "table" || touchFirst() || (at && at !== document.body)) return;
+  $("table").focus({ preventScroll: true });
+}
+
 export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, sound, refresh }) {
+  // (`close` does not bubble: heard on its way down; the focus goes back after the close)
+  document.addEventListener("close", () => setTimeout(keysToTable, 0), true);
   /** @type {HTMLInputElement} */ ($("pushout")).addEventListener("change", (e) => {
     app.aim.pushOut = /** @type {HTMLInputElement} */ (e.target).checked;
     app.aimDirty = true; // the opponent hears it with the aim

@@ -261,3 +261,23 @@ def test_the_cue_ball_in_hand_moves_by_key_on_any_layout_and_is_put_down_once(
     assert last_placed < shot_at
     assert math.dist(events[last_placed]["pos"], moved) == pytest.approx(0.01, abs=1e-6)
     assert_quiet(ana, bob)
+
+
+def test_the_keys_go_to_the_table_once_it_is_shown_and_after_a_dialog(
+    open_client: OpenClient,
+) -> None:
+    """A keyboard player pressed "Play the computer": the button went with the lobby and
+    the focus fell to the page's body, no ring in sight and the next Tab at the logo, six
+    presses from the table. The table takes the keys once it is shown, and again when a
+    dialog over it closes with nothing else to go back to."""
+    ana = open_client("Ana", lang="ru")
+    ana.page.focus("#computer")
+    ana.page.keyboard.press("Enter")
+    ana.wait("a.view && (a.view.status === 'lag' || a.view.status === 'playing')")
+    ana.page.wait_for_function("document.activeElement?.id === 'table'")
+    # A dialog opened from the table and closed: the keys back on the table.
+    ana.page.evaluate("document.getElementById('concede-dialog').showModal()")
+    ana.page.evaluate("document.activeElement.blur()")
+    ana.page.keyboard.press("Escape")
+    ana.page.wait_for_function("document.activeElement?.id === 'table'")
+    assert_quiet(ana)
