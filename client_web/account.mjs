@@ -223,7 +223,7 @@ export function initAccounts(opts) {
     /** @type {HTMLInputElement} */ ($("name")).value = "";
     refreshBar();
     await opts.reconnect();
-    toast(t("account.loggedOut")); // (nothing else on the page said it had happened)
+    toast(t("account.loggedOut"), "info"); // (nothing else on the page said it had happened; no error)
   };
   $("account-logout").addEventListener("click", () => void logout("/api/logout"));
   $("account-logout-all").addEventListener("click", () => {

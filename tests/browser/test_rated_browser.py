@@ -180,6 +180,8 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     ana.wait("a.welcome && a.welcome.account !== true")
     said = "Logged out: you play on as a guest."
     ana.page.wait_for_function(f"document.getElementById('toast').textContent.includes({said!r})")
+    # Said as news, not in an error's red.
+    assert "info" in (ana.page.get_attribute("#toast", "class") or "")
     assert ana.state("a.welcome.player") != player
     assert ana.state("a.welcome.name") != "Anabel"
     ana.page.locator("#account-open").wait_for(state="visible")
