@@ -86,7 +86,7 @@ export default {
   "tour.create.hour": "Hour",
   "tour.create.minute": "Minutes",
   "tour.create.period": "AM or PM",
-  "tour.create.races": "Races to",
+  "tour.create.races": "Games to win a match",
   "tour.create.computers": "Computer players",
   "tour.create.bots": "Computer players fill the places still empty at the start",
   "tour.create.botLevel": "Their level",

@@ -86,7 +86,7 @@ export default {
   "tour.create.hour": "Sat",
   "tour.create.minute": "Minute",
   "tour.create.period": "Prijepodne ili poslijepodne",
-  "tour.create.races": "Igra se do",
+  "tour.create.races": "Partija za pobjedu u meču",
   "tour.create.computers": "Računalni igrači",
   "tour.create.bots": "Mjesta koja su na početku još prazna popunjavaju računalni igrači",
   "tour.create.botLevel": "Njihova razina",

@@ -86,7 +86,7 @@ export default {
   "tour.create.hour": "Час",
   "tour.create.minute": "Минуты",
   "tour.create.period": "До или после полудня",
-  "tour.create.races": "Игра до",
+  "tour.create.races": "Партий для победы в матче",
   "tour.create.computers": "Компьютерные игроки",
   "tour.create.bots": "Места, свободные к началу, занимают компьютерные игроки",
   "tour.create.botLevel": "Их уровень",

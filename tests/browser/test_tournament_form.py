@@ -144,6 +144,14 @@ def test_the_create_form_asks_no_losers_race_for_single_elimination(
     # No winners' bracket to name either: the race of every round before the final.
     rounds = {"en": "Rounds before the final", "hr": "Kola prije finala", "ru": "Раунды до финала"}
     assert winners.inner_text() == rounds[lang]
+    # The box says what its numbers are ("Races to" over "Rounds before the final: 3"
+    # read as three rounds): the games a player needs to win a match.
+    legend = {
+        "en": "Games to win a match",
+        "hr": "Partija za pobjedu u meču",
+        "ru": "Партий для победы в матче",
+    }
+    assert page.inner_text("fieldset:has(#tc-winners) legend") == legend[lang]
     save(client, f"tournament-new-single-{lang}.png", full_page=True)
     page.select_option("#tc-format", "double")
     assert page.locator("#tc-losers").is_visible() and page.locator("#tc-losers").is_enabled()
