@@ -5,7 +5,7 @@
 // `roomlog.mjs`. What stays here: the connection, routes, joining and leaving, the shot
 // and placement requests, and the drawing loop.
 
-import { DEG, aimPreview, round6, toDegrees } from "./aim.mjs";
+import { DEG, aimPreview, toDegrees } from "./aim.mjs";
 import { rewordCreateForm, wireCreateForm } from "./create.mjs";
 import { powerFromSpeed } from "./controls.mjs";
 import { roomName } from "./formats.mjs";
@@ -31,6 +31,7 @@ import { Sound } from "./sound.mjs";
 import { attachStrip } from "./strip.mjs";
 import { aimAid, app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, othersAim, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
+import { inHand } from "./inhand.mjs";
 import { keysToTable, lagAim, wireTableControls } from "./tablecontrols.mjs";
 import { CONNECTED_TAB, parseHash } from "./route.mjs";
 import { showConn } from "./connstatus.mjs";
@@ -153,6 +154,8 @@ async function act(msg) {
     return null;
   }
 }
+/** The cue ball in hand put down (`inhand.mjs`). */
+const cueInHand = inHand(act);
 
 /**
  * Says hello, once. A tab opened at a replay (a log's link, a shared one) plays it from
@@ -459,6 +462,8 @@ function onMessage(m) {
 
 async function shoot() {
   if (!canShoot()) return;
+  // (the ball the keys are moving put down first; a placement on its way waited for)
+  if (!(await cueInHand.settled()) || !canShoot()) return;
   if (app.placedPending) return toast(t("shot.wait"));
   sound.unlock();
   app.shotPending = true;
@@ -484,20 +489,6 @@ async function shoot() {
   renderTableUi();
 }
 
-/** @param {Vec} pos */
-async function place(pos) {
-  app.placedPending = pos;
-  const ok = await act({ t: "place", pos: [round6(pos[0]), round6(pos[1])] });
-  if (ok) app.movedInHand = true;
-  else app.placedPending = null;
-  // Accepted: the ball is there, whether its `placed` has come yet or not (a shot asked
-  // for with the placement, Space after the keys, is struck from it).
-  if (ok && app.placedPending === pos && app.table) {
-    app.table = { ...app.table, balls: [[round6(pos[0]), round6(pos[1])], ...app.table.balls.slice(1)] };
-    if (app.view) app.view.table = app.table;
-    app.placedPending = null;
-  }
-}
 
 // --- drawing loop -------------------------------------------------------------------------
 
@@ -603,7 +594,9 @@ function frame() {
 
 attachTableInput(/** @type {HTMLCanvasElement} */ ($("table")), () => renderer.view, {
   shoot,
-  place,
+  place: cueInHand.place,
+  nudge: cueInHand.nudge,
+  dropNudge: () => void cueInHand.take(),
   setPower,
   aimChanged,
   refresh: renderTableUi,

@@ -88,7 +88,9 @@ export function handleRadius(touch) {
 /**
  * @typedef {object} TableActions what the input may ask the application to do
  * @property {() => void} shoot
- * @property {(pos: Vec) => Promise<void>} place
+ * @property {(pos: Vec) => Promise<boolean>} place put the cue ball in hand down (false: refused)
+ * @property {(pos: Vec) => void} nudge the keys moved the cue ball in hand (put down once they rest)
+ * @property {() => void} dropNudge forget where the keys moved it (a drag takes over)
  * @property {(power: number) => void} setPower
  * @property {() => void} aimChanged
  * @property {() => void} refresh redraw the widgets after a change of state
@@ -140,6 +142,7 @@ export function attachTableInput(canvas, view, actions) {
     if (handle && Math.hypot(px - handle[0], py - handle[1]) <= handleRadius(drawnForTouch) + 6) {
       // The handle carries the ball at its offset, so the ball stays in sight.
       const [hx, hy] = view().toWorld(handle[0], handle[1]);
+      actions.dropNudge(); // (the drag starts where the keys left the ball, and puts it down)
       app.drag = { kind: "place", id: e.pointerId, touch, start, offset: [hx - cue[0], hy - cue[1]], follow: aimedAtLowest(cue) };
       dragPlace(w);
     } else if (!touch && d < 2.5 * R) {
@@ -293,15 +296,6 @@ export function attachTableInput(canvas, view, actions) {
     return p.along > tip - R && p.along < tip + 1.4 && p.side < slack;
   }
 
-  let keyPlaceTimer = 0;
-  /** Puts the cue ball down where the keys moved it, if it is still in hand. */
-  const sendKeyPlace = () => {
-    clearTimeout(keyPlaceTimer);
-    const pos = app.keyPlace;
-    app.keyPlace = null;
-    return pos && ballInHand() && canShoot() ? actions.place(pos) : null;
-  };
-
   // Keys: on the table, and anywhere on the page that is not a field or a control with keys
   // of its own (a click on the table used to leave the focus on the page body).
   /** When a key that types a character (and is no key of the table's) was last pressed. */
@@ -339,25 +333,21 @@ export function attachTableInput(canvas, view, actions) {
       actions.setPower(Math.min(1, Math.max(0.01, app.aim.power + (e.key === "ArrowUp" ? 0.02 : -0.02))));
     } else if (e.key === " " || e.key === "Enter") {
       if (e.repeat) return;
-      // A cue ball still being moved by the keys is put down first, then struck.
-      if (app.keyPlace) void sendKeyPlace()?.then(() => actions.shoot());
-      else actions.shoot();
+      actions.shoot(); // (from where the keys put the ball, if they moved it: `inhand.mjs`)
     } else if (bih && cue && wasd) {
-      // Ball in hand from the keyboard: WASD moves the cue ball 1 cm (Shift: 1 mm, Alt:
-      // 10 cm) in the direction it has on screen, whichever way the table is turned (not
-      // while typing: the a in "Hvala" moved it). The ball moves on this screen at once and
-      // is put down once the keys pause: each placement is a line of the game's record, and
-      // a replay listed one for every press.
+      // Ball in hand from the keyboard: WASD moves the cue ball 1 cm a press (Shift: 1 mm;
+      // a key held down 3 cm a repeat, across the table in a few seconds — not Alt, whose
+      // D and S are the browser's) in the direction it has on screen, whichever way the
+      // table is turned (not while typing: the a in "Hvala" moved it). The ball moves on
+      // this screen at once and is put down once the keys rest (`inhand.mjs`).
       if (e.timeStamp - typedAt < TYPING_MS) return;
-      const step = e.shiftKey ? 0.001 : e.altKey ? 0.1 : 0.01;
+      const step = e.shiftKey ? 0.001 : e.repeat ? 0.03 : 0.01;
       const [sx, sy] = e.code === "KeyD" ? [1, 0] : e.code === "KeyA" ? [-1, 0] : e.code === "KeyW" ? [0, -1] : [0, 1];
       const [dx, dy] = view().screenDirToWorld(sx * step, sy * step);
       const pos = clampToBed([cue[0] + dx, cue[1] + dy], bih === "kitchen");
       const check = checkPlacement(pos, objectBalls(), bih === "kitchen");
       if (check.ok) {
-        app.keyPlace = pos;
-        clearTimeout(keyPlaceTimer);
-        keyPlaceTimer = window.setTimeout(sendKeyPlace, KEY_PLACE_MS);
+        actions.nudge(pos);
         actions.refresh();
       } else toast(t(check.key, { ball: num(check.ball ?? 0) }));
     } else {
@@ -372,8 +362,7 @@ export function attachTableInput(canvas, view, actions) {
 const TYPING_MS = 1500;
 /** The keys that move the cue ball in hand (by place on the keyboard, `KeyboardEvent.code`). */
 const WASD = new Set(["KeyW", "KeyA", "KeyS", "KeyD"]);
-/** How long the keys must rest before the cue ball they moved is put down (ms). */
-const KEY_PLACE_MS = 400;
+
 
 /** Degrees the cue turns at each press of a fine-aim button (the keyboard's Shift step is 0.05°). */
 const FINE_STEP = 0.1;

@@ -94,6 +94,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
       case "ruling": {
         app.tableVersion++;
         app.table = m.table;
+        app.keyPlace = null; // (a new turn, a time-out's ball in hand: not where my keys left it)
         // A new turn, or more time: a clock warning given before is over.
         if (app.warning?.kind === "clock") app.warning = null;
         if (app.view) {
