@@ -7,7 +7,7 @@ import { madeUp } from "./askname.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { num, t, when } from "./i18n/index.mjs";
 import { boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
-import { ACCOUNT_KEY, session } from "./net.mjs";
+import { ACCOUNT_KEY, TOKEN_KEY, session } from "./net.mjs";
 import { seatedAs } from "./state.mjs";
 
 /** Where the browser keeps whether an account holder's quick match is rated. */
@@ -95,13 +95,32 @@ export function initAccounts(opts) {
   refreshBar();
   // Logged in or out in another tab of this browser: this page's player is someone else
   // from now on. Its bar says so at once. A page still connected says hello again as that
-  // player; one the other tab has replaced starts afresh as them on "Play here" (it came
-  // back as a new guest still shown as the account, told its name was taken).
-  addEventListener("storage", (ev) => {
-    if (ev.key !== ACCOUNT_KEY && ev.key !== null) return;
-    refreshBar();
-    if (opts.live()) void opts.reconnect().catch(() => null);
+  // player; one the other tab has replaced (or seated here) starts afresh as them on
+  // "Play here" (it came back as a new guest still shown as the account, told its name
+  // was taken).
+  // Every hello renews an account's token (the same player: nothing to follow, or two
+  // tabs would say hello in turn for ever); a log-out there is followed once that tab's
+  // new guest is known (said at once, this tab would have become a second guest). A tab
+  // seated in a match keeps its connection: its seat is its player's.
+  let guestAwaited = false;
+  const follow = () => {
+    if (!loggedIn()) /** @type {HTMLInputElement} */ ($("name")).value = session.name();
+    if (opts.live() && seatedAs() === null) void opts.reconnect().catch(() => null);
     else changedElsewhere = true;
+  };
+  addEventListener("storage", (ev) => {
+    if (ev.key === TOKEN_KEY) {
+      if (guestAwaited && ev.newValue) {
+        guestAwaited = false;
+        follow();
+      }
+      return;
+    }
+    if (ev.key !== ACCOUNT_KEY && ev.key !== null) return;
+    if (ev.key === ACCOUNT_KEY && !!ev.oldValue === !!ev.newValue) return;
+    refreshBar();
+    if (loggedIn()) follow();
+    else guestAwaited = true;
   });
   quickRated.addEventListener("change", () => {
     try {

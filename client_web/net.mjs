@@ -6,7 +6,7 @@ import { decode, encode } from "@msgpack/msgpack";
 
 /** The protocol version this client speaks (`PROTOCOL_VERSION`). */
 export const PROTOCOL_VERSION = 1;
-const TOKEN_KEY = "ninepool.token";
+export const TOKEN_KEY = "ninepool.token";
 /** How long a reconnect keeps the old connection open for the new one's welcome (ms). */
 const OUTGOING_GRACE_MS = 5000;
 /** An account token (`POST /api/login`): said in `hello` instead of the guest's token. */

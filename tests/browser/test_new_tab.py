@@ -83,3 +83,26 @@ def test_a_tab_left_behind_follows_a_log_out_in_the_other_tab(open_client: OpenC
     assert ana.page.is_hidden("#toast") or "Dmitrij" not in ana.page.inner_text("#toast")
     save(ana, "tab-after-log-out-elsewhere-ru.png")
     assert_quiet(ana, bob)
+
+
+def test_two_lobby_tabs_of_an_account_follow_a_log_out_as_one_guest(
+    open_client: OpenClient,
+) -> None:
+    """Two tabs in the lobby, both connected as one account: every hello renews the
+    account's token, which must not send the other tab to say hello again (each would
+    answer the other's for ever). A log-out in one is followed by the other once the
+    new guest is known: both are then that one guest, not two."""
+    ana = open_client("Ana", lang="hr")
+    sign_up(ana, "Dmitar")  # (another name than the module's other account)
+    tab = new_tab(ana, ana.page.url.split("#")[0])
+    tab.wait("a.welcome && a.welcome.account === true")
+    token = ana.state("a.welcome.token")
+    ana.page.wait_for_timeout(1500)
+    assert ana.state("a.welcome.token") == token, "the tabs kept saying hello"
+    assert ana.page.is_hidden("#play-here")
+    tab.page.click("#account-logout")
+    tab.wait("a.welcome && a.welcome.account !== true")
+    ana.wait("a.welcome && a.welcome.account !== true")
+    ana.wait(f"a.welcome.player === {tab.state('a.welcome.player')!r}")
+    assert ana.page.is_visible("#account-open") and ana.page.is_hidden("#account-menu")
+    assert_quiet(ana)
