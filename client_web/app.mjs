@@ -25,7 +25,7 @@ import { PracticeTable, practiceRoute } from "./practice.mjs";
 import { Renderer } from "./render.mjs";
 import { ReplayViewer, offerWayBack } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
-import { TvDirector, lingerFrom } from "./tv.mjs";
+import { PLAY_MESSAGES, TvDirector, lingerFrom } from "./tv.mjs";
 import { installRuleMarks, installTips } from "./tip.mjs";
 import { Sound } from "./sound.mjs";
 import { attachStrip } from "./strip.mjs";
@@ -440,13 +440,14 @@ function onMessage(m) {
         app.remoteAim = m;
         app.remoteAimAt = performance.now();
         app.remoteAimPower = powerFromSpeed(m.speed, m.elevation);
-        tv.activity();
+        if (tv.active) tv.activity();
         if (!app.anim) renderTableUi();
       }
       return;
     default:
       if (typeof m.seq === "number") {
         if (m.room && app.room && m.room !== app.room) return;
+        if (tv.active && PLAY_MESSAGES.has(m.t)) tv.activity(); // (as it arrives, as the overlay's)
         if (m.t === "snapshot" && m.reset) {
           // A fresh snapshot (join, resync, reconnect) replaces whatever was still waiting.
           app.queue = [];

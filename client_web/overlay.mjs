@@ -407,7 +407,7 @@ function start() {
         return;
       }
       if (msg.room === undefined || msg.room !== room) return;
-      if (following && PLAY_MESSAGES.has(msg.t)) tv.activity(); // (a still table is left)
+      if (following && PLAY_MESSAGES.has(msg.t)) tv.activity(); // (as it arrives, as `/tv`'s)
       feed.push(msg, performance.now());
       redraw();
     },

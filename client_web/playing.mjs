@@ -17,7 +17,6 @@ import { shotSounds } from "./sound.mjs";
 import { rackAddress } from "./racks.mjs";
 import { app, canShoot, cuePos, mySeat, names, shotRack } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
-import { PLAY_MESSAGES } from "./tv.mjs";
 import { describeEnd, describeWarning, loserOf } from "./verdict.mjs";
 
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
@@ -84,8 +83,6 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
 
   /** @param {Msg} m */
   function applyEvent(m) {
-    // (the TV leaves a table that stands still: play is what keeps it there)
-    if (PLAY_MESSAGES.has(m.t)) tv.activity();
     switch (m.t) {
       case "snapshot":
         return applySnapshot(m);

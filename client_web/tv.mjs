@@ -72,7 +72,7 @@ export function interest(info) {
 
 /** What of a lobby entry changes when its table is played (not its count of watchers). @param {Info} info */
 function motionOf(info) {
-  return JSON.stringify([info.status, info.score, info.rack, info.balls_left, info.away, info.players]);
+  return JSON.stringify([info.status, info.score, info.rack, info.balls_left, info.players]);
 }
 
 /** How many of the table's players are computers. @param {Info} info */
@@ -124,10 +124,11 @@ export class TvDirector {
     this.lingerMs = lingerMs;
     this.closingMs = closingMs;
     this.idleMs = idleMs;
-    /** When the table shown last moved: a shot, a ruling, a player aiming (ms, `Date.now`). */
-    this.lastActive = 0;
-    /** @type {ReturnType<typeof setInterval> | null} */
-    this.idleCheck = null;
+    /** Fires `idleMs` after the table shown last moved (a shot, a ruling, a player aiming,
+     * as the message arrives): every page following the channel — `/tv` and its overlay —
+     * judges a table still at the same moment, and so moves to the same table. */
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.idleTimer = null;
     /** Tables left for standing still, with what their lobby entry said then (`motionOf`). @type {Map<string, string>} */
     this.stillAt = new Map();
     /** @type {string | null} */
@@ -143,33 +144,41 @@ export class TvDirector {
 
   start() {
     this.active = true;
-    this.idleCheck ??= setInterval(() => void this.checkIdle(), Math.min(10_000, this.idleMs / 3));
     this.update();
   }
 
   /** Something happened at the table shown (a shot, a ruling, a player's aim). */
   activity() {
-    this.lastActive = Date.now();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = this.active ? setTimeout(() => void this.stoodStill(), this.idleMs) : null;
   }
 
-  /** The table shown has stood still too long: another live table, if there is one. */
-  async checkIdle() {
-    if (!this.active || this.busy || this.linger || this.closing || !this.room) return;
-    if (Date.now() - this.lastActive < this.idleMs) return;
+  /** Live tables but those left standing still that have not moved since (two still
+   * tables would take turns on the channel); all of them if that leaves none.
+   * @param {Info[]} rooms */
+  moving(rooms) {
+    const moving = rooms.filter((i) => this.stillAt.get(i.room) !== motionOf(i));
+    return moving.some((i) => interest(i) !== null) ? moving : rooms;
+  }
+
+  /** The table shown has stood still for `idleMs`: another live table, if there is one. */
+  async stoodStill() {
+    this.idleTimer = null;
+    if (!this.active || this.linger || this.closing || !this.room) return;
+    if (this.busy) return void this.activity(); // (a move under way: judged again later)
     const was = this.room;
     const rooms = [...this.host.rooms()];
     const shown = rooms.find((i) => i.room === was);
     if (shown) this.stillAt.set(was, motionOf(shown));
-    // Not back to a table left standing still that has not moved since (two still tables
-    // would take turns on the channel).
-    const next = pickTable(rooms.filter((i) => i.room !== was && this.stillAt.get(i.room) !== motionOf(i)), null);
-    if (!next) return; // nothing else on: the still table is the channel's best
+    const others = rooms.filter((i) => i.room !== was && this.stillAt.get(i.room) !== motionOf(i));
+    const next = pickTable(others, null);
+    if (!next) return void this.activity(); // nothing else on: the still table stays, judged again later
     this.busy = true;
     try {
       await this.host.leave();
       this.room = null;
       if (await this.host.watch(next)) this.room = next;
-      this.lastActive = Date.now();
+      this.activity();
       this.host.showing(this.room);
     } finally {
       this.busy = false;
@@ -178,8 +187,8 @@ export class TvDirector {
 
   async stop() {
     this.active = false;
-    if (this.idleCheck) clearInterval(this.idleCheck);
-    this.idleCheck = null;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     if (this.linger) clearTimeout(this.linger);
     if (this.closing) clearTimeout(this.closing);
     this.linger = null;
@@ -192,13 +201,14 @@ export class TvDirector {
   async update() {
     if (!this.active || this.busy || this.linger || this.closing) return;
     const rooms = [...this.host.rooms()];
+    for (const room of this.stillAt.keys()) if (!rooms.some((i) => i.room === room)) this.stillAt.delete(room);
     if (this.room) {
       // The list says the match shown has ended (or the table has gone) before its last
       // shot has played out on the channel: it stays on for that end (see `gone`).
       const shown = rooms.find((info) => info.room === this.room);
       if (!shown || shown.status === "finished") return void this.gone(this.room);
     }
-    const next = pickTable(rooms, this.room);
+    const next = pickTable(this.room ? rooms : this.moving(rooms), this.room);
     if (next === this.room) {
       if (next === null) this.host.showing(null);
       return;
@@ -208,7 +218,7 @@ export class TvDirector {
       if (this.room) await this.host.leave();
       this.room = null;
       if (next && (await this.host.watch(next))) this.room = next;
-      this.lastActive = Date.now();
+      this.activity();
       this.host.showing(this.room);
     } finally {
       this.busy = false;
@@ -250,9 +260,9 @@ export class TvDirector {
       const rooms = [...this.host.rooms()].filter((i) => i.room !== was);
       this.busy = true;
       try {
-        const next = pickTable(rooms, null);
+        const next = pickTable(this.moving(rooms), null);
         if (next && (await this.host.watch(next))) this.room = next;
-        this.lastActive = Date.now();
+        this.activity();
         this.host.showing(this.room);
       } finally {
         this.busy = false;

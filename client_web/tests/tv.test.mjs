@@ -214,3 +214,33 @@ test("a table that stands still is left for another live one, if there is one", 
     await tv.stop();
   }
 });
+
+test("after a match, the channel goes to a table that moves before one it left standing still", async () => {
+  /** @type {Record<string, any>[]} */
+  const rooms = [info({ room: "a", spectators: 9 }), info({ room: "b", spectators: 3 }), info({ room: "c" })];
+  /** @type {string[]} */
+  const calls = [];
+  const tv = new TvDirector(
+    {
+      rooms: () => rooms,
+      watch: async (room) => void calls.push(`watch ${room}`) ?? true,
+      leave: async () => void calls.push("leave"),
+      showing: () => {},
+    },
+    10,
+    200,
+    150,
+  );
+  tv.start();
+  try {
+    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setTimeout(r, 250)); // a stands still: on to b
+    assert.deepEqual(calls, ["watch a", "leave", "watch b"]);
+    tv.activity();
+    tv.matchOver(); // b's match ends: a has the crowd, but has not moved since
+    await new Promise((r) => setTimeout(r, 60));
+    assert.deepEqual(calls, ["watch a", "leave", "watch b", "leave", "watch c"]);
+  } finally {
+    await tv.stop();
+  }
+});
