@@ -286,7 +286,8 @@ export function describeShot(result, names, lowest = null, me = null) {
       return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...foul.more, ...details, ...notesBesides(v, over.rules)] };
     }
     // Balls made on the foul stay down (R7; the 9 is spotted, its own note says so): said,
-    // or a player looked for the 2 that had gone.
+    // or a player looked for the 2 that had gone. ("too" read oddly after a wrong ball
+    // first that dropped alone: the line says only that it stays down.)
     const down = pocketed.filter((b) => b !== 9);
     if (down.length) details.push({ text: t("v.foulDown", { n: down.length, balls: ballList(down) }), rule: "R7" });
     return { headline: foul.text, rules: foul.rules, tone: "foul", details: [...foul.more, ...details, ...noteLines(v)], next: result.table.turn };

@@ -6,7 +6,7 @@
 export default {
   "v.foul": "Foul: {reasons}",
   "v.foulBih": "Foul: {reasons} — ball in hand for {name}",
-  "v.foulDown": { one: "The {balls} went in too and stays down", other: "The {balls} went in too and stay down" },
+  "v.foulDown": { one: "The {balls} stays down", other: "The {balls} stay down" },
   "v.foulBihYou": "Foul: {reasons} — ball in hand for you",
   "v.foulNext": "Foul: {reasons} — {name} to shoot",
   "v.foulNextYou": "Foul: {reasons} — your shot",

@@ -6,7 +6,7 @@
 export default {
   "v.foul": "Faul: {reasons}",
   "v.foulBih": "Faul: {reasons} — {name} igra s bijelom u ruci",
-  "v.foulDown": { one: "Ubačena je i kugla {balls}: ostaje u rupi", few: "Ubačene su i kugle {balls}: ostaju u rupama", other: "Ubačene su i kugle {balls}: ostaju u rupama" },
+  "v.foulDown": { one: "Kugla {balls} ostaje u rupi", few: "Kugle {balls} ostaju u rupama", other: "Kugle {balls} ostaju u rupama" },
   "v.foulBihYou": "Faul: {reasons} — igrate s bijelom u ruci",
   "v.foulNext": "Faul: {reasons} — na potezu je {name}",
   "v.foulNextYou": "Faul: {reasons} — na potezu ste vi",

@@ -6,7 +6,7 @@
 export default {
   "v.foul": "Фол: {reasons}",
   "v.foulBih": "Фол: {reasons} — {name} играет битком с руки",
-  "v.foulDown": { one: "Шар {balls} тоже упал и остаётся в лузе", few: "Шары {balls} тоже упали и остаются в лузах", many: "Шары {balls} тоже упали и остаются в лузах", other: "Шары {balls} тоже упали и остаются в лузах" },
+  "v.foulDown": { one: "Шар {balls} остаётся в лузе", few: "Шары {balls} остаются в лузах", many: "Шары {balls} остаются в лузах", other: "Шары {balls} остаются в лузах" },
   "v.foulBihYou": "Фол: {reasons} — вы играете битком с руки",
   "v.foulNext": "Фол: {reasons} — бьёт {name}",
   "v.foulNextYou": "Фол: {reasons} — бьёте вы",
