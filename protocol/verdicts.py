@@ -51,7 +51,7 @@ NOTE_CODES: Final[dict[str, str]] = {
     "R14.proposed": "A stalemate warning was proposed; the opponent may accept it.",
     "R14.warning": "The stalemate warning is in force.",
     "O6.decided": "The lag is decided; its winner chose who breaks the first game.",
-    "O6.gaveUp": "The lag goes to the opponent of the player who conceded, or did not come, before it.",
+    "O6.gaveUp": "The lag goes to the opponent of the player who conceded or never came.",
     "R3.winner": "The winner of the game breaks the next rack.",
     "R3.loser": "The loser of the game breaks the next rack.",
     "R3.alternate": "The players break in turn.",
