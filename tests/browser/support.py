@@ -73,6 +73,12 @@ class Client:
         return [c for c in self.console if c.startswith(("error", "warning", "pageerror"))]
 
 
+#: For `locator.evaluate_all`: the texts of the elements drawn cut (wider than shown).
+CUT_TEXTS = (
+    "(els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"
+)
+
+
 def save(client: Client, name: str, full_page: bool = False) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / name

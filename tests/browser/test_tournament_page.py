@@ -15,7 +15,7 @@ import pytest
 from websockets.sync.client import connect
 
 from protocol.messages import PROTOCOL_VERSION
-from tests.browser.support import Server, save
+from tests.browser.support import CUT_TEXTS, Server, save
 
 LANGUAGES = {
     "en": ("Winners' bracket", "Losers' bracket", "Watch"),
@@ -104,8 +104,7 @@ def tournaments(server: Server) -> dict[str, Any]:
     return {"running": running, "open": open_one, "view": view}
 
 
-#: A slot to come, named by the match it waits for, in each language (the dash kept on the
-#: first player's line).
+#: A slot to come, named by the match it waits for, in each language.
 FROM = {
     "en": {"winner": "Winner of {}\u00a0– {}", "loser": "Loser of {}\u00a0– {}"},
     "hr": {"winner": "Pobjednik meča {}\u00a0– {}", "loser": "Gubitnik meča {}\u00a0– {}"},
@@ -148,12 +147,8 @@ def test_the_bracket_renders_live_in_every_language(
         )
         card = page.locator(f'.tour-match[data-match="{waits["id"]}"]').inner_text()
         assert words.format(a, b) in card, card
-    # Said whole: a slot to come wraps in its card ("Pobjednik meča Emily …" was cut).
-    cut = page.evaluate(
-        "[...document.querySelectorAll('.tour-empty .tour-name')]"
-        ".filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"
-    )
-    assert cut == [], cut
+    cut = page.locator(".tour-empty .tour-name").evaluate_all(CUT_TEXTS)
+    assert cut == [], cut  # a slot to come wraps whole ("Pobjednik meča Emily …" was cut)
     assert page.locator("html").get_attribute("lang") == lang
     assert page.locator("#tour-name").inner_text() == "Kup Zagreba"
     # Every word on the page is the language's: no key left untranslated.
