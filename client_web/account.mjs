@@ -105,7 +105,7 @@ export function initAccounts(opts) {
   let guestAwaited = false;
   const follow = () => {
     if (!loggedIn()) /** @type {HTMLInputElement} */ ($("name")).value = session.name();
-    if (opts.live() && seatedAs() === null) void opts.reconnect().catch(() => null);
+    if (opts.live()) void opts.reconnect().catch(() => null);
     else changedElsewhere = true;
   };
   addEventListener("storage", (ev) => {
@@ -118,6 +118,9 @@ export function initAccounts(opts) {
     }
     if (ev.key !== ACCOUNT_KEY && ev.key !== null) return;
     if (ev.key === ACCOUNT_KEY && !!ev.oldValue === !!ev.newValue) return;
+    // A tab seated in a match plays on as who it was: its bar stays theirs (half guest,
+    // half account, it offered a log-in for a seat that is the account's).
+    if (opts.live() && seatedAs() !== null) return void (changedElsewhere = true);
     refreshBar();
     if (loggedIn()) follow();
     else guestAwaited = true;

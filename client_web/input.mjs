@@ -322,6 +322,14 @@ export function attachTableInput(canvas, view, actions) {
       e.preventDefault();
       return;
     }
+    // The lag's stroke, as a shot's: Space (or Enter) on the table plays it, its card's
+    // button (reached by three Tabs, past its speed and angle).
+    const lag = document.getElementById("lag-shoot");
+    if ((e.key === " " || e.key === "Enter") && lag instanceof HTMLButtonElement && lag.getClientRects().length > 0 && !lag.disabled) {
+      e.preventDefault();
+      if (!e.repeat) lag.click();
+      return;
+    }
     if (!canShoot()) return;
     const fine = e.shiftKey ? 0.05 : e.altKey ? 5 : 0.5;
     const bih = ballInHand();

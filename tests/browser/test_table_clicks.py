@@ -270,16 +270,36 @@ def test_the_keys_go_to_the_table_once_it_is_shown_and_after_a_dialog(
 ) -> None:
     """A keyboard player pressed "Play the computer": the button went with the lobby and
     the focus fell to the page's body, no ring in sight and the next Tab at the logo, six
-    presses from the table. The table takes the keys once it is shown, and again when a
-    dialog over it closes with nothing else to go back to."""
+    presses from the table. The table takes the keys once it is shown (Space there plays
+    the lag), and again when a dialog over it closes with nothing else to go back to."""
     ana = open_client("Ana", lang="ru")
     ana.page.focus("#computer")
     ana.page.keyboard.press("Enter")
     ana.wait("a.view && (a.view.status === 'lag' || a.view.status === 'playing')")
     ana.page.wait_for_function("document.activeElement?.id === 'table'")
+    # Space on the table plays the lag, as it plays a shot (it took three Tabs to the
+    # card's button).
+    ana.page.locator("#lag-shoot").wait_for(state="visible")
+    ana.page.keyboard.press("Space")
+    ana.wait("a.lagSent || a.view.status !== 'lag' || a.view.lag_choice !== null")
     # A dialog opened from the table and closed: the keys back on the table.
     ana.page.evaluate("document.getElementById('concede-dialog').showModal()")
     ana.page.evaluate("document.activeElement.blur()")
     ana.page.keyboard.press("Escape")
     ana.page.wait_for_function("document.activeElement?.id === 'table'")
     assert_quiet(ana)
+
+
+def test_the_concede_dialog_opens_on_keep_playing(open_client: OpenClient) -> None:
+    """The concede dialog held the keys on "Concede the game": a reflex Enter or Space gave
+    the game away. It opens on its safe answer, and Enter keeps playing."""
+    ana, bob, _ = started(open_client, host={"lang": "ru"})
+    ana.page.click("#more summary")
+    ana.page.click("#concede")
+    ana.page.locator("#concede-dialog").wait_for(state="visible")
+    assert ana.page.evaluate("document.activeElement.id") == "concede-cancel"
+    ana.page.keyboard.press("Enter")
+    ana.page.locator("#concede-dialog").wait_for(state="hidden")
+    ana.page.wait_for_timeout(300)
+    assert ana.state("a.view.status") == "playing" and ana.state("a.table.score") == [0, 0]
+    assert_quiet(ana, bob)
