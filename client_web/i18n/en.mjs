@@ -298,7 +298,7 @@ export default {
   "elev.max": "strongest stroke {speed}",
   "shot.controls": "Shot controls",
   "shot.shoot": "Shoot",
-  "shot.help": "Drag on the table to aim (hold Shift for fine aim). Pull back from the cue ball and let go to shoot. Keys: ←/→ aim, ↑/↓ power, W/A/S/D move the cue ball in hand (with Shift finer, held down faster), Space shoots or plays the lag, Esc skips the replay.",
+  "shot.help": "Drag on the table to aim (hold Shift for fine aim). Pull back from the cue ball and let go to shoot. Keys: ←/→ aim, ↑/↓ power, W/A/S/D move the cue ball in hand (Shift: finer), Space shoots, Esc skips the replay.",
   "shot.helpTouch": "Drag a finger on the table to aim; a tap points the cue. To shoot, pull the cue down the strip at the right edge and let go.",
   "shot.wait": "Wait: the cue ball is still being placed.",
   "spin.label": "Cue tip: where the cue strikes the cue ball (arrow keys move, 0 centres)",

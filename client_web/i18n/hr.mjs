@@ -297,7 +297,7 @@ export default {
   "elev.max": "najjači udarac {speed}",
   "shot.controls": "Udarac",
   "shot.shoot": "Udari",
-  "shot.help": "Ciljajte povlačenjem po stolu (sa Shiftom preciznije). Povucite unatrag od bijele i pustite za udarac. Tipke: ←/→ cilj, ↑/↓ snaga, W/A/S/D pomiču bijelu u ruci (sa Shiftom preciznije, držite li tipku, brže), razmaknica udara ili igra bliškanje, Esc preskače prikaz.",
+  "shot.help": "Ciljajte povlačenjem po stolu (sa Shiftom preciznije). Povucite unatrag od bijele i pustite za udarac. Tipke: ←/→ cilj, ↑/↓ snaga, W/A/S/D pomiču bijelu u ruci (sa Shiftom preciznije), razmaknica udara, Esc preskače prikaz.",
   "shot.helpTouch": "Ciljajte povlačenjem prsta po stolu; dodir usmjerava štap. Za udarac povucite štap niz traku uz desni rub i pustite.",
   "shot.wait": "Pričekajte: bijela se još postavlja.",
   "spin.label": "Vrh štapa: gdje štap udara bijelu (strelice pomiču, 0 vraća u sredinu)",
