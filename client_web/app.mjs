@@ -202,8 +202,10 @@ function show(route) {
   $("table-view").hidden = route !== "table";
   $("replay-view").hidden = route !== "replay";
   document.documentElement.dataset.route = route;
-  if (route === "table") renderer.resize();
-  if (route === "table") setTimeout(keysToTable, 0);
+  if (route === "table") {
+    renderer.resize();
+    setTimeout(keysToTable, 0);
+  }
   showMe();
   renderNextMatch();
 }

@@ -153,11 +153,16 @@ export class TvDirector {
     this.idleTimer = this.active ? setTimeout(() => void this.stoodStill(), this.idleMs) : null;
   }
 
+  /** Whether the channel left this table standing still, and it has not moved since. @param {Info} info */
+  leftStill(info) {
+    return this.stillAt.get(info.room) === motionOf(info);
+  }
+
   /** Live tables but those left standing still that have not moved since (two still
    * tables would take turns on the channel); all of them if that leaves none.
    * @param {Info[]} rooms */
   moving(rooms) {
-    const moving = rooms.filter((i) => this.stillAt.get(i.room) !== motionOf(i));
+    const moving = rooms.filter((i) => !this.leftStill(i));
     return moving.some((i) => interest(i) !== null) ? moving : rooms;
   }
 
@@ -170,7 +175,7 @@ export class TvDirector {
     const rooms = [...this.host.rooms()];
     const shown = rooms.find((i) => i.room === was);
     if (shown) this.stillAt.set(was, motionOf(shown));
-    const others = rooms.filter((i) => i.room !== was && this.stillAt.get(i.room) !== motionOf(i));
+    const others = rooms.filter((i) => i.room !== was && !this.leftStill(i));
     const next = pickTable(others, null);
     if (!next) return void this.activity(); // nothing else on: the still table stays, judged again later
     this.busy = true;

@@ -6,6 +6,18 @@ import { TvDirector, interest, pickTable } from "../tv.mjs";
 /** @param {Record<string, any>} over */
 const info = (over) => ({ room: "r", name: "", players: ["A", "B"], spectators: 0, score: [0, 0], race_to: 5, status: "playing", rack: 1, balls_left: 9, ...over });
 
+
+/**
+ * A director over the list `rooms` gives, recording what it does ("watch a", "leave").
+ * @param {() => Record<string, any>[]} rooms @param {number} lingerMs @param {number} closingMs @param {number} [idleMs]
+ */
+function recorded(rooms, lingerMs, closingMs, idleMs) {
+  /** @type {string[]} */
+  const calls = [];
+  const host = { rooms, watch: async (/** @type {string} */ room) => void calls.push(`watch ${room}`) ?? true, leave: async () => void calls.push("leave"), showing: () => {} };
+  return { tv: new TvDirector(host, lingerMs, closingMs, idleMs), calls };
+}
+
 test("only live tables with two players are worth showing", () => {
   assert.equal(interest(info({ status: "waiting" })), null);
   assert.equal(interest(info({ status: "finished" })), null);
@@ -92,18 +104,7 @@ test("people before the computers' exhibitions, a tournament's match before a fr
 test("a table that closes as its match ends stays on until that end has played out", async () => {
   /** @type {Record<string, any>[]} */
   let rooms = [info({ room: "a" }), info({ room: "b" })];
-  /** @type {string[]} */
-  const calls = [];
-  const tv = new TvDirector(
-    {
-      rooms: () => rooms,
-      watch: async (room) => void calls.push(`watch ${room}`) ?? true,
-      leave: async () => void calls.push("leave"),
-      showing: () => {},
-    },
-    10,
-    200,
-  );
+  const { tv, calls } = recorded(() => rooms, 10, 200);
   tv.start();
   await new Promise((r) => setTimeout(r, 0));
   assert.deepEqual(calls, ["watch a"]);
@@ -138,13 +139,7 @@ test("the channel leaves the computers' exhibition as soon as people play", () =
 test("a match the list says is over stays on until its end has played out on the channel", async () => {
   /** @type {Record<string, any>[]} */
   let rooms = [info({ room: "a" })];
-  /** @type {string[]} */
-  const calls = [];
-  const tv = new TvDirector(
-    { rooms: () => rooms, watch: async (room) => void calls.push(`watch ${room}`) ?? true, leave: async () => void calls.push("leave"), showing: () => {} },
-    10,
-    1000,
-  );
+  const { tv, calls } = recorded(() => rooms, 10, 1000);
   tv.start();
   await new Promise((r) => setTimeout(r, 0));
   // The server has the match over (the list says so, another table is live) while the
@@ -175,19 +170,7 @@ test("a table whose people are all away is not live; one away ranks below the co
 test("a table that stands still is left for another live one, if there is one", async () => {
   /** @type {Record<string, any>[]} */
   let rooms = [info({ room: "a", spectators: 5 }), info({ room: "b" })];
-  /** @type {string[]} */
-  const calls = [];
-  const tv = new TvDirector(
-    {
-      rooms: () => rooms,
-      watch: async (room) => void calls.push(`watch ${room}`) ?? true,
-      leave: async () => void calls.push("leave"),
-      showing: () => {},
-    },
-    10,
-    200,
-    150,
-  );
+  const { tv, calls } = recorded(() => rooms, 10, 200, 150);
   tv.start();
   try {
     await new Promise((r) => setTimeout(r, 0));
@@ -218,19 +201,7 @@ test("a table that stands still is left for another live one, if there is one", 
 test("after a match, the channel goes to a table that moves before one it left standing still", async () => {
   /** @type {Record<string, any>[]} */
   const rooms = [info({ room: "a", spectators: 9 }), info({ room: "b", spectators: 3 }), info({ room: "c" })];
-  /** @type {string[]} */
-  const calls = [];
-  const tv = new TvDirector(
-    {
-      rooms: () => rooms,
-      watch: async (room) => void calls.push(`watch ${room}`) ?? true,
-      leave: async () => void calls.push("leave"),
-      showing: () => {},
-    },
-    10,
-    200,
-    150,
-  );
+  const { tv, calls } = recorded(() => rooms, 10, 200, 150);
   tv.start();
   try {
     await new Promise((r) => setTimeout(r, 0));

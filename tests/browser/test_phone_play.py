@@ -508,10 +508,9 @@ def test_after_a_few_shots_the_prompt_says_what_to_hit_not_how(open_client: Open
     assert_quiet(ana, bob)
 
 
-def test_a_finished_match_leads_back_to_the_lobby_from_the_table(open_client: OpenClient) -> None:
-    """Held sideways (no top bar over the table), a finished match's table offered only
-    the rematch: the way back to the lobby went through the sheet's menu and "Leave
-    table". The card on the table offers the lobby beside the rematch."""
+def sideways_after_the_match(open_client: OpenClient) -> tuple[Client, Client]:
+    """Ana's phone held sideways (in Russian), Bob's upright; Bob concedes the match and
+    Ana closes its result: the finished table, sideways."""
     ana, bob, _room = started(open_client, host={**PHONE, "lang": "ru"}, guest=PHONE)
     ana.page.set_viewport_size({"width": 844, "height": 390})
     ana.page.wait_for_function("!window.ninepool.portrait()")
@@ -519,6 +518,14 @@ def test_a_finished_match_leads_back_to_the_lobby_from_the_table(open_client: Op
     concede(bob, "match")
     ana.page.locator("#result-dialog").wait_for(state="visible")
     ana.page.tap("#result-close")
+    return ana, bob
+
+
+def test_a_finished_match_leads_back_to_the_lobby_from_the_table(open_client: OpenClient) -> None:
+    """Held sideways (no top bar over the table), a finished match's table offered only
+    the rematch: the way back to the lobby went through the sheet's menu and "Leave
+    table". The card on the table offers the lobby beside the rematch."""
+    ana, bob = sideways_after_the_match(open_client)
     lobby = ana.page.locator("#over-lobby")
     lobby.wait_for(state="visible")
     assert lobby.inner_text() == "Лобби" and on_top(ana, "#over-lobby")
@@ -598,13 +605,7 @@ def test_once_the_match_is_over_the_sheet_opens_at_its_rematch(open_client: Open
     """Held sideways after the match, the sheet opened at the log, as it does for a
     player waiting on the other's shot: its Rematch and More (to leave) stood under its
     bar, out of a finger's reach. Once the match is over it opens at its top."""
-    ana, bob, _room = started(open_client, host={**PHONE, "lang": "ru"}, guest=PHONE)
-    ana.page.set_viewport_size({"width": 844, "height": 390})
-    ana.page.wait_for_function("!window.ninepool.portrait()")
-    bob.page.tap("#panel-toggle")
-    concede(bob, "match")
-    ana.page.locator("#result-dialog").wait_for(state="visible")
-    ana.page.tap("#result-close")
+    ana, bob = sideways_after_the_match(open_client)
     # A match's worth of words in the sheet, so that it scrolls.
     for n in range(8):
         c = bob if n % 2 else ana  # (at most five a player in ten seconds)
