@@ -256,7 +256,9 @@ function gameOverHeadline(v, names, bare = false, me = null) {
   // winner had fouled (the loser reads "your three fouls in a row").
   const kind = end === "three_fouls" || end === "concede" || end === "forfeit" ? end : "nine";
   const loser = v.game_winner === null || v.game_winner === undefined ? null : 1 - v.game_winner;
-  const how = kind === "nine" ? t("v.how.nine") : t(loser !== null && loser === me ? `v.how.${kind}You` : `v.how.${kind}`, { loser: who(names, loser) });
+  // The 9 on the break is said as such: "the 9 pocketed on a legal shot" hid the break.
+  const nine = (v.note_codes ?? []).includes("G5.break") ? "v.how.nineBreak" : "v.how.nine";
+  const how = kind === "nine" ? t(nine) : t(loser !== null && loser === me ? `v.how.${kind}You` : `v.how.${kind}`, { loser: who(names, loser) });
   return { text: t(yours(v.match_over ? "v.winsMatch" : "v.winsRack", v.game_winner, me), { name: winner, how }), rules: [rule] };
 }
 

@@ -155,6 +155,32 @@ test("G5 the 9 on a legal shot wins the game; notes are worded by the client, th
   assert.equal(d.tone, "win");
 });
 
+test("G5 the 9 on the break is said to be on the break, in every language", async () => {
+  const nineOnBreak = shot({
+    report: { first: 1, pocketed: [4, 9], rails: [2, 3] },
+    verdict: {
+      ...baseVerdict,
+      game_over: true,
+      game_winner: 0,
+      game_end: "nine",
+      notes: [["G5", "The 9 was pocketed on the break: the game is won"]],
+      note_codes: ["G5.break"],
+    },
+    table: table(0, "kitchen"),
+  });
+  assert.equal(describeShot(nineOnBreak, names).headline, "Ana wins the game: the 9 on the break");
+  assert.equal(describeShot(nineOnBreak, names, null, 0).headline, "You win the game: the 9 on the break");
+  const expected = { hr: "Ana dobiva partiju: devetka iz otvaranja", ru: "Ana выигрывает партию: девятка с разбития" };
+  try {
+    for (const [lang, headline] of Object.entries(expected)) {
+      await setLanguage(lang);
+      assert.equal(describeShot(nineOnBreak, names).headline, headline);
+    }
+  } finally {
+    await setLanguage("en");
+  }
+});
+
 test("R13 third foul loses the game and the foul is still explained", () => {
   const d = describeShot(
     shot({

@@ -13,6 +13,7 @@ from typing import Final
 
 _NOTES: Final[dict[str, str]] = {
     "The 9 was pocketed on a legal shot: the game is won": "G5",
+    "The 9 was pocketed on the break: the game is won": "G5.break",
     "The 9 left the table: it is spotted (G3)": "R11.nine",
     "The 9 went down on a foul: it is spotted (G3) and does not win": "G4",
     "The 9 went down on a push-out: it is spotted (G3)": "R6.nine",

@@ -168,8 +168,12 @@ def _shot(state: MatchState, shot: ShotAction) -> Outcome:
     notes: list[Note] = []
 
     if not judgement.foul and not facts.push_out and NINE in facts.object_pocketed:
-        # G5/R15: the 9 on a legal shot wins, whenever it falls, the break included.
-        notes.append(("G5", "The 9 was pocketed on a legal shot: the game is won"))
+        # G5/R15: the 9 on a legal shot wins, whenever it falls, the break included (said
+        # as such: a player reads "on the break", not an ordinary shot's words).
+        if state.is_break:
+            notes.append(("G5", "The 9 was pocketed on the break: the game is won"))
+        else:
+            notes.append(("G5", "The 9 was pocketed on a legal shot: the game is won"))
         remaining = tuple(b for b in state.on_table if b not in gone)
         won = msgspec.structs.replace(state, on_table=remaining)
         return _end_game(won, shooter, "nine", Verdict(notes=tuple(notes)))

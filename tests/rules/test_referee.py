@@ -244,3 +244,14 @@ def test_actions_are_tagged_for_replay_logs() -> None:
 def test_rule_error_survives_pickling() -> None:  # it may cross a process boundary
     error = pickle.loads(pickle.dumps(RuleError("not_your_turn", "It is ann's turn")))
     assert (error.code, error.message) == ("not_your_turn", "It is ann's turn")
+
+
+def test_the_nine_on_the_break_is_said_to_be_on_the_break() -> None:
+    # G5: the same win either way, but a player reads "on the break", not an ordinary
+    # shot's words; the note's wording is what tells the client which.
+    on_break = apply(start(), ShotAction("ann", 1, (2,), (9,), ())).verdict
+    assert on_break.game_over and on_break.game_winner == "ann"
+    assert on_break.notes[0] == ("G5", "The 9 was pocketed on the break: the game is won")
+    later = apply(legal_break(start()), ShotAction("bob", 1, (2,), (9,), ())).verdict
+    assert later.game_over and later.game_winner == "bob"
+    assert later.notes[0] == ("G5", "The 9 was pocketed on a legal shot: the game is won")
