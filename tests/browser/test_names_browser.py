@@ -225,6 +225,26 @@ def test_the_account_dialog_does_not_offer_a_made_up_name(open_client: OpenClien
     assert_quiet(c)
 
 
+def test_the_account_dialogs_buttons_share_their_rows_on_a_phone(open_client: OpenClient) -> None:
+    """On a Russian phone "Отмена" wrapped onto a row of its own. Sign up now spans the
+    dialog and log in and cancel share the row under it; a wide screen keeps one row."""
+
+    def boxes(c: object) -> dict[str, dict[str, float]]:
+        page = c.page  # type: ignore[attr-defined]
+        page.click("#account-open")
+        page.locator("#account-dialog").wait_for(state="visible")
+        ids = ("account-signup", "account-login", "account-cancel")
+        return {i: page.locator(f"#{i}").bounding_box() for i in ids}
+
+    phone = boxes(open_client("", lang="ru", **PHONE))
+    signup, login, cancel = phone["account-signup"], phone["account-login"], phone["account-cancel"]
+    assert login["y"] == cancel["y"] > signup["y"] + signup["height"] - 1
+    assert abs(login["width"] - cancel["width"]) < 0.25 * cancel["width"]
+    assert signup["width"] > login["width"] + cancel["width"]
+    wide = boxes(open_client("", lang="ru", width=1280, height=720))
+    assert len({round(box["y"]) for box in wide.values()}) == 1
+
+
 def test_the_invite_question_says_the_rule_in_the_pages_language(
     open_client: OpenClient,
 ) -> None:
