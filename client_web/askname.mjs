@@ -143,6 +143,8 @@ export function showMe() {
   const lobbyName = !w.account && nameTaken(typed, session.name()) ? typed : w.name;
   // The TV watches under no name of its viewer's: the channel is what is on screen.
   $("me").textContent = onTv() ? "" : app.room && app.role === "spectator" ? t("top.watchingAs", { name: w.name }) : app.room ? t("top.playingAs", { name: w.name }) : lobbyName;
+  // Cut short ("…") where the bar is full: the whole of it on hover.
+  $("me").title = $("me").textContent ?? "";
   $("me").hidden = onTv();
 }
 

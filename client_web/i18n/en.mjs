@@ -21,7 +21,7 @@ export default {
   "conn.online": "Online",
   "conn.reconnecting": "Reconnecting…",
   "conn.offline": "Offline",
-  "conn.otherTab": "Playing in another tab",
+  "conn.otherTab": "In another tab",
   "conn.replaced": "This seat is now played from another tab or window. Press “Play here” to play in this one.",
   "conn.playHere": "Play here",
   "conn.fatal": "This page cannot talk to the server any more — please reload it.",

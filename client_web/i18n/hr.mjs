@@ -21,7 +21,7 @@ export default {
   "conn.online": "Na vezi",
   "conn.reconnecting": "Ponovno spajanje…",
   "conn.offline": "Bez veze",
-  "conn.otherTab": "Igra se u drugoj kartici",
+  "conn.otherTab": "U drugoj kartici",
   "conn.replaced": "Sada igrate iz druge kartice ili prozora. Pritisnite „Igraj ovdje“ da biste igrali u ovoj.",
   "conn.playHere": "Igraj ovdje",
   "conn.fatal": "Ova se stranica više ne može povezati s poslužiteljem — osvježite je.",

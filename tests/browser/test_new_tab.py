@@ -106,3 +106,27 @@ def test_two_lobby_tabs_of_an_account_follow_a_log_out_as_one_guest(
     ana.wait(f"a.welcome.player === {tab.state('a.welcome.player')!r}")
     assert ana.page.is_visible("#account-open") and ana.page.is_hidden("#account-menu")
     assert_quiet(ana)
+
+
+def test_the_top_bar_stays_one_row_when_another_tab_takes_the_seat(
+    open_client: OpenClient,
+) -> None:
+    """On a Russian 1024 px screen the bar of a tab whose seat another tab took broke each
+    of its buttons onto two lines ("Игра открыта в другой вкладке", "Играть / здесь").
+    The state is said in three words now, the buttons keep one line each, and the name
+    gives way, cut short, with the whole of it on hover."""
+    name = "Вячеслава Петровская"
+    ana = open_client(name, lang="ru", width=1024, height=720)
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    tab = new_tab(ana, ana.page.url)
+    tab.wait("!!a.view && a.role === 'player'")
+    ana.page.locator("#play-here").wait_for(state="visible")
+    assert ana.page.inner_text("#conn") == "В другой вкладке"
+    bar = ana.page.locator(".topbar").bounding_box()
+    assert bar is not None and bar["height"] < 56, bar
+    for item in ("#play-here", "#conn", "#leaders-open", "#account-open"):
+        box = ana.page.locator(item).bounding_box()
+        assert box is not None and box["height"] < 40, (item, box)
+    assert ana.page.get_attribute("#me", "title") == f"Вы играете под именем {name}"
+    save(ana, "new_tab_replaced_bar_ru.png")
