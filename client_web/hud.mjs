@@ -12,7 +12,7 @@ import { app, breakDrawn, canShoot, leftName, mySeat, names, onTv, othersAim, st
 import { BALL_COLOURS, TABLE } from "./table.mjs";
 import { forfeitIn, keptName } from "./kept.mjs";
 import { renderRatingLine } from "./ratingchange.mjs";
-import { describeWarning, withRules } from "./verdict.mjs";
+import { describeLag, describeWarning, withRules } from "./verdict.mjs";
 import { drawStrip } from "./strip.mjs";
 import { describeReach } from "./reach.mjs";
 import { ruleTipAttrs, tipAttrs } from "./tip.mjs";
@@ -696,6 +696,11 @@ export function renderTableUi() {
     $("lag-give").textContent = t("lagwin.give", { name: names()[1 - me] });
     // The room's fair draw (O6) or a lag decided it: the title says which.
     $("lag-title-text").textContent = t(breakDrawn() ? "lagwin.titleDraw" : "lagwin.title");
+    // Where the two balls stopped: on a phone the card covers the status and log that say it.
+    const lag = app.lastLag;
+    const lines = lag && !breakDrawn() ? describeLag(/** @type {any} */ (lag), names(), me).details.slice(0, 2).map((d) => d.text) : [];
+    $("lag-dists").replaceChildren(...lines.flatMap((line, i) => (i ? [h("br"), line] : [line])));
+    $("lag-dists").hidden = !lines.length;
   }
   if (chooseBreak && !lagDlg.open) {
     lagDlg.show();

@@ -12,7 +12,7 @@ from server.physics.lag import lag_spot
 from server.physics.table import TABLE
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet
-from tests.browser.test_firstminute import PHONE, OpenClient, host_and_guest
+from tests.browser.test_firstminute import PHONE, OpenClient, host_and_guest, play_the_lag
 
 SHOWN = "window.ninepool.overlay()"
 
@@ -106,4 +106,31 @@ def test_a_lag_balls_name_stays_on_the_cloth(open_client: OpenClient) -> None:
         assert left <= box["x"] and box["x"] + box["w"] <= right, (label["text"], box, left, right)
         assert top <= box["y"] and box["y"] + box["h"] <= bottom, (label["text"], box)
     save(ana, "lag-tags-on-the-cloth-hr.png")
+    assert_quiet(ana, bob)
+
+
+def test_the_lag_winners_card_says_where_both_balls_stopped(open_client: OpenClient) -> None:
+    """On a phone the winner's card covers the status and the log, which alone said how
+    far from the cushion each ball stopped: the winner chose without knowing by how much
+    they had won. The card says both distances, the winner's as "you"."""
+    ana, bob, _room = host_and_guest(
+        open_client, host={**PHONE, "lang": "hr"}, guest={**PHONE, "lang": "ru"}, first_break="lag"
+    )
+    play_the_lag((ana, bob))
+    for c in (ana, bob):
+        c.wait("a.view.lag_choice != null")
+    winner, loser = (ana, bob) if ana.state("a.view.lag_choice === a.seat") else (bob, ana)
+    winner.page.locator("#lag-dialog").wait_for(state="visible")
+    lags = winner.state("a.lastLag.lags")
+    seat = winner.state("a.seat")
+    cm = {lag["seat"]: f"{lag['distance'] * 100:.1f}".replace(".", ",") for lag in lags}
+    lines = winner.page.inner_text("#lag-dists").split("\n")
+    you, other = ("Vi", "Bob") if winner is ana else ("Вы", "Ana")
+    words = "cm od mantinele" if winner is ana else "см от борта"
+    assert sorted(lines) == sorted(
+        [f"{you}: {cm[seat]} {words}", f"{other}: {cm[1 - seat]} {words}"]
+    ), lines
+    assert winner.page.locator("#lag-break").bounding_box()["y"] < 844 - 60
+    assert loser.page.is_hidden("#lag-dialog")
+    save(winner, "lag-won-card-phone.png")
     assert_quiet(ana, bob)
