@@ -32,7 +32,7 @@ import { attachStrip } from "./strip.mjs";
 import { aimAid, app, ballInHand, canShoot, cuePos, forgetRoom, mySeat, names, objectBalls, othersAim, pushOutArmed, status, touchFirst } from "./state.mjs";
 import { aimChanged, defaultAim, enableTip, sendAim, setElevation, setPower, setTip, shotSpeed, spin, wireStroke } from "./stroke.mjs";
 import { inHand } from "./inhand.mjs";
-import { keysToTable, lagAim, wireTableControls } from "./tablecontrols.mjs";
+import { keysToLobby, keysToTable, lagAim, wireTableControls } from "./tablecontrols.mjs";
 import { CONNECTED_TAB, parseHash } from "./route.mjs";
 import { showConn } from "./connstatus.mjs";
 import { DrawTimes, FramePacer } from "./framepace.mjs";
@@ -195,6 +195,7 @@ let watchingAsNobody = false;
 
 /** @param {"lobby" | "table" | "replay" | "practice"} route */
 function show(route) {
+  const from = app.route;
   app.route = route;
   $("practice-view").hidden = route !== "practice";
   if (route === "practice") practice.renderPanel();
@@ -205,7 +206,7 @@ function show(route) {
   if (route === "table") {
     renderer.resize();
     setTimeout(keysToTable, 0);
-  }
+  } else if (route === "lobby") setTimeout(() => keysToLobby(from), 0);
   showMe();
   renderNextMatch();
 }

@@ -50,6 +50,19 @@ export function keysToTable() {
   $("table").focus({ preventScroll: true });
 }
 
+/**
+ * Back in the lobby from a table, a replay or practice, the focus was on the page's body
+ * (the button pressed had gone with its view): the next Tab started again at the logo,
+ * and a screen reader said nothing of where the page now was. The lobby's heading takes
+ * it, as a page's would, unless something in the lobby already has it.
+ * @param {string} from the route before
+ */
+export function keysToLobby(from) {
+  const at = document.activeElement;
+  if (app.route !== "lobby" || from === "lobby" || (at && at !== document.body && at.closest("#lobby"))) return;
+  $("lobby-title").focus({ preventScroll: true });
+}
+
 export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, sound, refresh }) {
   // (`close` does not bubble: heard on its way down; the focus goes back after the close)
   document.addEventListener("close", () => setTimeout(keysToTable, 0), true);

@@ -303,3 +303,25 @@ def test_the_concede_dialog_opens_on_keep_playing(open_client: OpenClient) -> No
     ana.page.wait_for_timeout(300)
     assert ana.state("a.view.status") == "playing" and ana.state("a.table.score") == [0, 0]
     assert_quiet(ana, bob)
+
+
+def test_back_in_the_lobby_the_keys_are_at_the_lobby(open_client: OpenClient) -> None:
+    """A keyboard player who left a table by its "Leave table" button found the focus on
+    the page's body: the next Tab started again at the logo, and a screen reader said
+    nothing of where the page now was. The lobby's heading takes the focus, and the next
+    Tab is in the lobby."""
+    ana = open_client("Ana", lang="hr")
+    ana.page.click("#create-form button[type=submit]")
+    ana.wait("!!a.view && a.role === 'player'")
+    ana.page.wait_for_function("document.activeElement?.id === 'table'")
+    ana.page.evaluate("document.querySelector('#more').open = true")
+    ana.page.focus("#leave")
+    ana.page.keyboard.press("Enter")
+    if ana.page.locator("#leave-dialog").is_visible():
+        ana.page.focus("#leave-confirm")
+        ana.page.keyboard.press("Enter")
+    ana.page.locator("#lobby").wait_for(state="visible")
+    ana.page.wait_for_function("document.activeElement?.id === 'lobby-title'")
+    ana.page.keyboard.press("Tab")
+    assert ana.page.evaluate("!!document.activeElement.closest('#lobby')")
+    assert_quiet(ana)
