@@ -40,6 +40,11 @@ players use from a break box. Positive MM passes the 1 on the far side of the lo
 from the cue ball, so the 1 is driven toward the cue ball's side of the table; negative
 drives it across the string. ``--set NAME=VALUE`` changes a ``Params`` field. Every set
 also reports how often the cue ball was in the air when it met the first ball.
+
+``--rack nine`` racks the same diamonds two rows further up, the 9 on the foot spot and
+the 1 toward the head string — how the professional events whose break statistics are the
+real reference rack (a template, the 9 on the foot spot, a break box about 20 cm either
+side of the long string). Our game racks the 1 on the spot (R2); this is for comparison.
 """
 
 from __future__ import annotations
@@ -72,6 +77,7 @@ from server.physics import (  # noqa: E402
     simulate,
 )
 from server.physics.outcome import AIRBORNE  # noqa: E402
+from server.physics.placement import RACK_GAP, RACK_JITTER  # noqa: E402
 
 CUE = 0
 AIM_ERROR_DEG = 0.2
@@ -112,9 +118,28 @@ def aim_at_one(rng: random.Random, cue: tuple[float, float], one: tuple[float, f
     return bearing + rng.uniform(-AIM_ERROR_DEG, AIM_ERROR_DEG)
 
 
+RACK_ROWS_UP = 0  # --rack nine: 2 (the diamond moved two rows toward the head string)
+
+
+def racked(seed: int) -> dict[int, tuple[float, float]]:
+    """``rack(seed)``, moved ``RACK_ROWS_UP`` rows toward the head string."""
+    row_step = (2.0 * TABLE.ball_radius + RACK_GAP + 2.0 * RACK_JITTER) * math.sqrt(3.0) / 2.0
+    dx = RACK_ROWS_UP * row_step
+    return {b: (x - dx, y) for b, (x, y) in rack(seed).items()}
+
+
+def corner_angle() -> float:
+    """Degrees to the long string from a wing ball's spot to its foot corner's point: the
+    direction it must leave in to drop there (47.2° with the 1 on the foot spot, 42.3°
+    with the 9)."""
+    spacing = 2.0 * TABLE.ball_radius + RACK_GAP + 2.0 * RACK_JITTER
+    x = TABLE.foot_spot[0] + (2 - RACK_ROWS_UP) * spacing * math.sqrt(3.0) / 2.0
+    return math.degrees(math.atan2(TABLE.width / 2.0 - spacing, TABLE.length - x))
+
+
 def make_break(rng: random.Random, seed: int, speed: float, box_y: float | None) -> dict[str, Any]:
-    """One break's input: rack(seed), cue spot (kitchen_spot() if box_y is None), shot."""
-    balls = rack(seed)
+    """One break's input: the rack, cue spot (kitchen_spot() if box_y is None), shot."""
+    balls = racked(seed)
     cue = kitchen_spot() if box_y is None else place_cue(rng, balls, box_y)
     return {
         "seed": seed,
@@ -130,7 +155,7 @@ SIDE_RAIL_OFF = (0.06, 0.15)  # m from a long rail's nose line to the cue ball's
 def make_side_break(rng: random.Random, seed: int, speed: float) -> dict[str, Any]:
     """A side break: the cue ball behind the head string, 6–15 cm off either long rail,
     a full hit on the 1 — the break Alciatore calls the most reliable from a tight rack."""
-    balls = rack(seed)
+    balls = racked(seed)
     off = rng.uniform(*SIDE_RAIL_OFF)
     cue = (rng.uniform(0.3, TABLE.head_string_x), off if rng.random() < 0.5 else TABLE.width - off)
     check_placement(balls, cue, kitchen=True)
@@ -377,7 +402,7 @@ def spread_line(name: str, s: Mapping[str, Any]) -> str:
     """Where a set's breaks sent the wing balls and the cue ball, and what they made."""
     return (
         f"{name}: wing balls leave at {s['wing_angle_mean']:.1f}° ± {s['wing_angle_sd']:.1f}° "
-        f"to the long string (a foot corner: ~47°), a wing ball in a foot corner "
+        f"to the long string (a foot corner: ~{corner_angle():.0f}°), a wing ball in a foot corner "
         f"{s['wing_in_foot_corner_rate']:.1%}; cue ball rests in the kitchen "
         f"{s['cue_in_kitchen_rate']:.1%}, within a diamond of the centre "
         f"{s['cue_near_centre_rate']:.1%}, median {s['cue_x_median']:.2f} m from the head "
@@ -495,8 +520,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--elevation", default="0", metavar="LO[,HI]", help="cue elevation, degrees (uniform)"
     )
     parser.add_argument("--cut", type=float, default=0.0, metavar="MM", help="cut break offset")
+    parser.add_argument(
+        "--rack",
+        choices=("one", "nine"),
+        default="one",
+        help="the ball on the foot spot: the 1 (R2, default) or the 9 (as professional events)",
+    )
     args = parser.parse_args(argv)
-    global PARAMS, ELEVATION, CUT
+    global PARAMS, ELEVATION, CUT, RACK_ROWS_UP
+    RACK_ROWS_UP = 2 if args.rack == "nine" else 0
     lo, _, hi = args.elevation.partition(",")
     ELEVATION = (float(lo), float(hi or lo))
     CUT = args.cut / 1000.0
@@ -512,6 +544,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "commit": git_commit(),
         "params": changes,
         "stroke": {"elevation_deg": list(ELEVATION), "cut_mm": args.cut},
+        "rack": args.rack,
     }
     if args.only:
         print(render_set(args.only, run_set(sets[args.only], run_ours)))
