@@ -214,7 +214,8 @@ export function renderSeats() {
     // An empty seat has nobody to warn, a match over nobody to warn of anything.
     const fouls = s && !tb?.match_over && status() !== "finished" ? (tb?.fouls?.[i] ?? 0) : 0;
     if (fouls > 0) {
-      const text = t("tag.fouls", { n: fouls });
+      // One foul is not yet "in a row" ("1 faul zaredom" read oddly): said so from the second.
+      const text = fouls === 1 ? t("tag.oneFoul") : t("tag.fouls", { n: fouls });
       tags.push(h("span", { class: "tag foul", text: (tb?.warned ?? []).includes(i) ? t("tag.warned", { fouls: text }) : text }));
     }
     if (tb && tb.breaker === i && status() === "playing" && tb.ball_in_hand === "kitchen") tags.push(h("span", { class: "tag breaker", text: t("tag.breaker") }));

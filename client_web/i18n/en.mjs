@@ -259,6 +259,7 @@ export default {
   "tag.toShootYou": "to shoot",
   "tag.bih": "ball in hand",
   "tag.bihKitchen": "ball in hand, behind the line",
+  "tag.oneFoul": "1 foul",
   "tag.fouls": { one: "{n} foul in a row", other: "{n} fouls in a row" },
   "tag.warned": "⚠ {fouls}",
   "tag.breaker": "breaks",

@@ -258,6 +258,7 @@ export default {
   "tag.toShootYou": "na potezu",
   "tag.bih": "bijela u ruci",
   "tag.bihKitchen": "bijela u ruci, ispod head linije",
+  "tag.oneFoul": "1 faul",
   "tag.fouls": { one: "{n} faul zaredom", few: "{n} faula zaredom", other: "{n} faulova zaredom" },
   "tag.warned": "⚠ {fouls}",
   "tag.breaker": "otvara",

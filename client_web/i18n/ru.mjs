@@ -258,6 +258,7 @@ export default {
   "tag.toShootYou": "ваш удар",
   "tag.bih": "биток с руки",
   "tag.bihKitchen": "биток с руки, за передней линией",
+  "tag.oneFoul": "1 фол",
   "tag.fouls": { one: "{n} фол подряд", few: "{n} фола подряд", many: "{n} фолов подряд", other: "{n} фола подряд" },
   "tag.warned": "⚠ {fouls}",
   "tag.breaker": "разбивает",

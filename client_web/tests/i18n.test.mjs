@@ -80,6 +80,7 @@ test("three plural forms in Russian and Croatian; numbers written the language's
   assert.deepEqual([1, 2, 5, 21].map((n) => t("tag.fouls", { n })), ["1 faul zaredom", "2 faula zaredom", "5 faulova zaredom", "21 faul zaredom"]);
   setLanguage("en", false);
   assert.deepEqual([1, 2].map((n) => t("tag.fouls", { n })), ["1 foul in a row", "2 fouls in a row"]);
+  assert.equal(t("tag.oneFoul"), "1 foul");
 });
 
 test("the rules vocabulary of the catalogue headers is used wherever English names the term", () => {

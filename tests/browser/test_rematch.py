@@ -77,6 +77,8 @@ def test_a_rematch_asked_and_an_opponent_gone_are_said_on_the_open_result(
             break
     bob_seat = 1 - ana.state("a.seat")
     assert ana.page.locator(f"#seat{bob_seat} .tag.foul").count() == 1
+    # One foul is not yet "in a row".
+    assert ana.page.inner_text(f"#seat{bob_seat} .tag.foul") == "1 foul"
     ana.page.click("#more summary")
     ana.page.click("#concede")
     ana.page.click("#concede-match")
