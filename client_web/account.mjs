@@ -12,6 +12,23 @@ import { seatedAs } from "./state.mjs";
 
 /** Where the browser keeps whether an account holder's quick match is rated. */
 const QUICK_RATED_KEY = "ninepool.quickRated";
+/** Set once this browser has been signed in to an account: its Enter logs in from then on. */
+const HAD_ACCOUNT_KEY = "ninepool.hadAccount";
+
+/**
+ * What Enter in the account dialog does, and so which of its buttons is the highlighted
+ * one: on a browser never signed in, signing up (a newcomer typing a name and a password
+ * and pressing Enter was told "wrong name or password"); on one that has been, logging in
+ * (a returning player's mistyped name would otherwise become an account of its own).
+ * @returns {"signup" | "login"}
+ */
+function enterDoes() {
+  try {
+    return localStorage.getItem(HAD_ACCOUNT_KEY) === "yes" ? "login" : "signup";
+  } catch {
+    return "login"; // (storage refused: nothing is known of this browser; the safe one)
+  }
+}
 
 /** Rated, unless the player unticked it before. */
 function storedQuickRated() {
@@ -147,6 +164,9 @@ export function initAccounts(opts) {
     text.dataset.i18n = madeUp(name) ? "account.textNewName" : "account.text";
     text.textContent = t(text.dataset.i18n);
     password.value = "";
+    const enter = enterDoes();
+    $("account-signup").classList.toggle("primary", enter === "signup");
+    $("account-login").classList.toggle("primary", enter === "login");
     dialog.showModal();
     nameInput.select();
   });
@@ -201,7 +221,7 @@ export function initAccounts(opts) {
     }
     const login = await api("/api/login", { method: "POST", body });
     if (login.status !== 200 || !login.body?.token) {
-      // Enter logs in: a newcomer who pressed it is shown the way to an account.
+      // A login refused: the way to an account, in case the name is not one yet.
       const hint = kind === "login" && login.status === 401 ? ` ${t("account.newHere")}` : "";
       error.textContent = refusal(login.status, login.body) + hint;
       return;
@@ -216,6 +236,11 @@ export function initAccounts(opts) {
       return;
     }
     password.value = "";
+    try {
+      localStorage.setItem(HAD_ACCOUNT_KEY, "yes");
+    } catch {
+      // (storage refused: Enter keeps signing up on this browser)
+    }
     session.setAccountToken(String(login.body.token));
     dialog.close();
     refreshBar();
@@ -223,10 +248,17 @@ export function initAccounts(opts) {
     toast(t(kind === "signup" ? "account.welcomeNew" : "account.welcomeBack", { name: String(login.body.name ?? "") }), "info");
   };
   $("account-signup").addEventListener("click", () => void submit("signup"));
-  // "Log in" is the form's submit button: its press and Enter both arrive here, once.
+  // "Log in" is the form's submit button: its press arrives here, once.
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     void submit("login");
+  });
+  // Enter in a field does what the highlighted button does (`enterDoes`), not always the
+  // form's submit button's: it is kept from submitting the form, and sent once.
+  form.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter" || !(ev.target instanceof HTMLInputElement) || ev.isComposing) return;
+    ev.preventDefault();
+    void submit(enterDoes());
   });
 
   /** @param {string} path */
