@@ -766,6 +766,7 @@ function reword() {
   animating: () => !!app.anim || app.queue.length > 0,
   /** The lag balls the replay shows at rest (null: none). */
   replayLag: () => replay?.lagRest ?? null,
+  replayLabels: () => replay?.labels ?? [], // the name tags the replay last drew (text, where)
   /** The labels, wrong-ball flag, cue line (whose, from where, which way) and tip dot of the overlay last drawn. */
   overlay() {
     const o = lastOverlay;

@@ -183,10 +183,12 @@ export class ReplayViewer {
     this.computer = [];
     /** @type {Msg | null} */
     this.table = null;
-    /** @type {{ playbacks: ShotPlayback[], start: number, last: number } | null} */
+    /** A shot or a lag playing; a lag's playbacks each with its seat. @type {{ playbacks: ShotPlayback[], start: number, last: number, seats?: number[] } | null} */
     this.anim = null;
     /** A lag's balls where they stopped, each with its seat, while its result is shown. @type {import("./lagballs.mjs").LagBall[] | null} */
     this.lagRest = null;
+    /** The name tags last drawn (a lag's). @type {{ x: number, y: number, text: string, colour: string }[]} */
+    this.labels = [];
     /** @type {string} */
     this.room = "";
     /** @type {Msg} */
@@ -362,6 +364,7 @@ export class ReplayViewer {
       this.table = null;
       this.anim = {
         playbacks: e.lags.map(lagPlayback),
+        seats: e.lags.map((/** @type {Msg} */ l) => l.seat),
         start: performance.now(),
         last: 0,
       };
@@ -393,7 +396,9 @@ export class ReplayViewer {
       const t = ((performance.now() - a.start) / 1000) * rate;
       const dt = Math.max(0, Math.min(0.1 * rate, t - a.last));
       a.last = t;
-      balls = a.playbacks.flatMap((p) => p.frame(t));
+      // A lag's balls carry their seats, named as they roll as at the table (they rolled
+      // unnamed, two white balls, and were named only once they had stopped).
+      balls = a.playbacks.flatMap((p, k) => p.frame(t).map((b) => (a.seats ? { ...b, seat: a.seats[k] } : b)));
       for (const b of balls) if (b.wx || b.wy || b.wz) this.renderer.spin(b.n, b.wx, b.wy, b.wz, dt);
       if (a.playbacks.every((p) => p.done(t))) {
         this.anim = null;
@@ -401,14 +406,16 @@ export class ReplayViewer {
       }
     } else if (this.lagRest) {
       const rest = lagFrames(this.lagRest);
-      this.renderer.draw(rest, { lowest: null, labels: lagTags(rest, this.names) });
+      this.labels = lagTags(rest, this.names);
+      this.renderer.draw(rest, { lowest: null, labels: this.labels });
       this.autoplay();
       return;
     } else {
       balls = restingBalls(this.table?.balls ?? []);
       this.autoplay();
     }
-    this.renderer.draw(balls, { lowest: this.anim ? null : (this.table?.lowest ?? null) });
+    this.labels = a?.seats ? lagTags(balls, this.names) : [];
+    this.renderer.draw(balls, { lowest: this.anim ? null : (this.table?.lowest ?? null), labels: this.labels });
   }
 
   /** Autoplay's next step, once the last one has played out and rested a moment. */

@@ -134,3 +134,33 @@ def test_the_lag_winners_card_says_where_both_balls_stopped(open_client: OpenCli
     assert loser.page.is_hidden("#lag-dialog")
     save(winner, "lag-won-card-phone.png")
     assert_quiet(ana, bob)
+
+
+def test_a_replayed_lag_names_its_balls_as_they_roll(open_client: OpenClient) -> None:
+    """A replay played the lag as two white balls, unnamed until they had stopped (live,
+    each is named from its spot on). Stepped onto, the lag's balls roll named."""
+    ana, bob, room = host_and_guest(open_client, first_break="lag")
+    play_the_lag((ana, bob))
+    for c in (ana, bob):
+        c.wait("a.view.lag_choice != null")
+    cleo = open_client("Cleo")
+    cleo.page.goto(f"{cleo.page.url.split('#')[0]}#/replay/{room}")
+    cleo.page.wait_for_selector("#replay-view:not([hidden])")
+    cleo.page.wait_for_function("document.getElementById('r-log').children.length > 0")
+    lines = cleo.page.locator("#r-log li").all_inner_texts()
+    lag = next(k for k, line in enumerate(lines) if "wins the lag" in line)
+    cleo.page.locator("#r-log li button").nth(lag - 1).click()
+    cleo.page.click("#r-next")  # onto the lag's result, played out
+    cleo.page.wait_for_function("window.ninepool.replayLabels().length === 2")
+    first = cleo.page.evaluate("window.ninepool.replayLabels()")
+    assert cleo.page.evaluate("window.ninepool.replayLag()") is not None
+    cleo.page.wait_for_timeout(400)
+    later = cleo.page.evaluate("window.ninepool.replayLabels()")
+    assert sorted(label["text"] for label in first) == ["Ana's ball", "Bob's ball"], first
+    # Rolling: the tags went with the balls (one ball at least still moving then).
+    assert any(
+        math.dist((a["x"], a["y"]), (b["x"], b["y"])) > 0.005
+        for a, b in zip(first, later, strict=True)
+    ), (first, later)
+    save(cleo, "replay-lag-rolling-named.png")
+    assert_quiet(ana, bob, cleo)
