@@ -215,6 +215,31 @@ export class ReplayViewer {
       this.setPlaying(false);
       this.go(Number(/** @type {HTMLInputElement} */ (e.target).value));
     });
+    document.addEventListener("keydown", (ev) => this.key(ev));
+  }
+
+  /**
+   * The replay's keys, as its buttons (a player's arrow keys did nothing there): ←/→ a
+   * step back or on, Home/End the first and the last, Space plays or pauses — not in a
+   * field (the position slider has its own arrows), nor Space on a button (it presses it).
+   * @param {KeyboardEvent} ev
+   */
+  key(ev) {
+    if (el("replay-view").hidden || ev.altKey || ev.ctrlKey || ev.metaKey || ev.defaultPrevented) return;
+    const at = ev.target instanceof Element ? ev.target : null;
+    if (at?.closest("input, select, textarea, dialog[open]") || (ev.key === " " && at?.closest("button, a"))) return;
+    /** @type {Record<string, () => void>} */
+    const keys = {
+      ArrowRight: () => this.step(1),
+      ArrowLeft: () => this.step(-1),
+      Home: () => this.go(this.lo),
+      End: () => this.go(lastPlay(this.events, this.lo, this.hi)),
+      " ": () => this.setPlaying(!this.playing),
+    };
+    const act = keys[ev.key];
+    if (!act) return;
+    ev.preventDefault();
+    act();
   }
 
   /** @param {boolean} on */

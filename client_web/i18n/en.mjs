@@ -541,6 +541,7 @@ export default {
   "replay.pause": "❚❚ Pause",
   "replay.scrub": "Position",
   "replay.share": "Link to share",
+  "replay.keys": "Keys: ←/→ a step back or on, Home/End the first and the last, Space plays or pauses.",
   "log.replayGame": "Replay of game {rack}",
   "log.replayMatchGame": "Replay of match {match}, game {rack}",
   "replay.rack": "game {rack}",

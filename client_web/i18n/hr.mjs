@@ -540,6 +540,7 @@ export default {
   "replay.pause": "❚❚ Pauza",
   "replay.scrub": "Položaj",
   "replay.share": "Poveznica za dijeljenje",
+  "replay.keys": "Tipke: ←/→ korak natrag ili naprijed, Home/End prvi i posljednji događaj, razmaknica pokreće ili zaustavlja.",
   "log.replayGame": "Snimka {rack}. partije",
   "log.replayMatchGame": "Snimka {match}. meča, {rack}. partije",
   "replay.rack": "partija {rack}",

@@ -540,6 +540,7 @@ export default {
   "replay.pause": "❚❚ Пауза",
   "replay.scrub": "Позиция",
   "replay.share": "Ссылка, чтобы поделиться",
+  "replay.keys": "Клавиши: ←/→ — шаг назад или вперёд, Home/End — первое и последнее событие, пробел — воспроизведение или пауза.",
   "log.replayGame": "Запись партии {rack}",
   "log.replayMatchGame": "Запись матча {match}, партии {rack}",
   "replay.rack": "партия {rack}",

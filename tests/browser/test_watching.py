@@ -18,7 +18,7 @@ from tests.browser.test_client import (
     shooter,
     start_match,
 )
-from tests.browser.test_firstminute import PHONE
+from tests.browser.test_firstminute import PHONE, host_and_guest, play_the_lag
 
 OpenClient = Callable[..., Client]
 LANGS = ("en", "hr", "ru")
@@ -294,3 +294,44 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     assert min(heights) >= 44, heights
     save(phone, "replay-rack-phone-360-ru.png")
     assert_quiet(ana, bob, phone, *pages.values())
+
+
+def test_a_replay_steps_by_its_keys(open_client: OpenClient) -> None:
+    """In a replay the arrow keys did nothing: only its buttons stepped. ←/→ step back and
+    on, Home/End go to the first and the last, Space plays and pauses; the position
+    slider, focused, keeps its own arrows (one step a press, not two)."""
+    ana, bob, room = host_and_guest(open_client, first_break="lag")
+    play_the_lag((ana, bob))
+    for c in (ana, bob):
+        c.wait("a.view.lag_choice != null")
+    cleo = open_client("Cleo", lang="hr")
+    cleo.page.goto(f"{cleo.page.url.split('#')[0]}#/replay/{room}")
+    cleo.page.wait_for_selector("#replay-view:not([hidden])")
+    cleo.page.wait_for_function("document.getElementById('r-log').children.length > 0")
+    assert cleo.page.is_visible("#r-keys")
+
+    def at() -> int:
+        return int(cleo.page.inner_text("#r-pos").split()[1])
+
+    cleo.page.evaluate("document.activeElement.blur()")
+    cleo.page.keyboard.press("Home")
+    cleo.page.wait_for_function(
+        "document.getElementById('r-pos').textContent.startsWith('Događaj 1 ')"
+    )
+    cleo.page.keyboard.press("ArrowRight")
+    assert at() == 2
+    cleo.page.keyboard.press("ArrowRight")
+    cleo.page.keyboard.press("ArrowLeft")
+    assert at() == 2
+    cleo.page.keyboard.press("End")
+    assert at() > 2
+    cleo.page.keyboard.press("Home")
+    cleo.page.keyboard.press("Space")
+    assert cleo.page.get_attribute("#r-play", "aria-pressed") == "true"
+    cleo.page.keyboard.press("Space")
+    assert cleo.page.get_attribute("#r-play", "aria-pressed") == "false"
+    before = at()
+    cleo.page.focus("#r-scrub")
+    cleo.page.keyboard.press("ArrowRight")
+    assert at() == before + 1
+    assert_quiet(ana, bob, cleo)
