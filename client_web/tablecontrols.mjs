@@ -176,12 +176,18 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   more.addEventListener("toggle", () => {
     const menu = /** @type {HTMLElement} */ (more.querySelector(".more-menu"));
     menu.classList.remove("up");
+    menu.style.left = "";
     if (!more.open) return;
     const below = menu.getBoundingClientRect();
     const room = more.getBoundingClientRect();
-    const seen = /** @type {HTMLElement} */ (more.closest(".panel") ?? document.body).getBoundingClientRect();
+    const panel = /** @type {HTMLElement} */ (more.closest(".panel") ?? document.body);
+    const seen = panel.getBoundingClientRect();
     const [top, bottom] = [Math.max(0, seen.top), Math.min(window.innerHeight, seen.bottom)];
     if (below.bottom > bottom && room.top - below.height - 6 >= top) menu.classList.add("up");
+    // Past the panel's right edge (after "Rematch", the button is far from the left) it
+    // is moved left to fit: brought into view, it scrolled the whole panel sideways.
+    const right = seen.left + panel.clientLeft + panel.clientWidth;
+    if (below.right > right) menu.style.left = `${Math.max(seen.left - room.left, right - below.right)}px`;
     menu.scrollIntoView({ block: "nearest" });
   });
   // As any menu: a click or tap elsewhere, or Esc, closes it (left open it would cover the

@@ -288,3 +288,24 @@ def test_a_match_conceded_before_its_game_was_played_names_the_game_it_links(
     cleo.page.wait_for_function("document.documentElement.lang === 'hr'")
     assert cleo.page.inner_text("#result-replay") == "Snimka 1. partije"
     assert_quiet(ana, bob, cleo)
+
+
+def test_the_menu_after_a_match_stays_in_the_panel(open_client: OpenClient) -> None:
+    """After a match, "More" stands after "Rematch": its menu ran past the panel's right
+    edge, and brought into view it scrolled the whole panel (the log, "Rematch") sideways.
+    The menu opens moved left, within the panel, which stays where it was."""
+    ana, bob, _room = start_match(open_client, host_lang="ru")
+    ana.page.set_viewport_size({"width": 1366, "height": 768})
+    concede(bob, "match")
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    ana.page.click("#result-close")
+    ana.page.locator("#rematch").wait_for(state="visible")
+    before = ana.page.locator("#rematch").bounding_box()
+    ana.page.click("#more summary")
+    menu = ana.page.locator("#more .more-menu").bounding_box()
+    panel = ana.page.locator("#panel").bounding_box()
+    assert menu is not None and panel is not None and before is not None
+    assert menu["x"] + menu["width"] <= panel["x"] + panel["width"], (menu, panel)
+    assert ana.page.evaluate("document.getElementById('panel').scrollLeft") == 0
+    assert ana.page.locator("#rematch").bounding_box() == before
+    assert_quiet(ana, bob)
