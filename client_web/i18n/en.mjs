@@ -672,7 +672,7 @@ export default {
   "account.thisMonth": "This month",
   "account.noLeaders": "Nobody yet: a player is listed after 30 rated games (played signed in, at a table marked “Rated”).",
   "account.mine": "Your rating: {rating}",
-  "account.mineProvisional": "Your rating: {rating} — the “?”: provisional until 30 rated games ({n}/30); the board lists players from 30.",
+  "account.mineProvisional": "Your rating: {rating} — provisional (the “?”) until 30 rated games ({n}/30); the board lists players from 30.",
   "account.noSuchPlayer": "No player has that name.",
   "account.rating": "Rating",
   "account.provisionalRating": "{rating}?",

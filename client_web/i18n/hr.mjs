@@ -671,7 +671,7 @@ export default {
   "account.thisMonth": "Ovaj mjesec",
   "account.noLeaders": "Još nikoga: igrač se pojavljuje na ljestvici nakon 30 partija za rejting (uz prijavu, za stolom označenim „Za rejting“).",
   "account.mine": "Vaš rejting: {rating}",
-  "account.mineProvisional": "Vaš rejting: {rating} — „?“: privremen do 30 partija za rejting ({n}/30); na ljestvicu ulazite nakon 30 partija.",
+  "account.mineProvisional": "Vaš rejting: {rating} — privremen (znak „?“) do 30 partija za rejting ({n}/30); na ljestvicu ulazite nakon 30 partija.",
   "account.noSuchPlayer": "Nema igrača s tim imenom.",
   "account.rating": "Rejting",
   "account.provisionalRating": "{rating}?",

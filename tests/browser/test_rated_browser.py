@@ -152,7 +152,7 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
     # Where the player stands, though not listed yet.
     second.page.locator("#leaders-mine").wait_for(state="visible")
     assert second.page.inner_text("#leaders-mine") == (
-        "Your rating: 524? — the “?”: provisional until 30 rated games (1/30);"
+        "Your rating: 524? — provisional (the “?”) until 30 rated games (1/30);"
         " the board lists players from 30."
     )
     assert second.page.is_hidden("#leaders-dialog table")  # no header over nothing
