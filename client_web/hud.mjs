@@ -272,7 +272,9 @@ export function renderSeats() {
   const rack = tb?.rack ?? 0;
   // Once the match is over its last game's number would read as a game still to play.
   const matchOver = status() === "finished" || !!tb?.match_over;
-  const line = t(matchOver ? "match.lineOver" : rack ? "match.lineRack" : "match.line", { race, rack });
+  // Both a game from the match ("hill-hill"): this game decides it, and the header says so.
+  const decider = !matchOver && !!rack && race > 1 && (tb?.score ?? []).filter((s) => s === race - 1).length === 2;
+  const line = t(matchOver ? "match.lineOver" : decider ? "match.lineDecider" : rack ? "match.lineRack" : "match.line", { race, rack });
   $("match-line").textContent = v?.settings?.name ? t("match.named", { name: roomName(v.settings.name, v.settings), line }) : line;
   // A rated match says so first: the ratings it moves are what its players play for.
   const format = v?.settings ? describeFormat(v.settings) : "";

@@ -271,6 +271,7 @@ export default {
   "match.line": "Race to {race}",
   "match.lineRack": "Race to {race} · Game {rack}",
   "match.lineOver": "Race to {race} · Match over",
+  "match.lineDecider": "Race to {race} · Game {rack}, the deciding game",
   "match.named": "{name} · {line}",
   "clock.label": "Shot clock: {n} seconds left",
   "clock.forfeit": "No-show forfeit in {time}",

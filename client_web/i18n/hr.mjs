@@ -270,6 +270,7 @@ export default {
   "match.line": "Igra se do {race}",
   "match.lineRack": "Igra se do {race} · partija {rack}",
   "match.lineOver": "Igra se do {race} · meč je završen",
+  "match.lineDecider": "Igra se do {race} · partija {rack}, odlučujuća",
   "match.named": "{name} · {line}",
   "clock.label": "Vrijeme za udarac: još {n} s",
   "clock.forfeit": "Nedolazak: poraz bez borbe za {time}",

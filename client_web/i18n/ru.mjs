@@ -270,6 +270,7 @@ export default {
   "match.line": "Игра до {race}",
   "match.lineRack": "Игра до {race} · партия {rack}",
   "match.lineOver": "Игра до {race} · матч окончен",
+  "match.lineDecider": "Игра до {race} · партия {rack}, решающая",
   "match.named": "{name} · {line}",
   "clock.label": "Время на удар: осталось {n} с",
   "clock.forfeit": "Неявка: техническое поражение через {time}",

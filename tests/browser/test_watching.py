@@ -18,7 +18,7 @@ from tests.browser.test_client import (
     shooter,
     start_match,
 )
-from tests.browser.test_firstminute import PHONE, host_and_guest, play_the_lag
+from tests.browser.test_firstminute import PHONE, host_and_guest, play_the_lag, started
 
 OpenClient = Callable[..., Client]
 LANGS = ("en", "hr", "ru")
@@ -335,3 +335,30 @@ def test_a_replay_steps_by_its_keys(open_client: OpenClient) -> None:
     cleo.page.keyboard.press("ArrowRight")
     assert at() == before + 1
     assert_quiet(ana, bob, cleo)
+
+
+def test_the_deciding_game_is_said_in_the_header(open_client: OpenClient) -> None:
+    """At 1 : 1 in a race to 2 nothing said that the next game decides the match. The
+    header says it ("odlučujuća", "решающая") and, the match over, that it is over."""
+    ana, bob, _room = started(
+        open_client, host={"lang": "hr"}, guest={"lang": "ru"}, settings={"race_to": 2}
+    )
+    for loser in (ana, bob):  # one game each
+        for c in (ana, bob):
+            c.wait(
+                "a.view.status === 'playing' && !!a.table && a.table.turn !== null", timeout=30_000
+            )
+        rack = loser.state("a.table.rack")
+        concede(loser, "game")
+        loser.wait(f"a.table.rack === {rack + 1}", timeout=30_000)
+    ana.page.wait_for_function(
+        "document.getElementById('match-line').textContent"
+        " === 'Igra se do 2 · partija 3, odlučujuća'"
+    )
+    assert bob.page.inner_text("#match-line") == "Игра до 2 · партия 3, решающая"
+    save(bob, "deciding-game-header-ru.png")
+    concede(ana, "match")
+    ana.page.wait_for_function(
+        "document.getElementById('match-line').textContent === 'Igra se do 2 · meč je završen'"
+    )
+    assert_quiet(ana, bob)
