@@ -5,9 +5,9 @@ After every step the machine asks `ask`: if the room's state now asks a bot seat
 (its lag stroke, its choice of breaker, its turn at the table, a rematch), and that is a
 new question, a `Think` effect goes out with what the bot sees (`server.bot.view_of`,
 never the room's seed), its level, a seed drawn from the room's seed and the move, and
-the pace (`delay`): the time left of the last shot on screen plus `Limits.bot_pause`, so
-a spectator sees shots at a player's intervals, and at least the rest of the pause
-between two games (`Limits.rack_pause`) before a break. The question is remembered in the
+the pace (`delay`): the time left of the last shot (or of the lag's balls) on screen plus
+`Limits.bot_pause`, so a spectator sees shots at a player's intervals and who won the lag,
+and at least the rest of the pause between two games (`Limits.rack_pause`) before a break. The question is remembered in the
 state (`RoomState.thinking`); an answer to any other question is stale and dropped.
 
 The shot clock runs for a bot as for anyone: if its answer does not come in time the
@@ -40,6 +40,7 @@ from server.rooms.model import (
     Simulate,
     Stop,
     Waiting,
+    lag_choice_seconds,
 )
 from server.rooms.seams import Member, SeatBots, SeatComputer
 from server.rooms.table import (
@@ -102,7 +103,11 @@ def due(state: RoomState, now: float, attempt: int = 0) -> Think | None:
     if isinstance(phase, Choosing):
         if phase.winner in bots:
             view = bot.view_of(phase.table, seat_player(phase.winner), lag="choose")
-            return _think(state, phase.winner, "lag_choice", view, attempt, 2 * pause)
+            # After its pace from when the lag's balls stop on screens, not from the lag's
+            # result: its choice and its break came while they still rolled, and the person
+            # never saw who had won the lag, or by how much.
+            wait = 2 * pause + _lag_rolling(state, phase, now)
+            return _think(state, phase.winner, "lag_choice", view, attempt, wait)
         return None
     if isinstance(phase, Playing):
         table_state = phase.table.state
@@ -125,6 +130,15 @@ def due(state: RoomState, now: float, attempt: int = 0) -> Think | None:
                 wait = state.limits.exhibition_gap if exhibition and not phase.rematch else pause
                 return _think(state, index, "rematch", None, attempt, wait)
     return None
+
+
+def _lag_rolling(state: RoomState, phase: Choosing, now: float) -> float:
+    """Seconds the lag's balls still roll on screens: the winner's time to choose began
+    when they stopped (`Choosing.until` is that plus the choice's time). None when the
+    computer does not pace its moves."""
+    if phase.until is None or state.limits.bot_pause <= 0:
+        return 0.0
+    return max(0.0, phase.until - lag_choice_seconds(state.settings) - now)
 
 
 def _racking(state: RoomState, now: float) -> float:

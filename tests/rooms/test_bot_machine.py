@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import msgspec
+import pytest
 
 from protocol import messages as m
 from server.bot import decide
@@ -173,6 +174,24 @@ def test_every_state_with_a_bot_seated() -> None:
     assert think.kind == "rematch" and think.view is None
     state, effects = run(state, answer(think))
     assert isinstance(state.phase, Lagging) and state.match == 2
+
+
+def test_a_computer_that_won_the_lag_chooses_once_its_balls_have_stopped_on_screen() -> None:
+    """Its choice (and its break after it) came at its pace from the lag's result, while
+    the lag's balls still rolled on screens: the person never saw who had won the lag.
+    It chooses at its pace after they have stopped."""
+    state, effects = against_bot()
+    state, effects = run(state, answer(thinks(effects)[0]))
+    # The person's lag dies short of the foot rail (a foul lag): the computer wins it.
+    state, effects = run(state, Request(ANA, m.LagShot(id=6, speed=0.4)))
+    state, effects = run(state, simulated(effects))
+    assert isinstance(state.phase, Choosing) and state.phase.winner == 1
+    (result,) = [e for e in broadcast(effects) if isinstance(e, m.LagResult)]
+    rolling = max(lag.duration for lag in result.lags)
+    assert rolling > 3.0  # a lag's ball goes to the foot rail and back
+    (think,) = thinks(effects)
+    assert think.kind == "lag_choice"
+    assert think.delay == pytest.approx(rolling + 2 * 0.5)
 
 
 def test_an_answer_to_a_question_no_longer_asked_is_dropped() -> None:
