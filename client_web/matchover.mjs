@@ -23,6 +23,9 @@ export function renderMatchOver({ me, player, over }) {
   back.hidden = !(player && over && tournament);
   const bracket = tournament ? keepLang(`/tournament/${encodeURIComponent(tournament)}`) : "";
   if (tournament) back.href = bracket;
+  // The way out beside them (it was in the menu only, under "Leave table", once the
+  // result was closed).
+  $("panel-lobby").hidden = !(player && over);
   // While it is played too, for players and spectators alike, from the menu: in a tab of
   // its own (the bracket's page says no hello, and the table stays as it is here).
   const menu = /** @type {HTMLAnchorElement} */ ($("more-tournament"));

@@ -293,7 +293,8 @@ def test_a_match_conceded_before_its_game_was_played_names_the_game_it_links(
 def test_the_menu_after_a_match_stays_in_the_panel(open_client: OpenClient) -> None:
     """After a match, "More" stands after "Rematch": its menu ran past the panel's right
     edge, and brought into view it scrolled the whole panel (the log, "Rematch") sideways.
-    The menu opens moved left, within the panel, which stays where it was."""
+    The menu opens moved left, within the panel, which stays where it was. Beside them,
+    "Lobby" is the way out."""
     ana, bob, _room = start_match(open_client, host_lang="ru")
     ana.page.set_viewport_size({"width": 1366, "height": 768})
     concede(bob, "match")
@@ -302,10 +303,17 @@ def test_the_menu_after_a_match_stays_in_the_panel(open_client: OpenClient) -> N
     ana.page.locator("#rematch").wait_for(state="visible")
     before = ana.page.locator("#rematch").bounding_box()
     ana.page.click("#more summary")
-    menu = ana.page.locator("#more .more-menu").bounding_box()
-    panel = ana.page.locator("#panel").bounding_box()
-    assert menu is not None and panel is not None and before is not None
-    assert menu["x"] + menu["width"] <= panel["x"] + panel["width"], (menu, panel)
+    ana.page.wait_for_function(
+        "document.querySelector('#more .more-menu').getBoundingClientRect().right"
+        " <= document.getElementById('panel').getBoundingClientRect().right"
+    )
+    ana.page.wait_for_timeout(200)  # (brought into view by then)
     assert ana.page.evaluate("document.getElementById('panel').scrollLeft") == 0
-    assert ana.page.locator("#rematch").bounding_box() == before
+    assert before is not None and ana.page.locator("#rematch").bounding_box() == before
+    # The way out stands beside "Rematch" (it was "More" → "Leave table" only).
+    ana.page.keyboard.press("Escape")
+    assert ana.page.inner_text("#panel-lobby") == "Лобби"
+    ana.page.click("#panel-lobby")
+    ana.page.locator("#lobby").wait_for(state="visible")
+    ana.wait("a.room === null")
     assert_quiet(ana, bob)
