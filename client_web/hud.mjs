@@ -628,6 +628,12 @@ export function renderTableUi() {
   if (!canShoot()) $("spin-pop").hidden = true;
   const lagWasHidden = $("lag-controls").hidden;
   $("lag-controls").hidden = !lagging;
+  // Played again (level, or neither lag counting): why, on the card itself — held
+  // sideways it stands over the column that said it.
+  const last = app.lastLag;
+  const again = lagging && last && last.method !== "draw" && last.winner === null && last.lags?.length ? describeLag(/** @type {any} */ (last), names(), mySeat()).headline : "";
+  $("lag-again").textContent = again;
+  $("lag-again").hidden = !again;
   if (lagging && lagWasHidden) focusIfFree($("lag-shoot"));
   $("wait-controls").hidden = !(st === "waiting" && player);
   /** @type {HTMLButtonElement} */ ($("shoot")).disabled = !canShoot();

@@ -72,6 +72,12 @@ def test_before_the_lag_its_balls_wait_at_their_spots_and_the_angle_turns_the_li
     ana.page.wait_for_timeout(300)
     assert card_clear_of(ana, 0) and card_clear_of(ana, 1)
     assert ana.page.locator("#lag-shoot").bounding_box()["y"] < 390 - 30
+    # In the column, off the table: over its foot half it hid the far cushion the lag is
+    # played to, and the line under it.
+    card = ana.page.locator("#lag-controls").bounding_box()
+    head = ana.page.evaluate("(p) => window.ninepool.screenOf(p[0], p[1])", [0.0, 0.635])
+    assert card is not None
+    assert card["x"] + card["width"] <= head[0], (card, head)
     save(ana, "lag-balls-sideways-hr.png")
     # Played: the line goes, and the ball waits at its spot for the other lag.
     bob.page.click("#lag-shoot")
@@ -164,3 +170,30 @@ def test_a_replayed_lag_names_its_balls_as_they_roll(open_client: OpenClient) ->
     ), (first, later)
     save(cleo, "replay-lag-rolling-named.png")
     assert_quiet(ana, bob, cleo)
+
+
+def test_a_lag_played_again_says_why_on_its_card(open_client: OpenClient) -> None:
+    """Held sideways the lag's card stands over the column whose words said why a lag
+    is played again (level to 0.1 mm, or neither lag counting). The card says it."""
+    ana, bob, _room = host_and_guest(
+        open_client, host={**PHONE, "lang": "hr"}, guest={"lang": "ru"}, first_break="lag"
+    )
+    ana.page.locator("#lag-shoot").wait_for(state="visible")
+    assert ana.page.is_hidden("#lag-again")  # a first lag has nothing to explain
+    # The last lag as the server sends one that neither player won (both short of the
+    # foot rail), the page redrawn as a change of language redraws it.
+    ana.page.evaluate(
+        "window.ninepool.app.lastLag = { t: 'lag_result', method: 'lag', winner: null,"
+        " reason: 'both_faults', lags: [0, 1].map((seat) => ({ seat, distance: null,"
+        " fault: 'the ball did not reach the foot rail', fault_code: 'short' })) }"
+    )
+    ana.page.select_option("#lang", "ru")
+    ana.page.wait_for_function("document.documentElement.lang === 'ru'")
+    ana.page.set_viewport_size({"width": 844, "height": 390})
+    ana.page.wait_for_function("!window.ninepool.portrait()")
+    again = ana.page.locator("#lag-again")
+    assert again.is_visible() and again.inner_text() == "Ни один раскат не засчитан: переигрываем."
+    box, card = again.bounding_box(), ana.page.locator("#lag-controls").bounding_box()
+    assert box is not None and card is not None and card["y"] <= box["y"] < card["y"] + 60
+    save(ana, "lag-again-on-the-card-sideways.png")
+    assert_quiet(ana, bob)
