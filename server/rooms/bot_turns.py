@@ -7,8 +7,9 @@ new question, a `Think` effect goes out with what the bot sees (`server.bot.view
 never the room's seed), its level, a seed drawn from the room's seed and the move, and
 the pace (`delay`): the time left of the last shot (or of the lag's balls) on screen plus
 `Limits.bot_pause`, so a spectator sees shots at a player's intervals and who won the lag,
-and at least the rest of the pause between two games (`Limits.rack_pause`) before a break. The question is remembered in the
-state (`RoomState.thinking`); an answer to any other question is stale and dropped.
+and at least the rest of the pause between two games (`Limits.rack_pause`) before a break.
+The question is remembered in the state (`RoomState.thinking`); an answer to any other
+question is stale and dropped.
 
 The shot clock runs for a bot as for anyone: if its answer does not come in time the
 clock foul (O3) changes the table, and with it the question.
