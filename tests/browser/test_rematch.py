@@ -88,6 +88,11 @@ def test_a_rematch_asked_and_an_opponent_gone_are_said_on_the_open_result(
     ana.page.wait_for_function(
         "document.getElementById('result-rematch').textContent === 'Rematch (Bob wants one)'"
     )
+    # The one who asked reads that it is asked, not greyed out (it was dim grey on green).
+    asked = "getComputedStyle(document.getElementById('result-rematch'))"
+    bob.page.wait_for_function("document.getElementById('result-rematch').disabled")
+    assert bob.page.evaluate(f"{asked}.opacity") == "1"
+    assert bob.page.evaluate(f"{asked}.color") == "rgb(232, 236, 233)"
     bob.page.click("#more summary")
     bob.page.click("#leave")
     bob.page.wait_for_selector("#leave-dialog[open], #lobby:not([hidden])")
