@@ -28,18 +28,20 @@ export function addChat(m) {
 /**
  * A chat message heard live where the chat cannot be seen: on a wide screen whose side
  * panel is scrolled to the controls (a laptop's), the message is shown over the table for
- * a few seconds, so a player mid-turn does not miss it. (A phone's closed sheet counts it
- * on its toggle instead; the reader's own messages, and those while typing, are in sight.)
+ * a few seconds, so a player mid-turn does not miss it; on a phone whose sheet is closed,
+ * one line over the sheet's bar, beside the count on its toggle (the count alone went
+ * unnoticed). The reader's own messages, and those while typing, are in sight.
  * @param {Msg} m
  */
 export function popChat(m) {
-  if (document.documentElement.classList.contains("compact")) return;
+  const phone = document.documentElement.classList.contains("compact");
+  if (phone && app.panelOpen) return; // (the open sheet shows the chat)
   const own = app.role === "player" ? m.seat !== null && m.seat === app.seat : m.seat === null && m.name === app.welcome?.name;
   if (own || document.activeElement?.id === "chat-input") return;
   const log = $("chat-log").getBoundingClientRect();
   const panel = /** @type {HTMLElement} */ ($("chat-log").closest(".panel") ?? document.body).getBoundingClientRect();
   const bottom = Math.min(panel.bottom, window.innerHeight);
-  if (log.height > 0 && log.bottom > panel.top && log.top < bottom - 20) return;
+  if (!phone && log.height > 0 && log.bottom > panel.top && log.top < bottom - 20) return;
   const who = m.seat === null ? t("chat.watching", { name: m.name }) : m.name;
   // Its own element, low over the table and polite: an error's toast (at the top, an
   // alert) is neither covered nor overwritten by it.

@@ -452,3 +452,35 @@ def test_held_sideways_the_result_between_games_keeps_its_next_game_line_in_sigh
     bar = box(ana, "#panel-toggle")
     assert box(ana, "#result-close")["y"] + box(ana, "#result-close")["height"] <= bar["y"] + 1
     assert_quiet(ana, bob)
+
+
+def test_on_a_phone_a_chat_message_is_shown_for_a_moment_over_the_sheets_bar(
+    open_client: OpenClient,
+) -> None:
+    """A message came to a phone as a red "1" on the sheet's toggle, which went unnoticed.
+    It shows for a moment on one line over the bar (the count stays), takes no tap from
+    the table under it, and not while the sheet is open, where the chat is in sight."""
+    ana, bob, _ = started(open_client, host={"lang": "hr"}, guest={**PHONE, "lang": "hr"})
+    ana.page.fill("#chat-input", "Lijep udarac maloprije! Sretno u nastavku, vidimo se za stolom")
+    ana.page.press("#chat-input", "Enter")
+    pop = bob.page.locator("#chat-pop")
+    pop.wait_for(state="visible")
+    assert pop.inner_text().startswith("Ana: Lijep udarac")
+    box, bar = pop.bounding_box(), bob.page.locator("#panel-toggle").bounding_box()
+    assert box is not None and bar is not None
+    assert box["height"] < 36 and box["y"] + box["height"] <= bar["y"], (box, bar)
+    assert (
+        bob.page.evaluate("getComputedStyle(document.getElementById('chat-pop')).pointerEvents")
+        == "none"
+    )
+    assert bob.page.inner_text("#panel-badge") == "1"
+    save(bob, "phone-chat-pop.png")
+    pop.wait_for(state="hidden", timeout=8_000)
+    bob.page.locator("#panel-toggle").tap()
+    bob.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    ana.page.fill("#chat-input", "Još jedna")
+    ana.page.press("#chat-input", "Enter")
+    bob.page.wait_for_function("window.ninepool.app.chatLines.length === 2")
+    bob.page.wait_for_timeout(300)
+    assert bob.page.is_hidden("#chat-pop")
+    assert_quiet(ana, bob)
