@@ -65,6 +65,11 @@ def test_before_the_lag_its_balls_wait_at_their_spots_and_the_angle_turns_the_li
     )
     assert tip[1] > ball[1], (tip, ball)
     save(bob, "lag-line-desktop-ru.png")
+    # On a wide screen the card keeps toward the foot: at the middle it covered the other
+    # ball's name tag.
+    card = bob.page.locator("#lag-controls").bounding_box()
+    other = bob.page.evaluate("(p) => window.ninepool.screenOf(p[0], p[1])", list(lag_spot(0)))
+    assert card is not None and card["x"] > other[0] + 150, (card, other)
     save(ana, "lag-balls-phone-hr.png")
     # Held sideways the card stands in the column beside the table, clear of both balls.
     ana.page.set_viewport_size({"width": 844, "height": 390})
