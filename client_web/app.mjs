@@ -651,7 +651,7 @@ function wire() {
     const role = button?.getAttribute("data-join");
     if (!room || (role !== "player" && role !== "spectator")) return;
     if (role === "player" && !lobbyNameReady()) return;
-    if (role === "player") await ensureName();
+    await ensureName(); // (a spectator's name typed is theirs too: they chatted as "Player-2583")
     act({ t: "join", room, role });
   });
 

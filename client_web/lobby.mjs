@@ -255,7 +255,7 @@ export function wireJoinCode(conn, act, ensureName, joinTable) {
     const link = raw.match(/#\/(?:play|room)\/([A-Za-z0-9_-]{1,32})(?:\/([A-Z0-9]{4,32}))?(?:\/[a-z0-9]{1,64})?$/);
     if (link) {
       if (role === "player") location.hash = link[0];
-      else await joinTable(link[1], link[2] ?? null, false);
+      else await ensureName().then(() => joinTable(link[1], link[2] ?? null, false));
       return;
     }
     const code = raw.toUpperCase();

@@ -362,3 +362,26 @@ def test_the_deciding_game_is_said_in_the_header(open_client: OpenClient) -> Non
         "document.getElementById('match-line').textContent === 'Igra se do 2 · meč je završen'"
     )
     assert_quiet(ana, bob)
+
+
+def test_a_spectator_watches_and_chats_under_the_name_they_typed(
+    open_client: OpenClient,
+) -> None:
+    """A newcomer typed their name in the lobby and pressed "Watch": the table, the chat
+    and the match's replay named them by the name made up for them ("Игрок-2583"). Like
+    sitting down, watching takes the name typed."""
+    ana, bob, room = start_match(open_client)
+    dima = open_client("", lang="ru")
+    dima.wait("a.welcome && a.welcome.name.startsWith('Игрок-')")
+    dima.page.fill("#name", "Стример Дима")
+    dima.page.click(f"tr[data-room='{room}'] button[data-join='spectator']")
+    dima.wait("a.role === 'spectator' && !!a.view")
+    assert dima.state("a.welcome.name") == "Стример Дима"
+    assert dima.page.inner_text("#me") == "Вы смотрите под именем Стример Дима"
+    dima.page.fill("#chat-input", "Привет!")
+    dima.page.press("#chat-input", "Enter")
+    ana.page.wait_for_function(
+        "window.ninepool.app.chatLines.some((m) => m.name === 'Стример Дима')"
+    )
+    assert "Стример Дима (watching): Привет!" in ana.page.inner_text("#chat-log")
+    assert_quiet(ana, bob, dima)
