@@ -439,7 +439,8 @@ function onMessage(m) {
       }
       return;
     case "aim":
-      if (m.room === app.room && m.seat !== mySeat()) {
+      // Only the shooter's (one that came late from the player before was drawn at the next turn).
+      if (m.room === app.room && m.seat !== mySeat() && (app.table?.turn == null || app.table.turn === m.seat)) {
         app.remoteAim = m;
         app.remoteAimAt = performance.now();
         app.remoteAimPower = powerFromSpeed(m.speed, m.elevation);

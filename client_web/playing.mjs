@@ -310,6 +310,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
     startAnim([pb], offset, changed ? 0.9 : 0, own ? t("prompt.youShoot") : t("prompt.shoots", { name: shooter }), () => {
       app.tableVersion++;
       app.table = m.table;
+      app.remoteAim = null; // (an aim heard while the shot played was at the table before it)
       if (app.view) app.view.table = m.table;
       if (m.verdict.new_rack) renderer.newRack();
       logEvent(m, { lowest: lowestBefore });

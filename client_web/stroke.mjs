@@ -113,7 +113,11 @@ export function defaultAim(refresh) {
     setPower(app.aim.everyday ?? DEFAULT_POWER);
   }
   app.aim.wasBreak = isBreak;
-  aimChanged();
+  // Drawn here, not sent (the power set above marked it to be): the turn's starting aim
+  // is not the player aiming, and the others read "Alice is aiming: power 87 %" while
+  // she was still reading the last game's result.
+  app.aimDirty = false;
+  askFrame();
   refresh();
 }
 

@@ -325,3 +325,20 @@ def test_back_in_the_lobby_the_keys_are_at_the_lobby(open_client: OpenClient) ->
     ana.page.keyboard.press("Tab")
     assert ana.page.evaluate("!!document.activeElement.closest('#lobby')")
     assert_quiet(ana)
+
+
+def test_the_others_hear_an_aim_only_once_the_shooter_aims(open_client: OpenClient) -> None:
+    """A turn's starting aim (at the ball to hit, a break's power) went out as the player's
+    aim: the others read "Alice is aiming: power 87 %" while Alice was still reading the
+    last game's result. Only the shooter's own aiming is heard."""
+    ana, bob, _ = started(open_client, host={"lang": "ru"})
+    c = shooter((ana, bob))
+    other = bob if c is ana else ana
+    other.page.wait_for_timeout(1500)
+    assert other.state("a.remoteAim") is None
+    assert "целится" not in other.page.inner_text("#status .prompt")
+    table = c.state("a.table")
+    low = table["balls"][table["lowest"]]
+    click_table(c, low[0] + 0.01, low[1])
+    other.wait(f"!!a.remoteAim && a.remoteAim.seat === {table['turn']}")
+    assert_quiet(ana, bob)
