@@ -37,6 +37,8 @@ export const TV_ROOM = "tv";
  * @property {{ name: string, rating: number | null, provisional: boolean, score: number, toAct: boolean, away: boolean, computer: boolean }[]} seats
  * @property {number} race
  * @property {number} rack 0 before the first break is decided
+ * @property {boolean} decider each player is a game from the match: this game decides it
+ * @property {string | null} chooser who is choosing who breaks, after the lag
  * @property {number[]} balls object balls on the table, lowest first
  * @property {number | null} clock whole seconds left on the shot clock — in the lag, on the lag's
  * time or the lag winner's choice; null without one or while it is paused
@@ -61,6 +63,9 @@ export const TV_ROOM = "tv";
  */
 export function overlayModel(view, table, now, cap = Infinity, kept = null, drawn = false) {
   const over = view?.status === "finished" || !!table?.match_over;
+  // The lag's winner choosing who breaks is the one to act (there is no turn at the
+  // table yet: the choice's time stood under the first plate whoever chose).
+  const choosing = view?.lag_choice != null;
   const seats = [0, 1].map((s) => {
     const seat = view?.seats?.[s] ?? null;
     const rating = typeof seat?.rating === "number" ? Math.round(seat.rating) : null;
@@ -73,7 +78,7 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null, draw
       rating,
       provisional: !!seat?.provisional,
       score: Number(table?.score?.[s] ?? 0),
-      toAct: !!table && !table.match_over && table.turn === s,
+      toAct: view?.status === "lag" ? choosing && view.lag_choice === s : !!table && !table.match_over && table.turn === s,
       away: (!!seat && seat.connected === false) || (!!absent && !over),
       computer: seat?.computer != null,
     };
@@ -85,7 +90,6 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null, draw
   // In the lag the time is the lag's (O6), then the lag winner's to choose who breaks —
   // never more than the room gives: the server's time starts after the lag's animation,
   // which the strip does not play (it read 35 s of a 30 s choice).
-  const choosing = view?.lag_choice != null;
   const lagEnds = view?.status === "lag" ? (choosing ? view.lag_choice_until : view.lag_until) : null;
   const times = lagTimes(view?.settings);
   const left =
@@ -99,6 +103,9 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null, draw
     seats,
     race: Number(view?.settings?.race_to ?? 0),
     rack: Number(table?.rack ?? 0),
+    // Both a game from the match: this game decides it (as the table's header says).
+    decider: !over && Number(view?.settings?.race_to ?? 0) > 1 && seats.every((s) => s.score === Number(view?.settings?.race_to) - 1),
+    chooser: view?.status === "lag" && choosing ? seats[view.lag_choice]?.name ?? "" : null,
     balls: table ? balls : [],
     clock: left,
     winner: table?.match_over ? (table.match_winner ?? null) : null,
@@ -269,8 +276,10 @@ function draw(m) {
             : m.status === "waiting"
               ? t("overlay.waiting")
               : m.status === "lag"
-                ? t(m.draw ? "overlay.draw" : "overlay.lag")
-                : t("overlay.rack", { rack: m.rack });
+                ? m.chooser
+                  ? t("overlay.chooses", { name: m.chooser })
+                  : t(m.draw ? "overlay.draw" : "overlay.lag")
+                : t(m.decider ? "overlay.rackDecider" : "overlay.rack", { rack: m.rack });
       mid.append(el("span", "ov-line", line));
       bar.append(mid);
     }

@@ -568,6 +568,8 @@ export default {
   "overlay.away": "away",
   "overlay.race": "Race to {race}",
   "overlay.rack": "Game {rack}",
+  "overlay.rackDecider": "Game {rack}, the decider",
+  "overlay.chooses": "{name} chooses who breaks",
   "overlay.waiting": "Waiting for players",
   "overlay.lag": "Lag for the break",
   "overlay.draw": "Drawing for the break",

@@ -567,6 +567,8 @@ export default {
   "overlay.away": "nije na vezi",
   "overlay.race": "Igra se do {race}",
   "overlay.rack": "Partija {rack}",
+  "overlay.rackDecider": "Partija {rack}, odlučujuća",
+  "overlay.chooses": "{name} bira tko otvara",
   "overlay.waiting": "Čekaju se igrači",
   "overlay.lag": "Bliškanje za otvaranje",
   "overlay.draw": "Ždrijeb za otvaranje",

@@ -567,6 +567,8 @@ export default {
   "overlay.away": "нет связи",
   "overlay.race": "Игра до {race}",
   "overlay.rack": "Партия {rack}",
+  "overlay.rackDecider": "Партия {rack}, решающая",
+  "overlay.chooses": "{name} выбирает, кто разбивает",
   "overlay.waiting": "Ждём игроков",
   "overlay.lag": "Раскат на право разбития",
   "overlay.draw": "Жребий на разбитие",

@@ -179,6 +179,19 @@ test("a tournament's empty seats keep their players' names: awaited before the m
   assert.deepEqual(overlayModel(cup, null, 0).seats.map((s) => s.name), ["", ""]);
 });
 
+test("after the lag the one choosing who breaks is the one to act, named; a deciding game is said", () => {
+  const choosing = { ...view, status: "lag", settings: { race_to: 7, first_break: "lag" }, lag_choice: 1, lag_choice_until: 80_000 };
+  const m = overlayModel(choosing, null, 70_000);
+  // (the choice's time stood under the first plate, whoever chose)
+  assert.deepEqual(m.seats.map((s) => s.toAct), [false, true]);
+  assert.equal(m.chooser, "Bob");
+  assert.equal(overlayModel({ ...choosing, lag_choice: null }, null, 0).chooser, null);
+  // At 6 : 6 in a race to 7 the game decides the match; at 6 : 5 it does not.
+  assert.equal(overlayModel(view, { ...table, score: [6, 6] }, 0).decider, true);
+  assert.equal(overlayModel(view, { ...table, score: [6, 5] }, 0).decider, false);
+  assert.equal(overlayModel(view, { ...table, score: [7, 6], match_over: true, match_winner: 0 }, 0).decider, false);
+});
+
 test("in a timed lag the strip counts the lag's time, then the winner's choice; a lag nobody played is told as a draw", () => {
   const lagging = { ...view, status: "lag", match: 1, settings: { race_to: 7, first_break: "lag", shot_clock: 20, first_shot_clock: 30 }, lag_until: 50_000 };
   const feed = new OverlayFeed(2);
