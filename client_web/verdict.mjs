@@ -191,6 +191,10 @@ function noteLines(v, draw = false) {
   for (const [i, n] of (v.notes ?? []).entries()) {
     if (!Array.isArray(n) || n.length < 2) continue;
     let code = v.note_codes?.[i] ?? "";
+    // Who gets the lag matters to a match that goes on: after a match ended by a no-show
+    // or a concession it read as a riddle ("the lag goes to the opponent of the player
+    // who conceded or never came").
+    if (v.match_over && code === "O6.gaveUp") continue;
     if (draw && (code === "O6.decided" || NOTE_KEYS[String(n[1])] === "note.O6.decided")) code = "O6.decidedDraw";
     out.push({ text: noteText(String(n[0]), String(n[1]), code), rule: String(n[0]) });
   }

@@ -248,11 +248,13 @@ test("O4/O5 a conceded or forfeited game says how once: not '— Bob wins the ga
   assert.ok(forfeit.headline.endsWith("— Bob wins the game"), forfeit.headline);
   assert.match(forfeit.headline, /^Ana stayed away too long/);
   // Forfeited before the lag (a tournament's no-show): the player never came, and the
-  // lag's note says whom it went against without "gave up".
+  // lag's note, which matters to a match that goes on, is not said under a match over.
   const unplayed = { ...over, game_end: "forfeit", match_over: true, notes: [["O6", "The lag goes to the opponent of the player who gave up"]], note_codes: ["O6.gaveUp"] };
   const noShow = describeRuling({ by: 0, action: "forfeit", verdict: unplayed, table: table(1) }, names);
   assert.match(noShow.headline, /^Ana did not come to the table and loses — Bob wins the match/);
-  assert.deepEqual(noShow.details.map((line) => line.text), ["The lag goes to the opponent of the player who conceded or did not come"]);
+  assert.deepEqual(noShow.details, []);
+  const gameOnly = describeRuling({ by: 0, action: "forfeit", verdict: { ...unplayed, match_over: false }, table: table(1) }, names);
+  assert.deepEqual(gameOnly.details.map((line) => line.text), ["The lag goes to the opponent of the player who conceded or did not come"]);
   assert.match(describeRuling({ by: 0, action: "forfeit", verdict: unplayed, table: table(1) }, names, false, 0).headline, /^You did not come to the table and lose/);
 });
 
