@@ -261,7 +261,19 @@ function renderRegistration(view) {
   /** @type {HTMLElement} */ (input.closest("label")).hidden = entered;
   $("tour-join").hidden = entered;
   $("tour-leave").hidden = !entered;
+  // Taken off the list by the organiser: said, where "You are registered." still stood
+  // under the form that offered to register again.
+  const answer = $("tour-answer");
+  if (wasEntered && !entered && answers.get(answer)?.() === t("tour.registered")) {
+    answers.set(answer, () => t("tour.removedYou"));
+    answer.textContent = t("tour.removedYou");
+    answer.classList.remove("ok");
+  }
+  wasEntered = entered;
 }
+
+/** Whether the reader was on the list when the page last showed it. */
+let wasEntered = false;
 
 /** The organiser may start the tournament before its time (two players at least, unless
  * computer players fill the empty places). @param {TournamentView} view */
@@ -626,7 +638,7 @@ async function start() {
   });
   $("tour-entrants").addEventListener("click", async (event) => {
     const name = /** @type {HTMLElement} */ (event.target).closest("[data-remove]")?.getAttribute("data-remove");
-    if (name && (await ask(t("tour.removeConfirm", { name }), t("tour.remove")))) void organise("remove", () => t("tour.removed", { name }), { name });
+    if (name && (await ask(t("tour.removeConfirm", { name }), t("tour.remove"), false))) void organise("remove", () => t("tour.removed", { name }), { name });
   });
   $("tour-share").addEventListener("click", () => void share());
   if (listing) {

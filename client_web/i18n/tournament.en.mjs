@@ -31,6 +31,7 @@ export default {
   "tour.needSession": "Open the game once, then come back here to register.",
   "tour.openGame": "Open the game",
   "tour.registered": "You are registered.",
+  "tour.removedYou": "The organiser took you off the list.",
   "tour.withdrawn": "You have withdrawn.",
   "tour.bracket": "Bracket",
   "tour.side.winners": "Winners' bracket",

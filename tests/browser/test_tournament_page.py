@@ -303,7 +303,7 @@ def test_the_organiser_starts_it_from_the_page(page_at: Any, server: Server) -> 
     asked.append(confirm(page, "Pokreni odmah"))
     page.wait_for_selector("#tour-organiser", state="hidden")
     assert asked == [
-        "Ukloniti igrača Trol s popisa?",
+        "Ukloniti s popisa: Trol?",
         "Pokrenuti turnir odmah? Prijave se zatvaraju.",
     ]
     assert call(server, "GET", path)["status"] in ("running", "finished")
