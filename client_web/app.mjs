@@ -11,7 +11,7 @@ import { powerFromSpeed } from "./controls.mjs";
 import { roomName } from "./formats.mjs";
 import { $, toast } from "./dom.mjs";
 import { renderBadge } from "./chat.mjs";
-import { placeOnTable, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud, setPanel } from "./hud.mjs";
+import { placeOnTable, renderClock, renderLagLeft, renderSeats, renderTableUi as renderHud, replayCallsBack, setPanel } from "./hud.mjs";
 import { LANGUAGES, initLanguage, keepLang, lang, onLanguage, seatName, setLanguage, t } from "./i18n/index.mjs";
 import { attachTableInput, handleRadius, handleSpot } from "./input.mjs";
 import { renderNextMatch, renderQuick, renderRooms, wireJoinCode, wireQuick } from "./lobby.mjs";
@@ -518,6 +518,7 @@ const PULSE_MS = 5000;
 function frame() {
   if (app.route === "replay" && replay) {
     replay.frame();
+    replayCallsBack();
     return replay.anim ? 0 : 50;
   }
   if (app.route === "practice") {

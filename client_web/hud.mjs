@@ -761,3 +761,22 @@ export function setPanel(open) {
     renderBadge();
   }
 }
+
+/**
+ * A replay opened from the player's own table (between games, the result's "replay of
+ * this game") says on its way back when the move at the table is theirs, and the time
+ * left on it: a tournament player's break clock ran out unseen while the replay played.
+ */
+export function replayCallsBack() {
+  const back = $("r-back");
+  const me = mySeat();
+  if (back.hidden || !app.room || me === null) return;
+  const v = app.view;
+  const st = status();
+  const lagging = st === "lag" && (v?.lag_choice == null ? !(v?.lagged ?? []).includes(me) : v.lag_choice === me);
+  const mine = lagging || (st === "playing" && app.table?.turn === me && !app.table?.match_over);
+  renderClock();
+  const clock = $("clock");
+  const text = !mine ? t("replay.back") : clock.hidden ? t("replay.backTurn") : t("replay.backTurnTime", { time: clock.textContent });
+  if (back.textContent !== text) back.textContent = text;
+}

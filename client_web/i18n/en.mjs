@@ -529,6 +529,8 @@ export default {
   "replay.nextLabel": "Next event",
   "replay.lastLabel": "Last event",
   "replay.back": "Back to the table",
+  "replay.backTurn": "Your move at the table — back to it",
+  "replay.backTurnTime": "Your move at the table ({time}) — back to it",
   "replay.tableElsewhere": "Your table is in the tab you opened this replay from.",
   "replay.lobby": "Lobby",
   "replay.log": "Every event of the match",

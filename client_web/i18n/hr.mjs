@@ -528,6 +528,8 @@ export default {
   "replay.nextLabel": "Sljedeći događaj",
   "replay.lastLabel": "Zadnji događaj",
   "replay.back": "Natrag na stol",
+  "replay.backTurn": "Na potezu ste za stolom — natrag",
+  "replay.backTurnTime": "Na potezu ste za stolom ({time}) — natrag",
   "replay.tableElsewhere": "Vaš je stol u kartici iz koje ste otvorili ovu snimku.",
   "replay.lobby": "Predvorje",
   "replay.log": "Svi događaji meča",

@@ -528,6 +528,8 @@ export default {
   "replay.nextLabel": "Следующее событие",
   "replay.lastLabel": "Последнее событие",
   "replay.back": "Вернуться к столу",
+  "replay.backTurn": "Ваш ход за столом — вернуться",
+  "replay.backTurnTime": "Ваш ход за столом ({time}) — вернуться",
   "replay.tableElsewhere": "Ваш стол — во вкладке, из которой вы открыли эту запись.",
   "replay.lobby": "Лобби",
   "replay.log": "Все события матча",

@@ -342,3 +342,31 @@ def test_the_others_hear_an_aim_only_once_the_shooter_aims(open_client: OpenClie
     click_table(c, low[0] + 0.01, low[1])
     other.wait(f"!!a.remoteAim && a.remoteAim.seat === {table['turn']}")
     assert_quiet(ana, bob)
+
+
+def test_a_replay_opened_from_the_table_says_when_the_move_there_is_yours(
+    open_client: OpenClient,
+) -> None:
+    """Between games a tournament player opened the result's replay of the game: the next
+    break was theirs, its clock ran out unseen, and the break went to the opponent. The
+    replay's way back says when the move at the table is the reader's, with its time."""
+    ana, bob, room = started(
+        open_client, host={"lang": "hr"}, table={"#c-preset": "custom", "#c-clock": "60"}
+    )
+    c = shooter((ana, bob))
+    other = bob if c is ana else ana
+    for p in (c, other):
+        p.page.evaluate(f"location.hash = '#/replay/{room}'")
+        p.page.wait_for_selector("#replay-view:not([hidden])")
+        p.page.locator("#r-back").wait_for(state="visible")
+    c.page.wait_for_function(
+        "/\\(\\d:\\d\\d\\)/.test(document.getElementById('r-back').textContent)"
+    )
+    said = c.page.inner_text("#r-back")
+    assert said.startswith(("Your move at the table (", "Na potezu ste za stolom (")), said
+    assert other.page.inner_text("#r-back") in ("Back to the table", "Natrag na stol")
+    save(c, "replay-says-your-move.png")
+    c.page.click("#r-back")
+    c.page.wait_for_selector("#table-view:not([hidden])")
+    assert c.state("a.table.turn === a.seat")
+    assert_quiet(ana, bob)
