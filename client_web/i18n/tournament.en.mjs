@@ -103,7 +103,7 @@ export default {
   "tour.botsFilled": { one: "Computer players took the {n} place left empty at the start.", other: "Computer players took the {n} places left empty at the start." },
   "tour.all": "All tournaments",
   "tour.toGame": "Back to the game",
-  "tour.listYours": "yours",
+  "tour.listYours": "your tournament",
   "tour.listEntered": "you're in",
   "tour.listPlayed": "you played",
   "tour.listPlace": "your place: {place}",

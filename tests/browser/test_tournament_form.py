@@ -148,7 +148,7 @@ def test_the_create_form_asks_no_losers_race_for_single_elimination(
     # read as three rounds): the games a player needs to win a match.
     legend = {
         "en": "Games to win a match",
-        "hr": "Partija za pobjedu u meču",
+        "hr": "Broj partija za pobjedu u meču",
         "ru": "Партий для победы в матче",
     }
     assert page.inner_text("fieldset:has(#tc-winners) legend") == legend[lang]

@@ -701,7 +701,7 @@ def test_a_finished_tournament_says_who_won_not_that_it_began(
 #: The top bar's way back to the game, the organiser's and an entrant's marks in the list,
 #: and a finished tournament's state there, as each language says them.
 TO_GAME = {"en": "Back to the game", "hr": "Natrag u igru", "ru": "Назад в игру"}
-YOURS = {"en": "yours", "hr": "vaš", "ru": "ваш"}
+YOURS = {"en": "your tournament", "hr": "vaš turnir", "ru": "ваш турнир"}
 PLACE = {"en": "your place: {}", "hr": "vaše mjesto: {}", "ru": "ваше место: {}"}
 FIRST, SECOND = {"en": "1st", "hr": "1.", "ru": "1-е"}, {"en": "2nd", "hr": "2.", "ru": "2-е"}
 WON = {
