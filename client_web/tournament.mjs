@@ -289,7 +289,7 @@ function renderOrganiser(view) {
 /**
  * One request that changes the tournament, by this session: its answer (the tournament)
  * is shown at once, and `answer` says what happened or, by the refusal's code, why not.
- * @param {"register" | "unregister" | "start" | "cancel" | "remove"} action
+ * @param {"register" | "unregister" | "start" | "cancel" | "remove" | "walkover"} action
  * @param {HTMLElement} answer where to say it @param {() => string} done what to say once done
  * @param {Record<string, string>} [body] the JSON body, if the action takes one
  * @param {Record<string, string>} [codes] refusal codes worded otherwise for this action
@@ -483,6 +483,8 @@ function matchCard(view, match, me) {
         : t("tour.live");
     foot.push(el("span", { class: "tour-state" }, [status]));
     if (waiting.length > 0 && live?.forfeit_at) foot.push(noShowClock(live.forfeit_at));
+    // The organiser need not wait out the no-show time once one of the two has come.
+    if (view.yours && waiting.length === 1) foot.push(el("button", { type: "button", class: "small danger", "data-walkover": match.id, "data-absent": match.players[waiting[0]] ?? "" }, [t("tour.walkover")]));
     // Only the match's own players have a seat kept for them (once in it, the way back);
     // they are offered that, not to watch their own match.
     if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: keepLang(`/#/play/${room}`) }, [t(seatedAt(match, me) ? "tour.backToTable" : "tour.play")]));
@@ -639,6 +641,14 @@ async function start() {
   $("tour-entrants").addEventListener("click", async (event) => {
     const name = /** @type {HTMLElement} */ (event.target).closest("[data-remove]")?.getAttribute("data-remove");
     if (name && (await ask(t("tour.removeConfirm", { name }), t("tour.remove"), false))) void organise("remove", () => t("tour.removed", { name }), { name });
+  });
+  $("tour-brackets").addEventListener("click", async (event) => {
+    const button = /** @type {HTMLElement} */ (event.target).closest("[data-walkover]");
+    const match = button?.getAttribute("data-walkover");
+    const name = button?.getAttribute("data-absent") ?? "";
+    if (!match || !(await ask(t("tour.walkoverConfirm", { name }), t("tour.walkover"), false))) return;
+    await change("walkover", $("tour-bracket-answer"), () => t("tour.walkoverGiven", { name }), { match });
+    void load();
   });
   $("tour-share").addEventListener("click", () => void share());
   if (listing) {

@@ -106,7 +106,16 @@ LISTED = 50
 #: How far in the past a start time may be (a clock a little behind the server's).
 START_SLACK_MS = 60_000
 _CONFLICTS = frozenset(
-    {"full", "name_taken", "name_confusable", "already_registered", "closed", "started", "over"}
+    {
+        "full",
+        "name_taken",
+        "name_confusable",
+        "already_registered",
+        "closed",
+        "started",
+        "over",
+        "not_waiting",
+    }
 )
 _CREATE_FIELDS = frozenset(
     {"name", "format", "cap", "seeding", "starts_at", "races", "bots", "bot_level", "shot_clock"}
@@ -199,7 +208,7 @@ class TournamentApi:
             account = reader.account if reader else None
             return json_response(200, tournament_view(found, viewer, live, account))
         action = parts[1]
-        if action not in ("register", "unregister", "start", "remove", "cancel"):
+        if action not in ("register", "unregister", "start", "remove", "cancel", "walkover"):
             return json_error(404, "no such API")
         if method != "POST":
             return json_error(405, "method not allowed", {"Allow": "POST"})
@@ -215,6 +224,8 @@ class TournamentApi:
             return await self.remove(request, tournament_id, player)
         if action == "cancel":
             return await self._answer(self.service.organiser_cancels(tournament_id, player), player)
+        if action == "walkover":
+            return await self.walkover(request, tournament_id, player)
         return await self._answer(self.service.start_now(tournament_id, player), player)
 
     # --- helpers ---------------------------------------------------------------------------
@@ -355,6 +366,17 @@ class TournamentApi:
         except ValueError as exc:
             return json_response(400, {"error": str(exc), "code": "bad_name"})
         return await self._answer(self.service.remove(tournament_id, player, name), player)
+
+    async def walkover(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
+        """`{"match": "W1-2"}`: the organiser gives that waiting match to the player who came."""
+        try:
+            body = self._body(request)
+            if set(body) != {"match"} or not isinstance(body["match"], str):
+                raise BadBody('send {"match": "<the match\'s id>"}')
+        except BadBody as exc:
+            return _bad_body(exc)
+        change = self.service.walkover_now(tournament_id, player, body["match"])
+        return await self._answer(change, player)
 
 
 def _bad_body(exc: BadBody) -> ApiResponse:

@@ -510,6 +510,11 @@ class TournamentService:
         if not absent:
             return
         log.info("tournament %s, match %s: forfeited by no-show", tournament.id, match.id)
+        await self._forfeit(tournament, match, absent)
+
+    async def _forfeit(self, tournament: Tournament, match: Match, absent: list[int]) -> None:
+        """`match` lost by the slots in `absent` (no-shows), told to its room."""
+        assert match.room is not None
 
         def forfeit(current: Tournament) -> Tournament:
             if current.match(match.id).status != "playing":
@@ -522,6 +527,32 @@ class TournamentService:
             # has moved to another node (its node died) is not told; the bracket says it.
             self.rooms.walkover(match.room, absent[0])
         self._nudge.set()
+
+    async def walkover_now(
+        self, tournament_id: str, organiser: str, match_id: str
+    ) -> Tournament | None:
+        """The organiser gives a match to the player who came, not waiting out the no-show
+        time: the same judgement as at the wait's end (`bracket.no_shows`), sooner. Only
+        while the table waits and exactly one of the two has not come."""
+        tournament = await self.store.get(tournament_id)
+        if tournament is None:
+            return None
+        if tournament.organiser != organiser:
+            raise TournamentError("not_organiser", "only the organiser may award a walkover")
+        match = tournament.match(match_id)
+        if tournament.status != "running" or match.status != "playing" or match.room is None:
+            raise TournamentError("not_waiting", "that match is not waiting for a player")
+        record = await self._record(match.room)
+        if record is not None and record.status != "waiting":
+            raise TournamentError("not_waiting", "that match has begun at its table")
+        present = set() if record is None else {s.player for s in record.seats if s is not None}
+        came = () if record is None else record.seated
+        absent = bracket.no_shows(tournament, match, present, came)
+        if len(absent) != 1:
+            raise TournamentError("not_waiting", "neither player, or both, have come to the table")
+        log.info("tournament %s, match %s: walkover by the organiser", tournament_id, match_id)
+        await self._forfeit(tournament, match, absent)
+        return await self.store.get(tournament_id)
 
     async def _make_again(
         self, tournament: Tournament, match: Match, record: RoomRecord | None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.support import Server, save
+from tests.browser.test_tournament_forfeits import final_of_two
 from tests.browser.test_tournament_page import call, confirm, new_tournament, session_token
 
 
@@ -48,3 +49,45 @@ def test_an_entrant_taken_off_the_list_is_told_so(page_at: Any, server: Server) 
     )
     assert petar.page.inner_text("#tour-answer") != "Organizator vas je uklonio s popisa."
     assert petar.problems() == [] and ivan.problems() == []
+
+
+def test_the_organiser_gives_a_waiting_match_to_the_player_who_came(
+    open_client: Any, page_at: Any, server: Server
+) -> None:
+    """After the start the organiser's page offered nothing: a no-show's opponent waited
+    out the whole no-show time. On a match whose table waits with one of its two players
+    seated, the organiser may give it to that player at once (asked first, in red)."""
+    ana = open_client("Ana", lang="hr")
+    ana.wait("!!a.welcome")
+    token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
+    tournament, organiser = final_of_two(
+        server, "Nedjelja", {"Ana": token, "Luka": session_token(server, "Luka")}
+    )
+    path = f"/api/tournaments/{tournament}"
+    room = None
+    for _ in range(200):
+        matches = call(server, "GET", path)["matches"]
+        room = matches[0]["room"] if matches else None
+        if room:
+            break
+        ana.page.wait_for_timeout(50)
+    assert room
+    ana.page.evaluate(f"location.hash = '#/play/{room}'")
+    ana.wait("a.role === 'player' && !!a.view")
+    ivan = page_at(f"/tournament/{tournament}", "hr", organiser)
+    button = ivan.page.locator("[data-walkover]")
+    button.wait_for()
+    assert button.inner_text() == "Pobjeda bez borbe odmah"
+    button.click()
+    assert confirm(ivan.page, "Pobjeda bez borbe odmah") == (
+        "Dodijeliti meč odmah igraču koji je došao? Luka gubi meč zbog nedolaska za stol."
+    )
+    ivan.page.wait_for_selector(".tour-match .tour-forfeit")
+    assert ivan.page.inner_text(".tour-match .tour-forfeit") == (
+        "Pobjeda bez borbe: Ana (nedolazak: Luka)"
+    )
+    assert ivan.page.inner_text("#tour-bracket-answer") == "Luka gubi meč zbog nedolaska za stol."
+    assert ivan.page.locator("[data-walkover]").count() == 0
+    ana.page.locator("#result-dialog").wait_for(state="visible")
+    save(ivan, "tournament-walkover-now-hr.png")
+    assert ivan.problems() == []

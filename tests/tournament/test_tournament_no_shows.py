@@ -178,3 +178,45 @@ async def test_a_matchs_table_is_in_the_lobby_as_soon_as_it_opens(
         assert changed.info.settings.reserved is not None
         assert peer.player in changed.info.settings.reserved
         assert changed.info.players == [] and changed.info.status == "waiting"
+
+
+async def test_the_organiser_gives_a_waiting_match_to_the_player_who_came(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """The organiser need not wait out the no-show time: a walkover asked for a match whose
+    table waits, one player seated and the other never come, ends it at once as the
+    wait's end would. Asked by anyone else, or for a match that is not waiting (both came,
+    or neither, or play has begun), it is refused and nothing changes."""
+    server = await make_server(no_show=300.0)
+    peers = {name: await Peer.connect(server, name) for name in ("Ana", "Ben", "Cyril", "Dee")}
+    opened.extend(peers.values())
+    tournament_id, view = await started(server, peers)
+    path = f"/api/tournaments/{tournament_id}/walkover"
+    organiser, first, second = peers["Ana"], match_of(view, "W1-1"), match_of(view, "W1-2")
+    came = peers[first["players"][1]]
+    assert isinstance(await sit(came, first["room"]), m.Joined)
+    # Neither player of the second match has come: nobody to give it to.
+    status, refused = await api(server, "POST", path, {"match": "W1-2"}, organiser.token)
+    assert (status, refused["code"]) == (409, "not_waiting"), refused
+    # Not the organiser's to give: refused.
+    other = next(peer for peer in peers.values() if peer is not organiser)
+    status, refused = await api(server, "POST", path, {"match": "W1-1"}, other.token)
+    assert (status, refused["code"]) == (403, "not_organiser"), refused
+    for body in ({"match": 1}, {"match": "W1-1", "x": 1}, {}):
+        assert (await api(server, "POST", path, body, organiser.token))[0] == 400
+    status, refused = await api(server, "POST", path, {"match": "W9-9"}, organiser.token)
+    assert (status, refused["code"]) == (400, "no_such_match"), refused
+    _, unchanged = await api(server, "GET", f"/api/tournaments/{tournament_id}")
+    assert [m_["status"] for m_ in unchanged["matches"] if m_["round"] == 1] == ["playing"] * 2
+    # The organiser gives the first match to the one who came: the table is told at once.
+    status, given = await api(server, "POST", path, {"match": "W1-1"}, organiser.token)
+    assert status == 200, given
+    over = await expect_in(came, m.MatchOver, first["room"])
+    assert (over.winner, over.reason) == (1, "forfeit")
+    decided = match_of(given, "W1-1")
+    assert decided["decided"] == "forfeit" and decided["winner"] == 1
+    assert match_of(given, "W1-2")["status"] == "playing"
+    # Asked again: that match is no longer waiting.
+    status, refused = await api(server, "POST", path, {"match": "W1-1"}, organiser.token)
+    assert (status, refused["code"]) == (409, "not_waiting"), refused
+    assert second["room"] is not None
