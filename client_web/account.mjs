@@ -30,6 +30,15 @@ function enterDoes() {
   }
 }
 
+/** This browser has been signed in to an account: its Enter logs in from then on. */
+function rememberAccount() {
+  try {
+    localStorage.setItem(HAD_ACCOUNT_KEY, "yes");
+  } catch {
+    // (storage refused: `enterDoes` says "login" then anyway)
+  }
+}
+
 /** Rated, unless the player unticked it before. */
 function storedQuickRated() {
   try {
@@ -98,6 +107,7 @@ export function initAccounts(opts) {
 
   const quickRated = /** @type {HTMLInputElement} */ ($("quick-rated"));
   const refreshBar = () => {
+    if (loggedIn()) rememberAccount(); // (a browser signed in before the flag was kept, too)
     $("account-open").hidden = loggedIn();
     $("account-menu").hidden = !loggedIn();
     // Rated play (quick match, against the computer) is for account holders only.
@@ -215,7 +225,8 @@ export function initAccounts(opts) {
       // Claiming: the guest's session token makes the account take over this player.
       const made = await api("/api/accounts", { method: "POST", body, token: session.token() });
       if (made.status !== 201) {
-        error.textContent = refusal(made.status, made.body);
+        // A name taken may be the reader's own account, on a browser that has not seen it.
+        error.textContent = refusal(made.status, made.body) + (made.status === 409 ? ` ${t("account.takenYours")}` : "");
         return;
       }
     }
@@ -236,11 +247,7 @@ export function initAccounts(opts) {
       return;
     }
     password.value = "";
-    try {
-      localStorage.setItem(HAD_ACCOUNT_KEY, "yes");
-    } catch {
-      // (storage refused: Enter keeps signing up on this browser)
-    }
+    rememberAccount();
     session.setAccountToken(String(login.body.token));
     dialog.close();
     refreshBar();

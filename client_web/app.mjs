@@ -423,8 +423,7 @@ function onMessage(m) {
       renderQuick();
       if (!tv.active && (parseHash().id !== m.room || parseHash().kind !== "room")) history.replaceState(null, "", `#/room/${m.room}`);
       show("table");
-      // Sitting down is being ready: the match starts as soon as both seats are filled
-      // (as a quick match does); "Not ready" holds it back.
+      // Sitting down is being ready (as in a quick match); "Not ready" holds it back.
       if (m.role === "player") conn.request({ t: "ready", ready: true }).catch(() => {});
       return;
     case "notice":
@@ -518,6 +517,7 @@ const PULSE_MS = 5000;
 function frame() {
   if (app.route === "replay" && replay) {
     replay.frame();
+    if (app.anim && player.skipAnim()) player.animFrame(); // (the table's shot, played out unseen: the way back reads its table)
     replayCallsBack();
     return replay.anim ? 0 : 50;
   }

@@ -775,8 +775,10 @@ export function replayCallsBack() {
   const st = status();
   const lagging = st === "lag" && (v?.lag_choice == null ? !(v?.lagged ?? []).includes(me) : v.lag_choice === me);
   const mine = lagging || (st === "playing" && app.table?.turn === me && !app.table?.match_over);
-  renderClock();
-  const clock = $("clock");
-  const text = !mine ? t("replay.back") : clock.hidden ? t("replay.backTurn") : t("replay.backTurnTime", { time: clock.textContent });
+  // The time left on that move: the lag's, the choice's, or the shot clock's (not the
+  // clock's own words, "Lag: 0:25" or "0:08 · Ana").
+  const c = app.table?.clock;
+  const left = st === "lag" ? lagLeft() ?? choiceLeft() : !c ? null : c.deadline === null || c.paused ? typeof c.left === "number" ? Math.ceil(c.left) : c.seconds : Math.ceil(Math.min(clockCap(c), Math.max(0, (c.deadline - app.serverNow()) / 1000)));
+  const text = !mine ? t("replay.back") : left === null ? t("replay.backTurn") : t("replay.backTurnTime", { time: minutesAndSeconds(left) });
   if (back.textContent !== text) back.textContent = text;
 }

@@ -38,6 +38,7 @@ export function renderMatchOver({ me, player, over }) {
   $("rematch").textContent = gone ? t("result.opponentLeft") : rematchAsked ? t("result.rematchAsked") : otherAsked ? t("result.rematchWanted", { name: names()[1 - (me ?? 0)] }) : t("result.rematch");
   const rematchOff = rematchAsked || gone;
   /** @type {HTMLButtonElement} */ ($("rematch")).disabled = rematchOff;
+  for (const id of ["rematch", "over-rematch", "result-rematch"]) $(id).classList.toggle("asked", rematchAsked && !gone);
   // The result dialog's own Rematch says the same while it is open.
   const resultRematch = /** @type {HTMLButtonElement} */ ($("result-rematch"));
   if (!resultRematch.hidden) {

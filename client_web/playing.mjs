@@ -138,7 +138,9 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
         const title = m.winner === null ? t("result.rackNobody", { rack: m.rack }) : mine ? t("result.rackYou", { rack: m.rack }) : t("result.rack", { name: n[m.winner], rack: m.rack });
         const breaker = app.table?.breaker;
         const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker], mine: app.role === "player" && app.seat === breaker } : null;
-        showResult(title, { names: n, score: m.score }, describeEnd(m.reason, 0, loserOf(m.winner, n), lostByMe(m.winner)), false, rackReplay(m.rack, false), next);
+        // The 9 on the break is said as such (the last shot's verdict says it was).
+        const how = m.reason === "nine" && (app.lastShot?.verdict?.note_codes ?? []).includes("G5.break") ? "nineBreak" : m.reason;
+        showResult(title, { names: n, score: m.score }, describeEnd(how, 0, loserOf(m.winner, n), lostByMe(m.winner)), false, rackReplay(m.rack, false), next);
         if (cheers(m.winner)) {
           celebrate(false, sound, reducedMotion());
           heard.push("fanfare");

@@ -227,7 +227,7 @@ export class ReplayViewer {
   key(ev) {
     if (el("replay-view").hidden || ev.altKey || ev.ctrlKey || ev.metaKey || ev.defaultPrevented) return;
     const at = ev.target instanceof Element ? ev.target : null;
-    if (at?.closest("input, select, textarea, dialog[open]") || (ev.key === " " && at?.closest("button, a"))) return;
+    if (at?.closest("input, select, textarea, dialog[open]") || (ev.key === " " && at?.closest("button, a, summary"))) return;
     /** @type {Record<string, () => void>} */
     const keys = {
       ArrowRight: () => this.step(1),

@@ -99,6 +99,7 @@ export function defaultAim(refresh) {
   const shot = `${tb.rack}:${tb.turn}:${app.rackShots.rack}.${app.rackShots.count}:`;
   const key = `${shot}${app.tableVersion}`;
   if (app.aim.turnKey === key) return;
+  const pending = app.aimDirty; // (a change of the player's own not yet sent is still sent)
   const fresh = !app.aim.turnKey.startsWith(shot) || app.aim.wasBreak !== (tb.ball_in_hand === "kitchen");
   app.aim.turnKey = key;
   const cue = cuePos();
@@ -116,7 +117,7 @@ export function defaultAim(refresh) {
   // Drawn here, not sent (the power set above marked it to be): the turn's starting aim
   // is not the player aiming, and the others read "Alice is aiming: power 87 %" while
   // she was still reading the last game's result.
-  app.aimDirty = false;
+  app.aimDirty = pending;
   askFrame();
   refresh();
 }

@@ -264,7 +264,7 @@ function renderRegistration(view) {
   // Taken off the list by the organiser: said, where "You are registered." still stood
   // under the form that offered to register again.
   const answer = $("tour-answer");
-  if (wasEntered && !entered && answers.get(answer)?.() === t("tour.registered")) {
+  if (wasEntered && !entered && !withdrawing) {
     answers.set(answer, () => t("tour.removedYou"));
     answer.textContent = t("tour.removedYou");
     answer.classList.remove("ok");
@@ -272,8 +272,10 @@ function renderRegistration(view) {
   wasEntered = entered;
 }
 
-/** Whether the reader was on the list when the page last showed it. */
+/** Whether the reader was on the list when the page last showed it, and whether they are
+ * withdrawing themselves now (that is said as their own doing). */
 let wasEntered = false;
+let withdrawing = false;
 
 /** The organiser may start the tournament before its time (two players at least, unless
  * computer players fill the empty places). @param {TournamentView} view */
@@ -582,7 +584,8 @@ async function registration(action) {
     answer.textContent = t("tour.err.bad_name");
     return;
   }
-  const ok = await change(action, $("tour-answer"), done, action === "register" ? { name } : undefined);
+  withdrawing = action === "unregister";
+  const ok = await change(action, $("tour-answer"), done, action === "register" ? { name } : undefined).finally(() => (withdrawing = false));
   // A guest's name is kept for the game; an account plays under its own whatever this says.
   if (ok && action === "register" && !session.accountToken()) {
     session.setName(name);

@@ -83,6 +83,7 @@ export function ballList(balls) {
 /** The server's sentences for notes, and the key each is worded by here. */
 const NOTE_KEYS = /** @type {Record<string, string>} */ ({
   "The 9 was pocketed on a legal shot: the game is won": "note.G5",
+  "The 9 was pocketed on the break: the game is won": "note.G5.break",
   "The 9 left the table: it is spotted (G3)": "note.R11.nine",
   "The 9 went down on a foul: it is spotted (G3) and does not win": "note.G4",
   "The 9 went down on a push-out: it is spotted (G3)": "note.R6.nine",
@@ -480,7 +481,7 @@ const LOST_BY = ["three_fouls", "concede", "forfeit"];
 export function describeEnd(reason, raceTo = 0, loser = null, mine = false) {
   if (reason === "race") return t("end.race", { n: raceTo });
   if (loser && LOST_BY.includes(reason)) return t(`end.${reason}By${mine ? "You" : ""}`, { name: loser });
-  if (["nine", "three_fouls", "concede", "forfeit", "stalemate"].includes(reason)) return t(`end.${reason}`);
+  if (["nine", "nineBreak", "three_fouls", "concede", "forfeit", "stalemate"].includes(reason)) return t(`end.${reason}`);
   return t("end.other");
 }
 

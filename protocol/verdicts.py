@@ -30,7 +30,7 @@ FOUL_CODES: Final[dict[str, str]] = {
 #: Everything else a verdict says (`notes`).
 NOTE_CODES: Final[dict[str, str]] = {
     "G5": "The 9 was pocketed on a legal shot: the game is won.",
-    "G5.break": "The 9 was pocketed on a legal break: the game is won.",
+    "G5.break": "The 9 was pocketed on the break: the game is won.",
     "R11.nine": "The 9 left the table: it is spotted.",
     "G4": "The 9 went down on a foul: it is spotted and does not win.",
     "R6.nine": "The 9 went down on a push-out: it is spotted.",

@@ -664,6 +664,7 @@ export default {
   "account.logoutSeated": "You are seated at this table as {me}: logged out, you would come back as a new guest and leave your seat empty. Log out when the match is over, or leave the table first.",
   "account.loggedOut": "Logged out: you play on as a guest.",
   "account.taken": "That name is taken, or one that looks just like it.",
+  "account.takenYours": "If it is your account, press “Log in”.",
   "account.wrong": "Wrong name or password.",
   "account.newHere": "If the name is yours, check the password. New here? Press “Sign up” to make this name your account.",
   "account.throttled": "Too many tries. Wait a while and try again.",

@@ -126,6 +126,7 @@ export default {
   "warn.clock": "{name}: {s} s left to shoot",
   "warn.clockYou": "{s} s left for your shot",
   "end.nine": "The 9 went down on a legal shot.",
+  "end.nineBreak": "The 9 went down on the break.",
   "end.three_fouls": "Three fouls in a row by the opponent.",
   "end.concede": "The opponent conceded.",
   "end.forfeit": "The opponent stayed away too long.",

@@ -126,6 +126,7 @@ export default {
   "warn.clock": "{name}: još {s} s za udarac",
   "warn.clockYou": "Još {s} s za vaš udarac",
   "end.nine": "Devetka je ubačena pravilnim udarcem.",
+  "end.nineBreak": "Devetka je ubačena iz otvaranja.",
   "end.three_fouls": "Protivnik je napravio tri uzastopna faula.",
   "end.concede": "Protivnik je predao.",
   "end.forfeit": "Protivnik je predugo izbivao.",

@@ -181,6 +181,11 @@ test("G5 the 9 on the break is said to be on the break, in every language", asyn
   }
 });
 
+test("the result of a game won by the 9 on the break says so", () => {
+  assert.equal(describeEnd("nineBreak"), "The 9 went down on the break.");
+  assert.equal(describeEnd("nine"), "The 9 went down on a legal shot.");
+});
+
 test("R13 third foul loses the game and the foul is still explained", () => {
   const d = describeShot(
     shot({

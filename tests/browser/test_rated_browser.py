@@ -395,6 +395,16 @@ def test_enter_in_the_account_dialog_signs_a_newcomer_up_and_logs_a_returning_pl
     c.wait("a.welcome && a.welcome.account === true && a.welcome.name === 'Novak'")
     c.page.wait_for_timeout(300)
     assert [call for call in calls if call != "logout"] == ["login", "login"]  # one a press
+    # A browser that has never been signed in (another device): Enter signs up, and the
+    # name taken is said with the way to log in, in case the account is the reader's.
+    d = open_client("Device")
+    d.page.click("#account-open")
+    d.page.locator("#account-dialog").wait_for(state="visible")
+    d.page.fill("#account-name", "Novak")
+    d.page.fill("#account-password", PASSWORD)
+    d.page.press("#account-password", "Enter")
+    d.page.wait_for_function("document.getElementById('account-error').textContent !== ''")
+    assert d.page.inner_text("#account-error").endswith("If it is your account, press “Log in”.")
 
 
 def test_a_short_password_is_said_once_and_the_dialog_stays_put(open_client: OpenClient) -> None:

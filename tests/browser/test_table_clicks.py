@@ -12,6 +12,7 @@ from tests.browser.support import Server, save
 from tests.browser.test_client import (
     assert_quiet,
     click_table,
+    foul_softly,
     replay_events,
     set_power,
     settle,
@@ -363,10 +364,17 @@ def test_a_replay_opened_from_the_table_says_when_the_move_there_is_yours(
         "/\\(\\d:\\d\\d\\)/.test(document.getElementById('r-back').textContent)"
     )
     said = c.page.inner_text("#r-back")
-    assert said.startswith(("Your move at the table (", "Na potezu ste za stolom (")), said
+    assert said.startswith(("Your move at the table (", "Na potezu ste (")), said
     assert other.page.inner_text("#r-back") in ("Back to the table", "Natrag na stol")
     save(c, "replay-says-your-move.png")
     c.page.click("#r-back")
     c.page.wait_for_selector("#table-view:not([hidden])")
     assert c.state("a.table.turn === a.seat")
+    # The move comes while the reader watches the replay: the opponent's foul, played out
+    # unseen behind it (the table's shot waited for the table to be shown again).
+    foul_softly(c)
+    other.page.wait_for_function(
+        "/^(Your move at the table|Na potezu ste) \\(\\d:\\d\\d\\)/"
+        ".test(document.getElementById('r-back').textContent)"
+    )
     assert_quiet(ana, bob)
