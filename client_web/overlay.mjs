@@ -277,7 +277,7 @@ function draw(m) {
               ? t("overlay.waiting")
               : m.status === "lag"
                 ? m.chooser
-                  ? t("overlay.chooses", { name: m.chooser })
+                  ? t(m.draw ? "overlay.drawChooses" : "overlay.chooses", { name: m.chooser })
                   : t(m.draw ? "overlay.draw" : "overlay.lag")
                 : t(m.decider ? "overlay.rackDecider" : "overlay.rack", { rack: m.rack });
       mid.append(el("span", "ov-line", line));

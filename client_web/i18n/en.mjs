@@ -572,6 +572,7 @@ export default {
   "overlay.rack": "Game {rack}",
   "overlay.rackDecider": "Game {rack}, the decider",
   "overlay.chooses": "{name} chooses who breaks",
+  "overlay.drawChooses": "Drawn: {name} chooses who breaks",
   "overlay.waiting": "Waiting for players",
   "overlay.lag": "Lag for the break",
   "overlay.draw": "Drawing for the break",

@@ -571,6 +571,7 @@ export default {
   "overlay.rack": "Partija {rack}",
   "overlay.rackDecider": "Partija {rack}, odlučujuća",
   "overlay.chooses": "{name} bira tko otvara",
+  "overlay.drawChooses": "Ždrijeb: {name} bira tko otvara",
   "overlay.waiting": "Čekaju se igrači",
   "overlay.lag": "Bliškanje za otvaranje",
   "overlay.draw": "Ždrijeb za otvaranje",

@@ -571,6 +571,7 @@ export default {
   "overlay.rack": "Партия {rack}",
   "overlay.rackDecider": "Партия {rack}, решающая",
   "overlay.chooses": "{name} выбирает, кто разбивает",
+  "overlay.drawChooses": "Жребий: {name} выбирает, кто разбивает",
   "overlay.waiting": "Ждём игроков",
   "overlay.lag": "Раскат на право разбития",
   "overlay.draw": "Жребий на разбитие",

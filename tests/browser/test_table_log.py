@@ -117,7 +117,7 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
         # timed for both to see, the opponent too.
         assert c.page.inner_text("#clock").startswith(clock), c.page.inner_text("#clock")
     assert bob.page.locator("#lag-shoot").is_hidden()
-    strip_says(strip, "Lag for the break", 12)  # Ana won a lag, and has 12 s to choose
+    strip_says(strip, "Ana chooses who breaks", 12)  # Ana won a lag, and has 12 s to choose
     # Only the ball that was played is on the table, named; Bob's was never played.
     labels = ana.page.evaluate("window.ninepool.overlay().labels.map(l => l.text)")
     assert labels == ["Ana's ball"], labels
@@ -223,7 +223,7 @@ def test_a_lag_neither_player_plays_is_drawn_for_and_said_so(
     winner.page.locator("#lag-dialog").wait_for(state="visible")
     assert winner.page.inner_text("#lag-title-text") == "You won the draw"
     assert winner.page.inner_text("#status .prompt").startswith("You won the draw:")
-    strip_says(strip, "Ždrijeb za otvaranje", 8)
+    strip_says(strip, f"Ždrijeb: {winner.name} bira tko otvara", 8)
     for c in (ana, bob):
         c.page.wait_for_function(
             "document.getElementById('log').textContent.includes("
