@@ -24,6 +24,7 @@ import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { initLanguage, num, seatName, t } from "./i18n/index.mjs";
 import { PLAY_MESSAGES, TvDirector, lingerFrom } from "./tv.mjs";
+import { describeShot } from "./verdict.mjs";
 
 /** The overlay's address that follows the TV channel (no room id is this short). */
 export const TV_ROOM = "tv";
@@ -47,6 +48,7 @@ export const TV_ROOM = "tv";
  * @property {boolean} draw the first break is drawn for, not lagged: the room draws, or nobody
  * lagged in time (O6)
  * @property {string} title the table's own name as the lobby says it ("Zagreb Open · Losers' bracket, round 1"), or ""
+ * @property {{ text: string, foul: boolean } | null} [call] the referee's call on the last shot, while it is news
  */
 
 /**
@@ -122,6 +124,9 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null, draw
  * snapshot (a join, a resync) is the room as it is now and replaces whatever waited.
  * Time is given by the caller (ms, any monotonic clock): the feed is a value machine.
  */
+/** How long the referee's call on a shot stays on the strip (ms). */
+export const CALL_MS = 8000;
+
 export class OverlayFeed {
   /** @param {number} rate the viewers' playback rate (2: a shot plays at twice its speed) */
   constructor(rate = 2) {
@@ -142,6 +147,14 @@ export class OverlayFeed {
     this.lag = null;
     /** Called with each event as it is shown (the channel moves on once a match's end is). @type {(msg: Msg) => void} */
     this.onShown = () => {};
+    /** The last shot shown, when, and the ball to hit before it: the referee's call on it,
+     * said on the strip for a while (`callAt`). @type {{ msg: Msg, at: number, lowest: number | null } | null} */
+    this.call = null;
+  }
+
+  /** The last shot's call while it is news (`CALL_MS` after it rolled out), else null. @param {number} nowMs */
+  callAt(nowMs) {
+    return this.call && nowMs - this.call.at < CALL_MS ? this.call : null;
   }
 
   /** This match's first break was drawn for although the room lags: nobody lagged in time.
@@ -180,6 +193,7 @@ export class OverlayFeed {
       const match = this.view?.match;
       this.queue = [];
       this.due = null;
+      this.call = null;
       this.view = msg.view;
       // A page coming in late learns how the first break was decided from the room's log
       // (the lag's result after this match's start, if any).
@@ -211,12 +225,13 @@ export class OverlayFeed {
       }
       this.queue.shift();
       this.due = null;
-      this.take(head);
+      this.take(head, nowMs);
     }
   }
 
-  /** @param {Msg} msg */
-  take(msg) {
+  /** @param {Msg} msg @param {number} nowMs */
+  take(msg, nowMs) {
+    if (msg.t === "shot_result") this.call = { msg, at: nowMs, lowest: this.table?.lowest ?? null };
     if (msg.t === "lag_result") this.lag = { match: Number(this.view?.match ?? 0), method: String(msg.method) };
     if ((msg.t === "shot_result" || msg.t === "ruling" || msg.t === "lag_result") && msg.table) {
       this.newTable(msg.table, msg.t !== "ruling");
@@ -300,7 +315,8 @@ function draw(m) {
   }
   // A named table (a tournament's match, its round) says so over the strip, in a line
   // that never widens it.
-  root.replaceChildren(...(m.title ? [el("div", "ov-title", m.title)] : []), bar, foot);
+  const call = m.call ? [el("div", `ov-call${m.call.foul ? " ov-foul" : ""}`, m.call.text)] : [];
+  root.replaceChildren(...(m.title ? [el("div", "ov-title", m.title)] : []), bar, foot, ...call);
 }
 
 /** Starts the overlay page. */
@@ -427,6 +443,11 @@ function start() {
     const m = overlayModel(feed.view, feed.table, conn.serverNow(), feed.clockCap(), kept.room === feed.view?.room ? kept.names : null, feed.lagDrawn());
     // While a shot rolls the clock is nobody's: the viewers' tables show none running.
     if (feed.rolling()) m.clock = null;
+    // The referee's call on the last shot (a foul and who has ball in hand, a ball made),
+    // for a while: the viewers saw the turn change with no word of why.
+    const call = feed.callAt(performance.now());
+    const said = call ? describeShot(/** @type {any} */ (call.msg), m.seats.map((s) => s.name), call.lowest) : null;
+    m.call = said ? { text: said.headline, foul: said.tone === "foul" } : null;
     if (following && (!room || !feed.view)) m.status = "idle";
     else if (feed.gone) m.status = "gone";
     else if (missing) m.status = "none";

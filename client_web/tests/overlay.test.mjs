@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { OverlayFeed, overlayModel, roomOfPath } from "../overlay.mjs";
+import { CALL_MS, OverlayFeed, overlayModel, roomOfPath } from "../overlay.mjs";
 
 const view = {
   status: "playing",
@@ -190,6 +190,20 @@ test("after the lag the one choosing who breaks is the one to act, named; a deci
   assert.equal(overlayModel(view, { ...table, score: [6, 6] }, 0).decider, true);
   assert.equal(overlayModel(view, { ...table, score: [6, 5] }, 0).decider, false);
   assert.equal(overlayModel(view, { ...table, score: [7, 6], match_over: true, match_winner: 0 }, 0).decider, false);
+});
+
+test("the last shot's call is kept while it is news, from when it rolled out, and a snapshot drops it", () => {
+  const feed = new OverlayFeed(2);
+  feed.push({ t: "snapshot", view: { ...view, table } }, 0);
+  const shot = { t: "shot_result", seq: 5, duration: 4, table: { ...table, turn: 0, lowest: 5 } };
+  feed.push(shot, 1_000);
+  assert.equal(feed.callAt(2_000), null); // still rolling on the viewers' tables (2 s at twice the speed)
+  feed.tick(3_000);
+  assert.equal(feed.callAt(3_000)?.msg, shot);
+  assert.equal(feed.callAt(3_000)?.lowest, table.lowest ?? null);
+  assert.equal(feed.callAt(3_000 + CALL_MS), null);
+  feed.push({ t: "snapshot", view: { ...view, table } }, 3_500);
+  assert.equal(feed.callAt(3_600), null);
 });
 
 test("in a timed lag the strip counts the lag's time, then the winner's choice; a lag nobody played is told as a draw", () => {

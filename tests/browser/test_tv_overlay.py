@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tests.browser.support import RATE, Client, save
-from tests.browser.test_client import assert_quiet, start_match
+from tests.browser.test_client import assert_quiet, foul_softly, shooter, start_match
+from tests.browser.test_firstminute import started
 from tests.browser.test_watching import concede
 
 OpenClient = Callable[..., Client]
@@ -102,3 +103,23 @@ def test_the_tv_opened_beside_a_match_watches_it_without_taking_the_seat(
     assert tv.is_visible("#chat-input")
     assert problems == []
     assert_quiet(bob)
+
+
+def test_the_strip_says_the_referees_call_on_the_last_shot(
+    open_client: OpenClient, open_page: Callable[[str, str], Client]
+) -> None:
+    """The strip showed the turn change with no word of why: a foul and its ball in hand,
+    which the table said, never reached the stream. The referee's call on the last shot is
+    said under the strip for a while, a foul marked as one."""
+    ana, bob, room = started(open_client)
+    strip = open_page("strip-ru", f"/overlay/{room}?lang=ru&rate={RATE}")
+    strip.page.wait_for_function("window.ninepoolOverlay?.status === 'playing'")
+    fouler = shooter((ana, bob))
+    foul_softly(fouler)
+    strip.page.wait_for_selector(".ov-call.ov-foul")
+    said = strip.page.inner_text(".ov-call")
+    assert said.startswith("Фол:") and "с руки" in said, said
+    save(strip, "strip-referee-call-ru.png")
+    # It goes after a while (the strip is not a log).
+    strip.page.wait_for_selector(".ov-call", state="detached", timeout=15_000)
+    assert_quiet(ana, bob)
