@@ -19,7 +19,7 @@ import { Renderer } from "./render.mjs";
 import { lagFrames, lagPlayback, lagRest, lagTags } from "./lagballs.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { num, seatName, t, wordAs } from "./i18n/index.mjs";
-import { describeEnd, describeLag, describeRuling, describeShot, describeSnapshot, describeWarning, loserOf, withRules } from "./verdict.mjs";
+import { describeLag, describeRuling, describeShot, describeSnapshot, describeWarning, withRules } from "./verdict.mjs";
 
 /** @typedef {Record<string, any>} Msg */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
@@ -78,8 +78,11 @@ export function describeEvent(e, names, lowest = null, before = null) {
       return { text: withRules(w.text, [w.rule]), tone: "foul" };
     }
     case "game_over":
+      // Who won the game and the score: how, the line before said (the winning shot's, or
+      // the concession's), and the game's end was read twice ("…: the 9 on the break (G5)",
+      // then "The 9 went down on a legal shot").
       return {
-        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${describeEnd(e.reason, 0, loserOf(e.winner, names))} ${scoreLine(e)}`,
+        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${scoreLine(e)}`,
         tone: "win",
       };
     case "match_over":
@@ -317,12 +320,21 @@ export class ReplayViewer {
       });
       log.append(li);
     });
-    const cut = this.truncated ? ` · ${t("replay.truncated")}` : "";
-    const match = this.match ?? 1;
-    const which = this.rack !== null ? ` · ${match > 1 ? t("replay.matchRack", { match, rack: this.rack }) : t("replay.rack", { rack: this.rack })}` : this.match !== null ? ` · ${t("replay.match", { match })}` : "";
-    el("r-line").textContent = `${t("replay.title", { name: tableName({ name: this.settings?.name, settings: this.settings, computer: this.computer, players: this.players }), race: this.settings?.race_to ?? "?" })}${which}${cut}`;
+    this.header();
     el("r-play").textContent = t(this.playing ? "replay.pause" : "replay.play");
     if (this.index >= 0) this.go(this.index);
+  }
+
+  /** The replay's line over the table: the table, its race, the game shown — in a whole
+   * match's replay the game of the event shown (it never said which game one was in). */
+  header() {
+    const cut = this.truncated ? ` · ${t("replay.truncated")}` : "";
+    const match = this.match ?? 1;
+    const now = this.rack === null && this.match !== null ? Number(this.tableAt(this.index)?.rack ?? 0) || null : null;
+    const rack = this.rack ?? now;
+    const which = rack !== null ? ` · ${match > 1 || now !== null ? t("replay.matchRack", { match, rack }) : t("replay.rack", { rack })}` : this.match !== null ? ` · ${t("replay.match", { match })}` : "";
+    const line = `${t("replay.title", { name: tableName({ name: this.settings?.name, settings: this.settings, computer: this.computer, players: this.players }), race: this.settings?.race_to ?? "?" })}${which}${cut}`;
+    if (el("r-line").textContent !== line) el("r-line").textContent = line;
   }
 
   /** Seat names as of event `i` (the latest snapshot before it); a seat empty then is named
@@ -378,6 +390,7 @@ export class ReplayViewer {
     /** @type {HTMLButtonElement} */ (el("r-last")).disabled = this.index >= lastPlay(this.events, this.lo, this.hi);
     const e = this.events[this.index];
     this.names = this.namesAt(this.index);
+    this.header();
     this.anim = null;
     // A lag's result shows its balls where they stopped, named, as the table did live.
     const lag = lagShownAt(this.events, this.index);

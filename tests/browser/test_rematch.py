@@ -130,6 +130,11 @@ def test_the_whole_match_replay_opens_in_the_page_and_stays_after_a_reload(
     ana.wait("a.route === 'replay' && a.room !== null")
     assert ana.page.evaluate("location.hash") == f"#/replay/{room}/1/all"
     assert ana.page.evaluate("document.documentElement.lang") == "hr"
+    # The whole match's replay says which game the event shown is in (it never did).
+    ana.page.locator("#r-log li button").last.click()
+    ana.page.wait_for_function(
+        "document.getElementById('r-line').textContent.endsWith('· 1. meč, partija 1')"
+    )
     assert_quiet(ana, bob)
 
 
