@@ -135,3 +135,12 @@ export function tableName(r) {
   const host = r.players?.[0];
   return host ? t("rooms.tableOf", { name: host }) : t("rooms.tableOpen");
 }
+
+/**
+ * Whether the game being played decides the match: each player a game from the race
+ * (the table's header and the stream strip say so).
+ * @param {number} race @param {readonly number[]} score @param {boolean} over the match is over
+ */
+export function isDecider(race, score, over) {
+  return !over && race > 1 && score.length === 2 && score.every((s) => Number(s) === race - 1);
+}

@@ -6,7 +6,7 @@
 import { ratingText } from "./account.mjs";
 import { powerPercent, speedFromPower } from "./controls.mjs";
 import { $, h, hyphenBreaks } from "./dom.mjs";
-import { RATED_QUICK_NAME, describeFormat, lagTimes, roomName } from "./formats.mjs";
+import { RATED_QUICK_NAME, describeFormat, isDecider, lagTimes, roomName } from "./formats.mjs";
 import { keepLang, lang, list, minutesAndSeconds, num, t, wordAs } from "./i18n/index.mjs";
 import { app, breakDrawn, canShoot, leftName, mySeat, names, onTv, othersAim, status, touchFirst, tournamentMatch } from "./state.mjs";
 import { BALL_COLOURS, TABLE } from "./table.mjs";
@@ -273,7 +273,7 @@ export function renderSeats() {
   // Once the match is over its last game's number would read as a game still to play.
   const matchOver = status() === "finished" || !!tb?.match_over;
   // Both a game from the match ("hill-hill"): this game decides it, and the header says so.
-  const decider = !matchOver && !!rack && race > 1 && (tb?.score ?? []).filter((s) => s === race - 1).length === 2;
+  const decider = !!rack && isDecider(race, tb?.score ?? [], matchOver);
   const line = t(matchOver ? "match.lineOver" : decider ? "match.lineDecider" : rack ? "match.lineRack" : "match.line", { race, rack });
   $("match-line").textContent = v?.settings?.name ? t("match.named", { name: roomName(v.settings.name, v.settings), line }) : line;
   // A rated match says so first: the ratings it moves are what its players play for.
@@ -353,6 +353,11 @@ function clockCap(c) {
   const now = c.extensions?.[turn] ?? 0;
   if (timedTurn.key !== key) timedTurn = { key, extensions: now };
   return c.seconds + (c.extension ?? 0) * Math.max(0, timedTurn.extensions - now);
+}
+
+/** Seconds left on a running shot clock (never more than its cap). @param {any} c */
+function clockLeft(c) {
+  return Math.min(clockCap(c), Math.max(0, (c.deadline - app.serverNow()) / 1000));
 }
 
 /** The lag winner's time left to choose who breaks, counting down in the dialog (the
@@ -440,7 +445,7 @@ function drawClock() {
     el.classList.remove("low");
     return;
   }
-  const left = Math.min(clockCap(c), Math.max(0, (c.deadline - app.serverNow()) / 1000));
+  const left = clockLeft(c);
   const s = Math.ceil(left);
   const time = minutesAndSeconds(s);
   // The clock's warning over the table counts down with it (it said "10 s left" to the end).
@@ -778,7 +783,7 @@ export function replayCallsBack() {
   // The time left on that move: the lag's, the choice's, or the shot clock's (not the
   // clock's own words, "Lag: 0:25" or "0:08 · Ana").
   const c = app.table?.clock;
-  const left = st === "lag" ? lagLeft() ?? choiceLeft() : !c ? null : c.deadline === null || c.paused ? typeof c.left === "number" ? Math.ceil(c.left) : c.seconds : Math.ceil(Math.min(clockCap(c), Math.max(0, (c.deadline - app.serverNow()) / 1000)));
+  const left = st === "lag" ? lagLeft() ?? choiceLeft() : !c ? null : c.deadline === null || c.paused ? typeof c.left === "number" ? Math.ceil(c.left) : c.seconds : Math.ceil(clockLeft(c));
   const text = !mine ? t("replay.back") : left === null ? t("replay.backTurn") : t("replay.backTurnTime", { time: minutesAndSeconds(left) });
   if (back.textContent !== text) back.textContent = text;
 }

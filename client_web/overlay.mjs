@@ -18,7 +18,7 @@
 // carries the strip of whatever match is on it; with nothing live it says so. (`?linger=`
 // as on `/tv`: seconds on a finished match before it moves on.)
 
-import { lagTimes, roomName } from "./formats.mjs";
+import { isDecider, lagTimes, roomName } from "./formats.mjs";
 import { readKept } from "./kept.mjs";
 import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
@@ -106,7 +106,7 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null, draw
     race: Number(view?.settings?.race_to ?? 0),
     rack: Number(table?.rack ?? 0),
     // Both a game from the match: this game decides it (as the table's header says).
-    decider: !over && Number(view?.settings?.race_to ?? 0) > 1 && seats.every((s) => s.score === Number(view?.settings?.race_to) - 1),
+    decider: isDecider(Number(view?.settings?.race_to ?? 0), seats.map((s) => s.score), over),
     chooser: view?.status === "lag" && choosing ? seats[view.lag_choice]?.name ?? "" : null,
     balls: table ? balls : [],
     clock: left,

@@ -496,16 +496,15 @@ class TournamentService:
             return
         if record is not None and record.status != "waiting":
             return  # the match has begun: the room's own grace periods apply (O5)
-        present = set() if record is None else {s.player for s in record.seats if s is not None}
+        present, came = _attendance(record)
         if record is not None:
             # A computer not in its seat (the room came back without it) sits down again.
             await self._seat_bots(tournament, match, match.room, present)
         forfeit_at = self._forfeit_at(match)
         if forfeit_at is not None and self.clock() < forfeit_at:
             return
-        # Who has sat down counts, not only who sits there now: a player who came and
-        # stepped away (the bracket page, a reload past the grace period) is no no-show.
-        came = () if record is None else record.seated
+        # Who has sat down counts (`came`), not only who sits there now: a player who came
+        # and stepped away (the bracket page, a reload past the grace period) is no no-show.
         absent = bracket.no_shows(tournament, match, present, came)
         if not absent:
             return
@@ -545,9 +544,7 @@ class TournamentService:
         record = await self._record(match.room)
         if record is not None and record.status != "waiting":
             raise TournamentError("not_waiting", "that match has begun at its table")
-        present = set() if record is None else {s.player for s in record.seats if s is not None}
-        came = () if record is None else record.seated
-        absent = bracket.no_shows(tournament, match, present, came)
+        absent = bracket.no_shows(tournament, match, *_attendance(record))
         if len(absent) != 1:
             raise TournamentError("not_waiting", "neither player, or both, have come to the table")
         log.info("tournament %s, match %s: walkover by the organiser", tournament_id, match_id)
@@ -607,3 +604,10 @@ def _assigning(match_id: str, room: str, at: int) -> Change:
         return bracket.assign_room(tournament, match_id, room, at)
 
     return assign
+
+
+def _attendance(record: RoomRecord | None) -> tuple[set[str], tuple[str, ...]]:
+    """Who sits at a match's table now, and who has sat down there at all (its record)."""
+    if record is None:
+        return set(), ()
+    return {s.player for s in record.seats if s is not None}, tuple(record.seated)

@@ -84,3 +84,12 @@ def save(client: Client, name: str, full_page: bool = False) -> Path:
     path = ARTIFACTS / name
     client.page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def open_replay(c: Client, room: str) -> list[str]:
+    """Opens `room`'s replay in `c`'s page (by its address, as a shared link would) and
+    waits for its list; the list's lines."""
+    c.page.goto(f"{c.page.url.split('#')[0]}#/replay/{room}")
+    c.page.wait_for_selector("#replay-view:not([hidden])")
+    c.page.wait_for_function("document.getElementById('r-log').children.length > 0")
+    return list(c.page.locator("#r-log li").all_inner_texts())

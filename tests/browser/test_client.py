@@ -15,7 +15,7 @@ from typing import Any
 
 import msgpack
 
-from tests.browser.support import Client, Server, save
+from tests.browser.support import Client, Server, open_replay, save
 
 OpenClient = Callable[..., Client]
 BALL_R = 0.028575
@@ -307,10 +307,7 @@ def test_o6_lag_decides_the_break(open_client: OpenClient) -> None:
             c.wait("a.view.status === 'playing' && a.table.ball_in_hand === 'kitchen'")
     # The match's replay: stepped onto the lag, its two balls rest where they stopped.
     cleo = open_client("Cleo")
-    cleo.page.goto(f"{cleo.page.url.split('#')[0]}#/replay/{room}")
-    cleo.page.wait_for_selector("#replay-view:not([hidden])")
-    cleo.page.wait_for_function("document.getElementById('r-log').children.length > 0")
-    lines = cleo.page.locator("#r-log li").all_inner_texts()
+    lines = open_replay(cleo, room)
     lag = next(k for k, line in enumerate(lines) if "(R3, O6)" in line or "O6)" in line)
     cleo.page.locator("#r-log li button").nth(lag).click()
     rest = cleo.page.evaluate("window.ninepool.replayLag()")

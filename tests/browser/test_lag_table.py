@@ -10,7 +10,7 @@ import pytest
 
 from server.physics.lag import lag_spot
 from server.physics.table import TABLE
-from tests.browser.support import Client, save
+from tests.browser.support import Client, open_replay, save
 from tests.browser.test_client import assert_quiet
 from tests.browser.test_firstminute import PHONE, OpenClient, host_and_guest, play_the_lag
 
@@ -155,10 +155,7 @@ def test_a_replayed_lag_names_its_balls_as_they_roll(open_client: OpenClient) ->
     for c in (ana, bob):
         c.wait("a.view.lag_choice != null")
     cleo = open_client("Cleo")
-    cleo.page.goto(f"{cleo.page.url.split('#')[0]}#/replay/{room}")
-    cleo.page.wait_for_selector("#replay-view:not([hidden])")
-    cleo.page.wait_for_function("document.getElementById('r-log').children.length > 0")
-    lines = cleo.page.locator("#r-log li").all_inner_texts()
+    lines = open_replay(cleo, room)
     lag = next(k for k, line in enumerate(lines) if "wins the lag" in line)
     cleo.page.locator("#r-log li button").nth(lag - 1).click()
     cleo.page.click("#r-next")  # onto the lag's result, played out

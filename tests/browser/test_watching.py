@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tests.browser.support import RATE, Client, Server, save
+from tests.browser.support import RATE, Client, Server, open_replay, save
 from tests.browser.test_client import (
     assert_quiet,
     foul_softly,
@@ -305,9 +305,7 @@ def test_a_replay_steps_by_its_keys(open_client: OpenClient) -> None:
     for c in (ana, bob):
         c.wait("a.view.lag_choice != null")
     cleo = open_client("Cleo", lang="hr")
-    cleo.page.goto(f"{cleo.page.url.split('#')[0]}#/replay/{room}")
-    cleo.page.wait_for_selector("#replay-view:not([hidden])")
-    cleo.page.wait_for_function("document.getElementById('r-log').children.length > 0")
+    open_replay(cleo, room)
     assert cleo.page.is_visible("#r-keys")
 
     def at() -> int:
