@@ -21,7 +21,7 @@ const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], feeds?: [string, string | null][], status: string, winner: number | null, decided: string | null, no_show?: boolean[], score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number, champion?: string | null, champion_level?: number | null, entered?: boolean, yours?: boolean, place?: string | null}} ListedView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, guest?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, removed?: boolean, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, guest?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
@@ -251,7 +251,9 @@ function renderRegistration(view) {
   const full = !entered && view.entrants.length >= view.cap;
   $("tour-full").hidden = !full;
   const held = token();
-  $("tour-form").hidden = !held || full;
+  // Taken off the list by the organiser: not offered again (the server refuses it).
+  const removed = !entered && !!view.removed;
+  $("tour-form").hidden = !held || full || removed;
   $("tour-session").hidden = !!held || full;
   const input = /** @type {HTMLInputElement} */ ($("tour-player-name"));
   // Logged in, the account's name (the one it plays under); a guest, the game's name.
@@ -264,9 +266,10 @@ function renderRegistration(view) {
   // Taken off the list by the organiser: said, where "You are registered." still stood
   // under the form that offered to register again.
   const answer = $("tour-answer");
-  if (wasEntered && !entered && !withdrawing) {
-    answers.set(answer, () => t("tour.removedYou"));
-    answer.textContent = t("tour.removedYou");
+  if (removed || (wasEntered && !entered && !withdrawing)) {
+    const key = removed ? "tour.err.removed" : "tour.removedYou";
+    answers.set(answer, () => t(key));
+    answer.textContent = t(key);
     answer.classList.remove("ok");
   }
   wasEntered = entered;

@@ -34,7 +34,8 @@
   `level` is null) and `champion`; with a session token (optional here), `yours` says
   whether that session organises it, `entered` whether it is registered (both false
   without one) and `me` its place among the entrants from 1 — its seed, as the matches'
-  `seeds` say, once the tournament has started (null if not an entrant); the answers to
+  `seeds` say, once the tournament has started (null if not an entrant), `removed`
+  whether the organiser took it off the list (it may not register again); the answers to
   the writes below say the same of the writer; `account`, when the token is a logged-in
   player's, their account's name (the page offers it as the name to register under, and
   says whose page it is: it cannot know it otherwise), else null; 404;
@@ -46,7 +47,9 @@
   already, registration closed); `…/unregister`: 200; 409;
 - `POST /api/tournaments/<id>/start`: the organiser starts it now; 200; 403; 409;
 - `POST /api/tournaments/<id>/remove` `{"name"}`: the organiser takes that entrant off
-  the list before the start; 200; 403; 409 (`not_registered`, `closed`);
+  the list before the start, for good: that player's registering again (under any name)
+  is refused with 409 `removed`, and their view of the tournament says `removed: true`;
+  200; 403; 409 (`not_registered`, `closed`);
 - `POST /api/tournaments/<id>/cancel`: the organiser cancels it before the start; 200;
   403; 409 (`started`; `over` once finished or cancelled). A cancelled tournament's
   `cancelled` says why: `too_few` (fewer than two entrants at the start) or `organiser`;
@@ -54,7 +57,7 @@
 
 A refusal of the tournament itself (full, closed, a name taken, a bad name) carries a
 `code` beside the `error` (`full`, `name_taken`, `name_confusable`, `already_registered`,
-`closed`, `not_registered`, `started`, `not_organiser`, `bad_name`). `name_confusable`:
+`removed`, `closed`, `not_registered`, `started`, `not_organiser`, `bad_name`). `name_confusable`:
 the name is not an entrant's, but looks like one ("lvan" beside "Ivan", a Cyrillic "Вoris"
 beside "Boris": `protocol.text.confusable`, as the rooms compare names), and the bracket
 would show two players the same.
@@ -111,6 +114,7 @@ _CONFLICTS = frozenset(
         "name_taken",
         "name_confusable",
         "already_registered",
+        "removed",
         "closed",
         "started",
         "over",
@@ -528,6 +532,7 @@ def tournament_view(
         "yours": viewer is not None and viewer == tournament.organiser,
         "entered": me is not None,
         "me": me,
+        "removed": viewer is not None and viewer in tournament.removed,
         "account": account,
         "entrants": [
             {

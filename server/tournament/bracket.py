@@ -97,6 +97,8 @@ def register(tournament: Tournament, entrant: Entrant) -> Tournament:
         raise TournamentError("closed", "registration is closed")
     if tournament.entrant_of(entrant.player) is not None:
         raise TournamentError("already_registered", "this player is registered already")
+    if entrant.player in tournament.removed:
+        raise TournamentError("removed", "the organiser took this player off the list")
     folded = entrant.name.casefold()
     if any(e.name.casefold() == folded for e in tournament.entrants):
         raise TournamentError("name_taken", "another entrant has this name")
@@ -128,13 +130,14 @@ BY_ORGANISER = "cancelled by the organiser"
 
 def remove(tournament: Tournament, organiser: str, name: str) -> Tournament:
     """The organiser takes an entrant off the list before the start (by name, as the page
-    shows it)."""
+    shows it), for good: that player may not register again (under any name)."""
     _organiser_only(tournament, organiser)
     folded = name.casefold()
     entrant = next((e for e in tournament.entrants if e.name.casefold() == folded), None)
     if entrant is None:
         raise TournamentError("not_registered", f"nobody is registered as {name!r}")
-    return unregister(tournament, entrant.player)
+    kept = unregister(tournament, entrant.player)
+    return _replace(kept, removed=(*tournament.removed, entrant.player))
 
 
 def organiser_cancels(tournament: Tournament, organiser: str) -> Tournament:

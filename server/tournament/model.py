@@ -152,6 +152,9 @@ class Tournament(Struct, frozen=True):
     #: Seconds a shot at every match's table (O3), as a table made in the lobby with that
     #: clock has; None: no shot clock (and a tournament saved before it had this setting).
     shot_clock: int | None = None
+    #: The player ids the organiser took off the list before the start: they may not
+    #: register again (a removal undone by registering at once was no removal).
+    removed: tuple[str, ...] = ()
 
     def match(self, match_id: str) -> Match:
         for match in self.matches:

@@ -13,12 +13,14 @@ from tests.browser.test_tournament_page import call, confirm, new_tournament, se
 def test_an_entrant_taken_off_the_list_is_told_so(page_at: Any, server: Server) -> None:
     """Petar registered on the page, which said "Prijavljeni ste." The organiser took him
     off the list: his page offered to register again under that same green "You are
-    registered". It now says the organiser took him off. The organiser's question is asked
-    with a red button, as the other irreversible ones are."""
+    registered", and the server let him straight back on. Now the removal is for good:
+    his page says the organiser took him off and offers no form, after a reload too. The
+    organiser's question says so, with a red button, as the other irreversible ones do."""
     organiser = session_token(server, "Ivan")
     tournament_id = new_tournament(server, organiser, "Zagrebački kup")
     path = f"/tournament/{tournament_id}"
-    petar = page_at(path, "hr", session_token(server, "Petar"), name="Petar")
+    petar_token = session_token(server, "Petar")
+    petar = page_at(path, "hr", petar_token, name="Petar")
     petar.page.wait_for_selector("#tour-form:not([hidden])")
     petar.page.click("#tour-join")
     petar.page.wait_for_function(
@@ -28,27 +30,38 @@ def test_an_entrant_taken_off_the_list_is_told_so(page_at: Any, server: Server) 
     ivan.page.wait_for_selector('[data-remove="Petar"]')
     ivan.page.click('[data-remove="Petar"]')
     assert ivan.page.get_attribute("#tour-confirm-yes", "class") == "danger"
-    assert confirm(ivan.page, "Ukloni") == "Ukloniti s popisa: Petar?"
+    assert (
+        confirm(ivan.page, "Ukloni")
+        == "Ukloniti s popisa: Petar? Taj se igrač više neće moći prijaviti."
+    )
     ivan.page.wait_for_selector('#tour-entrants li[data-name="Petar"]', state="detached")
     entrants = call(server, "GET", f"/api/tournaments/{tournament_id}")["entrants"]
     assert [e["name"] for e in entrants] == []
-    petar.page.wait_for_function(
-        "document.getElementById('tour-answer').textContent"
-        " === 'Organizator vas je uklonio s popisa.'"
-    )
-    assert petar.page.is_visible("#tour-join")
+    told = "Organizator vas je uklonio s popisa: ne možete se ponovno prijaviti."
+    petar.page.wait_for_function(f"document.getElementById('tour-answer').textContent === {told!r}")
+    assert petar.page.is_hidden("#tour-form")
     save(petar, "tournament-entrant-removed-hr.png")
-    # Withdrawing himself is said as his own doing, not as the organiser's.
-    petar.page.click("#tour-join")
-    petar.page.wait_for_function(
+    petar.page.reload()
+    petar.page.wait_for_function(f"document.getElementById('tour-answer').textContent === {told!r}")
+    assert petar.page.is_hidden("#tour-form") and petar.page.is_hidden("#tour-join")
+    # Withdrawing oneself is said as one's own doing, not as the organiser's, and one may
+    # come back.
+    marko = page_at(path, "hr", session_token(server, "Marko"), name="Marko")
+    marko.page.wait_for_selector("#tour-form:not([hidden])")
+    marko.page.click("#tour-join")
+    marko.page.wait_for_function(
         "document.getElementById('tour-answer').textContent === 'Prijavljeni ste.'"
     )
-    petar.page.click("#tour-leave")
-    petar.page.wait_for_function(
+    marko.page.click("#tour-leave")
+    marko.page.wait_for_function(
         "document.getElementById('tour-answer').textContent !== 'Prijavljeni ste.'"
     )
-    assert petar.page.inner_text("#tour-answer") != "Organizator vas je uklonio s popisa."
-    assert petar.problems() == [] and ivan.problems() == []
+    assert "Organizator" not in marko.page.inner_text("#tour-answer")
+    marko.page.click("#tour-join")
+    marko.page.wait_for_function(
+        "document.getElementById('tour-answer').textContent === 'Prijavljeni ste.'"
+    )
+    assert petar.problems() == [] and ivan.problems() == [] and marko.problems() == []
 
 
 def test_the_organiser_gives_a_waiting_match_to_the_player_who_came(

@@ -173,6 +173,13 @@ def test_the_organiser_removes_an_entrant_and_calls_it_off_before_the_start() ->
         assert refused.value.code == code
     fewer = remove(tournament, "org", "bO")  # by the name as shown, any case
     assert [e.player for e in fewer.entrants] == ["a"] and tournament.entrants[1].name == "Bo"
+    # For good: the removed player does not come back, under that name or another.
+    assert fewer.removed == ("b",)
+    for name in ("Bo", "Bojan"):
+        with pytest.raises(TournamentError) as barred:
+            register(fewer, Entrant("b", name))
+        assert barred.value.code == "removed"
+    assert [e.name for e in register(fewer, Entrant("c", "Bo")).entrants] == ["Ana", "Bo"]
     with pytest.raises(TournamentError) as not_theirs:
         organiser_cancels(tournament, "a")
     assert not_theirs.value.code == "not_organiser"
