@@ -14,7 +14,7 @@ import { Connection, defaultUrl, session } from "./net.mjs";
 import { startPageLanguage } from "./pagelang.mjs";
 import { installTips, tipAttrs } from "./tip.mjs";
 import { rewordCreating, startCreating } from "./tournamentform.mjs";
-import { feederOf, myEntry, placeWords, racesWords, roundTitle, whereYouStand } from "./tourstanding.mjs";
+import { feederOf, myEntry, placeWords, racesWords, roundTitle, startsInWords, whereYouStand } from "./tourstanding.mjs";
 
 /** How often the bracket is read again (ms). */
 const REFRESH_MS = 2000;
@@ -157,6 +157,7 @@ function render() {
     tournamentClock(view.shot_clock ?? null),
     t("tour.entrants", { n: view.entrants.length, cap: view.cap }),
   ].join(" · ");
+  tickDeadlines();
   const note = $("tour-note");
   const why = view.status === "cancelled" ? view.cancelled ?? null : null;
   note.hidden = !why;
@@ -556,6 +557,11 @@ function deadlineText(deadline, awaited = null) {
 }
 
 function tickDeadlines() {
+  // Still taking entries: how long until it starts, by the server's clock.
+  const countdown = $("tour-countdown");
+  const startsAt = shown && !missing && shown.status === "registering" ? shown.starts_at : null;
+  countdown.hidden = startsAt === null;
+  if (startsAt !== null) countdown.textContent = startsInWords(startsAt - (Date.now() + (clockOffset ?? 0)));
   for (const span of document.querySelectorAll("[data-deadline]")) span.textContent = deadlineText(Number(span.getAttribute("data-deadline")), span.getAttribute("data-awaited"));
 }
 

@@ -127,3 +127,21 @@ export function racesWords(view) {
   const losersSide = drawn ? view.matches.some((m) => m.bracket === "losers") : view.cap > 2;
   return losersSide ? t("tour.races", { winners, losers, final }) : t("tour.racesSingle", { winners, final });
 }
+
+/**
+ * How long until a tournament still taking entries starts, in one unit the reader's
+ * language words ("Starts in 24 minutes", "Počinje za 3 sata", "Начнётся через 2 дня"):
+ * the date alone left a player to work out whether to wait at the page or come back
+ * tomorrow. Seconds in the last minute, minutes up to two hours, hours up to two days,
+ * then days; at or past the time, that it is starting (the
+ * server makes the draw on its next round).
+ * @param {number} leftMs time to the start by the server's clock
+ * @returns {string}
+ */
+export function startsInWords(leftMs) {
+  if (leftMs <= 0) return t("tour.startingNow");
+  const seconds = leftMs / 1000;
+  /** @type {[number, Intl.RelativeTimeFormatUnit]} */
+  const [value, unit] = seconds <= 60 ? [Math.ceil(seconds), "second"] : seconds <= 120 * 60 ? [Math.ceil(seconds / 60), "minute"] : seconds < 48 * 3600 ? [Math.round(seconds / 3600), "hour"] : [Math.round(seconds / 86400), "day"];
+  return t("tour.startsIn", { in: new Intl.RelativeTimeFormat(lang(), { numeric: "always" }).format(value, unit) });
+}

@@ -13,6 +13,8 @@ export default {
   "tour.status.finished": "Finished",
   "tour.status.cancelled": "Cancelled",
   "tour.starts": "Starts {time}",
+  "tour.startsIn": "Starts {in}",
+  "tour.startingNow": "Starting now…",
   "tour.started": "Started {time}",
   "tour.seeding.rating": "Seeded by rating",
   "tour.seeding.random": "Seeded by random draw",

@@ -13,6 +13,8 @@ export default {
   "tour.status.finished": "Završen",
   "tour.status.cancelled": "Otkazan",
   "tour.starts": "Počinje {time}",
+  "tour.startsIn": "Počinje {in}",
+  "tour.startingNow": "Počinje upravo sada…",
   "tour.started": "Počeo je {time}",
   "tour.seeding.rating": "Nositelji po rejtingu",
   "tour.seeding.random": "Raspored ždrijebom",

@@ -13,6 +13,8 @@ export default {
   "tour.status.finished": "Завершён",
   "tour.status.cancelled": "Отменён",
   "tour.starts": "Начало: {time}",
+  "tour.startsIn": "Начнётся {in}",
+  "tour.startingNow": "Начинается…",
   "tour.started": "Начался {time}",
   "tour.seeding.rating": "Посев по рейтингу",
   "tour.seeding.random": "Посев жеребьёвкой",

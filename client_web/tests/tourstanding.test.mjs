@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { feederOf, placeWords, racesWords, roundTitle, whereYouStand } from "../tourstanding.mjs";
+import { feederOf, placeWords, racesWords, roundTitle, startsInWords, whereYouStand } from "../tourstanding.mjs";
 
 /** @param {Partial<import("../tournament.mjs").MatchView>} m @returns {import("../tournament.mjs").MatchView} */
 function match(m) {
@@ -137,4 +137,17 @@ test("the races said are the ones the bracket plays: a bracket of two the final 
   setLanguage("ru", false);
   assert.equal(racesWords(view("single", 2)), "Финал — игра до 5");
   setLanguage("en", false);
+});
+
+test("how long until a tournament starts, in one unit the reader's language words", () => {
+  const cases = {
+    en: ["Starts in 30 seconds", "Starts in 2 minutes", "Starts in 24 minutes", "Starts in 100 minutes", "Starts in 5 hours", "Starts in 40 hours", "Starts in 3 days", "Starting now…"],
+    hr: ["Počinje za 30 sekundi", "Počinje za 2 minute", "Počinje za 24 minute", "Počinje za 100 minuta", "Počinje za 5 sati", "Počinje za 40 sati", "Počinje za 3 dana", "Počinje upravo sada…"],
+    ru: ["Начнётся через 30 секунд", "Начнётся через 2 минуты", "Начнётся через 24 минуты", "Начнётся через 100 минут", "Начнётся через 5 часов", "Начнётся через 40 часов", "Начнётся через 3 дня", "Начинается…"],
+  };
+  for (const [language, words] of Object.entries(cases)) {
+    setLanguage(/** @type {any} */ (language));
+    assert.deepEqual([29.2e3, 61e3, 24 * 60e3, 100 * 60e3, 5 * 3600e3, 40 * 3600e3, 3 * 86400e3, -5e3].map(startsInWords), words);
+  }
+  setLanguage("en");
 });

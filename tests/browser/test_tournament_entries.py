@@ -3,6 +3,8 @@ destructive one, and the entrant's own page says what happened to them."""
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any
 
 from tests.browser.support import Server, save
@@ -104,3 +106,33 @@ def test_the_organiser_gives_a_waiting_match_to_the_player_who_came(
     ana.page.locator("#result-dialog").wait_for(state="visible")
     save(ivan, "tournament-walkover-now-hr.png")
     assert ivan.problems() == []
+
+
+def test_the_page_counts_down_to_the_start(page_at: Any, server: Server) -> None:
+    """The page gave the start only as a date and time ("Начало: 7 декабря 2026 г. в
+    11:59 UTC"): a player had to work out whether to wait at the page or come back
+    tomorrow. It now says how long is left, by the server's clock, and counts it down;
+    once the tournament is under way or called off, it says nothing of a start."""
+    organiser = session_token(server, "Ivan")
+    later = new_tournament(server, organiser, "Вечерний турнир")
+    ru = page_at(f"/tournament/{later}", "ru", organiser)
+    ru.page.wait_for_selector("#tour-countdown:not([hidden])")
+    assert ru.page.inner_text("#tour-countdown") == "Начнётся через 60 минут"
+    soon = new_tournament(
+        server, organiser, "Zagreb brzi", starts_at=int(time.time() * 1000) + 15_000
+    )
+    hr = page_at(f"/tournament/{soon}", "hr", organiser)
+    hr.page.wait_for_selector("#tour-countdown:not([hidden])")
+    first = hr.page.inner_text("#tour-countdown")
+    seconds = int(re.fullmatch(r"Počinje za (\d+) sekund[ie]", first)[1])  # type: ignore[index]
+    assert 5 <= seconds <= 15, first
+    hr.page.wait_for_function(
+        f"document.getElementById('tour-countdown').textContent !== {first!r}"
+    )
+    later_seconds = hr.page.inner_text("#tour-countdown")
+    assert int(re.findall(r"\d+", later_seconds)[0]) < seconds, later_seconds
+    save(hr, "tournament-countdown-hr.png")
+    # Nobody registered: called off at its time, and no start is counted any more.
+    hr.page.wait_for_selector("#tour-note:not([hidden])", timeout=40_000)
+    assert hr.page.is_hidden("#tour-countdown")
+    assert hr.problems() == [] and ru.problems() == []
