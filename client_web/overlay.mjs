@@ -24,7 +24,7 @@ import { Connection, defaultUrl } from "./net.mjs";
 import { BALL_COLOURS } from "./table.mjs";
 import { initLanguage, num, seatName, t } from "./i18n/index.mjs";
 import { PLAY_MESSAGES, TvDirector, lingerFrom } from "./tv.mjs";
-import { describeShot } from "./verdict.mjs";
+import { describeRuling, describeShot } from "./verdict.mjs";
 
 /** The overlay's address that follows the TV channel (no room id is this short). */
 export const TV_ROOM = "tv";
@@ -35,12 +35,14 @@ export const TV_ROOM = "tv";
  * What the overlay shows.
  * @typedef {object} OverlayModel
  * @property {"waiting" | "lag" | "playing" | "finished" | "gone" | "none" | "idle"} status "none": no such table; "idle": the TV has no live table (`/overlay/tv`)
- * @property {{ name: string, rating: number | null, provisional: boolean, score: number, toAct: boolean, away: boolean, computer: boolean }[]} seats
+ * @property {{ name: string, rating: number | null, provisional: boolean, score: number, toAct: boolean, away: boolean, computer: boolean, fouls: number }[]} seats
+ * `fouls`: the player's fouls in a row in this game (R13: a third loses it), 0 once the match is over
  * @property {number} race
  * @property {number} rack 0 before the first break is decided
  * @property {boolean} decider each player is a game from the match: this game decides it
  * @property {string | null} chooser who is choosing who breaks, after the lag
- * @property {number[]} balls object balls on the table, lowest first
+ * @property {number[]} balls object balls on the table, lowest first (none once the match is
+ * over: an unfinished game's balls said nothing of a match conceded or forfeited)
  * @property {number | null} clock whole seconds left on the shot clock — in the lag, on the lag's
  * time or the lag winner's choice; null without one or while it is paused
  * @property {number | null} winner the match winner's seat once the match is over
@@ -48,7 +50,9 @@ export const TV_ROOM = "tv";
  * @property {boolean} draw the first break is drawn for, not lagged: the room draws, or nobody
  * lagged in time (O6)
  * @property {string} title the table's own name as the lobby says it ("Zagreb Open · Losers' bracket, round 1"), or ""
- * @property {{ text: string, foul: boolean } | null} [call] the referee's call on the last shot, while it is news
+ * @property {{ text: string, foul: boolean } | null} [call] the referee's call on the last shot or
+ * ruling (a game conceded, a shot clock run out), while it is news
+ * @property {number | null} [scored] the seat that has just won a game, for a moment (its score is lit)
  */
 
 /**
@@ -83,6 +87,7 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null, draw
       toAct: view?.status === "lag" ? choosing && view.lag_choice === s : !!table && !table.match_over && table.turn === s,
       away: (!!seat && seat.connected === false) || (!!absent && !over),
       computer: seat?.computer != null,
+      fouls: over ? 0 : Number(table?.fouls?.[s] ?? 0),
     };
   });
   const balls = [];
@@ -108,7 +113,7 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null, draw
     // Both a game from the match: this game decides it (as the table's header says).
     decider: isDecider(Number(view?.settings?.race_to ?? 0), seats.map((s) => s.score), over),
     chooser: view?.status === "lag" && choosing ? seats[view.lag_choice]?.name ?? "" : null,
-    balls: table ? balls : [],
+    balls: table && !over ? balls : [],
     clock: left,
     winner: table?.match_over ? (table.match_winner ?? null) : null,
     ended: table?.match_over ? (table.match_end ?? null) : null,
@@ -126,6 +131,8 @@ export function overlayModel(view, table, now, cap = Infinity, kept = null, draw
  */
 /** How long the referee's call on a shot stays on the strip (ms). */
 export const CALL_MS = 8000;
+/** How long a game's winner's score stays lit on the strip (ms): the broadcast's moment. */
+export const SCORED_MS = 4000;
 
 export class OverlayFeed {
   /** @param {number} rate the viewers' playback rate (2: a shot plays at twice its speed) */
@@ -147,14 +154,21 @@ export class OverlayFeed {
     this.lag = null;
     /** Called with each event as it is shown (the channel moves on once a match's end is). @type {(msg: Msg) => void} */
     this.onShown = () => {};
-    /** The last shot shown, when, and the ball to hit before it: the referee's call on it,
-     * said on the strip for a while (`callAt`). @type {{ msg: Msg, at: number, lowest: number | null } | null} */
+    /** The last shot or ruling shown, when, and the ball to hit before it: the referee's
+     * call on it, said on the strip for a while (`callAt`). @type {{ msg: Msg, at: number, lowest: number | null } | null} */
     this.call = null;
+    /** The last game won on the strip: by which seat, and when (`scoredAt`). @type {{ seat: number, at: number } | null} */
+    this.won = null;
   }
 
   /** The last shot's call while it is news (`CALL_MS` after it rolled out), else null. @param {number} nowMs */
   callAt(nowMs) {
     return this.call && nowMs - this.call.at < CALL_MS ? this.call : null;
+  }
+
+  /** The seat that has just won a game, while its score is lit (`SCORED_MS`), else null. @param {number} nowMs */
+  scoredAt(nowMs) {
+    return this.won && nowMs - this.won.at < SCORED_MS ? this.won.seat : null;
   }
 
   /** This match's first break was drawn for although the room lags: nobody lagged in time.
@@ -194,6 +208,7 @@ export class OverlayFeed {
       this.queue = [];
       this.due = null;
       this.call = null;
+      this.won = null;
       this.view = msg.view;
       // A page coming in late learns how the first break was decided from the room's log
       // (the lag's result after this match's start, if any).
@@ -231,7 +246,10 @@ export class OverlayFeed {
 
   /** @param {Msg} msg @param {number} nowMs */
   take(msg, nowMs) {
-    if (msg.t === "shot_result") this.call = { msg, at: nowMs, lowest: this.table?.lowest ?? null };
+    // A ruling that decided something (a game conceded, a foul on the shot clock) is called
+    // as a shot is; a choice (shoot or pass) is the table's to show, and keeps the call.
+    if (msg.t === "shot_result" || (msg.t === "ruling" && CALLED_RULINGS.has(String(msg.action)))) this.call = { msg, at: nowMs, lowest: this.table?.lowest ?? null };
+    if (msg.t === "game_over" && typeof msg.winner === "number") this.won = { seat: msg.winner, at: nowMs };
     if (msg.t === "lag_result") this.lag = { match: Number(this.view?.match ?? 0), method: String(msg.method) };
     if ((msg.t === "shot_result" || msg.t === "ruling" || msg.t === "lag_result") && msg.table) {
       this.newTable(msg.table, msg.t !== "ruling");
@@ -242,6 +260,9 @@ export class OverlayFeed {
     this.onShown(msg);
   }
 }
+
+/** Rulings the strip calls (`describeRuling`): what ended a game or cost a foul. */
+const CALLED_RULINGS = new Set(["concede_game", "concede_match", "clock_expired", "forfeit"]);
 
 /** The room this page follows, from its address (`/overlay/<room>`), or null. */
 export function roomOfPath(path) {
@@ -276,7 +297,9 @@ function draw(m) {
     if (seat.computer) plate.append(el("span", "ov-tag", t("overlay.computer")));
     if (seat.rating !== null) plate.append(el("span", "ov-rating", seat.provisional ? `${num(seat.rating)}?` : num(seat.rating)));
     if (seat.away) plate.append(el("span", "ov-tag", t("overlay.away")));
-    const score = el("span", "ov-score", num(seat.score));
+    // Fouls in a row (R13), as the table's tag says them: the second is the warning.
+    if (seat.fouls > 0) plate.append(el("span", `ov-tag ov-fouls${seat.fouls >= 2 ? " ov-warn" : ""}`, seat.fouls === 1 ? t("tag.oneFoul") : t("tag.fouls", { n: seat.fouls })));
+    const score = el("span", `ov-score${m.scored === s ? " ov-scored" : ""}`, num(seat.score));
     score.dataset.seat = String(s);
     if (s === 0) bar.append(plate, score);
     else bar.append(score, plate);
@@ -446,8 +469,10 @@ function start() {
     // The referee's call on the last shot (a foul and who has ball in hand, a ball made),
     // for a while: the viewers saw the turn change with no word of why.
     const call = feed.callAt(performance.now());
-    const said = call ? describeShot(/** @type {any} */ (call.msg), m.seats.map((s) => s.name), call.lowest) : null;
+    const names = m.seats.map((s) => s.name);
+    const said = !call ? null : call.msg.t === "ruling" ? describeRuling(/** @type {any} */ (call.msg), names) : describeShot(/** @type {any} */ (call.msg), names, call.lowest);
     m.call = said ? { text: said.headline, foul: said.tone === "foul" } : null;
+    m.scored = feed.scoredAt(performance.now());
     if (following && (!room || !feed.view)) m.status = "idle";
     else if (feed.gone) m.status = "gone";
     else if (missing) m.status = "none";

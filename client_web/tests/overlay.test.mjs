@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CALL_MS, OverlayFeed, overlayModel, roomOfPath } from "../overlay.mjs";
+import { CALL_MS, OverlayFeed, SCORED_MS, overlayModel, roomOfPath } from "../overlay.mjs";
 
 const view = {
   status: "playing",
@@ -242,4 +242,27 @@ test("in a timed lag the strip counts the lag's time, then the winner's choice; 
   assert.equal(late.lagDrawn(), true);
   // Untimed (no shot clock): no count.
   assert.equal(overlayModel({ ...lagging, settings: { race_to: 7 }, lag_until: null }, null, 0).clock, null);
+});
+
+test("fouls in a row are on each plate, the second a warning; a game won lights its score a moment; a conceded game is called", () => {
+  const fouled = overlayModel(view, { ...table, fouls: [1, 2], warned: [1] }, 0);
+  assert.deepEqual(fouled.seats.map((s) => s.fouls), [1, 2]);
+  const feed = new OverlayFeed(2);
+  feed.push({ t: "snapshot", view: { ...view, table } }, 0);
+  const concede = { t: "ruling", by: 1, action: "concede_game", verdict: null, table: { ...table, rack: 4, turn: 0, score: [3, 1] } };
+  feed.push(concede, 100);
+  feed.push({ t: "game_over", rack: 3, winner: 0, reason: "concede", score: [3, 1] }, 100);
+  assert.equal(feed.callAt(200)?.msg, concede, "the concession is what the strip says");
+  assert.equal(feed.scoredAt(200), 0);
+  assert.equal(feed.scoredAt(100 + SCORED_MS), null);
+  // A choice (shoot or pass after a push-out) is the table's to show: the call stands.
+  feed.push({ t: "ruling", by: 1, action: "choose_shoot", verdict: null, table: { ...table, rack: 4 } }, 300);
+  assert.equal(feed.callAt(300)?.msg, concede);
+  // Once the match is over the strip lists no balls of a game never finished, and no fouls.
+  const over = overlayModel({ ...view, status: "finished" }, { ...table, fouls: [0, 2], match_over: true, match_winner: 0, turn: null }, 0);
+  assert.deepEqual(over.balls, []);
+  assert.deepEqual(over.seats.map((s) => s.fouls), [0, 0]);
+  // A snapshot (a join, a resync) is the room as it is now: no old moment carried into it.
+  feed.push({ t: "snapshot", view: { ...view, table } }, 400);
+  assert.equal(feed.scoredAt(400), null);
 });

@@ -105,12 +105,14 @@ def test_the_tv_opened_beside_a_match_watches_it_without_taking_the_seat(
     assert_quiet(bob)
 
 
-def test_the_strip_says_the_referees_call_on_the_last_shot(
+def test_the_strip_calls_the_last_shot_the_fouls_and_a_game_conceded(
     open_client: OpenClient, open_page: Callable[[str, str], Client]
 ) -> None:
     """The strip showed the turn change with no word of why: a foul and its ball in hand,
     which the table said, never reached the stream. The referee's call on the last shot is
-    said under the strip for a while, a foul marked as one."""
+    said under the strip for a while, a foul marked as one; each player's fouls in a row are
+    on their plate; a game conceded is called and its winner's score lit; a match over
+    lists no balls of the game it ended in."""
     ana, bob, room = started(open_client)
     strip = open_page("strip-ru", f"/overlay/{room}?lang=ru&rate={RATE}")
     strip.page.wait_for_function("window.ninepoolOverlay?.status === 'playing'")
@@ -120,6 +122,25 @@ def test_the_strip_says_the_referees_call_on_the_last_shot(
     said = strip.page.inner_text(".ov-call")
     assert said.startswith("Фол:") and "с руки" in said, said
     save(strip, "strip-referee-call-ru.png")
+    # The fouler's plate says it, as the table's tag does (a second would be the warning).
+    plate = ".ov-seat0" if fouler is ana else ".ov-seat1"
+    assert strip.page.inner_text(f"{plate} .ov-fouls") == "1 фол"
+    assert strip.page.locator(".ov-warn").count() == 0
     # It goes after a while (the strip is not a log).
     strip.page.wait_for_selector(".ov-call", state="detached", timeout=15_000)
+    # A game conceded was no shot: the strip said nothing of it. Now it is called, and the
+    # winner's score lights up a moment, as a game won on a shot does.
+    other = bob if fouler is ana else ana
+    concede(other, "game")
+    strip.page.wait_for_selector(".ov-call")
+    said = strip.page.inner_text(".ov-call")
+    assert said.startswith(f"{other.name} сдаёт партию"), said
+    winner = 0 if fouler is ana else 1
+    strip.page.wait_for_selector(f".ov-score.ov-scored[data-seat='{winner}']")
+    save(strip, "strip-game-conceded-ru.png")
+    # The match conceded: no balls of the game left unfinished, no fouls carried.
+    concede(fouler, "match")
+    strip.page.wait_for_function("window.ninepoolOverlay?.winner !== null")
+    assert strip.page.locator(".ov-ball").count() == 0
+    assert strip.page.locator(".ov-fouls").count() == 0
     assert_quiet(ana, bob)
