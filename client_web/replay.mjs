@@ -24,6 +24,26 @@ import { describeLag, describeRuling, describeShot, describeSnapshot, describeWa
 /** @typedef {Record<string, any>} Msg */
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
 
+/**
+ * The event a shared link opens on: `?at=N`, from 1 as the list numbers the events, if it
+ * is one of the `count` shown; else null (a bad or stale number opens at the start).
+ * @param {string} search @param {number} count @returns {number | null}
+ */
+export function momentOf(search, count) {
+  const raw = new URLSearchParams(search).get("at");
+  if (raw === null || !/^[1-9][0-9]{0,5}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n <= count ? n : null;
+}
+
+/** `search` without its `key` parameter ("" when nothing is left). @param {string} search @param {string} key */
+function searchWithout(search, key) {
+  const params = new URLSearchParams(search);
+  params.delete(key);
+  const rest = params.toString();
+  return rest ? `?${rest}` : "";
+}
+
 /** @param {string} id @returns {HTMLElement} */
 function el(id) {
   const e = document.getElementById(id);
@@ -214,6 +234,7 @@ export class ReplayViewer {
     el("r-first").addEventListener("click", () => this.go(this.lo));
     el("r-last").addEventListener("click", () => this.go(lastPlay(this.events, this.lo, this.hi)));
     el("r-play").addEventListener("click", () => this.setPlaying(!this.playing));
+    el("r-copy").addEventListener("click", () => void this.copyMoment());
     el("r-scrub").addEventListener("input", (e) => {
       this.setPlaying(false);
       this.go(Number(/** @type {HTMLInputElement} */ (e.target).value));
@@ -289,11 +310,38 @@ export class ReplayViewer {
     const share = /** @type {HTMLAnchorElement} */ (el("r-share"));
     const whole = `${location.origin}/#/replay/${encodeURIComponent(room)}`;
     share.href = rack !== null ? `${location.origin}/replay/${rackAddress(room, rack, match ?? 1)}` : match !== null ? `${whole}/${match}/all` : whole;
+    el("r-copied").textContent = "";
     this.render();
-    this.go(this.lo);
-    // A shared rack plays by itself; a whole match waits for its viewer.
-    this.setPlaying(rack !== null);
+    // A link to a moment (`?at=N`, N as the list numbers it) opens on that event and waits
+    // there; the address forgets it at once, so the lobby or the next replay opened from
+    // this page does not jump too.
+    const at = momentOf(location.search, this.hi - this.lo + 1);
+    if (at !== null) history.replaceState(null, "", `${location.pathname}${searchWithout(location.search, "at")}${location.hash}`);
+    this.go(at === null ? this.lo : this.lo + at - 1);
+    // A shared rack plays by itself; a whole match, or a moment, waits for its viewer.
+    this.setPlaying(rack !== null && at === null);
     if (missing) throw missing;
+  }
+
+  /** The address of the event shown: the link to share with `?at=` its number in the
+   * list (the query the page keeps across the rack page's redirect), as a string. */
+  momentLink() {
+    const base = new URL(/** @type {HTMLAnchorElement} */ (el("r-share")).href);
+    base.searchParams.set("at", String(this.index - this.lo + 1));
+    return base.href;
+  }
+
+  /** Copies `momentLink` and says so; where the clipboard is refused (a plain-http
+   * address), the link is shown to be copied by hand. */
+  async copyMoment() {
+    const link = this.momentLink();
+    const said = el("r-copied");
+    try {
+      await navigator.clipboard.writeText(link);
+      said.textContent = t("replay.copied", { n: this.index - this.lo + 1 });
+    } catch {
+      said.textContent = link;
+    }
   }
 
   /** Writes the list of events (again, after a change of language). */

@@ -544,6 +544,8 @@ export default {
   "replay.pause": "❚❚ Pause",
   "replay.scrub": "Position",
   "replay.share": "Link to share",
+  "replay.copy": "Copy a link to this moment",
+  "replay.copied": "Copied: the link opens the replay at event {n}.",
   "replay.keys": "Keys: ←/→ a step back or on, Home/End the first and the last, Space plays or pauses.",
   "log.replayGame": "Replay of game {rack}",
   "log.replayMatchGame": "Replay of match {match}, game {rack}",

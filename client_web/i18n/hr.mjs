@@ -543,6 +543,8 @@ export default {
   "replay.pause": "❚❚ Pauza",
   "replay.scrub": "Položaj",
   "replay.share": "Poveznica za dijeljenje",
+  "replay.copy": "Kopiraj poveznicu na ovaj trenutak",
+  "replay.copied": "Kopirano: poveznica otvara snimku na događaju {n}.",
   "replay.keys": "Tipke: ←/→ korak natrag ili naprijed, Home/End prvi i posljednji događaj, razmaknica pokreće ili zaustavlja reprodukciju.",
   "log.replayGame": "Snimka {rack}. partije",
   "log.replayMatchGame": "Snimka {match}. meča, {rack}. partije",

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { describeEvent, lagShownAt, tableAfter } from "../replay.mjs";
+import { describeEvent, lagShownAt, momentOf, tableAfter } from "../replay.mjs";
 
 const names = ["Ana", "Bob"];
 const verdict = {
@@ -116,4 +116,10 @@ test("the lag's balls stay on the replay's table until the winner's choice bring
   // A lag played again: its own balls, not the first one's.
   const again = { ...lag, seq: 6, winner: null, lags: [{ seat: 0, distance: 0.2, fault: "" }, { seat: 1, distance: 0.2, fault: "" }] };
   assert.equal(lagShownAt([...events.slice(0, 4), again], 4), again);
+});
+
+test("a shared moment is an event the list numbers; anything else opens at the start", () => {
+  assert.equal(momentOf("?at=5", 12), 5);
+  assert.equal(momentOf("?lang=hr&at=12&rate=2", 12), 12);
+  for (const search of ["", "?at=13", "?at=0", "?at=-2", "?at=2.5", "?at=x", "?at=1e3", "?at=0005"]) assert.equal(momentOf(search, 12), null, search);
 });

@@ -249,6 +249,26 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     en.page.locator("#r-scrub").fill(str(start))
     first = en.page.inner_text("#r-pos")
     assert first.startswith(f"Event 1 of {rack_one}") and "chooses who breaks" in first, first
+    # A link to the moment shown: it opens the replay there and waits (it does not play
+    # on from it, nor from the start), and the address forgets the moment once read.
+    moment = open_page("replay-moment", f"/replay/{room}/1?lang=hr&rate={RATE}", clipboard=True)
+    moment.page.wait_for_function(
+        f"document.getElementById('r-scrub').value === '{ends[0]}'"
+        " && document.getElementById('r-play').getAttribute('aria-pressed') === 'false'",
+        timeout=60_000,
+    )
+    moment.page.locator("#r-scrub").fill(str(start + 2))
+    moment.page.click("#r-copy")
+    assert moment.page.inner_text("#r-copied") == "Kopirano: poveznica otvara snimku na događaju 3."
+    link = moment.page.evaluate("navigator.clipboard.readText()")
+    assert link == f"{server.url}/replay/{room}/1?at=3", link  # (not the page's own query)
+    shared = open_page("replay-shared", link.removeprefix(server.url) + "&lang=ru")
+    shared.page.wait_for_selector("#replay-view:not([hidden])")
+    shared.page.wait_for_function("document.getElementById('r-pos').textContent !== ''")
+    assert shared.page.inner_text("#r-pos").startswith(f"Событие 3 из {rack_one}")
+    assert shared.page.get_attribute("#r-play", "aria-pressed") == "false"
+    assert "at=" not in shared.page.url and shared.page.url.endswith(f"#/replay/{room}/1")
+    save(moment, "replay-moment-copied-hr.png")
     # A rack the match never reached says so.
     missing = open_page("replay-missing", f"/replay/{room}/9?lang=en")
     missing.page.wait_for_selector("#toast:not([hidden])")
