@@ -8,6 +8,7 @@ import { $, h, toast } from "./dom.mjs";
 import { num, t, when } from "./i18n/index.mjs";
 import { boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
 import { ACCOUNT_KEY, TOKEN_KEY, session } from "./net.mjs";
+import { ratingChart } from "./ratingchart.mjs";
 import { seatedAs } from "./state.mjs";
 
 /** Where the browser keeps whether an account holder's quick match is rated. */
@@ -409,7 +410,7 @@ async function showProfile(name) {
   );
   if (p.provisional) box.append(h("p", { class: "help", text: t("account.provisionalHelp") }));
   const history = /** @type {Json[]} */ (p.history ?? []);
-  if (history.length > 1) box.append(sparkline(history.map((point) => Number(point.rating))));
+  if (history.length > 1) box.append(ratingChart(history.map((point) => ({ at: Number(point.at), rating: Number(point.rating) }))));
   box.append(h("h3", { text: t("account.recent") }));
   const matches = /** @type {Json[]} */ (p.matches ?? []);
   if (!matches.length) box.append(h("p", { class: "help", text: t("account.noMatches") }));
@@ -434,23 +435,4 @@ async function showProfile(name) {
  * hid that the match was conceded). @param {unknown} endedBy */
 function endedText(endedBy) {
   return endedBy === "concede" ? ` (${t("account.endedConcede")})` : endedBy === "forfeit" ? ` (${t("account.endedForfeit")})` : "";
-}
-
-/** The rating's history as a small line. @param {number[]} values */
-function sparkline(values) {
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
-  const span = hi - lo || 1;
-  const points = values.map((v, i) => `${(i / (values.length - 1)) * 200},${40 - ((v - lo) / span) * 36 - 2}`).join(" ");
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 200 40");
-  svg.setAttribute("class", "sparkline");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("account.historyLabel", { from: num(values[0], 0), to: num(values[values.length - 1], 0) }));
-  const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
-  line.setAttribute("points", points);
-  line.setAttribute("fill", "none");
-  line.setAttribute("stroke", "currentColor");
-  svg.append(line);
-  return svg;
 }

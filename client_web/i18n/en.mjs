@@ -693,6 +693,7 @@ export default {
   "account.foulsPerRack": "Fouls per game",
   "account.ninesOnBreak": "9 on the break",
   "account.historyLabel": "Rating history, from {from} to {to}",
+  "account.historyTitle": { one: "Rating over the last {n} rated game", other: "Rating over the last {n} rated games" },
   "account.recent": "Recent matches",
   "account.noMatches": "No matches yet.",
   "account.won": "Won",

@@ -692,6 +692,7 @@ export default {
   "account.foulsPerRack": "Faulova po partiji",
   "account.ninesOnBreak": "Devetke iz otvaranja",
   "account.historyLabel": "Povijest rejtinga, od {from} do {to}",
+  "account.historyTitle": { one: "Rejting kroz posljednju {n} partiju za rejting", few: "Rejting kroz posljednje {n} partije za rejting", other: "Rejting kroz posljednjih {n} partija za rejting" },
   "account.recent": "Nedavni mečevi",
   "account.noMatches": "Još nema mečeva.",
   "account.won": "Pobjeda",

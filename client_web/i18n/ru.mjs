@@ -692,6 +692,7 @@ export default {
   "account.foulsPerRack": "Фолов за партию",
   "account.ninesOnBreak": "Девятки с разбития",
   "account.historyLabel": "История рейтинга: от {from} до {to}",
+  "account.historyTitle": { one: "Рейтинг за последнюю {n} рейтинговую партию", few: "Рейтинг за последние {n} рейтинговые партии", many: "Рейтинг за последние {n} рейтинговых партий", other: "Рейтинг за последние {n} рейтинговой партии" },
   "account.recent": "Последние матчи",
   "account.noMatches": "Матчей пока нет.",
   "account.won": "Победа",

@@ -4,6 +4,8 @@ to their names, the leaderboard and a profile."""
 
 from __future__ import annotations
 
+import re
+
 from tests.browser.support import Client, save
 from tests.browser.test_client import (
     OpenClient,
@@ -605,3 +607,39 @@ def test_a_board_still_on_its_way_does_not_open_the_closed_leaderboard_again(
     ana.page.locator("#leaders-dialog").wait_for(state="visible")
     ana.page.locator("#leaders-empty").wait_for(state="visible")
     assert_quiet(ana)
+
+
+def test_the_profile_charts_the_rating_with_its_scale_and_dates(
+    open_client: OpenClient,
+) -> None:
+    """The profile drew the rating's history as a bare line: which way it went, not from
+    where to where nor over what time. It is a chart now: the highest and lowest rating on
+    its scale, the first and last game's days under it, the rating now at the line's end
+    and a caption that says over how many rated games."""
+    ana, bob = rated_match_started(open_client, ("Vesna", "hr"), ("Goran", "ru"))
+    players = (ana, bob)
+    for game in (1, 2):
+        foul_softly(shooter(players))
+        settle(ana, bob)
+        concede(ana, "game")
+        for c in players:
+            c.wait(f"a.table && a.table.rack === {game + 1} && !a.anim")
+            c.page.locator("#result-dialog").wait_for(state="visible")
+            c.page.click("#result-close")
+    ana.page.click("#account-profile")
+    ana.page.wait_for_selector("#rating-chart")
+    chart = ana.page.locator("#rating-chart")
+    assert chart.locator("figcaption").inner_text() == (
+        "Rejting kroz posljednje 2 partije za rejting"
+    )
+    top, bottom = (int(x) for x in chart.locator(".rc-y span").all_inner_texts())
+    now = int(chart.locator(".rc-now").inner_text())
+    stats = ana.page.inner_text("#profile-stats")
+    assert f"{now}?" in stats, (now, stats)  # the line ends at the rating the profile gives
+    assert bottom <= now < 500 and now <= top and top % 10 == bottom % 10 == 0  # two lost
+    days = chart.locator(".rc-x span").all_inner_texts()
+    assert len(days) == 2 and all(re.fullmatch(r"\d{1,2}\. \w+", d) for d in days), days
+    label = chart.get_attribute("aria-label") or ""
+    assert re.fullmatch(rf"Povijest rejtinga, od \d+ do {now}", label), label
+    save(ana, "profile-rating-chart-hr.png")
+    assert_quiet(ana, bob)
