@@ -26,11 +26,12 @@ _READY = re.compile(r"ready: open http://\S+:(\d+)/")
 TROUBLE = re.compile(r"Traceback|\bERROR\b|\bCRITICAL\b|Exception in callback|Task exception")
 
 
-#: Runs argv[1:] with SIGINT ignored, as a shell without job control starts `cmd &`.
-_EXEC_IGNORING_SIGINT = (
-    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
-    "os.execv(sys.argv[1], sys.argv[1:])"
-)
+def _ignore_sigint() -> None:
+    """In the child between fork and exec: SIGINT ignored, as a shell without job control
+    starts `cmd &`; the exec keeps that disposition. (A Python wrapper that set it and then
+    exec'd had a window of its own: an interrupt sent while a loaded machine was still
+    starting the wrapper's interpreter killed the wrapper, status -2, not the server.)"""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class Node:
@@ -70,15 +71,12 @@ class Node:
 
     def launch(self, *, sigint_ignored: bool = False) -> None:
         """Start the process without waiting for it (see `wait_ready`). `sigint_ignored`:
-        as a script's background job starts it, with SIGINT ignored (POSIX), through an
-        `exec` that keeps that disposition."""
+        as a script's background job starts it, with SIGINT ignored (POSIX)."""
         assert not self.running
         self.starts += 1
         self.ended_by_test = False
         banner = self.folder / f"{self.name}.{self.starts}.out"
         command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)]
-        if sigint_ignored:
-            command = [sys.executable, "-c", _EXEC_IGNORING_SIGINT, *command]
         # A crash in native code leaves its stack in the node's log, not just silence.
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
         env = {k: v for k, v in env.items() if not k.startswith("NINEPOOL_")}
@@ -92,6 +90,7 @@ class Node:
                 stderr=err,
                 stdin=subprocess.DEVNULL,
                 env=env,
+                preexec_fn=_ignore_sigint if sigint_ignored else None,
             )
 
     def wait_ready(self) -> None:
@@ -106,6 +105,18 @@ class Node:
             time.sleep(0.05)
         self.kill()
         raise RuntimeError(f"{self.name} was not ready in {START_TIMEOUT} s:\n{self.log()[-3000:]}")
+
+    def catches_sigint(self) -> bool:
+        """Whether the process has a handler of its own for SIGINT now (`/proc/<pid>/status`
+        `SigCgt`): the server sets one first thing, so an interrupt from here on is its to
+        answer, however long a loaded machine takes to get that far."""
+        assert self.process is not None
+        try:
+            status = Path(f"/proc/{self.process.pid}/status").read_text()
+        except OSError:
+            return False
+        caught = re.search(r"^SigCgt:\s*([0-9a-f]+)$", status, re.M)
+        return caught is not None and bool(int(caught.group(1), 16) & (1 << (signal.SIGINT - 1)))
 
     def signal(self, sig: signal.Signals) -> None:
         assert self.process is not None

@@ -60,7 +60,15 @@ async def test_a_node_stopped_while_it_waits_for_redis_exits(tmp_path: Path, sig
     node.launch(sigint_ignored=sigint == "ignored")
     try:
         assert node.process is not None
-        await asyncio.sleep(3.0)  # subscribing, beating, reading the directory: all waiting
+        # Once the server has taken SIGINT (an interrupt before that is the starting
+        # interpreter's, or lost to the ignored disposition a background job gives it):
+        # then subscribing, beating, reading the directory, all waiting for Redis.
+        deadline = time.monotonic() + WAIT
+        while not node.catches_sigint():
+            assert node.process.poll() is None, node.log()[-2000:]
+            assert time.monotonic() < deadline, "the server never took SIGINT"
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(3.0)
         node.signal(signal.SIGINT)
         code = await asyncio.to_thread(node.wait_exit, WAIT)
         assert code == 0, node.log()[-2000:]
