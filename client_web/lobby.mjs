@@ -8,7 +8,8 @@ import { lobbyNameReady } from "./askname.mjs";
 import { ServerError, session } from "./net.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { describeFormat, tableName } from "./formats.mjs";
-import { num, seatName, t } from "./i18n/index.mjs";
+import { minutesAndSeconds, num, seatName, t } from "./i18n/index.mjs";
+import { readKept } from "./kept.mjs";
 import { app } from "./state.mjs";
 import { tipAttrs } from "./tip.mjs";
 
@@ -96,7 +97,10 @@ function renderMyMatch() {
   renderNextMatch();
   if (!mine) return;
   const text = t("lobby.myMatch", { name: tableName(mine) });
-  $("my-match-text").textContent = text;
+  learnBanner(mine);
+  const opponent = bannerKept.room === mine.room ? bannerKept.opponent : null;
+  $("my-match-text").textContent = opponent ? t("lobby.myMatchVs", { name: tableName(mine), opponent }) : text;
+  tickBanner();
   $("my-match-sit").setAttribute("href", `#/play/${encodeURIComponent(mine.room)}`);
   // Said once where no banner says it (the lobby has its own, a table the one over it:
   // a toast as well said the same words twice at once). At start-up the page shows the
@@ -104,6 +108,41 @@ function renderMyMatch() {
   if (app.route !== "lobby" && app.route !== "table" && !announced.has(mine.room)) {
     toast(text, "info");
     announced.add(mine.room);
+  }
+}
+
+/** What the tournament's page says of the banner's match, read once per room
+ * (`readKept`): the opponent by name, and when a player who has not sat down forfeits. */
+let bannerKept = { room: "", opponent: /** @type {string | null} */ (null), forfeitAt: /** @type {number | null} */ (null) };
+/** The banner's countdown, running while it shows. @type {ReturnType<typeof setInterval> | null} */
+let bannerTimer = null;
+
+/** Reads the opponent and the no-show time of the banner's match, once for its room. @param {Msg} mine the lobby's room */
+function learnBanner(mine) {
+  if (bannerKept.room === mine.room) return;
+  bannerKept = { room: mine.room, opponent: null, forfeitAt: null };
+  const me = app.welcome?.player;
+  void readKept(mine).then((kept) => {
+    if (!kept || bannerKept.room !== mine.room) return;
+    const seat = (mine.settings?.reserved ?? []).indexOf(me);
+    bannerKept = { room: mine.room, opponent: seat < 0 ? null : kept.names[1 - seat], forfeitAt: kept.forfeitAt };
+    renderMyMatch();
+  });
+}
+
+/** The banner's line of time: how long the player has to sit down before their match is
+ * forfeited (the tournament's no-show time) — the banner said only that it was ready,
+ * while that time ran out unseen. Hidden without one (play begun, or not yet read). */
+function tickBanner() {
+  const due = $("my-match-due");
+  const mine = $("my-match").hidden ? null : bannerKept;
+  const at = mine?.forfeitAt ?? null;
+  due.hidden = at === null;
+  if (at !== null) due.textContent = t("lobby.myMatchDue", { time: minutesAndSeconds(Math.max(0, Math.ceil((at - app.serverNow()) / 1000))) });
+  if (at !== null && bannerTimer === null) bannerTimer = setInterval(tickBanner, 1000);
+  if (at === null && bannerTimer !== null) {
+    clearInterval(bannerTimer);
+    bannerTimer = null;
   }
 }
 

@@ -713,4 +713,6 @@ export default {
   "lobby.tv": "TV",
   "lobby.tvHelp": "The best match being played right now, live.",
   "lobby.myMatch": "Your tournament match is ready: {name}.",
+  "lobby.myMatchVs": "Your tournament match is ready: {name}, against {opponent}.",
+  "lobby.myMatchDue": "Sit down within {time}, or you lose it by forfeit.",
 };

@@ -712,4 +712,6 @@ export default {
   "lobby.tv": "TV",
   "lobby.tvHelp": "Najzanimljiviji meč koji se upravo igra, uživo.",
   "lobby.myMatch": "Vaš turnirski meč je spreman: {name}.",
+  "lobby.myMatchVs": "Vaš turnirski meč je spreman: {name}, protivnik: {opponent}.",
+  "lobby.myMatchDue": "Sjednite za stol u roku od {time}, inače gubite bez borbe.",
 };

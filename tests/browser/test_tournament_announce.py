@@ -4,6 +4,8 @@ same moment); in the lobby, in its banner. In English, Croatian and Russian."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.support import Client, Server, save
@@ -48,6 +50,15 @@ def test_in_the_lobby_the_match_ready_is_said_once(open_client: OpenClient, serv
     ana.wait("!!a.welcome")
     ana_in_a_tournament(server, ana)
     ana.page.locator("#my-match").wait_for(state="visible")
-    assert ana.page.inner_text("#my-match-text") == READY["en"]
-    assert times_on_screen(ana, READY["en"]) == 1
+    # Whom against, and how long she has to sit down, once the tournament's page is read.
+    ready = "Your tournament match is ready: Saturday · Final, against Luka."
+    ana.page.wait_for_function(
+        f"document.getElementById('my-match-text').textContent === {ready!r}"
+    )
+    assert times_on_screen(ana, ready) == 1
+    due = ana.page.inner_text("#my-match-due")
+    assert re.fullmatch(r"Sit down within \d+:\d\d, or you lose it by forfeit\.", due), due
+    ana.page.wait_for_function(
+        f"document.getElementById('my-match-due').textContent !== {due!r}"
+    )  # counting down
     assert_quiet(ana)

@@ -100,9 +100,12 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     # Ana, in the lobby, is told her match's table is open, and sits down from there.
     banner = ana.page.locator("#my-match")
     banner.wait_for(state="visible")
-    assert ana.page.inner_text("#my-match-text") == (
-        "Vaš turnirski meč je spreman: Petak navečer · Finale."
+    ana.page.wait_for_function(
+        "document.getElementById('my-match-text').textContent"
+        " === 'Vaš turnirski meč je spreman: Petak navečer · Finale, protivnik: Luka.'"
     )
+    due = ana.page.inner_text("#my-match-due")
+    assert re.fullmatch(r"Sjednite za stol u roku od 0:\d\d, inače gubite bez borbe\.", due), due
     # A tab in the background says it in its title.
     assert ana.page.title() == "● Vaš je stol otvoren — ninepool — devetka", ana.page.title()
     save(ana, "tournament-my-match-hr.png")
