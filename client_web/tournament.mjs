@@ -21,7 +21,7 @@ const REFRESH_MS = 2000;
 
 /** @typedef {{id: string, bracket: "winners" | "losers" | "final", round: number, players: (string | null)[], computers?: (number | null)[], seeds: (number | null)[], feeds?: [string, string | null][], status: string, winner: number | null, decided: string | null, no_show?: boolean[], score: number[], room: string | null, race: number, live?: {seated: boolean[], started: boolean, score: number[], forfeit_at?: number | null} | null}} MatchView */
 /** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, players: number, starts_at: number, champion?: string | null, champion_level?: number | null, entered?: boolean, yours?: boolean, place?: string | null}} ListedView */
-/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, removed?: boolean, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, guest?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
+/** @typedef {{id: string, name: string, format: "single" | "double", status: string, cap: number, seeding: string, starts_at: number, races: {winners: number, losers: number, final: number}, shot_clock?: number | null, first_break?: "draw" | "lag", bots?: boolean, bot_level?: number | null, yours?: boolean, entered?: boolean, me?: number | null, removed?: boolean, account?: string | null, cancelled?: "too_few" | "organiser" | null, entrants: {name: string, player: string, rating?: number, provisional?: boolean, guest?: boolean, bot?: boolean, level?: number | null}[], matches: MatchView[], standings: {place: string, name: string, bot?: boolean, level?: number | null}[], champion: string | null}} TournamentView */
 
 const id = decodeURIComponent(location.pathname.split("/").pop() ?? "");
 /** The organiser's form, not a tournament (ids are 8 characters: never "new"). */
@@ -155,6 +155,7 @@ function render() {
     t(`tour.seeding.${view.seeding}`),
     races,
     tournamentClock(view.shot_clock ?? null),
+    t(view.first_break === "lag" ? "tour.firstLag" : "tour.firstDraw"),
     t("tour.entrants", { n: view.entrants.length, cap: view.cap }),
   ].join(" · ");
   tickDeadlines();

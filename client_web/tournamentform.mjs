@@ -139,6 +139,9 @@ async function create() {
   };
   const clock = /** @type {HTMLSelectElement} */ ($("tc-clock")).value;
   if (clock) body.shot_clock = Number(clock);
+  // Each match's first break: drawn by the table (as before the choice), or lagged for.
+  const first = /** @type {HTMLSelectElement} */ ($("tc-first")).value;
+  if (first === "lag") body.first_break = "lag";
   if (bots && level > 0) body.bot_level = level;
   // Checked here, worded in the page's language (the browser's own bubbles speak the
   // browser's), the field in question focused; the server checks it all again.

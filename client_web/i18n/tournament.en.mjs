@@ -15,6 +15,8 @@ export default {
   "tour.starts": "Starts {time}",
   "tour.startsIn": "Starts {in}",
   "tour.startingNow": "Starting now…",
+  "tour.firstLag": "First break by the lag",
+  "tour.firstDraw": "First break drawn",
   "tour.started": "Started {time}",
   "tour.seeding.rating": "Seeded by rating",
   "tour.seeding.random": "Seeded by random draw",

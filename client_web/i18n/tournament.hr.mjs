@@ -15,6 +15,8 @@ export default {
   "tour.starts": "Počinje {time}",
   "tour.startsIn": "Počinje {in}",
   "tour.startingNow": "Počinje upravo sada…",
+  "tour.firstLag": "Prvo otvaranje određuje bliškanje",
+  "tour.firstDraw": "Prvo otvaranje određuje ždrijeb",
   "tour.started": "Počeo je {time}",
   "tour.seeding.rating": "Nositelji po rejtingu",
   "tour.seeding.random": "Raspored ždrijebom",

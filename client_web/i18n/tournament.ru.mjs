@@ -15,6 +15,8 @@ export default {
   "tour.starts": "Начало: {time}",
   "tour.startsIn": "Начнётся {in}",
   "tour.startingNow": "Начинается…",
+  "tour.firstLag": "Первое разбитие решает раскат",
+  "tour.firstDraw": "Первое разбитие решает жребий",
   "tour.started": "Начался {time}",
   "tour.seeding.rating": "Посев по рейтингу",
   "tour.seeding.random": "Посев жеребьёвкой",

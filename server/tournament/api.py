@@ -8,15 +8,17 @@
   `place` the reader's final place as the standings give it (`"3"`, `"5–6"`) once it is
   known — they are out, or it is finished — else null;
 - `POST /api/tournaments` `{"name","format","cap","seeding","starts_at","races","bots",
-  "bot_level","shot_clock"}`: 201 the tournament (below); `format` `single`|`double`, `cap`
-  2–64, `seeding` `rating`|`random`, `starts_at` epoch milliseconds (not in the past),
-  `races` `{"winners","losers","final"}` each 1–21 (each optional, default 3, 3, 5), `bots`
-  (optional, false) lets computer players fill the places still empty at the start,
-  `bot_level` (optional, with `bots` only) their level 1–5, else spread from 5 down to 1,
-  `shot_clock` (optional, null) the seconds a shot at every match's table, 5–300, null
-  for none (each room has it as a table made with that clock has: one extension a rack);
+  "bot_level","shot_clock","first_break"}`: 201 the tournament (below); `format`
+  `single`|`double`, `cap` 2–64, `seeding` `rating`|`random`, `starts_at` epoch
+  milliseconds (not in the past), `races` `{"winners","losers","final"}` each 1–21 (each
+  optional, default 3, 3, 5), `bots` (optional, false) lets computer players fill the
+  places still empty at the start, `bot_level` (optional, with `bots` only) their level
+  1–5, else spread from 5 down to 1, `shot_clock` (optional, null) the seconds a shot at
+  every match's table, 5–300, null for none (each room has it as a table made with that
+  clock has: one extension a rack), `first_break` (optional, `draw`) how each match's
+  first break is decided: `draw`n by the table or lagged for (`lag`, O6);
 - `GET /api/tournaments/<id>`: 200 the tournament: its settings (`shot_clock` among them,
-  null for none), entrants in seed order
+  null for none; `first_break`), entrants in seed order
   (`{"name","player","rating","provisional","guest","bot","level"}`: `provisional` the
   rating is not yet a measure — a guest's starting one, or an account's first 30 rated
   games' —, `guest` the entrant has no account), every
@@ -122,7 +124,18 @@ _CONFLICTS = frozenset(
     }
 )
 _CREATE_FIELDS = frozenset(
-    {"name", "format", "cap", "seeding", "starts_at", "races", "bots", "bot_level", "shot_clock"}
+    {
+        "name",
+        "format",
+        "cap",
+        "seeding",
+        "starts_at",
+        "races",
+        "bots",
+        "bot_level",
+        "shot_clock",
+        "first_break",
+    }
 )
 _RACE_FIELDS = ("winners", "losers", "final")
 
@@ -422,6 +435,9 @@ def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
         raise BadBody(
             f"shot_clock is null or a whole number of seconds, {MIN_SHOT_CLOCK}-{MAX_SHOT_CLOCK}"
         )
+    first_break = body.get("first_break", "draw")
+    if first_break not in ("draw", "lag"):
+        raise BadBody("first_break is draw or lag")
     races_body = body.get("races", {})
     if not isinstance(races_body, dict) or set(races_body) - set(_RACE_FIELDS):
         raise BadBody('races is {"winners", "losers", "final"}')
@@ -442,6 +458,7 @@ def _create_settings(body: dict[str, Any]) -> dict[str, Any]:
         "bots": bots,
         "bot_level": bot_level,
         "shot_clock": shot_clock,
+        "first_break": first_break,
     }
 
 
@@ -527,6 +544,7 @@ def tournament_view(
         "bots": tournament.bots,
         "bot_level": tournament.bot_level or None,
         "shot_clock": tournament.shot_clock,
+        "first_break": tournament.first_break,
         "note": tournament.note,
         "cancelled": _CANCELLED.get(tournament.note) if tournament.status == "cancelled" else None,
         "yours": viewer is not None and viewer == tournament.organiser,

@@ -33,6 +33,7 @@ from server.tournament.model import (
     Decided,
     Entrant,
     Feed,
+    FirstBreak,
     Format,
     Match,
     Races,
@@ -59,6 +60,7 @@ def new_tournament(
     organiser: str,
     bots: bool = False,
     shot_clock: int | None = None,
+    first_break: FirstBreak = "draw",
 ) -> Tournament:
     cleaned = clean(name).strip()
     if not 1 <= len(cleaned) <= MAX_NAME:
@@ -74,6 +76,8 @@ def new_tournament(
         raise TournamentError(
             "bad_shot_clock", f"the shot clock is {MIN_SHOT_CLOCK}-{MAX_SHOT_CLOCK} seconds"
         )
+    if first_break not in ("draw", "lag"):
+        raise TournamentError("bad_first_break", "the first break is drawn or lagged for")
     return Tournament(
         id=tournament_id,
         name=cleaned,
@@ -86,6 +90,7 @@ def new_tournament(
         organiser=organiser,
         bots=bots,
         shot_clock=shot_clock,
+        first_break=first_break,
     )
 
 

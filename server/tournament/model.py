@@ -31,6 +31,8 @@ MAX_SHOT_CLOCK: Final = 300
 
 Format = Literal["single", "double"]
 Seeding = Literal["rating", "random"]
+#: How every match's first break is decided (O6): drawn by the table, or lagged for.
+FirstBreak = Literal["draw", "lag"]
 Status = Literal["registering", "running", "finished", "cancelled"]
 Bracket = Literal["winners", "losers", "final"]
 MatchStatus = Literal["waiting", "ready", "playing", "done", "void"]
@@ -155,6 +157,9 @@ class Tournament(Struct, frozen=True):
     #: The player ids the organiser took off the list before the start: they may not
     #: register again (a removal undone by registering at once was no removal).
     removed: tuple[str, ...] = ()
+    #: How each match's first break is decided: drawn (the default, and every tournament
+    #: saved before this setting), or lagged for at the table as the WPA's rules have it.
+    first_break: FirstBreak = "draw"
 
     def match(self, match_id: str) -> Match:
         for match in self.matches:

@@ -49,6 +49,7 @@ from server.tournament.model import (
     BOT_LEVELS,
     Decided,
     Entrant,
+    FirstBreak,
     Format,
     Match,
     Races,
@@ -270,9 +271,11 @@ class TournamentService:
         bots: bool,
         bot_level: int = 0,
         shot_clock: int | None = None,
+        first_break: FirstBreak = "draw",
     ) -> Tournament:
         """`bot_level`: the level of the computers filling places (0: spread);
-        `shot_clock`: seconds a shot at every match's table (None: no clock)."""
+        `shot_clock`: seconds a shot at every match's table (None: no clock);
+        `first_break`: each match's first break drawn or lagged for."""
         if bots and not self.bots.available:
             raise TournamentError("no_bots", "computer players are not available on this server")
         if bot_level != 0 and bot_level not in BOT_LEVELS:
@@ -289,6 +292,7 @@ class TournamentService:
             organiser=organiser,
             bots=bots,
             shot_clock=shot_clock,
+            first_break=first_break,
         )
         if bots and bot_level:
             tournament = msgspec.structs.replace(tournament, bot_level=bot_level)
@@ -441,7 +445,8 @@ class TournamentService:
         settings = m.RoomSettings(
             name=f"{tournament.name[:30]} · {bracket.stage_label(tournament, match)}",
             race_to=bracket.race_of(tournament, match),
-            first_break="draw",
+            # The organiser's choice: drawn by the table, or lagged for (O6).
+            first_break=tournament.first_break,
             # The organiser's clock, as a table made in the lobby with it has it (the
             # other clock settings as such a table's defaults: one extension a rack).
             shot_clock=tournament.shot_clock,

@@ -197,7 +197,7 @@ CLOCK_30 = {
 
 
 @pytest.mark.parametrize("lang", ["hr", "ru"])
-def test_the_organiser_gives_the_tables_a_shot_clock(
+def test_the_organiser_gives_the_tables_a_shot_clock_and_the_lag(
     page_at: Any, server: Server, lang: str
 ) -> None:
     """The form offers the shot clock the lobby's "create a table" dialog offers, in the
@@ -218,19 +218,29 @@ def test_the_organiser_gives_the_tables_a_shot_clock(
     assert page.input_value("#tc-clock") == "" and page.inner_text("#tc-clock-help") == ""
     page.select_option("#tc-clock", "30")
     assert page.inner_text("#tc-clock-help") == CLOCK_30[lang]
+    # How the first break is decided, in the lobby's words; drawn unless chosen.
+    first = {"hr": "Prvo otvaranje određuje", "ru": "Первое разбитие решает"}[lang]
+    assert page.inner_text("label:has(#tc-first) span") == first
+    assert page.input_value("#tc-first") == "draw"
+    page.select_option("#tc-first", "lag")
     page.fill("#tc-name", f"Clock {lang}")
     save(client, f"tournament-new-clock-{lang}.png", full_page=True)
     page.click("#tc-submit")
     page.wait_for_selector("#tour-view:not([hidden])")
     assert CLOCK_30[lang] in page.inner_text("#tour-facts")
+    lag = {"hr": "Prvo otvaranje određuje bliškanje", "ru": "Первое разбитие решает раскат"}
+    assert lag[lang] in page.inner_text("#tour-facts")
     tournament_id = page.url.split("?")[0].rstrip("/").split("/")[-1]
-    assert call(server, "GET", f"/api/tournaments/{tournament_id}")["shot_clock"] == 30
+    made = call(server, "GET", f"/api/tournaments/{tournament_id}")
+    assert (made["shot_clock"], made["first_break"]) == (30, "lag")
     # A tournament without one says so.
     plain = new_tournament(server, token, f"No clock {lang}")
     page.goto(f"{server.url}/tournament/{plain}?lang={lang}")
     page.wait_for_selector("#tour-view:not([hidden])")
     none = {"hr": "Bez vremenskog ograničenja za udarac", "ru": "Без ограничения времени на удар"}
     assert none[lang] in page.inner_text("#tour-facts")
+    drawn = {"hr": "Prvo otvaranje određuje ždrijeb", "ru": "Первое разбитие решает жребий"}
+    assert drawn[lang] in page.inner_text("#tour-facts")
     assert client.problems() == [] and lobby.problems() == []
 
 

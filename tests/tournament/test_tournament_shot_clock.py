@@ -1,6 +1,7 @@
-"""A tournament's shot clock: the organiser's setting (`shot_clock`, optional, none by
-default as before it existed) checked by the API, shown in the tournament's view, and
-carried into every match's room as a table made in the lobby with that clock has it."""
+"""A tournament's table settings: the organiser's shot clock (`shot_clock`, optional, none
+by default as before it existed) and how the first break is decided (`first_break`,
+optional, drawn by default), checked by the API, shown in the tournament's view, and
+carried into every match's room as a table made in the lobby with them has them."""
 
 from __future__ import annotations
 
@@ -90,4 +91,34 @@ def test_a_tournament_saved_before_the_setting_has_no_clock() -> None:
         "starts_at": 0,
         "organiser": "p1",
     }
-    assert decode_tournament(msgspec.json.encode(saved)).shot_clock is None
+    old = decode_tournament(msgspec.json.encode(saved))
+    assert old.shot_clock is None and old.first_break == "draw" and old.removed == ()
+
+
+async def test_the_organisers_first_break_reaches_every_table(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """Every tournament drew for the first break: the organiser may now have it lagged
+    for, as the WPA's rules do (O6), or keep the draw (the default, as before)."""
+    server = await make_server()
+    organiser = await Peer.connect(server, "Org")
+    watcher = await Peer.connect(server, "Eve")
+    opened.extend([organiser, watcher])
+    for bad in ("toss", "", None, True, 1):
+        status, answer = await api(
+            server, "POST", "/api/tournaments", settings(first_break=bad), organiser.token
+        )
+        assert status == 400 and "first_break" in answer["error"], (bad, answer)
+    assert await api(server, "GET", "/api/tournaments") == (200, [])  # nothing made
+    two = {"format": "single", "cap": 2}
+    status, plain = await api(server, "POST", "/api/tournaments", settings(**two), organiser.token)
+    assert status == 201 and plain["first_break"] == "draw"
+    assert (await _room_settings(server, organiser, plain, watcher)).first_break == "draw"
+    status, lagged = await api(
+        server, "POST", "/api/tournaments", settings(first_break="lag", **two), organiser.token
+    )
+    assert status == 201 and lagged["first_break"] == "lag"
+    _, seen = await api(server, "GET", f"/api/tournaments/{lagged['id']}")
+    assert seen["first_break"] == "lag"
+    room = await _room_settings(server, organiser, lagged, watcher)
+    assert room.first_break == "lag" and room.tournament == lagged["id"]
