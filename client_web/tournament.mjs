@@ -283,11 +283,16 @@ let wasEntered = false;
 let withdrawing = false;
 
 /** The organiser may start the tournament before its time (two players at least, unless
- * computer players fill the empty places). @param {TournamentView} view */
+ * computer players fill the empty places), and cancel it — before the start, or while it
+ * is played (said first what becomes of the matches at their tables). @param {TournamentView} view */
 function renderOrganiser(view) {
   const box = $("tour-organiser");
-  box.hidden = !view.yours || view.status !== "registering";
+  const running = view.status === "running";
+  box.hidden = !view.yours || (view.status !== "registering" && !running);
   if (box.hidden) return;
+  $("tour-start").hidden = running;
+  $("tour-start-help").hidden = running;
+  wordAs($("tour-yours-note"), running ? "tour.yoursRunning" : "tour.yoursNote");
   const enough = view.entrants.length >= 2 || !!view.bots;
   /** @type {HTMLButtonElement} */ ($("tour-start")).disabled = !enough;
   $("tour-start-help").textContent = t(enough ? "tour.startHelp" : "tour.startFew");
@@ -298,7 +303,7 @@ function renderOrganiser(view) {
  * is shown at once, and `answer` says what happened or, by the refusal's code, why not.
  * @param {"register" | "unregister" | "start" | "cancel" | "remove" | "walkover"} action
  * @param {HTMLElement} answer where to say it @param {() => string} done what to say once done
- * @param {Record<string, string>} [body] the JSON body, if the action takes one
+ * @param {Record<string, string | boolean>} [body] the JSON body, if the action takes one
  * @param {Record<string, string>} [codes] refusal codes worded otherwise for this action
  * @returns {Promise<boolean>} whether it was done
  */
@@ -338,7 +343,7 @@ const answers = new Map();
 /**
  * One of the organiser's requests: start now, cancel, or take an entrant off the list.
  * @param {"start" | "cancel" | "remove"} action @param {() => string} done what to say once done
- * @param {Record<string, string>} [body]
+ * @param {Record<string, string | boolean>} [body]
  */
 async function organise(action, done, body) {
   await change(action, $("tour-organiser-answer"), done, body, { not_registered: "tour.err.notOnList" });
@@ -480,7 +485,12 @@ function matchCard(view, match, me) {
     ]);
   });
   const foot = [];
-  if (match.status === "playing" && match.room) {
+  if (match.status === "playing" && match.room && view.status === "cancelled") {
+    // Called off while it was played: its table may play on, for nothing — no one
+    // awaited, no no-show clock, no walkover, no seat to take; it can still be watched.
+    foot.push(el("span", { class: "tour-state" }, [t("tour.notCounted")]));
+    foot.push(el("a", { href: keepLang(`/#/room/${encodeURIComponent(match.room)}`) }, [t("tour.watch")]));
+  } else if (match.status === "playing" && match.room) {
     const room = encodeURIComponent(match.room);
     const waiting = live && !live.started ? [0, 1].filter((slot) => match.players[slot] && !live.seated[slot]) : [];
     const status = live?.started
@@ -649,7 +659,9 @@ async function start() {
     if (await ask(question, t("tour.startNow"))) void organise("start", () => t("tour.begun"));
   });
   $("tour-cancel").addEventListener("click", async () => {
-    if (await ask(t("tour.cancelConfirm"), t("tour.cancel"), false)) void organise("cancel", () => t("tour.cancelledOrganiser"));
+    // Under way, the question says what becomes of the matches being played.
+    const running = shown?.status === "running";
+    if (await ask(t(running ? "tour.cancelRunningConfirm" : "tour.cancelConfirm"), t("tour.cancel"), false)) void organise("cancel", () => t("tour.cancelledOrganiser"), running ? { under_way: true } : undefined);
   });
   $("tour-entrants").addEventListener("click", async (event) => {
     const name = /** @type {HTMLElement} */ (event.target).closest("[data-remove]")?.getAttribute("data-remove");

@@ -53,7 +53,10 @@
   is refused with 409 `removed`, and their view of the tournament says `removed: true`;
   200; 403; 409 (`not_registered`, `closed`);
 - `POST /api/tournaments/<id>/cancel`: the organiser cancels it before the start; 200;
-  403; 409 (`started`; `over` once finished or cancelled). A cancelled tournament's
+  403; 409 (`started`; `over` once finished or cancelled). With the body
+  `{"under_way": true}` the organiser cancels it while it is played too (not `started`):
+  nobody wins it, its matches still at their tables play on but count for nothing, and no
+  one forfeits by not coming; 400 for any other body. A cancelled tournament's
   `cancelled` says why: `too_few` (fewer than two entrants at the start) or `organiser`;
   null otherwise.
 
@@ -240,7 +243,7 @@ class TournamentApi:
         if action == "remove":
             return await self.remove(request, tournament_id, player)
         if action == "cancel":
-            return await self._answer(self.service.organiser_cancels(tournament_id, player), player)
+            return await self.cancel(request, tournament_id, player)
         if action == "walkover":
             return await self.walkover(request, tournament_id, player)
         return await self._answer(self.service.start_now(tournament_id, player), player)
@@ -383,6 +386,18 @@ class TournamentApi:
         except ValueError as exc:
             return json_response(400, {"error": str(exc), "code": "bad_name"})
         return await self._answer(self.service.remove(tournament_id, player, name), player)
+
+    async def cancel(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
+        """No body (or `{}`): before the start only; `{"under_way": true}`: while it is
+        played too."""
+        try:
+            body = self._body(request) if request.body else {}
+            if set(body) - {"under_way"} or not isinstance(body.get("under_way", False), bool):
+                raise BadBody('send nothing, or {"under_way": true} once it is played')
+        except BadBody as exc:
+            return _bad_body(exc)
+        change = self.service.organiser_cancels(tournament_id, player, body.get("under_way", False))
+        return await self._answer(change, player)
 
     async def walkover(self, request: ApiRequest, tournament_id: str, player: str) -> ApiResponse:
         """`{"match": "W1-2"}`: the organiser gives that waiting match to the player who came."""

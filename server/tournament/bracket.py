@@ -145,13 +145,18 @@ def remove(tournament: Tournament, organiser: str, name: str) -> Tournament:
     return _replace(kept, removed=(*tournament.removed, entrant.player))
 
 
-def organiser_cancels(tournament: Tournament, organiser: str) -> Tournament:
-    """The organiser cancels a tournament that has not started (`cancel` is the change
-    itself, also made when too few entrants came)."""
+def organiser_cancels(
+    tournament: Tournament, organiser: str, under_way: bool = False
+) -> Tournament:
+    """The organiser cancels a tournament that has not started — or, saying so
+    (`under_way`), one being played: nobody wins it, and its matches still at their tables
+    play on for nothing (`cancel` is the change itself, also made when too few entrants
+    came). Without `under_way` a started one is refused, as a cancel meant for the list of
+    entrants must not end the tournament that began meanwhile."""
     _organiser_only(tournament, organiser)
     if tournament.status in ("finished", "cancelled"):
         raise TournamentError("over", "the tournament is over")
-    if tournament.status != "registering":
+    if tournament.status != "registering" and not under_way:
         raise TournamentError("started", "the tournament has started already")
     return cancel(tournament, BY_ORGANISER)
 

@@ -315,10 +315,14 @@ class TournamentService:
         """The organiser takes an entrant off the list before the start."""
         return await self.store.update(tournament_id, lambda t: bracket.remove(t, organiser, name))
 
-    async def organiser_cancels(self, tournament_id: str, organiser: str) -> Tournament | None:
-        """The organiser cancels the tournament before it starts."""
+    async def organiser_cancels(
+        self, tournament_id: str, organiser: str, under_way: bool = False
+    ) -> Tournament | None:
+        """The organiser cancels the tournament before it starts, or (`under_way`) while it
+        is played: no match is reported to it after that (`match_ended` reads only
+        tournaments still active) and no room is made for it."""
         return await self.store.update(
-            tournament_id, lambda t: bracket.organiser_cancels(t, organiser)
+            tournament_id, lambda t: bracket.organiser_cancels(t, organiser, under_way)
         )
 
     async def start_now(self, tournament_id: str, player: str) -> Tournament | None:
@@ -592,7 +596,8 @@ class TournamentService:
             # A room is first written when someone sits down.
             state = NOBODY_YET if record is None else live_match(tournament, match, record)
             forfeit_at = self._forfeit_at(match)
-            if not state.started and forfeit_at is not None:
+            # (called off: nobody forfeits a match that counts for nothing)
+            if not state.started and forfeit_at is not None and tournament.status == "running":
                 state = msgspec.structs.replace(state, forfeit_at=forfeit_at)
             return match.id, state
 

@@ -136,3 +136,42 @@ def test_the_page_counts_down_to_the_start(page_at: Any, server: Server) -> None
     hr.page.wait_for_selector("#tour-note:not([hidden])", timeout=40_000)
     assert hr.page.is_hidden("#tour-countdown")
     assert hr.problems() == [] and ru.problems() == []
+
+
+def test_the_organiser_calls_off_a_tournament_under_way(page_at: Any, server: Server) -> None:
+    """Once it had started the organiser's page offered nothing but a walkover: an event
+    called off ran on. While it is played the organiser may cancel it, told first (in
+    red) that nobody will win it and that matches at their tables count for nothing."""
+    players = {name: session_token(server, name) for name in ("Oleg", "Pavel")}
+    tournament, organiser = final_of_two(server, "Кубок вторника", players)
+    for _ in range(200):
+        if call(server, "GET", f"/api/tournaments/{tournament}")["status"] == "running":
+            break
+        time.sleep(0.05)
+    org = page_at(f"/tournament/{tournament}", "ru", organiser)
+    org.page.wait_for_selector("#tour-organiser:not([hidden])")
+    assert org.page.inner_text("#tour-yours-note") == (
+        "Вы организатор этого турнира: он уже идёт, но его ещё можно отменить."
+    )
+    assert org.page.is_hidden("#tour-start") and org.page.is_visible("#tour-cancel")
+    oleg = page_at(f"/tournament/{tournament}", "ru", players["Oleg"], name="Oleg")
+    oleg.page.wait_for_selector("#tour-view:not([hidden])")
+    assert oleg.page.is_hidden("#tour-organiser")  # the organiser's alone
+    org.page.click("#tour-cancel")
+    assert org.page.get_attribute("#tour-confirm-yes", "class") == "danger"
+    assert confirm(org.page).startswith(
+        "Отменить турнир сейчас, во время игры? Победителя не будет"
+    )
+    org.page.wait_for_selector("#tour-note:not([hidden])")
+    assert org.page.inner_text("#tour-note") == "Турнир отменён организатором."
+    assert org.page.is_hidden("#tour-organiser")
+    view = call(server, "GET", f"/api/tournaments/{tournament}")
+    assert (view["status"], view["cancelled"], view["champion"]) == ("cancelled", "organiser", None)
+    # The match card awaits nobody and counts down nothing any more.
+    card = org.page.inner_text("#tour-brackets")
+    assert "Турнир отменён: этот матч больше ничего не решает" in card and "Ждём" not in card
+    # The players' pages say it too, on their next read, with no seat to take.
+    oleg.page.wait_for_selector("#tour-note:not([hidden])", timeout=20_000)
+    assert "Сесть за стол" not in oleg.page.inner_text("#tour-brackets")
+    save(org, "tournament-called-off-ru.png")
+    assert org.problems() == [] and oleg.problems() == []

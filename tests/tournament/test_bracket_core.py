@@ -196,6 +196,13 @@ def test_the_organiser_removes_an_entrant_and_calls_it_off_before_the_start() ->
     with pytest.raises(TournamentError) as again:
         organiser_cancels(off, "org")
     assert again.value.code == "over"
+    # Said to be meant for one under way, the organiser's cancel ends it (theirs alone).
+    called_off = organiser_cancels(running, "org", under_way=True)
+    assert (called_off.status, called_off.note) == ("cancelled", BY_ORGANISER)
+    assert called_off.matches == running.matches  # played on at the tables, for nothing
+    with pytest.raises(TournamentError) as not_theirs_either:
+        organiser_cancels(running, "a", under_way=True)
+    assert not_theirs_either.value.code == "not_organiser"
 
 
 def test_computer_players_only_when_allowed() -> None:

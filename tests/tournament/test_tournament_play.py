@@ -174,6 +174,63 @@ async def test_the_organiser_cancels_before_the_start(
     assert view["cancelled"] == "too_few"
 
 
+async def test_the_organiser_calls_off_a_tournament_under_way(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """Once it had started the organiser could not end it: an event called off, or half
+    its players gone, ran on. A cancel that says so (`{"under_way": true}`) ends it: nobody
+    wins it, a match still at its table plays on but counts for nothing, no one forfeits
+    by not coming, and no room is made for the next round. A plain cancel is refused as
+    before (`started`): one meant for the list must not end what began meanwhile."""
+    server = await make_server()
+    organiser = await Peer.connect(server, "Org")
+    ana, ben = [await Peer.connect(server, name) for name in ("Ana", "Ben")]
+    opened.extend([organiser, ana, ben])
+    four = settings(format="single", cap=4, races={"winners": 1, "final": 1})
+    _, made = await api(server, "POST", "/api/tournaments", four, organiser.token)
+    path = f"/api/tournaments/{made['id']}"
+    for peer in (ana, ben):
+        body = {"name": peer.name}
+        assert (await api(server, "POST", f"{path}/register", body, peer.token))[0] == 200
+    assert (await api(server, "POST", f"{path}/start", token=organiser.token))[0] == 200
+    view = await until(server, made["id"], lambda v: bool(playing(v)) and playing(v)[0]["live"])
+    match = playing(view)[0]
+    assert match["live"]["forfeit_at"] is not None
+    status, answer = await api(server, "POST", f"{path}/cancel", token=organiser.token)
+    assert (status, answer["code"]) == (409, "started")
+    for bad in ({"under_way": "yes"}, {"under_way": 1}, {"now": True}, [True]):
+        status, answer = await api(server, "POST", f"{path}/cancel", bad, organiser.token)
+        assert status == 400, (bad, answer)
+    status, _ = await api(server, "POST", f"{path}/cancel", {"under_way": True}, ana.token)
+    assert status == 403
+    assert (await api(server, "GET", path))[1]["status"] == "running"  # nothing changed
+    status, off = await api(server, "POST", f"{path}/cancel", {"under_way": True}, organiser.token)
+    assert status == 200 and (off["status"], off["cancelled"]) == ("cancelled", "organiser")
+    status, answer = await api(
+        server, "POST", f"{path}/cancel", {"under_way": True}, organiser.token
+    )
+    assert (status, answer["code"]) == (409, "over")
+    # The match at its table plays on: no forfeit counted down, its end reported nowhere.
+    _, seen = await api(server, "GET", path)
+    mine = next(x for x in seen["matches"] if x["id"] == match["id"])
+    assert mine["status"] == "playing" and mine["live"]["forfeit_at"] is None
+    by_slot = (ana, ben) if match["players"][0] == "Ana" else (ben, ana)
+    for peer in by_slot:
+        assert isinstance(await sit(peer, match["room"]), m.Joined)
+        assert isinstance(await peer.request({"t": "ready"}), m.Ok)
+    draw = await expect_in(by_slot[0], m.LagResult, match["room"])
+    assert draw.winner is not None
+    chosen = await by_slot[draw.winner].request({"t": "lag_choice", "choice": "break"})
+    assert isinstance(chosen, m.Ok), chosen
+    assert isinstance(await by_slot[1].request({"t": "concede", "what": "match"}), m.Ok)
+    await expect_in(by_slot[0], m.MatchOver, match["room"])
+    await server.tournaments.drive()
+    _, after = await api(server, "GET", path)
+    assert after["status"] == "cancelled" and after["champion"] is None
+    assert [x["status"] for x in after["matches"]] == [x["status"] for x in seen["matches"]]
+    assert [x["room"] for x in after["matches"]] == [x["room"] for x in seen["matches"]]
+
+
 async def test_an_account_enters_under_its_own_id_and_keeps_its_name(
     make_server: Factory, opened: list[Peer]
 ) -> None:
