@@ -45,6 +45,7 @@ initLanguage();
 
 const conn = new Connection({
   url: defaultUrl(),
+  heartbeat: 4, // (a dead connection found in seconds, the player seen away: net.mjs `beat`)
   name: () => currentName(),
   onMessage: (m) => {
     onMessage(m);
@@ -729,9 +730,6 @@ function wire() {
       renderLagLeft();
     }
   }, 1000);
-  setInterval(() => {
-    if (conn.welcomed) conn.request({ t: "ping" }).catch(() => {});
-  }, 20000);
 }
 
 /** Everything worded again, in the language just chosen. */

@@ -9,6 +9,11 @@ export function showConn(s, conn) {
   const el = $("conn");
   el.className = `conn conn-${s}`;
   el.textContent = t(`conn.${s}`);
+  // Lost and coming back: said over the page, not only in the top bar (a phone held
+  // sideways has none, and a player whose network went away saw nothing amiss).
+  const lost = $("conn-lost");
+  lost.hidden = s !== "reconnecting";
+  lost.textContent = t("conn.lost");
   // Another tab took over: this one plays again only when asked to (each retaking the seat
   // by itself, two tabs would take it back and forth).
   $("play-here").hidden = !(s === "offline" && conn.replaced);

@@ -14,6 +14,8 @@ export const ACCOUNT_KEY = "ninepool.account";
 const NAME_KEY = "ninepool.name";
 
 /** Replies that answer a request by its `id`. */
+/** How long a heartbeat's `pong` may take before the connection is taken for dead (ms). */
+const PONG_WAIT_MS = 8000;
 const REPLIES = new Set(["welcome", "ok", "joined", "error", "pong", "rooms", "practice_preview"]);
 /** Room events carrying `seq`. */
 const ROOM_EVENTS = new Set([
@@ -112,9 +114,15 @@ export class Connection {
    * @param {{ token(): string | null, setToken(token: string | null): void, accountToken?: () => string | null, setAccountToken?: (token: string | null) => void }} [opts.session]
    *   where the tokens are kept; the page's stored session by default (an overlay keeps
    *   its own, so it never takes over a player's seat in the same browser)
+   * @param {number} [opts.heartbeat] seconds between the `ping`s that promise the next
+   *   frame (`ping.expect`) while the page is shown, and that find a dead connection
+   *   (`beat`); none without it
    */
   constructor(opts) {
     this.opts = opts;
+    this.heartbeat = opts.heartbeat ?? 0;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.beatTimer = null;
     this.session = opts.session ?? session;
     /** @type {WebSocket | null} */
     this.ws = null;
@@ -157,6 +165,7 @@ export class Connection {
   }
 
   start() {
+    if (this.heartbeat && !this.started) this.watchNetwork();
     this.started = true;
     this.closedByUs = false;
     this.replaced = false;
@@ -197,6 +206,57 @@ export class Connection {
     if (typeof welcome.now === "number") this.clockOffset = welcome.now - Date.now();
     this.setState("online");
     this.opts.onWelcome(welcome);
+    this.beat();
+  }
+
+  /**
+   * One heartbeat, then the next in `heartbeat` seconds: a `ping` that promises the next
+   * frame (`expect`) while the page is shown — the server takes a connection silent past
+   * its promise for dropped, and the player is seen away at once, their shot clock
+   * stopped — and withdraws it while the page is hidden (the browser slows its timers
+   * then). A `pong` that does not come in time means the connection is dead though the
+   * browser has not noticed (a phone's network gone): it is let go and made again.
+   */
+  beat() {
+    if (this.beatTimer !== null) clearTimeout(this.beatTimer);
+    this.beatTimer = null;
+    const ws = this.ws;
+    if (!this.heartbeat || !ws || !this.welcomed) return;
+    const shown = typeof document === "undefined" || document.visibilityState !== "hidden";
+    const dead = setTimeout(() => this.lost(ws), PONG_WAIT_MS);
+    this.request(shown ? { t: "ping", expect: this.heartbeat } : { t: "ping" })
+      .then(() => clearTimeout(dead))
+      .catch(() => clearTimeout(dead));
+    this.beatTimer = setTimeout(() => this.beat(), this.heartbeat * 1000);
+  }
+
+  /** The connection `ws` is dead (no pong in time, the device offline): let go of it and
+   * reconnect, as after a drop. @param {WebSocket} ws */
+  lost(ws) {
+    if (ws !== this.ws || this.closedByUs) return;
+    try {
+      ws.close();
+    } catch {
+      /* closing a dead socket may throw: it is let go all the same */
+    }
+    this.dropped(ws);
+  }
+
+  /** The device's own word on its network: offline, the connection is let go at once;
+   * online again, it is made again now, not at the end of its back-off. */
+  watchNetwork() {
+    if (typeof window === "undefined") return;
+    window.addEventListener("offline", () => {
+      if (this.ws) this.lost(this.ws);
+    });
+    window.addEventListener("online", () => {
+      if (this.state !== "reconnecting" || this.closedByUs) return;
+      if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+      this.open();
+    });
+    // Shown again: the promise at once (hidden, it was withdrawn).
+    document.addEventListener("visibilitychange", () => this.beat());
   }
 
   /** @param {unknown} err */
@@ -246,6 +306,9 @@ export class Connection {
     }
     this.attempt += 1;
     this.setState("reconnecting");
+    // The device says it has no network: no attempt until it says it has (`watchNetwork`
+    // opens then), each one failing at once and said in red on the console.
+    if (this.heartbeat && typeof navigator !== "undefined" && navigator.onLine === false) return;
     const delay = Math.min(5000, 250 * 2 ** Math.min(this.attempt, 5));
     this.retryTimer = setTimeout(() => this.open(), delay);
   }

@@ -349,7 +349,17 @@ class Resync(ClientMessage, tag="resync"):
 
 
 class Ping(ClientMessage, tag="ping"):
-    """Answered with `pong` carrying the server clock."""
+    """Answered with `pong` carrying the server clock.
+
+    With `expect`, the client promises its next frame within that many seconds (a `ping`
+    when it has nothing else to say), until a `ping` without it withdraws the promise (a
+    page going into the background, whose timers the browser slows). A connection that
+    breaks the promise by far (`Client.SILENCE_FACTOR`) is taken for dropped — a phone
+    whose network went away leaves no close behind, and the keepalive takes up to 40 s to
+    find out — and is closed: a seated player's grace period begins (O5), their shot clock
+    stops, and the others see them away."""
+
+    expect: Annotated[int, Meta(ge=1, le=60)] | None = None
 
 
 AnyClientMessage = (

@@ -21,6 +21,7 @@ export default {
   "conn.online": "Online",
   "conn.reconnecting": "Reconnecting…",
   "conn.offline": "Offline",
+  "conn.lost": "No connection — reconnecting…",
   "conn.otherTab": "In another tab",
   "conn.replaced": "This seat is now played from another tab or window. Press “Play here” to play in this one.",
   "conn.playHere": "Play here",

@@ -21,6 +21,7 @@ export default {
   "conn.online": "Na vezi",
   "conn.reconnecting": "Ponovno spajanje…",
   "conn.offline": "Bez veze",
+  "conn.lost": "Nema veze — ponovno spajanje…",
   "conn.otherTab": "U drugoj kartici",
   "conn.replaced": "Sada igrate iz druge kartice ili prozora. Pritisnite „Igraj ovdje“ da biste igrali u ovoj.",
   "conn.playHere": "Igraj ovdje",

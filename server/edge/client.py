@@ -43,6 +43,7 @@ from server.edge.limits import (
     CHAT_RATE,
     LAG_CLOSE,
     SEND_LAG,
+    SILENT,
     SLOW_CLOSE,
     AddressBook,
     FrameBudget,
@@ -114,6 +115,11 @@ class Client:
         self.skipped = 0
         self._lags: deque[float] = deque()
         self._catch_up: asyncio.TimerHandle | None = None
+        #: When a frame last came in (loop time), and the silence this connection promised
+        #: not to exceed (`ping.expect`; None: no promise), checked by `_silence_check`.
+        self.heard_at = 0.0
+        self._promised: float | None = None
+        self._silence: asyncio.TimerHandle | None = None
 
     @property
     def room_id(self) -> str | None:
@@ -141,6 +147,55 @@ class Client:
     def may_chat(self) -> bool:
         """Take one chat message from the connection's allowance."""
         return self.budget.chat.take()
+
+    #: A promise (`ping.expect`) is taken as broken past this many times the seconds
+    #: promised, plus `SILENCE_SLACK`: a slow network or a busy page is not a lost one.
+    SILENCE_FACTOR = 3
+    SILENCE_SLACK = 3.0
+
+    def heard(self, now: float) -> None:
+        """A frame came in (any: the promise is of a frame, not of a `ping`)."""
+        self.heard_at = now
+
+    def promise(self, seconds: int | None, now: float) -> None:
+        """`ping.expect`: the next frame within `seconds` (None withdraws the promise)."""
+        if self._silence is not None:
+            self._silence.cancel()
+            self._silence = None
+        if seconds is None:
+            self._promised = None
+            return
+        self._promised = seconds * self.SILENCE_FACTOR + self.SILENCE_SLACK
+        self.heard_at = now
+        self._arm_silence(now + self._promised)
+
+    def _arm_silence(self, at: float) -> None:
+        loop = asyncio.get_running_loop()
+        self._silence = loop.call_at(at, self._silence_check, at)
+
+    def _silence_check(self, due: float) -> None:
+        """Silent past the promise: the connection is taken for dropped, and aborted (no
+        closing handshake with a peer that is not there: the room hears `Gone` at once).
+        A check that ran late (a busy loop) looks again instead: frames may be waiting
+        unread behind it."""
+        self._silence = None
+        limit = self._promised
+        if limit is None or self.closed or self.ws is None:
+            return
+        now = asyncio.get_running_loop().time()
+        if now - due > 1.0 or now - self.heard_at < limit:
+            self._arm_silence(max(now, self.heard_at) + limit)
+            return
+        self.hit(SILENT)
+        log.info("a connection broke its ping promise: taken for dropped", extra=self.log_fields())
+        self.closed = True
+        self.ws.transport.abort()
+
+    def forget_silence(self) -> None:
+        """The connection is over: nothing more to watch."""
+        if self._silence is not None:
+            self._silence.cancel()
+            self._silence = None
 
     def hit(self, kind: str) -> None:
         """Count one limit met (`server.edge.limits` kinds)."""

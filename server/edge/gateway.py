@@ -191,6 +191,7 @@ class Gateway:
         finally:
             if hello_timer is not None:
                 hello_timer.cancel()
+            client.forget_silence()
             self.clients.discard(client)
             self.metrics.connections.dec()
             self.lobby.disconnected(client)
@@ -216,8 +217,10 @@ class Gateway:
 
     async def _serve(self, client: Client, ws: ServerConnection) -> None:
         bad_in_a_row = 0
+        loop = asyncio.get_running_loop()
         async for frame in ws:
             self.metrics.frames_in.inc()
+            client.heard(loop.time())
             message: m.ClientMessage | None = None
             refusal: ProtocolError | None = None
             try:
@@ -313,6 +316,7 @@ class Gateway:
             client.error(message.id, errors.HELLO_REQUIRED, "send hello first")
             return True
         if isinstance(message, m.Ping):
+            client.promise(message.expect, asyncio.get_running_loop().time())
             client.send_message(m.Pong(id=message.id, now=now_ms()))
         elif isinstance(message, m.Lobby):
             self.lobby.subscribe(client, message)

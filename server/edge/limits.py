@@ -55,6 +55,7 @@ NO_ORIGIN = "no_origin"  # a handshake without Origin while those are refused (4
 ADDRESS_CONNECTIONS = "address_connections"  # too many connections from one address (429)
 HELLO_TIMEOUT = "hello_timeout"  # no hello in time (closed 1008)
 PING_TIMEOUT = "ping_timeout"  # no pong in time (closed 1011 by websockets)
+SILENT = "silent"  # a connection broke its `ping` promise (`expect`): taken for dropped
 SEND_LAG = "send_lag"  # a connection fell behind its send buffer (skipped ahead)
 LAG_CLOSE = "lag_close"  # a spectator fell behind once too often (closed 1013)
 SLOW_CLOSE = "slow_close"  # replies piled up past the hard cap (closed 1008)
@@ -82,6 +83,7 @@ LIMIT_KINDS = (
     ADDRESS_CONNECTIONS,
     HELLO_TIMEOUT,
     PING_TIMEOUT,
+    SILENT,
     SEND_LAG,
     LAG_CLOSE,
     SLOW_CLOSE,

@@ -1,0 +1,108 @@
+// The page's heartbeat (`Connection.beat`): a `ping` that promises the next frame while
+// the page is shown, and a connection whose `pong` does not come in time let go and made
+// again — a phone's network gone leaves the socket open in the browser's eyes.
+
+import assert from "node:assert/strict";
+import { mock, test } from "node:test";
+
+import { decode, encode } from "@msgpack/msgpack";
+
+import { Connection } from "../net.mjs";
+
+/** A WebSocket that records what is sent and answers only when told. */
+class FakeSocket {
+  static OPEN = 1;
+  /** @type {FakeSocket[]} */
+  static made = [];
+  /** @param {string} url */
+  constructor(url) {
+    this.url = url;
+    this.readyState = 1;
+    /** @type {any[]} */
+    this.sent = [];
+    this.closed = false;
+    /** @type {((ev: any) => void) | null} */
+    this.onopen = null;
+    /** @type {((ev: any) => void) | null} */
+    this.onmessage = null;
+    /** @type {((ev: any) => void) | null} */
+    this.onclose = null;
+    this.onerror = null;
+    FakeSocket.made.push(this);
+  }
+  /** @param {Uint8Array} data */
+  send(data) {
+    this.sent.push(decode(data));
+  }
+  close() {
+    this.closed = true;
+  }
+  /** @param {any} m */
+  reply(m) {
+    const b = encode(m);
+    this.onmessage?.({ data: b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) });
+  }
+}
+
+function connected() {
+  FakeSocket.made = [];
+  /** @type {any} */ (globalThis).WebSocket = FakeSocket;
+  /** @type {string[]} */
+  const states = [];
+  const conn = new Connection({
+    url: "ws://unused",
+    name: () => "Ana",
+    heartbeat: 4,
+    onMessage: () => {},
+    onState: (s) => states.push(s),
+    onWelcome: () => {},
+    session: { token: () => null, setToken: () => {} },
+  });
+  conn.open();
+  const ws = FakeSocket.made[0];
+  ws.onopen?.({});
+  const hello = ws.sent[0];
+  ws.reply({ t: "welcome", id: hello.id, v: 1, player: "p", name: "Ana", token: "x", now: 0, room: null });
+  return { conn, ws, states };
+}
+
+test("while the page is shown a ping every 4 s promises the next frame; pongs keep it online", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const { conn, ws, states } = connected();
+    await Promise.resolve();
+    for (let beat = 0; beat < 3; beat++) {
+      const ping = ws.sent.at(-1);
+      assert.deepEqual([ping.t, ping.expect], ["ping", 4]);
+      ws.reply({ t: "pong", id: ping.id, now: 0 });
+      await Promise.resolve();
+      mock.timers.tick(4000);
+    }
+    assert.equal(ws.sent.filter((m) => m.t === "ping").length, 4, "a beat every 4 s");
+    assert.equal(conn.state, "online");
+    assert.ok(!ws.closed && !states.includes("reconnecting"));
+    conn.closedByUs = true;
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("a pong that does not come in time: the connection is let go and made again", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const { conn, ws, states } = connected();
+    await Promise.resolve();
+    assert.equal(ws.sent.at(-1).t, "ping");
+    mock.timers.tick(7999);
+    assert.equal(conn.state, "online");
+    mock.timers.tick(1);
+    assert.ok(ws.closed, "the dead socket is closed");
+    assert.equal(states.at(-1), "reconnecting");
+    // A late answer on the dead socket changes nothing; the retry opens a new one.
+    mock.timers.tick(5000);
+    assert.equal(FakeSocket.made.length, 2);
+    conn.closedByUs = true;
+  } finally {
+    mock.timers.reset();
+  }
+});
