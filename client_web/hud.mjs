@@ -221,7 +221,10 @@ export function renderSeats() {
     if (tb && tb.breaker === i && status() === "playing" && tb.ball_in_hand === "kitchen") tags.push(h("span", { class: "tag breaker", text: t("tag.breaker") }));
     if (s && !s.connected) {
       const left = s.grace_until ? Math.max(0, Math.round((s.grace_until - app.serverNow()) / 1000)) : null;
-      tags.push(h("span", { class: "tag off", text: left !== null ? t("tag.awayFor", { time: t("unit.seconds", { s: num(left, 0) }) }) : t("tag.away") }));
+      // On a phone the plate's tags are one short line: the time left whole, not cut off
+      // ("away — back within…" hid the one figure its opponent needed).
+      const words = document.documentElement.classList.contains("compact") ? "tag.awayShort" : "tag.awayFor";
+      tags.push(h("span", { class: "tag off", text: left !== null ? t(words, { time: t("unit.seconds", { s: num(left, 0) }) }) : t("tag.away") }));
     }
     if (s && status() === "waiting") tags.push(h("span", { class: "tag", text: t(s.ready ? "tag.ready" : "tag.notReady") }));
     // O3: each player's extensions left in this rack, for everyone to see.

@@ -266,6 +266,7 @@ export default {
   "tag.breaker": "breaks",
   "tag.away": "away",
   "tag.awayFor": "away — back within {time}",
+  "tag.awayShort": "away · {time}",
   "tag.ready": "ready",
   "tag.notReady": "not ready",
   "tag.you": "you",

@@ -265,6 +265,7 @@ export default {
   "tag.breaker": "otvara",
   "tag.away": "nije na vezi",
   "tag.awayFor": "nije na vezi — čeka se još {time}",
+  "tag.awayShort": "nije na vezi · {time}",
   "tag.ready": "želi početi",
   "tag.notReady": "još ne želi početi",
   "tag.you": "vi",

@@ -265,6 +265,7 @@ export default {
   "tag.breaker": "разбивает",
   "tag.away": "нет связи",
   "tag.awayFor": "нет связи — ждём ещё {time}",
+  "tag.awayShort": "нет связи · {time}",
   "tag.ready": "ждёт начала",
   "tag.notReady": "пока не готов(а)",
   "tag.you": "вы",

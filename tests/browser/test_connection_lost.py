@@ -7,6 +7,7 @@ stopped; back on the network, they are back at their seat."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from tests.browser.support import Client, save
@@ -36,6 +37,13 @@ def test_a_shooter_whose_network_goes_is_seen_away_and_told(open_client: OpenCli
     # The opponent sees them away, and their clock stopped (it ran on before).
     other.wait(f"a.view.seats[{seat}].connected === false", timeout=25_000)
     other.page.wait_for_function("document.getElementById('clock').textContent.includes('stop')")
+    # Their plate says how long they have to come back — on a phone in a short tag that
+    # is not cut off ("away — back within…" hid the figure).
+    tag = other.page.locator(f"#seat{seat} .tag.off")
+    words = tag.inner_text()
+    pattern = r"nije na vezi · \d+ s" if other is sara else r"away — back within \d+ s"
+    assert re.fullmatch(pattern, words), words
+    assert tag.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), words
     save(other, "connection-lost-opponent.png")
     c.context.set_offline(False)
     c.page.wait_for_selector("#conn-lost", state="hidden", timeout=20_000)
