@@ -121,6 +121,8 @@ export class Connection {
   constructor(opts) {
     this.opts = opts;
     this.heartbeat = opts.heartbeat ?? 0;
+    /** This connection's server refused the promise (`beat`). */
+    this.promiseRefused = false;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.beatTimer = null;
     this.session = opts.session ?? session;
@@ -199,6 +201,7 @@ export class Connection {
     const welcome = await this.request({ t: "hello", v: PROTOCOL_VERSION, name: this.helloName ?? this.opts.name(), token });
     this.attempt = 0;
     this.welcomed = true;
+    this.promiseRefused = false;
     this.seq = null;
     this.resyncing = false;
     if (welcome.account && this.session.setAccountToken) this.session.setAccountToken(welcome.token);
@@ -224,9 +227,16 @@ export class Connection {
     if (!this.heartbeat || !ws || !this.welcomed) return;
     const shown = typeof document === "undefined" || document.visibilityState !== "hidden";
     const dead = setTimeout(() => this.lost(ws), PONG_WAIT_MS);
-    this.request(shown ? { t: "ping", expect: this.heartbeat } : { t: "ping" })
+    // A server older than the promise refuses it as a bad message (a rolling upgrade's
+    // old node, a page newer than its server): pinged without it on that connection, or
+    // the refusals in a row would have it closed.
+    const promise = shown && !this.promiseRefused;
+    this.request(promise ? { t: "ping", expect: this.heartbeat } : { t: "ping" })
       .then(() => clearTimeout(dead))
-      .catch(() => clearTimeout(dead));
+      .catch((/** @type {unknown} */ err) => {
+        clearTimeout(dead);
+        if (promise && err instanceof ServerError && err.code === "bad_message") this.promiseRefused = true;
+      });
     this.beatTimer = setTimeout(() => this.beat(), this.heartbeat * 1000);
   }
 

@@ -106,3 +106,25 @@ test("a pong that does not come in time: the connection is let go and made again
     mock.timers.reset();
   }
 });
+
+test("a server that refuses the promise (older than it) is pinged without one", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const { conn, ws } = connected();
+    await Promise.resolve();
+    const first = ws.sent.at(-1);
+    assert.equal(first.expect, 4);
+    ws.reply({ t: "error", id: first.id, code: "bad_message", msg: "unknown field `expect`" });
+    await new Promise((settled) => setImmediate(settled));
+    mock.timers.tick(4000);
+    const next = ws.sent.at(-1);
+    assert.deepEqual([next.t, next.expect], ["ping", undefined]);
+    ws.reply({ t: "pong", id: next.id, now: 0 });
+    await Promise.resolve();
+    mock.timers.tick(8000);
+    assert.equal(conn.state, "online");
+    conn.closedByUs = true;
+  } finally {
+    mock.timers.reset();
+  }
+});
