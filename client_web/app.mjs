@@ -23,7 +23,7 @@ import { Connection, ServerError, defaultUrl, session } from "./net.mjs";
 import { restingView, roomPlayer } from "./playing.mjs";
 import { PracticeTable, practiceRoute } from "./practice.mjs";
 import { Renderer } from "./render.mjs";
-import { ReplayViewer, offerWayBack } from "./replay.mjs";
+import { ReplayViewer, offerWayBack, replayShown } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
 import { PLAY_MESSAGES, TvDirector, lingerFrom } from "./tv.mjs";
 import { installRuleMarks, installTips } from "./tip.mjs";
@@ -214,22 +214,23 @@ function show(route) {
 
 /**
  * Sits down at a table if a seat is free, else watches it: an invite link and a room link
- * both seat a friend (a seat taken meanwhile answers `room_full`: then watch).
- * @param {string} room @param {string | null} code @param {boolean} play try for a seat
+ * both seat a friend (a seat taken meanwhile answers `room_full`: then watch); a link's
+ * table closed since shows its replay (`byLink`). @param {string} room @param {string | null} code @param {boolean} play try for a seat @param {boolean} [byLink]
  */
-async function joinTable(room, code, play) {
-  if (play) {
-    await ensureName();
+async function joinTable(room, code, play, byLink = false) {
+  if (play) await ensureName();
+  for (const role of play ? ["player", "spectator"] : ["spectator"]) {
     try {
-      return await conn.request({ t: "join", room, code, role: "player" });
+      return await conn.request({ t: "join", room, code, role });
     } catch (err) {
-      if (!(err instanceof ServerError) || err.code !== "room_full") {
-        toast(err);
-        return null;
-      }
+      if (err instanceof ServerError && err.code === "room_full" && role === "player") continue;
+      // Closed since (its match over): its replay, where the reader may see one.
+      if (err instanceof ServerError && err.code === "no_such_room" && byLink && (await replayShown(room, code))) return { replay: true };
+      toast(err);
+      return null;
     }
   }
-  return act({ t: "join", room, code, role: "spectator" });
+  return null;
 }
 
 async function onRoute() {
@@ -283,7 +284,7 @@ async function onRoute() {
           show("lobby"); // behind the question, not a table not yet joined (empty seats, race to 0)
           await askNameOnce(app.welcome, r.id, r.code);
         }
-        if (!(await joinTable(r.id, r.code, free))) location.hash = "#/";
+        if (!(await joinTable(r.id, r.code, free, true))) location.hash = "#/";
       } finally {
         app.joining = null;
       }

@@ -9,7 +9,7 @@
 
 import { decode } from "@msgpack/msgpack";
 
-import { h } from "./dom.mjs";
+import { h, toast } from "./dom.mjs";
 import { fitName } from "./seatname.mjs";
 import { session } from "./net.mjs";
 import { tableName } from "./formats.mjs";
@@ -42,6 +42,30 @@ function searchWithout(search, key) {
   params.delete(key);
   const rest = params.toString();
   return rest ? `?${rest}` : "";
+}
+
+/**
+ * A table's link that finds it closed: its match over, its players gone. A bare "not
+ * open: closed, or private" sent a player who had played there to the lobby; where the
+ * reader may see the table's replay (a private one's with its code or a seat's token),
+ * that is said and the replay shown instead. Whether it was.
+ * @param {string} room @param {string | null} code
+ * @returns {Promise<boolean>}
+ */
+export async function replayShown(room, code) {
+  const token = session.token();
+  const query = code ? `?code=${encodeURIComponent(code)}` : "";
+  const stop = new AbortController();
+  try {
+    const res = await fetch(`/replay/${encodeURIComponent(room)}${query}`, { headers: token ? { Authorization: `Bearer ${token}` } : undefined, signal: stop.signal });
+    stop.abort(); // (only whether there is one: the viewer reads it)
+    if (!res.ok) return false;
+  } catch {
+    return false;
+  }
+  toast(t("room.closedReplay"), "info");
+  location.hash = `#/replay/${encodeURIComponent(room)}${code ? `/${code}` : ""}`;
+  return true;
 }
 
 /** @param {string} id @returns {HTMLElement} */

@@ -597,6 +597,7 @@ export default {
   "err.bad_token": "Vaša je sesija istekla; počinje nova.",
   "err.rate_limited": "Prebrzo — pričekajte trenutak i pokušajte ponovno.",
   "err.no_such_room": "Taj stol nije otvoren: zatvoren je ili je privatan, pa za njega treba pozivna poveznica.",
+  "room.closedReplay": "Taj je stol zatvoren: meč je završen. Evo njegove snimke.",
   "err.bad_invite": "Pozivni kôd nije točan.",
   "err.room_full": "Oba su mjesta zauzeta — možete gledati.",
   "err.spectators_full": "Za ovim stolom više nema mjesta za gledatelje.",

@@ -327,3 +327,30 @@ def test_the_menu_after_a_match_stays_in_the_panel(open_client: OpenClient) -> N
     ana.page.locator("#lobby").wait_for(state="visible")
     ana.wait("a.room === null")
     assert_quiet(ana, bob)
+
+
+def test_a_closed_tables_link_shows_its_replay(open_client: OpenClient) -> None:
+    """A player who went back to a finished match's link ("#/room/…") was told the table
+    was "closed, or private and needs its invite link" — wrong for a table they played at,
+    and a dead end. A table closed since shows its replay instead, and says why."""
+    ana, bob, room = start_match(open_client)
+    foul_softly(shooter((ana, bob)))  # (a table closed with no shot played keeps no replay)
+    settle(ana, bob)
+    concede(bob, "match")
+    for c in (ana, bob):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+        c.page.click("#result-close")
+        c.page.click("#panel-lobby")
+        c.wait("a.room === null")
+    # The room closes once nobody is at it; its link then leads to its replay.
+    for _ in range(100):
+        if not ana.state(f"a.rooms.has({room!r})"):
+            break
+        ana.page.wait_for_timeout(100)
+    ana.page.evaluate(f"location.hash = '#/room/{room}'")
+    ana.page.wait_for_selector("#replay-view:not([hidden])")
+    assert ana.page.url.endswith(f"#/replay/{room}")
+    said = ana.page.inner_text("#toast")
+    assert said == "That table has closed: its match is over. Here is its replay.", said
+    ana.page.wait_for_function("document.getElementById('r-log').children.length > 0")
+    assert_quiet(ana, bob)
