@@ -118,6 +118,7 @@ const player = roomPlayer({
     show("table");
   },
   refresh: () => renderTableUi(),
+  sitReady: () => void conn.request({ t: "ready", ready: true }).catch(() => {}),
 });
 const { pump, skipAnim } = player;
 

@@ -59,13 +59,14 @@ function rackReplay(rack, earlier) {
  * @property {import("./tv.mjs").TvDirector} tv
  * @property {(room: string) => void} showTable shows the table view of this room (and its address)
  * @property {() => void} refresh redraws the table's widgets
+ * @property {() => void} [sitReady] says this page's player is ready (sitting down is being ready)
  */
 
 /**
  * The event queue's player for one page.
  * @param {PlayerDeps} deps
  */
-export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
+export function roomPlayer({ renderer, sound, tv, showTable, refresh, sitReady = () => {} }) {
   /** @type {string[]} what was heard, in order: impact kinds and "fanfare" (for the tests' hooks) */
   const heard = [];
 
@@ -286,6 +287,11 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh }) {
       }
     }
     if (v.inflight) applyShot({ ...v.inflight.result, _replayed: true }, v.inflight.offset);
+    // Back to waiting alone and not ready — a rematch's opponent left before its lag: the
+    // card offered "Let's start!" beside an empty seat. Sitting is being ready, as when
+    // one sits down, unless the player held the start themselves.
+    const mine = app.role === "player" && app.seat !== null ? v.seats?.[app.seat] : null;
+    if (v.status === "waiting" && mine && !mine.ready && !app.heldStart && v.seats.some((/** @type {Msg | null} */ s) => !s)) sitReady();
     noteSnapshot();
     // A new rating comes a moment after its game: the open result says it.
     renderRatingLine();

@@ -69,6 +69,8 @@ export const app = {
   unread: 0,
   /** my lag shot is on its way or played (until the lag result) */
   lagSent: false,
+  /** the player held the start by hand ("Not ready"): not made ready again for them */
+  heldStart: false,
   /** The latest `lag_result` (its `method` says if the break was drawn for). @type {Msg | null} */
   lastLag: null,
   /** shots played in the current game (for offering a stalemate only once play has gone on) */
@@ -148,6 +150,7 @@ export function forgetRoom() {
   app.code = null;
   app.invite = null;
   app.linkInvite = null;
+  app.heldStart = false;
   app.view = null;
   app.table = null;
   app.queue = [];

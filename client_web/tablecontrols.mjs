@@ -117,6 +117,7 @@ export function wireTableControls({ act, shoot, skipAnim, startAnim, clearRoom, 
   $("ready").addEventListener("click", () => {
     const mine = app.view?.seats?.[mySeat() ?? 0];
     sound.unlock();
+    app.heldStart = !!mine?.ready; // (held by hand: not made ready again behind their back)
     act({ t: "ready", ready: !mine?.ready });
   });
   $("invite-copy").addEventListener("click", async () => {

@@ -354,3 +354,30 @@ def test_a_closed_tables_link_shows_its_replay(open_client: OpenClient) -> None:
     assert said == "That table has closed: its match is over. Here is its replay.", said
     ana.page.wait_for_function("document.getElementById('r-log').children.length > 0")
     assert_quiet(ana, bob)
+
+
+def test_left_alone_before_the_rematch_begins_the_player_waits_ready(
+    open_client: OpenClient,
+) -> None:
+    """The opponent left during the rematch's draw: the table went back to waiting with
+    "Let's start!" offered beside an empty seat, and "not ready" under the one who stayed.
+    Sitting is being ready: they wait ready, with the invite to send, as after sitting
+    down."""
+    ana, bob, _ = start_match(open_client)
+    ana.page.click("#more summary")
+    ana.page.click("#concede")
+    ana.page.click("#concede-match")
+    for c in (bob, ana):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+        c.page.click("#result-rematch")
+    ana.wait("a.view.status === 'lag'")
+    bob.page.click("#more summary")
+    bob.page.click("#leave")
+    if bob.page.locator("#leave-confirm").is_visible():
+        bob.page.click("#leave-confirm")
+    bob.page.locator("#lobby").wait_for(state="visible")
+    ana.wait("a.view.status === 'waiting' && a.view.seats.some((s) => !s)")
+    ana.wait(f"a.view.seats[{ana.state('a.seat')}].ready === true")
+    assert ana.page.is_hidden("#ready")
+    assert ana.page.is_visible("#invite")
+    assert_quiet(ana, bob)
