@@ -543,6 +543,7 @@ export function renderTableUi() {
     return;
   }
   renderSeats();
+  panelLabel();
   const tb = app.table;
   const st = status();
   const me = mySeat();
@@ -755,15 +756,22 @@ function focusIfFree(el) {
   if (!active || active === document.body || active.id === "table") el.focus({ preventScroll: true });
 }
 
+/** The sheet's handle: open, it covers the table and says how back to it — and that the
+ * shot is the reader's (it said only "Back to the table" as their turn began behind it). */
+function panelLabel() {
+  const label = /** @type {HTMLElement} */ ($("panel-toggle").firstElementChild);
+  const key = !app.panelOpen ? "panel.toggle" : canShoot() || (app.table?.choice_pending && app.table.turn === mySeat()) ? "panel.closeTurn" : "panel.close";
+  if (label.dataset.i18n === key) return;
+  label.dataset.i18n = key;
+  label.textContent = t(key);
+}
+
 /** Opens or closes the log-and-chat sheet (narrow screens). @param {boolean} open */
 export function setPanel(open) {
   app.panelOpen = open;
   document.documentElement.classList.toggle("panel-open", open);
   $("panel-toggle").setAttribute("aria-expanded", String(open));
-  // Open, the sheet covers the table: its handle says how to get back to it.
-  const label = /** @type {HTMLElement} */ ($("panel-toggle").firstElementChild);
-  label.dataset.i18n = open ? "panel.close" : "panel.toggle";
-  label.textContent = t(label.dataset.i18n);
+  panelLabel();
   if (open) {
     app.unread = 0;
     renderBadge();

@@ -341,6 +341,7 @@ export default {
   "invite.copied": "Link copied — send it to your friend.",
   "panel.toggle": "Log · chat · menu",
   "panel.close": "▾ Back to the table",
+  "panel.closeTurn": "▾ Your shot — back to the table",
   "more.title": "More ▾",
   "more.replay": "Replay last shot",
   "more.extend": "Extra time",

@@ -340,6 +340,7 @@ export default {
   "invite.copied": "Poveznica je kopirana — pošaljite je prijatelju.",
   "panel.toggle": "Zapisnik · razgovor · izbornik",
   "panel.close": "▾ Natrag na stol",
+  "panel.closeTurn": "▾ Na potezu ste — natrag na stol",
   "more.title": "Više ▾",
   "more.replay": "Ponovno pogledaj zadnji udarac",
   "more.extend": "Produljenje vremena",

@@ -340,6 +340,7 @@ export default {
   "invite.copied": "Ссылка скопирована — отправьте её другу.",
   "panel.toggle": "Журнал · чат · меню",
   "panel.close": "▾ Назад к столу",
+  "panel.closeTurn": "▾ Ваш удар — назад к столу",
   "more.title": "Ещё ▾",
   "more.replay": "Повтор последнего удара",
   "more.extend": "Продлить время",

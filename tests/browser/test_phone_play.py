@@ -285,6 +285,15 @@ def test_held_sideways_the_shooters_sheet_shows_the_log_and_the_chat(
     phone.page.wait_for_function("!window.ninepool.portrait()")
     phone.page.click("#panel-toggle")
     phone.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    # The handle over the table says the shot is theirs (it said only "Back to the table").
+    handle = "#panel-toggle > :first-child"
+    turn = {"hr": "▾ Na potezu ste — natrag na stol", "en": "▾ Your shot — back to the table"}
+    back = {"hr": "▾ Natrag na stol", "en": "▾ Back to the table"}
+    other = bob if phone is ana else ana
+    assert phone.page.inner_text(handle) == turn["hr" if phone is ana else "en"]
+    other.page.click("#panel-toggle")
+    other.page.wait_for_function("document.documentElement.classList.contains('panel-open')")
+    assert other.page.inner_text(handle) == back["hr" if other is ana else "en"]
     phone.page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
     log = phone.page.locator("#log")
     log.scroll_into_view_if_needed()
