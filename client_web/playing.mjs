@@ -212,6 +212,9 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh, sitReady =
         }
         // Nobody aims from a closed page.
         if (!m.connected && m.seat !== null && app.table?.turn === m.seat) app.remoteAim = null;
+        // A player's connection lost or back is said in the log, as the replay says it (the
+        // one who dropped learns it from the banner of their own page, not from here).
+        if (m.seat !== null && m.seat !== mySeat()) logEvent(m, { aside: true });
         return;
       case "lag_result":
         return applyLag(m);

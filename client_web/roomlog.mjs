@@ -56,6 +56,8 @@ function describeSource(src) {
     case "sits": // the page's own lines (`logRenames`), not server events
     case "leaves":
       return { headline: t(`ev.${m.t}`, { name: seatName(m.who.name, m.who.computer) }), rules: [], tone: "neutral", details: [] };
+    case "presence": // a seated player's connection lost, or back
+      return { headline: t(m.connected ? "ev.back" : "ev.dropped", { name: n[m.seat] }), rules: [], tone: "neutral", details: [] };
     case "rematch_begins": // the page's own line too
       return { headline: t("ev.rematchBegins"), rules: [], tone: "neutral", details: [] };
     case "renamed": // the page's own line (`logRename`), not a server event
@@ -223,7 +225,7 @@ export function absorbHistory(events, seq, refresh, rolling = null) {
     if (already.has(e.seq)) continue;
     const seats = seatsOf(seen ?? app.view);
     if (e.t === "shot_result" || e.t === "ruling" || e.t === "lag_result") sources.push({ m: e, lowest, aside: false, match: matchAt(i), played: rackShots.rack === e.table?.rack, seats, lag });
-    else if (e.t === "warning") sources.push({ m: e, lowest: null, aside: true, seats });
+    else if (e.t === "warning" || (e.t === "presence" && e.seat !== null && e.seat !== app.seat)) sources.push({ m: e, lowest: null, aside: true, seats });
     else if (e.t === "chat" && !chatSeen.has(e.seq)) chat.push(e);
   }
   app.logSources = [...sources, ...app.logSources].slice(-60);

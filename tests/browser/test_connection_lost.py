@@ -49,5 +49,14 @@ def test_a_shooter_whose_network_goes_is_seen_away_and_told(open_client: OpenCli
     c.page.wait_for_selector("#conn-lost", state="hidden", timeout=20_000)
     c.page.wait_for_selector("#conn.conn-online")
     other.wait(f"a.view.seats[{seat}].connected === true", timeout=20_000)
+    # The opponent's log says both, as the replay does.
+    name = c.state("a.welcome.name")
+    said = {
+        "en": (f"{name} dropped out", f"{name} is back"),
+        "hr": (f"{name} — veza je prekinuta", f"{name} je opet na vezi"),
+    }
+    dropped, back = said["hr" if other is sara else "en"]
+    other.page.wait_for_function(f"document.getElementById('log').textContent.includes({back!r})")
+    assert dropped in other.page.inner_text("#log")
     assert c.state("a.seat") == seat and c.state("a.table.turn") == seat
     assert_quiet(tom, sara)
