@@ -17,7 +17,7 @@ import { shotSounds } from "./sound.mjs";
 import { rackAddress } from "./racks.mjs";
 import { app, canShoot, cuePos, mySeat, names, shotRack } from "./state.mjs";
 import { decodeTracks } from "./trajectory.mjs";
-import { describeEnd, describeWarning, loserOf } from "./verdict.mjs";
+import { describeEnd, describeShot, describeWarning, loserOf } from "./verdict.mjs";
 
 /** @typedef {import("./playback.mjs").BallFrame} BallFrame */
 /** @typedef {import("./state.mjs").Msg} Msg */
@@ -141,7 +141,12 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh, sitReady =
         const next = m.next_rack && breaker != null ? { at: m.next_rack, breaker: n[breaker], mine: app.role === "player" && app.seat === breaker } : null;
         // The 9 on the break is said as such (the last shot's verdict says it was).
         const how = m.reason === "nine" && (app.lastShot?.verdict?.note_codes ?? []).includes("G5.break") ? "nineBreak" : m.reason;
-        showResult(title, { names: n, score: m.score }, describeEnd(how, 0, loserOf(m.winner, n), lostByMe(m.winner)), false, rackReplay(m.rack, false), next);
+        // Lost on a third foul: which foul it was too (the card said only "Your third foul
+        // in a row", and a player who had not read the log never learnt what it was).
+        const last = app.lastShot;
+        const third = m.reason === "three_fouls" && last?.verdict?.game_over && last.verdict.foul ? describeShot(/** @type {any} */ (last), n, null, mySeat()).details[0]?.text : null;
+        const end = describeEnd(how, 0, loserOf(m.winner, n), lostByMe(m.winner));
+        showResult(title, { names: n, score: m.score }, third ? `${end} ${third}.` : end, false, rackReplay(m.rack, false), next);
         if (cheers(m.winner)) {
           celebrate(false, sound, reducedMotion());
           heard.push("fanfare");

@@ -109,3 +109,20 @@ def test_a_guests_numbered_name_wraps_after_its_hyphen_not_inside_the_number(
     )
     save(ana, "result-name-wraps-after-hyphen-ru.png")
     assert_quiet(ana, bob)
+
+
+def test_a_game_lost_on_a_third_foul_says_which_foul_it_was(open_client: OpenClient) -> None:
+    """The loser's game card said only "Your third foul in a row.": a player who had not
+    read the log never learnt what the third foul was. It says which, after it."""
+    ana, bob, _room = started(open_client)
+    players = (ana, bob)
+    first = shooter(players)
+    second = bob if first is ana else ana
+    for c in (first, second, first, second, first):  # the third foul in a row loses (R13)
+        assert shooter(players) is c
+        foul_softly(c)
+        settle(ana, bob)
+    first.page.locator("#result-dialog").wait_for(state="visible")
+    said = first.page.inner_text("#result-text")
+    assert said == "Your third foul in a row. Foul: the cue ball hit no ball.", said
+    assert_quiet(ana, bob)
