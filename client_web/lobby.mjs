@@ -15,6 +15,9 @@ import { tipAttrs } from "./tip.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 
+/** Where the computer's level last chosen in the lobby is kept. */
+const LEVEL_KEY = "ninepool.computerLevel";
+
 /**
  * A lobby entry's players, each a computer said to be one (never passed off as a person).
  * @param {Msg} r
@@ -227,7 +230,22 @@ export function wireQuick(act, ensureName) {
     const rated = !!session.accountToken() && /** @type {HTMLInputElement} */ ($("computer-rated")).checked;
     await act({ t: "computer", level, race_to: race(), rated });
   };
-  $("computer").addEventListener("click", () => playComputer(Number(/** @type {HTMLSelectElement} */ ($("computer-level")).value)));
+  // The level last chosen is the one offered next time (it went back to 2 on every visit).
+  const level = /** @type {HTMLSelectElement} */ ($("computer-level"));
+  try {
+    const kept = localStorage.getItem(LEVEL_KEY);
+    if (kept && [...level.options].some((o) => o.value === kept)) level.value = kept;
+  } catch {
+    // (storage refused: the page's own default)
+  }
+  level.addEventListener("change", () => {
+    try {
+      localStorage.setItem(LEVEL_KEY, level.value);
+    } catch {
+      // (storage refused: the choice holds for this page)
+    }
+  });
+  $("computer").addEventListener("click", () => playComputer(Number(level.value)));
   $("computer-offer-take").addEventListener("click", () => playComputer(app.computerOffer ?? 1));
 }
 

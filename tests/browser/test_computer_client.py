@@ -170,3 +170,15 @@ def test_an_upright_phone_puts_the_computers_tag_on_two_lines(open_client: OpenC
     assert box["x"] >= seat["x"] and box["x"] + box["width"] <= seat["x"] + seat["width"]
     save(zoya, "computer-tag-ru-phone.png")
     assert_quiet(zoya)
+
+
+def test_the_computer_level_chosen_is_offered_next_time(open_client: OpenClient) -> None:
+    """Back in the lobby the level went back to "2 — casual" every time: a beginner who
+    had picked 1 found herself against the casual computer on her next game."""
+    ana = open_client("Ana", lang="hr")
+    assert ana.page.input_value("#computer-level") == "2"
+    ana.page.select_option("#computer-level", "1")
+    ana.page.reload()
+    ana.page.wait_for_selector("#conn.conn-online")
+    assert ana.page.input_value("#computer-level") == "1"
+    assert_quiet(ana)
