@@ -327,7 +327,9 @@ export function describeShot(result, names, lowest = null, me = null) {
     };
   }
   const key = broke && result.report.first !== null ? "v.breakNoPocket" : result.report.first === null ? "v.noHit" : "v.noPocket";
-  return { headline: t(mine(key, key === "v.breakNoPocket" ? result.shooter : null, next.turn, me), { name: who(names, next.turn), breaker: shooter }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)], next: next.turn };
+  // Who missed, named (two misses in a row read the same, word for word: a player who had
+  // looked away could not tell the opponent had played).
+  return { headline: t(mine(key, key === "v.noHit" ? null : result.shooter, next.turn, me), { name: who(names, next.turn), breaker: shooter, shooter }), rules: [], tone: "neutral", details: [...details, ...noteLines(v)], next: next.turn };
 }
 
 /**

@@ -93,7 +93,7 @@ test("legal pot keeps the shooter at the table (R1)", () => {
 });
 
 test("miss passes the turn; no contact is said plainly", () => {
-  assert.equal(describeShot(shot({}), names).headline, "No ball pocketed — Bob to shoot");
+  assert.equal(describeShot(shot({}), names).headline, "Ana pockets no ball — Bob to shoot");
   assert.equal(describeShot(shot({ report: { first: null, pocketed: [], rails: [] } }), names).headline, "No ball hit — Bob to shoot");
 });
 
@@ -121,7 +121,7 @@ test("R5 a legal break is named the break, in every language", () => {
   assert.equal(describeShot(shot({ report: { first: 1, pocketed: [7], rails: [] }, verdict: legal, table: table(0) }), names).headline, "Ana разбивает и забивает шар 7 — и продолжает");
   setLanguage("en");
   // Not the break: as before.
-  assert.equal(describeShot(shot({}), names).headline, "No ball pocketed — Bob to shoot");
+  assert.equal(describeShot(shot({}), names).headline, "Ana pockets no ball — Bob to shoot");
 });
 
 test("R6 push-out offers the incoming player the choice", () => {
@@ -408,7 +408,8 @@ test("a line that names the reader says 'you' on their own page, and names them 
   const bih = shot({ verdict: { ...baseVerdict, foul: true, fouls: ["R9"], reasons: [["R9", "No object ball was pocketed and no ball reached a rail after the first contact"]] }, table: table(1, "table") });
   assert.equal(describeShot(bih, names, null, 1).headline, "Foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for you");
   assert.equal(describeShot(bih, names, null, 0).headline, "Foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for Bob");
-  assert.equal(describeShot(shot({}), names, null, 1).headline, "No ball pocketed — your shot");
+  assert.equal(describeShot(shot({}), names, null, 1).headline, "Ana pockets no ball — your shot");
+  assert.equal(describeShot(shot({}), names, null, 0).headline, "You pocket no ball — Bob to shoot");
   const lag = { method: "lag", winner: 1, lags: [{ seat: 0, distance: 0.3, fault: "" }, { seat: 1, distance: 0.12, fault: "" }] };
   assert.equal(describeLag(lag, names, 1).headline, "You win the lag and choose who breaks");
   const first = { turn: 0, ball_in_hand: "kitchen", choice_pending: false, breaker: 0 };
@@ -449,8 +450,10 @@ test("a line that names the reader says 'you' on their own page, and names them 
   assert.equal(describeShot(bih, names, null, 1).headline.split(" — ")[1], "igrate s bijelom u ruci");
   assert.equal(describeLag(lag, names, 1).headline, "Dobili ste bliškanje i birate tko otvara");
   assert.equal(describeShot(pushed, names, null, 0).headline, "Odigrali ste push out — Bob bira: igrati ili vam vratiti udarac");
+  assert.equal(describeShot(shot({}), names, null, 1).headline, "Ana ne ubacuje nijednu kuglu — na potezu ste vi");
   setLanguage("ru", false);
-  assert.equal(describeShot(shot({}), names, null, 1).headline, "Ни один шар не забит — бьёте вы");
+  assert.equal(describeShot(shot({}), names, null, 1).headline, "Ana ничего не забивает — бьёте вы");
+  assert.equal(describeShot(shot({}), names, null, 0).headline, "Вы ничего не забили — бьёт Bob");
   assert.equal(describeRuling(passed, names, false, 1).headline, "Вы вернули удар — бьёт Ana");
   assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first }, names, false, 0).headline, "Первую партию по своему выбору разбиваете вы");
   setLanguage("en", false);
