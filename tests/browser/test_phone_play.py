@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.support import Client, Server, save
+from tests.browser.support import Client, Server, open_replay, save
 from tests.browser.test_client import (
     assert_quiet,
     click_table,
@@ -631,3 +631,29 @@ def test_once_the_match_is_over_the_sheet_opens_at_its_rematch(open_client: Open
     assert on_top(ana, "#more summary")
     save(ana, "sheet-after-match-sideways-ru.png")
     assert_quiet(ana, bob)
+
+
+def test_held_sideways_a_replay_says_the_event_beside_the_table(
+    open_client: OpenClient,
+) -> None:
+    """Held sideways, a replay's buttons and the words of the event shown were under the
+    table, the words below the screen's edge (a swipe on the table did not scroll to them).
+    They stand beside the table now, in sight, and the table is the larger for it."""
+    ana, bob, room = started(open_client)
+    foul_softly(shooter((ana, bob)))
+    settle(ana, bob)
+    sara = open_client("Sara", **{**PHONE, "lang": "hr"})
+    sara.page.set_viewport_size({"width": 844, "height": 390})
+    open_replay(sara, room)
+    sara.page.click("#r-next")
+    sara.page.wait_for_function(
+        "document.getElementById('r-pos').textContent.startsWith('Događaj 2')"
+    )
+    words = sara.page.locator("#r-pos").bounding_box()
+    table = sara.page.locator("#r-table").bounding_box()
+    step = sara.page.locator("#r-next").bounding_box()
+    assert words and table and step
+    assert words["y"] + words["height"] <= 390 and words["x"] >= table["x"] + table["width"] - 1
+    assert step["y"] + step["height"] <= 390 and table["width"] >= 480, table
+    save(sara, "replay-sideways-hr.png")
+    assert_quiet(ana, bob, sara)
