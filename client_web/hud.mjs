@@ -288,18 +288,17 @@ export function renderSeats() {
   holdScoreboardHeight();
 }
 
-/** The scoreboard's tallest height so far, for this room at this window size. */
+/** The scoreboard's tallest height so far, for this room's match at this window size. */
 let held = { key: "", height: 0 };
 
-/**
- * The scoreboard may grow but does not shrink back while a room is shown at one window
+/** The scoreboard may grow but does not shrink back while a room is shown at one window
  * size: a tag that comes and goes between turns ("to shoot", a computer's level, ball in
- * hand) would otherwise move the table, and the aim point under a finger, each turn.
- */
+ * hand) would otherwise move the table, and the aim point under a finger, each turn. */
 function holdScoreboardHeight() {
   const board = $("seat0").parentElement;
   if (!board) return;
-  const key = `${app.room ?? ""} ${window.innerWidth}x${window.innerHeight}`;
+  // (a rematch afresh: the finished match's tags held it tall over the sideways lag card)
+  const key = `${app.room ?? ""} ${app.view?.match ?? 0} ${window.innerWidth}x${window.innerHeight}`;
   if (key !== held.key) {
     held = { key, height: 0 };
     board.style.minHeight = "";

@@ -18,6 +18,7 @@ from tests.browser.test_client import (
     settle,
     shooter,
     start_match,
+    winner_chooses,
 )
 from tests.browser.test_firstminute import (
     PHONE,
@@ -25,6 +26,8 @@ from tests.browser.test_firstminute import (
     Touch,
     aim_at,
     foul_softly_any,
+    host_and_guest,
+    play_the_lag,
     shots_sent,
     started,
 )
@@ -657,3 +660,35 @@ def test_held_sideways_a_replay_says_the_event_beside_the_table(
     assert step["y"] + step["height"] <= 390 and table["width"] >= 480, table
     save(sara, "replay-sideways-hr.png")
     assert_quiet(ana, bob, sara)
+
+
+def test_held_sideways_the_rematch_lag_card_leaves_the_seats_in_sight(
+    open_client: OpenClient,
+) -> None:
+    """The finished match's tags made the scoreboard tall, and it kept that height into
+    the rematch: its lag card, laid out under a one-row scoreboard, covered a seat's name
+    and score. A rematch's scoreboard starts from its own height."""
+    tom, sara, _room = host_and_guest(
+        open_client, guest=PHONE, first_break="lag", table={"#c-preset": "custom", "#c-clock": "30"}
+    )
+    sara.page.set_viewport_size({"width": 844, "height": 390})
+    sara.wait("a.view.status === 'lag'")
+    board = "document.querySelector('#table-view .scoreboard').getBoundingClientRect()"
+    first = sara.page.evaluate(f"{board}.height")
+    play_the_lag((tom, sara))
+    winner_chooses((tom, sara), "#lag-break")
+    tom.wait("a.view.status === 'playing'")
+    concede(tom, "match")
+    for c in (sara, tom):
+        c.page.locator("#result-dialog").wait_for(state="visible")
+        c.page.click("#result-rematch")
+    sara.wait("a.view.status === 'lag'")
+    sara.page.wait_for_selector("#lag-controls:not([hidden])")
+    sara.page.wait_for_timeout(300)
+    again = sara.page.evaluate(f"{board}.height")
+    assert again <= first + 2, (first, again)
+    card = sara.page.locator("#lag-controls").bounding_box()
+    bottom = sara.page.evaluate(f"{board}.bottom")
+    assert card is not None and card["y"] >= bottom - 1, (card, bottom)
+    save(sara, "rematch-lag-sideways.png")
+    assert_quiet(tom, sara)
