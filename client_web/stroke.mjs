@@ -155,7 +155,10 @@ export function setPower(p) {
 export function setElevation(degrees) {
   app.aim.elevation = degrees;
   const top = maxSpeedAt(degrees);
+  // The sheet's slider and the tip picker's (a phone's) say the same.
+  for (const id of ["elevation", "spin-pop-elev"]) /** @type {HTMLInputElement} */ ($(id)).value = String(degrees);
   $("elev-out").textContent = `${num(degrees, 0)}°`;
+  $("spin-pop-elev-out").textContent = `${num(degrees, 0)}°`;
   $("speed-max").textContent = t("elev.max", { speed: t("unit.speed", { v: num(top, 2) }) });
   $("speed-max").classList.toggle("lowered", top < MAX_SPEED);
   setPower(app.aim.power);
@@ -171,6 +174,8 @@ export function wireStroke() {
   setPower(Number(power.value) / 100);
   const elev = /** @type {HTMLInputElement} */ ($("elevation"));
   elev.addEventListener("input", () => setElevation(Number(elev.value)));
+  const popElev = /** @type {HTMLInputElement} */ ($("spin-pop-elev"));
+  popElev.addEventListener("input", () => setElevation(Number(popElev.value)));
   setElevation(Number(elev.value));
   $("spin-reset").addEventListener("click", () => spin.set(0, 0));
   $("spin-pop-reset").addEventListener("click", () => spin.set(0, 0));

@@ -289,7 +289,8 @@ def test_held_sideways_a_wide_phone_gives_the_table_the_whole_height(
         phone.page.locator("#spin-pop").wait_for(state="visible")
         pop = box(phone, "#spin-pop")
         assert pop["x"] + pop["width"] <= bed["left"] and pop["y"] + pop["height"] <= height
-        for part in ("#spin-pop .help", "#spin-pop-ball", "#spin-pop-reset", "#spin-pop-close"):
+        parts = ("#spin-pop .help", "#spin-pop-ball", "#spin-pop-elev", "#spin-pop-reset")
+        for part in (*parts, "#spin-pop-close"):
             if part.endswith(".help") and height < 380:
                 continue  # (no line of help on a phone this small)
             place = box(phone, part)
@@ -299,6 +300,17 @@ def test_held_sideways_a_wide_phone_gives_the_table_the_whole_height(
             )
         save(phone, f"phone-sideways-wide-spin-{width}.png")
         phone.page.click("#spin-pop-close")
+    # The cue's elevation is set there too (it was only in the sheet, under "Log · chat ·
+    # menu"), and the sheet's slider says the same.
+    Touch(phone).tap(*center(phone, "#spin-mini"))
+    phone.page.locator("#spin-pop-elev").focus()
+    for _ in range(5):
+        phone.page.keyboard.press("ArrowRight")
+    assert phone.state("a.aim.elevation") == 5
+    assert phone.page.input_value("#elevation") == "5"
+    sheet = phone.page.text_content("#elev-out")  # (in the closed sheet)
+    assert phone.page.inner_text("#spin-pop-elev-out") == sheet == "5°"
+    phone.page.click("#spin-pop-close")
     # A 16:9 phone: the box above the table (as before: its cloth 280–305 px wide beside
     # the strip, as the prompt's lines take more or less of the height).
     phone.page.set_viewport_size({"width": 640, "height": 360})
