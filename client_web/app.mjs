@@ -7,7 +7,7 @@
 
 import { DEG, aimPreview, toDegrees } from "./aim.mjs";
 import { rewordCreateForm, wireCreateForm } from "./create.mjs";
-import { powerFromSpeed } from "./controls.mjs";
+import { RAISED, powerFromSpeed } from "./controls.mjs";
 import { roomName } from "./formats.mjs";
 import { $, toast } from "./dom.mjs";
 import { renderBadge } from "./chat.mjs";
@@ -558,7 +558,7 @@ function frame() {
         const preview = aimPreview(c, app.aim.angle, objectBalls());
         // The first ball on the line is not the ball to hit: a foul if played (R8), unless
         // the shot is a push-out, which need hit no ball first (R6).
-        if (preview.kind === "ball" && tb.lowest != null && preview.ball !== tb.lowest && !pushOutArmed()) wrong = preview.ball;
+        if (preview.kind === "ball" && tb.lowest != null && preview.ball !== tb.lowest && !pushOutArmed() && app.aim.elevation < RAISED) wrong = preview.ball;
         overlay.aim = { cue: c, angle: app.aim.angle, power: app.aim.power, speed: shotSpeed(), height: app.aim.height, elevation: app.aim.elevation, preview, wrong: wrong !== null, aid: aimAid() };
         overlay.tip = { side: app.aim.side, height: app.aim.height };
       }

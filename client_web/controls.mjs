@@ -246,3 +246,8 @@ export class SpinSelector {
     ctx.stroke();
   }
 }
+
+/** From this cue elevation (degrees) a firm stroke lifts the cue ball off the cloth (the
+ * slate gives back half the push down into it): the preview, drawn on the cloth, then
+ * says where the cue is pointed, not what the ball will meet first — it may jump it. */
+export const RAISED = 20;

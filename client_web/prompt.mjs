@@ -1,7 +1,7 @@
 // What the player (or a watcher) should do now, in one sentence: the line under the
 // verdict above the table, from the waiting room through the lag to every shot.
 
-import { describeTip, powerPercent } from "./controls.mjs";
+import { RAISED, describeTip, powerPercent } from "./controls.mjs";
 import { clause, list, num, t } from "./i18n/index.mjs";
 import { keptName } from "./kept.mjs";
 import { app, breakDrawn, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
@@ -70,6 +70,9 @@ export function prompt(underVerdict = false) {
     if (pushOutArmed()) return t("pushout.help");
     // How to move a first ball in hand comes before what the aim as it lies would hit.
     if (tb.ball_in_hand === "table" && !app.movedInHand && ball) return t("prompt.bih", { ball });
+    // A raised cue: the ball may leave the cloth, which the line on it does not follow (a
+    // jump over the ball in the way was called a foul on the ball it clears).
+    if (canShoot() && app.aim.elevation >= RAISED && ball) return t("prompt.raised", { ball, deg: num(app.aim.elevation, 0) });
     // (a push-out offered, the line is no foul if played as one: said with the warning)
     if (app.wrongBall !== null && canShoot()) return t(tb.push_out_allowed ? "prompt.wrongBallPush" : "prompt.wrongBall", { hit: num(app.wrongBall), ball });
     // Offered (the shot after a legal break), the push-out is said: a button alone named it.

@@ -454,6 +454,7 @@ export default {
   "prompt.otherBih": "{name} to shoot with ball in hand — must hit the\u00a0{ball} first.",
   "prompt.otherNamed": "The ball to hit first: the\u00a0{ball}.",
   "prompt.pushOffer": "After the break you may play a push-out: choose “Push-out” and no ball need be hit; your opponent then chooses to shoot or to pass the shot back. Or play as usual, the\u00a0{ball} first.",
+  "prompt.raised": "Cue raised {deg}°: a firm stroke lifts the cue ball off the cloth — the line shows only where the cue points, not what the ball meets first. Hit the\u00a0{ball} first.",
   "prompt.wrongBall": "That line hits the {hit} first — the\u00a0{ball} must be hit first (foul).",
   "prompt.wrongBallPush": "That line hits the {hit} first — the {ball} must be hit first (foul), unless you play a push-out: choose “Push-out” and no ball need be hit.",
   "prompt.skip": "Click the table or press Esc to skip.",

@@ -453,6 +453,7 @@ export default {
   "prompt.otherBih": "Na potezu je {name}, bijela u ruci — najprije treba pogoditi kuglu\u00a0{ball}.",
   "prompt.otherNamed": "Najprije treba pogoditi kuglu\u00a0{ball}.",
   "prompt.pushOffer": "Nakon otvaranja smijete odigrati push out: odaberite „Push out“ i bijela ne mora dotaknuti nijednu kuglu; zatim protivnik bira hoće li igrati ili vam vratiti udarac. Ili igrajte kao i obično: najprije pogodite kuglu\u00a0{ball}.",
+  "prompt.raised": "Štap je podignut {deg}°: jak udarac odiže bijelu od sukna — linija pokazuje samo kamo štap cilja, a ne što će bijela prvo pogoditi. Najprije pogodite kuglu\u00a0{ball}.",
   "prompt.wrongBall": "U tom smjeru bijela prvo pogađa kuglu {hit}, a mora najprije pogoditi kuglu\u00a0{ball} (to bi bio faul).",
   "prompt.wrongBallPush": "U tom smjeru bijela prvo pogađa kuglu {hit}, a najprije mora pogoditi kuglu {ball} (to bi bio faul) — osim ako odigrate push out: odaberite „Push out“ i bijela ne mora dotaknuti nijednu kuglu.",
   "prompt.skip": "Kliknite stol ili pritisnite Esc za preskakanje.",
