@@ -14,8 +14,17 @@ export const ACCOUNT_KEY = "ninepool.account";
 const NAME_KEY = "ninepool.name";
 
 /** Replies that answer a request by its `id`. */
-/** How long a heartbeat's `pong` may take before the connection is taken for dead (ms). */
-const PONG_WAIT_MS = 8000;
+/** A clock that only goes forward (ms). */
+const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
+
+/** How long a heartbeat may go with nothing at all heard from the server before the
+ * connection is taken for dead (ms): as long as the server waits for the page (3 × 4 s +
+ * 3), so a pong queued behind a room's events on a slow link, or a server's busy moment,
+ * is not a drop. */
+const SILENCE_MS = 15000;
+/** While the device says it has no network, how often a connection is tried all the same
+ * (a device can be wrong about it: a VPN alone, say). */
+const OFFLINE_RETRY_MS = 10000;
 const REPLIES = new Set(["welcome", "ok", "joined", "error", "pong", "rooms", "practice_preview"]);
 /** Room events carrying `seq`. */
 const ROOM_EVENTS = new Set([
@@ -121,6 +130,12 @@ export class Connection {
   constructor(opts) {
     this.opts = opts;
     this.heartbeat = opts.heartbeat ?? 0;
+    /** The network's events are listened to (once, however the connection was started). */
+    this.watching = false;
+    /** When anything last came from the server (`now()`, ms). */
+    this.heardAt = 0;
+    /** The shortest round trip a pong has had on this connection (ms): its clock sample. */
+    this.bestRtt = Infinity;
     /** This connection's server refused the promise (`beat`). */
     this.promiseRefused = false;
     /** @type {ReturnType<typeof setTimeout> | null} */
@@ -167,7 +182,6 @@ export class Connection {
   }
 
   start() {
-    if (this.heartbeat && !this.started) this.watchNetwork();
     this.started = true;
     this.closedByUs = false;
     this.replaced = false;
@@ -181,6 +195,7 @@ export class Connection {
   }
 
   open() {
+    if (this.heartbeat) this.watchNetwork();
     this.setState(this.attempt === 0 ? "connecting" : "reconnecting");
     const ws = new WebSocket(this.opts.url);
     ws.binaryType = "arraybuffer";
@@ -202,6 +217,7 @@ export class Connection {
     this.attempt = 0;
     this.welcomed = true;
     this.promiseRefused = false;
+    this.bestRtt = Infinity;
     this.seq = null;
     this.resyncing = false;
     if (welcome.account && this.session.setAccountToken) this.session.setAccountToken(welcome.token);
@@ -226,13 +242,28 @@ export class Connection {
     const ws = this.ws;
     if (!this.heartbeat || !ws || !this.welcomed) return;
     const shown = typeof document === "undefined" || document.visibilityState !== "hidden";
-    const dead = setTimeout(() => this.lost(ws), PONG_WAIT_MS);
+    // Dead only if nothing at all came since this ping (any frame says the line is up),
+    // measured on a clock that a frozen page's timers do not outrun.
+    const sent = now();
+    const dead = setTimeout(() => {
+      if (this.heardAt <= sent) this.lost(ws);
+    }, SILENCE_MS);
     // A server older than the promise refuses it as a bad message (a rolling upgrade's
     // old node, a page newer than its server): pinged without it on that connection, or
     // the refusals in a row would have it closed.
     const promise = shown && !this.promiseRefused;
     this.request(promise ? { t: "ping", expect: this.heartbeat } : { t: "ping" })
-      .then(() => clearTimeout(dead))
+      .then((pong) => {
+        clearTimeout(dead);
+        // The server's clock at the middle of the round trip, the best of the samples: a
+        // pong taken as "now" moved the countdowns a second back and forth.
+        const back = now();
+        const rtt = back - sent;
+        if (typeof pong.now === "number" && rtt <= this.bestRtt) {
+          this.bestRtt = rtt;
+          this.clockOffset = pong.now - (Date.now() - rtt / 2);
+        }
+      })
       .catch((/** @type {unknown} */ err) => {
         clearTimeout(dead);
         if (promise && err instanceof ServerError && err.code === "bad_message") this.promiseRefused = true;
@@ -255,12 +286,13 @@ export class Connection {
   /** The device's own word on its network: offline, the connection is let go at once;
    * online again, it is made again now, not at the end of its back-off. */
   watchNetwork() {
-    if (typeof window === "undefined") return;
+    if (this.watching || typeof window === "undefined") return;
+    this.watching = true;
     window.addEventListener("offline", () => {
       if (this.ws) this.lost(this.ws);
     });
     window.addEventListener("online", () => {
-      if (this.state !== "reconnecting" || this.closedByUs) return;
+      if (this.state !== "reconnecting" || this.closedByUs || this.ws) return;
       if (this.retryTimer !== null) clearTimeout(this.retryTimer);
       this.retryTimer = null;
       this.open();
@@ -316,10 +348,10 @@ export class Connection {
     }
     this.attempt += 1;
     this.setState("reconnecting");
-    // The device says it has no network: no attempt until it says it has (`watchNetwork`
-    // opens then), each one failing at once and said in red on the console.
-    if (this.heartbeat && typeof navigator !== "undefined" && navigator.onLine === false) return;
-    const delay = Math.min(5000, 250 * 2 ** Math.min(this.attempt, 5));
+    // The device says it has no network: a slow attempt (`watchNetwork` opens at once when
+    // it says it has), each one failing at once and said in red on the console.
+    const offline = this.heartbeat && typeof navigator !== "undefined" && navigator.onLine === false;
+    const delay = offline ? OFFLINE_RETRY_MS : Math.min(5000, 250 * 2 ** Math.min(this.attempt, 5));
     this.retryTimer = setTimeout(() => this.open(), delay);
   }
 
@@ -424,6 +456,7 @@ export class Connection {
 
   /** @param {unknown} data */
   receive(data) {
+    this.heardAt = now(); // (anything heard: the line is up)
     if (!(data instanceof ArrayBuffer)) return;
     /** @type {Msg} */
     let msg;
@@ -468,7 +501,6 @@ export class Connection {
         this.seq = msg.seq;
       }
     }
-    if (t === "pong" && typeof msg.now === "number") this.clockOffset = msg.now - Date.now();
     this.opts.onMessage(msg);
   }
 

@@ -93,7 +93,7 @@ test("a pong that does not come in time: the connection is let go and made again
     const { conn, ws, states } = connected();
     await Promise.resolve();
     assert.equal(ws.sent.at(-1).t, "ping");
-    mock.timers.tick(7999);
+    mock.timers.tick(14999);
     assert.equal(conn.state, "online");
     mock.timers.tick(1);
     assert.ok(ws.closed, "the dead socket is closed");
@@ -124,6 +124,43 @@ test("a server that refuses the promise (older than it) is pinged without one", 
     mock.timers.tick(8000);
     assert.equal(conn.state, "online");
     conn.closedByUs = true;
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("any frame heard after a ping says the line is up: a pong stuck behind room events is no drop", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const { conn, ws } = connected();
+    await Promise.resolve();
+    for (const until = performance.now() + 2; performance.now() < until; ); // (a real moment after the ping)
+    ws.reply({ t: "chat", room: "R", seq: 1, name: "Ana", text: "hi" });
+    mock.timers.tick(15000);
+    assert.equal(conn.state, "online");
+    assert.ok(!ws.closed);
+    conn.closedByUs = true;
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("a connection opened without `start` (a tab gone from the TV to a seat) listens to the network too", async () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    FakeSocket.made = [];
+    /** @type {any} */ (globalThis).WebSocket = FakeSocket;
+    const conn = new Connection({ url: "ws://unused", name: () => "Ana", heartbeat: 4, onMessage: () => {}, onState: () => {}, onWelcome: () => {}, session: { token: () => null, setToken: () => {} } });
+    let installs = 0;
+    conn.watchNetwork = () => void (installs += 1);
+    conn.open(); // (as `reconnectNow` opens it)
+    assert.equal(installs, 1);
+    const quiet = new Connection({ url: "ws://unused", name: () => "Ana", onMessage: () => {}, onState: () => {}, onWelcome: () => {}, session: { token: () => null, setToken: () => {} } });
+    let quietInstalls = 0;
+    quiet.watchNetwork = () => void (quietInstalls += 1);
+    quiet.open();
+    assert.equal(quietInstalls, 0, "a page without a heartbeat (the overlay) does not");
+    conn.closedByUs = quiet.closedByUs = true;
   } finally {
     mock.timers.reset();
   }

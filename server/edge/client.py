@@ -29,6 +29,7 @@ import itertools
 import logging
 import socket
 from collections import deque
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -120,6 +121,8 @@ class Client:
         self.heard_at = 0.0
         self._promised: float | None = None
         self._silence: asyncio.TimerHandle | None = None
+        #: Frames of this connection being handled over an await (`handling`).
+        self._handling = 0
 
     @property
     def room_id(self) -> str | None:
@@ -157,6 +160,18 @@ class Client:
         """A frame came in (any: the promise is of a frame, not of a `ping`)."""
         self.heard_at = now
 
+    @contextlib.contextmanager
+    def handling(self) -> Iterator[None]:
+        """A frame handled over an await (a store's read, which may take seconds in an
+        outage): the frames after it wait unread meanwhile, so that silence is the
+        server's, not the peer's; the promise counts again from its end."""
+        self._handling += 1
+        try:
+            yield
+        finally:
+            self._handling -= 1
+            self.heard_at = asyncio.get_running_loop().time()
+
     def promise(self, seconds: int | None, now: float) -> None:
         """`ping.expect`: the next frame within `seconds` (None withdraws the promise)."""
         if self._silence is not None:
@@ -183,8 +198,11 @@ class Client:
         if limit is None or self.closed or self.ws is None:
             return
         now = asyncio.get_running_loop().time()
-        if now - due > 1.0 or now - self.heard_at < limit:
-            self._arm_silence(max(now, self.heard_at) + limit)
+        if self._handling or now - due > 1.0:
+            self._arm_silence(now + 1.0)  # (a look again in a moment)
+            return
+        if now - self.heard_at < limit:
+            self._arm_silence(self.heard_at + limit)
             return
         self.hit(SILENT)
         log.info("a connection broke its ping promise: taken for dropped", extra=self.log_fields())

@@ -277,12 +277,15 @@ class Gateway:
                 and message.token
                 and message.v == m.PROTOCOL_VERSION
             ):
-                await self._practice_back(message.token)
+                with client.handling():
+                    await self._practice_back(message.token)
             try:
                 if isinstance(message, m.Hello):
-                    keep_going = await self._hello(client, message)
+                    with client.handling():
+                        keep_going = await self._hello(client, message)
                 elif isinstance(message, m.Quick) and message.on and message.rated:
-                    keep_going = await self._rated_quick(client, message)
+                    with client.handling():
+                        keep_going = await self._rated_quick(client, message)
                 else:
                     keep_going = self._dispatch(client, message)
             except Exception:

@@ -175,3 +175,12 @@ def test_the_organiser_calls_off_a_tournament_under_way(page_at: Any, server: Se
     assert "Сесть за стол" not in oleg.page.inner_text("#tour-brackets")
     save(org, "tournament-called-off-ru.png")
     assert org.problems() == [] and oleg.problems() == []
+
+
+def test_an_unknown_tournament_says_so(page_at: Any) -> None:
+    client = page_at("/tournament/nope", "hr")
+    client.page.wait_for_selector("#tour-message:not([hidden])")
+    client.page.wait_for_function(
+        "document.querySelector('#tour-message').textContent === 'Takav turnir ne postoji.'"
+    )
+    assert [p for p in client.problems() if "status of 404" not in p] == []

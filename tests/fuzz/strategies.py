@@ -126,7 +126,7 @@ MESSAGES: dict[str, Any] = {
             "invite": st.none() | st.text("0123456789abcdef", min_size=1, max_size=64),
         },
     ),
-    "ping": _message("ping", {}, {}),
+    "ping": _message("ping", {}, {"expect": st.none() | st.integers(1, 60)}),
 }
 
 valid_messages = st.one_of(*MESSAGES.values())
@@ -135,6 +135,7 @@ valid_messages = st.one_of(*MESSAGES.values())
 OUT_OF_RANGE: list[tuple[str, str, list[Any]]] = [
     ("ping", "id", [-1, MAX_ID + 1, 2**64 - 1, -(2**63)]),
     ("hello", "v", [-1, 65536]),
+    ("ping", "expect", [0, 61, -1]),
     ("shot", "angle", [-360.0001, 360.0001, math.nan, math.inf, -math.inf]),
     ("shot", "speed", [0.0, -0.0, -1.0, 12.0001, math.nan, math.inf]),
     ("shot", "elevation", [-0.0001, 90.0, math.nan]),

@@ -66,6 +66,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "concede": {"what": "game"},
     "sit": {"seat": None, "code": None, "invite": None},
     "computer": {"level": 1, "race_to": 3, "rated": False},
+    "ping": {"expect": None},
 }
 
 

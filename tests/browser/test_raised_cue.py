@@ -1,0 +1,47 @@
+"""A raised cue, as for a jump over the ball in the way: the preview line is drawn on the
+cloth, and a firm stroke lifts the cue ball off it. The page called a jump a foul on the
+ball it would clear ("That line hits the 8 first — the 1 must be hit first (foul)"); with
+the cue raised it says the line shows only where the cue points."""
+
+from __future__ import annotations
+
+from tests.browser.test_client import OpenClient, assert_quiet, click_table, settle, shooter
+from tests.browser.test_firstminute import started
+
+
+def test_a_raised_cue_calls_no_foul_on_the_ball_it_may_jump(open_client: OpenClient) -> None:
+    ana, bob, _ = started(open_client)
+    shooter((ana, bob)).page.click("#shoot")  # the break, at the power it offers
+    settle(ana, bob)
+    c = shooter((ana, bob))
+    if c.state("a.table.choice_pending"):
+        c.page.click("#choose-shoot")
+        c.wait("!a.table.choice_pending")
+    if c.state("a.table.ball_in_hand") == "table":
+        c.page.evaluate("window.ninepool.app.movedInHand = true")
+    balls = c.state("a.table.balls")
+    for n in range(c.state("a.table.lowest") + 1, 10):
+        p = balls[n]
+        if p is None:
+            continue
+        click_table(c, p[0], p[1])
+        c.page.wait_for_timeout(120)
+        if c.state("a.wrongBall") is not None:
+            break
+    assert c.state("a.wrongBall") is not None  # level: the ball met first is a foul
+    c.page.evaluate(
+        "(() => { const e = document.getElementById('elevation'); e.value = '30';"
+        " e.dispatchEvent(new Event('input')); })()"
+    )
+    c.wait("a.wrongBall === null")
+    assert c.page.evaluate("window.ninepool.overlay().wrong") is False
+    said = c.page.inner_text("#status .prompt")
+    assert said.startswith("Cue raised 30°: a firm stroke lifts the cue ball off the cloth"), said
+    # Lowered again, the line is the ball's path, and the foul is said.
+    c.page.evaluate(
+        "(() => { const e = document.getElementById('elevation'); e.value = '0';"
+        " e.dispatchEvent(new Event('input')); })()"
+    )
+    c.wait("a.wrongBall !== null")
+    assert "must be hit first" in c.page.inner_text("#status")
+    assert_quiet(ana, bob)
