@@ -116,19 +116,25 @@ function renderMyMatch() {
 
 /** What the tournament's page says of the banner's match, read once per room
  * (`readKept`): the opponent by name, and when a player who has not sat down forfeits. */
-let bannerKept = { room: "", opponent: /** @type {string | null} */ (null), forfeitAt: /** @type {number | null} */ (null) };
+let bannerKept = { room: "", opponent: /** @type {string | null} */ (null), forfeitAt: /** @type {number | null} */ (null), readAt: 0 };
+/** How often the banner's match is read again (ms): play begun, the organiser's walkover
+ * or a tournament called off end the no-show time the banner counts down. */
+const BANNER_REREAD_MS = 30000;
 /** The banner's countdown, running while it shows. @type {ReturnType<typeof setInterval> | null} */
 let bannerTimer = null;
 
 /** Reads the opponent and the no-show time of the banner's match, once for its room. @param {Msg} mine the lobby's room */
 function learnBanner(mine) {
-  if (bannerKept.room === mine.room) return;
-  bannerKept = { room: mine.room, opponent: null, forfeitAt: null };
+  const since = Date.now() - bannerKept.readAt;
+  const stale = since > BANNER_REREAD_MS || (bannerKept.forfeitAt !== null && app.serverNow() >= bannerKept.forfeitAt && since > 3000);
+  if (bannerKept.room === mine.room && !stale) return;
+  if (bannerKept.room !== mine.room) bannerKept = { room: mine.room, opponent: null, forfeitAt: null, readAt: 0 };
+  bannerKept.readAt = Date.now();
   const me = app.welcome?.player;
   void readKept(mine).then((kept) => {
     if (!kept || bannerKept.room !== mine.room) return;
     const seat = (mine.settings?.reserved ?? []).indexOf(me);
-    bannerKept = { room: mine.room, opponent: seat < 0 ? null : kept.names[1 - seat], forfeitAt: kept.forfeitAt };
+    bannerKept = { room: mine.room, opponent: seat < 0 ? null : kept.names[1 - seat], forfeitAt: kept.forfeitAt, readAt: Date.now() };
     renderMyMatch();
   });
 }
@@ -140,7 +146,10 @@ function tickBanner() {
   const due = $("my-match-due");
   const mine = $("my-match").hidden ? null : bannerKept;
   const at = mine?.forfeitAt ?? null;
-  due.hidden = at === null;
+  // (at its end, or read again every half minute, `learnBanner` says what has become of it)
+  const match = myMatch();
+  if (match && at !== null) learnBanner(match);
+  due.hidden = at === null || app.serverNow() >= at;
   if (at !== null) due.textContent = t("lobby.myMatchDue", { time: minutesAndSeconds(Math.max(0, Math.ceil((at - app.serverNow()) / 1000))) });
   if (at !== null && bannerTimer === null) bannerTimer = setInterval(tickBanner, 1000);
   if (at === null && bannerTimer !== null) {

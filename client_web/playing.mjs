@@ -144,7 +144,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh, sitReady =
         // Lost on a third foul: which foul it was too (the card said only "Your third foul
         // in a row", and a player who had not read the log never learnt what it was).
         const last = app.lastShot;
-        const third = m.reason === "three_fouls" && last?.verdict?.game_over && last.verdict.foul ? describeShot(/** @type {any} */ (last), n, null, mySeat()).details[0]?.text : null;
+        const third = m.reason === "three_fouls" && last?.verdict?.game_over && last.verdict.foul && shotRack(last) === m.rack ? describeShot(/** @type {any} */ (last), n, null, mySeat()).details[0]?.text : null;
         const end = describeEnd(how, 0, loserOf(m.winner, n), lostByMe(m.winner));
         showResult(title, { names: n, score: m.score }, third ? `${end} ${third}.` : end, false, rackReplay(m.rack, false), next);
         if (cheers(m.winner)) {

@@ -600,7 +600,7 @@ export default {
   "err.bad_token": "Your session has expired; starting a new one.",
   "err.rate_limited": "Too fast — wait a moment and try again.",
   "err.no_such_room": "That table is not open: it has closed, or it is private and needs its invite link.",
-  "room.closedReplay": "That table has closed: its match is over. Here is its replay.",
+  "room.closedReplay": "That table is no longer open to join. Here is its replay.",
   "err.bad_invite": "That invite code is not right.",
   "err.room_full": "Both seats are taken — you can watch instead.",
   "err.spectators_full": "This table has as many spectators as it can take.",

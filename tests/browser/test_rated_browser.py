@@ -629,9 +629,7 @@ def test_the_profile_charts_the_rating_with_its_scale_and_dates(
     ana.page.click("#account-profile")
     ana.page.wait_for_selector("#rating-chart")
     chart = ana.page.locator("#rating-chart")
-    assert chart.locator("figcaption").inner_text() == (
-        "Rejting kroz posljednje 2 partije za rejting"
-    )
+    assert chart.locator("figcaption").inner_text() == ("Rejting u posljednje 2 partije za rejting")
     top, bottom = (int(x) for x in chart.locator(".rc-y span").all_inner_texts())
     now = int(chart.locator(".rc-now").inner_text())
     stats = ana.page.inner_text("#profile-stats")

@@ -351,7 +351,7 @@ def test_a_closed_tables_link_shows_its_replay(open_client: OpenClient) -> None:
     ana.page.wait_for_selector("#replay-view:not([hidden])")
     assert ana.page.url.endswith(f"#/replay/{room}")
     said = ana.page.inner_text("#toast")
-    assert said == "That table has closed: its match is over. Here is its replay.", said
+    assert said == "That table is no longer open to join. Here is its replay.", said
     ana.page.wait_for_function("document.getElementById('r-log').children.length > 0")
     assert_quiet(ana, bob)
 

@@ -124,8 +124,10 @@ def test_the_page_counts_down_to_the_start(page_at: Any, server: Server) -> None
     hr = page_at(f"/tournament/{soon}", "hr", organiser)
     hr.page.wait_for_selector("#tour-countdown:not([hidden])")
     first = hr.page.inner_text("#tour-countdown")
-    seconds = int(re.fullmatch(r"Počinje za (\d+) sekund[ie]", first)[1])  # type: ignore[index]
-    assert 5 <= seconds <= 15, first
+    found = re.fullmatch(r"Počinje za (\d+) sekund[aeiu]", first)
+    assert found is not None, first
+    seconds = int(found[1])
+    assert 1 <= seconds <= 15, first
     hr.page.wait_for_function(
         f"document.getElementById('tour-countdown').textContent !== {first!r}"
     )

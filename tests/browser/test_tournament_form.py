@@ -228,7 +228,7 @@ def test_the_organiser_gives_the_tables_a_shot_clock_and_the_lag(
     page.click("#tc-submit")
     page.wait_for_selector("#tour-view:not([hidden])")
     assert CLOCK_30[lang] in page.inner_text("#tour-facts")
-    lag = {"hr": "Prvo otvaranje određuje bliškanje", "ru": "Первое разбитие решает раскат"}
+    lag = {"hr": "Prvo otvaranje: bliškanje", "ru": "Первое разбитие — по раскату"}
     assert lag[lang] in page.inner_text("#tour-facts")
     tournament_id = page.url.split("?")[0].rstrip("/").split("/")[-1]
     made = call(server, "GET", f"/api/tournaments/{tournament_id}")
@@ -239,7 +239,7 @@ def test_the_organiser_gives_the_tables_a_shot_clock_and_the_lag(
     page.wait_for_selector("#tour-view:not([hidden])")
     none = {"hr": "Bez vremenskog ograničenja za udarac", "ru": "Без ограничения времени на удар"}
     assert none[lang] in page.inner_text("#tour-facts")
-    drawn = {"hr": "Prvo otvaranje određuje ždrijeb", "ru": "Первое разбитие решает жребий"}
+    drawn = {"hr": "Prvo otvaranje: ždrijeb", "ru": "Первое разбитие — по жребию"}
     assert drawn[lang] in page.inner_text("#tour-facts")
     assert client.problems() == [] and lobby.problems() == []
 

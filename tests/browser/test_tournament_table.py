@@ -105,7 +105,8 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
         " === 'Vaš turnirski meč je spreman: Petak navečer · Finale, protivnik: Luka.'"
     )
     due = ana.page.inner_text("#my-match-due")
-    assert re.fullmatch(r"Sjednite za stol u roku od 0:\d\d, inače gubite bez borbe\.", due), due
+    said = r"Sjednite za stol u roku od 0:\d\d, inače ćete izgubiti meč zbog nedolaska\."
+    assert re.fullmatch(said, due), due
     # A tab in the background says it in its title.
     assert ana.page.title() == "● Vaš je stol otvoren — ninepool — devetka", ana.page.title()
     save(ana, "tournament-my-match-hr.png")
