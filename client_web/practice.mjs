@@ -15,7 +15,7 @@ import { practiceLink, wireShare } from "./practiceshare.mjs";
 import { trayStyle, wireTray } from "./practicetray.mjs";
 import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./strip.mjs";
-import { t } from "./i18n/index.mjs";
+import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
 import { drillGoal, previewWords, shotWords, statusWords, tipWords } from "./practicewords.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
@@ -76,6 +76,8 @@ export class PracticeTable {
     this.height = 0;
     /** Side spin: where across the cue ball the tip strikes (−: left, +: right). */
     this.side = 0;
+    /** The cue raised (degrees), for a jump or a massé to try out, as at the table. */
+    this.elevation = 0;
     this.previewOn = false;
     /** What the banner says first: the last shot's result, or a drill's goal just set up. */
     this.note = { text: "", tone: "", goal: false };
@@ -310,7 +312,7 @@ export class PracticeTable {
   }
 
   shotInput() {
-    return { angle: toDegrees(this.angle), speed: speedFromPower(this.power), tip: [this.side, this.height], elevation: 0 };
+    return { angle: toDegrees(this.angle), speed: speedFromPower(this.power, this.elevation), tip: [this.side, this.height], elevation: this.elevation };
   }
 
   async shoot() {
@@ -401,7 +403,7 @@ export class PracticeTable {
     /** @type {HTMLButtonElement} */ ($("p-redo")).disabled = !mine || !v?.redo;
     /** @type {HTMLButtonElement} */ ($("p-retry")).disabled = !mine || !v?.retry;
     /** @type {HTMLButtonElement} */ ($("p-shoot")).disabled = !mine || !v?.balls?.[0];
-    for (const id of ["p-rules", "p-preview", "p-drill", "p-power", "p-spin", "p-side"]) /** @type {HTMLInputElement} */ ($(id)).disabled = !mine;
+    for (const id of ["p-rules", "p-preview", "p-drill", "p-power", "p-spin", "p-side", "p-elev"]) /** @type {HTMLInputElement} */ ($(id)).disabled = !mine;
     /** @type {HTMLInputElement} */ ($("p-rules")).checked = !!v?.rules;
     /** @type {HTMLSelectElement} */ ($("p-drill")).value = v?.drill ?? "";
     $("p-drill-help").textContent = drillGoal(v?.drill);
@@ -414,6 +416,7 @@ export class PracticeTable {
     const words = tipWords(this.height, this.side);
     $("p-spin-out").textContent = words.spin;
     $("p-side-out").textContent = words.side;
+    $("p-elev-out").textContent = `${num(this.elevation, 0)}°`;
     this.renderStatus();
   }
 
@@ -452,7 +455,7 @@ export class PracticeTable {
     if (!a && this.mine() && cue && !this.drag) {
       const c = /** @type {Vec} */ ([cue.x, cue.y]);
       const objects = balls.filter((b) => b.n !== 0);
-      overlay.aim = { cue: c, angle: this.angle, power: this.power, speed: speedFromPower(this.power), height: this.height, elevation: 0, preview: aimPreview(c, this.angle, objects) };
+      overlay.aim = { cue: c, angle: this.angle, power: this.power, speed: speedFromPower(this.power, this.elevation), height: this.height, elevation: this.elevation, preview: aimPreview(c, this.angle, objects) };
     }
     if (this.drag?.pos) overlay.placing = { pos: this.drag.pos, ok: true };
     else if (!a && this.picked !== null && this.view?.balls?.[this.picked]) {
@@ -596,7 +599,7 @@ export class PracticeTable {
       this.shoot();
     });
     // Space or Enter on the power or spin sliders shoots, as on the table (the key help).
-    for (const id of ["p-power", "p-spin", "p-side"]) {
+    for (const id of ["p-power", "p-spin", "p-side", "p-elev"]) {
       $(id).addEventListener("keydown", (e) => {
         if (e.key !== " " && e.key !== "Enter") return;
         e.preventDefault();
@@ -619,6 +622,10 @@ export class PracticeTable {
     });
     $("p-side").addEventListener("input", () => {
       this.side = Number(/** @type {HTMLInputElement} */ ($("p-side")).value) / 100;
+      this.changedAim();
+    });
+    $("p-elev").addEventListener("input", () => {
+      this.elevation = Number(/** @type {HTMLInputElement} */ ($("p-elev")).value);
       this.changedAim();
     });
     $("p-preview").addEventListener("change", () => {

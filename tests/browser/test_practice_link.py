@@ -9,6 +9,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import msgpack
+
 from server.rooms.practice_layout import Layout, encode_layout
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet
@@ -663,3 +665,43 @@ def test_a_phones_shoot_button_under_the_table_brings_the_table_back_into_view(
     wait_practice(ana, "!p.anim && !!p.view && p.view.shots > 0", timeout=30_000)
     save(ana, "practice-phone-shot-in-view.png")
     assert_quiet(ana)
+
+
+def test_the_practice_table_raises_the_cue_for_a_jump(open_client: OpenClient) -> None:
+    """The practice table had no cue elevation: a jump over a blocking ball could be set
+    up and shared there, but not tried. It has the table's slider, and the shot goes with
+    the cue raised, at no more than the speed a raised cue can give."""
+    ana = open_client("Ana", lang="ru")
+    sent: list[dict[str, Any]] = []
+
+    def frames(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(unpack(payload)))
+
+    ana.page.on("websocket", frames)
+    ana.page.reload()
+    ana.page.wait_for_selector("#conn.conn-online")
+    ana.page.click("#practice")
+    ana.page.wait_for_selector("#practice-view:not([hidden])")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    assert ana.page.inner_text("label:has(#p-elev) span") == "Наклон кия 0°"
+    ana.page.evaluate(
+        "(() => { const e = document.getElementById('p-elev'); e.value = '40';"
+        " e.dispatchEvent(new Event('input')); })()"
+    )
+    assert ana.page.inner_text("#p-elev-out") == "40°"
+    ana.page.click("#p-shoot")
+    for _ in range(100):
+        shots = [m for m in sent if isinstance(m, dict) and m.get("t") == "shot"]
+        if shots:
+            break
+        ana.page.wait_for_timeout(50)
+    assert shots and shots[-1]["elevation"] == 40, shots
+    assert shots[-1]["speed"] <= 13 * math.cos(math.radians(40)) + 1e-6
+    assert_quiet(ana)
+
+
+def unpack(payload: Any) -> Any:
+    """A frame the page sent, as the server reads it (MessagePack; text frames as they are)."""
+    if isinstance(payload, bytes | bytearray):
+        return msgpack.unpackb(bytes(payload), raw=False, strict_map_key=False)
+    return payload
