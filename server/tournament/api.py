@@ -486,8 +486,14 @@ def _seed_of(tournament: Tournament, player: str) -> int | None:
 
 def _final_place(tournament: Tournament, seed: int) -> str | None:
     """The entrant's final place (`"5–6"`), once they are out or it is finished."""
-    mine = [row for row in standings(tournament) if row.entrant == seed - 1]
+    mine = [row for row in _placings(tournament) if row.entrant == seed - 1]
     return mine[0].place if mine else None
+
+
+def _placings(tournament: Tournament) -> list[Any]:
+    """The standings as the pages give them: none for a tournament called off (no one won
+    it, and a place "3–4" out of one never finished says nothing)."""
+    return [] if tournament.status == "cancelled" else list(standings(tournament))
 
 
 def _level(entrant: Entrant) -> int | None:
@@ -611,7 +617,7 @@ def tournament_view(
                 "bot": tournament.entrants[row.entrant].bot,
                 "level": _level(tournament.entrants[row.entrant]),
             }
-            for row in standings(tournament)
+            for row in _placings(tournament)
         ],
         "champion": None if winner is None else names[winner],
     }

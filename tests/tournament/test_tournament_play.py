@@ -227,6 +227,9 @@ async def test_the_organiser_calls_off_a_tournament_under_way(
     await server.tournaments.drive()
     _, after = await api(server, "GET", path)
     assert after["status"] == "cancelled" and after["champion"] is None
+    assert after["standings"] == []  # no places out of a tournament never finished
+    _, listed = await api(server, "GET", "/api/tournaments", token=ana.token)
+    assert [t["place"] for t in listed if t["id"] == made["id"]] == [None]
     assert [x["status"] for x in after["matches"]] == [x["status"] for x in seen["matches"]]
     assert [x["room"] for x in after["matches"]] == [x["room"] for x in seen["matches"]]
 
