@@ -176,6 +176,16 @@ export function wireStroke() {
   elev.addEventListener("input", () => setElevation(Number(elev.value)));
   const popElev = /** @type {HTMLInputElement} */ ($("spin-pop-elev"));
   popElev.addEventListener("input", () => setElevation(Number(popElev.value)));
+  // Space or Enter on the power or elevation slider shoots, as the key help says of the
+  // table (Space scrolled the panel instead), as on the practice table.
+  for (const slider of [power, elev]) {
+    slider.addEventListener("keydown", (e) => {
+      const button = /** @type {HTMLButtonElement} */ ($("shoot"));
+      if ((e.key !== " " && e.key !== "Enter") || button.disabled) return;
+      e.preventDefault();
+      button.click();
+    });
+  }
   setElevation(Number(elev.value));
   $("spin-reset").addEventListener("click", () => spin.set(0, 0));
   $("spin-pop-reset").addEventListener("click", () => spin.set(0, 0));

@@ -45,3 +45,17 @@ def test_a_raised_cue_calls_no_foul_on_the_ball_it_may_jump(open_client: OpenCli
     c.wait("a.wrongBall !== null")
     assert "must be hit first" in c.page.inner_text("#status")
     assert_quiet(ana, bob)
+
+
+def test_space_on_the_power_slider_shoots(open_client: OpenClient) -> None:
+    """The key help says Space shoots; with the power slider focused (after setting it by
+    hand) Space scrolled the panel instead, and the spin ball stayed cut off."""
+    ana, bob, _ = started(open_client)
+    c = shooter((ana, bob))
+    c.page.locator("#power").focus()
+    c.page.keyboard.press("ArrowUp")
+    c.page.keyboard.press("Space")
+    c.wait("a.lastShot !== null || a.shotPending")
+    settle(ana, bob)
+    assert c.state("a.lastShot.shooter") == c.state("a.seat")
+    assert_quiet(ana, bob)
