@@ -688,7 +688,7 @@ def test_the_practice_table_raises_the_cue_for_a_jump(open_client: OpenClient) -
         "(() => { const e = document.getElementById('p-elev'); e.value = '40';"
         " e.dispatchEvent(new Event('input')); })()"
     )
-    assert ana.page.inner_text("#p-elev-out") == "40°"
+    ana.page.wait_for_function("document.getElementById('p-elev-out').textContent === '40°'")
     ana.page.click("#p-shoot")
     for _ in range(100):
         shots = [m for m in sent if isinstance(m, dict) and m.get("t") == "shot"]

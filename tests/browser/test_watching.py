@@ -260,6 +260,8 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     moment.page.locator("#r-scrub").fill(str(start + 2))
     moment.page.click("#r-copy")
     copied = "Kopirano: poveznica otvara snimku kod 3. događaja."
+    # (said once the clipboard has taken it: a moment after the click)
+    moment.page.wait_for_function("document.getElementById('r-copied').textContent !== ''")
     assert moment.page.inner_text("#r-copied") == copied
     link = moment.page.evaluate("navigator.clipboard.readText()")
     assert link == f"{server.url}/replay/{room}/1?at=3", link  # (not the page's own query)
