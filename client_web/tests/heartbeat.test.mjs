@@ -44,20 +44,28 @@ class FakeSocket {
   }
 }
 
-function connected() {
+/** A page's connection over `FakeSocket`s, `more` its options besides the defaults. @param {Record<string, any>} [more] */
+function connection(more = {}) {
   FakeSocket.made = [];
   /** @type {any} */ (globalThis).WebSocket = FakeSocket;
+  return new Connection({ url: "ws://unused", name: () => "Ana", onMessage: () => {}, onState: () => {}, onWelcome: () => {}, session: { token: () => null, setToken: () => {} }, ...more });
+}
+
+/** Runs `body` on mocked timers; the connection it gives back stops reconnecting after. @param {() => Promise<any>} body */
+async function onMockedTimers(body) {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const conn = await body();
+    if (conn) conn.closedByUs = true;
+  } finally {
+    mock.timers.reset();
+  }
+}
+
+function connected() {
   /** @type {string[]} */
   const states = [];
-  const conn = new Connection({
-    url: "ws://unused",
-    name: () => "Ana",
-    heartbeat: 4,
-    onMessage: () => {},
-    onState: (s) => states.push(s),
-    onWelcome: () => {},
-    session: { token: () => null, setToken: () => {} },
-  });
+  const conn = connection({ heartbeat: 4, onState: (/** @type {string} */ s) => states.push(s) });
   conn.open();
   const ws = FakeSocket.made[0];
   ws.onopen?.({});
@@ -66,9 +74,8 @@ function connected() {
   return { conn, ws, states };
 }
 
-test("while the page is shown a ping every 4 s promises the next frame; pongs keep it online", async () => {
-  mock.timers.enable({ apis: ["setTimeout"] });
-  try {
+test("while the page is shown a ping every 4 s promises the next frame; pongs keep it online", () =>
+  onMockedTimers(async () => {
     const { conn, ws, states } = connected();
     await Promise.resolve();
     for (let beat = 0; beat < 3; beat++) {
@@ -81,15 +88,11 @@ test("while the page is shown a ping every 4 s promises the next frame; pongs ke
     assert.equal(ws.sent.filter((m) => m.t === "ping").length, 4, "a beat every 4 s");
     assert.equal(conn.state, "online");
     assert.ok(!ws.closed && !states.includes("reconnecting"));
-    conn.closedByUs = true;
-  } finally {
-    mock.timers.reset();
-  }
-});
+    return conn;
+  }));
 
-test("a pong that does not come in time: the connection is let go and made again", async () => {
-  mock.timers.enable({ apis: ["setTimeout"] });
-  try {
+test("a pong that does not come in time: the connection is let go and made again", () =>
+  onMockedTimers(async () => {
     const { conn, ws, states } = connected();
     await Promise.resolve();
     assert.equal(ws.sent.at(-1).t, "ping");
@@ -101,15 +104,11 @@ test("a pong that does not come in time: the connection is let go and made again
     // A late answer on the dead socket changes nothing; the retry opens a new one.
     mock.timers.tick(5000);
     assert.equal(FakeSocket.made.length, 2);
-    conn.closedByUs = true;
-  } finally {
-    mock.timers.reset();
-  }
-});
+    return conn;
+  }));
 
-test("a server that refuses the promise (older than it) is pinged without one", async () => {
-  mock.timers.enable({ apis: ["setTimeout"] });
-  try {
+test("a server that refuses the promise (older than it) is pinged without one", () =>
+  onMockedTimers(async () => {
     const { conn, ws } = connected();
     await Promise.resolve();
     const first = ws.sent.at(-1);
@@ -123,15 +122,11 @@ test("a server that refuses the promise (older than it) is pinged without one", 
     await Promise.resolve();
     mock.timers.tick(8000);
     assert.equal(conn.state, "online");
-    conn.closedByUs = true;
-  } finally {
-    mock.timers.reset();
-  }
-});
+    return conn;
+  }));
 
-test("any frame heard after a ping says the line is up: a pong stuck behind room events is no drop", async () => {
-  mock.timers.enable({ apis: ["setTimeout"] });
-  try {
+test("any frame heard after a ping says the line is up: a pong stuck behind room events is no drop", () =>
+  onMockedTimers(async () => {
     const { conn, ws } = connected();
     await Promise.resolve();
     for (const until = performance.now() + 2; performance.now() < until; ); // (a real moment after the ping)
@@ -139,29 +134,21 @@ test("any frame heard after a ping says the line is up: a pong stuck behind room
     mock.timers.tick(15000);
     assert.equal(conn.state, "online");
     assert.ok(!ws.closed);
-    conn.closedByUs = true;
-  } finally {
-    mock.timers.reset();
-  }
-});
+    return conn;
+  }));
 
-test("a connection opened without `start` (a tab gone from the TV to a seat) listens to the network too", async () => {
-  mock.timers.enable({ apis: ["setTimeout"] });
-  try {
-    FakeSocket.made = [];
-    /** @type {any} */ (globalThis).WebSocket = FakeSocket;
-    const conn = new Connection({ url: "ws://unused", name: () => "Ana", heartbeat: 4, onMessage: () => {}, onState: () => {}, onWelcome: () => {}, session: { token: () => null, setToken: () => {} } });
+test("a connection opened without `start` (a tab gone from the TV to a seat) listens to the network too", () =>
+  onMockedTimers(async () => {
+    const conn = connection({ heartbeat: 4 });
     let installs = 0;
     conn.watchNetwork = () => void (installs += 1);
     conn.open(); // (as `reconnectNow` opens it)
     assert.equal(installs, 1);
-    const quiet = new Connection({ url: "ws://unused", name: () => "Ana", onMessage: () => {}, onState: () => {}, onWelcome: () => {}, session: { token: () => null, setToken: () => {} } });
+    const quiet = connection();
     let quietInstalls = 0;
     quiet.watchNetwork = () => void (quietInstalls += 1);
     quiet.open();
     assert.equal(quietInstalls, 0, "a page without a heartbeat (the overlay) does not");
-    conn.closedByUs = quiet.closedByUs = true;
-  } finally {
-    mock.timers.reset();
-  }
-});
+    quiet.closedByUs = true;
+    return conn;
+  }));

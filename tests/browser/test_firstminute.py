@@ -300,39 +300,6 @@ def test_trap3_4_pull_back_with_ball_in_hand_is_a_legal_break_at_the_default_pow
     assert_quiet(ana, bob)
 
 
-def test_trap5_a_red_ghost_ball_when_the_first_ball_is_the_wrong_one(
-    open_client: OpenClient,
-) -> None:
-    ana, bob, _ = started(open_client)
-    shooter((ana, bob)).page.click("#shoot")  # the break, at the power it offers
-    settle(ana, bob)
-    c = shooter((ana, bob))
-    if c.state("a.table.choice_pending"):
-        c.page.click("#choose-shoot")
-        c.wait("!a.table.choice_pending")
-    if c.state("a.table.ball_in_hand") == "table":
-        # (a foul on the break: a first ball in hand says how to move it before all else)
-        c.page.evaluate("window.ninepool.app.movedInHand = true")
-    aim_at(c, c.state("a.table.lowest"))
-    c.page.wait_for_timeout(150)
-    assert c.page.evaluate("window.ninepool.overlay().wrong") is False
-    # Aimed straight at another ball: the first ball hit would not be the lowest.
-    balls = c.state("a.table.balls")
-    for n in range(c.state("a.table.lowest") + 1, 10):
-        p = balls[n]
-        if p is None:
-            continue
-        click_table(c, p[0], p[1])
-        c.page.wait_for_timeout(120)
-        if c.state("a.wrongBall") is not None:
-            break
-    assert c.state("a.wrongBall") is not None
-    assert c.page.evaluate("window.ninepool.overlay().wrong") is True
-    assert "must be hit first" in c.page.inner_text("#status")
-    save(c, "wrong-ball-ghost.png")
-    assert_quiet(ana, bob)
-
-
 def test_trap6_a_reload_and_a_late_spectator_keep_the_log_chat_and_verdict(
     open_client: OpenClient,
 ) -> None:

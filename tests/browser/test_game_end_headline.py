@@ -38,6 +38,18 @@ def test_the_match_winners_confetti_falls_behind_the_title_and_buttons(
     assert_quiet(ana, bob)
 
 
+def foul_in_turn(players: tuple[Client, Client], fouls: int) -> tuple[Client, Client]:
+    """`fouls` soft fouls (R8), each player's in turn from the one to shoot (five: the
+    third in a row of the first loses the game, R13); the first and the second shooter."""
+    first = shooter(players)
+    second = players[1] if first is players[0] else players[0]
+    for c in ((first, second) * 3)[:fouls]:
+        assert shooter(players) is c
+        foul_softly(c)
+        settle(*players)
+    return first, second
+
+
 def test_a_game_lost_on_a_third_foul_by_time_heads_the_next_game_as_lost(
     open_client: OpenClient,
 ) -> None:
@@ -47,12 +59,7 @@ def test_a_game_lost_on_a_third_foul_by_time_heads_the_next_game_as_lost(
     game's breaker had fouled, and never said the game was lost on three fouls."""
     ana, bob, _room = started(open_client, settings={"shot_clock": 5})
     players = (ana, bob)
-    first = shooter(players)
-    second = bob if first is ana else ana
-    for c in (first, second, first, second):
-        assert shooter(players) is c
-        foul_softly(c)
-        settle(ana, bob)
+    first, second = foul_in_turn(players, 4)
     assert shooter(players) is first
     # The first player's third foul: the clock runs out (5 s, ball in hand's extra time).
     for c in players:
@@ -115,13 +122,7 @@ def test_a_game_lost_on_a_third_foul_says_which_foul_it_was(open_client: OpenCli
     """The loser's game card said only "Your third foul in a row.": a player who had not
     read the log never learnt what the third foul was. It says which, after it."""
     ana, bob, _room = started(open_client)
-    players = (ana, bob)
-    first = shooter(players)
-    second = bob if first is ana else ana
-    for c in (first, second, first, second, first):  # the third foul in a row loses (R13)
-        assert shooter(players) is c
-        foul_softly(c)
-        settle(ana, bob)
+    first, _ = foul_in_turn((ana, bob), 5)  # the third foul in a row loses (R13)
     first.page.locator("#result-dialog").wait_for(state="visible")
     said = first.page.inner_text("#result-text")
     assert said == "Your third foul in a row. Foul: the cue ball hit no ball.", said

@@ -1,17 +1,22 @@
-"""A raised cue, as for a jump over the ball in the way: the preview line is drawn on the
-cloth, and a firm stroke lifts the cue ball off it. The page called a jump a foul on the
+"""The line that would hit the wrong ball first (a red ghost ball and the words of the
+foul), and a raised cue, as for a jump over the ball in the way: the preview line is drawn
+on the cloth, and a firm stroke lifts the cue ball off it. The page called a jump a foul on the
 ball it would clear ("That line hits the 8 first — the 1 must be hit first (foul)"); with
 the cue raised it says the line shows only where the cue points."""
 
 from __future__ import annotations
 
+from tests.browser.support import Client, save
 from tests.browser.test_client import OpenClient, assert_quiet, click_table, settle, shooter
-from tests.browser.test_firstminute import started
+from tests.browser.test_firstminute import aim_at, started
 
 
-def test_a_raised_cue_calls_no_foul_on_the_ball_it_may_jump(open_client: OpenClient) -> None:
+def after_the_break(open_client: OpenClient) -> tuple[Client, Client, Client]:
+    """A match whose break was played at the power it offers: both players, and the one
+    to shoot now, shooting (a push-out's choice made; a first ball in hand taken as moved,
+    whose words come before all else)."""
     ana, bob, _ = started(open_client)
-    shooter((ana, bob)).page.click("#shoot")  # the break, at the power it offers
+    shooter((ana, bob)).page.click("#shoot")
     settle(ana, bob)
     c = shooter((ana, bob))
     if c.state("a.table.choice_pending"):
@@ -19,6 +24,12 @@ def test_a_raised_cue_calls_no_foul_on_the_ball_it_may_jump(open_client: OpenCli
         c.wait("!a.table.choice_pending")
     if c.state("a.table.ball_in_hand") == "table":
         c.page.evaluate("window.ninepool.app.movedInHand = true")
+    return ana, bob, c
+
+
+def aim_at_a_wrong_ball(c: Client) -> None:
+    """Clicks on the balls above the lowest, one by one, until the aim meets one of them
+    first (a foul's line)."""
     balls = c.state("a.table.balls")
     for n in range(c.state("a.table.lowest") + 1, 10):
         p = balls[n]
@@ -28,6 +39,26 @@ def test_a_raised_cue_calls_no_foul_on_the_ball_it_may_jump(open_client: OpenCli
         c.page.wait_for_timeout(120)
         if c.state("a.wrongBall") is not None:
             break
+
+
+def test_trap5_a_red_ghost_ball_when_the_first_ball_is_the_wrong_one(
+    open_client: OpenClient,
+) -> None:
+    ana, bob, c = after_the_break(open_client)
+    aim_at(c, c.state("a.table.lowest"))
+    c.page.wait_for_timeout(150)
+    assert c.page.evaluate("window.ninepool.overlay().wrong") is False
+    aim_at_a_wrong_ball(c)  # the first ball hit would not be the lowest
+    assert c.state("a.wrongBall") is not None
+    assert c.page.evaluate("window.ninepool.overlay().wrong") is True
+    assert "must be hit first" in c.page.inner_text("#status")
+    save(c, "wrong-ball-ghost.png")
+    assert_quiet(ana, bob)
+
+
+def test_a_raised_cue_calls_no_foul_on_the_ball_it_may_jump(open_client: OpenClient) -> None:
+    ana, bob, c = after_the_break(open_client)
+    aim_at_a_wrong_ball(c)
     assert c.state("a.wrongBall") is not None  # level: the ball met first is a foul
     c.page.evaluate(
         "(() => { const e = document.getElementById('elevation'); e.value = '30';"

@@ -16,6 +16,7 @@ from tests.browser.test_client import (
     winner_chooses,
 )
 from tests.browser.test_firstminute import started
+from tests.browser.test_game_end_headline import foul_in_turn
 from tests.browser.test_watching import concede
 
 PASSWORD = "correct horse battery"
@@ -114,12 +115,7 @@ def test_sign_up_play_a_rated_rack_and_see_the_leaderboard(open_client: OpenClie
         c.wait("a.view && a.view.status === 'playing' && !!a.table")
         c.idle()
 
-    first = shooter(players)
-    second = bob if first is ana else ana
-    for c in (first, second, first, second, first):  # the third foul in a row loses (R13)
-        assert shooter(players) is c
-        foul_softly(c)
-        settle(ana, bob)
+    first, second = foul_in_turn(players, 5)  # the third foul in a row loses (R13)
     for c in players:
         c.wait("a.view && a.view.status === 'finished'")
     # The rack counted: the winner's rating went up (48 points for a first rack at even
