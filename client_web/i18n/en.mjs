@@ -410,7 +410,7 @@ export default {
   "leave.navigate": "You are playing a match: to leave it, open More and choose Leave table (that concedes the match).",
 
   "prompt.joining": "Joining the table…",
-  "prompt.noOpponent": "Waiting for an opponent. Send your friend the invite link below.",
+  "prompt.noOpponent": "Waiting for an opponent. Send your friend the invite link on the table.",
   "prompt.kept": "Waiting for {name} to sit down. A player who does not come in time loses the match by forfeit.",
   "prompt.keptAnyone": "Waiting for your opponent to sit down. A player who does not come in time loses the match by forfeit.",
   "prompt.keptWatch": "Waiting for the players to sit down.",

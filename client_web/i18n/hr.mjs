@@ -409,7 +409,7 @@ export default {
   "leave.navigate": "Igrate meč: stol napuštate tako da otvorite „Više“ i odaberete „Napusti stol“ (time predajete meč).",
 
   "prompt.joining": "Pridruživanje stolu…",
-  "prompt.noOpponent": "Čeka se protivnik. Pošaljite prijatelju pozivnu poveznicu ispod.",
+  "prompt.noOpponent": "Čeka se protivnik. Pošaljite prijatelju pozivnu poveznicu sa stola.",
   "prompt.kept": "Čeka se da {name} sjedne za stol. Igrač koji ne dođe na vrijeme gubi meč bez borbe.",
   "prompt.keptAnyone": "Čeka se da protivnik sjedne za stol. Igrač koji ne dođe na vrijeme gubi meč bez borbe.",
   "prompt.keptWatch": "Čeka se da igrači sjednu za stol.",

@@ -346,6 +346,18 @@ def test_trap7_an_invite_link_seats_the_friend_and_an_empty_seat_offers_sit_here
     link = ana.page.input_value("#invite-link")
     assert ana.state("a.code") in link and ana.state("a.room") in link
     assert "Table id" not in ana.page.inner_text("#wait-controls")
+    # The link's card stands on the empty cloth: at the table's foot it covered the bottom
+    # rail and the side pocket of a desktop's table.
+    card = ana.page.locator("#wait-controls").bounding_box()
+    corners = [ana.screen(x, y) for x in (0, 2.54) for y in (0, 1.27)]
+    assert card is not None
+    assert min(p[0] for p in corners) < card["x"] and card["x"] + card["width"] < max(
+        p[0] for p in corners
+    )
+    assert min(p[1] for p in corners) < card["y"] and card["y"] + card["height"] < max(
+        p[1] for p in corners
+    )
+    assert "on the table" in ana.page.inner_text("#status")
     bob = open_client("Bob", hash=link[link.index("#") :])
     bob.wait("a.role === 'player' && a.seat === 1")
     # A public table: a spectator sees the empty seat and sits in it.
