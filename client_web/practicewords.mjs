@@ -24,8 +24,28 @@ export function drillGoal(drill) {
 }
 
 /**
+ * A drill's goal met by the shot just played, in words ("" for none): the spot shot's 1
+ * pocketed, the kick's 1 reached first, the three-ball run's last ball down off the lowest.
+ * A foul or a scratch meets none. Said with the shot's result, so a player who did it is
+ * told so, not only "Pocketed: 1". (The ghost keeps its own score; a break's result is its
+ * own goal.)
+ * @param {string | null | undefined} drill @param {Msg} m a `practice_shot`
+ * @param {number | null} lowestBefore the lowest ball before the shot
+ */
+export function drillDone(drill, m, lowestBefore) {
+  const pocketed = m.report.pocketed ?? [];
+  if (m.verdict?.foul || pocketed.includes(0) || (m.report.off_table ?? []).includes(0)) return "";
+  if (drill === "spot_shot" && pocketed.includes(1)) return t("practice.done.spot_shot");
+  if (drill === "kick" && m.report.first === 1) return t(pocketed.includes(1) ? "practice.done.kickPot" : "practice.done.kick");
+  const cleared = !(m.view?.balls ?? []).some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b);
+  if (drill === "three_ball" && pocketed.length && cleared && m.report.first === lowestBefore) return t("practice.done.three_ball");
+  return "";
+}
+
+/**
  * The result of a shot just played: a foul and why, the rack won, what was pocketed (the 9
- * on a break said for what it is, with the rules off too: it wins a match's rack).
+ * on a break said for what it is, with the rules off too: it wins a match's rack), and a
+ * drill's goal met.
  * @param {Msg} m a `practice_shot` @param {number | null} lowestBefore the lowest ball before it
  * @param {boolean} [wasBreak] the shot was a break
  * @returns {{ text: string, tone: "foul" | "good" | "" }}
@@ -55,6 +75,8 @@ export function shotWords(m, lowestBefore, wasBreak = false) {
   // "Pocketed: 3" ends without a stop: one goes between it and the scratch.
   if (scratch && !(v && v.foul)) said.text = [said.text && !/[.!?]$/.test(said.text) ? `${said.text}.` : said.text, t("practice.scratch")].filter(Boolean).join(" ");
   said.text = miscue + said.text;
+  const done = drillDone(m.view?.drill, m, lowestBefore);
+  if (done) said = { text: [said.text && !/[.!?]$/.test(said.text) ? `${said.text}.` : said.text, done].filter(Boolean).join(" "), tone: "good" };
   return said;
 }
 

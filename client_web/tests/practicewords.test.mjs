@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { drillGoal, previewWords, shotWords, statusWords, tipWords } from "../practicewords.mjs";
+import { drillDone, drillGoal, previewWords, shotWords, statusWords, tipWords } from "../practicewords.mjs";
 
 setLanguage("en");
 
@@ -94,4 +94,29 @@ test("the tip's place is worded on each slider, both warned past where the tip h
   assert.deepEqual(tipWords(0, 0), { spin: "centre ball", side: "none" });
   assert.deepEqual(tipWords(-0.3, 0), { spin: "draw 30 %", side: "none" });
   assert.deepEqual(tipWords(0.6, 0.6), { spin: "follow 60 % — miscue risk", side: "right 60 % — miscue risk" });
+});
+
+test("a drill's goal met is said with the shot's result; a foul, a scratch or another drill meets none", () => {
+  const after = (balls, drill) => ({ balls, drill, is_break: false, in_hand: null, rules: false, ghost: null, player: "Ana" });
+  const cleared = [[0.5, 0.6], null, null, null, null, null, null, null, null, null];
+  const shot = (report, view, verdict = null) => ({ report: { first: null, rails: [], pocketed: [], off_table: [], ...report }, verdict, miscue: false, view });
+  // The spot shot: the 1 down.
+  const spot = shotWords(shot({ first: 1, pocketed: [1] }, after(cleared, "spot_shot")), 1);
+  assert.deepEqual(spot, { text: "Pocketed: 1. Spot shot made — well done!", tone: "good" });
+  // …but not with the cue ball after it, nor in free play.
+  assert.equal(drillDone("spot_shot", shot({ first: 1, pocketed: [1, 0] }, after(cleared, "spot_shot")), 1), "");
+  assert.equal(drillDone(null, shot({ first: 1, pocketed: [1] }, after(cleared, null)), 1), "");
+  // The kick: the 1 reached first (and pocketed, or not); the 2 first is no kick.
+  const standing = [[0.5, 0.6], [2.2, 0.3], [1.45, 0.47], null, null, null, null, null, null, [1.9, 0.95]];
+  assert.equal(shotWords(shot({ first: 1, rails: [0, 1] }, after(standing, "kick")), 1).text, "Nothing pocketed. The cue ball reached the 1 first — well done!");
+  assert.equal(drillDone("kick", shot({ first: 1, pocketed: [1] }, after(cleared, "kick")), 1), "The cue ball reached the 1 first, and the 1 went in — well done!");
+  assert.equal(drillDone("kick", shot({ first: 2 }, after(standing, "kick")), 1), "");
+  // A foul the referee called meets nothing.
+  const foul = { foul: true, fouls: ["R8"], reasons: [["R8", "wrong ball"]], notes: [], game_over: false };
+  assert.equal(drillDone("kick", shot({ first: 1 }, after(standing, "kick"), foul), 1), "");
+  // The three-ball run: done when its last ball goes down off the lowest, not before.
+  assert.equal(shotWords(shot({ first: 9, pocketed: [9] }, after(cleared, "three_ball")), 9).text, "Pocketed: 9. Table cleared — well done! Add a ball from the ones off the table to make it harder.");
+  const left = [[0.5, 0.6], null, null, null, null, null, null, null, [2.0, 1.0], [1.0, 0.9]];
+  assert.equal(drillDone("three_ball", shot({ first: 7, pocketed: [7] }, after(left, "three_ball")), 7), "");
+  assert.equal(drillDone("three_ball", shot({ first: 9, pocketed: [8, 9] }, after(cleared, "three_ball")), 8), "");
 });

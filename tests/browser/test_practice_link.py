@@ -705,3 +705,31 @@ def unpack(payload: Any) -> Any:
     if isinstance(payload, bytes | bytearray):
         return msgpack.unpackb(bytes(payload), raw=False, strict_map_key=False)
     return payload
+
+
+def test_a_drill_done_is_said_with_the_shot(open_client: OpenClient) -> None:
+    """The kick drill's goal is to reach the 1 off a cushion, the 2 in the way: a shot
+    straight at the 1 meets the 2 and is told only what it pocketed; a kick off the long
+    rail that reaches the 1 first is told it did it (it was told "Nothing pocketed", as if
+    it had failed)."""
+    ana = open_client("Ana", hash="#/practice")
+    wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
+    ana.page.select_option("#p-drill", "kick")
+    wait_practice(ana, "p.view.drill === 'kick' && p.queue.length === 0 && !p.anim")
+    verdict = ana.page.locator("#p-verdict")
+    ana.page.locator("#p-power").fill("40")
+    for aim, done in (((2.20, 0.30), False), ((2.20, -0.358), True)):
+        fx, fy = screen_of(ana, *aim)  # at the 1 itself, then off the near long rail
+        ana.page.mouse.click(fx, fy)
+        ana.page.focus("#p-power")
+        ana.page.keyboard.press(" ")
+        wait_practice(ana, "!p.busy && !p.anim && p.queue.length === 0 && !!p.view.retry")
+        verdict.wait_for(state="visible")
+        said = verdict.inner_text()
+        assert said.endswith("The cue ball reached the 1 first — well done!") == done, said
+        assert ("good" in (verdict.get_attribute("class") or "")) == done
+        if not done:
+            ana.page.click("#p-retry")
+            wait_practice(ana, "p.view.balls[0][0] === 0.7 && !p.anim && p.queue.length === 0")
+    assert "well done" in ana.page.inner_text("#p-status")
+    assert ana.problems() == []
