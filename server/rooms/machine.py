@@ -54,6 +54,7 @@ spectator `not_a_player`):
 | Waiting  | SeatBots (a computer seated) | Lagging, Choosing | as SeatPair; bots not the host's |
 | Waiting  | SeatComputer (a kept seat)   | same, or started  | a tournament's computer, ready |
 | Waiting  | Walkover, one seat taken     | Finished          | forfeit ruling, results (walkover) |
+| Waiting  | Walkover, no seat taken      | Finished          | as above; Close if nobody watches |
 | Finished | Gone, seat, a tournament's   | same              | seat freed at once; Close if empty |
 | *        | Thought, the question asked  | as its requests   | a computer's requests (bot_turns) |
 | *        | BotWake timer (restored)     | same              | a bot's paused clock runs again |
@@ -187,7 +188,10 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
         elif isinstance(event, SeatComputer):
             self.seat_computer(event)
         elif isinstance(event, Walkover):
-            self.walkover(event)
+            if self.walkover(event):
+                # Neither player came (the bracket sent the better seed on): nobody is
+                # left to tell but whoever watches; the room ends once they have gone.
+                self.close_if_empty()
         elif isinstance(event, Thought):
             self.bot_thought(event)
         elif isinstance(event, Rejoin):

@@ -189,10 +189,10 @@ class SeatComputer:
 @dataclass(frozen=True)
 class Walkover:
     """A tournament's match whose player in seat `absent` never came (its no-show time,
-    `--tournament-no-show`, is up): the player seated in the other seat wins it by
-    forfeit, and is told so at the table. The tournament decides the same, so this is
-    for the player who came; a room where that is not the case (the match has begun,
-    the absent seat taken, nobody in the other) changes nothing."""
+    `--tournament-no-show`, is up): the player of the other seat wins it by forfeit, and
+    if seated is told so at the table (neither came: the bracket's better seed, the table
+    ending with that result). The tournament decides the same; a room where that is not
+    the case (the match has begun, the absent seat taken) changes nothing."""
 
     absent: int
 

@@ -3,7 +3,11 @@
 The tournament forfeits a match whose player has not sat down within its no-show time
 (`server.tournament.service`); the room is told, so the player who came and waits at the
 table learns that the match is theirs — a match over like any other, ended by forfeit
-(O5), with its `match_over` — instead of waiting on for an opponent who is out. It
+(O5), with its `match_over` — instead of waiting on for an opponent who is out. When
+neither came, the bracket sends the better seed on and the room is told the same (the
+other seat absent): its match ends with that result, and the room closes once nobody
+watches it. Left waiting, its kept seats went on calling both players to it, and a match
+they then began there named a winner the bracket had not. It
 gives no rack or match result to the players service (a match never played moves no
 rating: one seat stayed empty), and the room's `MatchEnds` tells the tournament what it
 has already decided.
@@ -33,7 +37,8 @@ from server.rooms.working import Working
 class Walkovers(Working):
     """The room machine's walkover transition (`server.rooms.machine._Tx` is one)."""
 
-    def walkover(self, event: Walkover) -> None:
+    def walkover(self, event: Walkover) -> bool:
+        """The match forfeited by seat `absent`; whether it was (False: nothing changed)."""
         settings = self.state.settings
         absent = event.absent
         if (
@@ -41,9 +46,8 @@ class Walkovers(Working):
             or not isinstance(self.phase, Waiting)
             or absent not in (0, 1)
             or self.seats[absent] is not None
-            or self.seats[1 - absent] is None
         ):
-            return
+            return False
         self.match += 1
         # A tournament's room forfeits the match (it is made so); a walkover is one anyway.
         match_rules = msgspec.structs.replace(rules_settings(settings), forfeit="match")
@@ -52,6 +56,7 @@ class Walkovers(Working):
         events = self.after_step(step, "forfeit", absent)
         events.append(self.snapshot_event())
         self.commit(events)
+        return True
 
     def one_match_over(self) -> bool:
         """Whether this is a tournament's room whose one match is over: a seat emptied now

@@ -529,11 +529,15 @@ class TournamentService:
                 return current
             return bracket.forfeit(current, match.id, absent)
 
-        await self.store.update(tournament.id, forfeit)
-        if len(absent) == 1:
-            # The player who came is told at the table: the match is theirs. A room that
-            # has moved to another node (its node died) is not told; the bracket says it.
-            self.rooms.walkover(match.room, absent[0])
+        decided = await self.store.update(tournament.id, forfeit)
+        done = None if decided is None else decided.match(match.id)
+        if done is not None and done.status == "done" and done.winner is not None:
+            # The table is told: the player who came learns there that the match is theirs,
+            # and a table neither came to ends with the bracket's result (the better seed
+            # on) instead of waiting on — its kept seats called both players to it, and a
+            # match begun there named a second winner. A room that has moved to another
+            # node (its node died) is not told; the bracket says it.
+            self.rooms.walkover(match.room, 1 - done.winner)
         self._nudge.set()
 
     async def walkover_now(

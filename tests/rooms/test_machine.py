@@ -410,8 +410,8 @@ def test_a_walkover_gives_the_player_who_came_the_match_and_nothing_else() -> No
     """The tournament forfeits a no-show; the room tells the player waiting at it."""
     state = room(reserved=("p-ana", "p-bo"), race_to=3)
     state, _ = run(state, Enter(ANA, 3, "player"))  # type: ignore[arg-type]
-    # Not for a seat that is taken, nor a room with nobody in the other seat, nor a
-    # room that is not a tournament's.
+    # Not for a seat that is taken (nor a seat that is no seat), nor a room that is not a
+    # tournament's.
     for absent in (0, 2):
         assert run(state, Walkover(absent))[1] == []
     assert run(room(race_to=3), Walkover(1))[1] == []
@@ -424,6 +424,26 @@ def test_a_walkover_gives_the_player_who_came_the_match_and_nothing_else() -> No
     assert isinstance(effects[0], Save) and effects[0].record.status == "finished"
     assert not [e for e in effects if isinstance(e, Report)]  # no rating moves
     assert run(state, Walkover(1))[1] == []  # once only
+
+
+def test_a_table_neither_player_came_to_ends_with_the_brackets_result() -> None:
+    """Neither came: the bracket sends the better seed on, and the room is told the same
+    (the other seat absent). Its match ends so, for whoever watches, and the room closes
+    once nobody does — at once when nobody is there. (Left waiting, its kept seats called
+    both players to it, and a match begun there named its own winner.)"""
+    state, effects = run(room(reserved=("p-ana", "p-bo"), race_to=3), Walkover(1))
+    assert isinstance(state.phase, Finished) and state.closed
+    assert isinstance(effects[-1], Close) and effects[-1].retire  # its record says how
+    assert not [e for e in effects if isinstance(e, Report)]  # no rating moves
+    # Watched: the spectator is told, and the room stays until they go.
+    state, _ = run(room(reserved=("p-ana", "p-bo"), race_to=3), Enter(EVE, 3, "spectator"))  # type: ignore[arg-type]
+    state, effects = run(state, Walkover(1))
+    over = next(e for e in broadcast(effects) if isinstance(e, m.MatchOver))
+    assert (over.winner, over.reason) == (0, "forfeit") and not state.closed
+    with pytest.raises(TableError):
+        run(state, Request(EVE, m.Sit(id=4)))  # type: ignore[arg-type]
+    state, effects = run(state, Gone(EVE))  # type: ignore[arg-type]
+    assert state.closed and isinstance(effects[-1], Close)
 
 
 def finished_tournament_room() -> RoomState:

@@ -220,3 +220,30 @@ async def test_the_organiser_gives_a_waiting_match_to_the_player_who_came(
     status, refused = await api(server, "POST", path, {"match": "W1-1"}, organiser.token)
     assert (status, refused["code"]) == (409, "not_waiting"), refused
     assert second["room"] is not None
+
+
+async def test_a_table_neither_player_came_to_ends_with_the_brackets_result(
+    make_server: Factory, opened: list[Peer]
+) -> None:
+    """Neither player of a match comes: the bracket sends the better seed on, and the table
+    ends the same way — whoever watches it is told the match is over, won by forfeit by
+    that seed; once they go the room closes, and neither player can sit down there. (It
+    stayed open and waiting: its kept seats called both players to it from the lobby,
+    and a match they began there named the other one champion.)"""
+    server = await make_server(no_show=NO_SHOW)
+    ana, ben, eve = [await Peer.connect(server, name) for name in ("Ana", "Ben", "Eve")]
+    opened.extend([ana, ben, eve])
+    tournament_id, view = await started(server, {"Ana": ana, "Ben": ben})
+    final = match_of(view, "W1-1")
+    watched = await eve.request({"t": "join", "room": final["room"], "role": "spectator"})
+    assert isinstance(watched, m.Joined), watched
+    over = await expect_in(eve, m.MatchOver, final["room"])
+    view = await until(server, tournament_id, lambda v: v["status"] == "finished")
+    decided = match_of(view, "W1-1")
+    assert decided["decided"] == "forfeit" and decided["no_show"] == [True, True]
+    assert (over.winner, over.reason) == (decided["winner"], "forfeit")
+    assert view["champion"] == final["players"][decided["winner"]]
+    assert isinstance(await eve.request({"t": "leave"}), m.Ok)
+    for peer in (ana, ben):
+        refused = await sit(peer, final["room"])
+        assert isinstance(refused, m.Error) and refused.code == "no_such_room", refused
