@@ -149,7 +149,8 @@ function render() {
   const races = racesWords(view);
   $("tour-facts").textContent = [
     t(`tour.format.${view.format}`),
-    t(`tour.status.${view.status}`),
+    // Registration open while every place is taken reads "open" beside "full" below it.
+    t(view.status === "registering" && view.entrants.length >= view.cap ? "tour.status.full" : `tour.status.${view.status}`),
     // Under way or over: when it began (the server moves an early start's time to it).
     t(view.status === "registering" || view.status === "cancelled" ? "tour.starts" : "tour.started", { time: when(view.starts_at) }),
     t(`tour.seeding.${view.seeding}`),

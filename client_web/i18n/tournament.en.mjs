@@ -9,6 +9,7 @@ export default {
   "tour.format.single": "Single elimination",
   "tour.format.double": "Double elimination",
   "tour.status.registering": "Registration open",
+  "tour.status.full": "Full: waiting for the start",
   "tour.status.running": "Under way",
   "tour.status.finished": "Finished",
   "tour.status.cancelled": "Cancelled",

@@ -9,6 +9,7 @@ export default {
   "tour.format.single": "Ispadanje nakon jednog poraza",
   "tour.format.double": "Ispadanje nakon dva poraza",
   "tour.status.registering": "Prijave su otvorene",
+  "tour.status.full": "Popunjen, čeka se početak",
   "tour.status.running": "U tijeku",
   "tour.status.finished": "Završen",
   "tour.status.cancelled": "Otkazan",

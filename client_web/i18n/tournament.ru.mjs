@@ -9,6 +9,7 @@ export default {
   "tour.format.single": "До одного поражения",
   "tour.format.double": "До двух поражений",
   "tour.status.registering": "Идёт регистрация",
+  "tour.status.full": "Мест больше нет, ждём начала",
   "tour.status.running": "Идёт турнир",
   "tour.status.finished": "Завершён",
   "tour.status.cancelled": "Отменён",

@@ -583,6 +583,9 @@ def test_a_full_tournament_offers_no_registration(page_at: Any, server: Server, 
     page = client.page
     page.wait_for_selector("#tour-register:not([hidden]) #tour-entrants li")
     assert page.inner_text("#tour-full") == FULL[lang]
+    # The facts above say it too, not "Registration open" beside it.
+    facts = {"en": "Full: waiting", "hr": "Popunjen, čeka", "ru": "Мест больше нет"}[lang]
+    assert facts in page.inner_text("#tour-facts")
     assert page.locator("#tour-join").is_hidden() and page.locator("#tour-player-name").is_hidden()
     assert page.locator("#tour-leave").is_hidden()
     save(client, f"tournament-full-{lang}.png", full_page=True)
