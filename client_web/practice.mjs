@@ -17,7 +17,7 @@ import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./strip.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
-import { drillGoal, previewWords, shotWords, statusWords, tipWords } from "./practicewords.mjs";
+import { drillGoal, keptRun, previewWords, setOutAgain, shotWords, statusWords, tipWords } from "./practicewords.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { app, touchFirst } from "./state.mjs";
@@ -219,6 +219,7 @@ export class PracticeTable {
         const was = this.view?.balls?.[0];
         const low = this.view?.lowest != null ? this.view.balls[this.view.lowest] : null;
         const onLowest = m.cause === "put" && !!was && !!low && Math.abs(angleBetween(this.angle, angleTo(was, low))) < 0.5 / DEG; // (the match's tolerance)
+        if (setOutAgain(this.view, m.view)) this.clean = true; // a run starts afresh
         this.apply(m.view);
         if (m.cause === "drill" || onLowest) this.aimAtLowest();
         // The shot taken back or set up again: aimed as it was played, to practise it again.
@@ -279,7 +280,8 @@ export class PracticeTable {
   /** The shot's result, beside the table and (first) in the banner over it.
    * @param {Msg} m @param {boolean} wasBreak the shot was a break */
   showVerdict(m, wasBreak) {
-    const said = shotWords(m, this.lowestBefore ?? null, wasBreak);
+    const said = shotWords(m, this.lowestBefore ?? null, wasBreak, this.clean !== false);
+    this.clean = this.clean !== false && keptRun(m, this.lowestBefore ?? null); // (`drillWords`)
     const el = $("p-verdict");
     el.textContent = said.text;
     el.className = `practice-verdict ${said.tone}`;

@@ -24,22 +24,52 @@ export function drillGoal(drill) {
 }
 
 /**
- * A drill's goal met by the shot just played, in words ("" for none): the spot shot's 1
- * pocketed, the kick's 1 reached first, the three-ball run's last ball down off the lowest.
- * A foul or a scratch meets none. Said with the shot's result, so a player who did it is
- * told so, not only "Pocketed: 1". (The ghost keeps its own score; a break's result is its
- * own goal.)
+ * Whether a shot kept a run going: a ball pocketed off the lowest ball, no foul, no
+ * scratch. @param {Msg} m a `practice_shot` @param {number | null} lowestBefore
+ */
+export function keptRun(m, lowestBefore) {
+  const pocketed = m.report.pocketed ?? [];
+  const scratch = pocketed.includes(0) || (m.report.off_table ?? []).includes(0);
+  return !m.verdict?.foul && !scratch && pocketed.length > 0 && m.report.first === lowestBefore;
+}
+
+/**
+ * Whether the object balls stand otherwise in `after` than in `before` (a drill set up, a
+ * ball added, moved or taken off, a shot taken back): where a run starts afresh.
+ * @param {Msg | null | undefined} before @param {Msg} after table views
+ */
+export function setOutAgain(before, after) {
+  return !before || after.balls.some((/** @type {number[] | null} */ b, /** @type {number} */ n) => n > 0 && String(b) !== String(before.balls[n]));
+}
+
+/**
+ * What the shot just played means for the drill set up, in words ("" for nothing): its
+ * goal met — the spot shot's 1 pocketed, the kick's 1 reached first, the three-ball
+ * run's table cleared without a miss — or, short of it, what was missed; after the break
+ * drill's break, how to break again. A foul or a scratch meets no goal (the foul says
+ * why). Said with the shot's result: "Pocketed: 1" alone did not tell a player who did
+ * it that it was done. (The ghost keeps its own score.)
  * @param {string | null | undefined} drill @param {Msg} m a `practice_shot`
  * @param {number | null} lowestBefore the lowest ball before the shot
+ * @param {{ wasBreak?: boolean, clean?: boolean }} [run] the shot was a break; every
+ * shot of the run before it kept it going (`keptRun`)
+ * @returns {{ text: string, done: boolean }}
  */
-export function drillDone(drill, m, lowestBefore) {
+export function drillWords(drill, m, lowestBefore, run = {}) {
+  const none = { text: "", done: false };
+  if (drill === "break" && run.wasBreak) return { text: t("practice.breakAgain"), done: false };
   const pocketed = m.report.pocketed ?? [];
-  if (m.verdict?.foul || pocketed.includes(0) || (m.report.off_table ?? []).includes(0)) return "";
-  if (drill === "spot_shot" && pocketed.includes(1)) return t("practice.done.spot_shot");
-  if (drill === "kick" && m.report.first === 1) return t(pocketed.includes(1) ? "practice.done.kickPot" : "practice.done.kick");
+  if (m.verdict?.foul || pocketed.includes(0) || (m.report.off_table ?? []).includes(0)) return none;
+  if (drill === "spot_shot" && pocketed.includes(1)) return { text: t("practice.done.spot_shot"), done: true };
+  if (drill === "kick") {
+    if (m.report.first !== 1) return { text: t("practice.miss.kick"), done: false };
+    return { text: t(pocketed.includes(1) ? "practice.done.kickPot" : "practice.done.kick"), done: true };
+  }
   const cleared = !(m.view?.balls ?? []).some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b);
-  if (drill === "three_ball" && pocketed.length && cleared && m.report.first === lowestBefore) return t("practice.done.three_ball");
-  return "";
+  if (drill === "three_ball" && cleared && keptRun(m, lowestBefore)) {
+    return run.clean === false ? { text: t("practice.miss.three_ball"), done: false } : { text: t("practice.done.three_ball"), done: true };
+  }
+  return none;
 }
 
 /**
@@ -48,9 +78,10 @@ export function drillDone(drill, m, lowestBefore) {
  * drill's goal met.
  * @param {Msg} m a `practice_shot` @param {number | null} lowestBefore the lowest ball before it
  * @param {boolean} [wasBreak] the shot was a break
+ * @param {boolean} [clean] every shot of the drill's run before it kept the run going
  * @returns {{ text: string, tone: "foul" | "good" | "" }}
  */
-export function shotWords(m, lowestBefore, wasBreak = false) {
+export function shotWords(m, lowestBefore, wasBreak = false, clean = true) {
   const pocketed = (m.report.pocketed ?? []).filter((/** @type {number} */ b) => b !== 0);
   const scratch = (m.report.pocketed ?? []).includes(0) || (m.report.off_table ?? []).includes(0);
   const v = m.verdict;
@@ -75,8 +106,8 @@ export function shotWords(m, lowestBefore, wasBreak = false) {
   // "Pocketed: 3" ends without a stop: one goes between it and the scratch.
   if (scratch && !(v && v.foul)) said.text = [said.text && !/[.!?]$/.test(said.text) ? `${said.text}.` : said.text, t("practice.scratch")].filter(Boolean).join(" ");
   said.text = miscue + said.text;
-  const done = drillDone(m.view?.drill, m, lowestBefore);
-  if (done) said = { text: [said.text && !/[.!?]$/.test(said.text) ? `${said.text}.` : said.text, done].filter(Boolean).join(" "), tone: "good" };
+  const drill = drillWords(m.view?.drill, m, lowestBefore, { wasBreak, clean });
+  if (drill.text) said = { text: [said.text && !/[.!?]$/.test(said.text) ? `${said.text}.` : said.text, drill.text].filter(Boolean).join(" "), tone: drill.done ? "good" : said.tone };
   return said;
 }
 
@@ -115,7 +146,8 @@ export function statusWords(v, at) {
 function nextStep(v, at) {
   // The ghost's rack just decided by the shot: said, not "aim and shoot" at a rack that is
   // over (after an undo, the shot is there to practise again: how to shoot it).
-  if (at.note && v.ghost && v.ghost.rack !== "playing") return t(`practice.ghost.${v.ghost.rack}`);
+  // With the score: on a phone the panel that keeps it is screens below.
+  if (at.note && v.ghost && v.ghost.rack !== "playing") return `${t(`practice.ghost.${v.ghost.rack}`)} ${t("practice.ghost.score", v.ghost)}.`;
   if (!v.balls[0]) return t("practice.needCue");
   // "kitchen" (a break, the spot shot) is where the shot is played from; the referee holds
   // the ball there only with rules on, but the drill is played from there either way.
@@ -128,7 +160,7 @@ function nextStep(v, at) {
   if (at.preview) return at.preview;
   if (inHand) return inHand;
   // Every object ball down (a drill done): how to play it again, not "aim" at nothing.
-  if (!v.balls.some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b)) return t("practice.allDown");
+  if (!v.balls.some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b)) return t(v.drill === "three_ball" ? "practice.allDownRun" : "practice.allDown");
   return t(at.touch ? "practice.readyTouch" : "practice.ready");
 }
 

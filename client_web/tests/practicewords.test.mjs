@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { drillDone, drillGoal, previewWords, shotWords, statusWords, tipWords } from "../practicewords.mjs";
+import { drillGoal, drillWords, keptRun, previewWords, setOutAgain, shotWords, statusWords, tipWords } from "../practicewords.mjs";
 
 setLanguage("en");
 
@@ -53,7 +53,7 @@ test("the ghost's rack just decided: the banner says who has it; after an undo, 
   const lost = statusWords(table({ ghost: { won: 0, lost: 1, rack: "lost" } }), { ...me, note: "Foul: x" });
   assert.ok(lost.next.startsWith("The ghost takes this rack"), lost.next);
   const won = statusWords(table({ ghost: { won: 1, lost: 0, rack: "won" } }), { ...me, note: "The 9 on a legal shot: rack won!" });
-  assert.deepEqual(won, { note: "The 9 on a legal shot: rack won!", next: "This rack is yours. Start the next one when you are ready." });
+  assert.deepEqual(won, { note: "The 9 on a legal shot: rack won!", next: "This rack is yours. Start the next one when you are ready. Racks: you 1, the ghost 0." });
   const undone = statusWords(table({ ghost: { won: 0, lost: 1, rack: "lost" } }), me);
   assert.equal(undone.next, "Tap to aim; to shoot, pull the strip at the right edge down.");
 });
@@ -64,7 +64,7 @@ test("a break says how to shoot on a phone; a table cleared says how to play it 
   // With the preview on too: how to break, not the preview's outcome of a break.
   assert.equal(statusWords(table({ is_break: true, in_hand: "kitchen" }), { ...me, preview: "Preview: nothing goes down" }).next, "The break: tap to aim; to shoot, pull the strip at the right edge down.");
   const cleared = statusWords(table({ balls: [[0.5, 0.6], null, null] }), { ...me, note: "Pocketed: 1" });
-  assert.equal(cleared.next, "Every ball is down. Retry shot plays it again; a drill or the balls off the table set up more.");
+  assert.equal(cleared.next, "Every ball is down. Retry shot puts the balls back as they stood before the last shot; a drill or the balls off the table set up more.");
 });
 
 test("placing a ball and watching say only that", () => {
@@ -96,27 +96,42 @@ test("the tip's place is worded on each slider, both warned past where the tip h
   assert.deepEqual(tipWords(0.6, 0.6), { spin: "follow 60 % — miscue risk", side: "right 60 % — miscue risk" });
 });
 
-test("a drill's goal met is said with the shot's result; a foul, a scratch or another drill meets none", () => {
+test("a drill's goal met is said with the shot's result; a foul, a scratch, a miss on the way or another drill meets none", () => {
   const after = (balls, drill) => ({ balls, drill, is_break: false, in_hand: null, rules: false, ghost: null, player: "Ana" });
   const cleared = [[0.5, 0.6], null, null, null, null, null, null, null, null, null];
   const shot = (report, view, verdict = null) => ({ report: { first: null, rails: [], pocketed: [], off_table: [], ...report }, verdict, miscue: false, view });
+  const words = (...args) => drillWords(...args).text;
   // The spot shot: the 1 down.
   const spot = shotWords(shot({ first: 1, pocketed: [1] }, after(cleared, "spot_shot")), 1);
   assert.deepEqual(spot, { text: "Pocketed: 1. Spot shot made — well done!", tone: "good" });
   // …but not with the cue ball after it, nor in free play.
-  assert.equal(drillDone("spot_shot", shot({ first: 1, pocketed: [1, 0] }, after(cleared, "spot_shot")), 1), "");
-  assert.equal(drillDone(null, shot({ first: 1, pocketed: [1] }, after(cleared, null)), 1), "");
-  // The kick: the 1 reached first (and pocketed, or not); the 2 first is no kick.
+  assert.equal(words("spot_shot", shot({ first: 1, pocketed: [1, 0] }, after(cleared, "spot_shot")), 1), "");
+  assert.equal(words(null, shot({ first: 1, pocketed: [1] }, after(cleared, null)), 1), "");
+  // The kick: the 1 reached first (and pocketed, or not); the 2 first is told it missed.
   const standing = [[0.5, 0.6], [2.2, 0.3], [1.45, 0.47], null, null, null, null, null, null, [1.9, 0.95]];
-  assert.equal(shotWords(shot({ first: 1, rails: [0, 1] }, after(standing, "kick")), 1).text, "Nothing pocketed. The cue ball reached the 1 first — well done!");
-  assert.equal(drillDone("kick", shot({ first: 1, pocketed: [1] }, after(cleared, "kick")), 1), "The cue ball reached the 1 first, and the 1 went in — well done!");
-  assert.equal(drillDone("kick", shot({ first: 2 }, after(standing, "kick")), 1), "");
-  // A foul the referee called meets nothing.
+  assert.deepEqual(shotWords(shot({ first: 1, rails: [0, 1] }, after(standing, "kick")), 1), { text: "Nothing pocketed. The cue ball reached the 1 first — well done!", tone: "good" });
+  assert.equal(words("kick", shot({ first: 1, pocketed: [1] }, after(cleared, "kick")), 1), "The cue ball reached the 1 first, and the 1 went in — well done!");
+  assert.deepEqual(shotWords(shot({ first: 2 }, after(standing, "kick")), 1), { text: "Nothing pocketed. The cue ball did not reach the 1 first: Retry shot sets the kick up again.", tone: "" });
+  // A foul the referee called says why itself.
   const foul = { foul: true, fouls: ["R8"], reasons: [["R8", "wrong ball"]], notes: [], game_over: false };
-  assert.equal(drillDone("kick", shot({ first: 1 }, after(standing, "kick"), foul), 1), "");
-  // The three-ball run: done when its last ball goes down off the lowest, not before.
-  assert.equal(shotWords(shot({ first: 9, pocketed: [9] }, after(cleared, "three_ball")), 9).text, "Pocketed: 9. Table cleared — well done! Add a ball from the ones off the table to make it harder.");
+  assert.equal(words("kick", shot({ first: 2 }, after(standing, "kick"), foul), 1), "");
+  // The three-ball run: done when its last ball goes down off the lowest and no shot of
+  // the run missed; cleared with a miss on the way, it is told so.
+  const last = shot({ first: 9, pocketed: [9] }, after(cleared, "three_ball"));
+  assert.equal(shotWords(last, 9).text, "Pocketed: 9. Table cleared without a miss — well done!");
+  assert.deepEqual(shotWords(last, 9, false, false), { text: "Pocketed: 9. Table cleared, but not in one run: set the drill up again and run it without a miss.", tone: "" });
   const left = [[0.5, 0.6], null, null, null, null, null, null, null, [2.0, 1.0], [1.0, 0.9]];
-  assert.equal(drillDone("three_ball", shot({ first: 7, pocketed: [7] }, after(left, "three_ball")), 7), "");
-  assert.equal(drillDone("three_ball", shot({ first: 9, pocketed: [8, 9] }, after(cleared, "three_ball")), 8), "");
+  assert.equal(words("three_ball", shot({ first: 7, pocketed: [7] }, after(left, "three_ball")), 7), "");
+  assert.equal(words("three_ball", shot({ first: 9, pocketed: [8, 9] }, after(cleared, "three_ball")), 8), "");
+  // What keeps a run going, and where one starts afresh.
+  assert.ok(keptRun(shot({ first: 7, pocketed: [7] }, null), 7));
+  assert.ok(!keptRun(shot({ first: 7 }, null), 7) && !keptRun(shot({ first: 8, pocketed: [8] }, null), 7));
+  assert.ok(!setOutAgain(after(left), after([[1, 1], ...left.slice(1)])));
+  assert.ok(setOutAgain(after(left), after(cleared)) && setOutAgain(null, after(left)));
+  // The break drill's break says how to break again; the board cleared in the run says what next.
+  assert.equal(words("break", shot({ first: 1, pocketed: [3] }, after(left, "break")), 1, { wasBreak: true }), "Retry shot racks the same balls for another break.");
+  assert.equal(statusWords(after(cleared, "three_ball"), { ...me, note: "x" }).next, "Add a ball from the ones off the table to make the run harder, or set the drill up again.");
+  // The ghost's rack decided: its score with it.
+  const ghost = { ...after(left, "nine_ghost"), ghost: { won: 0, lost: 1, rack: "lost" } };
+  assert.ok(statusWords(ghost, { ...me, note: "x" }).next.endsWith("Racks: you 0, the ghost 1."));
 });

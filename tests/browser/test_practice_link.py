@@ -279,8 +279,8 @@ def test_a_phone_shoots_practice_from_the_strip_at_the_edge(open_client: OpenCli
     next_step = (
         "Dodirom ciljajte; za udarac povucite traku uz desni rub."
         if practice(ana, "p.view.balls[1]")
-        else "Sve su kugle ubačene. „Udarac još jednom“ ponavlja udarac; za novi položaj"
-        " odaberite vježbu ili postavite kugle izvan stola."
+        else "Sve su kugle ubačene. „Udarac još jednom“ vraća kugle kako su stajale prije"
+        " zadnjeg udarca; za novi položaj odaberite vježbu ili postavite kugle izvan stola."
     )
     assert ana.page.inner_text("#p-status .prompt") == next_step
     assert ana.page.locator("#p-table").bounding_box() == table_box
@@ -709,9 +709,9 @@ def unpack(payload: Any) -> Any:
 
 def test_a_drill_done_is_said_with_the_shot(open_client: OpenClient) -> None:
     """The kick drill's goal is to reach the 1 off a cushion, the 2 in the way: a shot
-    straight at the 1 meets the 2 and is told only what it pocketed; a kick off the long
-    rail that reaches the 1 first is told it did it (it was told "Nothing pocketed", as if
-    it had failed)."""
+    straight at the 1 meets the 2 and is told it missed, and how to try again; a kick off
+    the long rail that reaches the 1 first is told it did it (both were told only
+    "Nothing pocketed")."""
     ana = open_client("Ana", hash="#/practice")
     wait_practice(ana, "!!p.view && p.role === 'player' && !p.anim")
     ana.page.select_option("#p-drill", "kick")
@@ -722,11 +722,13 @@ def test_a_drill_done_is_said_with_the_shot(open_client: OpenClient) -> None:
         fx, fy = screen_of(ana, *aim)  # at the 1 itself, then off the near long rail
         ana.page.mouse.click(fx, fy)
         ana.page.focus("#p-power")
+        shots = practice(ana, "p.view.shots")
         ana.page.keyboard.press(" ")
-        wait_practice(ana, "!p.busy && !p.anim && p.queue.length === 0 && !!p.view.retry")
-        verdict.wait_for(state="visible")
+        wait_practice(ana, f"p.view.shots === {shots + 1} && !p.anim && p.queue.length === 0")
+        ana.page.wait_for_function("document.getElementById('p-verdict').textContent !== ''")
         said = verdict.inner_text()
         assert said.endswith("The cue ball reached the 1 first — well done!") == done, said
+        assert said.endswith("not reach the 1 first: Retry shot sets the kick up again.") != done
         assert ("good" in (verdict.get_attribute("class") or "")) == done
         if not done:
             ana.page.click("#p-retry")
