@@ -773,5 +773,5 @@ def test_language_from_the_browser_switch_and_remember(open_client: OpenClient) 
     ana.page.reload()
     ana.page.wait_for_selector("#conn.conn-online")
     assert ana.page.evaluate("document.documentElement.lang") == "ru"
-    assert ana.page.inner_text("#create-form h2") == "Открыть стол"
+    assert ana.page.inner_text("#create-form h2") == "Создать стол"
     assert_quiet(ana)
