@@ -154,6 +154,8 @@ export class OverlayFeed {
     this.lag = null;
     /** Called with each event as it is shown (the channel moves on once a match's end is). @type {(msg: Msg) => void} */
     this.onShown = () => {};
+    /** Whether an event is held back, not shown (the channel's `TvDirector.holds`). @type {(msg: Msg, match: number | undefined) => boolean} */
+    this.holds = () => false;
     /** The last shot or ruling shown, when, and the ball to hit before it: the referee's
      * call on it, said on the strip for a while (`callAt`). @type {{ msg: Msg, at: number, lowest: number | null } | null} */
     this.call = null;
@@ -200,6 +202,7 @@ export class OverlayFeed {
 
   /** An event heard. @param {Msg} msg @param {number} nowMs */
   push(msg, nowMs) {
+    if (this.holds(msg, this.view?.match)) return;
     if (msg.t === "snapshot") {
       // How the match ended is the match_over's to say, not the room's view: kept through
       // the snapshots that follow it (a player's seat freed as they leave), in that match.
@@ -380,7 +383,10 @@ function start() {
    * (after the last shot has rolled out, as on `/tv`), not when the server says it. */
   const freshFeed = () => {
     const f = new OverlayFeed(rate);
-    if (following) f.onShown = (msg) => msg.t === "match_over" && tv.matchOver();
+    if (following) {
+      f.onShown = (msg) => msg.t === "match_over" && tv.matchOver();
+      f.holds = (msg, match) => tv.holds(msg, match);
+    }
     return f;
   };
   const tv = new TvDirector({

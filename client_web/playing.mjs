@@ -73,6 +73,12 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh, sitReady =
   function pump() {
     while (!app.anim && app.queue.length) {
       const m = /** @type {Msg} */ (app.queue.shift());
+      // The channel lingers on a match's result: a rematch begun there (the computers', at
+      // 0 : 0 with its lag) is not shown over it before the channel moves on.
+      if (tv.holds(m, app.view?.match)) {
+        app.queue = [];
+        break;
+      }
       try {
         applyEvent(m);
       } catch (err) {

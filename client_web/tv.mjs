@@ -137,6 +137,8 @@ export class TvDirector {
     this.busy = false;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.linger = null;
+    /** Lingering, a new match at the table shown has begun (`holds`). */
+    this.holding = false;
     /** The table shown has closed; its match's end is still to be shown (see `gone`). */
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.closing = null;
@@ -251,6 +253,18 @@ export class TvDirector {
     return this.update();
   }
 
+  /**
+   * Whether an event of the table shown is held back, not shown: while the channel
+   * lingers on a match's result, a new match begun there (the computers' rematch, at
+   * 0 : 0 with its lag) and all that follows it. The match's own last events still show.
+   * @param {Record<string, any>} m @param {number | undefined} match the match shown
+   */
+  holds(m, match) {
+    if (!this.active || !this.linger) return (this.holding = false);
+    if (m.t === "snapshot" && m.view?.match !== match) this.holding = true;
+    return this.holding;
+  }
+
   /** The match shown is over: linger on the result, then move on. @param {number} [lingerMs] */
   matchOver(lingerMs = this.lingerMs) {
     if (!this.active || this.linger) return;
@@ -258,6 +272,7 @@ export class TvDirector {
     this.closing = null;
     this.linger = setTimeout(async () => {
       this.linger = null;
+      this.holding = false;
       const was = this.room;
       if (was) await this.host.leave();
       this.room = null;

@@ -215,3 +215,19 @@ test("after a match, the channel goes to a table that moves before one it left s
     await tv.stop();
   }
 });
+
+test("lingering on a result, the match's own last events show and a rematch begun there is held", async () => {
+  const { tv } = recorded(() => [info({ room: "a" })], 40, 1000);
+  tv.start();
+  await new Promise((r) => setTimeout(r, 5));
+  const again = { t: "snapshot", view: { match: 2 } };
+  assert.equal(tv.holds(again, 1), false); // not lingering: everything shows
+  tv.matchOver();
+  assert.equal(tv.holds({ t: "snapshot", view: { match: 1 } }, 1), false); // its own end
+  assert.equal(tv.holds({ t: "spectators" }, 1), false);
+  assert.equal(tv.holds(again, 1), true); // the rematch…
+  assert.equal(tv.holds({ t: "lag_result" }, 2), true); // …and all after it
+  await new Promise((r) => setTimeout(r, 80));
+  assert.equal(tv.holds({ t: "lag_result" }, 2), false); // the linger over: shown again
+  await tv.stop();
+});
