@@ -53,8 +53,8 @@ spectator `not_a_player`):
 | *        | Rated (seats' ratings)       | same              | snapshot (b, no save)          |
 | Waiting  | SeatBots (a computer seated) | Lagging, Choosing | as SeatPair; bots not the host's |
 | Waiting  | SeatComputer (a kept seat)   | same, or started  | a tournament's computer, ready |
-| Waiting  | Walkover, one seat taken     | Finished          | forfeit ruling, results (walkover) |
-| Waiting  | Walkover, no seat taken      | Finished          | as above; Close if nobody watches |
+| Waiting  | Walkover (a tournament's)    | Finished          | forfeit ruling, results (walkover) |
+| Waiting  | … no person left seated      | Finished          | as above; Close if nobody watches |
 | Finished | Gone, seat, a tournament's   | same              | seat freed at once; Close if empty |
 | *        | Thought, the question asked  | as its requests   | a computer's requests (bot_turns) |
 | *        | BotWake timer (restored)     | same              | a bot's paused clock runs again |
@@ -189,8 +189,9 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
             self.seat_computer(event)
         elif isinstance(event, Walkover):
             if self.walkover(event):
-                # Neither player came (the bracket sent the better seed on): nobody is
-                # left to tell but whoever watches; the room ends once they have gone.
+                # No person seated (neither came, the bracket sent the better seed on; or
+                # the winner is a computer): nobody is left to tell but whoever watches;
+                # the room ends once they have gone.
                 self.close_if_empty()
         elif isinstance(event, Thought):
             self.bot_thought(event)

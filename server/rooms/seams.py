@@ -191,8 +191,9 @@ class Walkover:
     """A tournament's match whose player in seat `absent` never came (its no-show time,
     `--tournament-no-show`, is up): the player of the other seat wins it by forfeit, and
     if seated is told so at the table (neither came: the bracket's better seed, the table
-    ending with that result). The tournament decides the same; a room where that is not
-    the case (the match has begun, the absent seat taken) changes nothing."""
+    ending with that result); the absent player, if seated since (too late), is told the
+    match is lost. The tournament decides the same; a room whose match has begun, or that
+    is not a tournament's, changes nothing."""
 
     absent: int
 

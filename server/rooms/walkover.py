@@ -6,11 +6,12 @@ table learns that the match is theirs — a match over like any other, ended by 
 (O5), with its `match_over` — instead of waiting on for an opponent who is out. When
 neither came, the bracket sends the better seed on and the room is told the same (the
 other seat absent): its match ends with that result, and the room closes once nobody
-watches it. Left waiting, its kept seats went on calling both players to it, and a match
-they then began there named a winner the bracket had not. It
-gives no rack or match result to the players service (a match never played moves no
-rating: one seat stayed empty), and the room's `MatchEnds` tells the tournament what it
-has already decided.
+watches it. The bracket's word is final: a player who sits down after the no-show time
+ran out, as the walkover is on its way, has not come in time and is told the match is
+lost. Left waiting, a room's kept seats went on calling both players to it, and a match
+they then began there named a winner the bracket had not. A walkover gives no rack or
+match result to the players service (a match never played moves no rating), and the
+room's `MatchEnds` tells the tournament what it has already decided.
 
 Once a tournament's match is over — played, conceded or walked over — its room holds
 nothing more for its players: the match has no rematch, and the bracket sends its winner
@@ -41,12 +42,7 @@ class Walkovers(Working):
         """The match forfeited by seat `absent`; whether it was (False: nothing changed)."""
         settings = self.state.settings
         absent = event.absent
-        if (
-            not settings.reserved
-            or not isinstance(self.phase, Waiting)
-            or absent not in (0, 1)
-            or self.seats[absent] is not None
-        ):
+        if not settings.reserved or not isinstance(self.phase, Waiting) or absent not in (0, 1):
             return False
         self.match += 1
         # A tournament's room forfeits the match (it is made so); a walkover is one anyway.

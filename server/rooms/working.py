@@ -376,7 +376,9 @@ class Working:
                 self.rack_conceded(verdict, state)
             self.match_over(state)
             self.stop_clock()
-            first, second = ("" if s is None else s.name for s in self.seats)
+            # (a tournament's seat nobody came to: the name it was kept under)
+            kept = (*self.state.kept_names, "", "")
+            first, second = (kept[i] if s is None else s.name for i, s in enumerate(self.seats))
             self.phase = Finished(step.table, names=(first, second))
             events.append(
                 m.MatchOver(

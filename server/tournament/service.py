@@ -173,7 +173,8 @@ class MatchRooms(Protocol):
     def room(self, room_id: str) -> object | None: ...
 
     def walkover(self, room_id: str, absent: int) -> bool:
-        """Tell the match's room (if on this node) that seat `absent` never came."""
+        """Tell the match's room (if on this node) that seat `absent` never came: its
+        match is the other seat's (whoever sits there, or nobody: neither came)."""
         ...
 
 
@@ -414,6 +415,8 @@ class TournamentService:
             for match in tournament.matches:
                 if match.status == "playing":
                     await self._watch(tournament, match)
+                elif match.decided == "forfeit" and match.room is not None:
+                    await self._walkover_told(match)
             await self._open_rooms(tournament.id)
 
     async def _begin(self, tournament: Tournament) -> Tournament:
@@ -535,10 +538,20 @@ class TournamentService:
             # The table is told: the player who came learns there that the match is theirs,
             # and a table neither came to ends with the bracket's result (the better seed
             # on) instead of waiting on — its kept seats called both players to it, and a
-            # match begun there named a second winner. A room that has moved to another
-            # node (its node died) is not told; the bracket says it.
+            # match begun there named a second winner. A room not on this node is told
+            # once it is (`_walkover_told`, each round while the tournament runs).
             self.rooms.walkover(match.room, 1 - done.winner)
         self._nudge.set()
+
+    async def _walkover_told(self, match: Match) -> None:
+        """A match forfeited by no-show whose table still waits (its room was not on this
+        node when the forfeit was told — its node died and it came back elsewhere since, or
+        the drive moved here): told again, each round, until the table has ended."""
+        if match.room is None or match.winner is None:
+            return
+        record = await self._record(match.room)
+        if record is not None and not record.closed and record.status == "waiting":
+            self.rooms.walkover(match.room, 1 - match.winner)
 
     async def walkover_now(
         self, tournament_id: str, organiser: str, match_id: str

@@ -7,7 +7,7 @@ too), and fed back as `Simulated`, exactly as the room's actor does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import msgspec
@@ -410,11 +410,14 @@ def test_a_walkover_gives_the_player_who_came_the_match_and_nothing_else() -> No
     """The tournament forfeits a no-show; the room tells the player waiting at it."""
     state = room(reserved=("p-ana", "p-bo"), race_to=3)
     state, _ = run(state, Enter(ANA, 3, "player"))  # type: ignore[arg-type]
-    # Not for a seat that is taken (nor a seat that is no seat), nor a room that is not a
-    # tournament's.
-    for absent in (0, 2):
-        assert run(state, Walkover(absent))[1] == []
+    # Not for a seat that is no seat, nor a room that is not a tournament's.
+    assert run(state, Walkover(2))[1] == []
     assert run(room(race_to=3), Walkover(1))[1] == []
+    # The bracket's word is final: Ana, seated after her time ran out (as the walkover was
+    # on its way), is told she lost the match.
+    late, effects = run(state, Walkover(0))
+    over = next(e for e in broadcast(effects) if isinstance(e, m.MatchOver))
+    assert isinstance(late.phase, Finished) and (over.winner, over.reason) == (1, "forfeit")
     state, effects = run(state, Walkover(1))
     assert isinstance(state.phase, Finished)
     events = broadcast(effects)
@@ -435,11 +438,15 @@ def test_a_table_neither_player_came_to_ends_with_the_brackets_result() -> None:
     assert isinstance(state.phase, Finished) and state.closed
     assert isinstance(effects[-1], Close) and effects[-1].retire  # its record says how
     assert not [e for e in effects if isinstance(e, Report)]  # no rating moves
-    # Watched: the spectator is told, and the room stays until they go.
-    state, _ = run(room(reserved=("p-ana", "p-bo"), race_to=3), Enter(EVE, 3, "spectator"))  # type: ignore[arg-type]
+    # Watched: the spectator is told, and the room stays until they go; the lobby names
+    # who went on by the name the seat was kept under.
+    kept = replace(room(reserved=("p-ana", "p-bo"), race_to=3), kept_names=("Ana", "Bo"))
+    state, _ = run(kept, Enter(EVE, 3, "spectator"))  # type: ignore[arg-type]
     state, effects = run(state, Walkover(1))
     over = next(e for e in broadcast(effects) if isinstance(e, m.MatchOver))
     assert (over.winner, over.reason) == (0, "forfeit") and not state.closed
+    listed = snapshots.info(state)
+    assert (listed.winner, listed.loser, listed.ended_by) == ("Ana", "Bo", "forfeit")
     with pytest.raises(TableError):
         run(state, Request(EVE, m.Sit(id=4)))  # type: ignore[arg-type]
     state, effects = run(state, Gone(EVE))  # type: ignore[arg-type]

@@ -230,7 +230,7 @@ async def test_a_table_neither_player_came_to_ends_with_the_brackets_result(
     that seed; once they go the room closes, and neither player can sit down there. (It
     stayed open and waiting: its kept seats called both players to it from the lobby,
     and a match they began there named the other one champion.)"""
-    server = await make_server(no_show=NO_SHOW)
+    server = await make_server(no_show=2 * NO_SHOW)  # (time for Eve to come and watch)
     ana, ben, eve = [await Peer.connect(server, name) for name in ("Ana", "Ben", "Eve")]
     opened.extend([ana, ben, eve])
     tournament_id, view = await started(server, {"Ana": ana, "Ben": ben})
@@ -244,6 +244,10 @@ async def test_a_table_neither_player_came_to_ends_with_the_brackets_result(
     assert (over.winner, over.reason) == (decided["winner"], "forfeit")
     assert view["champion"] == final["players"][decided["winner"]]
     assert isinstance(await eve.request({"t": "leave"}), m.Ok)
+    # The lobby says who went on, by the names the seats were kept under.
+    listed = await eve.request({"t": "lobby", "on": True})
+    assert isinstance(listed, m.Rooms)
+    assert final["room"] not in [info.room for info in listed.rooms]
     for peer in (ana, ben):
-        refused = await sit(peer, final["room"])
+        refused = await peer.request({"t": "join", "room": final["room"], "role": "player"})
         assert isinstance(refused, m.Error) and refused.code == "no_such_room", refused
