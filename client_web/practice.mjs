@@ -17,7 +17,7 @@ import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./strip.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
-import { drillGoal, keptRun, previewWords, setOutAgain, shotWords, statusWords, tipWords } from "./practicewords.mjs";
+import { drillGoal, keptRun, previewWords, runAfterChange, shotWords, statusWords, tipWords } from "./practicewords.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { app, touchFirst } from "./state.mjs";
@@ -219,7 +219,7 @@ export class PracticeTable {
         const was = this.view?.balls?.[0];
         const low = this.view?.lowest != null ? this.view.balls[this.view.lowest] : null;
         const onLowest = m.cause === "put" && !!was && !!low && Math.abs(angleBetween(this.angle, angleTo(was, low))) < 0.5 / DEG; // (the match's tolerance)
-        if (setOutAgain(this.view, m.view)) this.clean = true; // a run starts afresh
+        this.clean = runAfterChange(this.clean !== false, m.cause, this.view, m.view);
         this.apply(m.view);
         if (m.cause === "drill" || onLowest) this.aimAtLowest();
         // The shot taken back or set up again: aimed as it was played, to practise it again.
@@ -259,6 +259,7 @@ export class PracticeTable {
       wall: performance.now(),
       done: () => {
         const wasBreak = !!this.view?.is_break;
+        this.lowestBefore = this.view?.lowest ?? null; // (a spectator's too: `drillWords`)
         this.apply(m.view);
         // The balls have moved: the cue points at the ball to hit, as a match's next turn
         // (after a break it pointed where the rack had been, at a cushion).

@@ -43,6 +43,23 @@ export function setOutAgain(before, after) {
 }
 
 /**
+ * A drill's run (`clean`: no shot of it has missed) after a change of the table that is
+ * not a shot: set out afresh when the drill is set up, a link's position opened or an
+ * object ball put on or taken off the table; no longer one run once a shot is played
+ * again or taken back (retry, or an undo or redo that moves object balls); else as it
+ * was (the cue ball placed, the rules switched).
+ * @param {boolean} clean @param {string} cause the change's (`practice_state`)
+ * @param {Msg | null | undefined} before @param {Msg} after table views
+ */
+export function runAfterChange(clean, cause, before, after) {
+  if (cause === "drill" || cause === "layout" || cause === "open") return true;
+  if (cause === "retry") return false;
+  if (cause === "undo" || cause === "redo") return clean && !setOutAgain(before, after);
+  if (cause === "put" || cause === "remove") return clean || setOutAgain(before, after);
+  return clean;
+}
+
+/**
  * What the shot just played means for the drill set up, in words ("" for nothing): its
  * goal met — the spot shot's 1 pocketed, the kick's 1 reached first, the three-ball
  * run's table cleared without a miss — or, short of it, what was missed; after the break
@@ -61,7 +78,7 @@ export function drillWords(drill, m, lowestBefore, run = {}) {
   const pocketed = m.report.pocketed ?? [];
   if (m.verdict?.foul || pocketed.includes(0) || (m.report.off_table ?? []).includes(0)) return none;
   if (drill === "spot_shot" && pocketed.includes(1)) return { text: t("practice.done.spot_shot"), done: true };
-  if (drill === "kick") {
+  if (drill === "kick" && lowestBefore === 1) {
     if (m.report.first !== 1) return { text: t("practice.miss.kick"), done: false };
     return { text: t(pocketed.includes(1) ? "practice.done.kickPot" : "practice.done.kick"), done: true };
   }
@@ -146,8 +163,8 @@ export function statusWords(v, at) {
 function nextStep(v, at) {
   // The ghost's rack just decided by the shot: said, not "aim and shoot" at a rack that is
   // over (after an undo, the shot is there to practise again: how to shoot it).
-  // With the score: on a phone the panel that keeps it is screens below.
-  if (at.note && v.ghost && v.ghost.rack !== "playing") return `${t(`practice.ghost.${v.ghost.rack}`)} ${t("practice.ghost.score", v.ghost)}.`;
+  // The score first: on a phone the panel that keeps it is screens below, and a long line is cut at its end.
+  if (at.note && v.ghost && v.ghost.rack !== "playing") return `${t("practice.ghost.score", v.ghost)}. ${t(`practice.ghost.${v.ghost.rack}`)}`;
   if (!v.balls[0]) return t("practice.needCue");
   // "kitchen" (a break, the spot shot) is where the shot is played from; the referee holds
   // the ball there only with rules on, but the drill is played from there either way.

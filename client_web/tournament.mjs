@@ -392,7 +392,7 @@ function renderList() {
         el("td", {}, [when(row.starts_at)]),
         el("td", {}, [t(`tour.format.${row.format}`)]),
         el("td", { "data-label": t("tour.col.players") }, [t("tour.players", { n: row.players, cap: row.cap })]),
-        el("td", {}, [row.champion ? t("tour.listChampion", { status: t(`tour.status.${row.status}`), name: seatName(row.champion, row.champion_level ?? null) }) : t(`tour.status.${row.status}`)]),
+        el("td", {}, [row.champion ? t("tour.listChampion", { status: t(`tour.status.${row.status}`), name: seatName(row.champion, row.champion_level ?? null) }) : t(row.status === "registering" && row.players >= row.cap ? "tour.status.full" : `tour.status.${row.status}`)]),
       ]),
     ),
   );

@@ -132,7 +132,7 @@ export default {
   "practice.miss.three_ball": "Table cleared, but not in one run: set the drill up again and run it without a miss.",
   "practice.miss.kick": "The cue ball did not reach the 1 first: Retry shot sets the kick up again.",
   "practice.breakAgain": "Retry shot racks the same balls for another break.",
-  "practice.allDownRun": "Add a ball from the ones off the table to make the run harder, or set the drill up again.",
+  "practice.allDownRun": "Set the drill up again, then add a ball from the ones off the table to make the run harder.",
   "practice.done.spot_shot": "Spot shot made — well done!",
   "practice.done.kick": "The cue ball reached the 1 first — well done!",
   "practice.done.kickPot": "The cue ball reached the 1 first, and the 1 went in — well done!",

@@ -131,7 +131,7 @@ export default {
   "practice.miss.three_ball": "Stol je očišćen, ali ne u jednom nizu: postavite vježbu ponovno i očistite ga bez promašaja.",
   "practice.miss.kick": "Bijela nije najprije dotaknula jedinicu: „Udarac još jednom“ ponovno postavlja udarac.",
   "practice.breakAgain": "„Udarac još jednom“ ponovno slaže iste kugle za novo otvaranje.",
-  "practice.allDownRun": "Dodajte kuglu od onih izvan stola da niz bude teži ili ponovno postavite vježbu.",
+  "practice.allDownRun": "Ponovno postavite vježbu, a zatim dodajte jednu od kugli izvan stola da niz bude teži.",
   "practice.done.spot_shot": "Udarac s točke uspio — bravo!",
   "practice.done.kick": "Bijela je najprije dotaknula jedinicu — bravo!",
   "practice.done.kickPot": "Bijela je najprije dotaknula jedinicu, a jedinica je ubačena — bravo!",

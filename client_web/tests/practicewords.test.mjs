@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { drillGoal, drillWords, keptRun, previewWords, setOutAgain, shotWords, statusWords, tipWords } from "../practicewords.mjs";
+import { drillGoal, drillWords, keptRun, previewWords, runAfterChange, setOutAgain, shotWords, statusWords, tipWords } from "../practicewords.mjs";
 
 setLanguage("en");
 
@@ -51,9 +51,9 @@ test("a scratch with the referee off is a scratch, not 'nothing pocketed'", () =
 
 test("the ghost's rack just decided: the banner says who has it; after an undo, how to shoot", () => {
   const lost = statusWords(table({ ghost: { won: 0, lost: 1, rack: "lost" } }), { ...me, note: "Foul: x" });
-  assert.ok(lost.next.startsWith("The ghost takes this rack"), lost.next);
+  assert.ok(lost.next.startsWith("Racks: you 0, the ghost 1. The ghost takes this rack"), lost.next);
   const won = statusWords(table({ ghost: { won: 1, lost: 0, rack: "won" } }), { ...me, note: "The 9 on a legal shot: rack won!" });
-  assert.deepEqual(won, { note: "The 9 on a legal shot: rack won!", next: "This rack is yours. Start the next one when you are ready. Racks: you 1, the ghost 0." });
+  assert.deepEqual(won, { note: "The 9 on a legal shot: rack won!", next: "Racks: you 1, the ghost 0. This rack is yours. Start the next one when you are ready." });
   const undone = statusWords(table({ ghost: { won: 0, lost: 1, rack: "lost" } }), me);
   assert.equal(undone.next, "Tap to aim; to shoot, pull the strip at the right edge down.");
 });
@@ -130,8 +130,22 @@ test("a drill's goal met is said with the shot's result; a foul, a scratch, a mi
   assert.ok(setOutAgain(after(left), after(cleared)) && setOutAgain(null, after(left)));
   // The break drill's break says how to break again; the board cleared in the run says what next.
   assert.equal(words("break", shot({ first: 1, pocketed: [3] }, after(left, "break")), 1, { wasBreak: true }), "Retry shot racks the same balls for another break.");
-  assert.equal(statusWords(after(cleared, "three_ball"), { ...me, note: "x" }).next, "Add a ball from the ones off the table to make the run harder, or set the drill up again.");
+  assert.equal(statusWords(after(cleared, "three_ball"), { ...me, note: "x" }).next, "Set the drill up again, then add a ball from the ones off the table to make the run harder.");
   // The ghost's rack decided: its score with it.
   const ghost = { ...after(left, "nine_ghost"), ghost: { won: 0, lost: 1, rack: "lost" } };
-  assert.ok(statusWords(ghost, { ...me, note: "x" }).next.endsWith("Racks: you 0, the ghost 1."));
+  assert.ok(statusWords(ghost, { ...me, note: "x" }).next.startsWith("Racks: you 0, the ghost 1. "));
+  // The kick judged while the 1 is on the table only: once it is down, no "missed".
+  assert.equal(words("kick", shot({ first: 9 }, after(cleared, "kick")), 9), "");
+  // A run: set out afresh by the drill, a link or an object ball put on; broken by a shot
+  // played again or taken back; a cue ball placed or taken back changes nothing.
+  const moved = after([[1, 1], ...left.slice(1)]);
+  assert.equal(runAfterChange(false, "drill", after(left), after(left)), true);
+  assert.equal(runAfterChange(false, "put", after(left), after(cleared)), true);
+  assert.equal(runAfterChange(false, "put", after(left), moved), false);
+  assert.equal(runAfterChange(true, "put", after(left), moved), true);
+  assert.equal(runAfterChange(true, "retry", after(left), after(left)), false);
+  assert.equal(runAfterChange(true, "undo", after(cleared), after(left)), false);
+  assert.equal(runAfterChange(true, "redo", after(left), after(cleared)), false);
+  assert.equal(runAfterChange(true, "undo", moved, after(left)), true);
+  assert.equal(runAfterChange(true, "rules", after(left), after(left)), true);
 });
