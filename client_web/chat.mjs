@@ -8,11 +8,38 @@ import { app } from "./state.mjs";
 
 /** @typedef {import("./state.mjs").Msg} Msg */
 
+/** Whether the chat's log is read to its newest line (`keepNewestInSight`). */
+let readToEnd = true;
+/** @type {Element | null} */
+let watchedLog = null;
+
+/**
+ * The chat's log stays on its newest line as the panel gives it less room (a turn's
+ * controls coming in shrink it): the line that had just come was left below the box.
+ * A reader scrolled back up to older lines is left there. @param {HTMLElement} ol
+ */
+function keepNewestInSight(ol) {
+  if (watchedLog === ol || typeof ResizeObserver === "undefined") return;
+  watchedLog = ol;
+  // Down to the end, the reader reads the newest; scrolled up from there, back. (Judged by
+  // the way it moved: a box that shrank after a scroll to its end looked scrolled back.)
+  let top = ol.scrollTop;
+  ol.addEventListener("scroll", () => {
+    if (ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 2) readToEnd = true;
+    else if (ol.scrollTop < top - 1) readToEnd = false;
+    top = ol.scrollTop;
+  });
+  new ResizeObserver(() => {
+    if (readToEnd) ol.scrollTop = ol.scrollHeight;
+  }).observe(ol);
+}
+
 /** @param {Msg} m */
 export function addChat(m) {
   const who = m.seat === null ? t("chat.watching", { name: m.name }) : m.name;
   const li = h("li", {}, [h("b", { text: `${who}: ` }), m.text]);
   const ol = $("chat-log");
+  keepNewestInSight(ol);
   ol.append(li);
   while (ol.children.length > 100) ol.firstChild?.remove();
   ol.scrollTop = ol.scrollHeight;

@@ -20,8 +20,9 @@ def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) 
         settle(ana, bob, cleo)
     # The players' controls come first; the log below them gives way (down to 100 px) so
     # that the chat's box and its messages are in sight, and the page does not scroll.
-    bob.page.fill("#chat-input", "Sretno!")
-    bob.page.press("#chat-input", "Enter")
+    for text in ("Sretno!", "Hvala, i tebi", "Idemo"):
+        bob.page.fill("#chat-input", text)
+        bob.page.press("#chat-input", "Enter")
     # (a laptop's, a 1280 × 800 window in Russian, whose words take more lines, and a
     # 1280 × 720 one in Croatian)
     sizes = ((LAPTOP, None), ({"width": 1280, "height": 800}, "ru"))
@@ -31,8 +32,19 @@ def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) 
             if lang:
                 c.page.select_option("#lang", lang)
             c.page.wait_for_function("document.querySelectorAll('#log li').length >= 3")
-            c.page.wait_for_function("document.querySelectorAll('#chat-log li').length >= 1")
+            c.page.wait_for_function("document.querySelectorAll('#chat-log li').length >= 3")
             c.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+            # In the chat's box: its newest line, as the box shrank under a turn's controls
+            # (it was left below).
+            box = c.page.locator("#chat-log").bounding_box()
+            lines = [li.bounding_box() for li in c.page.locator("#chat-log li").all()]
+            assert box is not None and all(line is not None for line in lines)
+            seen = [
+                ln
+                for ln in lines
+                if ln and box["y"] - 1 <= ln["y"] <= box["y"] + box["height"] - ln["height"] + 1
+            ]
+            assert lines[-1] in seen, (c.name, size, box, lines)
             log = c.page.locator("#log").bounding_box()
             assert log is not None and log["height"] >= 119, (c.name, size, log)
             for part in ("#chat-input", "#chat-log li"):
