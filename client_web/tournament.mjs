@@ -502,7 +502,11 @@ function matchCard(view, match, me) {
     foot.push(el("span", { class: "tour-state" }, [status]));
     if (waiting.length > 0 && live?.forfeit_at) foot.push(noShowClock(live.forfeit_at));
     // The organiser need not wait out the no-show time once one of the two has come.
-    if (view.yours && waiting.length === 1) foot.push(el("button", { type: "button", class: "small danger", "data-walkover": match.id, "data-absent": match.players[waiting[0]] ?? "" }, [t("tour.walkover")]));
+    // (named: "Walkover now" did not say to whom)
+    if (view.yours && waiting.length === 1) {
+      const came = match.players[1 - waiting[0]] ?? "";
+      foot.push(el("button", { type: "button", class: "small danger", "data-walkover": match.id, "data-absent": match.players[waiting[0]] ?? "", "data-came": came }, [t("tour.walkover", { winner: came })]));
+    }
     // Only the match's own players have a seat kept for them (once in it, the way back);
     // they are offered that, not to watch their own match.
     if (me !== null && match.seeds.includes(me)) foot.push(el("a", { href: keepLang(`/#/play/${room}`) }, [t(seatedAt(match, me) ? "tour.backToTable" : "tour.play")]));
@@ -672,7 +676,8 @@ async function start() {
     const button = /** @type {HTMLElement} */ (event.target).closest("[data-walkover]");
     const match = button?.getAttribute("data-walkover");
     const name = button?.getAttribute("data-absent") ?? "";
-    if (!match || !(await ask(t("tour.walkoverConfirm", { name }), t("tour.walkover"), false))) return;
+    const winner = button?.getAttribute("data-came") ?? "";
+    if (!match || !(await ask(t("tour.walkoverConfirm", { name, winner }), t("tour.walkover", { winner }), false))) return;
     await change("walkover", $("tour-bracket-answer"), () => t("tour.walkoverGiven", { name }), { match });
     void load();
   });

@@ -125,7 +125,7 @@ test("a player's name is never bent into a case or a gender in Croatian", () => 
     ([, v]) => typeof v === "string" && /\{(name|winner|loser|player)\}/.test(v) && (/\b(za|od|s|sa|protiv) igrača \{|[Ii]graču \{|[Ii]gračem \{/.test(v) || /\b(mu|joj|njemu)\b/.test(v)),
   );
   assert.deepEqual(bent.map(([k]) => k), []);
-  // A seat's tags name a player of either sex: no "spreman" for Ivana ("želi početi").
+  // A seat's tags name a player of either sex: no "spreman" for Ivana ("čeka početak").
   const tags = Object.entries(CATALOGUES.hr).filter(([k, v]) => k.startsWith("tag.") && typeof v === "string" && /\bspreman\b|\bspremna\b/.test(v));
   assert.deepEqual(tags.map(([k]) => k), []);
   setLanguage("hr");

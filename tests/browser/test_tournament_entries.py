@@ -92,10 +92,10 @@ def test_the_organiser_gives_a_waiting_match_to_the_player_who_came(
     ivan = page_at(f"/tournament/{tournament}", "hr", organiser)
     button = ivan.page.locator("[data-walkover]")
     button.wait_for()
-    assert button.inner_text() == "Pobjeda bez borbe odmah"
+    assert button.inner_text() == "Pobjeda bez borbe: Ana"  # (to whom: "odmah" did not say)
     button.click()
-    assert confirm(ivan.page, "Pobjeda bez borbe odmah") == (
-        "Dodijeliti meč odmah igraču koji je došao? Luka gubi meč zbog nedolaska za stol."
+    assert confirm(ivan.page, "Pobjeda bez borbe: Ana") == (
+        "Dodijeliti meč odmah? Pobjeđuje Ana, a Luka gubi meč zbog nedolaska za stol."
     )
     ivan.page.wait_for_selector(".tour-match .tour-forfeit")
     assert ivan.page.inner_text(".tour-match .tour-forfeit") == (

@@ -83,7 +83,7 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     assert "još nije tu" in eve.page.inner_text("#seat0")
     # The table counts down to the no-show's forfeit (12 s here).
     clock = eve.page.inner_text("#clock")
-    assert re.fullmatch(r"Nedolazak: poraz bez borbe za 0:(0[0-9]|1[0-2])", clock), clock
+    assert re.fullmatch(r"Nedolazak: poraz bez borbe za 0:(0[0-9]|1[0-2]) min", clock), clock
     assert "Prazno" not in eve.page.inner_text(".scoreboard")
     # The menu links the tournament's bracket, to spectators too (in a tab of its own).
     eve.page.click("#more summary")
@@ -105,7 +105,7 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
         " === 'Vaš turnirski meč je spreman: Petak navečer · Finale, protivnik: Luka.'"
     )
     due = ana.page.inner_text("#my-match-due")
-    said = r"Sjednite za stol u roku od 0:\d\d, inače ćete izgubiti meč zbog nedolaska\."
+    said = r"Sjednite za stol u roku od 0:\d\d min, inače ćete izgubiti meč zbog nedolaska\."
     assert re.fullmatch(said, due), due
     # A tab in the background says it in its title.
     assert ana.page.title() == "● Vaš je stol otvoren — ninepool — devetka", ana.page.title()
@@ -119,7 +119,7 @@ def test_the_player_who_came_is_told_the_match_is_theirs(
     )
     if not ana.page.is_visible("#result-dialog"):
         clock = ana.page.inner_text("#clock")
-        assert re.fullmatch(r"Luka: nedolazak, poraz bez borbe za 0:\d\d", clock), clock
+        assert re.fullmatch(r"Luka: nedolazak, poraz bez borbe za 0:\d\d min", clock), clock
     ana.page.wait_for_function("document.title === 'ninepool — devetka'")  # at the table
     # At the table she is told whom she waits for, and offered no invite link.
     ana.page.wait_for_function(
