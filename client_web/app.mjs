@@ -152,7 +152,7 @@ async function act(msg) {
   try {
     return await conn.request(msg);
   } catch (err) {
-    toast(err);
+    toast(msg.t === "shot" && err instanceof ServerError && err.code === "offline" ? t("err.offlineShot") : err); // (it was not played: said)
     return null;
   }
 }

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from tests.browser.support import Client, save
 from tests.browser.test_client import assert_quiet, shooter
-from tests.browser.test_firstminute import PHONE, started
+from tests.browser.test_firstminute import PHONE, Touch, started
 
 OpenClient = Callable[..., Client]
 
@@ -34,6 +34,19 @@ def test_a_shooter_whose_network_goes_is_seen_away_and_told(open_client: OpenCli
     lost = c.page.inner_text("#conn-lost")
     assert lost in ("No connection — reconnecting…", "Nema veze — ponovno spajanje…"), lost
     save(c, "connection-lost-shooter.png")
+    # A shot struck meanwhile is not played, and the toast says so (not only "not connected").
+    if c is sara:  # a phone's pull on the strip
+        track = c.page.locator("#strip-track").bounding_box()
+        assert track is not None
+        x = track["x"] + track["width"] / 2
+        Touch(c).drag((x, track["y"] + 20), (x, track["y"] + track["height"] * 0.5), 400)
+    else:
+        c.page.click("#shoot")
+    c.page.wait_for_selector("#toast:not([hidden])")
+    assert c.page.inner_text("#toast") in (
+        "Not connected: your shot was not played. Reconnecting…",
+        "Nema veze: udarac nije odigran. Ponovno spajanje…",
+    )
     # The opponent sees them away, and their clock stopped (it ran on before).
     other.wait(f"a.view.seats[{seat}].connected === false", timeout=25_000)
     other.page.wait_for_function("document.getElementById('clock').textContent.includes('stop')")
@@ -52,7 +65,7 @@ def test_a_shooter_whose_network_goes_is_seen_away_and_told(open_client: OpenCli
     # The opponent's log says both, as the replay does.
     name = c.state("a.welcome.name")
     said = {
-        "en": (f"{name} dropped out", f"{name} is back"),
+        "en": (f"{name} lost the connection", f"{name} is back"),
         "hr": (f"{name} — veza je prekinuta", f"{name} je opet na vezi"),
     }
     dropped, back = said["hr" if other is sara else "en"]

@@ -70,7 +70,7 @@ def test_a_guest_who_signs_up_mid_match_is_named_anew_on_every_screen(
     replayed = cleo.page.inner_text("#r-log")
     assert f"{guest.name} plays on as Marta" in replayed
     # The page said hello anew before it let the old connection go: she never left.
-    assert "dropped out" not in replayed and "is back" not in replayed, replayed
+    assert "lost the connection" not in replayed and "is back" not in replayed, replayed
     assert_quiet(ana, bob, cleo, lou)
 
 
