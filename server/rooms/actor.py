@@ -29,7 +29,7 @@ from protocol import errors
 from protocol import messages as m
 from protocol.codec import encode
 from server.rooms import machine, snapshots
-from server.rooms.bots import Think, Thought
+from server.rooms.bots import Aiming, Think, Thought
 from server.rooms.model import (
     Applied,
     Bind,
@@ -172,7 +172,7 @@ THINK_TIMEOUT = 60.0
 THINK_RETRY = 1.0
 
 #: What a room's inbox holds: commands, its timers, its computer players' decisions.
-Inbound = Command | _Fired | Thought
+Inbound = Command | _Fired | Thought | Aiming
 
 
 class _StepFailed(Exception):
@@ -314,7 +314,7 @@ class Room:
         leftovers: list[Command] = []
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
-            if not isinstance(item, _Fired | Thought):
+            if not isinstance(item, _Fired | Thought | Aiming):
                 leftovers.append(item)
         self._cancel_all_timers()
         for task in list(self._thinking):
@@ -488,6 +488,8 @@ class Room:
                 wait = max(wait, THINK_RETRY)
         left = wait - (self._loop.time() - started)
         if left > 0:
+            if decision is not None:
+                self.post(Aiming(think, decision))  # (the cue shown lined up meanwhile)
             await asyncio.sleep(left)
         self.post(Thought(think, decision))
 

@@ -25,7 +25,7 @@ from protocol import errors
 from protocol import messages as m
 from server import bot, physics
 from server.players.ratings import bot_rating
-from server.rooms.bots import BotMember, Think, ThinkKind, Thought, bot_name, bot_player
+from server.rooms.bots import Aiming, BotMember, Think, ThinkKind, Thought, bot_name, bot_player
 from server.rooms.lagging import LagSteps
 from server.rooms.model import (
     Bind,
@@ -321,6 +321,28 @@ class BotSteps(LagSteps):
             return
         for request in requests:
             self.request(seat.member, request)
+
+    def bot_aiming(self, aiming: Aiming) -> None:
+        """A computer's stroke decided before its pace ran out: its aim is relayed as a
+        person's is (the cue ball where it will be put down, with ball in hand), so whoever
+        watches sees the shot lined up. Nothing for a question the room no longer asks,
+        nor for any decision but a stroke at the table."""
+        think, decision = aiming.think, aiming.decision
+        seat = self.seats[think.seat]
+        if think != self.state.thinking or think.kind != "table" or seat is None:
+            return
+        if not isinstance(decision, bot.Shot) or seat.member is None or seat.bot is None:
+            return
+        aim = m.Aim(
+            id=0,
+            angle=math.fmod(decision.angle, 360.0),
+            speed=decision.speed,
+            tip=decision.tip,
+            elevation=decision.elevation,
+            cue=decision.place,
+            push_out=decision.push_out,
+        )
+        self.request(seat.member, aim)
 
     def bot_wake(self) -> None:
         """A room brought back with a bot seated: a bot's paused shot clock runs again

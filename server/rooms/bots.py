@@ -138,6 +138,17 @@ class Thought:
 
 
 @dataclass(frozen=True)
+class Aiming:
+    """The bot's stroke for `think`, decided before its pace has run out: its cue is shown
+    lined up to whoever watches, as a person's aim is, until `Thought` plays it
+    (`server.rooms.bot_turns.BotSteps.bot_aiming`). A still table for the whole pause,
+    then a shot out of nowhere, was what spectators saw of a computer."""
+
+    think: Think
+    decision: Decision
+
+
+@dataclass(frozen=True)
 class BotWake:
     """A timer for a room brought back with a bot seated: its first step asks the bot
     (and runs a bot's paused shot clock again)."""

@@ -57,6 +57,7 @@ spectator `not_a_player`):
 | Waiting  | … no person left seated      | Finished          | as above; Close if nobody watches |
 | Finished | Gone, seat, a tournament's   | same              | seat freed at once; Close if empty |
 | *        | Thought, the question asked  | as its requests   | a computer's requests (bot_turns) |
+| Playing  | Aiming, the question asked   | same              | its stroke's aim (as Aim)      |
 | *        | BotWake timer (restored)     | same              | a bot's paused clock runs again |
 
 After every step, a computer seat newly asked to act gets a `Think` (`bot_turns.ask`).
@@ -84,7 +85,7 @@ from protocol import messages as m
 from server import physics, rules
 from server.rooms import bot_turns
 from server.rooms.bot_turns import BotSteps
-from server.rooms.bots import BotWake, Thought
+from server.rooms.bots import Aiming, BotWake, Thought
 from server.rooms.clocking import ClockSteps
 from server.rooms.model import (
     ALL_TIMERS,
@@ -195,6 +196,8 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
                 self.close_if_empty()
         elif isinstance(event, Thought):
             self.bot_thought(event)
+        elif isinstance(event, Aiming):
+            self.bot_aiming(event)
         elif isinstance(event, Rejoin):
             self.rejoin(event.client, event.role)
         elif isinstance(event, Shutdown):

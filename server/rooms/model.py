@@ -27,7 +27,7 @@ import msgspec
 from protocol import messages as m
 from server import physics
 from server.players.results import MatchResult, RackResult
-from server.rooms.bots import BotWake, Think, Thought
+from server.rooms.bots import Aiming, BotWake, Think, Thought
 from server.rooms.seams import Command, Member
 from server.rooms.shots import SimResult
 from server.rooms.table import Point, Table
@@ -434,7 +434,7 @@ class Simulated:
     results: tuple[SimResult, ...]
 
 
-Input = Command | TimerFired | Simulated | Thought
+Input = Command | TimerFired | Simulated | Thought | Aiming
 
 
 # --- what the machine asks for ------------------------------------------------------------------

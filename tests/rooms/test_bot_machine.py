@@ -5,15 +5,17 @@ and its shots simulated by the real physics, as the room's actor does."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 import msgspec
 import pytest
 
 from protocol import messages as m
-from server.bot import decide
+from server.bot import LagChoice, decide
+from server.bot import Shot as BotShot
 from server.rooms import snapshots
-from server.rooms.bots import BotMember, BotWake, Think, Thought
+from server.rooms.bots import Aiming, BotMember, BotWake, Think, Thought
 from server.rooms.machine import step
 from server.rooms.model import (
     Broadcast,
@@ -26,6 +28,7 @@ from server.rooms.model import (
     Lagging,
     Limits,
     Playing,
+    Relay,
     RoomState,
     SeatFreed,
     SeatTaken,
@@ -313,3 +316,29 @@ def test_shutdown_asks_no_bot() -> None:
     state, effects = bot_to_shoot()
     state, effects = run(state, Shutdown(done=None))  # type: ignore[arg-type]
     assert not thinks(effects)
+
+
+def test_a_computers_stroke_is_shown_lined_up_before_it_is_played() -> None:
+    """Decided before its pace has run out, the computer's stroke is relayed as a person's
+    aim (with the cue ball where it will be put down): a spectator and its opponent see
+    the shot coming, not a still table and then a shot. Nothing for a stale question,
+    nor for a decision that is no stroke; the table itself is unchanged."""
+    state, effects = bot_to_shoot()
+    (think,) = thinks(effects)
+    thought = answer(think)
+    assert thought.decision is not None
+    aimed, effects = run(state, Aiming(think, thought.decision))
+    (relay,) = [e for e in effects if isinstance(e, Relay)]
+    shot = thought.decision
+    assert isinstance(shot, BotShot)
+    assert (relay.message.seat, relay.message.speed) == (1, shot.speed)
+    assert relay.message.angle == pytest.approx(math.fmod(shot.angle, 360.0))
+    assert relay.message.cue == shot.place and relay.exclude is state.seats[1].member  # type: ignore[union-attr]
+    assert aimed.phase == state.phase and aimed.thinking == think
+    # The stroke is then played as ever.
+    _, effects = run(aimed, thought)
+    assert any(isinstance(e, Simulate) for e in effects)
+    # A question no longer asked, or a decision that is no stroke: nothing.
+    stale = replace(think, attempt=think.attempt + 1)
+    assert run(state, Aiming(stale, shot))[1] == []
+    assert run(state, Aiming(think, LagChoice("break")))[1] == []

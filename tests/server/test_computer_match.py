@@ -187,3 +187,40 @@ async def test_the_computer_plays_a_race_to_3_to_the_end(
     assert (await eve.expect(m.MatchOver)) == over
     # The computer's seat never appears in the lobby's list of seated players.
     assert server.lobby.seat_of("computer:1") is None
+
+
+async def test_a_spectator_sees_the_computers_cue_lined_up_before_its_shot(
+    make_server: ServerFactory, peers: list[Peer]
+) -> None:
+    """Paced as at a person's table, the computer's stroke is relayed as an aim once it is
+    decided: whoever watches sees the cue lined up, then the shot (a still table for
+    the whole pause, then a shot out of nowhere, was all they saw)."""
+    paced = Computers(bot_pause=0.6, bot_tables=0, quick_computer_after=0.0)
+    server: GameServer = await make_server(computers=paced)
+    ana = await open_peer(server, peers, "Ana")
+    eve = await open_peer(server, peers, "Eve")
+    joined = await ana.request({"t": "computer", "level": 1, "race_to": 1})
+    assert isinstance(joined, m.Joined)
+    watching = await eve.request({"t": "join", "room": joined.room, "role": "spectator"})
+    assert isinstance(watching, m.Joined)
+    lagged = False
+    while True:  # Ana's lag, then the break given to the computer
+        message = await _read(ana)
+        if isinstance(message, m.Snapshot) and message.view.status == "lag":
+            view = message.view
+            if view.lag_choice == 0:
+                assert isinstance(await ana.request({"t": "lag_choice", "choice": "give"}), m.Ok)
+            elif view.lag_choice is None and 0 not in view.lagged and not lagged:
+                lagged = True
+                assert isinstance(await ana.request({"t": "lag", "speed": 1.9}), m.Ok)
+        elif isinstance(message, m.LagResult) and message.winner is None:
+            lagged = False
+        elif isinstance(message, m.ShotResult):
+            break
+    seen: list[m.ServerMessage] = []
+    while not any(isinstance(e, m.ShotResult) and e.shooter == 1 for e in seen):
+        seen.append(await eve.expect(m.AimRelay | m.ShotResult))  # type: ignore[arg-type]
+    shot = next(e for e in seen if isinstance(e, m.ShotResult) and e.shooter == 1)
+    aims = [e for e in seen[: seen.index(shot)] if isinstance(e, m.AimRelay) and e.seat == 1]
+    assert aims, "no aim of the computer's before its shot"
+    assert (aims[-1].angle, aims[-1].speed) == (shot.shot.angle, shot.shot.speed)
