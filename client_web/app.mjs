@@ -683,8 +683,8 @@ function wire() {
     e.preventDefault();
     const id = /** @type {HTMLInputElement} */ ($("replay-id")).value.trim();
     if (id) location.hash = `#/replay/${id}`;
+    else toast(t("rooms.replayEmpty"), "info"), $("replay-id").focus(); // (it did nothing, and said nothing)
   });
-
   wireStroke();
   wireTableControls({ act, shoot, skipAnim, startAnim: player.startAnim, clearRoom, sound, refresh: renderTableUi });
 

@@ -141,6 +141,12 @@ def test_a_private_tables_stream_strip_carries_its_code(
         " && document.activeElement === document.getElementById('join-code')"
     )
     assert dan.state("a.room") is None
+    # "Open replay" with no table id likewise (it did nothing and said nothing).
+    dan.page.click("#replay-form button[type=submit]")
+    dan.page.wait_for_function(
+        "document.getElementById('toast').textContent.startsWith(\"Type the table's id\")"
+        " && document.activeElement === document.getElementById('replay-id')"
+    )
     dan.page.fill("#join-code", ana.page.url)
     assert ana.page.url.endswith(f"#/room/{room}")
     dan.page.click("#join-code-watch")
