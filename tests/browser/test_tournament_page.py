@@ -671,6 +671,10 @@ def test_a_finished_tournament_says_who_won_not_that_it_began(
     page.wait_for_selector("#tour-champion:not([hidden])", timeout=20_000)
     assert match["players"][0] in page.inner_text("#tour-champion")
     assert BEGUN[lang] not in page.locator("body").inner_text()
+    # The bracket follows the champion's line, no empty answers' 60 px between them.
+    box = "(s) => document.querySelector(s).getBoundingClientRect()"
+    gap = page.evaluate(f"({box})('#tour-brackets').top - ({box})('#tour-champion').bottom")
+    assert gap < 40, gap
     save(client, f"tournament-finished-{lang}.png", full_page=True)
     # The list names the champion, and marks the organiser's own tournament; the way to
     # the game is in the top bar, in the page's language.
