@@ -67,3 +67,19 @@ export function seatingBetween(view, before) {
     return changes;
   });
 }
+
+/**
+ * Who asked for a rematch between two snapshots of the same finished match (`before`,
+ * then `view`): each seat newly in its `rematch`. (The players see it on the result's
+ * button; a spectator's log said nothing.)
+ * @param {Record<string, any>} view @param {Record<string, any> | null | undefined} before
+ * @returns {{ seat: number, who: NonNullable<WrittenSeat> }[]}
+ */
+export function rematchAsked(view, before) {
+  if (!before || before.room !== view.room || before.match !== view.match || view.status !== "finished") return [];
+  return [0, 1].flatMap((seat) => {
+    const now = view.seats?.[seat];
+    if (!now || !(view.rematch ?? []).includes(seat) || (before.rematch ?? []).includes(seat)) return [];
+    return [{ seat, who: { name: String(now.name), computer: now.computer ?? null } }];
+  });
+}

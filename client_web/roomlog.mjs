@@ -10,7 +10,7 @@ import { addChat, renderBadge } from "./chat.mjs";
 import { log } from "./hud.mjs";
 import { seatName, t } from "./i18n/index.mjs";
 import { session } from "./net.mjs";
-import { namesAsWritten, renamesBetween, seatingBetween, seatsOf } from "./lognames.mjs";
+import { namesAsWritten, rematchAsked, renamesBetween, seatingBetween, seatsOf } from "./lognames.mjs";
 import { rackAddress } from "./racks.mjs";
 import { app, breakDrawn, mySeat, names, shotRack } from "./state.mjs";
 import { describeLag, describeRuling, describeShot, describeWarning, forLog } from "./verdict.mjs";
@@ -55,6 +55,7 @@ function describeSource(src) {
       return describeLag(/** @type {any} */ (m), n, me);
     case "sits": // the page's own lines (`logRenames`), not server events
     case "leaves":
+    case "rematch":
       return { headline: t(`ev.${m.t}`, { name: seatName(m.who.name, m.who.computer) }), rules: [], tone: "neutral", details: [] };
     case "presence": // a seated player's connection lost, or back
       return { headline: t(m.connected ? "ev.back" : "ev.dropped", { name: n[m.seat] }), rules: [], tone: "neutral", details: [] };
@@ -93,8 +94,10 @@ export function logEvent(m, opts = {}) {
  * @param {Msg} view @param {Msg | null} before @param {number} seq the snapshot's
  */
 export function logRenames(view, before, seq) {
-  // Who sat down or got up (two may come with one snapshot: told apart by their seat).
+  // Who sat down or got up (two may come with one snapshot: told apart by their seat), and
+  // who asked for a rematch (whoever watches was not told).
   for (const { kind, seat, who } of seatingBetween(view, before)) logEvent({ t: kind, seq, seat, who }, { aside: true });
+  for (const { seat, who } of rematchAsked(view, before)) logEvent({ t: "rematch", seq, seat, who }, { aside: true });
   const renamed = renamesBetween(view, before);
   for (const { seat, was, name } of renamed) logEvent({ t: "renamed", seq, seat, was, name }, { aside: true });
   if (renamed.length) rewordLog(); // the warning shown names the player anew

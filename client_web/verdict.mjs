@@ -523,6 +523,10 @@ export function describeSnapshot(view, before) {
   if (choosing !== null && choosing !== (before?.lag_choice ?? null)) {
     const seat = view.seats?.[choosing];
     if (seat) lines.push(t("ev.choosing", { name: nameOf(seat) }));
-  } else if (choosing === null && (!before || before.status !== view.status) && (view.status !== "waiting" || open)) lines.push(t(`ev.to.${view.status}`));
+  } else if (choosing === null && (!before || before.status !== view.status) && (view.status !== "waiting" || open)) {
+    // The match over heads what came with it ("… asks for a rematch" read before it).
+    if (view.status === "finished") lines.unshift(t("ev.to.finished"));
+    else lines.push(t(`ev.to.${view.status}`));
+  }
   return lines.length ? lines.join(". ") : t("ev.snapshot", { status: t(`status.${view.status}`) });
 }

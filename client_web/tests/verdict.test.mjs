@@ -458,3 +458,11 @@ test("a line that names the reader says 'you' on their own page, and names them 
   assert.equal(describeRuling({ by: 0, action: "lag_choice", verdict: null, table: first }, names, false, 0).headline, "Первую партию по своему выбору разбиваете вы");
   setLanguage("en", false);
 });
+
+test("a snapshot that ends the match says so first, then who asks for a rematch", () => {
+  const seats = [{ player: "a", name: "Ana", ready: true }, { player: "b", name: "Bot 2", computer: 2, ready: true }];
+  const playing = { status: "playing", seats, rematch: [] };
+  const said = describeSnapshot({ status: "finished", seats, rematch: [1] }, playing);
+  assert.ok(said.startsWith("The match is over. "), said);
+  assert.ok(said.includes("asks for a rematch"), said);
+});

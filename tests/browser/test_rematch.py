@@ -41,6 +41,10 @@ def test_o4_concede_match_then_rematch(open_client: OpenClient) -> None:
         assert whole.is_visible() and whole.inner_text() == "Replay of the match"
         assert whole.get_attribute("href") == f"#/replay/{room}/1/all"
     bob.page.click("#result-rematch")
+    # The watcher's log says who asks for a rematch (it said nothing).
+    cleo.page.wait_for_function(
+        "document.getElementById('log').textContent.includes('Bob asks for a rematch')"
+    )
     ana.page.click("#result-rematch")
     # The new match begun, the watcher's old result is gone with the finished match.
     cleo.wait("a.view.status !== 'finished'")
