@@ -5,7 +5,7 @@
 
 import { madeUp } from "./askname.mjs";
 import { $, h, toast } from "./dom.mjs";
-import { num, t, when } from "./i18n/index.mjs";
+import { keepLang, num, t, when } from "./i18n/index.mjs";
 import { boundNameField, fitsNameRule, tidyName } from "./namerule.mjs";
 import { ACCOUNT_KEY, TOKEN_KEY, session } from "./net.mjs";
 import { ratingChart } from "./ratingchart.mjs";
@@ -97,6 +97,15 @@ function refusal(status, body) {
  * @param {() => Json | null} opts.welcome the connection's latest `welcome`
  * @param {() => boolean} opts.live whether this page's connection plays as this browser's player now
  */
+/**
+ * Where a page that sent the reader here to sign up goes back to once they are in: a
+ * tournament's page or the list (`?back=`), nothing else (no way off the site). Null: none.
+ */
+export function sentBack() {
+  const back = new URLSearchParams(location.search).get("back");
+  return back && /^\/tournaments?(\/[A-Za-z0-9_-]{1,32})?$/.test(back) ? back : null;
+}
+
 export function initAccounts(opts) {
   const dialog = /** @type {HTMLDialogElement} */ ($("account-dialog"));
   const form = /** @type {HTMLFormElement} */ ($("account-form"));
@@ -254,7 +263,25 @@ export function initAccounts(opts) {
     refreshBar();
     await opts.reconnect();
     toast(t(kind === "signup" ? "account.welcomeNew" : "account.welcomeBack", { name: String(login.body.name ?? "") }), "info");
+    // Sent here to sign up from a tournament's page: back to it, signed in.
+    const back = sentBack();
+    if (back) location.assign(keepLang(back));
   };
+  // Sent from another page to sign up or log in (`/?account=1&back=…`, the tournament
+  // page's link): the dialog opens at once.
+  const query = new URLSearchParams(location.search);
+  if (query.get("account") === "1") {
+    query.delete("account"); // (a reload does not ask again)
+    history.replaceState(history.state, "", `${location.pathname}${query.size ? `?${query}` : ""}${location.hash}`);
+    if (!loggedIn()) $("account-open").click();
+    // Closed without signing in: a later log-in from the lobby stays in the game.
+    dialog.addEventListener("close", () => {
+      if (loggedIn() || !sentBack()) return;
+      const rest = new URLSearchParams(location.search);
+      rest.delete("back");
+      history.replaceState(history.state, "", `${location.pathname}${rest.size ? `?${rest}` : ""}${location.hash}`);
+    });
+  }
   $("account-signup").addEventListener("click", () => void submit("signup"));
   // "Log in" is the form's submit button: its press arrives here, once.
   form.addEventListener("submit", (ev) => {

@@ -626,6 +626,10 @@ async function registration(action) {
 function showMe(account) {
   const me = /** @type {HTMLElement} */ (document.querySelector(".topbar .me"));
   me.textContent = account || (session.accountToken() ? "" : session.name());
+  // A guest may sign up (or log in) from here, and comes back to this page signed in.
+  const signIn = $("tour-signin");
+  signIn.hidden = !!account || !!session.accountToken();
+  signIn.setAttribute("href", keepLang(`/?account=1&back=${encodeURIComponent(location.pathname)}`));
 }
 
 async function start() {

@@ -109,3 +109,34 @@ def test_newcomers_organise_register_and_are_called_to_their_match(
     save(vesna, "tournament-newcomer-called.png")
     for client in (marko, vesna, stranger):
         assert client.problems() == [], (client.name, client.problems())
+
+
+def test_a_guest_signs_up_from_the_tournament_page_and_comes_back_to_it(
+    open_page: Callable[..., Client], server: Server
+) -> None:
+    """The tournament page offers a guest "Sign up or log in" (it had no way to it: a player
+    wanting a rating went back to the game, signed up and looked for the tournament
+    again); the game's page opens with the account form, and once signed up the player is
+    back on the tournament's page, signed in."""
+    organiser = open_page("Org", "/tournament/new")
+    organiser.page.wait_for_selector("#tour-create-form:not([hidden])")
+    organiser.page.fill("#tc-name", "Friday")
+    organiser.page.select_option("#tc-format", "single")
+    organiser.page.click("#tc-submit")
+    organiser.page.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]{8}$"))
+    path = "/tournament/" + organiser.page.url.split("/tournament/")[1]
+    guest = open_page("Gita", f"{path}?lang=hr")
+    page = guest.page
+    signin = page.locator("#tour-signin")
+    signin.wait_for()
+    assert signin.inner_text() == "Registracija ili prijava"
+    signin.click()
+    page.wait_for_selector("#account-dialog[open]")
+    assert "account=" not in page.url  # (a reload would not ask again)
+    page.fill("#account-name", "Gita Horvat")
+    page.fill("#account-password", "a long enough password")
+    page.click("#account-signup")
+    page.wait_for_url(re.compile(re.escape(path) + r"\?lang=hr$"))
+    page.wait_for_function("document.querySelector('.topbar .me').textContent === 'Gita Horvat'")
+    assert page.locator("#tour-signin").is_hidden()
+    assert guest.problems() == [] and organiser.problems() == []
