@@ -251,3 +251,30 @@ async def test_a_table_neither_player_came_to_ends_with_the_brackets_result(
     for peer in (ana, ben):
         refused = await peer.request({"t": "join", "room": final["room"], "role": "player"})
         assert isinstance(refused, m.Error) and refused.code == "no_such_room", refused
+
+
+async def test_a_forfeit_told_while_the_table_was_elsewhere_is_told_again(
+    make_server: Factory, opened: list[Peer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The node that drives the tournament tells a match's table of a forfeit only if the
+    room is its own; one that was not (its node died, the room came back elsewhere) is
+    told on a later round, until its table has ended: here the first telling is lost, and
+    the player waiting there is told all the same."""
+    server = await make_server(no_show=NO_SHOW)
+    peers = {name: await Peer.connect(server, name) for name in ("Ana", "Ben", "Cyril", "Dee")}
+    opened.extend(peers.values())
+    told: list[tuple[str, int]] = []
+    walkover = server.lobby.walkover
+
+    def lost_once(room: str, absent: int) -> bool:  # (each room's first telling lost)
+        told.append((room, absent))
+        return False if told.count((room, absent)) == 1 else walkover(room, absent)
+
+    monkeypatch.setattr(server.lobby, "walkover", lost_once)
+    _, view = await started(server, peers)
+    first = match_of(view, "W1-1")
+    waiting = peers[first["players"][1]]
+    assert isinstance(await sit(waiting, first["room"]), m.Joined)
+    over = await expect_in(waiting, m.MatchOver, first["room"])
+    assert (over.winner, over.reason) == (1, "forfeit")
+    assert [t for t in told if t[0] == first["room"]][:2] == [(first["room"], 0)] * 2
