@@ -172,7 +172,13 @@ function myMatch() {
 export function renderNextMatch() {
   const mine = app.route === "table" ? myMatch() : undefined;
   $("next-match").hidden = !mine;
+  // The last match's result, over the banner, offers the seat too (its only way on was
+  // the bracket, and its no-show time ran out behind the dialog).
+  const fromResult = $("result-next-match");
+  fromResult.hidden = !mine;
+  $("result-tournament").classList.toggle("primary", !mine);
   if (!mine) return;
+  fromResult.setAttribute("href", `#/play/${encodeURIComponent(mine.room)}`);
   $("next-match-text").textContent = t("lobby.myMatch", { name: tableName(mine) });
   $("next-match-sit").setAttribute("href", `#/play/${encodeURIComponent(mine.room)}`);
 }
@@ -204,6 +210,8 @@ export function renderQuick() {
  * @param {Act} act @param {() => Promise<void>} ensureName says a changed name first
  */
 export function wireQuick(act, ensureName) {
+  // (the next match's seat taken from the last one's result: the result goes)
+  $("result-next-match").addEventListener("click", () => /** @type {HTMLDialogElement} */ ($("result-dialog")).close());
   const race = () => Number(/** @type {HTMLSelectElement} */ ($("quick-race")).value);
   /** @param {boolean} rated */
   const wait = async (rated) => {

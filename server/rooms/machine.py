@@ -14,6 +14,7 @@ spectator `not_a_player`):
 | phase    | input                        | next phase        | effects (after `Save`)         |
 |----------|------------------------------|-------------------|--------------------------------|
 | *        | Enter, player, free seat     | same              | SeatTaken, Bind, joined, snap  |
+| Finished | Enter, player, a tournament's| same              | as a spectator (nothing to sit to) |
 | *        | Enter, player, own seat      | same              | as Reattach, plus joined       |
 | *        | Enter, spectator             | same              | Bind, joined, snap; count (b)  |
 | Waiting  | SeatPair (quick match)       | Lagging, Choosing | SeatTaken, Bind, joined, start |
@@ -213,6 +214,11 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
         if member in self.members():
             raise TableError(errors.ALREADY_IN_ROOM, "already in this room")
         room, code = self.state.id, self.state.code
+        if role == "player" and self.seat_of_player(member.player) is None and self.one_match_over():
+            # A tournament's match already over (a player come after the no-show time ran
+            # out, say): nothing to sit down to; they see how it ended, as anyone watching.
+            # Seated, the log said they lost by not coming, then that they sat down.
+            role = "spectator"
         if role == "player":
             if self.seat_of_player(member.player) is not None:
                 self.reattach(member, request_id)

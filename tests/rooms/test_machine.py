@@ -462,6 +462,17 @@ def finished_tournament_room() -> RoomState:
     return state
 
 
+def test_a_player_come_after_the_match_was_forfeited_watches_how_it_ended() -> None:
+    """Bo comes to the table after his no-show time ran out and the match went to Ana: he
+    is not seated in the match over (the log said he lost by not coming, then that he sat
+    down); he sees it as anyone watching does."""
+    state, effects = run(finished_tournament_room(), Enter(BO, 7, "player"))  # type: ignore[arg-type]
+    joined = sent(effects, BO)[0]
+    assert isinstance(joined, m.Joined) and (joined.role, joined.seat) == ("spectator", None)
+    assert state.seats[1] is None and BO in state.spectators
+    assert not [e for e in effects if isinstance(e, SeatTaken)]
+
+
 def test_a_player_leaving_a_tournament_room_whose_match_is_over_keeps_no_seat() -> None:
     """Nothing to come back to: the seat is freed at once and the empty room closes, so
     the lobby does not put its player back at this table instead of the next match's."""
