@@ -74,9 +74,8 @@ def test_a_forfeit_names_the_winner_and_the_no_show(
     ana = open_client("Ana")
     ana.wait("!!a.welcome")
     token = ana.page.evaluate("localStorage.getItem('ninepool.token')")
-    walked, _ = final_of_two(
-        server, "Saturday", {"Ana": token, "Luka": session_token(server, "Luka")}
-    )
+    luka = session_token(server, "Luka")
+    walked, _ = final_of_two(server, "Saturday", {"Ana": token, "Luka": luka})
     nobody, _ = final_of_two(
         server,
         "Sunday",
@@ -104,6 +103,12 @@ def test_a_forfeit_names_the_winner_and_the_no_show(
         assert card_words(page) == neither[lang]
         save(page, f"tournament-neither-came-{lang}.png")
         assert_quiet(page)
+    # On Luka's own page his name is marked his, not bold as the winner's is.
+    page = page_at(f"/tournament/{walked}", "en", luka)
+    page.page.wait_for_selector(".tour-slot.mine.lost")
+    weight = "(s) => getComputedStyle(document.querySelector(s)).fontWeight"
+    assert page.page.evaluate(weight, ".tour-slot.mine.lost") == "400"
+    assert page.page.evaluate(weight, ".tour-slot.won") == "700"
     assert_quiet(ana)
 
 
