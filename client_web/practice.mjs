@@ -17,7 +17,7 @@ import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./strip.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
-import { drillGoal, keptRun, previewWords, runAfterChange, shotWords, statusWords, tipWords } from "./practicewords.mjs";
+import { drillGoal, keptRun, previewWords, runAfterChange, setOutAgain, shotWords, statusWords, tipWords } from "./practicewords.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { app, touchFirst } from "./state.mjs";
@@ -219,7 +219,8 @@ export class PracticeTable {
         const was = this.view?.balls?.[0];
         const low = this.view?.lowest != null ? this.view.balls[this.view.lowest] : null;
         const onLowest = m.cause === "put" && !!was && !!low && Math.abs(angleBetween(this.angle, angleTo(was, low))) < 0.5 / DEG; // (the match's tolerance)
-        this.clean = runAfterChange(this.clean !== false, m.cause, this.view, m.view);
+        if (["drill", "layout", "open"].includes(m.cause) || (["put", "remove"].includes(m.cause) && setOutAgain(this.view, m.view))) this.runShots = 0; // a run set out afresh
+        this.clean = runAfterChange(this.clean !== false, m.cause, this.view, m.view, (this.runShots ?? 0) > 0);
         this.apply(m.view);
         if (m.cause === "drill" || onLowest) this.aimAtLowest();
         // The shot taken back or set up again: aimed as it was played, to practise it again.
@@ -283,6 +284,7 @@ export class PracticeTable {
   showVerdict(m, wasBreak) {
     const said = shotWords(m, this.lowestBefore ?? null, wasBreak, this.clean !== false);
     this.clean = this.clean !== false && keptRun(m, this.lowestBefore ?? null); // (`drillWords`)
+    this.runShots = (this.runShots ?? 0) + 1;
     const el = $("p-verdict");
     el.textContent = said.text;
     el.className = `practice-verdict ${said.tone}`;

@@ -47,16 +47,28 @@ export function setOutAgain(before, after) {
  * not a shot: set out afresh when the drill is set up, a link's position opened or an
  * object ball put on or taken off the table; no longer one run once a shot is played
  * again or taken back (retry, or an undo or redo that moves object balls); else as it
- * was (the cue ball placed, the rules switched).
+ * was (the rules switched, the cue ball placed before the run's first shot); once the run
+ * is under way (`started`: a shot of it played), moving the cue ball by hand ends it.
  * @param {boolean} clean @param {string} cause the change's (`practice_state`)
  * @param {Msg | null | undefined} before @param {Msg} after table views
+ * @param {boolean} [started] a shot of the run has been played
  */
-export function runAfterChange(clean, cause, before, after) {
+export function runAfterChange(clean, cause, before, after, started = false) {
   if (cause === "drill" || cause === "layout" || cause === "open") return true;
   if (cause === "retry") return false;
   if (cause === "undo" || cause === "redo") return clean && !setOutAgain(before, after);
-  if (cause === "put" || cause === "remove") return clean || setOutAgain(before, after);
+  if (cause === "put" || cause === "remove") {
+    if (setOutAgain(before, after)) return true;
+    // The cue ball moved by hand once the run is under way: a ball in hand it did not
+    // earn (put right for each ball, the run was "without a miss" every time).
+    return clean && !(started && cueMoved(before, after));
+  }
   return clean;
+}
+
+/** Whether the cue ball stands elsewhere in `after` than in `before`. @param {Msg | null | undefined} before @param {Msg} after */
+function cueMoved(before, after) {
+  return !!before && String(before.balls[0]) !== String(after.balls[0]);
 }
 
 /**
@@ -83,6 +95,8 @@ export function drillWords(drill, m, lowestBefore, run = {}) {
     return { text: t(pocketed.includes(1) ? "practice.done.kickPot" : "practice.done.kick"), done: true };
   }
   const cleared = !(m.view?.balls ?? []).some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b);
+  // The first miss of a clean run says the run is over (only "Nothing pocketed" was said).
+  if (drill === "three_ball" && run.clean !== false && !keptRun(m, lowestBefore)) return { text: t("practice.miss.runOver"), done: false };
   if (drill === "three_ball" && cleared && keptRun(m, lowestBefore)) {
     return run.clean === false ? { text: t("practice.miss.three_ball"), done: false } : { text: t("practice.done.three_ball"), done: true };
   }
@@ -124,6 +138,8 @@ export function shotWords(m, lowestBefore, wasBreak = false, clean = true) {
   if (scratch && !(v && v.foul)) said.text = [said.text && !/[.!?]$/.test(said.text) ? `${said.text}.` : said.text, t("practice.scratch")].filter(Boolean).join(" ");
   said.text = miscue + said.text;
   const drill = drillWords(m.view?.drill, m, lowestBefore, { wasBreak, clean });
+  // Done with nothing pocketed (the kick): its words alone, not "Nothing pocketed. … well done!".
+  if (drill.done && !pocketed.length && !m.miscue) said.text = "";
   if (drill.text) said = { text: [said.text && !/[.!?]$/.test(said.text) ? `${said.text}.` : said.text, drill.text].filter(Boolean).join(" "), tone: drill.done ? "good" : said.tone };
   return said;
 }

@@ -129,6 +129,7 @@ export default {
   "practice.drillHelp.kick": "The 2 blocks the way to the 1: reach the 1 off a cushion first.",
   "practice.drillHelp.spot_shot": "The 1 on the foot spot, cue ball in hand behind the head string: pot the 1 in a corner pocket.",
   "practice.done.three_ball": "Table cleared without a miss — well done!",
+  "practice.miss.runOver": "That ends the run: set the drill up again to run it without a miss.",
   "practice.miss.three_ball": "Table cleared, but not in one run: set the drill up again and run it without a miss.",
   "practice.miss.kick": "The cue ball did not reach the 1 first: Retry shot sets the kick up again.",
   "practice.breakAgain": "Retry shot racks the same balls for another break.",

@@ -109,7 +109,7 @@ test("a drill's goal met is said with the shot's result; a foul, a scratch, a mi
   assert.equal(words(null, shot({ first: 1, pocketed: [1] }, after(cleared, null)), 1), "");
   // The kick: the 1 reached first (and pocketed, or not); the 2 first is told it missed.
   const standing = [[0.5, 0.6], [2.2, 0.3], [1.45, 0.47], null, null, null, null, null, null, [1.9, 0.95]];
-  assert.deepEqual(shotWords(shot({ first: 1, rails: [0, 1] }, after(standing, "kick")), 1), { text: "Nothing pocketed. The cue ball reached the 1 first — well done!", tone: "good" });
+  assert.deepEqual(shotWords(shot({ first: 1, rails: [0, 1] }, after(standing, "kick")), 1), { text: "The cue ball reached the 1 first — well done!", tone: "good" });
   assert.equal(words("kick", shot({ first: 1, pocketed: [1] }, after(cleared, "kick")), 1), "The cue ball reached the 1 first, and the 1 went in — well done!");
   assert.deepEqual(shotWords(shot({ first: 2 }, after(standing, "kick")), 1), { text: "Nothing pocketed. The cue ball did not reach the 1 first: Retry shot sets the kick up again.", tone: "" });
   // A foul the referee called says why itself.
@@ -122,7 +122,10 @@ test("a drill's goal met is said with the shot's result; a foul, a scratch, a mi
   assert.deepEqual(shotWords(last, 9, false, false), { text: "Pocketed: 9. Table cleared, but not in one run: set the drill up again and run it without a miss.", tone: "" });
   const left = [[0.5, 0.6], null, null, null, null, null, null, null, [2.0, 1.0], [1.0, 0.9]];
   assert.equal(words("three_ball", shot({ first: 7, pocketed: [7] }, after(left, "three_ball")), 7), "");
-  assert.equal(words("three_ball", shot({ first: 9, pocketed: [8, 9] }, after(cleared, "three_ball")), 8), "");
+  // A miss says the run is over, once (the run then no longer clean).
+  assert.equal(words("three_ball", shot({ first: 7 }, after(left, "three_ball")), 7), "That ends the run: set the drill up again to run it without a miss.");
+  assert.equal(words("three_ball", shot({ first: 7 }, after(left, "three_ball")), 7, { clean: false }), "");
+  assert.equal(words("three_ball", shot({ first: 9, pocketed: [8, 9] }, after(cleared, "three_ball")), 8), "That ends the run: set the drill up again to run it without a miss."); // (not off the lowest)
   // What keeps a run going, and where one starts afresh.
   assert.ok(keptRun(shot({ first: 7, pocketed: [7] }, null), 7));
   assert.ok(!keptRun(shot({ first: 7 }, null), 7) && !keptRun(shot({ first: 8, pocketed: [8] }, null), 7));
@@ -148,4 +151,7 @@ test("a drill's goal met is said with the shot's result; a foul, a scratch, a mi
   assert.equal(runAfterChange(true, "redo", after(left), after(cleared)), false);
   assert.equal(runAfterChange(true, "undo", moved, after(left)), true);
   assert.equal(runAfterChange(true, "rules", after(left), after(left)), true);
+  // The cue ball moved by hand: before the run's first shot, nothing; after it, the run ends.
+  assert.equal(runAfterChange(true, "put", after(left), moved), true);
+  assert.equal(runAfterChange(true, "put", after(left), moved, true), false);
 });
