@@ -214,7 +214,8 @@ class _Tx(Seating, Naming, BotSteps, ClockSteps, Walkovers):
         if member in self.members():
             raise TableError(errors.ALREADY_IN_ROOM, "already in this room")
         room, code = self.state.id, self.state.code
-        if role == "player" and self.seat_of_player(member.player) is None and self.one_match_over():
+        seated = self.seat_of_player(member.player) is not None
+        if role == "player" and not seated and self.one_match_over():
             # A tournament's match already over (a player come after the no-show time ran
             # out, say): nothing to sit down to; they see how it ended, as anyone watching.
             # Seated, the log said they lost by not coming, then that they sat down.

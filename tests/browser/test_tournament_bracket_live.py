@@ -97,9 +97,8 @@ def test_a_player_seated_in_another_tab_is_sent_back_to_the_table(
         # The no-show clock there is the opponent's, and names him (bare, it read as hers).
         page.wait_for_selector("#tour-mine-deadline .tour-deadline")
         due = page.inner_text("#tour-mine-deadline")
-        assert re.fullmatch(r"Vid ima još \d:\d\d min da sjedne za stol, inače gubi bez borbe", due), (
-            due
-        )
+        said = r"Vid ima još \d:\d\d min da sjedne za stol, inače gubi bez borbe"
+        assert re.fullmatch(said, due), due
         card = page.locator(f'.tour-match[data-match="{match["id"]}"] .tour-foot')
         assert "Natrag za stol" in card.inner_text(), card.inner_text()
         # Her own match's card offers her seat, not to watch it.
