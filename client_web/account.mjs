@@ -92,12 +92,6 @@ function refusal(status, body) {
 }
 
 /**
- * @param {object} opts
- * @param {() => Promise<unknown>} opts.reconnect say hello again (with the new token)
- * @param {() => Json | null} opts.welcome the connection's latest `welcome`
- * @param {() => boolean} opts.live whether this page's connection plays as this browser's player now
- */
-/**
  * Where a page that sent the reader here to sign up goes back to once they are in: a
  * tournament's page or the list (`?back=`), nothing else (no way off the site). Null: none.
  */
@@ -106,6 +100,20 @@ export function sentBack() {
   return back && /^\/tournaments?(\/[A-Za-z0-9_-]{1,32})?$/.test(back) ? back : null;
 }
 
+/** This page's address without the query's `keys`. @param {string[]} keys */
+function withoutQuery(...keys) {
+  const rest = new URLSearchParams(location.search);
+  for (const key of keys) rest.delete(key);
+  const query = rest.toString();
+  return `${location.pathname}${query ? `?${query}` : ""}${location.hash}`;
+}
+
+/**
+ * @param {object} opts
+ * @param {() => Promise<unknown>} opts.reconnect say hello again (with the new token)
+ * @param {() => Json | null} opts.welcome the connection's latest `welcome`
+ * @param {() => boolean} opts.live whether this page's connection plays as this browser's player now
+ */
 export function initAccounts(opts) {
   const dialog = /** @type {HTMLDialogElement} */ ($("account-dialog"));
   const form = /** @type {HTMLFormElement} */ ($("account-form"));
@@ -269,17 +277,14 @@ export function initAccounts(opts) {
   };
   // Sent from another page to sign up or log in (`/?account=1&back=…`, the tournament
   // page's link): the dialog opens at once.
-  const query = new URLSearchParams(location.search);
-  if (query.get("account") === "1") {
-    query.delete("account"); // (a reload does not ask again)
-    history.replaceState(history.state, "", `${location.pathname}${query.size ? `?${query}` : ""}${location.hash}`);
-    if (!loggedIn()) $("account-open").click();
+  if (new URLSearchParams(location.search).get("account") === "1") {
+    // (a reload does not ask again; signed in already, nothing to go back for)
+    history.replaceState(history.state, "", loggedIn() ? withoutQuery("account", "back") : withoutQuery("account"));
+    // Opened once the page is wired (its name field filled: a made-up name is not offered).
+    if (!loggedIn()) setTimeout(() => $("account-open").click());
     // Closed without signing in: a later log-in from the lobby stays in the game.
     dialog.addEventListener("close", () => {
-      if (loggedIn() || !sentBack()) return;
-      const rest = new URLSearchParams(location.search);
-      rest.delete("back");
-      history.replaceState(history.state, "", `${location.pathname}${rest.size ? `?${rest}` : ""}${location.hash}`);
+      if (!loggedIn() && sentBack()) history.replaceState(history.state, "", withoutQuery("back"));
     });
   }
   $("account-signup").addEventListener("click", () => void submit("signup"));

@@ -442,7 +442,7 @@ function onMessage(m) {
       return;
     case "aim":
       // Only the shooter's (a late one from the player before was drawn at the next turn); while a shot plays, kept for the turn it leads to (`applyShot` judges it).
-      if (m.room === app.room && m.seat !== mySeat() && (app.table?.turn == null || app.table.turn === m.seat || !!app.anim)) {
+      if (m.room === app.room && m.seat !== mySeat() && !(tv.active && tv.linger) && (app.table?.turn == null || app.table.turn === m.seat || !!app.anim)) {
         app.remoteAim = m;
         app.remoteAimAt = performance.now();
         app.remoteAimPower = powerFromSpeed(m.speed, m.elevation);

@@ -42,7 +42,7 @@ export function addChat(m) {
   keepNewestInSight(ol);
   ol.append(li);
   while (ol.children.length > 100) ol.firstChild?.remove();
-  ol.scrollTop = ol.scrollHeight;
+  if (readToEnd || document.activeElement?.id === "chat-input") ol.scrollTop = ol.scrollHeight;
   // The line pushes the box down: whoever is typing keeps it whole in sight (a phone's
   // sheet, scrolled to the box as it was tapped, had it run 6 px under the screen's edge).
   if (document.activeElement?.id === "chat-input") $("chat-form").scrollIntoView({ block: "nearest" });

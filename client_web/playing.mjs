@@ -332,9 +332,11 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh, sitReady =
     startAnim([pb], offset, changed ? 0.9 : 0, own ? t("prompt.youShoot") : t("prompt.shoots", { name: shooter }), () => {
       app.tableVersion++;
       app.table = m.table;
-      // An aim heard while the shot played was at the table before it, unless it is the
-      // next shooter's (a computer lines up its stroke as soon as it may).
-      if (app.remoteAim?.seat !== m.table.turn || m.table.turn === m.shooter) app.remoteAim = null;
+      // An aim heard while the shot played is the next shooter's (a computer lines up its
+      // stroke as soon as it may; the shot's own were cleared as it began): kept for that
+      // turn, its time counted from now, when it is drawn.
+      if (app.remoteAim?.seat !== m.table.turn) app.remoteAim = null;
+      else app.remoteAimAt = performance.now();
       if (app.view) app.view.table = m.table;
       if (m.verdict.new_rack) renderer.newRack();
       logEvent(m, { lowest: lowestBefore });

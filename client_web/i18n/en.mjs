@@ -230,7 +230,7 @@ export default {
   "rooms.replayId": "Replay a match by table id",
   "rooms.replayPlaceholder": "e.g. WFsTXEdx",
   "rooms.openReplay": "Open replay",
-  "rooms.replayEmpty": "Type the table's id (the letters after /play/ or /replay/ in its link), then press Open replay.",
+  "rooms.replayEmpty": "Type the table's id (the letters and digits after /room/ or /play/ in its link), then press Open replay.",
   "rooms.vs": "{a} vs {b}",
   "rooms.scoreLine": "{a}–{b} (race to {race})",
   "rooms.replay": "Replay",

@@ -229,7 +229,7 @@ export default {
   "rooms.replayId": "Snimka meča prema oznaci stola",
   "rooms.replayPlaceholder": "npr. WFsTXEdx",
   "rooms.openReplay": "Otvori snimku",
-  "rooms.replayEmpty": "Upišite oznaku stola (slova iza /play/ ili /replay/ u njegovoj poveznici), pa pritisnite „Otvori snimku“.",
+  "rooms.replayEmpty": "Upišite oznaku stola (slova i brojke iza /room/ ili /play/ u njegovoj poveznici), pa pritisnite „Otvori snimku“.",
   "rooms.vs": "{a} – {b}",
   "rooms.scoreLine": "{a}:{b} (do {race})",
   "rooms.replay": "Snimka",

@@ -229,7 +229,7 @@ export default {
   "rooms.replayId": "Запись матча по коду стола",
   "rooms.replayPlaceholder": "например, WFsTXEdx",
   "rooms.openReplay": "Открыть запись",
-  "rooms.replayEmpty": "Введите код стола (буквы после /play/ или /replay/ в его ссылке) и нажмите «Открыть запись».",
+  "rooms.replayEmpty": "Введите код стола (буквы и цифры после /room/ или /play/ в его ссылке) и нажмите «Открыть запись».",
   "rooms.vs": "{a} — {b}",
   "rooms.scoreLine": "{a}:{b} (до {race})",
   "rooms.replay": "Запись",

@@ -487,14 +487,11 @@ class Room:
                 )
                 wait = max(wait, THINK_RETRY)
         left = wait - (self._loop.time() - started)
-        if left > 0 and decision is not None:
-            # The cue is shown lined up for the pause itself, once the last shot has played
-            # out on the screens (an aim that came while it rolled was not drawn).
-            pause = min(left, self.state.limits.bot_pause)
-            await asyncio.sleep(left - pause)
-            self.post(Aiming(think, decision))
-            left = pause
         if left > 0:
+            if decision is not None:
+                # The cue shown lined up meanwhile: a page still playing the last shot keeps
+                # the aim for the turn it leads to, and draws it once that shot is over.
+                self.post(Aiming(think, decision))
             await asyncio.sleep(left)
         self.post(Thought(think, decision))
 

@@ -9,8 +9,9 @@ the pace (`delay`): the time left of the last shot (or of the lag's balls) on sc
 `Limits.bot_pause`, so a spectator sees shots at a player's intervals and who won the lag,
 and at least the rest of the pause between two games (`Limits.rack_pause`) before a break.
 A stroke decided before its pace has run out is shown meanwhile as a person's aim would be
-(`Aiming`, `BotSteps.bot_aiming`). The question is remembered in the state
-(`RoomState.thinking`); an answer to any other question is stale and dropped.
+(`Aiming`, `BotSteps.bot_aiming`; a page still playing the last shot draws it after).
+The question is remembered in the state (`RoomState.thinking`); an answer to any other
+question is stale and dropped.
 
 The shot clock runs for a bot as for anyone: if its answer does not come in time the
 clock foul (O3) changes the table, and with it the question.

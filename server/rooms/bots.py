@@ -6,11 +6,12 @@ as a browser connection (`server.rooms.seams`): the room never asks which it hol
 differs is where its moves come from. When the room's state asks a bot seat to act, the
 pure machine says so with a `Think` effect (what the bot sees, its level, a seed drawn
 from the room's seed and the move); the actor runs the bot's `decide` in the process
-pool, waits out the pace a spectator can follow, and steps the machine with the
-`Thought`, an ordinary input. The machine turns the decision into the same requests a
-client sends (`server.rooms.bot_turns`). A thought that comes back to a room that has
-moved on (the opponent conceded, the shot clock ran out) is dropped: it answers a
-question nobody asks any more.
+pool, waits out the pace a spectator can follow (a stroke shown lined up meanwhile, by
+an `Aiming` input), and steps the machine with the `Thought`, an ordinary input. The
+machine turns the decision into the same requests a client sends
+(`server.rooms.bot_turns`). A thought that comes back to a room that has moved on (the
+opponent conceded, the shot clock ran out) is dropped: it answers a question nobody asks
+any more.
 
 Nothing of a bot lives outside the room's state: its seat record says it is a computer
 and at which level (`SeatRecord.bot`), so a room brought back after a restart, or

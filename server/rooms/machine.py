@@ -14,7 +14,7 @@ spectator `not_a_player`):
 | phase    | input                        | next phase        | effects (after `Save`)         |
 |----------|------------------------------|-------------------|--------------------------------|
 | *        | Enter, player, free seat     | same              | SeatTaken, Bind, joined, snap  |
-| Finished | Enter, player, a tournament's| same              | as a spectator (nothing to sit to) |
+| Finished | Enter, player not seated, a tournament's | same  | as a spectator (nothing to sit to) |
 | *        | Enter, player, own seat      | same              | as Reattach, plus joined       |
 | *        | Enter, spectator             | same              | Bind, joined, snap; count (b)  |
 | Waiting  | SeatPair (quick match)       | Lagging, Choosing | SeatTaken, Bind, joined, start |

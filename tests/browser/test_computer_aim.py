@@ -19,7 +19,8 @@ STATE = """(() => {
   const a = window.ninepool.app, o = window.ninepool.overlay();
   return { status: a.view && a.view.status, choice: a.view && a.view.lag_choice,
            turn: a.table && a.table.turn, anim: !!a.anim || a.queue.length > 0,
-           drawn: !!(o && o.aim && o.aim.remote), lagSent: !!a.lagSent, pending: !!a.shotPending };
+           drawn: !!(o && o.aim && o.aim.remote), lagSent: !!a.lagSent, pending: !!a.shotPending,
+           prompt: (document.querySelector('#status .prompt') || {}).textContent || '' };
 })()"""
 
 
@@ -29,12 +30,14 @@ def server_flags() -> list[str]:
 
 
 def test_the_computers_cue_is_drawn_lined_up_before_it_shoots(open_client: OpenClient) -> None:
-    ana = open_client("Ana")
+    # At the page's own pace (no `?rate=`): the computer's aim comes while the last shot
+    # still plays, and is drawn once it is over.
+    ana = open_client("Ana", rate=None)
     ana.page.select_option("#computer-level", "1")
     ana.page.click("#computer")
     ana.wait("a.view && a.view.seats[1] && a.view.seats[1].computer === 1")
     shot = False
-    for _ in range(600):
+    for _ in range(900):
         s = ana.page.evaluate(STATE)
         if s["status"] == "lag" and s["choice"] == 0 and ana.page.is_visible("#lag-give"):
             ana.page.click("#lag-give")  # the computer breaks
@@ -45,10 +48,10 @@ def test_the_computers_cue_is_drawn_lined_up_before_it_shoots(open_client: OpenC
             foul_softly(ana)  # the turn to the computer, after a shot of Ana's
             shot = True
         elif shot and s["status"] == "playing" and s["turn"] == 1 and s["drawn"]:
+            assert "Bot 1 is aiming" in s["prompt"], s["prompt"]
             break
         ana.page.wait_for_timeout(100)
     else:
         raise AssertionError("the computer's cue was never drawn after Ana's shot")
-    assert "Bot 1 is aiming" in ana.page.inner_text("#status .prompt")
     save(ana, "computer-aiming.png")
     assert_quiet(ana)

@@ -19,7 +19,7 @@ def test_the_channels_strip_follows_what_is_live_and_says_when_nothing_is(
 ) -> None:
     words = {"en": "No match is live right now", "hr": "Trenutačno se ne igra nijedan meč"}
     strips = {
-        lang: open_page(f"overlay-tv-{lang}", f"/overlay/tv?lang={lang}&linger=4&rate={RATE}")
+        lang: open_page(f"overlay-tv-{lang}", f"/overlay/tv?lang={lang}&linger=8&rate={RATE}")
         for lang in words
     }
     for lang, strip in strips.items():
@@ -31,7 +31,7 @@ def test_the_channels_strip_follows_what_is_live_and_says_when_nothing_is(
     # The TV page, a streamer's capture while nothing is live: the channel's words over an
     # empty table, and none of a player's controls (a Shoot button, the power, a chat box
     # that sent nowhere stood beside it).
-    tv = open_page("tv-idle", f"/tv?lang=en&linger=4&rate={RATE}")
+    tv = open_page("tv-idle", f"/tv?lang=en&linger=8&rate={RATE}")
     tv.page.wait_for_function(
         "document.getElementById('tv-banner').textContent.startsWith('TV · no match')"
     )
