@@ -1,7 +1,7 @@
 """The computer's cue in Chromium: paced as a person (`--bot-pause`), the computer's stroke
-is drawn lined up on the table before it is played — after the person's own shot too,
-whose playback the computer's aim came during and was dropped (the table stood still for
-the whole pause, then a shot came out of nowhere)."""
+is drawn lined up on the table before it is played — after the person's own long shot
+too, during whose playback the computer's aim came and was dropped (the table stood still
+for the whole pause, then a shot came out of nowhere)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.browser.support import Client, save
-from tests.browser.test_client import assert_quiet, foul_softly
+from tests.browser.test_client import assert_quiet, click_table, set_power
 
 OpenClient = Callable[..., Client]
 
@@ -20,6 +20,7 @@ STATE = """(() => {
   return { status: a.view && a.view.status, choice: a.view && a.view.lag_choice,
            turn: a.table && a.table.turn, anim: !!a.anim || a.queue.length > 0,
            drawn: !!(o && o.aim && o.aim.remote), lagSent: !!a.lagSent, pending: !!a.shotPending,
+           shots: a.rackShots.count,
            prompt: (document.querySelector('#status .prompt') || {}).textContent || '' };
 })()"""
 
@@ -30,14 +31,15 @@ def server_flags() -> list[str]:
 
 
 def test_the_computers_cue_is_drawn_lined_up_before_it_shoots(open_client: OpenClient) -> None:
-    # At the page's own pace (no `?rate=`): the computer's aim comes while the last shot
-    # still plays, and is drawn once it is over.
+    # At the page's own pace (no `?rate=`): the computer decides while Ana's long shot
+    # still plays; its aim, heard then, is drawn once that shot is over.
     ana = open_client("Ana", rate=None)
     ana.page.select_option("#computer-level", "1")
     ana.page.click("#computer")
     ana.wait("a.view && a.view.seats[1] && a.view.seats[1].computer === 1")
-    shot = False
-    for _ in range(900):
+    shot = False  # Ana has shot
+    after: int | None = None  # the shot count when the computer's turn came after Ana's
+    for _ in range(1200):
         s = ana.page.evaluate(STATE)
         if s["status"] == "lag" and s["choice"] == 0 and ana.page.is_visible("#lag-give"):
             ana.page.click("#lag-give")  # the computer breaks
@@ -45,13 +47,22 @@ def test_the_computers_cue_is_drawn_lined_up_before_it_shoots(open_client: OpenC
             if ana.page.is_visible("#lag-shoot"):
                 ana.page.click("#lag-shoot")
         elif s["status"] == "playing" and s["turn"] == 0 and not s["anim"] and not s["pending"]:
-            foul_softly(ana)  # the turn to the computer, after a shot of Ana's
-            shot = True
-        elif shot and s["status"] == "playing" and s["turn"] == 1 and s["drawn"]:
-            assert "Bot 1 is aiming" in s["prompt"], s["prompt"]
-            break
-        ana.page.wait_for_timeout(100)
+            # A long shot that touches no ball: up and down the table (a foul, R8).
+            cue = ana.state("a.table.balls[0]")
+            click_table(ana, cue[0], 1.27 if cue[1] < 0.635 else 0.0)
+            set_power(ana, 70)
+            ana.page.click("#shoot")
+            ana.wait("a.anim || a.queue.length > 0 || a.table.turn === 1")
+            shot, after = True, None
+        elif shot and s["status"] == "playing" and s["turn"] == 1 and not s["anim"]:
+            after = s["shots"] if after is None else after
+            if s["drawn"]:
+                assert "Bot 1 is aiming" in s["prompt"], s["prompt"]
+                break
+        elif shot and s["turn"] == 1 and after is not None and s["shots"] > after:
+            raise AssertionError("the computer shot without its cue ever drawn")
+        ana.page.wait_for_timeout(50)
     else:
-        raise AssertionError("the computer's cue was never drawn after Ana's shot")
+        raise AssertionError("the computer's cue was never drawn")
     save(ana, "computer-aiming.png")
     assert_quiet(ana)
