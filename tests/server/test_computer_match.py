@@ -20,6 +20,7 @@ from server.rooms.table import Table, complete_shot, prepare_shot
 from tests.server import scripting
 from tests.server.conftest import ServerFactory
 from tests.server.support import Peer, open_peer
+from tests.server.test_computer_restart import play_to_the_table
 
 #: No pause: the bot plays as soon as it has decided (the pace is for people).
 FAST = Computers(bot_pause=0.0, bot_tables=0, quick_computer_after=0.0)
@@ -203,20 +204,8 @@ async def test_a_spectator_sees_the_computers_cue_lined_up_before_its_shot(
     assert isinstance(joined, m.Joined)
     watching = await eve.request({"t": "join", "room": joined.room, "role": "spectator"})
     assert isinstance(watching, m.Joined)
-    lagged = False
-    while True:  # Ana's lag, then the break given to the computer
-        message = await _read(ana)
-        if isinstance(message, m.Snapshot) and message.view.status == "lag":
-            view = message.view
-            if view.lag_choice == 0:
-                assert isinstance(await ana.request({"t": "lag_choice", "choice": "give"}), m.Ok)
-            elif view.lag_choice is None and 0 not in view.lagged and not lagged:
-                lagged = True
-                assert isinstance(await ana.request({"t": "lag", "speed": 1.9}), m.Ok)
-        elif isinstance(message, m.LagResult) and message.winner is None:
-            lagged = False
-        elif isinstance(message, m.ShotResult):
-            break
+    table = await play_to_the_table(ana)  # Ana's lag, the break given to the computer
+    assert table.turn == 1
     seen: list[m.ServerMessage] = []
     while not any(isinstance(e, m.ShotResult) and e.shooter == 1 for e in seen):
         seen.append(await eve.expect(m.AimRelay | m.ShotResult))  # type: ignore[arg-type]
