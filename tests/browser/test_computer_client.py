@@ -162,9 +162,16 @@ def test_an_upright_phone_puts_the_computers_tag_on_two_lines(open_client: OpenC
     parts = tag.locator("span:not(.sep)")
     assert parts.all_inner_texts() == ["компьютер", "уровень 4"]
     assert tag.locator(".sep").is_hidden()
-    first, second = (parts.nth(i).bounding_box() for i in (0, 1))
-    box, seat = tag.bounding_box(), zoya.page.locator("#seat1").bounding_box()
-    assert first and second and box and seat
+    # Measured at one instant, once laid out (the seat's tag is drawn again as the table
+    # fills in, and a part measured apart could be gone by then).
+    first, second, box, seat = zoya.page.wait_for_function(
+        "() => { const tag = document.querySelector('#seat1 .tag.computer');"
+        " const parts = tag ? [...tag.querySelectorAll('span:not(.sep)')] : [];"
+        " const all = [...parts, tag, document.getElementById('seat1')];"
+        " if (parts.length !== 2 || all.some((e) => !e || !e.getClientRects().length)) return null;"
+        " return all.map((e) => { const r = e.getBoundingClientRect();"
+        " return {x: r.x, y: r.y, width: r.width, height: r.height}; }); }"
+    ).json_value()
     assert second["y"] >= first["y"] + first["height"] - 1  # the level on a line of its own
     assert abs((first["x"] + first["width"] / 2) - (second["x"] + second["width"] / 2)) < 2
     assert box["x"] >= seat["x"] and box["x"] + box["width"] <= seat["x"] + seat["width"]

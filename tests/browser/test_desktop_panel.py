@@ -33,7 +33,14 @@ def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) 
                 c.page.select_option("#lang", lang)
             c.page.wait_for_function("document.querySelectorAll('#log li').length >= 3")
             c.page.wait_for_function("document.querySelectorAll('#chat-log li').length >= 3")
-            c.page.evaluate("new Promise((r) => requestAnimationFrame(() => r(null)))")
+            # (the box keeps its newest line in sight as it resizes, a frame or two after the
+            # window and the words changed)
+            c.page.wait_for_function(
+                "() => { const box = document.getElementById('chat-log').getBoundingClientRect();"
+                " const last = document.querySelector('#chat-log li:last-child')"
+                "?.getBoundingClientRect();"
+                " return !!last && last.bottom <= box.bottom + 1 && last.top >= box.top - 1; }"
+            )
             # In the chat's box: its newest line, as the box shrank under a turn's controls
             # (it was left below).
             box = c.page.locator("#chat-log").bounding_box()
