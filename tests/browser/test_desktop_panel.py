@@ -51,9 +51,11 @@ def test_the_log_fills_the_side_panel_down_to_the_chat(open_client: OpenClient) 
                 for ln in lines
                 if ln and box["y"] - 1 <= ln["y"] <= box["y"] + box["height"] - ln["height"] + 1
             ]
-            assert lines[-1] in seen, (c.name, size, box, lines)
+            # The three newest lines, a conversation and not its last word alone (one line
+            # was left at 1280 × 720, the message above it cut off).
+            assert all(line in seen for line in lines[-3:]), (c.name, size, box, lines)
             log = c.page.locator("#log").bounding_box()
-            assert log is not None and log["height"] >= 119, (c.name, size, log)
+            assert log is not None and log["height"] >= 91, (c.name, size, log)
             for part in ("#chat-input", "#chat-log li"):
                 place = c.page.locator(part).last.bounding_box()
                 assert place is not None and place["y"] + place["height"] <= size["height"], part
