@@ -218,22 +218,26 @@ function capitalise(s) {
 }
 
 /**
- * The foul in one line: the first reason (the rules list them most telling first), then
- * who plays on; any further reasons go under it, each with its rule.
+ * The foul in one line: who fouled, the first reason (the rules list them most telling
+ * first), then who plays on; any further reasons go under it, each with its rule. (It
+ * named only who plays on: whoever came to watch had to work out who had fouled.)
  * @param {Verdict} v @param {readonly string[]} names
  * @param {{ turn?: number | null, ball_in_hand?: string | null } | null} next the table after the action
  * @param {ShotFacts | null} facts @param {number | null} lowest
- * @param {number | null} [me] the reader's seat (the next shot theirs: "you")
+ * @param {number | null} [me] the reader's seat (their foul: "your foul"; the next shot theirs: "you")
+ * @param {number | null} [fouler] the seat that fouled
  * @returns {{ text: string, rules: string[], more: Line[] }}
  */
-function foulHeadline(v, names, next, facts, lowest, me = null) {
+function foulHeadline(v, names, next, facts, lowest, me = null, fouler = null) {
   const pairs = foulReasons(v, facts, lowest);
   const [rule, reasons] = pairs[0] ?? ["", t("foul.other")];
   const rules = rule ? [rule] : [];
   const more = pairs.slice(1).map(([r, words]) => ({ text: capitalise(words), rule: r }));
   if (next && next.turn !== null && next.turn !== undefined && !v.game_over) {
-    const key = yours(next.ball_in_hand ? "v.foulBih" : "v.foulNext", next.turn, me);
-    return { text: t(key, { reasons, name: who(names, next.turn) }), rules, more };
+    // (a foul passes the turn: who fouled is the other seat, when not given)
+    const by = fouler ?? 1 - next.turn;
+    const key = mine(next.ball_in_hand ? "v.foulBih" : "v.foulNext", by, next.turn, me);
+    return { text: t(key, { reasons, name: who(names, next.turn), fouler: who(names, by) }), rules, more };
   }
   return { text: t("v.foul", { reasons }), rules, more };
 }
@@ -287,7 +291,7 @@ export function describeShot(result, names, lowest = null, me = null) {
   const pocketed = (result.report.pocketed ?? []).filter((b) => b !== 0).sort((a, b) => a - b);
   const facts = result.report;
   if (v.foul) {
-    const foul = foulHeadline(v, names, v.game_over ? null : result.table, facts, lowest, me);
+    const foul = foulHeadline(v, names, v.game_over ? null : result.table, facts, lowest, me, result.shooter);
     if (v.game_over) {
       const over = gameOverHeadline(v, names, false, me);
       return { headline: over.text, rules: over.rules, tone: "win", details: [{ text: foul.text, rule: foul.rules.join(", ") }, ...foul.more, ...details, ...notesBesides(v, over.rules)] };
@@ -383,7 +387,7 @@ export function describeRuling(ruling, names, draw = false, me = null) {
       return d(t(mine("r.staleAccept", ruling.by, null, me), { name: by }), ["R14"], "neutral");
     case "clock_expired": {
       if (v && v.foul) {
-        const foul = foulHeadline(v, names, v.game_over ? null : next, null, null, me);
+        const foul = foulHeadline(v, names, v.game_over ? null : next, null, null, me, ruling.by);
         // A third foul in a row by time loses the game: headed so, as a shot's would be
         // (the time-out read as the next game's breaker's foul).
         if (v.game_over) {

@@ -5,11 +5,13 @@
 
 export default {
   "v.foul": "Foul: {reasons}",
-  "v.foulBih": "Foul: {reasons} — ball in hand for {name}",
+  "v.foulBih": "Foul by {fouler}: {reasons} — ball in hand for {name}",
+  "v.foulBihMine": "Your foul: {reasons} — ball in hand for {name}",
   "v.foulDown": { one: "The {balls} stays down", other: "The {balls} stay down" },
-  "v.foulBihYou": "Foul: {reasons} — ball in hand for you",
-  "v.foulNext": "Foul: {reasons} — {name} to shoot",
-  "v.foulNextYou": "Foul: {reasons} — your shot",
+  "v.foulBihYou": "Foul by {fouler}: {reasons} — ball in hand for you",
+  "v.foulNext": "Foul by {fouler}: {reasons} — {name} to shoot",
+  "v.foulNextMine": "Your foul: {reasons} — {name} to shoot",
+  "v.foulNextYou": "Foul by {fouler}: {reasons} — your shot",
   "v.reasonSep": "; ",
   "v.nobody": "nobody",
   "v.youLabel": "You",

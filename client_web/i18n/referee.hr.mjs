@@ -5,11 +5,13 @@
 
 export default {
   "v.foul": "Faul: {reasons}",
-  "v.foulBih": "Faul: {reasons} — {name} igra s bijelom u ruci",
+  "v.foulBih": "{fouler} čini faul: {reasons} — {name} igra s bijelom u ruci",
+  "v.foulBihMine": "Vaš faul: {reasons} — {name} igra s bijelom u ruci",
   "v.foulDown": { one: "Kugla {balls} ostaje u rupi", few: "Kugle {balls} ostaju u rupama", other: "Kugle {balls} ostaju u rupama" },
-  "v.foulBihYou": "Faul: {reasons} — igrate s bijelom u ruci",
-  "v.foulNext": "Faul: {reasons} — na potezu je {name}",
-  "v.foulNextYou": "Faul: {reasons} — na potezu ste vi",
+  "v.foulBihYou": "{fouler} čini faul: {reasons} — igrate s bijelom u ruci",
+  "v.foulNext": "{fouler} čini faul: {reasons} — na potezu je {name}",
+  "v.foulNextMine": "Vaš faul: {reasons} — na potezu je {name}",
+  "v.foulNextYou": "{fouler} čini faul: {reasons} — na potezu ste vi",
   "v.reasonSep": "; ",
   "v.nobody": "nitko",
   "v.youLabel": "Vi",

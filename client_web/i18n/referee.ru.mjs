@@ -5,11 +5,13 @@
 
 export default {
   "v.foul": "Фол: {reasons}",
-  "v.foulBih": "Фол: {reasons} — {name} играет битком с руки",
+  "v.foulBih": "{fouler} допускает фол: {reasons} — {name} играет битком с руки",
+  "v.foulBihMine": "Ваш фол: {reasons} — {name} играет битком с руки",
   "v.foulDown": { one: "Шар {balls} остаётся в лузе", few: "Шары {balls} остаются в лузах", many: "Шары {balls} остаются в лузах", other: "Шары {balls} остаются в лузах" },
-  "v.foulBihYou": "Фол: {reasons} — вы играете битком с руки",
-  "v.foulNext": "Фол: {reasons} — бьёт {name}",
-  "v.foulNextYou": "Фол: {reasons} — бьёте вы",
+  "v.foulBihYou": "{fouler} допускает фол: {reasons} — у вас биток с руки",
+  "v.foulNext": "{fouler} допускает фол: {reasons} — бьёт {name}",
+  "v.foulNextMine": "Ваш фол: {reasons} — бьёт {name}",
+  "v.foulNextYou": "{fouler} допускает фол: {reasons} — бьёте вы",
   "v.reasonSep": "; ",
   "v.nobody": "никто",
   "v.youLabel": "Вы",

@@ -129,7 +129,7 @@ test("a player's name is never bent into a case or a gender in Croatian", () => 
   const tags = Object.entries(CATALOGUES.hr).filter(([k, v]) => k.startsWith("tag.") && typeof v === "string" && /\bspreman\b|\bspremna\b/.test(v));
   assert.deepEqual(tags.map(([k]) => k), []);
   setLanguage("hr");
-  assert.equal(t("v.foulBih", { reasons: "bijela je upala", name: "Ivana Horvat" }), "Faul: bijela je upala — Ivana Horvat igra s bijelom u ruci");
+  assert.equal(t("v.foulBih", { fouler: "Marko", reasons: "bijela je upala", name: "Ivana Horvat" }), "Marko čini faul: bijela je upala — Ivana Horvat igra s bijelom u ruci");
   setLanguage("en");
 });
 

@@ -39,7 +39,7 @@ test("R9 foul in plain words, the rule apart, and who has ball in hand", () => {
     }),
     names,
   );
-  assert.equal(d.headline, "Foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for Bob");
+  assert.equal(d.headline, "Foul by Ana: no ball reached a cushion after the hit, and none was pocketed — ball in hand for Bob");
   assert.deepEqual(d.rules, ["R9"]);
   assert.equal(d.tone, "foul");
 });
@@ -60,12 +60,12 @@ test("R8 names the ball hit and the ball to hit; R8 and G1 together are one line
     2,
   );
   // The first reason in the line, the others under it.
-  assert.equal(d.headline, "Foul: the cue ball hit the 5 first, not the 2 — ball in hand for Bob");
+  assert.equal(d.headline, "Foul by Ana: the cue ball hit the 5 first, not the 2 — ball in hand for Bob");
   assert.deepEqual(d.rules, ["R8"]);
   assert.deepEqual(d.details[0], { text: "The cue ball went in a pocket", rule: "G1" });
   // Without the sentences, the rule ids and the report still give the words.
   const bare = describeShot(shot({ report: { first: null, pocketed: [], rails: [] }, verdict: { ...baseVerdict, foul: true, fouls: ["R8"] }, table: table(1, "table") }), names);
-  assert.equal(bare.headline, "Foul: the cue ball hit no ball — ball in hand for Bob");
+  assert.equal(bare.headline, "Foul by Ana: the cue ball hit no ball — ball in hand for Bob");
   assert.deepEqual(foulReasons({ foul: true, reasons: [["R4", "The break pocketed no ball and drove only 2 numbered balls to a rail (four are needed)"]] }), [
     ["R4", "illegal break: no ball went in and only 2 reached a cushion (four are needed)"],
   ]);
@@ -74,7 +74,7 @@ test("R8 names the ball hit and the ball to hit; R8 and G1 together are one line
 test("R7 balls made on a foul are said to stay down; the 9 has its own note", () => {
   const scratch = { ...baseVerdict, foul: true, fouls: ["G1"], reasons: [["G1", "The cue ball was pocketed"]] };
   const d = describeShot(shot({ report: { first: 1, pocketed: [2, 0], rails: [], off_table: [] }, verdict: scratch, table: table(1, "table") }), names);
-  assert.equal(d.headline, "Foul: the cue ball went in a pocket — ball in hand for Bob");
+  assert.equal(d.headline, "Foul by Ana: the cue ball went in a pocket — ball in hand for Bob");
   assert.deepEqual(d.details, [{ text: "The 2 stays down", rule: "R7" }]);
   const two = describeShot(shot({ report: { first: 1, pocketed: [0, 6, 2, 9], rails: [], off_table: [] }, verdict: scratch, table: table(1, "table") }), names);
   assert.deepEqual(two.details.map((line) => line.text), ["The 2 and 6 stay down"]);
@@ -231,7 +231,7 @@ test("rulings: R6 choice, R14 stalemate, O3 clock foul, O4 concession", () => {
     { by: 0, action: "clock_expired", verdict: { ...baseVerdict, foul: true, fouls: ["O3"], reasons: [["O3", "The shot clock ran out"]] }, table: table(1, "table") },
     names,
   );
-  assert.equal(clock.headline, "Foul: the shot clock ran out — ball in hand for Bob");
+  assert.equal(clock.headline, "Foul by Ana: the shot clock ran out — ball in hand for Bob");
   assert.deepEqual(clock.rules, ["O3"]);
   assert.match(describeRuling({ by: 0, action: "concede_game", verdict: null, table: table(1) }, names).headline, /^Ana concedes the game/);
   assert.match(describeRuling({ by: 1, action: "stalemate_accept", verdict: null, table: table(0) }, names).headline, /^Bob accepts: stalemate warning/);
@@ -406,8 +406,16 @@ test("the two-foul warning speaks to the warned player on their own screen", () 
 test("a line that names the reader says 'you' on their own page, and names them on anyone else's", () => {
   setLanguage("en", false);
   const bih = shot({ verdict: { ...baseVerdict, foul: true, fouls: ["R9"], reasons: [["R9", "No object ball was pocketed and no ball reached a rail after the first contact"]] }, table: table(1, "table") });
-  assert.equal(describeShot(bih, names, null, 1).headline, "Foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for you");
-  assert.equal(describeShot(bih, names, null, 0).headline, "Foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for Bob");
+  assert.equal(describeShot(bih, names, null, 1).headline, "Foul by Ana: no ball reached a cushion after the hit, and none was pocketed — ball in hand for you");
+  assert.equal(describeShot(bih, names, null, 0).headline, "Your foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for Bob");
+  // Whoever watches reads who fouled, and who has ball in hand.
+  assert.equal(describeShot(bih, names, null, null).headline, "Foul by Ana: no ball reached a cushion after the hit, and none was pocketed — ball in hand for Bob");
+  for (const [lang, mineSaid, theirs] of [["hr", "Vaš faul: ", "Ana čini faul: "], ["ru", "Ваш фол: ", "Ana допускает фол: "]]) {
+    setLanguage(lang, false);
+    assert.ok(describeShot(bih, names, null, 0).headline.startsWith(mineSaid), lang);
+    assert.ok(describeShot(bih, names, null, 1).headline.startsWith(theirs), lang);
+  }
+  setLanguage("en", false);
   assert.equal(describeShot(shot({}), names, null, 1).headline, "Ana pockets no ball — your shot");
   assert.equal(describeShot(shot({}), names, null, 0).headline, "You pocket no ball — Bob to shoot");
   const lag = { method: "lag", winner: 1, lags: [{ seat: 0, distance: 0.3, fault: "" }, { seat: 1, distance: 0.12, fault: "" }] };

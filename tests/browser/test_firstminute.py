@@ -312,14 +312,16 @@ def test_trap6_a_reload_and_a_late_spectator_keep_the_log_chat_and_verdict(
         "document.getElementById('chat-log').textContent.includes('hello table')"
     )
     verdict = bob.page.inner_text("#status .verdict")
-    assert verdict.startswith("Foul:")
+    assert verdict.startswith(("Foul by Ana: ", "Your foul: ")), verdict
     bob.page.reload()
     bob.page.wait_for_selector("#conn.conn-online")
     bob.wait("!!a.table")
     bob.page.wait_for_function(
         "document.getElementById('chat-log').textContent.includes('hello table')"
     )
-    bob.page.wait_for_function("document.getElementById('log').textContent.includes('Foul:')")
+    bob.page.wait_for_function(
+        "/Foul by Ana: |Your foul: /.test(document.getElementById('log').textContent)"
+    )
     assert bob.page.inner_text("#status .verdict") == verdict
     cleo = open_client("Cleo", hash=f"#/room/{room}")
     cleo.wait("a.role === 'spectator' && !!a.table")
@@ -330,9 +332,10 @@ def test_trap6_a_reload_and_a_late_spectator_keep_the_log_chat_and_verdict(
         "document.getElementById('log').textContent.includes('chooses to break')"
     )
     # The same verdict, worded for a spectator: Bob's own page says "you" where it is his
-    # ball in hand (the draw decides who broke and fouled; the test held only when Bob had).
+    # ball in hand, and "your foul" where it was his (the draw decides who broke and fouled).
     said = cleo.page.inner_text("#status .verdict")
-    assert said == verdict.replace("ball in hand for you", "ball in hand for Bob"), said
+    spectators = verdict.replace("ball in hand for you", "ball in hand for Bob")
+    assert said == spectators.replace("Your foul: ", "Foul by Bob: "), said
     assert_quiet(ana, bob, cleo)
 
 
@@ -545,7 +548,7 @@ def test_trap13_plain_words_first_rule_ids_in_small_print_and_no_stalemate_after
             "(() => { const s = document.getElementById('status').cloneNode(true);"
             " s.querySelectorAll('.rule').forEach(r => r.remove()); return s.textContent; })()"
         )
-        assert main.startswith("Foul:")
+        assert main.startswith(("Foul by ", "Your foul: ")), main
         assert not re.search(r"\b[RGO]\d{1,2}\b", main), main
         assert "kitchen" not in main.lower() and "stalemate innings" not in main.lower()
         assert re.fullmatch(
@@ -730,7 +733,9 @@ def test_lobby_table_and_foul_in_croatian_and_russian(open_client: OpenClient) -
         settle(ana, bob)
         for c, name in ((ana, "desktop"), (bob, "phone")):
             text = c.page.inner_text("#status")
-            assert text.startswith("Faul" if lang == "hr" else "Фол"), text
+            # (the fouler's own page: "your foul"; the other's names who fouled)
+            fouled = ("Vaš faul", "čini faul") if lang == "hr" else ("Ваш фол", "допускает фол")
+            assert any(words in text.split(":")[0] for words in fouled), text
             assert english_left(c) == [], (lang, name, english_left(c))
         # The rule's id says its name in the reader's words on hover.
         title = ana.page.get_attribute("#status .verdict .rule", "title") or ""

@@ -130,7 +130,8 @@ def test_the_strip_calls_the_last_shot_the_fouls_and_a_game_conceded(
     foul_softly(fouler)
     strip.page.wait_for_selector(".ov-call.ov-foul")
     said = strip.page.inner_text(".ov-call")
-    assert said.startswith("Фол:") and "с руки" in said, said
+    # (it names who fouled: the stream's viewers could not tell)
+    assert said.startswith(f"{fouler.name} допускает фол:") and "с руки" in said, said
     save(strip, "strip-referee-call-ru.png")
     # The fouler's plate says it, as the table's tag does (a second would be the warning).
     plate = ".ov-seat0" if fouler is ana else ".ov-seat1"
