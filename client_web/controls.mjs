@@ -58,10 +58,12 @@ export function powerFromSpeed(speed, elevation = 0) {
 
 /** Plain words for a tip offset. @param {number} side @param {number} height */
 export function describeTip(side, height) {
-  if (Math.hypot(side, height) < 0.02) return t("spin.centreBall");
   const parts = [];
   if (Math.abs(height) >= 0.02) parts.push(t(height > 0 ? "spin.follow" : "spin.draw", { v: num(Math.abs(height), 2) }));
   if (Math.abs(side) >= 0.02) parts.push(t(side > 0 ? "spin.right" : "spin.left", { v: num(Math.abs(side), 2) }));
+  // (each way under 0.02, though not both at 0: the centre, not an empty clause — a
+  // computer's tip at 0.015 and 0.015 read "Bot 1 aims: power 26 %, .")
+  if (parts.length === 0) return t("spin.centreBall");
   const text = parts.join(", ");
   return isMiscueZone(side, height, MISCUE_LIMIT) ? t("spin.miscue", { text }) : text;
 }

@@ -2,11 +2,10 @@
 // a shot previewed before it is played, drills, and the position as a link.
 //
 // The server holds the table (`protocol/practice.py`); this view sends requests and draws
-// what comes back. Balls move by dragging them (mouse, pen or finger), from the tray onto
-// the table and off the table back to the tray; or, without dragging, a ball is picked
-// (a click or tap on the cue ball or a tray ball, or Enter on a tray ball) and put where the
-// next click lands, moved with the arrow keys, taken off with Delete. A click on the cloth
-// or on an object ball points the cue there.
+// what comes back. Balls move by dragging them (mouse, pen or finger), tray to table and
+// back; or a ball is picked (a click or tap on the cue ball or a tray ball, Enter on a tray
+// ball) and put where the next click lands, moved with the arrows, taken off with Delete.
+// A click on the cloth or on an object ball points the cue there.
 
 import { DEG, aimPreview, angleBetween, angleTo, checkPlacement, clearLineTo, round6, toDegrees } from "./aim.mjs";
 import { BREAK_POWER, DEFAULT_POWER, powerPercent, speedFromPower } from "./controls.mjs";
@@ -17,7 +16,7 @@ import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./strip.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
-import { drillGoal, keptRun, previewWords, runAfterChange, setOutAgain, shotWords, statusWords, tipWords } from "./practicewords.mjs";
+import { bannerAction, drillGoal, keptRun, previewWords, runAfterChange, setOutAgain, shotWords, statusWords, tipWords } from "./practicewords.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { app, touchFirst } from "./state.mjs";
@@ -432,7 +431,8 @@ export class PracticeTable {
     const status = $("p-status");
     // Many words (three fouls at once, say) in a smaller type: the box keeps its height.
     status.className = `status ${said.note ? n.tone : ""} ${said.note.length + said.next.length > 150 ? "long" : ""}`;
-    status.replaceChildren(...(said.note ? [h("span", { class: "verdict", text: said.note })] : []), ...(said.next ? [h("span", { class: "prompt", text: said.next })] : []));
+    const act = bannerAction(this.view, { player: this.role === "player", shot: !!n.text && !n.goal, clean: this.clean !== false });
+    status.replaceChildren(...(said.note ? [h("span", { class: "verdict", text: said.note })] : []), ...(said.next ? [h("span", { class: "prompt", text: said.next })] : []), ...(act ? [h("button", { type: "button", class: "status-act", "data-drill": act.drill, text: t(act.label) })] : []));
   }
 
   // --- drawing ----------------------------------------------------------------------------------
@@ -647,9 +647,9 @@ export class PracticeTable {
       if (drill && document.documentElement.classList.contains("compact")) window.scrollTo({ top: 0, behavior: "smooth" });
     });
     $("p-ghost-next").addEventListener("click", () => this.send({ t: "practice_load", drill: "nine_ghost" }));
+    $("p-status").addEventListener("click", (e) => { const drill = /** @type {HTMLElement} */ (e.target).closest("button")?.dataset.drill; if (drill) this.send({ t: "practice_load", drill }); });
     // Set with the mouse, a switch or the drills hands the keys back to the table: Space
-    // shoots (as the key help says), not toggles the switch again. Set from the keyboard,
-    // the focus stays where the keys are.
+    // shoots (as the key help says), not toggles the switch. Set from the keys, focus stays.
     for (const id of ["p-rules", "p-preview", "p-drill"]) {
       $(id).addEventListener("change", () => {
         if (!$(id).matches(":focus-visible")) $("p-table").focus({ preventScroll: true });

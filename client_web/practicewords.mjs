@@ -198,6 +198,25 @@ function nextStep(v, at) {
 }
 
 /**
+ * The button the banner offers beside a shot's result, if any: the ghost's next rack once
+ * this one is decided; the three-ball run set up again once it has missed or the table is
+ * clear (a drill of one shot is set up again by "Retry shot", as its words say). On a
+ * phone the drill's own controls are screens below the table, where a newcomer never
+ * found "Next rack"; and choosing the drill that is set already does nothing: the way to
+ * "set the drill up again" was to pick another and back.
+ * @param {Msg | null} v the table
+ * @param {{ player: boolean, shot: boolean, clean: boolean }} at the reader plays here; a
+ * shot's result is shown (not a drill's goal); the run has not missed (`keptRun`)
+ * @returns {{ label: string, drill: string } | null}
+ */
+export function bannerAction(v, at) {
+  if (!v || !at.player || !at.shot || !v.drill) return null;
+  if (v.drill === "nine_ghost") return v.ghost && v.ghost.rack !== "playing" ? { label: "practice.ghost.next", drill: "nine_ghost" } : null;
+  const cleared = !v.balls.some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b);
+  return v.drill === "three_ball" && (!at.clean || cleared) ? { label: "practice.drillAgain", drill: v.drill } : null;
+}
+
+/**
  * The tip's place in words, each slider's own: follow or draw, and side. Both at once can
  * take the tip past where it holds the ball: said as at the table, on both sliders'
  * words, as either slider may be the one that went too far.

@@ -16,6 +16,9 @@ test("O2 power curve: the full slider is the fastest legal speed, never zero", (
 test("tip offsets in words, with the miscue zone past half a radius", () => {
   assert.equal(describeTip(0, 0), "centre ball");
   assert.equal(describeTip(0, 0.3), "follow 0.30");
+  // Off the centre, but by less than 0.02 each way: the centre, never an empty phrase.
+  assert.equal(describeTip(0.015, -0.015), "centre ball");
+  assert.equal(describeTip(0.015, 0.05), "follow 0.05");
   assert.equal(describeTip(-0.2, -0.1), "draw 0.10, left 0.20");
   assert.equal(describeTip(0.45, 0.3), "follow 0.30, right 0.45 — miscue risk");
 });

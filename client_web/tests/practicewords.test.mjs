@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../i18n/index.mjs";
-import { drillGoal, drillWords, keptRun, previewWords, runAfterChange, setOutAgain, shotWords, statusWords, tipWords } from "../practicewords.mjs";
+import { bannerAction, drillGoal, drillWords, keptRun, previewWords, runAfterChange, setOutAgain, shotWords, statusWords, tipWords } from "../practicewords.mjs";
 
 setLanguage("en");
 
@@ -123,9 +123,9 @@ test("a drill's goal met is said with the shot's result; a foul, a scratch, a mi
   const left = [[0.5, 0.6], null, null, null, null, null, null, null, [2.0, 1.0], [1.0, 0.9]];
   assert.equal(words("three_ball", shot({ first: 7, pocketed: [7] }, after(left, "three_ball")), 7), "");
   // A miss says the run is over, once (the run then no longer clean).
-  assert.equal(words("three_ball", shot({ first: 7 }, after(left, "three_ball")), 7), "That ends the run: set the drill up again to run it without a miss.");
+  assert.equal(words("three_ball", shot({ first: 7 }, after(left, "three_ball")), 7), "That ends the run: “Set up again” puts the balls back to run it without a miss.");
   assert.equal(words("three_ball", shot({ first: 7 }, after(left, "three_ball")), 7, { clean: false }), "");
-  assert.equal(words("three_ball", shot({ first: 9, pocketed: [8, 9] }, after(cleared, "three_ball")), 8), "That ends the run: set the drill up again to run it without a miss."); // (not off the lowest)
+  assert.equal(words("three_ball", shot({ first: 9, pocketed: [8, 9] }, after(cleared, "three_ball")), 8), "That ends the run: “Set up again” puts the balls back to run it without a miss."); // (not off the lowest)
   // What keeps a run going, and where one starts afresh.
   assert.ok(keptRun(shot({ first: 7, pocketed: [7] }, null), 7));
   assert.ok(!keptRun(shot({ first: 7 }, null), 7) && !keptRun(shot({ first: 8, pocketed: [8] }, null), 7));
@@ -154,4 +154,22 @@ test("a drill's goal met is said with the shot's result; a foul, a scratch, a mi
   // The cue ball moved by hand: before the run's first shot, nothing; after it, the run ends.
   assert.equal(runAfterChange(true, "put", after(left), moved), true);
   assert.equal(runAfterChange(true, "put", after(left), moved, true), false);
+});
+
+test("the banner offers the ghost's next rack once it is decided, and a three-ball run again once it is over", () => {
+  const shot = { player: true, shot: true, clean: true };
+  const ghost = (rack) => table({ drill: "nine_ghost", ghost: { won: 0, lost: 1, rack } });
+  assert.deepEqual(bannerAction(ghost("lost"), shot), { label: "practice.ghost.next", drill: "nine_ghost" });
+  assert.deepEqual(bannerAction(ghost("won"), shot), { label: "practice.ghost.next", drill: "nine_ghost" });
+  assert.equal(bannerAction(ghost("playing"), shot), null);
+  const run = table({ drill: "three_ball" });
+  assert.equal(bannerAction(run, shot), null); // a run still going
+  assert.deepEqual(bannerAction(run, { ...shot, clean: false }), { label: "practice.drillAgain", drill: "three_ball" });
+  assert.deepEqual(bannerAction(table({ drill: "three_ball", balls: [[0.5, 0.6], null] }), shot), { label: "practice.drillAgain", drill: "three_ball" });
+  // Nothing for a drill's goal just set, for a spectator, for a drill of one shot (Retry
+  // sets it up again), nor without a drill.
+  assert.equal(bannerAction(ghost("lost"), { ...shot, shot: false }), null);
+  assert.equal(bannerAction(ghost("lost"), { ...shot, player: false }), null);
+  assert.equal(bannerAction(table({ drill: "kick" }), { ...shot, clean: false }), null);
+  assert.equal(bannerAction(table(), { ...shot, clean: false }), null);
 });
