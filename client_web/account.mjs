@@ -248,7 +248,8 @@ export function initAccounts(opts) {
         return;
       }
     }
-    const login = await api("/api/login", { method: "POST", body });
+    // (the guest's session with it: their places in tournaments go with them to the account)
+    const login = await api("/api/login", { method: "POST", body, token: session.token() });
     if (login.status !== 200 || !login.body?.token) {
       // A login refused: the way to an account, in case the name is not one yet.
       const hint = kind === "login" && login.status === 401 ? ` ${t("account.newHere")}` : "";

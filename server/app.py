@@ -37,7 +37,7 @@ from server.ops.config import Config
 from server.ops.metrics import Metrics
 from server.ops.shutdown import watched
 from server.players.passwords import Passwords
-from server.players.ratings import is_provisional
+from server.players.ratings import START, is_provisional
 from server.players.service import Players, Rules
 from server.players.stores import open_player_store, players_store_url
 from server.players.tokens import AccountTokens
@@ -56,6 +56,7 @@ from server.store import (
 )
 from server.store.redis import RedisStore
 from server.tournament.api import Reader, SeedRating, TournamentApi
+from server.tournament.places import TournamentPlaces
 from server.tournament.service import ComputerSeats, MatchEndInbox, TournamentService
 from server.tournament.stores import open_tournament_store
 
@@ -102,9 +103,6 @@ class GameServer:
             results=self.players,
         )
         sessions = Sessions(config.secret, config.token_ttl, previous=config.secret_previous)
-        self.api = ApiRoutes(
-            self.players, sessions.verify, parse_networks(config.limits.trusted_proxies)
-        )
         self.tournaments = TournamentService(
             self.tournament_store,
             self.lobby,
@@ -115,6 +113,12 @@ class GameServer:
             # Computer players fill empty places through the lobby's computer seat.
             bots=ComputerSeats(self.lobby),
             lead_ttl=config.node_timeout,
+        )
+        self.api = ApiRoutes(
+            self.players,
+            sessions.verify,
+            TournamentPlaces(self.tournaments, self._rating_of),
+            parse_networks(config.limits.trusted_proxies),
         )
         self._sessions = sessions
         self.tournament_api = TournamentApi(
@@ -173,11 +177,14 @@ class GameServer:
 
     async def _rating_of(self, player: str) -> SeedRating | None:
         """A player's rating, for seeding a tournament by rating, and whether it is still
-        provisional (None: never rated)."""
+        provisional; an account with no rated rack yet is where every account starts (it
+        was taken for a guest: "(guest)" beside a name just signed up); None: a guest."""
         stats = await self.players.store.stats(player)
-        if stats is None:
+        if stats is not None:
+            return SeedRating(stats.rating, provisional=is_provisional(stats.racks))
+        if await self.players.store.account(player) is None:
             return None
-        return SeedRating(stats.rating, provisional=is_provisional(stats.racks))
+        return SeedRating(START, provisional=True)
 
     def _ready(self) -> bool:
         """Ready to take players: started, not draining, the store takes writes and (in a

@@ -12,10 +12,12 @@
 
 The last three with `POST`/`DELETE` need `Authorization: Bearer <account token>` (401
 without a good one). `POST /api/accounts` may carry a guest's session token the same
-way: the account then takes over that guest's player id. Bodies are JSON
-(`Content-Type: application/json`, else 415) of at most 4 KiB (else 413). A refusal is
-always `{"error": "<why>"}`. Passwords are read, hashed or checked, and dropped: never
-logged, echoed or stored as given. The hashing runs off the event loop
+way: the account then takes over that guest's player id. `POST /api/login` may carry one
+too (one no longer good is ignored there): the guest's places in tournaments not yet
+started become the account's (`GuestPlaces`), as they do when a guest makes an account.
+Bodies are JSON (`Content-Type: application/json`, else 415) of at most 4 KiB (else
+413). A refusal is always `{"error": "<why>"}`. Passwords are read, hashed or checked,
+and dropped: never logged, echoed or stored as given. The hashing runs off the event loop
 (`server.players.passwords`); when too much of it is waiting, 503 with Retry-After.
 """
 
@@ -24,7 +26,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote
 
 from server.edge.apiconn import ApiRequest, ApiResponse, json_error, json_response
@@ -41,6 +43,14 @@ MAX_LIMIT = 100
 _PLAYERS = "/api/players/"
 
 
+class GuestPlaces(Protocol):
+    """Where a guest holds places that are theirs as a person, not as a session: told when
+    the guest signs in to an account (`account`: the guest's own id when they made it)."""
+
+    async def signed_in(self, guest: str, account: str) -> None:
+        """Never raises: the sign-in has happened whatever becomes of the places."""
+
+
 class ApiRoutes:
     """Answers every `/api/` request (`server.edge.apiconn` reads them)."""
 
@@ -48,12 +58,14 @@ class ApiRoutes:
         self,
         players: Players,
         guest_of: Callable[[str], str | None],
+        places: GuestPlaces,
         trusted: tuple[IPNetwork, ...] = (),
     ) -> None:
         """`guest_of`: the player id a guest's session token names, or None
-        (`Sessions.verify`)."""
+        (`Sessions.verify`); `places`: the tournaments' (`TournamentPlaces`)."""
         self.players = players
         self.guest_of = guest_of
+        self.places = places
         self.trusted = trusted
 
     async def handle(self, request: ApiRequest) -> ApiResponse:
@@ -140,6 +152,8 @@ class ApiRoutes:
             )
         except AccountError as exc:
             return json_error(409 if exc.kind == "taken" else 400, exc.reason)
+        if guest is not None:
+            await self.places.signed_in(guest, account.player)
         return json_response(201, {"name": account.name})
 
     async def login(self, request: ApiRequest) -> ApiResponse:
@@ -150,6 +164,10 @@ class ApiRoutes:
             token, account = await self.players.login(*credentials, self._address(request))
         except AccountError as exc:
             return json_error(401, exc.reason)
+        bearer = self._bearer(request)
+        guest = None if bearer is None else self.guest_of(bearer)
+        if guest is not None:
+            await self.places.signed_in(guest, account.player)
         return json_response(200, {"token": token, "name": account.name, "player": account.player})
 
     async def logout(self, request: ApiRequest) -> ApiResponse:

@@ -128,6 +128,34 @@ def unregister(tournament: Tournament, player: str) -> Tournament:
     return _replace(tournament, entrants=kept)
 
 
+def hand_over(
+    tournament: Tournament, guest: str, account: str, rating: float, provisional: bool
+) -> Tournament:
+    """A guest with a place signs in to an account (`account`; the guest's own id when they
+    made it): the place is the account's from now on, under the name it was entered under,
+    seeded by the account's rating. An account with a place of its own here (or one the
+    organiser took off) keeps that and the guest's second place goes: the same person
+    entered twice was drawn against themselves. Only before the start: a bracket drawn is
+    played by the ids it was drawn with."""
+    index = tournament.entrant_of(guest)
+    if tournament.status != "registering" or index is None:
+        return tournament
+    if account != guest and (
+        tournament.entrant_of(account) is not None or account in tournament.removed
+    ):
+        kept = tuple(e for e in tournament.entrants if e.player != guest)
+        return _replace(tournament, entrants=kept)
+    entry = msgspec.structs.replace(
+        tournament.entrants[index],
+        player=account,
+        rating=rating,
+        provisional=provisional,
+        guest=False,
+    )
+    entrants = tuple(entry if i == index else e for i, e in enumerate(tournament.entrants))
+    return _replace(tournament, entrants=entrants)
+
+
 #: Why a tournament was cancelled, as its `note` says it (the API gives each a code).
 TOO_FEW = "fewer than two entrants at the start"
 BY_ORGANISER = "cancelled by the organiser"

@@ -309,6 +309,23 @@ class TournamentService:
     async def register(self, tournament_id: str, entrant: Entrant) -> Tournament | None:
         return await self.store.update(tournament_id, lambda t: bracket.register(t, entrant))
 
+    async def hand_over(
+        self, guest: str, account: str, rating: float, provisional: bool
+    ) -> list[Tournament]:
+        """Every place `guest` holds in a tournament still registering becomes `account`'s
+        (`bracket.hand_over`); the tournaments changed."""
+        changed = []
+        for tournament in await self.store.active():
+            if tournament.status != "registering" or tournament.entrant_of(guest) is None:
+                continue
+            after = await self.store.update(
+                tournament.id,
+                lambda t: bracket.hand_over(t, guest, account, rating, provisional),
+            )
+            if after is not None:
+                changed.append(after)
+        return changed
+
     async def unregister(self, tournament_id: str, player: str) -> Tournament | None:
         return await self.store.update(tournament_id, lambda t: bracket.unregister(t, player))
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from tests.browser.support import Client, Server, save
 from tests.browser.test_screens_and_dialogs import LAPTOP
-from tests.browser.test_tournament_page import confirm
+from tests.browser.test_tournament_page import call, confirm, session_token
 
 NO_SHOW = re.compile(r"^No-show forfeit in ([0-9]+):([0-5][0-9])$")
 
@@ -140,3 +140,40 @@ def test_a_guest_signs_up_from_the_tournament_page_and_comes_back_to_it(
     page.wait_for_function("document.querySelector('.topbar .me').textContent === 'Gita Horvat'")
     assert page.locator("#tour-signin").is_hidden()
     assert guest.problems() == [] and organiser.problems() == []
+
+
+def test_a_guest_who_logs_in_from_the_tournament_page_keeps_their_place(
+    open_page: Callable[..., Client], server: Server
+) -> None:
+    """A guest entered as "Zed" logs in to the account they had, Mia, from the tournament
+    page: back on it, the place is the account's (the page showed Zed's place as someone
+    else's and offered to register again; entered twice, the player met themselves)."""
+    call(server, "POST", "/api/accounts", {"name": "Mia", "password": "a long enough password"})
+    organiser = open_page("Org", "/tournament/new")
+    organiser.page.wait_for_selector("#tour-create-form:not([hidden])")
+    organiser.page.fill("#tc-name", "Saturday")
+    organiser.page.select_option("#tc-format", "single")
+    organiser.page.click("#tc-submit")
+    organiser.page.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]{8}$"))
+    path = "/tournament/" + organiser.page.url.split("/tournament/")[1]
+    token = session_token(server, "Zed")
+    zed = open_page("Zed", f"{path}?lang=en", storage={"ninepool.token": token})
+    page = zed.page
+    page.wait_for_selector("#tour-register:not([hidden])")
+    page.fill("#tour-player-name", "Zed")
+    page.click("#tour-join")
+    page.locator("#tour-leave").wait_for()
+    page.click("#tour-signin")
+    page.wait_for_selector("#account-dialog[open]")
+    page.fill("#account-name", "Mia")
+    page.fill("#account-password", "a long enough password")
+    page.click("#account-login")
+    page.wait_for_url(re.compile(re.escape(path) + r"\?lang=en$"))
+    page.wait_for_function("document.querySelector('.topbar .me').textContent === 'Mia'")
+    # Entered, as the account: "Withdraw", not "Register"; one place, not a guest's.
+    page.locator("#tour-leave").wait_for()
+    assert page.locator("#tour-join").is_hidden()
+    view = call(server, "GET", "/api/tournaments/" + path.rsplit("/", 1)[1])
+    assert [(e["name"], e["guest"]) for e in view["entrants"]] == [("Zed", False)]
+    save(zed, "tournament-guest-logged-in-keeps-place.png")
+    assert zed.problems() == [] and organiser.problems() == []
