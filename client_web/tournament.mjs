@@ -147,12 +147,15 @@ function render() {
   document.title = `${view.name} — ${t("tour.title")}`;
   $("tour-name").textContent = view.name;
   const races = racesWords(view);
+  // Drawn and played (a tournament cancelled while it was played among them): past its
+  // start, not "Starts …" with computers that "fill the places still empty at the start".
+  const begun = view.status !== "registering" && (view.status !== "cancelled" || view.matches.length > 0);
   $("tour-facts").textContent = [
     t(`tour.format.${view.format}`),
     // Registration open while every place is taken reads "open" beside "full" below it.
     t(view.status === "registering" && view.entrants.length >= view.cap ? "tour.status.full" : `tour.status.${view.status}`),
     // Under way or over: when it began (the server moves an early start's time to it).
-    t(view.status === "registering" || view.status === "cancelled" ? "tour.starts" : "tour.started", { time: when(view.starts_at) }),
+    t(begun ? "tour.started" : "tour.starts", { time: when(view.starts_at) }),
     t(`tour.seeding.${view.seeding}`),
     races,
     tournamentClock(view.shot_clock ?? null),
@@ -175,7 +178,7 @@ function render() {
   // Before the start, what the computers will do; after it, what they did (if any came).
   const bots = $("tour-bots");
   const computers = view.entrants.filter((e) => e.bot).length;
-  const before = view.status === "registering" || view.status === "cancelled";
+  const before = !begun;
   bots.hidden = !view.bots || (!before && computers === 0);
   bots.textContent = bots.hidden
     ? ""

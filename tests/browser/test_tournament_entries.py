@@ -172,6 +172,9 @@ def test_the_organiser_calls_off_a_tournament_under_way(page_at: Any, server: Se
     # The match card awaits nobody and counts down nothing any more.
     card = org.page.inner_text("#tour-brackets")
     assert "Турнир отменён: этот матч больше ничего не решает" in card and "Ждём" not in card
+    # Past its start: "Начался …", not "Начало: …" as before it began.
+    facts = org.page.inner_text("#tour-facts")
+    assert "Начался" in facts and "Начало:" not in facts, facts
     # The players' pages say it too, on their next read, with no seat to take.
     oleg.page.wait_for_selector("#tour-note:not([hidden])", timeout=20_000)
     assert "Сесть за стол" not in oleg.page.inner_text("#tour-brackets")
