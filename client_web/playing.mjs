@@ -171,7 +171,7 @@ export function roomPlayer({ renderer, sound, tv, showTable, refresh, sitReady =
         showResult(
           m.winner === null ? t("result.matchNobody") : app.role === "player" && app.seat === m.winner ? t("result.matchYou") : t("result.match", { name: n[m.winner] }),
           noShow ? null : { names: n, score: m.score },
-          noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n), lostByMe(m.winner)),
+          noShow ? t("end.noShow") : describeEnd(m.reason, app.view?.settings?.race_to ?? 0, loserOf(m.winner, n), lostByMe(m.winner), true),
           true,
           // The last game played: the one the match ended in, or before a game conceded
           // unplayed (whose replay would be empty), then named ("this game" was not it).

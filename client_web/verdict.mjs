@@ -474,7 +474,8 @@ export function loserOf(winner, names) {
   return winner === null ? null : names[1 - winner];
 }
 
-/** The reasons that name the player who lost by them (each has an `end.<reason>By`). */
+/** The reasons that name the player who lost by them (each has an `end.<reason>By`; a
+ * concession `end.concedeGameBy` and `end.concedeMatchBy`). */
 const LOST_BY = ["three_fouls", "concede", "forfeit"];
 
 /**
@@ -482,11 +483,14 @@ const LOST_BY = ["three_fouls", "concede", "forfeit"];
  * the loser's name is known, a lost-by reason names them: "the opponent" would be wrong
  * on the screen of the one who conceded, and means nothing to a spectator.
  * @param {string} reason @param {number} [raceTo] @param {string | null} [loser]
- * @param {boolean} [mine] the loser is the reader ("You conceded.")
+ * @param {boolean} [mine] the loser is the reader ("You conceded the game.")
+ * @param {boolean} [match] the match's end, not a game's
  */
-export function describeEnd(reason, raceTo = 0, loser = null, mine = false) {
+export function describeEnd(reason, raceTo = 0, loser = null, mine = false, match = false) {
   if (reason === "race") return t("end.race", { n: raceTo });
-  if (loser && LOST_BY.includes(reason)) return t(`end.${reason}By${mine ? "You" : ""}`, { name: loser });
+  // A concession says what was given up: "You conceded." under a game's result read as the match.
+  const what = reason === "concede" ? (match ? "Match" : "Game") : "";
+  if (loser && LOST_BY.includes(reason)) return t(`end.${reason}${what}By${mine ? "You" : ""}`, { name: loser });
   if (["nine", "nineBreak", "three_fouls", "concede", "forfeit", "stalemate"].includes(reason)) return t(`end.${reason}`);
   return t("end.other");
 }

@@ -373,7 +373,7 @@ export default {
   "chat.watching": "{name} (зритель)",
   "result.rematch": "Реванш",
   "result.rematchAsked": "Реванш предложен — ждём соперника…",
-  "result.rematchWanted": "Реванш ({name} хочет реванша)",
+  "result.rematchWanted": "Принять реванш ({name} предлагает)",
   "result.opponentLeft": "Соперник ушёл из-за стола",
   "result.close": "Продолжить",
   "result.closeMatch": "Закрыть",

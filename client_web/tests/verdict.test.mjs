@@ -302,16 +302,21 @@ test("the end of a game and of a match are worded from the server's codes", () =
 
 test("a game lost by fouls, a concession or staying away names the one who lost it", async () => {
   const { setLanguage } = await import("../i18n/index.mjs");
-  assert.equal(describeEnd("concede", 0, "Ana"), "Ana concedes.");
+  // What was conceded is said: "You conceded." under a game's result read as the match.
+  assert.equal(describeEnd("concede", 0, "Ana"), "Ana concedes the game.");
+  assert.equal(describeEnd("concede", 0, "Ana", false, true), "Ana concedes the match.");
   assert.equal(describeEnd("forfeit", 0, "Ana"), "Ana stayed away too long.");
   assert.equal(describeEnd("three_fouls", 0, "Ana"), "Three fouls in a row: Ana.");
   assert.equal(describeEnd("nine", 0, "Ana"), "The 9 went down on a legal shot.");
   assert.equal(describeEnd("concede"), "The opponent conceded.");
   try {
     setLanguage("hr", false);
-    assert.equal(describeEnd("concede", 0, "Ana"), "Ana predaje.");
+    assert.equal(describeEnd("concede", 0, "Ana"), "Ana predaje partiju.");
+    assert.equal(describeEnd("concede", 0, "Ana", true, true), "Predali ste meč.");
     setLanguage("ru", false);
-    assert.equal(describeEnd("concede", 0, "Ана"), "Ана сдаётся.");
+    assert.equal(describeEnd("concede", 0, "Ана"), "Ана сдаёт партию.");
+    assert.equal(describeEnd("concede", 0, "Ана", true), "Вы сдали партию.");
+    assert.equal(describeEnd("three_fouls", 0, "Ана"), "У игрока Ана три фола подряд.");
   } finally {
     setLanguage("en", false);
   }
@@ -451,8 +456,8 @@ test("a line that names the reader says 'you' on their own page, and names them 
   assert.equal(describeLag({ method: "draw", winner: 1, lags: [] }, names, 1).headline, "You win the draw and choose who breaks");
   const lagged = describeLag({ method: "lag", winner: 1, lags: [{ seat: 0, distance: 0.3, fault: "" }, { seat: 1, distance: 0.12, fault: "" }] }, names, 1);
   assert.deepEqual(lagged.details.map((l) => l.text), ["Ana: 30.0 cm from the cushion", "You: 12.0 cm from the cushion", "Your ball stopped 18.0 cm closer to the cushion."]);
-  assert.equal(describeEnd("concede", 0, "Ana", true), "You conceded.");
-  assert.equal(describeEnd("concede", 0, "Ana"), "Ana concedes.");
+  assert.equal(describeEnd("concede", 0, "Ana", true), "You conceded the game.");
+  assert.equal(describeEnd("concede", 0, "Ana"), "Ana concedes the game.");
   assert.equal(describeRuling({ by: 0, action: "concede_game", verdict: null, table: table(1) }, names, false, 0).headline, "You concede the game");
   setLanguage("hr", false);
   assert.equal(describeShot(bih, names, null, 1).headline.split(" — ")[1], "igrate s bijelom u ruci");

@@ -424,7 +424,7 @@ def test_trap9_result_dialogs_in_words(open_client: OpenClient) -> None:
         assert c.page.inner_text("#result-title") == title
         # Named: "the opponent conceded" would be false on Ana's own screen, which
         # speaks to her.
-        conceded = "You conceded." if c is ana else "Ana concedes."
+        conceded = "You conceded the game." if c is ana else "Ana concedes the game."
         assert c.page.inner_text("#result-text") == conceded
         score = c.page.locator("#result-score")
         assert score.get_attribute("aria-label") == "Ana 0 – 1 Bob"

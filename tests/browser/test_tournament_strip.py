@@ -109,7 +109,7 @@ def test_a_conceded_match_keeps_its_players_names_after_they_go(
         f"JSON.stringify(window.ninepoolOverlay?.seats.map(s => s.name)) === {both!r}"
     )
     # The table: the result names who conceded, the scoreboard both players.
-    assert eve.page.inner_text("#result-text") == f"{loser} predaje."
+    assert eve.page.inner_text("#result-text") == f"{loser} predaje meč."
     board = eve.page.inner_text(".scoreboard")
     assert winner in board and loser in board, board
     # Gone after playing, not awaited: no "not here yet" over a finished match.
