@@ -248,8 +248,9 @@ export function initAccounts(opts) {
         return;
       }
     }
-    // (the guest's session with it: their places in tournaments go with them to the account)
-    const login = await api("/api/login", { method: "POST", body, token: session.token() });
+    // The guest's session with it, their places in tournaments to go with them to the
+    // account; not from a seat in a match, where the page keeps the guest (below).
+    const login = await api("/api/login", { method: "POST", body, token: seatedAs() === null ? session.token() : undefined });
     if (login.status !== 200 || !login.body?.token) {
       // A login refused: the way to an account, in case the name is not one yet.
       const hint = kind === "login" && login.status === 401 ? ` ${t("account.newHere")}` : "";

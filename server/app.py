@@ -117,7 +117,7 @@ class GameServer:
         self.api = ApiRoutes(
             self.players,
             sessions.verify,
-            TournamentPlaces(self.tournaments, self._rating_of),
+            TournamentPlaces(self.tournaments, self._rating_of, self._is_account),
             parse_networks(config.limits.trusted_proxies),
         )
         self._sessions = sessions
@@ -185,6 +185,9 @@ class GameServer:
         if await self.players.store.account(player) is None:
             return None
         return SeedRating(START, provisional=True)
+
+    async def _is_account(self, player: str) -> bool:
+        return await self.players.store.account(player) is not None
 
     def _ready(self) -> bool:
         """Ready to take players: started, not draining, the store takes writes and (in a

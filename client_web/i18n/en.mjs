@@ -131,7 +131,7 @@ export default {
   "practice.done.three_ball": "Table cleared without a miss — well done!",
   "practice.miss.runOver": "That ends the run: “Set up again” puts the balls back to run it without a miss.",
   "practice.drillAgain": "Set up again",
-  "practice.miss.three_ball": "Table cleared, but not in one run: set the drill up again and run it without a miss.",
+  "practice.miss.three_ball": "Table cleared, but not in one run: “Set up again” puts the balls back to run it without a miss.",
   "practice.miss.kick": "The cue ball did not reach the 1 first: Retry shot sets the kick up again.",
   "practice.breakAgain": "Retry shot racks the same balls for another break.",
   "practice.allDownRun": "Set the drill up again, then add a ball from the ones off the table to make the run harder.",

@@ -119,7 +119,7 @@ test("a drill's goal met is said with the shot's result; a foul, a scratch, a mi
   // the run missed; cleared with a miss on the way, it is told so.
   const last = shot({ first: 9, pocketed: [9] }, after(cleared, "three_ball"));
   assert.equal(shotWords(last, 9).text, "Pocketed: 9. Table cleared without a miss — well done!");
-  assert.deepEqual(shotWords(last, 9, false, false), { text: "Pocketed: 9. Table cleared, but not in one run: set the drill up again and run it without a miss.", tone: "" });
+  assert.deepEqual(shotWords(last, 9, false, false), { text: "Pocketed: 9. Table cleared, but not in one run: “Set up again” puts the balls back to run it without a miss.", tone: "" });
   const left = [[0.5, 0.6], null, null, null, null, null, null, null, [2.0, 1.0], [1.0, 0.9]];
   assert.equal(words("three_ball", shot({ first: 7, pocketed: [7] }, after(left, "three_ball")), 7), "");
   // A miss says the run is over, once (the run then no longer clean).

@@ -140,6 +140,10 @@ def hand_over(
     index = tournament.entrant_of(guest)
     if tournament.status != "registering" or index is None:
         return tournament
+    # A place that is an account's already stays where it is: signed up once, it is not
+    # seeded again at each sign-in; nor does another account take it.
+    if not tournament.entrants[index].guest:
+        return tournament
     if account != guest and (
         tournament.entrant_of(account) is not None or account in tournament.removed
     ):

@@ -309,15 +309,23 @@ class TournamentService:
     async def register(self, tournament_id: str, entrant: Entrant) -> Tournament | None:
         return await self.store.update(tournament_id, lambda t: bracket.register(t, entrant))
 
+    async def guest_places(self, guest: str) -> list[Tournament]:
+        """The tournaments still registering where `guest` holds a guest's place."""
+        return [
+            t
+            for t in await self.store.active()
+            if t.status == "registering"
+            and (index := t.entrant_of(guest)) is not None
+            and t.entrants[index].guest
+        ]
+
     async def hand_over(
-        self, guest: str, account: str, rating: float, provisional: bool
+        self, places: list[Tournament], guest: str, account: str, rating: float, provisional: bool
     ) -> list[Tournament]:
-        """Every place `guest` holds in a tournament still registering becomes `account`'s
-        (`bracket.hand_over`); the tournaments changed."""
+        """Each of `places` (`guest_places`) becomes `account`'s (`bracket.hand_over`,
+        which reads the tournament afresh); the tournaments changed."""
         changed = []
-        for tournament in await self.store.active():
-            if tournament.status != "registering" or tournament.entrant_of(guest) is None:
-                continue
+        for tournament in places:
             after = await self.store.update(
                 tournament.id,
                 lambda t: bracket.hand_over(t, guest, account, rating, provisional),

@@ -64,28 +64,28 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
         open_client,
         guest={"lang": "ru"},
         first_break="lag",
-        settings={"shot_clock": 8, "first_shot_clock": 11},
+        settings={"shot_clock": 10, "first_shot_clock": 13},
     )
     strip = open_page("strip", f"/overlay/{room}")
     for c in (ana, bob):
         c.page.locator("#lag-shoot").wait_for(state="visible")
     # The room's time for a first shot is the lag's: both players see it run, and so does
     # the stream's strip.
-    strip_says(strip, "Lag for the break", 11)
+    strip_says(strip, "Lag for the break", 13)
     for c, words in ((ana, "Lag: "), (bob, "Раскат: ")):
         c.page.wait_for_function(
             "(w) => document.getElementById('clock').textContent.startsWith(w)", arg=words
         )
         # Read at one instant with the room's deadline: the clock counts down to it, capped
-        # at the lag's 11 s, not the shot clock's 8 (a slow machine reads it late, so
+        # at the lag's 13 s, not the shot clock's 10 (a slow machine reads it late, so
         # the shown value is checked against the time left, not a fixed range).
         shown, left = c.state(
             "[document.getElementById('clock').textContent,"
             " (a.view.lag_until - a.serverNow()) / 1000]"
         )
         match = re.fullmatch(r"\S+: 0:(\d\d)", shown)
-        assert match and left <= 11.5, (shown, left)
-        assert abs(int(match[1]) - min(11, math.ceil(left))) <= 1, (shown, left)
+        assert match and left <= 13.5, (shown, left)
+        assert abs(int(match[1]) - min(13, math.ceil(left))) <= 1, (shown, left)
     ana.page.click("#lag-shoot")
     # Bob is told Ana's lag is in, and what not playing his would cost.
     bob.page.wait_for_function(
@@ -113,11 +113,11 @@ def test_the_lag_is_timed_and_a_lag_never_played_loses_it(
             "(w) => document.getElementById('log').textContent.includes(w)", arg=words
         )
         c.idle()
-        # The lag's clock has stopped with it; the winner's choice (the room's 8 s) is
+        # The lag's clock has stopped with it; the winner's choice (the room's 10 s) is
         # timed for both to see, the opponent too.
         assert c.page.inner_text("#clock").startswith(clock), c.page.inner_text("#clock")
     assert bob.page.locator("#lag-shoot").is_hidden()
-    strip_says(strip, "Ana chooses who breaks", 8)  # Ana won a lag, and has 8 s to choose
+    strip_says(strip, "Ana chooses who breaks", 10)  # Ana won a lag, and has 10 s to choose
     # Only the ball that was played is on the table, named; Bob's was never played.
     labels = ana.page.evaluate("window.ninepool.overlay().labels.map(l => l.text)")
     assert labels == ["Ana's ball"], labels

@@ -69,11 +69,18 @@ async def test_a_guests_place_goes_with_them_into_an_account(
     _, view = await api(server, "GET", path)
     assert sorted(e["name"] for e in view["entrants"]) == ["Gina", "Ivo", "Zed"]
 
+    # Gina's old session token names her account now (she made it from that session):
+    # sent with a login to another account it moves nothing, nor does an account's token.
+    bobby = await account(server, "Bobby")
+    bobby_login = {"name": "Bobby", "password": "correct horse battery"}
+    assert (await api(server, "POST", "/api/login", bobby_login, gina.token))[0] == 200
+    assert (await api(server, "POST", "/api/login", bobby_login, ivo["token"]))[0] == 200
     # A login without a session, or with one no longer good, is a login and nothing more.
     assert (await api(server, "POST", "/api/login", ivo_login))[0] == 200
     assert (await api(server, "POST", "/api/login", ivo_login, "not-a-token"))[0] == 200
     _, after = await api(server, "GET", path)
     assert after["entrants"] == view["entrants"]
+    assert bobby["player"] not in [e["player"] for e in after["entrants"]]
 
 
 def test_a_place_is_handed_over_only_before_the_start() -> None:
@@ -96,6 +103,9 @@ def test_a_place_is_handed_over_only_before_the_start() -> None:
         ("acc", "Zed", 1710.0, False),
         ("p2", "Ana", 1600.0, False),
     ]
+    # A place that is an account's already does not move, nor is it seeded again.
+    assert bracket.hand_over(moved, "acc", "acc", 1.0, True) == moved
+    assert bracket.hand_over(registered, "p2", "other", 1.0, True) == registered
     # A guest with no place, or an account that already has one.
     assert bracket.hand_over(registered, "nobody", "acc", 1710.0, False) == registered
     assert [e.player for e in bracket.hand_over(registered, "g1", "p2", 1.0, False).entrants] == [
