@@ -220,7 +220,9 @@ function capitalise(s) {
 /**
  * The foul in one line: who fouled, the first reason (the rules list them most telling
  * first), then who plays on; any further reasons go under it, each with its rule. (It
- * named only who plays on: whoever came to watch had to work out who had fouled.)
+ * named only who plays on: whoever came to watch had to work out who had fouled.) The
+ * player given ball in hand reads no name: it can only be their opponent's foul, and on
+ * a phone the line would no longer fit.
  * @param {Verdict} v @param {readonly string[]} names
  * @param {{ turn?: number | null, ball_in_hand?: string | null } | null} next the table after the action
  * @param {ShotFacts | null} facts @param {number | null} lowest

@@ -411,14 +411,15 @@ test("the two-foul warning speaks to the warned player on their own screen", () 
 test("a line that names the reader says 'you' on their own page, and names them on anyone else's", () => {
   setLanguage("en", false);
   const bih = shot({ verdict: { ...baseVerdict, foul: true, fouls: ["R9"], reasons: [["R9", "No object ball was pocketed and no ball reached a rail after the first contact"]] }, table: table(1, "table") });
-  assert.equal(describeShot(bih, names, null, 1).headline, "Foul by Ana: no ball reached a cushion after the hit, and none was pocketed — ball in hand for you");
+  assert.equal(describeShot(bih, names, null, 1).headline, "Foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for you");
   assert.equal(describeShot(bih, names, null, 0).headline, "Your foul: no ball reached a cushion after the hit, and none was pocketed — ball in hand for Bob");
   // Whoever watches reads who fouled, and who has ball in hand.
   assert.equal(describeShot(bih, names, null, null).headline, "Foul by Ana: no ball reached a cushion after the hit, and none was pocketed — ball in hand for Bob");
-  for (const [lang, mineSaid, theirs] of [["hr", "Vaš faul: ", "Ana čini faul: "], ["ru", "Ваш фол: ", "Ana допускает фол: "]]) {
+  for (const [lang, mineSaid, theirs, yours] of [["hr", "Vaš faul: ", "Ana čini faul: ", "Faul: "], ["ru", "Ваш фол: ", "Ana допускает фол: ", "Фол: "]]) {
     setLanguage(lang, false);
     assert.ok(describeShot(bih, names, null, 0).headline.startsWith(mineSaid), lang);
-    assert.ok(describeShot(bih, names, null, 1).headline.startsWith(theirs), lang);
+    assert.ok(describeShot(bih, names, null, null).headline.startsWith(theirs), lang);
+    assert.ok(describeShot(bih, names, null, 1).headline.startsWith(yours), lang);
   }
   setLanguage("en", false);
   assert.equal(describeShot(shot({}), names, null, 1).headline, "Ana pockets no ball — your shot");

@@ -46,7 +46,7 @@ def test_a_reload_takes_the_log_chat_and_verdict_from_its_snapshot(
         "document.getElementById('chat-log').textContent.includes('hello table')"
     )
     verdict = bob.page.inner_text("#status .verdict")
-    assert verdict.startswith(("Foul by Ana: ", "Your foul: ")), verdict
+    assert verdict.startswith(("Foul: ", "Your foul: ")), verdict
     replays: list[str] = []
     bob.page.on("request", lambda r: replays.append(r.url) if "/replay/" in r.url else None)
     bob.page.reload()
@@ -56,7 +56,7 @@ def test_a_reload_takes_the_log_chat_and_verdict_from_its_snapshot(
         "document.getElementById('chat-log').textContent.includes('hello table')"
     )
     bob.page.wait_for_function(
-        "/Foul by Ana: |Your foul: /.test(document.getElementById('log').textContent)"
+        "/Foul: |Your foul: /.test(document.getElementById('log').textContent)"
     )
     assert bob.page.inner_text("#status .verdict") == verdict
     assert replays == [], "the past came with the snapshot: no replay is read"
