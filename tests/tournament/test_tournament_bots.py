@@ -1,5 +1,5 @@
-"""Computer players in a tournament, through a real server on port 0: a 16-place double
-elimination with six scripted WebSocket players and ten computers filling the empty
+"""Computer players in a tournament, through a real server on port 0: an 8-place double
+elimination with three scripted WebSocket players and five computers filling the empty
 places, played to the end. A person meets a computer in a room with the computer seated
 in its kept seat (and concedes); two computers play their match out between themselves."""
 
@@ -79,11 +79,12 @@ async def test_computers_fill_a_double_elimination_to_the_end(
             server, "POST", "/api/tournaments", settings(**bad), organiser.token
         )
         assert status == 400 and answer["error"], (bad, answer)
-    status, made = await api(server, "POST", "/api/tournaments", settings(), organiser.token)
+    # (eight places: five computers, so that two of them meet in the first round at least)
+    status, made = await api(server, "POST", "/api/tournaments", settings(cap=8), organiser.token)
     assert status == 201 and made["bots"] is True and made["bot_level"] == 1, made
     path = f"/api/tournaments/{made['id']}"
     people: dict[str, Peer] = {}
-    for name in ("Ana", "Ben", "Cyril", "Dora", "Eli", "Fran"):
+    for name in ("Ana", "Ben", "Cyril"):
         peer = await Peer.connect(server, name)
         opened.append(peer)
         people[name] = peer
@@ -137,13 +138,13 @@ async def test_computers_fill_a_double_elimination_to_the_end(
         await task
 
     entrants = view["entrants"]
-    assert len(entrants) == 16
+    assert len(entrants) == 8
     computers = [e for e in entrants if e["bot"]]
-    assert len(computers) == 10
+    assert len(computers) == 5
     assert all(e["level"] == 1 and e["name"].startswith("Bot ") for e in computers)
     assert all(e["level"] is None for e in entrants if not e["bot"])
     matches = [x for x in view["matches"] if x["status"] == "done"]
-    assert len(matches) in (30, 31)
+    assert len(matches) in (14, 15)
     between_computers = [x for x in matches if None not in x["computers"]]
     assert between_computers, "some matches were between two computers"
     for match in between_computers:
@@ -151,7 +152,7 @@ async def test_computers_fill_a_double_elimination_to_the_end(
         assert match["decided"] == "played", match
         assert sorted(match["score"]) == [0, 1], match
     standings = view["standings"]
-    assert len(standings) == 16
+    assert len(standings) == 8
     assert sorted(row["name"] for row in standings) == sorted(e["name"] for e in entrants)
     labelled = {row["name"]: (row["bot"], row["level"]) for row in standings}
     for entrant in entrants:
