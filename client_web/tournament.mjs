@@ -587,14 +587,15 @@ function tickDeadlines() {
 /** @param {TournamentView} view */
 function renderStandings(view) {
   const rows = view.standings;
-  // The reader's own row is marked, as their entry was on the list.
+  // The reader's own row is marked, as their entry was on the list. A place is written as
+  // the language writes one ("2.", "3.–4." in Croatian: a bare "2" read as a count).
   const mine = myEntry(view)?.name;
   const you = (/** @type {string} */ name) => (name === mine ? [" ", el("span", { class: "tour-you" }, [t("tour.you")])] : []);
   $("tour-standings").hidden = rows.length === 0;
   $("tour-standings-title").textContent = t(view.status === "finished" ? "tour.standingsFinal" : "tour.standings");
   $("tour-standings-rows").replaceChildren(
     ...rows.map((row) =>
-      el("tr", {}, [el("td", {}, [row.place]), el("td", {}, [seatName(row.name, row.bot ? row.level ?? 1 : null), ...computerTag(row.bot ? row.level ?? 1 : null), ...you(row.name)])]),
+      el("tr", {}, [el("td", {}, [placeWords(row.place)]), el("td", {}, [seatName(row.name, row.bot ? row.level ?? 1 : null), ...computerTag(row.bot ? row.level ?? 1 : null), ...you(row.name)])]),
     ),
   );
 }
