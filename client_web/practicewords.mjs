@@ -33,6 +33,11 @@ export function keptRun(m, lowestBefore) {
   return !m.verdict?.foul && !scratch && pocketed.length > 0 && m.report.first === lowestBefore;
 }
 
+/** Every object ball is off the table (a rack run, a drill done). @param {readonly unknown[]} balls a table view's */
+function tableCleared(balls) {
+  return !balls.some((b, n) => n > 0 && b);
+}
+
 /**
  * Whether the object balls stand otherwise in `after` than in `before` (a drill set up, a
  * ball added, moved or taken off, a shot taken back): where a run starts afresh.
@@ -94,7 +99,7 @@ export function drillWords(drill, m, lowestBefore, run = {}) {
     if (m.report.first !== 1) return { text: t("practice.miss.kick"), done: false };
     return { text: t(pocketed.includes(1) ? "practice.done.kickPot" : "practice.done.kick"), done: true };
   }
-  const cleared = !(m.view?.balls ?? []).some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b);
+  const cleared = tableCleared(m.view?.balls ?? []);
   // The first miss of a clean run says the run is over (only "Nothing pocketed" was said).
   if (drill === "three_ball" && run.clean !== false && !keptRun(m, lowestBefore)) return { text: t("practice.miss.runOver"), done: false };
   if (drill === "three_ball" && cleared && keptRun(m, lowestBefore)) {
@@ -193,7 +198,7 @@ function nextStep(v, at) {
   if (at.preview) return at.preview;
   if (inHand) return inHand;
   // Every object ball down (a drill done): how to play it again, not "aim" at nothing.
-  if (!v.balls.some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b)) return t(v.drill === "three_ball" ? "practice.allDownRun" : "practice.allDown");
+  if (tableCleared(v.balls)) return t(v.drill === "three_ball" ? "practice.allDownRun" : "practice.allDown");
   return t(at.touch ? "practice.readyTouch" : "practice.ready");
 }
 
@@ -212,8 +217,7 @@ function nextStep(v, at) {
 export function bannerAction(v, at) {
   if (!v || !at.player || !at.shot || !v.drill) return null;
   if (v.drill === "nine_ghost") return v.ghost && v.ghost.rack !== "playing" ? { label: "practice.ghost.next", drill: "nine_ghost" } : null;
-  const cleared = !v.balls.some((/** @type {unknown} */ b, /** @type {number} */ n) => n > 0 && b);
-  return v.drill === "three_ball" && (!at.clean || cleared) ? { label: "practice.drillAgain", drill: v.drill } : null;
+  return v.drill === "three_ball" && (!at.clean || tableCleared(v.balls)) ? { label: "practice.drillAgain", drill: v.drill } : null;
 }
 
 /**

@@ -111,6 +111,17 @@ def test_newcomers_organise_register_and_are_called_to_their_match(
         assert client.problems() == [], (client.name, client.problems())
 
 
+def single_elimination(open_page: Callable[..., Client], name: str) -> tuple[Client, str]:
+    """A single elimination made on the page by its organiser: their page and its path."""
+    organiser = open_page("Org", "/tournament/new")
+    organiser.page.wait_for_selector("#tour-create-form:not([hidden])")
+    organiser.page.fill("#tc-name", name)
+    organiser.page.select_option("#tc-format", "single")
+    organiser.page.click("#tc-submit")
+    organiser.page.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]{8}$"))
+    return organiser, "/tournament/" + organiser.page.url.split("/tournament/")[1]
+
+
 def test_a_guest_signs_up_from_the_tournament_page_and_comes_back_to_it(
     open_page: Callable[..., Client], server: Server
 ) -> None:
@@ -118,13 +129,7 @@ def test_a_guest_signs_up_from_the_tournament_page_and_comes_back_to_it(
     wanting a rating went back to the game, signed up and looked for the tournament
     again); the game's page opens with the account form, and once signed up the player is
     back on the tournament's page, signed in."""
-    organiser = open_page("Org", "/tournament/new")
-    organiser.page.wait_for_selector("#tour-create-form:not([hidden])")
-    organiser.page.fill("#tc-name", "Friday")
-    organiser.page.select_option("#tc-format", "single")
-    organiser.page.click("#tc-submit")
-    organiser.page.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]{8}$"))
-    path = "/tournament/" + organiser.page.url.split("/tournament/")[1]
+    organiser, path = single_elimination(open_page, "Friday")
     guest = open_page("Gita", f"{path}?lang=hr")
     page = guest.page
     signin = page.locator("#tour-signin")
@@ -149,13 +154,7 @@ def test_a_guest_who_logs_in_from_the_tournament_page_keeps_their_place(
     page: back on it, the place is the account's (the page showed Zed's place as someone
     else's and offered to register again; entered twice, the player met themselves)."""
     call(server, "POST", "/api/accounts", {"name": "Mia", "password": "a long enough password"})
-    organiser = open_page("Org", "/tournament/new")
-    organiser.page.wait_for_selector("#tour-create-form:not([hidden])")
-    organiser.page.fill("#tc-name", "Saturday")
-    organiser.page.select_option("#tc-format", "single")
-    organiser.page.click("#tc-submit")
-    organiser.page.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]{8}$"))
-    path = "/tournament/" + organiser.page.url.split("/tournament/")[1]
+    organiser, path = single_elimination(open_page, "Saturday")
     token = session_token(server, "Zed")
     zed = open_page("Zed", f"{path}?lang=en", storage={"ninepool.token": token})
     page = zed.page
