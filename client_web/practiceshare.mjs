@@ -4,15 +4,19 @@
 // top of a phone's screen stood over the table's Undo and Redo for its four seconds.
 
 import { $ } from "./dom.mjs";
-import { t } from "./i18n/index.mjs";
+import { keepLang, t } from "./i18n/index.mjs";
 import { touchFirst } from "./state.mjs";
 
 /** How long the words under the link stay (ms). */
 const SAID_MS = 5000;
 
-/** The link that opens this position: `#/practice/<code>`. @param {string} code */
+/**
+ * The link that opens this position: `#/practice/<code>`, with the page's `?lang=` when its
+ * own address carries one (a Croatian player's link opens in Croatian, as the tournament
+ * pages' links do). @param {string} code
+ */
 export function practiceLink(code) {
-  return `${location.origin}${location.pathname}#/practice/${code}`;
+  return `${location.origin}${keepLang(`${location.pathname}#/practice/${code}`)}`;
 }
 
 /** Wires "Copy link": the link to the clipboard, or selected to be copied by hand. */

@@ -95,7 +95,8 @@ def test_practice_table_and_a_shared_link(open_client: OpenClient) -> None:
     wait_practice(ana, "p.view.redo === 0")
     shared = practice(ana, "p.positions()")
     link = ana.page.input_value("#p-link")
-    assert "#/practice/" in link
+    # The link keeps the page's language (its address said `?lang=en`), nothing else of it.
+    assert "/?lang=en#/practice/" in link
     save(ana, "practice-ana.png")
 
     # Another browser opens the link: the same layout, at a table of its own.
