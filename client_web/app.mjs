@@ -22,7 +22,7 @@ import { NAME_PATTERN, boundNameField, nameTaken, tidyName } from "./namerule.mj
 import { Connection, ServerError, defaultUrl, session } from "./net.mjs";
 import { restingView, roomPlayer } from "./playing.mjs";
 import { PracticeTable, practiceRoute } from "./practice.mjs";
-import { Renderer } from "./render.mjs";
+import { Renderer, reduceMotion } from "./render.mjs";
 import { ReplayViewer, offerWayBack, replayShown } from "./replay.mjs";
 import { rewordLog } from "./roomlog.mjs";
 import { PLAY_MESSAGES, TvDirector, lingerFrom } from "./tv.mjs";
@@ -496,7 +496,6 @@ async function shoot() {
   renderTableUi();
 }
 
-
 // --- drawing loop -------------------------------------------------------------------------
 
 /** Asks for the next frame to be drawn even while nothing moves. */
@@ -505,8 +504,7 @@ function invalidate() {
   pacer.wake();
 }
 
-/** When the table was last drawn while nothing moved (ms). */
-let lastIdleDraw = 0;
+let lastIdleDraw = 0; // when the table was last drawn while nothing moved (ms)
 /** @type {import("./render.mjs").Overlay | null} the overlay last drawn (for the tests' hooks) */
 let lastOverlay = null;
 const drawTimes = new DrawTimes();
@@ -586,13 +584,15 @@ function frame() {
     Object.assign(app, { wrongBall: wrong, othersAimDrawn: theirs });
     renderTableUi();
   }
-  // Anything new on the table pulses the ball to hit again; then the ring holds still, and a
-  // table at rest is drawn again only when something on it changes (framepace.mjs).
+  // Anything new pulses the ball to hit again for the player to shoot (for the others, and a
+  // reader asking for less motion, it holds still at once); a table at rest is drawn again
+  // only when something on it changes (framepace.mjs).
   const scene = still ? JSON.stringify([balls, overlay]) : "";
-  if (!still || scene !== lastChange.scene) Object.assign(lastChange, { at: now, scene });
-  overlay.calm = still && now - lastChange.at > PULSE_MS;
+  const changed = !still || scene !== lastChange.scene;
+  if (changed) Object.assign(lastChange, { at: now, scene });
+  overlay.calm = still && (!canShoot() || reduceMotion() || now - lastChange.at > PULSE_MS);
   renderClock();
-  if (overlay.calm && lastChange.calm && !forced && !resized) return 250;
+  if (overlay.calm && lastChange.calm && !changed && !forced && !resized) return 250;
   lastChange.calm = overlay.calm;
   lastOverlay = overlay;
   const t0 = performance.now();

@@ -281,7 +281,7 @@ function roundRect(ctx, x, y, w, h, r) {
 
 const motionQuery = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
 /** Whether the reader asks for reduced motion. */
-function reduceMotion() {
+export function reduceMotion() {
   return !!motionQuery?.matches;
 }
 

@@ -3,8 +3,9 @@ for keeps the compositor at work whether or not anything is drawn: the page used
 one at every display refresh, at the lobby and at a table at rest alike, about 6 % of a
 core on a phone doing nothing. The lobby now asks for a few a second; a table that has just
 come to rest for the twenty its pulsing highlight needs, until the ring has pulsed a few
-times and holds still, when the table is drawn again only if something on it changes; a
-player who aims gets every refresh at once."""
+times and holds still, when the table is drawn again only if something on it changes (the
+ring pulses for the player to shoot: for the others it holds still at once); a player who
+aims gets every refresh at once."""
 
 from __future__ import annotations
 
@@ -51,8 +52,10 @@ def test_a_table_at_rest_paces_itself_and_aiming_gets_every_refresh(
 ) -> None:
     ana, bob, _ = started(open_client)
     c = counting(shooter((ana, bob)))
+    other = counting(bob if c is ana else ana)
     c.wait("a.view.status === 'playing' && !!a.table")
     c.idle()
+    other.wait("a.view.status === 'playing' && !!a.table")
     # The mouse drags the cue round: the page draws at the display's rate while it does.
     before = int(c.page.evaluate("window.__frames"))
     angle = c.state("a.aim.angle")
@@ -65,6 +68,11 @@ def test_a_table_at_rest_paces_itself_and_aiming_gets_every_refresh(
     resting = frames_in(c, 2000)
     assert 10 <= resting <= 60, resting
     assert aiming > resting, (aiming, resting)
+    # The player who waits sees the ring hold still from the start (it pulses for the one to
+    # shoot): once the shooter's cue stops moving, their table is not drawn again.
+    other.page.wait_for_function("window.ninepool.overlay().calm", timeout=1_000)
+    waiting = frames_in(other, 1000)
+    assert waiting <= 8, waiting
     # Then the ring holds still, and a calm table is looked at four times a second and
     # drawn again only when something on it changes.
     c.page.wait_for_function("window.ninepool.overlay().calm", timeout=15_000)
@@ -72,9 +80,6 @@ def test_a_table_at_rest_paces_itself_and_aiming_gets_every_refresh(
     calm = frames_in(c, 2000)
     assert calm <= 12, calm
     assert c.state("window.ninepool.frameStats().drawn") == drawn, "a calm table was drawn again"
-    # The other player, watching the same table, calms down too.
-    other = bob if c is ana else ana
-    other.page.wait_for_function("window.ninepool.overlay().calm", timeout=15_000)
     # A calm table resized (a phone turned, a window narrowed) is drawn at its new size at
     # once: resizing clears a canvas, and nothing on the table itself changed.
     before_resize = drawn_of(other)
