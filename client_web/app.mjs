@@ -520,7 +520,7 @@ function frame() {
     replay.frame();
     if (app.anim && player.skipAnim()) player.animFrame(); // (the table's shot, played out unseen: the way back reads its table)
     replayCallsBack();
-    return replay.anim ? 0 : 50;
+    return replay.anim ? 0 : replay.playing ? 50 : 250;
   }
   if (app.route === "practice") {
     practice.frame();

@@ -68,6 +68,19 @@ export async function replayShown(room, code) {
   return true;
 }
 
+/** How long autoplay rests after a shot has played out, at the default speed (ms). */
+const REST_MS = 900;
+/** The replay's default speed: twice real time. */
+const DEFAULT_RATE = 2;
+
+/**
+ * How many times faster than real time shots play out: the address's `?rate=` (0.25 to
+ * 16), else the default. A faster replay rests less after each shot; a slower one no more.
+ */
+function playbackRate() {
+  return Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || DEFAULT_RATE));
+}
+
 /** @param {string} id @returns {HTMLElement} */
 function el(id) {
   const e = document.getElementById(id);
@@ -219,6 +232,8 @@ export function offerWayBack(room, connected) {
 export class ReplayViewer {
   constructor() {
     this.renderer = new Renderer(/** @type {HTMLCanvasElement} */ (el("r-table")));
+    /** The scene last drawn on the canvas (JSON; "" while a shot plays out). */
+    this.drawn = "";
     /** @type {Msg[]} */
     this.events = [];
     this.index = -1;
@@ -502,7 +517,7 @@ export class ReplayViewer {
     let balls;
     const a = this.anim;
     if (a) {
-      const rate = Math.min(16, Math.max(0.25, Number(new URLSearchParams(location.search).get("rate")) || 2));
+      const rate = playbackRate();
       const t = ((performance.now() - a.start) / 1000) * rate;
       const dt = Math.max(0, Math.min(0.1 * rate, t - a.last));
       a.last = t;
@@ -517,7 +532,7 @@ export class ReplayViewer {
     } else if (this.lagRest) {
       const rest = lagFrames(this.lagRest);
       this.labels = lagTags(rest, this.names);
-      this.renderer.draw(rest, { lowest: null, labels: this.labels });
+      this.paint(rest, { lowest: null, labels: this.labels });
       this.autoplay();
       return;
     } else {
@@ -525,7 +540,21 @@ export class ReplayViewer {
       this.autoplay();
     }
     this.labels = a?.seats ? lagTags(balls, this.names) : [];
-    this.renderer.draw(balls, { lowest: this.anim ? null : (this.table?.lowest ?? null), labels: this.labels });
+    // (The ball to hit is ringed, still: nobody is to shoot.)
+    this.paint(balls, { lowest: this.anim ? null : (this.table?.lowest ?? null), labels: this.labels, calm: true }, !!a);
+  }
+
+  /**
+   * Draws the scene unless the canvas shows it already: a replay paused, or resting
+   * between shots, costs no drawing (it was drawn twenty times a second, unchanged).
+   * @param {BallFrame[]} balls @param {import("./render.mjs").Overlay} overlay
+   * @param {boolean} [moving] a shot playing out: every frame is new
+   */
+  paint(balls, overlay, moving = false) {
+    const scene = moving ? "" : JSON.stringify([balls, overlay]);
+    if (!moving && !this.renderer.blank && scene === this.drawn) return;
+    this.drawn = scene;
+    this.renderer.draw(balls, overlay);
   }
 
   /** Autoplay's next step, once the last one has played out and rested a moment. */
@@ -533,7 +562,7 @@ export class ReplayViewer {
     if (!this.playing) return;
     const now = performance.now();
     if (!this.restUntil) {
-      this.restUntil = now + 900;
+      this.restUntil = now + REST_MS * Math.min(1, DEFAULT_RATE / playbackRate());
       return;
     }
     if (now < this.restUntil) return;

@@ -10,8 +10,8 @@ aims gets every refresh at once."""
 from __future__ import annotations
 
 from tests.browser.support import Client
-from tests.browser.test_client import assert_quiet, shooter
-from tests.browser.test_firstminute import OpenClient, started
+from tests.browser.test_client import assert_quiet, settle, shooter
+from tests.browser.test_firstminute import OpenClient, foul_softly_any, started
 
 #: Counts the page's frame requests (installed before any of the page's scripts run).
 COUNT_FRAMES = """
@@ -21,11 +21,12 @@ window.requestAnimationFrame = (f) => { window.__frames += 1; return ask(f); };
 """
 
 
-def counting(c: Client) -> Client:
-    """The same page again, its frame requests counted from its first script."""
+def counting(c: Client, ready: str = "#conn.conn-online") -> Client:
+    """The same page again, its frame requests counted from its first script; `ready`: what
+    shows it loaded."""
     c.context.add_init_script(COUNT_FRAMES)
     c.page.reload()
-    c.page.wait_for_selector("#conn.conn-online")
+    c.page.wait_for_selector(ready)
     return c
 
 
@@ -70,7 +71,7 @@ def test_a_table_at_rest_paces_itself_and_aiming_gets_every_refresh(
     assert aiming > resting, (aiming, resting)
     # The player who waits sees the ring hold still from the start (it pulses for the one to
     # shoot): once the shooter's cue stops moving, their table is not drawn again.
-    other.page.wait_for_function("window.ninepool.overlay().calm", timeout=1_000)
+    other.page.wait_for_function("window.ninepool.overlay().calm", timeout=2_000)
     waiting = frames_in(other, 1000)
     assert waiting <= 8, waiting
     # Then the ring holds still, and a calm table is looked at four times a second and
@@ -117,3 +118,43 @@ def aim_by_dragging(c: Client, steps: int) -> None:
 
 def drawn_of(c: Client) -> int:
     return int(c.state("window.ninepool.frameStats().drawn"))
+
+
+#: Counts the draws on the replay's canvas (installed before any of the page's scripts run).
+COUNT_REPLAY_DRAWS = """
+window.__replayDraws = 0;
+const blit = CanvasRenderingContext2D.prototype.drawImage;
+CanvasRenderingContext2D.prototype.drawImage = function (...args) {
+  if (this.canvas.id === 'r-table' && args[0] instanceof HTMLCanvasElement
+      && args[0].width === this.canvas.width) window.__replayDraws += 1;
+  return blit.apply(this, args);
+};
+"""
+
+
+def test_a_replay_at_rest_is_not_drawn_again(open_client: OpenClient) -> None:
+    """A replay played to its end stops; stopped, its table is neither drawn again nor
+    looked at more than a few times a second (it was drawn twenty times a second)."""
+    ana, bob, room = started(open_client)
+    foul_softly_any(shooter((ana, bob)))
+    settle(ana, bob)
+    sam = open_client("Sam", hash=f"#/replay/{room}")
+    sam.context.add_init_script(COUNT_REPLAY_DRAWS)
+    counting(sam, "#replay-view:not([hidden])")
+    played_out = (
+        "(() => { const s = document.getElementById('r-scrub');"
+        " return s.value === s.max && s.max > 0 &&"
+        " document.getElementById('r-play').getAttribute('aria-pressed') === 'false'; })()"
+    )
+    sam.page.click("#r-play")
+    sam.page.wait_for_function(played_out, timeout=60_000)
+    assert int(sam.page.evaluate("window.__replayDraws")) > 0
+    sam.page.wait_for_timeout(300)
+    draws = int(sam.page.evaluate("window.__replayDraws"))
+    asked = frames_in(sam, 2000)
+    assert asked <= 12, asked
+    assert int(sam.page.evaluate("window.__replayDraws")) == draws, "a stopped replay drew again"
+    # A step back draws the table as it was then.
+    sam.page.click("#r-prev")
+    sam.page.wait_for_function(f"window.__replayDraws > {draws}")
+    assert_quiet(sam)
