@@ -16,6 +16,7 @@ import { tableName } from "./formats.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls } from "./playback.mjs";
 import { lastPlay, matchBounds, rackAddress, rackBounds } from "./racks.mjs";
 import { Renderer } from "./render.mjs";
+import { askFrame } from "./framepace.mjs";
 import { lagFrames, lagPlayback, lagRest, lagTags } from "./lagballs.mjs";
 import { decodeTracks } from "./trajectory.mjs";
 import { num, seatName, t, wordAs } from "./i18n/index.mjs";
@@ -508,6 +509,7 @@ export class ReplayViewer {
       li.toggleAttribute("aria-current", k + this.lo === this.index);
       if (k + this.lo === this.index) keepInView(li);
     }
+    askFrame(); // (drawn at once: a replay at rest is looked at only four times a second)
   }
 
   /** Draws one frame (called from the page's animation loop). */

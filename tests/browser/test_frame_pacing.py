@@ -140,7 +140,7 @@ def test_a_replay_at_rest_is_not_drawn_again(open_client: OpenClient) -> None:
     settle(ana, bob)
     sam = open_client("Sam", hash=f"#/replay/{room}")
     sam.context.add_init_script(COUNT_REPLAY_DRAWS)
-    counting(sam, "#replay-view:not([hidden])")
+    counting(sam, "#replay-view:not([hidden]) #r-log li")
     played_out = (
         "(() => { const s = document.getElementById('r-scrub');"
         " return s.value === s.max && s.max > 0 &&"

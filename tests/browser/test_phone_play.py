@@ -413,7 +413,7 @@ def test_the_clocks_warning_leaves_the_cue_ball_in_sight(open_client: OpenClient
     other.page.wait_for_function(
         "(w) => document.querySelector('#banner.clock .clock-words')?.textContent !== w",
         arg=first,
-        timeout=5000,
+        timeout=8_000,
     )
 
     def seconds(text: str) -> int:

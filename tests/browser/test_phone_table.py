@@ -123,7 +123,7 @@ def test_between_games_the_result_leaves_the_table_to_the_breakers_finger(
     assert len(ana.context.pages) == 1, "a page was opened"
     assert ana.state("a.room") == room and ana.page.is_visible("#table-view")
     # The card has said its piece: the player is playing.
-    ana.page.locator("#result-dialog").wait_for(state="hidden", timeout=5_000)
+    ana.page.locator("#result-dialog").wait_for(state="hidden", timeout=15_000)
     save(ana, "phone-between-games-tapped.png")
     # A desk keeps its card in the middle of the screen, to answer.
     assert bob.page.evaluate("document.querySelector('#result-dialog:modal') !== null")
@@ -220,7 +220,7 @@ def test_long_names_are_read_whole_on_a_phones_seats(open_client: OpenClient) ->
             """[0, 1].every((i) => { const e = document.querySelector(`#seat${i} .name`);
                  return e.scrollWidth <= e.clientWidth
                    && e.scrollHeight <= e.clientHeight + 1; })""",
-            timeout=5_000,
+            timeout=15_000,
         )
         save(ana, f"phone-long-names-{width}x{height}.png")
         for seat, name in zip(names_whole(ana), LONG_NAMES, strict=True):
@@ -235,7 +235,7 @@ def test_long_names_are_read_whole_on_a_phones_seats(open_client: OpenClient) ->
         """[0, 1].every((i) => { const e = document.querySelector(`#r-seat${i} .name`);
              return e.textContent.length >= 20 && e.scrollWidth <= e.clientWidth
                && e.scrollHeight <= e.clientHeight + 1; })""",
-        timeout=5_000,
+        timeout=15_000,
     )
     save(bob, "phone-long-names-replay.png")
     # Where a name cannot fit at all (a phone's window split in two), the seat shows what

@@ -95,8 +95,13 @@ def test_practice_table_and_a_shared_link(open_client: OpenClient) -> None:
     wait_practice(ana, "p.view.redo === 0")
     shared = practice(ana, "p.positions()")
     link = ana.page.input_value("#p-link")
-    # The link keeps the page's language (its address said `?lang=en`), nothing else of it.
+    # The link keeps the page's language (its address said `?lang=en`), nothing else of it,
+    # and follows the language picked on the page.
     assert "/?lang=en#/practice/" in link
+    ana.page.select_option("#lang", "hr")
+    ana.page.wait_for_function("document.getElementById('p-link').value.includes('?lang=hr#')")
+    ana.page.select_option("#lang", "en")
+    assert ana.page.input_value("#p-link") == link
     save(ana, "practice-ana.png")
 
     # Another browser opens the link: the same layout, at a table of its own.
