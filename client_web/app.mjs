@@ -590,7 +590,7 @@ function frame() {
   const scene = still ? JSON.stringify([balls, overlay]) : "";
   const changed = !still || scene !== lastChange.scene;
   if (changed) Object.assign(lastChange, { at: now, scene });
-  overlay.calm = still && (!canShoot() || reduceMotion() || now - lastChange.at > PULSE_MS);
+  overlay.calm = still && (overlay.lowest == null || !canShoot() || reduceMotion() || now - lastChange.at > PULSE_MS);
   renderClock();
   if (overlay.calm && lastChange.calm && !changed && !forced && !resized) return 250;
   lastChange.calm = overlay.calm;
