@@ -587,7 +587,7 @@ function frame() {
   // Anything new pulses the ball to hit again for the player to shoot (for the others, and a
   // reader asking for less motion, it holds still at once); a table at rest is drawn again
   // only when something on it changes (framepace.mjs).
-  const scene = still ? JSON.stringify([balls, overlay]) : "";
+  const scene = still ? JSON.stringify([balls, overlay, !!document.querySelector("dialog[open]")]) : ""; // (a dialog closed: the table is seen anew)
   const changed = !still || scene !== lastChange.scene;
   if (changed) Object.assign(lastChange, { at: now, scene });
   overlay.calm = still && (overlay.lowest == null || !canShoot() || reduceMotion() || now - lastChange.at > PULSE_MS);

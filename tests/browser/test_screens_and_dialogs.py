@@ -327,6 +327,10 @@ def test_a_game_result_counts_down_to_the_break_and_then_the_clock_starts(
     assert later is not None and int(later[0]) < first[0]
     for c in (ana, bob):
         c.page.locator("#result-dialog").wait_for(state="hidden", timeout=10_000)
+        # The breaker's ring pulses once the result has gone (it pulsed under the result,
+        # and the new rack's first ball to hit was shown still).
+        if c.state("a.table.turn === a.seat"):
+            c.page.wait_for_function("!window.ninepool.overlay().calm", timeout=3_000)
         # Closed no sooner than the pause's end, when the server starts the break's clock.
         starts = c.state("a.table.clock.deadline - a.table.clock.seconds * 1000")
         assert c.state("a.serverNow()") >= starts - 300
