@@ -743,9 +743,9 @@ function reword() {
   renderQuick();
   setTip(app.aim.side, app.aim.height);
   setElevation(app.aim.elevation);
-  const lagPower = /** @type {HTMLInputElement} */ ($("lag-power"));
-  lagPower.dispatchEvent(new Event("input"));
+  $("lag-power").dispatchEvent(new Event("input"));
   rewordLog();
+  if (app.route === "practice") practice.renderPanel();
   replay?.render();
   if (app.view) renderTableUi();
 }

@@ -113,7 +113,7 @@ export function showResult(title, score, text, match, replay = null, next = null
   const link = /** @type {HTMLAnchorElement} */ ($("result-replay"));
   link.hidden = !replay;
   if (replay) {
-    link.href = replay.href;
+    link.href = new URL(keepLang(replay.href), location.origin).href; // (in the page's `?lang=`, as the log's link)
     wordAs(link, replay.key, replay.args); // worded again as it was on a change of language
   }
   // A match over: the whole match too, every game of it, step by step.

@@ -132,6 +132,13 @@ export function setLanguage(code, remember = true) {
     document.documentElement.lang = current;
     translateDom(document);
   }
+  // A language picked on a page opened with `?lang=` is the address's from then on: a
+  // reload, or a link taken from the address bar, stayed in the one it was opened with.
+  if (remember && typeof location !== "undefined" && new URLSearchParams(location.search).has("lang")) {
+    const here = new URL(location.href);
+    here.searchParams.set("lang", current);
+    history.replaceState(history.state, "", here);
+  }
   for (const f of listeners) f();
 }
 

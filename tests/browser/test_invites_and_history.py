@@ -299,7 +299,8 @@ def test_a_results_replay_opens_in_the_same_tab_and_leads_back_to_the_table(
     ana.page.locator("#result-replay").wait_for(state="visible")
     # The keys land on Continue, not on the first link.
     assert ana.page.evaluate("document.activeElement.id") == "result-close"
-    assert re.search(rf"/replay/{room}/1$", ana.page.get_attribute("#result-replay", "href") or "")
+    link = ana.page.get_attribute("#result-replay", "href") or ""
+    assert re.search(rf"/replay/{room}/1(\?lang=\w+)?$", link), link
     seat = ana.state("a.seat")
     ana.page.click("#result-replay")
     ana.page.locator("#replay-view").wait_for(state="visible")

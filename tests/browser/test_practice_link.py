@@ -98,10 +98,16 @@ def test_practice_table_and_a_shared_link(open_client: OpenClient) -> None:
     # The link keeps the page's language (its address said `?lang=en`), nothing else of it,
     # and follows the language picked on the page.
     assert "/?lang=en#/practice/" in link
+    tray = ana.page.inner_text("#p-tray-label")
     ana.page.select_option("#lang", "hr")
     ana.page.wait_for_function("document.getElementById('p-link').value.includes('?lang=hr#')")
+    # The panel is worded anew, and the address says the language picked (a reload kept
+    # the one the page was opened with).
+    assert ana.page.inner_text("#p-tray-label") != tray
+    assert "lang=hr" in ana.page.url and "lang=en" not in ana.page.url
     ana.page.select_option("#lang", "en")
     assert ana.page.input_value("#p-link") == link
+    assert "lang=en" in ana.page.url
     save(ana, "practice-ana.png")
 
     # Another browser opens the link: the same layout, at a table of its own.

@@ -215,7 +215,7 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     bob.page.locator("#result-dialog").wait_for(state="visible")
     bob.page.wait_for_function("document.getElementById('result-replay').hasAttribute('href')")
     link = bob.page.get_attribute("#result-replay", "href")
-    assert link == f"{server.url}/replay/{room}/1"
+    assert link == f"{server.url}/replay/{room}/1?lang=en"  # (in the page's language)
     events = replay_events(server, room)
     ends = [i for i, e in enumerate(events) if e["t"] == "game_over"]
     # Rack 1 starts where play starts: the waiting room before it is the match's, not the
