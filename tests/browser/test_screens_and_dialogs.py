@@ -1,9 +1,8 @@
-"""What a first-time player met on a phone and on a laptop screen: the scoreboard's tags
-kept inside their seat, the More menu inside the window, the shot clock never showing
-more than the turn's time, a sign-up form that starts from the name typed in the lobby
-and says its rules, a push-out chosen on the table itself on a phone, a two-foul
-warning that leaves a phone's table clear once said, and a finished match's rematch
-offered on a phone's table."""
+"""What a first-time player met on a phone and on a laptop screen: the scoreboard's tags kept
+inside their seat, the More menu inside the window, the shot clock never showing more than the
+turn's time, a sign-up form that starts from the name typed in the lobby and says its rules, a
+push-out chosen on the table itself on a phone, a two-foul warning that leaves a phone's table
+clear once said, and a finished match's rematch offered on a phone's table."""
 
 from __future__ import annotations
 
@@ -172,8 +171,7 @@ def test_sign_up_starts_from_the_lobby_name_and_states_the_rules(
     assert field.input_value() == "Marko"
     rules = marko.page.inner_text("#account-rules")
     assert "od 3 do 20" in rules and "8" in rules and "lozinka" in rules
-    # A password too short is refused in the page's words, not the browser's own (in its
-    # language), and nothing is sent.
+    # A password too short is refused in the page's words (not the browser's): nothing sent.
     sent: list[str] = []
     marko.page.on("request", lambda r: sent.append(r.url) if "/api/" in r.url else None)
     marko.page.fill("#account-password", "kratko")
@@ -327,10 +325,9 @@ def test_a_game_result_counts_down_to_the_break_and_then_the_clock_starts(
     assert later is not None and int(later[0]) < first[0]
     for c in (ana, bob):
         c.page.locator("#result-dialog").wait_for(state="hidden", timeout=10_000)
-        # The breaker's ring pulses once the result has gone (it pulsed under the result,
-        # and the new rack's first ball to hit was shown still).
-        if c.state("a.table.turn === a.seat"):
-            c.page.wait_for_function("!window.ninepool.overlay().calm", timeout=3_000)
+        # The breaker's ring pulses once the result has gone (it pulsed its time under it).
+        breaker = c.state("a.table.turn === a.seat")
+        c.page.wait_for_function("(b) => !b || !window.ninepool.overlay().calm", arg=breaker)
         # Closed no sooner than the pause's end, when the server starts the break's clock.
         starts = c.state("a.table.clock.deadline - a.table.clock.seconds * 1000")
         assert c.state("a.serverNow()") >= starts - 300
@@ -591,8 +588,7 @@ def test_on_a_phone_the_two_foul_warning_is_said_then_leaves_the_table_clear(
 def test_on_a_phone_the_sheet_makes_way_for_the_last_shot_and_a_new_table(
     open_client: OpenClient,
 ) -> None:
-    # Bob's page plays at twice real time (the default), so the replay is still rolling
-    # when it is looked at on a busy machine.
+    # Bob's page plays at twice real time (the default): the replay still rolls when looked at.
     ana, bob, _ = started(open_client, host=PHONE, guest={**PHONE, "lang": "ru", "rate": 2})
     shoot_at_lowest(shooter((ana, bob)), 95)
     settle(ana, bob)
@@ -600,7 +596,8 @@ def test_on_a_phone_the_sheet_makes_way_for_the_last_shot_and_a_new_table(
     bob.page.tap("#panel-toggle")
     assert bob.state(sheet_open)
     # Open, its handle says how to get back to the table.
-    assert bob.page.inner_text("#panel-toggle").startswith("▾ Назад к столу")
+    handle = bob.page.inner_text("#panel-toggle")  # ("▾ Ваш удар — назад к столу" on his turn)
+    assert handle.startswith("▾") and "назад к столу" in handle.lower(), handle
     bob.page.tap("#more summary")
     bob.page.tap("#replay-last")
     # The replay plays on the table, not behind the sheet.
