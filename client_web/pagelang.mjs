@@ -24,15 +24,8 @@ export function startPageLanguage(select, changed) {
   keepLangInLinks();
   select.replaceChildren(...LANGUAGES.map(([code, name]) => new Option(name, code, false, code === lang())));
   select.value = lang();
-  select.addEventListener("change", () => {
-    // An address with `?lang=` says the language picked now, for a reload and for links.
-    if (new URLSearchParams(location.search).has("lang")) {
-      const here = new URL(location.href);
-      here.searchParams.set("lang", select.value);
-      history.replaceState(null, "", here);
-    }
-    setLanguage(select.value);
-  });
+  // (An address with `?lang=` takes the language picked: `setLanguage`.)
+  select.addEventListener("change", () => setLanguage(select.value));
   onLanguage(() => {
     select.value = lang();
     keepLangInLinks();

@@ -4,7 +4,7 @@
 // top of a phone's screen stood over the table's Undo and Redo for its four seconds.
 
 import { $ } from "./dom.mjs";
-import { keepLang, onLanguage, t } from "./i18n/index.mjs";
+import { keepLang, t } from "./i18n/index.mjs";
 import { touchFirst } from "./state.mjs";
 
 /** How long the words under the link stay (ms). */
@@ -22,12 +22,6 @@ export function practiceLink(code) {
 /** Wires "Copy link": the link to the clipboard, or selected to be copied by hand. */
 export function wireShare() {
   const said = $("p-copied");
-  // A language picked on the page is the link's from then on (it kept the one opened with).
-  onLanguage(() => {
-    const link = /** @type {HTMLInputElement} */ ($("p-link"));
-    const code = link.value.split("#/practice/")[1];
-    if (code) link.value = practiceLink(code);
-  });
   let timer = 0;
   /** @param {string} key */
   // (A live region in the page all along, empty when idle: one that appears with its words
