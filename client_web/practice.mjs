@@ -16,7 +16,7 @@ import { $, h, toast } from "./dom.mjs";
 import { attachStrip, drawStrip } from "./strip.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { ServerError } from "./net.mjs";
-import { bannerAction, drillGoal, keptRun, previewWords, runAfterChange, setOutAgain, shotWords, statusWords, tipWords } from "./practicewords.mjs";
+import { bannerAction, drillGoal, keptRun, previewWords, runAfterChange, setOutAgain, shotWords, silent, statusWords, tipWords } from "./practicewords.mjs";
 import { ShotPlayback, normaliseTracks, restingBalls, sampleTracks } from "./playback.mjs";
 import { Renderer } from "./render.mjs";
 import { app, touchFirst } from "./state.mjs";
@@ -78,8 +78,8 @@ export class PracticeTable {
     /** The cue raised (degrees), for a jump or a massé to try out, as at the table. */
     this.elevation = 0;
     this.previewOn = false;
-    /** What the banner says first: the last shot's result, or a drill's goal just set up. */
-    this.note = { text: "", tone: "", goal: false };
+    /** What the banner says first (the last shot's result, a drill's goal): how to word it, so a new language words it again. @type {{ say: () => { text: string, tone: string }, goal: boolean }} */
+    this.note = { say: silent, goal: false };
     /** What the preview of the shot as aimed says (the banner's next step while on). */
     this.previewSaid = "";
     /** @type {{ tracks: Map<number, any[]>, key: string } | null} */
@@ -159,7 +159,7 @@ export class PracticeTable {
     /** @type {HTMLInputElement} */ ($("p-side")).value = /** @type {HTMLInputElement} */ ($("p-spin")).value = "0";
     this.power = this.everyday = DEFAULT_POWER;
     this.breakPower = BREAK_POWER;
-    this.note = { text: "", tone: "", goal: false };
+    this.note = { say: silent, goal: false };
     this.previewSaid = "";
   }
 
@@ -210,8 +210,8 @@ export class PracticeTable {
         // (someone arriving to watch, or a resync, changes nothing); a drill says its goal.
         // A drill's goal stays said while its balls are moved about or a shot taken back.
         if (!["join", "resync", "rules"].includes(m.cause)) {
-          $("p-verdict").textContent = "";
-          this.note = { text: drillGoal(m.view.drill), tone: "", goal: true };
+          const drill = m.view.drill;
+          this.note = { say: () => ({ text: drillGoal(drill), tone: "" }), goal: true };
         }
         // The cue on the ball to hit stays on it as the cue ball is moved (as at a match's
         // ball in hand); a drill set up (or the ghost's next rack) points it there.
@@ -281,13 +281,11 @@ export class PracticeTable {
   /** The shot's result, beside the table and (first) in the banner over it.
    * @param {Msg} m @param {boolean} wasBreak the shot was a break */
   showVerdict(m, wasBreak) {
-    const said = shotWords(m, this.lowestBefore ?? null, wasBreak, this.clean !== false);
-    this.clean = this.clean !== false && keptRun(m, this.lowestBefore ?? null); // (`drillWords`)
+    const lowest = this.lowestBefore ?? null;
+    const clean = this.clean !== false;
+    this.clean = clean && keptRun(m, lowest); // (`drillWords`)
     this.runShots = (this.runShots ?? 0) + 1;
-    const el = $("p-verdict");
-    el.textContent = said.text;
-    el.className = `practice-verdict ${said.tone}`;
-    this.note = { ...said, goal: false };
+    this.note = { say: () => shotWords(m, lowest, wasBreak, clean), goal: false };
     this.renderStatus();
   }
 
@@ -325,8 +323,8 @@ export class PracticeTable {
     this.lowestBefore = this.view.lowest;
     this.lastShot = { cue: this.view.balls[0], angle: this.angle };
     if (this.view.is_break) this.breakPower = this.power; // the next break (a retry) from it
-    $("p-verdict").textContent = "";
-    this.note = { text: "", tone: "", goal: false };
+    this.note = { say: silent, goal: false };
+    this.renderStatus();
     await this.send({ t: "shot", ...this.shotInput(), push_out: false });
     this.busy = false;
   }
@@ -426,7 +424,11 @@ export class PracticeTable {
 
   /** The banner over the table: what just happened (its tone on the border), what to do now. */
   renderStatus() {
-    const n = this.note;
+    const n = { ...this.note.say(), goal: this.note.goal };
+    // Beside the table, the last shot's result alone (a drill's goal is the panel's own line).
+    const el = $("p-verdict");
+    el.textContent = n.goal ? "" : n.text;
+    el.className = `practice-verdict ${n.goal ? "" : n.tone}`;
     const said = statusWords(this.view, { player: this.role === "player", picked: this.picked, touch: touchFirst(), note: n.text, goal: n.goal, preview: this.previewSaid });
     const status = $("p-status");
     // Many words (three fouls at once, say) in a smaller type: the box keeps its height.
@@ -744,11 +746,9 @@ export class PracticeTable {
   /** @param {KeyboardEvent} e */
   key(e) {
     if (!this.mine()) return;
-    const ctrl = e.ctrlKey || e.metaKey;
-    if (ctrl && e.key.toLowerCase() === "z") {
-      this.send({ t: e.shiftKey ? "practice_redo" : "practice_undo" });
-    } else if (ctrl && e.key.toLowerCase() === "y") {
-      this.send({ t: "practice_redo" });
+    const k = e.ctrlKey || e.metaKey ? e.key.toLowerCase() : "";
+    if (k === "z" || k === "y") {
+      this.send({ t: e.shiftKey || k === "y" ? "practice_redo" : "practice_undo" });
     } else if (e.key === "r" || e.key === "R") {
       this.send({ t: "practice_retry" });
     } else if (e.key === "Escape") {

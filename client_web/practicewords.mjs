@@ -108,6 +108,9 @@ export function drillWords(drill, m, lowestBefore, run = {}) {
   return none;
 }
 
+/** A banner with nothing said first (`Practice.note`). */
+export const silent = () => ({ text: "", tone: "" });
+
 /**
  * The result of a shot just played: a foul and why, the rack won, what was pocketed (the 9
  * on a break said for what it is, with the rules off too: it wins a match's rack), and a

@@ -6,6 +6,7 @@ refused in words and opens nothing."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -85,7 +86,14 @@ def test_practice_table_and_a_shared_link(open_client: OpenClient) -> None:
     ana.page.keyboard.press("Space")
     wait_practice(ana, "p.view.shots === 1 && !p.anim && p.queue.length === 0")
     assert not same_layout(practice(ana, "p.positions()"), before)
-    assert ana.page.inner_text("#p-verdict") != ""  # the shot's result
+    result = ana.page.inner_text("#p-verdict")  # the shot's result
+    assert result != "" and ana.page.inner_text("#p-status .verdict").startswith(result)
+    # Worded again in a language picked after the shot, beside the table and over it.
+    ana.page.select_option("#lang", "ru")
+    for where in ("#p-verdict", "#p-status .verdict"):
+        assert re.search("[а-я]", ana.page.inner_text(where)), where
+    ana.page.select_option("#lang", "en")
+    assert ana.page.inner_text("#p-verdict") == result
     ana.page.click("#p-undo")
     wait_practice(ana, "p.view.redo === 1")
     assert same_layout(practice(ana, "p.positions()"), before, 1e-9)
