@@ -207,6 +207,17 @@ export function lagShownAt(events, i) {
 }
 
 /**
+ * Play or Pause on the one button, both words in it and the other one hidden: it keeps the
+ * wider one's width, so the row of buttons does not wrap anew at every press.
+ * @param {boolean} playing
+ */
+function playLabel(playing) {
+  const b = el("r-play");
+  b.replaceChildren(h("span", { class: playing ? "off" : "", text: t("replay.play") }), h("span", { class: playing ? "" : "off", text: t("replay.pause") }));
+  b.setAttribute("aria-pressed", String(playing));
+}
+
+/**
  * The replay's way back to its table. A player or spectator who came from a table (its
  * result's replay) goes back to it. A tab of its own that the table's log opened (one page
  * long, never connected, opened from the game's page — not the bracket's) closes, which
@@ -310,9 +321,7 @@ export class ReplayViewer {
   setPlaying(on) {
     this.playing = on && this.index < this.hi;
     this.restUntil = 0;
-    const b = el("r-play");
-    b.textContent = t(this.playing ? "replay.pause" : "replay.play");
-    b.setAttribute("aria-pressed", String(this.playing));
+    playLabel(this.playing);
   }
 
   /**
@@ -409,7 +418,7 @@ export class ReplayViewer {
       log.append(li);
     });
     this.header();
-    el("r-play").textContent = t(this.playing ? "replay.pause" : "replay.play");
+    playLabel(this.playing);
     if (this.index >= 0) this.go(this.index);
   }
 

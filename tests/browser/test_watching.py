@@ -297,6 +297,19 @@ def test_a_rack_replay_page_plays_that_rack_by_itself(
     if phone.page.is_enabled("#r-first"):  # (still at the first event: nothing to go back to)
         phone.page.click("#r-first")
     assert phone.page.inner_text("#r-pos").startswith(f"Событие 1 из {rack_one}")
+    # Play becomes Pause in the same room: no button of the bar moves (the bar wrapped anew
+    # at each press, Pause being the shorter word).
+    boxes = (
+        "[...document.querySelectorAll('.replay-panel > .row > *')]"
+        ".map(e => e.getBoundingClientRect().toJSON())"
+    )
+    paused = phone.page.evaluate(boxes)
+    assert phone.page.inner_text("#r-play") == "▶ Воспроизвести"
+    phone.page.click("#r-play")
+    assert phone.page.inner_text("#r-play") == "❚❚ Пауза"
+    assert phone.page.evaluate(boxes) == paused
+    phone.page.click("#r-play")
+    assert phone.page.get_attribute("#r-play", "aria-pressed") == "false"
     save(phone, "replay-rack-phone-ru.png")
     # On the narrowest phone the bar is two rows, not three: the steps are their arrows
     # alone, each still named in words for a screen reader.
