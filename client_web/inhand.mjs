@@ -30,6 +30,7 @@ export function inHand(act) {
         return false;
       }
       app.movedInHand = true;
+      app.placedAt = app.tableVersion;
       // Accepted: the ball is there, whether its `placed` has come yet or not.
       if (app.placedPending === pos && app.table) {
         app.table = { ...app.table, balls: [[round6(pos[0]), round6(pos[1])], ...app.table.balls.slice(1)] };

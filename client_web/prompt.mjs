@@ -68,8 +68,10 @@ export function prompt(underVerdict = false) {
     // Armed, the push-out is what this shot is: its rule, where the player reads (no ball
     // need be hit first, so no line is a foul for the ball it meets).
     if (pushOutArmed()) return t("pushout.help");
-    // How to move a first ball in hand comes before what the aim as it lies would hit.
-    if (tb.ball_in_hand === "table" && !app.movedInHand && ball) return t("prompt.bih", { ball });
+    // Ball in hand, not yet put down this turn, is said before what the aim as it lies would
+    // hit (a second one in a match opened on the last shot's line called a foul); how to
+    // move it, until the player has once.
+    if (tb.ball_in_hand === "table" && app.placedAt !== app.tableVersion && ball) return t(app.movedInHand ? "prompt.bihShort" : "prompt.bih", { ball });
     // A raised cue: the ball may leave the cloth, which the line on it does not follow (a
     // jump over the ball in the way was called a foul on the ball it clears).
     if (canShoot() && app.aim.elevation >= RAISED && ball) return t("prompt.raised", { ball, deg: num(app.aim.elevation, 0) });

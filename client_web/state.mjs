@@ -81,6 +81,9 @@ export const app = {
   /** This page's player has moved a cue ball in hand: until then, ball in hand says how
    * (the handle), however many shots they have played — a first ball in hand comes late. */
   movedInHand: false,
+  /** The `tableVersion` at which this page's player last put a cue ball in hand down: a
+   * new ball in hand says so before what the aim as it lies would hit. */
+  placedAt: -1,
   /** @type {number | null} the ball the aim line hits first when it is not the ball to hit */
   wrongBall: null,
   /** the last frame drew the opponent's live cue line (the prompt then gives their aim) */

@@ -233,7 +233,7 @@ export default {
   "rooms.openReplay": "Open replay",
   "rooms.replayEmpty": "Type the table's id (the letters and digits after /room/ or /play/ in its link), then press Open replay.",
   "rooms.vs": "{a} vs {b}",
-  "rooms.scoreLine": "{a}–{b} (race to {race})",
+  "rooms.scoreLine": "{a}–{b} (race to\u00a0{race})",
   "rooms.replay": "Replay",
   "rooms.joinLabel": "Join {name}",
   "rooms.watchLabel": "Watch {name}",

@@ -232,7 +232,7 @@ export default {
   "rooms.openReplay": "Otvori snimku",
   "rooms.replayEmpty": "Upišite oznaku stola (slova i brojke iza /room/ ili /play/ u njegovoj poveznici), pa pritisnite „Otvori snimku“.",
   "rooms.vs": "{a} – {b}",
-  "rooms.scoreLine": "{a}:{b} (do {race})",
+  "rooms.scoreLine": "{a}:{b} (do\u00a0{race})",
   "rooms.replay": "Snimka",
   "rooms.joinLabel": "Igraj: {name}",
   "rooms.watchLabel": "Gledaj: {name}",

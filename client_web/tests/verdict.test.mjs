@@ -118,7 +118,7 @@ test("R5 a legal break is named the break, in every language", () => {
   setLanguage("hr");
   assert.equal(describeShot(shot({ verdict: legal }), names).headline, "Ana otvara, nijedna kugla nije ubačena — na potezu je Bob");
   setLanguage("ru");
-  assert.equal(describeShot(shot({ report: { first: 1, pocketed: [7], rails: [] }, verdict: legal, table: table(0) }), names).headline, "Ana разбивает и забивает шар 7 — и продолжает");
+  assert.equal(describeShot(shot({ report: { first: 1, pocketed: [7], rails: [] }, verdict: legal, table: table(0) }), names).headline, "Ana разбивает и забивает шар 7 — бьёт дальше");
   setLanguage("en");
   // Not the break: as before.
   assert.equal(describeShot(shot({}), names).headline, "Ana pockets no ball — Bob to shoot");

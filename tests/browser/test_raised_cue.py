@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tests.browser.support import Client, save
 from tests.browser.test_client import OpenClient, assert_quiet, click_table, settle, shooter
-from tests.browser.test_firstminute import aim_at, started
+from tests.browser.test_firstminute import aim_at, foul_softly_any, started
 
 
 def after_the_break(open_client: OpenClient) -> tuple[Client, Client, Client]:
@@ -23,7 +23,11 @@ def after_the_break(open_client: OpenClient) -> tuple[Client, Client, Client]:
         c.page.click("#choose-shoot")
         c.wait("!a.table.choice_pending")
     if c.state("a.table.ball_in_hand") == "table":
-        c.page.evaluate("window.ninepool.app.movedInHand = true")
+        # (as if put down where it lies: until then ball in hand is said before the line)
+        c.page.evaluate(
+            "(() => { const a = window.ninepool.app; a.movedInHand = true;"
+            " a.placedAt = a.tableVersion; })()"
+        )
     return ana, bob, c
 
 
@@ -89,4 +93,61 @@ def test_space_on_the_power_slider_shoots(open_client: OpenClient) -> None:
     c.wait("a.lastShot !== null || a.shotPending")
     settle(ana, bob)
     assert c.state("a.lastShot.shooter") == c.state("a.seat")
+    assert_quiet(ana, bob)
+
+
+def test_a_new_ball_in_hand_is_said_before_the_line_the_aim_was_left_on(
+    open_client: OpenClient,
+) -> None:
+    """A second ball in hand in a match, to a player who has moved one before: the status
+    says ball in hand first, not that the line the aim lies on would be a foul (a page
+    opened on "That line hits the 6 first … (foul)" before the ball was touched); once the
+    ball is put down, the line's foul is said."""
+    ana, bob, _ = started(open_client)
+    breaker = shooter((ana, bob))
+    other = bob if breaker is ana else ana
+    breaker.page.click("#shoot")
+    settle(ana, bob)
+    if other.state("a.table.turn !== a.seat"):  # the break made a ball: the breaker fouls
+        if breaker.state("a.table.choice_pending"):
+            breaker.page.click("#choose-shoot")
+        foul_softly_any(breaker)
+        settle(ana, bob)
+    elif other.state("a.table.choice_pending"):
+        other.page.click("#choose-shoot")
+        other.wait("!a.table.choice_pending")
+    if other.state("a.table.ball_in_hand") != "table":  # (no foul on the break)
+        foul_softly_any(other)
+        settle(ana, bob)
+        foul_softly_any(breaker)
+        settle(ana, bob)
+    # The first ball in hand: moved by its handle, then a soft foul hands it over.
+    assert other.state("a.table.ball_in_hand") == "table"
+    hx, hy = other.page.evaluate("window.ninepool.handleOf()")
+    other.page.mouse.move(hx, hy)
+    other.page.mouse.down()
+    other.page.mouse.move(hx, hy - 40, steps=8)
+    other.page.mouse.up()
+    other.wait("a.movedInHand")
+    foul_softly_any(other)
+    settle(ana, bob)
+    foul_softly_any(breaker)
+    settle(ana, bob)
+    assert other.state("a.table.ball_in_hand") == "table" and other.state("a.movedInHand")
+    aim_at_a_wrong_ball(other)
+    assert other.state("a.wrongBall") is not None
+    lowest = other.state("a.table.lowest")
+    assert (
+        other.page.inner_text("#status .prompt") == f"Ball in hand — hit the\u00a0{lowest} first."
+    )
+    # Put down where it lies, the line the aim is on is said to be a foul.
+    hx, hy = other.page.evaluate("window.ninepool.handleOf()")
+    other.page.mouse.move(hx, hy)
+    other.page.mouse.down()
+    other.page.mouse.move(hx + 3, hy, steps=2)
+    other.page.mouse.up()
+    other.wait("a.placedAt === a.tableVersion")
+    aim_at_a_wrong_ball(other)
+    if other.state("a.wrongBall") is not None:
+        assert "must be hit first" in other.page.inner_text("#status .prompt")
     assert_quiet(ana, bob)
