@@ -42,19 +42,31 @@ def seated(server: Server, room: str, token: str, name: str) -> Iterator[Any]:
         yield ws
 
 
-def started(server: Server, names: tuple[str, ...], cap: int) -> tuple[str, dict[str, str]]:
-    """A single elimination of `names` in `cap` places, started, its first round's tables
-    open: its id and the players' session tokens."""
+def registered(server: Server, names: tuple[str, ...], cap: int) -> tuple[str, dict[str, str]]:
+    """A single elimination of `names` in `cap` places, not started: its id and the
+    session tokens of the players and (under "") the organiser."""
     organiser = session_token(server, f"Org {names[0]}")
     tournament = new_tournament(server, organiser, f"Live {names[0]}", cap=cap, **SINGLE)
     tokens = {name: session_token(server, name) for name in names}
     for name, token in tokens.items():
         call(server, "POST", f"/api/tournaments/{tournament}/register", {"name": name}, token)
+    return tournament, {**tokens, "": organiser}
+
+
+def started(server: Server, names: tuple[str, ...], cap: int) -> tuple[str, dict[str, str]]:
+    """The same, started, its first round's tables open."""
+    tournament, tokens = registered(server, names, cap)
+    start(server, tournament, tokens[""])
+    return tournament, tokens
+
+
+def start(server: Server, tournament: str, organiser: str) -> None:
+    """The organiser's "Start now", once the first round's tables are open."""
     call(server, "POST", f"/api/tournaments/{tournament}/start", token=organiser)
     for _ in range(400):
         matches = call(server, "GET", f"/api/tournaments/{tournament}")["matches"]
         if "ready" not in [m["status"] for m in matches] and any(m["room"] for m in matches):
-            return tournament, tokens
+            return
         time.sleep(0.05)
     raise AssertionError("the first round's tables never opened")
 
@@ -210,3 +222,41 @@ def test_an_account_is_named_on_a_running_tournament_and_a_player_not_yet_seated
     )
     assert style == ["italic", "1"], style
     assert client.problems() == [] and phone.problems() == []
+
+
+def test_the_call_to_the_table_is_in_sight_wherever_the_page_was_scrolled(
+    open_page: Any, server: Server
+) -> None:
+    """A player on a phone held sideways has scrolled the bracket page down when the
+    organiser starts: the call to their table, with its no-show clock, is on the screen —
+    it was added above the part of the page they were looking at, out of sight."""
+    names = ("Dmitrij", "Jelena", "Ante", "Bojan", "Cvita", "Duje", "Ema", "Frane")
+    tournament, tokens = registered(server, names, 8)
+    client = open_page(
+        "Dmitrij",
+        f"/tournament/{tournament}?lang=ru",
+        width=844,
+        height=390,
+        storage={"ninepool.token": tokens["Dmitrij"]},
+    )
+    page = client.page
+    page.wait_for_selector("#tour-view:not([hidden])")
+    page.mouse.move(400, 200)
+    page.mouse.wheel(0, 3000)
+    scrolled = "document.querySelector('main.tournament').scrollTop"  # (the page's own scroller)
+    page.wait_for_function(f"{scrolled} > 60")
+    start(server, tournament, tokens[""])
+    page.wait_for_selector("#tour-mine:not([hidden]) #tour-mine-deadline .tour-deadline")
+    assert page.evaluate(scrolled) > 60  # nothing scrolled the page for it
+    for part in ("#tour-mine-text", "#tour-mine-sit", "#tour-mine-deadline"):
+        box = page.locator(part).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 390, (part, box)
+    # The sit link is the banner's, on top: a tap there takes the seat.
+    sit = page.locator("#tour-mine-sit").bounding_box()
+    assert sit is not None
+    on_top = page.evaluate(
+        f"document.elementFromPoint({sit['x'] + sit['width'] / 2}, {sit['y'] + sit['height'] / 2})"
+        ".closest('#tour-mine-sit') !== null"
+    )
+    assert on_top
+    save(client, "tournament-call-scrolled-ru.png")
