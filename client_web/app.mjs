@@ -354,10 +354,10 @@ async function onWelcome(w) {
   } else if (w.room && practiceRoute()) {
     if (await practice.comeBack(w.room, first ? (practiceRoute()?.code ?? null) : null)) show("practice");
     else void onRoute(); // the page came with a position's link: that one is opened
-  } else if (w.room && first && lr.kind === "lobby" && roomStatus(w.room) === "finished") {
-    // A tab opened at the lobby's address (a new tab, to look for the next game) while the
-    // player's match is over: nothing to go back to. The lobby, the table left as the
-    // result's lobby button leaves it (a running match's player is sent back to it, O5).
+  } else if (w.room && first && (lr.kind === "lobby" || lr.kind === "tv") && roomStatus(w.room) === "finished") {
+    // A tab opened at the lobby's or the TV's address while the player's match is over:
+    // the page asked for, the table left as the result's lobby button leaves it (a
+    // running match's player is sent back to it, O5).
     app.room = w.room;
     history.replaceState(null, "", linked || "#/"); // (its snapshot came first, and showed its table)
     void onRoute();

@@ -419,3 +419,21 @@ def test_a_spectator_watches_and_chats_under_the_name_they_typed(
     )
     assert "Стример Дима (watching): Привет!" in ana.page.inner_text("#chat-log")
     assert_quiet(ana, bob, dima)
+
+
+def test_the_tvs_address_opened_after_a_finished_match_shows_the_tv(
+    open_client: OpenClient, server: Server
+) -> None:
+    """A player whose match is over (their seat at its table still theirs) opens the TV's
+    address in the same tab: the TV, not the finished table they came from, which that
+    tab's welcome sent them back to."""
+    ana, bob, room = started(open_client)
+    concede(ana, "match")
+    ana.wait("a.view && a.view.status === 'finished'")
+    ana.page.goto(f"{server.url}/tv?lang=en")
+    ana.page.locator("#tv-banner").wait_for(state="visible")
+    ana.page.wait_for_timeout(1000)  # (the seat's welcome has come and gone)
+    assert ana.page.url.endswith("#/tv"), ana.page.url
+    assert ana.page.is_visible("#tv-banner")
+    assert ana.state("a.room") != room
+    assert_quiet(ana, bob)
