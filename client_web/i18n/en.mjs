@@ -447,7 +447,7 @@ export default {
   "prompt.placeHere": "Let go to put the cue ball here.",
   "prompt.notHere": "Not here: {why}",
   "prompt.choose": "Your opponent pushed out: shoot, or pass it back.",
-  "prompt.break": "Your break: aim at the 1 and shoot hard. Pull back from the cue ball and let go — the further you pull, the harder — or press Shoot to break at {p}.",
+  "prompt.break": "Your break: the blue handle moves the cue ball behind the line. Aim at the 1, pull back from the cue ball and let go — the further, the harder — or press Shoot for {p}.",
   "prompt.breakTouch": "Your break: aim at the 1, then pull the cue down at the right edge and let go. The further you pull, the harder: a firm break takes most of the way down.",
   "prompt.bih": "Ball in hand: to move the cue ball, drag the blue handle beside it; then hit the\u00a0{ball} first.",
   "prompt.bihShort": "Ball in hand — hit the\u00a0{ball} first.",

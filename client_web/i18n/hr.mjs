@@ -446,7 +446,7 @@ export default {
   "prompt.placeHere": "Pustite i bijela će ostati ovdje.",
   "prompt.notHere": "Ne ovdje: {why}",
   "prompt.choose": "Protivnik je odigrao push out: igrajte ili mu vratite udarac.",
-  "prompt.break": "Vaše otvaranje: ciljajte jedinicu i udarite jako. Povucite unatrag od bijele i pustite — što dalje povučete, to je udarac jači — ili pritisnite „Udari“ za otvaranje snagom {p}.",
+  "prompt.break": "Vaše otvaranje: plava ručka pomiče bijelu iza linije. Ciljajte jedinicu, povucite unatrag od bijele i pustite — što dalje, to jače — ili pritisnite „Udari“ za {p}.",
   "prompt.breakTouch": "Vaše otvaranje: ciljajte jedinicu, zatim povucite štap uz desni rub prema dolje i pustite. Što dalje povučete, to je udarac jači: za snažno otvaranje povucite gotovo do kraja.",
   "prompt.bih": "Bijela u ruci: da je premjestite, povucite plavu ručicu pokraj nje; zatim najprije pogodite kuglu\u00a0{ball}.",
   "prompt.bihShort": "Bijela u ruci — najprije pogodite kuglu\u00a0{ball}.",

@@ -139,3 +139,28 @@ def test_a_long_chat_message_gives_way_and_never_scrolls_the_controls_away(
     assert place is not None and place["y"] + place["height"] <= 800
     save(c, "laptop-panel-long-chat-ru.png")
     assert_quiet(ana, bob)
+
+
+def test_the_break_names_the_handle_and_is_read_whole_on_a_small_laptop(
+    open_client: OpenClient,
+) -> None:
+    """The breaker's prompt names the blue handle that moves the cue ball behind the line
+    (a newcomer dragged the ball itself, which pulls the cue back, and never found it), and
+    on a 1024 × 768 window it is read whole in each language: the status box, of fixed
+    height, cut off the Russian prompt's last line."""
+    small = {"width": 1024, "height": 768}
+    for lang, handle in (("en", "blue handle"), ("hr", "plava ručka"), ("ru", "синяя ручка")):
+        ana, bob, _ = started(
+            open_client, host={**small, "lang": lang}, guest={**small, "lang": lang}
+        )
+        c = shooter((ana, bob))
+        c.wait("a.table.ball_in_hand === 'kitchen'")
+        said = c.page.inner_text("#status .prompt")
+        assert handle in said, said
+        box = c.page.evaluate(
+            "(() => { const s = document.getElementById('status');"
+            " return [s.scrollHeight, s.clientHeight]; })()"
+        )
+        assert box[0] <= box[1], (lang, box)
+        save(c, f"break-prompt-1024-{lang}.png")
+        assert_quiet(ana, bob)
