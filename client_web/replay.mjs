@@ -100,13 +100,12 @@ function gameOnly(e) {
 }
 
 /**
- * The score after a game or the match, the winner's first ("Bob wins the match! 2–1"), in
- * seat order when nobody won.
- * @param {Msg} e @returns {string}
+ * The score after a game or the match, named in seat order as the scoreboard has it
+ * ("Bob wins game 3! Ana 2 – 1 Bob"): the winner's first read "Bob wins game 3! 1–2" as
+ * Bob leading. @param {Msg} e @param {string[]} names @returns {string}
  */
-function scoreLine(e) {
-  const [a, b] = e.winner === 1 ? [e.score[1], e.score[0]] : [e.score[0], e.score[1]];
-  return `${num(a)}–${num(b)}`;
+function scoreLine(e, names) {
+  return t("result.score", { a: names[0], sa: num(e.score[0]), sb: num(e.score[1]), b: names[1] });
 }
 
 /**
@@ -140,12 +139,12 @@ export function describeEvent(e, names, lowest = null, before = null) {
       // the concession's), and the game's end was read twice ("…: the 9 on the break (G5)",
       // then "The 9 went down on a legal shot").
       return {
-        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${scoreLine(e)}`,
+        text: `${e.winner === null ? t("result.rackNobody", { rack: e.rack }) : t("result.rack", { name: names[e.winner], rack: e.rack })} ${scoreLine(e, names)}`,
         tone: "win",
       };
     case "match_over":
       return {
-        text: `${e.winner === null ? t("result.matchNobody") : t("result.match", { name: names[e.winner] })} ${scoreLine(e)}`,
+        text: `${e.winner === null ? t("result.matchNobody") : t("result.match", { name: names[e.winner] })} ${scoreLine(e, names)}`,
         tone: "win",
       };
     case "presence":

@@ -43,7 +43,7 @@ test("the match's last shot says the game; the game's and the match's own lines 
   assert.match(lines[0], /^Ana wins the game/);
   assert.doesNotMatch(lines[0], /match/);
   assert.match(lines[1], /^Ana wins game 2!/);
-  assert.match(lines[2], /^Ana wins the match! 2–0/);
+  assert.match(lines[2], /^Ana wins the match! Ana 2 – 0 Bob/);
 });
 
 test("a shot that ends a game before the match's end is worded as before", () => {
@@ -55,12 +55,14 @@ test("a shot that ends a game before the match's end is worded as before", () =>
   assert.match(describeEvent(lastShot, names).text, /dobiva partiju/);
 });
 
-test("the score after a game or the match is the winner's first", () => {
+test("the score after a game or the match is named in the scoreboard's order", () => {
   setLanguage("en", false);
-  assert.match(describeEvent({ t: "match_over", seq: 9, winner: 1, score: [1, 2] }, names).text, /^Bob wins the match! 2–1$/);
+  assert.match(describeEvent({ t: "match_over", seq: 9, winner: 1, score: [1, 2] }, names).text, /^Bob wins the match! Ana 1 – 2 Bob$/);
   // (how the game ended, the line before it said: not said twice)
-  assert.equal(describeEvent({ t: "game_over", seq: 8, winner: 1, rack: 3, reason: "nine", score: [1, 2] }, names).text, "Bob wins game 3! 2–1");
-  assert.match(describeEvent({ t: "game_over", seq: 8, winner: 0, rack: 3, reason: "nine", score: [2, 1] }, names).text, / 2–1$/);
+  assert.equal(describeEvent({ t: "game_over", seq: 8, winner: 1, rack: 3, reason: "nine", score: [2, 1] }, names).text, "Bob wins game 3! Ana 2 – 1 Bob");
+  setLanguage("ru", false);
+  assert.match(describeEvent({ t: "game_over", seq: 8, winner: 0, rack: 3, reason: "nine", score: [2, 1] }, names).text, / Ana 2 : 1 Bob$/);
+  setLanguage("en", false);
 });
 
 test("a game's winning shot shows where the balls stopped; the next rack comes after the results", () => {
