@@ -101,5 +101,6 @@ export function prompt(underVerdict = false) {
   // "Bot 2 to shoot — …" read as a stutter. (The table's label for screen readers, with
   // no verdict beside it, names them.)
   if (underVerdict && app.lastVerdict?.next === tb.turn) return t("prompt.otherNamed", { ball });
-  return t(tb.ball_in_hand ? "prompt.otherBih" : "prompt.other", { name: who, ball });
+  // (behind the head string is the break's: "to shoot with ball in hand" read as a foul's)
+  return t(tb.ball_in_hand === "kitchen" ? "prompt.otherBreaks" : tb.ball_in_hand ? "prompt.otherBih" : "prompt.other", { name: who, ball });
 }

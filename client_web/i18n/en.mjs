@@ -462,6 +462,7 @@ export default {
   "prompt.otherPushes": "{name} is playing a push-out: power {p}. Then you choose: shoot from where the balls lie, or pass the shot back.",
   "prompt.pushWatched": "{name} is playing a push-out: power {p}.",
   "prompt.other": "{name} to shoot — must hit the\u00a0{ball} first.",
+  "prompt.otherBreaks": "{name} to break.",
   "prompt.otherBih": "{name} to shoot with ball in hand — must hit the\u00a0{ball} first.",
   "prompt.otherNamed": "The ball to hit first: the\u00a0{ball}.",
   "prompt.pushOffer": "After the break you may play a push-out: choose “Push-out” and no ball need be hit; your opponent then chooses to shoot or to pass the shot back. Or play as usual, the\u00a0{ball} first.",

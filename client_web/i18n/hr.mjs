@@ -461,6 +461,7 @@ export default {
   "prompt.otherPushes": "{name} igra push out: snaga {p}. Zatim vi birate: igrati iz ostavljene pozicije ili vratiti udarac.",
   "prompt.pushWatched": "{name} igra push out: snaga {p}.",
   "prompt.other": "Na potezu je {name} — najprije treba pogoditi kuglu\u00a0{ball}.",
+  "prompt.otherBreaks": "Otvara {name}.",
   "prompt.otherBih": "Na potezu je {name}, bijela u ruci — najprije treba pogoditi kuglu\u00a0{ball}.",
   "prompt.otherNamed": "Najprije treba pogoditi kuglu\u00a0{ball}.",
   "prompt.pushOffer": "Nakon otvaranja smijete odigrati push out: odaberite „Push out“ i bijela ne mora dotaknuti nijednu kuglu; zatim protivnik bira hoće li igrati ili vam vratiti udarac. Ili igrajte kao i obično: najprije pogodite kuglu\u00a0{ball}.",

@@ -149,7 +149,11 @@ def test_the_break_names_the_handle_and_is_read_whole_on_a_small_laptop(
     on a 1024 × 768 window it is read whole in each language: the status box, of fixed
     height, cut off the Russian prompt's last line."""
     small = {"width": 1024, "height": 768}
-    for lang, handle in (("en", "blue handle"), ("hr", "plava ručka"), ("ru", "синяя ручка")):
+    for lang, handle, breaks in (
+        ("en", "blue handle", "{} to break."),
+        ("hr", "plava ručka", "Otvara {}."),
+        ("ru", "синяя ручка", "Разбивает {}."),
+    ):
         ana, bob, _ = started(
             open_client, host={**small, "lang": lang}, guest={**small, "lang": lang}
         )
@@ -162,5 +166,10 @@ def test_the_break_names_the_handle_and_is_read_whole_on_a_small_laptop(
             " return [s.scrollHeight, s.clientHeight]; })()"
         )
         assert box[0] <= box[1], (lang, box)
+        # The other player is told who breaks (they read "to shoot with ball in hand", a
+        # foul's words), unless the breaker's live aim is what they are shown.
+        other = bob if c is ana else ana
+        other.wait("!a.othersAimDrawn")
+        assert other.page.inner_text("#status .prompt") == breaks.format(c.name)
         save(c, f"break-prompt-1024-{lang}.png")
         assert_quiet(ana, bob)
