@@ -68,6 +68,20 @@ export function describeTip(side, height) {
   return isMiscueZone(side, height, MISCUE_LIMIT) ? t("spin.miscue", { text }) : text;
 }
 
+/**
+ * A tip offset in words alone, for those who watch a shot being aimed ("Bot 5 is aiming:
+ * power 55 %, follow"): "follow 0.04" was a number a watcher could not read, and an offset
+ * under 0.15 of the radius is the centre to them.
+ * @param {number} side @param {number} height
+ */
+export function describeTipWords(side, height) {
+  const parts = [];
+  if (Math.abs(height) >= 0.15) parts.push(t(height > 0 ? "spin.followWord" : "spin.drawWord"));
+  if (Math.abs(side) >= 0.15) parts.push(t(side > 0 ? "spin.rightWord" : "spin.leftWord"));
+  const text = parts.length ? parts.join(", ") : t("spin.centreBall");
+  return isMiscueZone(side, height, MISCUE_LIMIT) ? t("spin.miscue", { text }) : text;
+}
+
 /** Power 0…1 as the whole percentage shown to the player. @param {number} power */
 export function powerPercent(power) {
   return Math.max(0, Math.min(100, Math.round((power || 0) * 100)));

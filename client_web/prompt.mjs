@@ -1,7 +1,7 @@
 // What the player (or a watcher) should do now, in one sentence: the line under the
 // verdict above the table, from the waiting room through the lag to every shot.
 
-import { RAISED, describeTip, powerPercent } from "./controls.mjs";
+import { RAISED, describeTipWords, powerPercent } from "./controls.mjs";
 import { clause, list, num, t } from "./i18n/index.mjs";
 import { keptName } from "./kept.mjs";
 import { app, breakDrawn, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
@@ -91,7 +91,7 @@ export function prompt(underVerdict = false) {
   const ra = othersAim();
   if (ra) {
     const p = t("unit.percent", { p: powerPercent(app.remoteAimPower) });
-    const tip = describeTip(ra.tip[0], ra.tip[1]);
+    const tip = describeTipWords(ra.tip[0], ra.tip[1]);
     if (ra.push_out) return t(mySeat() !== null ? "prompt.otherPushes" : "prompt.pushWatched", { name: who, p });
     return ra.elevation
       ? t("prompt.otherAimsRaised", { name: who, p, tip, deg: Math.round(ra.elevation) })

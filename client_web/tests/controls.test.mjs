@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { MAX_ELEVATION, MAX_SPEED, describeTip, maxSpeedAt, powerFromSpeed, speedFromPower } from "../controls.mjs";
+import { MAX_ELEVATION, MAX_SPEED, describeTip, describeTipWords, maxSpeedAt, powerFromSpeed, speedFromPower } from "../controls.mjs";
 
 test("O2 power curve: the full slider is the fastest legal speed, never zero", () => {
   assert.equal(speedFromPower(1), MAX_SPEED);
@@ -21,6 +21,19 @@ test("tip offsets in words, with the miscue zone past half a radius", () => {
   assert.equal(describeTip(0.015, 0.05), "follow 0.05");
   assert.equal(describeTip(-0.2, -0.1), "draw 0.10, left 0.20");
   assert.equal(describeTip(0.45, 0.3), "follow 0.30, right 0.45 — miscue risk");
+});
+
+test("a watcher reads the tip in words alone, a small offset as the centre", async () => {
+  const { setLanguage } = await import("../i18n/index.mjs");
+  assert.equal(describeTipWords(0.02, 0.04), "centre ball");
+  assert.equal(describeTipWords(0, -0.29), "draw");
+  assert.equal(describeTipWords(-0.2, 0.3), "follow, left english");
+  assert.equal(describeTipWords(0.45, 0.3), "follow, right english — miscue risk");
+  setLanguage("ru", false);
+  assert.equal(describeTipWords(0.2, -0.2), "оттяжка, правый винт");
+  setLanguage("hr", false);
+  assert.equal(describeTipWords(-0.2, 0), "lijevi efekt");
+  setLanguage("en", false);
 });
 
 /** The server's cross-field rule (O2, physics "Ranges"): speed ≤ 13·cos(elevation). */

@@ -4,6 +4,7 @@ stick is aimed at, not the stick grabbed."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pytest
@@ -342,6 +343,16 @@ def test_the_others_hear_an_aim_only_once_the_shooter_aims(open_client: OpenClie
     low = table["balls"][table["lowest"]]
     click_table(c, low[0] + 0.01, low[1])
     other.wait(f"!!a.remoteAim && a.remoteAim.seat === {table['turn']}")
+    # Draw put on the cue ball is read in words ("draw", "оттяжка"), not "draw 0.29".
+    spin = c.page.locator("#spin").bounding_box()
+    assert spin is not None
+    c.page.mouse.click(spin["x"] + spin["width"] / 2, spin["y"] + spin["height"] * 0.68)
+    other.wait("!!a.remoteAim && a.remoteAim.tip[1] < -0.15")
+    other.page.wait_for_function(
+        "/(draw|оттяжка)\\.$/.test(document.querySelector('#status .prompt').textContent)"
+    )
+    said = other.page.inner_text("#status .prompt")
+    assert not re.search(r"\d[.,]\d\d", said), said
     assert_quiet(ana, bob)
 
 
