@@ -129,7 +129,8 @@ export function describeEvent(e, names, lowest = null, before = null) {
     case "placed":
       return { text: t("ev.placed", { name: names[e.seat] }), tone: "neutral" };
     case "chat":
-      return { text: `${e.name}: ${e.text}`, tone: "neutral" };
+      // A spectator's line says so, as at the table (a record's older lines have no seat).
+      return { text: `${e.seat === null ? t("chat.watching", { name: e.name }) : e.name}: ${e.text}`, tone: "neutral" };
     case "warning": {
       const w = describeWarning(/** @type {{ kind: string, seat: number | null }} */ (e), names);
       return { text: withRules(w.text, [w.rule]), tone: "foul" };

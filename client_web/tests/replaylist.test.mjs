@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { setLanguage } from "../i18n/index.mjs";
+import { setLanguage, t } from "../i18n/index.mjs";
 import { describeEvent, lagShownAt, momentOf, tableAfter } from "../replay.mjs";
 
 const names = ["Ana", "Bob"];
@@ -118,6 +118,13 @@ test("the lag's balls stay on the replay's table until the winner's choice bring
   // A lag played again: its own balls, not the first one's.
   const again = { ...lag, seq: 6, winner: null, lags: [{ seat: 0, distance: 0.2, fault: "" }, { seat: 1, distance: 0.2, fault: "" }] };
   assert.equal(lagShownAt([...events.slice(0, 4), again], 4), again);
+});
+
+test("a spectator's chat line says so in the replay, as at the table", () => {
+  setLanguage("en", false);
+  assert.equal(describeEvent({ t: "chat", seq: 4, seat: null, name: "Vera", text: "nice" }, names).text, `${t("chat.watching", { name: "Vera" })}: nice`);
+  assert.equal(describeEvent({ t: "chat", seq: 5, seat: 1, name: "Bob", text: "thanks" }, names).text, "Bob: thanks");
+  assert.ok(t("chat.watching", { name: "Vera" }).startsWith("Vera "));
 });
 
 test("a shared moment is an event the list numbers; anything else opens at the start", () => {
