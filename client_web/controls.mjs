@@ -76,8 +76,10 @@ export function describeTip(side, height) {
  */
 export function describeTipWords(side, height) {
   const parts = [];
-  if (Math.abs(height) >= 0.15) parts.push(t(height > 0 ? "spin.followWord" : "spin.drawWord"));
-  if (Math.abs(side) >= 0.15) parts.push(t(side > 0 ? "spin.rightWord" : "spin.leftWord"));
+  // (off the centre by 0.15 in all, each way that takes 0.1 of it: the tip as drawn)
+  const off = Math.hypot(side, height) >= 0.15;
+  if (off && Math.abs(height) >= 0.1) parts.push(t(height > 0 ? "spin.followWord" : "spin.drawWord"));
+  if (off && Math.abs(side) >= 0.1) parts.push(t(side > 0 ? "spin.rightWord" : "spin.leftWord"));
   const text = parts.length ? parts.join(", ") : t("spin.centreBall");
   return isMiscueZone(side, height, MISCUE_LIMIT) ? t("spin.miscue", { text }) : text;
 }

@@ -6,7 +6,7 @@
 // or not at all if it was refused (it was struck from the old place).
 
 import { round6 } from "./aim.mjs";
-import { app } from "./state.mjs";
+import { app, handled } from "./state.mjs";
 
 /** How long the keys must rest before the cue ball they moved is put down (ms). */
 export const KEY_PLACE_MS = 400;
@@ -30,7 +30,7 @@ export function inHand(act) {
         return false;
       }
       app.movedInHand = true;
-      app.placedAt = app.tableVersion;
+      handled();
       // Accepted: the ball is there, whether its `placed` has come yet or not.
       if (app.placedPending === pos && app.table) {
         app.table = { ...app.table, balls: [[round6(pos[0]), round6(pos[1])], ...app.table.balls.slice(1)] };

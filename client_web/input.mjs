@@ -14,7 +14,7 @@
 import { DEG, angleBetween, angleTo, checkPlacement, clampToBed, distance } from "./aim.mjs";
 import { toast } from "./dom.mjs";
 import { num, t } from "./i18n/index.mjs";
-import { app, ballInHand, canShoot, cuePos, lowestPos, objectBalls, touchFirst } from "./state.mjs";
+import { app, ballInHand, canShoot, cuePos, handled, lowestPos, objectBalls, touchFirst } from "./state.mjs";
 import { BALL_RADIUS, TABLE } from "./table.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -157,6 +157,7 @@ export function attachTableInput(canvas, view, actions) {
     } else {
       app.drag = { kind: "aim", id: e.pointerId, touch, start };
       if (d > R) app.aim.angle = angleTo(cue, w);
+      handled();
       actions.aimChanged();
     }
     canvas.setPointerCapture(e.pointerId);
@@ -336,6 +337,7 @@ export function attachTableInput(canvas, view, actions) {
     const cue = cuePos();
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       app.aim.angle += ((e.key === "ArrowLeft" ? 1 : -1) * fine) / DEG;
+      handled();
       actions.aimChanged();
     } else if (e.key === "ArrowUp" || e.key === "ArrowDown") {
       actions.setPower(Math.min(1, Math.max(0.01, app.aim.power + (e.key === "ArrowUp" ? 0.02 : -0.02))));
@@ -393,6 +395,7 @@ function attachFineAim(view, actions) {
     const nudge = () => {
       if (!canShoot()) return stop();
       app.aim.angle += (turn * onScreen(view()) * FINE_STEP) / DEG;
+      handled();
       actions.aimChanged();
     };
     /** @param {number} delay */

@@ -4,7 +4,7 @@
 import { RAISED, describeTipWords, powerPercent } from "./controls.mjs";
 import { clause, list, num, t } from "./i18n/index.mjs";
 import { keptName } from "./kept.mjs";
-import { app, breakDrawn, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch } from "./state.mjs";
+import { app, breakDrawn, canShoot, knowsHow, mySeat, names, onTv, othersAim, pushOutArmed, status, touchFirst, tournamentMatch, turnOf } from "./state.mjs";
 
 /** The ball to hit first, as a number. */
 function lowestText() {
@@ -68,10 +68,10 @@ export function prompt(underVerdict = false) {
     // Armed, the push-out is what this shot is: its rule, where the player reads (no ball
     // need be hit first, so no line is a foul for the ball it meets).
     if (pushOutArmed()) return t("pushout.help");
-    // Ball in hand, not yet put down this turn, is said before what the aim as it lies would
-    // hit (a second one in a match opened on the last shot's line called a foul); how to
-    // move it, until the player has once.
-    if (tb.ball_in_hand === "table" && app.placedAt !== app.tableVersion && ball) return t(app.movedInHand ? "prompt.bihShort" : "prompt.bih", { ball });
+    // Ball in hand is said before what the aim would hit: how to move it until the player
+    // has once; after that until they put the ball down or aim this turn (a second one in
+    // a match opened on the last shot's line called a foul, the ball untouched).
+    if (tb.ball_in_hand === "table" && (!app.movedInHand || app.handledIn !== turnOf()) && ball) return t(app.movedInHand ? "prompt.bihShort" : "prompt.bih", { ball });
     // A raised cue: the ball may leave the cloth, which the line on it does not follow (a
     // jump over the ball in the way was called a foul on the ball it clears).
     if (canShoot() && app.aim.elevation >= RAISED && ball) return t("prompt.raised", { ball, deg: num(app.aim.elevation, 0) });

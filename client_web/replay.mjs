@@ -207,13 +207,16 @@ export function lagShownAt(events, i) {
 }
 
 /**
- * Play or Pause on the one button, both words in it and the other one hidden: it keeps the
- * wider one's width, so the row of buttons does not wrap anew at every press.
+ * Play or Pause on the one button, both words in it (worded by the page's catalogue pass)
+ * and the other one hidden: it keeps the wider one's width, so the row of buttons does not
+ * wrap anew at every press.
  * @param {boolean} playing
  */
 function playLabel(playing) {
   const b = el("r-play");
-  b.replaceChildren(h("span", { class: playing ? "off" : "", text: t("replay.play") }), h("span", { class: playing ? "" : "off", text: t("replay.pause") }));
+  const [play, pause] = b.children;
+  play.classList.toggle("off", playing);
+  pause.classList.toggle("off", !playing);
   b.setAttribute("aria-pressed", String(playing));
 }
 

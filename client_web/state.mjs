@@ -81,9 +81,9 @@ export const app = {
   /** This page's player has moved a cue ball in hand: until then, ball in hand says how
    * (the handle), however many shots they have played — a first ball in hand comes late. */
   movedInHand: false,
-  /** The `tableVersion` at which this page's player last put a cue ball in hand down: a
-   * new ball in hand says so before what the aim as it lies would hit. */
-  placedAt: -1,
+  /** The turn (`turnOf`) in which this page's player last put a cue ball in hand down or
+   * aimed: until then a new ball in hand is said before what the aim as it lies would hit. */
+  handledIn: "",
   /** @type {number | null} the ball the aim line hits first when it is not the ball to hit */
   wrongBall: null,
   /** the last frame drew the opponent's live cue line (the prompt then gives their aim) */
@@ -168,6 +168,18 @@ export function forgetRoom() {
   app.lagSent = false;
   app.lastLag = null;
   app.unread = 0;
+}
+
+/** The turn now, named as the aim's `turnKey` names it (stroke.mjs): the rack, the
+ * shooter and the shots of the rack — not a ruling or a snapshot within the turn. */
+export function turnOf() {
+  const tb = app.table;
+  return tb ? `${tb.rack}:${tb.turn}:${app.rackShots.rack}.${app.rackShots.count}` : "";
+}
+
+/** The player put the cue ball down or aimed, this turn (see `handledIn`). */
+export function handled() {
+  app.handledIn = turnOf();
 }
 
 export function mySeat() {

@@ -195,6 +195,8 @@ function render() {
   const mine = view.me ? view.matches.find((m) => m.status === "playing" && m.room && m.seeds.includes(view.me ?? null)) : undefined;
   $("tour-mine").hidden = !mine;
   const sitting = !!mine && seatedAt(mine, view.me ?? null);
+  // (a call to sit down stays in sight as the page scrolls; once seated it is a link back)
+  $("tour-mine").classList.toggle("calling", !!mine && !sitting);
   // A tab left in the background says so in its title: a no-show's clock is running.
   if (mine && !sitting) document.title = `● ${t("tour.titleReady")} — ${document.title}`;
   // (the opponent named, once known: the banner said only that a table was open)

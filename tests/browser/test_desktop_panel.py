@@ -151,8 +151,8 @@ def test_the_break_names_the_handle_and_is_read_whole_on_a_small_laptop(
     small = {"width": 1024, "height": 768}
     for lang, handle, breaks in (
         ("en", "blue handle", "{} to break."),
-        ("hr", "plava ručka", "Otvara {}."),
-        ("ru", "синяя ручка", "Разбивает {}."),
+        ("hr", "plava ručica", "Otvara {}."),
+        ("ru", "синяя ручка двигает биток", "Разбивает {}."),
     ):
         ana, bob, _ = started(
             open_client, host={**small, "lang": lang}, guest={**small, "lang": lang}

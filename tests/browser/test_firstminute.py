@@ -699,7 +699,8 @@ def english_words() -> set[str]:
             for lang in ("hr", "ru")
             for w in re.findall(r"[A-Za-z]{4,}", strip(text[lang]))
         }
-        ENGLISH = words - other - {"ninepool", "export", "default", "const"}
+        # ("English" is the language picker's own name for English, on every page)
+        ENGLISH = words - other - {"ninepool", "export", "default", "const", "english"}
     return ENGLISH
 
 

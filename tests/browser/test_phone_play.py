@@ -112,8 +112,9 @@ def test_the_cue_on_the_strip_waits_at_the_top_and_the_pull_is_the_power(
     ).json_value()
     assert seen[0] is True, seen
     assert "Коснитесь стола, чтобы пропустить" in seen[1], seen
-    # The shooter's own shot is theirs ("Вы бьёте…"); the other table names them.
-    assert c.page.inner_text("#status").startswith("Вы бьёте…")
+    # The shooter's own shot is theirs ("Вы бьёте…", read as it rolls); the other table
+    # names them.
+    assert seen[1].startswith("Вы бьёте…"), seen
     settle(ana, bob)
     rolling = other.page.evaluate("window.seenRolling")
     assert any(text.startswith(f"{c.name} ") for text in rolling), rolling
@@ -608,7 +609,7 @@ def test_once_the_opponents_cue_line_fades_the_prompt_stops_saying_they_aim(
     waiting.page.wait_for_function("!window.ninepool.overlay()?.aim?.remote", timeout=10_000)
     waiting.page.wait_for_function(f"!({aims})", timeout=2_000)
     prompt = waiting.page.inner_text("#status .prompt")
-    assert prompt.startswith(f"Бьёт {c.name}"), prompt
+    assert prompt == f"Разбивает {c.name}.", prompt  # (the break: who breaks)
     assert waiting.page.inner_text("#strip-out") == f"{round(own * 100)}\xa0%"
     save(waiting, "prompt-after-aim-fades-ru.png")
     assert_quiet(ana, bob)

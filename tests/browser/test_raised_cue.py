@@ -13,8 +13,7 @@ from tests.browser.test_firstminute import aim_at, foul_softly_any, started
 
 def after_the_break(open_client: OpenClient) -> tuple[Client, Client, Client]:
     """A match whose break was played at the power it offers: both players, and the one
-    to shoot now, shooting (a push-out's choice made; a first ball in hand taken as moved,
-    whose words come before all else)."""
+    to shoot now, shooting (a push-out's choice made)."""
     ana, bob, _ = started(open_client)
     shooter((ana, bob)).page.click("#shoot")
     settle(ana, bob)
@@ -22,12 +21,6 @@ def after_the_break(open_client: OpenClient) -> tuple[Client, Client, Client]:
     if c.state("a.table.choice_pending"):
         c.page.click("#choose-shoot")
         c.wait("!a.table.choice_pending")
-    if c.state("a.table.ball_in_hand") == "table":
-        # (as if put down where it lies: until then ball in hand is said before the line)
-        c.page.evaluate(
-            "(() => { const a = window.ninepool.app; a.movedInHand = true;"
-            " a.placedAt = a.tableVersion; })()"
-        )
     return ana, bob, c
 
 
@@ -134,20 +127,19 @@ def test_a_new_ball_in_hand_is_said_before_the_line_the_aim_was_left_on(
     foul_softly_any(breaker)
     settle(ana, bob)
     assert other.state("a.table.ball_in_hand") == "table" and other.state("a.movedInHand")
+    # The turn opens with the aim on a line that meets a wrong ball first (as when no line
+    # to the ball to hit is clear from where the cue ball lies): ball in hand is said.
+    other.page.evaluate(
+        "(() => { const a = window.ninepool.app; const t = a.table;"
+        " const n = t.balls.findIndex((p, i) => i > t.lowest && p);"
+        " const [c, b] = [t.balls[0], t.balls[n]];"
+        " a.aim.angle = Math.atan2(b[1] - c[1], b[0] - c[0]); })()"
+    )
+    other.wait("a.wrongBall !== null")
+    said = other.page.inner_text("#status .prompt")
+    assert said == f"Ball in hand — hit the\u00a0{other.state('a.table.lowest')} first.", said
+    # Aimed by the player (a click on the table), the line's foul is said.
     aim_at_a_wrong_ball(other)
     assert other.state("a.wrongBall") is not None
-    lowest = other.state("a.table.lowest")
-    assert (
-        other.page.inner_text("#status .prompt") == f"Ball in hand — hit the\u00a0{lowest} first."
-    )
-    # Put down where it lies, the line the aim is on is said to be a foul.
-    hx, hy = other.page.evaluate("window.ninepool.handleOf()")
-    other.page.mouse.move(hx, hy)
-    other.page.mouse.down()
-    other.page.mouse.move(hx + 3, hy, steps=2)
-    other.page.mouse.up()
-    other.wait("a.placedAt === a.tableVersion")
-    aim_at_a_wrong_ball(other)
-    if other.state("a.wrongBall") is not None:
-        assert "must be hit first" in other.page.inner_text("#status .prompt")
+    assert "must be hit first" in other.page.inner_text("#status .prompt")
     assert_quiet(ana, bob)
