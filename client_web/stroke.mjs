@@ -19,7 +19,7 @@ import { refreshPrompt } from "./hud.mjs";
 import { num, t } from "./i18n/index.mjs";
 import { askFrame } from "./framepace.mjs";
 import { describeReach } from "./reach.mjs";
-import { app, canShoot, cuePos, lowestPos, objectBalls, pushOutArmed } from "./state.mjs";
+import { app, canShoot, cuePos, lowestPos, objectBalls, pushOutArmed, turnOf } from "./state.mjs";
 import { drawStrip } from "./strip.mjs";
 
 /** @typedef {import("./aim.mjs").Vec} Vec */
@@ -96,7 +96,7 @@ export function defaultAim(refresh) {
   // Each shot played (mine or the other seat's) moves the balls and leaves the last
   // direction stale, so the turn after it starts at the ball to hit; anything else that
   // renews the table (a ruling, a snapshot, the cue ball placed) keeps the player's aim.
-  const shot = `${tb.rack}:${tb.turn}:${app.rackShots.rack}.${app.rackShots.count}:`;
+  const shot = `${turnOf()}:`;
   const key = `${shot}${app.tableVersion}`;
   if (app.aim.turnKey === key) return;
   const pending = app.aimDirty; // (a change of the player's own not yet sent is still sent)
